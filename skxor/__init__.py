@@ -1,0 +1,13 @@
+"""skxor: what transformers and feed-forward networks learn about sparse Boolean functions.
+
+scikit-learn-compatible estimators, data generators, exact theory and
+sensitivity tools for two results: one-layer softmax transformers learn
+sparse XOR in one gradient step with polylog(d) parameters (Han &
+Ghoshdastidar), and random transformers have many zero-sensitivity strings
+(Köver et al.).
+"""
+
+from ._version import __version__
+from .estimators import SparseXORTransformer
+
+__all__ = ["SparseXORTransformer", "__version__"]

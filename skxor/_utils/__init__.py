@@ -1,0 +1,1 @@
+"""Private helpers shared across skxor's subpackages."""

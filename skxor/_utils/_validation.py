@@ -1,0 +1,217 @@
+"""Input conventions shared by every estimator (SPEC section 1).
+
+Bits ``b in {0, 1}`` and spins ``x = 1 - 2 b in {-1, +1}``; the library works
+in spins internally. X may come in either encoding (any numeric dtype, bool
+too); anything else is rejected with a ``ValueError`` naming the values, unless
+a ``binarize`` threshold maps real values to bits first.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+import torch
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+
+#: Rows handled at once when checking or converting X: bounds temporaries.
+_CHECK_CHUNK_ELEMENTS = 1 << 22
+
+ENCODINGS = ("01", "pm1", "binarized")
+
+
+def _row_chunks(n_rows, n_cols, max_elements=_CHECK_CHUNK_ELEMENTS):
+    step = max(1, max_elements // max(1, n_cols))
+    for start in range(0, n_rows, step):
+        yield slice(start, min(n_rows, start + step))
+
+
+def _offending_values(X, allowed, limit=5):
+    """Up to ``limit`` distinct values of X that are not in ``allowed``."""
+    found = []
+    for rows in _row_chunks(X.shape[0], X.shape[1]):
+        block = np.asarray(X[rows])
+        bad = block[~np.isin(block, allowed)]
+        if bad.size:
+            found.extend(np.unique(bad)[:limit].tolist())
+            found = sorted(set(found))[:limit]
+            if len(found) >= limit:
+                break
+    return found
+
+
+def detect_encoding(X, expected=None, *, name="X"):
+    """Return ``"01"`` or ``"pm1"`` for a validated 2-D numeric array.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Finite numeric (or bool) array.
+    expected : {"01", "pm1"} or None
+        The encoding seen in ``fit``; when given, X must use it.
+    name : str
+        How X is called in error messages.
+
+    Returns
+    -------
+    encoding : {"01", "pm1"}
+    """
+    if X.dtype == bool:
+        encoding = "01"
+    else:
+        has_zero = has_minus = has_other = False
+        for rows in _row_chunks(X.shape[0], X.shape[1]):
+            block = X[rows]
+            is_zero = block == 0
+            is_one = block == 1
+            is_minus = block == -1
+            has_zero |= bool(is_zero.any())
+            has_minus |= bool(is_minus.any())
+            has_other |= not bool((is_zero | is_one | is_minus).all())
+        if has_other or (has_zero and has_minus):
+            bad = _offending_values(X, [0, 1] if has_zero else [-1, 1])
+            if not bad:  # mixed 0 and -1 values
+                bad = [-1, 0]
+            raise ValueError(
+                f"{name} must be binary, either 0/1 bits or -1/+1 spins, but it "
+                f"contains the values {bad}. Encode it as 0/1 or -1/+1, or set "
+                "binarize=<threshold> to map real values to bits "
+                "(value > threshold is bit 1)."
+            )
+        if has_zero:
+            encoding = "01"
+        elif has_minus:
+            encoding = "pm1"
+        else:
+            # Only the value 1: both readings are possible; follow fit's choice.
+            encoding = expected if expected in ("01", "pm1") else "pm1"
+    if expected in ("01", "pm1") and encoding != expected:
+        seen = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
+        raise ValueError(
+            f"{name} uses {seen[encoding]} but the estimator was fitted on "
+            f"{seen[expected]}; use the same encoding in fit and predict."
+        )
+    return encoding
+
+
+def binary_encoding(X, binarize, expected=None, *, name="X"):
+    """Encoding of X under the estimator's ``binarize`` setting."""
+    if binarize is not None:
+        return "binarized"
+    return detect_encoding(X, expected, name=name)
+
+
+def to_spins(X, encoding, binarize=None, *, dtype=torch.float32, device="cpu"):
+    """Convert a block of X to a spins tensor (+1 for bit 0, -1 for bit 1).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_rows, n_features)
+        Already validated block.
+    encoding : {"01", "pm1", "binarized"}
+    binarize : float or None
+        Threshold used when ``encoding == "binarized"``.
+    dtype, device
+        Of the returned tensor.
+
+    Returns
+    -------
+    spins : torch.Tensor of shape (n_rows, n_features)
+    """
+    if encoding == "binarized":
+        bits = torch.from_numpy(np.ascontiguousarray(X > binarize))
+        return (1 - 2 * bits.to(device=device, dtype=dtype))
+    block = torch.from_numpy(np.ascontiguousarray(X)).to(device=device, dtype=dtype)
+    if encoding == "01":
+        return 1 - 2 * block
+    return block
+
+
+def spins_to_encoding(spins, encoding):
+    """Map a spins array back to the user's encoding (``binarized`` gives bits)."""
+    spins = np.asarray(spins)
+    if encoding == "pm1":
+        return spins.astype(np.int8)
+    return ((1 - spins) // 2).astype(np.int8)
+
+
+def check_binary_target(y, estimator_name):
+    """Validate a two-class target and map it to spins.
+
+    Returns
+    -------
+    classes : ndarray of shape (2,)
+        Sorted labels; ``classes[1]`` maps to +1.
+    y_spins : ndarray of shape (n_samples,) of float64 in {-1, +1}
+    """
+    check_classification_targets(y)
+    classes, y_index = np.unique(y, return_inverse=True)
+    if classes.shape[0] < 2:
+        raise ValueError(
+            f"{estimator_name} needs samples of 2 classes, but the data "
+            f"contains only one class: {classes.tolist()!r}."
+        )
+    if classes.shape[0] > 2:
+        raise ValueError(
+            f"Only binary classification is supported. The type of the target "
+            f"is {type_of_target(y)}: {estimator_name} got {classes.shape[0]} "
+            "classes; pass exactly two labels."
+        )
+    return classes, 2.0 * y_index - 1.0
+
+
+def check_device(device):
+    """Return a ``torch.device`` or raise a ValueError naming the problem."""
+    if isinstance(device, torch.device):
+        dev = device
+    elif isinstance(device, str):
+        try:
+            dev = torch.device(device)
+        except RuntimeError as exc:
+            raise ValueError(
+                f"device={device!r} is not a torch device name such as 'cpu' "
+                "or 'cuda'."
+            ) from exc
+    else:
+        raise TypeError(
+            f"device must be a string such as 'cpu' or a torch.device; got "
+            f"{type(device).__name__}."
+        )
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(
+            f"device={device!r} was requested but CUDA is not available on "
+            "this machine; use device='cpu'."
+        )
+    if dev.type == "mps" and not torch.backends.mps.is_available():
+        raise ValueError(f"device={device!r} was requested but MPS is not available.")
+    return dev
+
+
+_DTYPES = {"float32": torch.float32, "float64": torch.float64}
+
+
+def check_dtype(dtype):
+    """Map ``"float32"``/``"float64"`` (or numpy/torch equivalents) to torch."""
+    if dtype in (torch.float32, np.float32):
+        return torch.float32
+    if dtype in (torch.float64, np.float64, float):
+        return torch.float64
+    if isinstance(dtype, str) and dtype in _DTYPES:
+        return _DTYPES[dtype]
+    raise ValueError(f"dtype must be 'float32' or 'float64'; got {dtype!r}.")
+
+
+def check_positive_finite(value, name):
+    """A positive finite real, else ValueError/TypeError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be a positive finite number; got {value!r}.")
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive finite number; got {value!r}.")
+    return float(value)
+
+
+def check_count(value, name, minimum=1):
+    """An integer >= minimum, else ValueError/TypeError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be an integer >= {minimum}; got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
+    return int(value)

@@ -1,0 +1,124 @@
+"""Uniform inputs labelled by a k-sparse parity (sparse XOR for k = 2)."""
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from .._utils._validation import check_count
+
+
+def check_support(support, n_features, k=None):
+    """Validate a support (positions of the relevant bits) and return it sorted.
+
+    Raises
+    ------
+    ValueError
+        If a position is out of range, repeated, or ``len(support) != k``.
+    """
+    arr = np.asarray(support)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"support must be a non-empty 1-D list of positions; got {support!r}.")
+    if not np.issubdtype(arr.dtype, np.integer):
+        if not (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr))):
+            raise ValueError(f"support must hold integer positions; got {support!r}.")
+        arr = arr.astype(np.int64)
+    if arr.min() < 0 or arr.max() >= n_features:
+        raise ValueError(
+            f"support positions must lie in [0, {n_features - 1}] for "
+            f"n_features={n_features}; got {arr.tolist()}."
+        )
+    if np.unique(arr).size != arr.size:
+        raise ValueError(f"support positions must be distinct; got {arr.tolist()}.")
+    if k is not None and arr.size != k:
+        raise ValueError(
+            f"support has {arr.size} positions but k={k}; pass k={arr.size} "
+            "or a support of k positions."
+        )
+    return np.sort(arr).astype(np.int64)
+
+
+def make_sparse_parity(
+    n_samples,
+    n_features,
+    *,
+    k=2,
+    support=None,
+    noise=0.0,
+    encoding="pm1",
+    return_support=False,
+    random_state=None,
+):
+    """Generate uniform Boolean inputs labelled by a k-sparse parity.
+
+    Each input is uniform on ``{-1, +1}^n_features`` (spins; bit ``b`` is the
+    spin ``1 - 2 b``). The label is ``y = -prod(x[S])``, which is ``+1``
+    exactly when the XOR of the bits in the support ``S`` is 1. For ``k = 2``
+    this is the sparse XOR ``y = -x_i x_j`` of Han & Ghoshdastidar.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of samples, at least 1.
+    n_features : int
+        Input length d, at least ``k``.
+    k : int, default=2
+        Size of the support.
+    support : array-like of int or None, default=None
+        The relevant positions (0-based, distinct, ``k`` of them). Drawn
+        uniformly without replacement from ``random_state`` when None.
+    noise : float, default=0.0
+        Probability, in ``[0, 0.5)``, that each label is flipped.
+    encoding : {"pm1", "01"}, default="pm1"
+        ``"pm1"`` returns spins in ``{-1, +1}``; ``"01"`` returns bits.
+    return_support : bool, default=False
+        Also return the support.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the inputs, the support (when drawn) and the label noise.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features), dtype int8
+        Inputs in the requested encoding.
+    y : ndarray of shape (n_samples,), dtype int64
+        Labels in ``{-1, +1}`` (the same for both encodings).
+    support : ndarray of shape (k,)
+        Sorted support; only when ``return_support=True``.
+
+    Examples
+    --------
+    >>> from skxor.datasets import make_sparse_parity
+    >>> X, y, S = make_sparse_parity(5, 8, support=[1, 6], return_support=True,
+    ...                              random_state=0)
+    >>> X.shape, S.tolist()
+    ((5, 8), [1, 6])
+    >>> bool((y == -X[:, 1] * X[:, 6]).all())
+    True
+    """
+    n_samples = check_count(n_samples, "n_samples")
+    n_features = check_count(n_features, "n_features")
+    k = check_count(k, "k")
+    if k > n_features:
+        raise ValueError(f"k={k} is larger than n_features={n_features}.")
+    if isinstance(noise, bool) or not np.isscalar(noise) or not np.isreal(noise):
+        raise TypeError(f"noise must be a float in [0, 0.5); got {noise!r}.")
+    if not (0.0 <= noise < 0.5):
+        raise ValueError(f"noise must lie in [0, 0.5); got {noise!r}.")
+    if encoding not in ("pm1", "01"):
+        raise ValueError(f"encoding must be 'pm1' or '01'; got {encoding!r}.")
+    rng = check_random_state(random_state)
+    if support is None:
+        support = np.sort(rng.choice(n_features, size=k, replace=False))
+    else:
+        support = check_support(support, n_features, k)
+
+    X = (1 - 2 * rng.randint(0, 2, size=(n_samples, n_features), dtype=np.int8)).astype(
+        np.int8
+    )
+    y = -np.prod(X[:, support].astype(np.int64), axis=1)
+    if noise > 0:
+        flip = rng.random_sample(n_samples) < noise
+        y[flip] = -y[flip]
+    if encoding == "01":
+        X = ((1 - X) // 2).astype(np.int8)
+    if return_support:
+        return X, y, support
+    return X, y

@@ -1,0 +1,117 @@
+"""The one-layer sparse-XOR attention model (SPEC 2) and its standard twin (SPEC 2.2)."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from ._attention import attention_weights
+
+
+class SparseXORAttention(nn.Module):
+    """Frozen positional keys, trainable queries, product read-out.
+
+    ``f(x) = -prod_h (sum_i gamma_{h,i} x_i)`` with ``gamma_h`` the attention
+    weights of head h over the d positions (scores ``v_i . theta_h``).
+
+    Parameters
+    ----------
+    keys : Tensor of shape (d, m)
+        Positional keys ``v_i`` (a frozen buffer).
+    queries : Tensor of shape (H, m)
+        Initial query vectors ``theta_h`` (the only parameters).
+    attention : {"softmax", "linear", "erf"}, default="softmax"
+    """
+
+    def __init__(self, keys, queries, attention="softmax"):
+        super().__init__()
+        self.register_buffer("keys", keys)  # (d, m), frozen
+        self.queries = nn.Parameter(queries)  # (H, m), trainable
+        self.attention = attention
+
+    def weights(self):
+        """Attention weights, shape (d, H)."""
+        return attention_weights(self.keys @ self.queries.T, self.attention)
+
+    @staticmethod
+    def read_out(spins, gamma):
+        """``f = -prod_h (spins @ gamma)_h``; spins (n, d), gamma (d, H) -> (n,)."""
+        return -(spins @ gamma).prod(dim=1)
+
+    def forward(self, spins):
+        """Model output f(x) for spins of shape (n, d); returns shape (n,)."""
+        return self.read_out(spins, self.weights())
+
+
+class CLSTransformer(nn.Module):
+    """A standard one-layer, H-head transformer equivalent to SparseXORAttention.
+
+    The sequence is ``[CLS, t_1 .. t_d]`` with token embeddings
+    ``e_i = (x_i, v_i, 0)`` and ``e_CLS = (0, 0, 1)`` in ``R^{m+2}``. The
+    query, key and value maps are full ``(m+2)``-column matrices multiplied by
+    fixed 0/1 masks, so that the CLS query of head h is ``theta_h``, keys see
+    only ``v_i`` and values only ``x_i``; the CLS token is masked out of the
+    keys. Attention is ``torch.nn.functional.scaled_dot_product_attention``
+    with ``scale=1`` (no ``1/sqrt(m)``, matching the simplified model), and
+    the output is ``-prod_h head_h(CLS)``. Only softmax attention exists here.
+
+    Parameters
+    ----------
+    keys : Tensor of shape (d, m)
+        Positional embeddings (part of the token embeddings, frozen).
+    queries : Tensor of shape (H, m)
+        Initial CLS queries; stored in the masked query weight.
+    """
+
+    def __init__(self, keys, queries):
+        super().__init__()
+        d, m = keys.shape
+        H = queries.shape[0]
+        width = m + 2
+        self.register_buffer("positional", keys)
+        eye = torch.eye(m, dtype=keys.dtype)
+        # Structural masks: which entries of each map may be non-zero.
+        q_mask = torch.zeros(H, m, width, dtype=keys.dtype)
+        q_mask[:, :, m + 1] = 1.0  # the query reads only the CLS flag
+        k_mask = torch.zeros(H, m, width, dtype=keys.dtype)
+        k_mask[:, :, 1 : m + 1] = 1.0  # keys read only the positional part
+        v_mask = torch.zeros(H, 1, width, dtype=keys.dtype)
+        v_mask[:, 0, 0] = 1.0  # values read only the bit content
+        self.register_buffer("q_mask", q_mask)
+        self.register_buffer("k_mask", k_mask)
+        self.register_buffer("v_mask", v_mask)
+        w_q = torch.zeros(H, m, width, dtype=keys.dtype)
+        w_q[:, :, m + 1] = queries
+        w_k = torch.zeros(H, m, width, dtype=keys.dtype)
+        w_k[:, :, 1 : m + 1] = eye
+        w_v = torch.zeros(H, 1, width, dtype=keys.dtype)
+        w_v[:, 0, 0] = 1.0
+        self.w_q = nn.Parameter(w_q)
+        self.w_k = nn.Parameter(w_k, requires_grad=False)
+        self.w_v = nn.Parameter(w_v, requires_grad=False)
+
+    def embed(self, spins):
+        """Token embeddings of shape (n, d + 1, m + 2) for spins (n, d)."""
+        n, d = spins.shape
+        m = self.positional.shape[1]
+        tokens = torch.zeros(n, d + 1, m + 2, dtype=spins.dtype, device=spins.device)
+        tokens[:, 0, m + 1] = 1.0
+        tokens[:, 1:, 0] = spins
+        tokens[:, 1:, 1 : m + 1] = self.positional
+        return tokens
+
+    @property
+    def queries(self):
+        """The CLS queries theta_h read off the masked query weight, (H, m)."""
+        return (self.w_q * self.q_mask)[:, :, -1]
+
+    def forward(self, spins):
+        """Output f(x) of shape (n,) for spins of shape (n, d)."""
+        tokens = self.embed(spins)  # (n, T, W) with T = d + 1
+        q = torch.einsum("ntw,hew->nhte", tokens[:, :1], self.w_q * self.q_mask)
+        k = torch.einsum("ntw,hew->nhte", tokens, self.w_k * self.k_mask)
+        v = torch.einsum("ntw,hew->nhte", tokens, self.w_v * self.v_mask)
+        # The CLS row attends to the d bit tokens only, never to itself.
+        mask = torch.ones(1, k.shape[2], dtype=torch.bool, device=spins.device)
+        mask[0, 0] = False
+        heads = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=1.0)
+        return -heads[:, :, 0, 0].prod(dim=1)  # (n, H, 1, 1) -> (n,)

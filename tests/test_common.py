@@ -1,0 +1,28 @@
+"""scikit-learn's common estimator checks on small, fast settings.
+
+The checks feed real-valued data, so every instance binarizes at 0.0 (a value
+above 0 is bit 1), as SPEC section 1 prescribes. No check is expected to fail.
+"""
+
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from skxor import SparseXORTransformer
+
+ESTIMATORS = [
+    SparseXORTransformer(m=4, binarize=0.0, random_state=0),
+    SparseXORTransformer(
+        m=3, attention="erf", learning_rate=0.5, max_iter=3, batch_size=16,
+        binarize=0.0, random_state=0,
+    ),
+]
+
+# Checks that cannot pass, with the reason. Empty: all pass.
+EXPECTED_FAILED_CHECKS = {}
+
+
+@parametrize_with_checks(
+    ESTIMATORS,
+    expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS.get(type(est).__name__, {}),
+)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
