@@ -1,0 +1,219 @@
+"""Checkpointed parameter sweeps run through joblib (locally or on dask).
+
+Each finished cell is written as its own JSON file, atomically (write to a
+temporary file, fsync, rename), the moment its result reaches the parent
+process. A cell's file name is a hash of the study name, the cell function
+and the full parameter set, so changed parameters never reuse stale results.
+Every file carries a checksum of its payload; a truncated, corrupt or
+mismatched file is reported and recomputed, never read silently. A sweep
+killed at any point (even with SIGKILL) resumes on rerun without redoing or
+losing finished cells.
+"""
+
+import contextlib
+import hashlib
+import json
+import math
+import os
+import tempfile
+import warnings
+from pathlib import Path
+
+import pandas as pd
+from joblib import Parallel, delayed, parallel_config
+
+FORMAT_VERSION = 1
+
+
+def _canonical(obj):
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=True)
+
+
+def _cell_key(study, cell_fn, params):
+    ident = {
+        "study": study,
+        "function": f"{cell_fn.__module__}.{cell_fn.__qualname__}",
+        "params": params,
+    }
+    return hashlib.sha256(_canonical(ident).encode()).hexdigest()[:24], ident
+
+
+def _checksum(payload):
+    return hashlib.sha256(_canonical(payload).encode()).hexdigest()
+
+
+def _check_cell(params, index):
+    if not isinstance(params, dict):
+        raise TypeError(f"cell {index} must be a dict of parameters; got {type(params).__name__}.")
+    try:
+        _canonical(params)
+    except TypeError as exc:
+        raise TypeError(f"cell {index} has parameters that are not JSON-serialisable: {exc}") from exc
+
+
+def write_cell(path, ident, result):
+    """Atomically write one finished cell (payload plus checksum) to ``path``."""
+    payload = {"format": FORMAT_VERSION, "cell": ident, "result": result}
+    text = _canonical({"payload": payload, "sha256": _checksum(payload)})
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def read_cell(path, ident):
+    """The stored result for ``ident``, or None if absent, partial or corrupt."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        stored = json.loads(path.read_text())
+        payload = stored["payload"]
+        ok = stored["sha256"] == _checksum(payload) and payload["cell"] == ident
+        result = payload["result"]
+    except (ValueError, KeyError, TypeError, OSError):
+        ok = False
+    if not ok:
+        warnings.warn(
+            f"Checkpoint {path} is partial, corrupt or for other parameters; "
+            "recomputing that cell.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return None
+    return result
+
+
+def _run_cell(cell_fn, params):
+    result = cell_fn(**params)
+    if not isinstance(result, dict):
+        raise TypeError(
+            f"{cell_fn.__qualname__} must return a dict of results; got {type(result).__name__}."
+        )
+    return result
+
+
+@contextlib.contextmanager
+def _backend(scheduler):
+    if scheduler is None:
+        yield
+        return
+    try:
+        from distributed import Client
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ImportError(
+            "scheduler=... needs dask.distributed: pip install 'skxor[dask]'"
+        ) from exc
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    try:
+        with parallel_config(backend="dask"):
+            yield
+    finally:
+        if client is not scheduler:
+            client.close()
+
+
+def run_sweep(
+    cell_fn,
+    cells,
+    *,
+    study,
+    checkpoint_dir=None,
+    n_jobs=None,
+    progress=False,
+    scheduler=None,
+):
+    """Run ``cell_fn(**params)`` for every cell, checkpointing each result.
+
+    Parameters
+    ----------
+    cell_fn : callable
+        Module-level (picklable) function returning a dict of JSON-serialisable
+        scalar results.
+    cells : list of dict
+        JSON-serialisable parameters, one dict per cell.
+    study : str
+        Name of the study; part of every cell's key and its folder name.
+    checkpoint_dir : str or path-like or None, default=None
+        Folder for finished cells (``<checkpoint_dir>/<study>/<key>.json``).
+        None keeps results in memory only.
+    n_jobs : int or None, default=None
+        joblib workers; None runs in this process unless an enclosing
+        ``joblib.parallel_config`` says otherwise.
+    progress : bool, default=False
+        Show a tqdm progress bar.
+    scheduler : str, distributed.Client or None, default=None
+        Address of a dask.distributed scheduler (or a client) to run the cells
+        on, through joblib's dask backend.
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        One row per cell, in the order of ``cells``: the parameter columns,
+        then the result columns.
+
+    Examples
+    --------
+    >>> from skxor.studies import run_sweep
+    >>> def square(x):
+    ...     return {"y": x * x}
+    >>> run_sweep(square, [{"x": 2}, {"x": 3}], study="demo")["y"].tolist()
+    [4, 9]
+    """
+    cells = list(cells)
+    for i, params in enumerate(cells):
+        _check_cell(params, i)
+    folder = None
+    if checkpoint_dir is not None:
+        folder = Path(checkpoint_dir) / study
+        folder.mkdir(parents=True, exist_ok=True)
+    keys = [_cell_key(study, cell_fn, params) for params in cells]
+    results = [None] * len(cells)
+    todo = []
+    for i, (key, ident) in enumerate(keys):
+        if folder is not None:
+            results[i] = read_cell(folder / f"{key}.json", ident)
+        if results[i] is None:
+            todo.append(i)
+
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc=study, unit="cell")
+    try:
+        if todo:
+            with _backend(scheduler):
+                outputs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                    delayed(_indexed)(i, cell_fn, cells[i]) for i in todo
+                )
+                for i, result in outputs:
+                    results[i] = result
+                    if folder is not None:
+                        key, ident = keys[i]
+                        write_cell(folder / f"{key}.json", ident, result)
+                    if bar is not None:
+                        bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    rows = [{**params, **result} for params, result in zip(cells, results)]
+    return pd.DataFrame(rows)
+
+
+def _indexed(i, cell_fn, params):
+    return i, _run_cell(cell_fn, params)
+
+
+def finite_or_none(value):
+    """JSON-friendly float: NaN and infinities become None."""
+    value = float(value)
+    return value if math.isfinite(value) else None
