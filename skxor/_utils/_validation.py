@@ -18,7 +18,10 @@ _CHECK_CHUNK_ELEMENTS = 1 << 22
 ENCODINGS = ("01", "pm1", "binarized")
 
 
-def _row_chunks(n_rows, n_cols, max_elements=_CHECK_CHUNK_ELEMENTS):
+def _row_chunks(n_rows, n_cols, max_elements=None):
+    """Row slices covering ``n_rows`` with at most ``max_elements`` per block."""
+    if max_elements is None:
+        max_elements = _CHECK_CHUNK_ELEMENTS
     step = max(1, max_elements // max(1, n_cols))
     for start in range(0, n_rows, step):
         yield slice(start, min(n_rows, start + step))
@@ -67,9 +70,10 @@ def detect_encoding(X, expected=None, *, name="X"):
             has_minus |= bool(is_minus.any())
             has_other |= not bool((is_zero | is_one | is_minus).all())
         if has_other or (has_zero and has_minus):
-            bad = _offending_values(X, [0, 1] if has_zero else [-1, 1])
-            if not bad:  # mixed 0 and -1 values
-                bad = [-1, 0]
+            if has_zero and has_minus:  # 0/1 bits mixed with -1 spins: list all
+                bad = _offending_values(X, [])
+            else:
+                bad = _offending_values(X, [0, 1] if has_zero else [-1, 1])
             raise ValueError(
                 f"{name} must be binary, either 0/1 bits or -1/+1 spins, but it "
                 f"contains the values {bad}. Encode it as 0/1 or -1/+1, or set "

@@ -209,10 +209,9 @@ class SparseXORTransformer(ClassifierMixin, BaseEstimator):
     # -- validation ---------------------------------------------------------
 
     def _check_finite_params(self):
-        for name in ("learning_rate", "step_length", "binarize"):
-            value = getattr(self, name)
-            if isinstance(value, Real) and not np.isfinite(value):
-                raise ValueError(f"{name} must be finite; got {value!r}.")
+        # Interval constraints already reject inf for the step parameters.
+        if self.binarize is not None and not np.isfinite(self.binarize):
+            raise ValueError(f"binarize must be a finite threshold or None; got {self.binarize!r}.")
 
     def _validate_X(self, X, reset):
         X = validate_data(self, X, reset=reset, dtype="numeric")

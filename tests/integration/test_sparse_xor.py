@@ -1,0 +1,185 @@
+"""SparseXORTransformer end to end and with scikit-learn's tools."""
+
+import pickle
+
+import joblib
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, learning_curve
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer
+
+from skxor import SparseXORTransformer
+from skxor._utils import _validation
+from skxor.datasets import make_sparse_parity
+from skxor.theory import population_loss
+
+
+@pytest.fixture(scope="module")
+def xor_data():
+    X, y, S = make_sparse_parity(30000, 40, support=[3, 17], return_support=True, random_state=0)
+    Xt, yt = make_sparse_parity(4000, 40, support=S, random_state=1)
+    return X, y, Xt, yt, S
+
+
+def test_one_softmax_step_recovers_the_support(xor_data):
+    X, y, Xt, yt, S = xor_data
+    clf = SparseXORTransformer(m=16, random_state=0).fit(X, y)
+    assert sorted(clf.support_.tolist()) == S.tolist()  # one head on each bit
+    assert clf.support_[0] != clf.support_[1]
+    assert clf.score(Xt, yt) == 1.0
+    assert clf.attention_[[0, 1], clf.support_].min() > 0.9
+    assert clf.n_parameters_ == 32 and clf.n_iter_ == 1 and len(clf.loss_curve_) == 1
+    assert clf.keys_.shape == (40, 16) and clf.queries_.shape == (2, 16)
+    np.testing.assert_allclose(np.linalg.norm(clf.keys_, axis=1), 1.0)
+    # The step has length step_length in query space.
+    assert np.linalg.norm(clf.queries_ - clf.initial_queries_) == pytest.approx(100.0, rel=1e-4)
+    # The population loss of the learned queries is small.
+    assert population_loss(clf.queries_, clf.keys_, S) < 0.05
+
+
+@pytest.mark.parametrize("attention", ["linear", "erf"])
+def test_linear_and_erf_attention_do_not_learn_in_one_step(xor_data, attention):
+    X, y, Xt, yt, _ = xor_data
+    for seed in range(3):
+        clf = SparseXORTransformer(m=16, attention=attention, random_state=seed).fit(X, y)
+        assert clf.score(Xt, yt) < 0.7
+
+
+def test_encodings_and_label_types_give_the_same_model(xor_data):
+    X, y, *_ = xor_data
+    a = SparseXORTransformer(m=8, random_state=3).fit(X[:3000], y[:3000])
+    b = SparseXORTransformer(m=8, random_state=3).fit((1 - X[:3000]) // 2, y[:3000])
+    labels = np.where(y[:3000] > 0, "odd", "even")
+    c = SparseXORTransformer(m=8, random_state=3).fit(X[:3000].astype(float), labels)
+    np.testing.assert_array_equal(a.queries_, b.queries_)
+    np.testing.assert_array_equal(a.queries_, c.queries_)
+    assert list(c.classes_) == ["even", "odd"]
+    assert set(c.predict(X[:50])) <= {"even", "odd"}
+    np.testing.assert_array_equal(c.predict(X[:500]) == "odd", a.predict(X[:500]) == 1)
+
+
+def test_binarize_maps_real_values_to_bits(xor_data):
+    X, y, *_ = xor_data
+    real = np.where(X > 0, -0.3, 2.5)  # spin +1 -> below threshold -> bit 0
+    a = SparseXORTransformer(m=8, binarize=1.0, random_state=0).fit(real[:3000], y[:3000])
+    b = SparseXORTransformer(m=8, random_state=0).fit(X[:3000], y[:3000])
+    np.testing.assert_array_equal(a.queries_, b.queries_)
+    assert a.encoding_ == "binarized"
+
+
+def test_chunked_computation_matches_a_single_chunk(monkeypatch, xor_data):
+    X, y, *_ = xor_data
+    params = dict(m=8, dtype="float64", random_state=0)
+    whole = SparseXORTransformer(**params).fit(X[:5000], y[:5000])
+    monkeypatch.setattr(_validation, "_CHECK_CHUNK_ELEMENTS", 40 * 7)  # 7 rows a chunk
+    chunked = SparseXORTransformer(**params).fit(X[:5000], y[:5000])
+    np.testing.assert_allclose(chunked.queries_, whole.queries_, rtol=1e-10)
+    np.testing.assert_allclose(
+        chunked.decision_function(X[:300]), whole.decision_function(X[:300]), rtol=1e-10
+    )
+
+
+def test_float32_and_float64_agree(xor_data):
+    X, y, *_ = xor_data
+    a = SparseXORTransformer(m=8, random_state=0).fit(X[:5000], y[:5000])
+    b = SparseXORTransformer(m=8, dtype="float64", random_state=0).fit(X[:5000], y[:5000])
+    np.testing.assert_allclose(a.queries_, b.queries_, atol=1e-3)
+
+
+def test_multi_step_and_mini_batches(xor_data):
+    X, y, Xt, yt, _ = xor_data
+    clf = SparseXORTransformer(
+        m=16, learning_rate=1e4, max_iter=5, batch_size=5000, random_state=0
+    ).fit(X, y)
+    assert clf.n_iter_ == 5 and len(clf.loss_curve_) == 5
+    assert clf.loss_curve_[-1] < clf.loss_curve_[0]
+    assert np.isfinite(clf.decision_function(Xt)).all()
+
+
+def test_three_heads_for_three_sparse_parity():
+    X, y, S = make_sparse_parity(20000, 12, k=3, return_support=True, random_state=4)
+    clf = SparseXORTransformer(m=16, n_heads=3, random_state=0).fit(X, y)
+    assert clf.attention_.shape == (3, 12) and clf.n_parameters_ == 48
+    f = clf.decision_function(X[:100])
+    gamma = clf.attention_.T
+    np.testing.assert_allclose(f, -np.prod(X[:100] @ gamma, axis=1), rtol=1e-5, atol=1e-7)
+
+
+def test_huge_queries_stay_finite(xor_data):
+    X, y, Xt, *_ = xor_data
+    clf = SparseXORTransformer(m=8, step_length=5000.0, random_state=0).fit(X[:2000], y[:2000])
+    assert np.linalg.norm(clf.queries_, axis=1).min() > 1000
+    assert np.isfinite(clf.attention_).all() and np.isfinite(clf.decision_function(Xt)).all()
+
+
+def test_grid_search_over_m_and_attention(xor_data):
+    X, y, *_ = xor_data
+    search = GridSearchCV(
+        SparseXORTransformer(random_state=0),
+        {"m": [4, 16], "attention": ["softmax", "linear"]},
+        cv=2,
+    ).fit(X[:20000], y[:20000])
+    assert search.best_params_["attention"] == "softmax"
+    assert search.best_score_ > 0.95
+
+
+def test_learning_curve_accuracy_grows_with_n(xor_data):
+    X, y, *_ = xor_data
+    sizes, _, test_scores = learning_curve(
+        SparseXORTransformer(m=16, random_state=0),
+        X,
+        y,
+        train_sizes=[200, 15000],
+        cv=2,
+        shuffle=True,
+        random_state=0,
+    )
+    assert list(sizes) == [200, 15000]
+    assert test_scores[1].mean() > test_scores[0].mean() + 0.2
+
+
+def test_pipeline_and_clone(xor_data):
+    X, y, Xt, yt, _ = xor_data
+    pipe = make_pipeline(
+        FunctionTransformer(lambda Z: (1 - Z) // 2), SparseXORTransformer(m=16, random_state=0)
+    )
+    assert pipe.fit(X, y).score(Xt, yt) == 1.0
+    est = SparseXORTransformer(m=5, attention="erf", random_state=7)
+    twin = clone(est)
+    assert twin.get_params() == est.get_params() and not hasattr(twin, "queries_")
+
+
+def test_pickle_round_trip_keeps_predictions(xor_data, tmp_path):
+    X, y, Xt, *_ = xor_data
+    clf = SparseXORTransformer(m=16, random_state=0).fit(X, y)
+    restored = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(restored.decision_function(Xt), clf.decision_function(Xt))
+    joblib.dump(clf, tmp_path / "model.joblib")
+    np.testing.assert_array_equal(joblib.load(tmp_path / "model.joblib").predict(Xt), clf.predict(Xt))
+
+
+def test_model_fitted_on_cuda_predicts_on_cpu(xor_data):
+    X, y, Xt, *_ = xor_data
+    clf = SparseXORTransformer(m=8, random_state=0).fit(X[:3000], y[:3000])
+    expected = clf.decision_function(Xt)
+    moved = pickle.loads(pickle.dumps(clf))
+    moved.device = "cuda:0" if not __import__("torch").cuda.is_available() else "cuda:99"
+    with pytest.warns(RuntimeWarning, match="predicting on the CPU"):
+        np.testing.assert_array_equal(moved.decision_function(Xt), expected)
+
+
+def _fit_queries(X, y, seed):
+    return SparseXORTransformer(m=8, random_state=seed).fit(X, y).queries_
+
+
+def test_same_random_state_is_bit_identical_across_runs_and_workers(xor_data):
+    X, y, *_ = xor_data
+    X, y = X[:8000], y[:8000]
+    first = _fit_queries(X, y, 11)
+    np.testing.assert_array_equal(first, _fit_queries(X, y, 11))
+    results = joblib.Parallel(n_jobs=2)(joblib.delayed(_fit_queries)(X, y, s) for s in [11, 11, 12])
+    np.testing.assert_array_equal(results[0], first)
+    np.testing.assert_array_equal(results[1], first)
+    assert not np.array_equal(results[2], first)

@@ -1,0 +1,79 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skxor.datasets import make_sparse_parity
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(1, 50),
+    d=st.integers(1, 30),
+    data=st.data(),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_labels_are_minus_product_of_support(n, d, data, seed):
+    k = data.draw(st.integers(1, d))
+    X, y, S = make_sparse_parity(n, d, k=k, return_support=True, random_state=seed)
+    assert X.shape == (n, d) and X.dtype == np.int8
+    assert set(np.unique(X)) <= {-1, 1}
+    assert S.shape == (k,) and len(set(S.tolist())) == k and S.max() < d
+    np.testing.assert_array_equal(y, -np.prod(X[:, S].astype(int), axis=1))
+
+
+def test_encodings_describe_the_same_inputs():
+    Xp, yp = make_sparse_parity(200, 12, support=[0, 5], random_state=3)
+    Xb, yb = make_sparse_parity(200, 12, support=[0, 5], encoding="01", random_state=3)
+    np.testing.assert_array_equal(Xp, 1 - 2 * Xb)
+    np.testing.assert_array_equal(yp, yb)
+    # y = +1 exactly when the XOR of the support bits is 1.
+    np.testing.assert_array_equal(yb == 1, (Xb[:, 0] ^ Xb[:, 5]) == 1)
+
+
+def test_reproducible_and_seed_dependent():
+    a = make_sparse_parity(50, 20, random_state=1, return_support=True)
+    b = make_sparse_parity(50, 20, random_state=1, return_support=True)
+    c = make_sparse_parity(50, 20, random_state=2, return_support=True)
+    for u, v in zip(a, b):
+        np.testing.assert_array_equal(u, v)
+    assert not np.array_equal(a[0], c[0])
+
+
+def test_noise_flips_the_requested_fraction():
+    X, y, S = make_sparse_parity(40000, 5, noise=0.2, return_support=True, random_state=0)
+    clean = -np.prod(X[:, S].astype(int), axis=1)
+    assert abs(np.mean(y != clean) - 0.2) < 0.01
+
+
+def test_inputs_are_uniform():
+    X, _ = make_sparse_parity(20000, 8, random_state=0)
+    assert np.all(np.abs(X.mean(axis=0)) < 0.03)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(n_samples=0, n_features=3), "n_samples"),
+        (dict(n_samples=5, n_features=0), "n_features"),
+        (dict(n_samples=5, n_features=3, k=4), "larger than n_features"),
+        (dict(n_samples=5, n_features=3, support=[0, 3]), r"\[0, 2\]"),
+        (dict(n_samples=5, n_features=3, support=[1, 1]), "distinct"),
+        (dict(n_samples=5, n_features=3, support=[-1, 1]), r"\[0, 2\]"),
+        (dict(n_samples=5, n_features=5, support=[0, 1, 2]), "k=2"),
+        (dict(n_samples=5, n_features=3, noise=0.5), "noise"),
+        (dict(n_samples=5, n_features=3, noise=-0.1), "noise"),
+        (dict(n_samples=5, n_features=3, encoding="bits"), "encoding"),
+    ],
+)
+def test_invalid_arguments_raise_value_error(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        make_sparse_parity(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs", [dict(n_samples=2.5, n_features=3), dict(n_samples=5, n_features=3, noise="x")]
+)
+def test_wrong_types_raise_type_error(kwargs):
+    with pytest.raises(TypeError):
+        make_sparse_parity(**kwargs)
