@@ -299,7 +299,8 @@ class SparseXORTransformer(ClassifierMixin, BaseEstimator):
         queries = initial_queries(self.n_heads, self.m, self.init, rng)
         model = SparseXORAttention(
             torch.as_tensor(keys, dtype=dtype, device=device),
-            torch.as_tensor(queries, dtype=dtype, device=device),
+            # A copy: the in-place steps must not write into initial_queries_.
+            torch.tensor(queries, dtype=dtype, device=device),
             self.attention,
         )
         batch_size = n_samples if self.batch_size is None else min(self.batch_size, n_samples)

@@ -86,6 +86,9 @@ def test_float32_and_float64_agree(xor_data):
     a = SparseXORTransformer(m=8, random_state=0).fit(X[:5000], y[:5000])
     b = SparseXORTransformer(m=8, dtype="float64", random_state=0).fit(X[:5000], y[:5000])
     np.testing.assert_allclose(a.queries_, b.queries_, atol=1e-3)
+    # The step writes into the trained queries, never into the initial ones.
+    np.testing.assert_array_equal(a.initial_queries_, b.initial_queries_)
+    assert not np.allclose(b.initial_queries_, b.queries_)
 
 
 def test_multi_step_and_mini_batches(xor_data):
