@@ -1,6 +1,13 @@
-"""The ``skxor`` command line: the one-step demo and the reproducible studies."""
+"""The ``skxor`` command line: the one-step demo and the reproducible studies.
+
+``skxor demo``                       one step, softmax vs linear vs erf
+``skxor list``                       the studies and their presets
+``skxor run STUDY [STUDY ...]``      run studies (or ``all``) into a folder
+``skxor reproduce``                  the quick headline reproduction
+"""
 
 import argparse
+import json
 import sys
 import time
 
@@ -14,8 +21,9 @@ from .estimators import SparseXORTransformer
 DEMO_DEFAULTS = dict(d=200, n=200_000, n_test=10_000, m=32, step_length=100.0, seeds=5)
 
 
-def run_demo(d, n, n_test, m, step_length, seeds, out=sys.stdout):
+def run_demo(d, n, n_test, m, step_length, seeds, out=None):
     """One gradient step with softmax, linear and erf attention; returns a table."""
+    out = sys.stdout if out is None else out
     rows = []
     for seed in range(seeds):
         X, y, support = make_sparse_parity(n, d, return_support=True, random_state=seed)
@@ -72,6 +80,85 @@ def _positive_float(text):
     return value
 
 
+def _override(text):
+    """Parse ``study.param=value`` or ``param=value``; value is JSON or a list."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected key=value; got {text!r}")
+    key, raw = text.split("=", 1)
+    study, _, param = key.rpartition(".")
+    values = []
+    for part in raw.split(","):
+        try:
+            values.append(json.loads(part))
+        except json.JSONDecodeError:
+            values.append(part)
+    value = values if "," in raw else values[0]
+    return study or None, param, value
+
+
+def _collect_overrides(pairs, names):
+    from .studies import get_study
+
+    overrides = {name: {} for name in names}
+    for study, param, value in pairs:
+        if study and study not in overrides:
+            raise ValueError(f"--set {study}.{param}: {study!r} is not among the studies run.")
+        # Without a study prefix the value goes to every study that has the parameter.
+        targets = [study] if study else [
+            name for name in names if param in get_study(name).presets["quick"]
+        ]
+        if not targets:
+            raise ValueError(f"unknown parameter {param!r} for the studies {names}.")
+        for name in targets:
+            overrides[name][param] = value
+    return overrides
+
+
+def _list_studies(out=None):
+    from .studies import STUDIES
+
+    out = sys.stdout if out is None else out
+    for study in STUDIES.values():
+        print(f"{study.name}\n    {study.description}", file=out)
+        for preset, params in study.presets.items():
+            print(f"    --preset {preset}: {params}", file=out)
+    return 0
+
+
+def _run(args, names):
+    from .studies import STUDIES, run_studies
+
+    if names == ["all"]:
+        names = list(STUDIES)
+    try:
+        overrides = _collect_overrides(args.set or [], names)
+        start = time.perf_counter()
+        run_studies(
+            names, preset=args.preset, out_dir=args.out, overrides=overrides,
+            n_jobs=args.n_jobs, scheduler=args.scheduler, progress=not args.no_progress,
+        )
+    except ValueError as exc:
+        print(f"skxor: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"Wrote {args.out}/report.md in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def _add_run_options(parser, default_out):
+    parser.add_argument("--preset", choices=["quick", "full"], default="quick")
+    parser.add_argument("--out", default=default_out, help="output folder (default: %(default)s)")
+    parser.add_argument(
+        "--set", action="append", type=_override, metavar="[STUDY.]PARAM=VALUE",
+        help="override a preset parameter, e.g. --set one_step.d=100,1000 (repeatable)",
+    )
+    parser.add_argument("--n-jobs", type=int, default=None, help="joblib workers")
+    parser.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="run the cells on a dask.distributed scheduler, e.g. tcp://127.0.0.1:8786",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="skxor",
@@ -86,6 +173,14 @@ def build_parser():
             f"--{name.replace('_', '-')}", type=_positive_int, default=DEMO_DEFAULTS[name]
         )
     demo.add_argument("--step-length", type=_positive_float, default=DEMO_DEFAULTS["step_length"])
+    sub.add_parser("list", help="list the studies and their presets")
+    run = sub.add_parser("run", help="run studies (or 'all') and write CSV, PNG and report.md")
+    run.add_argument("studies", nargs="+", metavar="STUDY")
+    _add_run_options(run, "skxor_results")
+    reproduce = sub.add_parser(
+        "reproduce", help="the quick headline reproduction: every study, quick preset"
+    )
+    _add_run_options(reproduce, "skxor_results")
     return parser
 
 
@@ -96,7 +191,12 @@ def main(argv=None):
         start = time.perf_counter()
         run_demo(args.d, args.n, args.n_test, args.m, args.step_length, args.seeds)
         print(f"\nTotal wall time: {time.perf_counter() - start:.1f} s")
-    return 0
+        return 0
+    if args.command == "list":
+        return _list_studies()
+    if args.command == "run":
+        return _run(args, args.studies)
+    return _run(args, ["all"])
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,5 +1,28 @@
 """Reproducible studies: checkpointed sweeps, tables and figures."""
 
+from ._one_step import one_step, plot_one_step, report_one_step
+from ._sample_complexity import (
+    plot_sample_complexity,
+    report_sample_complexity,
+    sample_complexity,
+    samples_needed,
+)
+from ._registry import STUDIES, Study, get_study, register
+from ._runner import run_studies
 from ._sweep import run_sweep
 
-__all__ = ["run_sweep"]
+__all__ = [
+    "STUDIES",
+    "Study",
+    "get_study",
+    "register",
+    "one_step",
+    "plot_one_step",
+    "plot_sample_complexity",
+    "report_one_step",
+    "report_sample_complexity",
+    "run_studies",
+    "run_sweep",
+    "sample_complexity",
+    "samples_needed",
+]

@@ -54,7 +54,9 @@ def _check_cell(params, index):
 def write_cell(path, ident, result):
     """Atomically write one finished cell (payload plus checksum) to ``path``."""
     payload = {"format": FORMAT_VERSION, "cell": ident, "result": result}
-    text = _canonical({"payload": payload, "sha256": _checksum(payload)})
+    # Stored in result order (the table keeps its column order on reuse); the
+    # checksum is over the canonical, key-sorted form.
+    text = json.dumps({"payload": payload, "sha256": _checksum(payload)}, allow_nan=True)
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
     try:

@@ -1,0 +1,51 @@
+"""Scale-out: the same results on a dask.distributed cluster on 127.0.0.1."""
+
+import numpy as np
+import pytest
+from joblib import parallel_config
+from sklearn.model_selection import GridSearchCV
+
+from skxor import SparseXORTransformer
+from skxor.datasets import make_sparse_parity
+from skxor.studies import one_step
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
+        processes=True,
+    ) as cluster, distributed.Client(cluster) as client:
+        yield cluster, client
+
+
+def _search():
+    return GridSearchCV(
+        SparseXORTransformer(random_state=0),
+        {"m": [4, 16], "attention": ["softmax", "erf"]},
+        cv=3,
+        n_jobs=-1,
+    )
+
+
+def test_grid_search_on_dask_matches_the_local_run(cluster):
+    X, y = make_sparse_parity(9000, 30, random_state=0)
+    local = _search().fit(X, y)
+    with parallel_config(backend="dask"):
+        remote = _search().fit(X, y)
+    np.testing.assert_array_equal(
+        remote.cv_results_["mean_test_score"], local.cv_results_["mean_test_score"]
+    )
+    assert remote.best_params_ == local.best_params_
+    np.testing.assert_array_equal(remote.predict(X[:200]), local.predict(X[:200]))
+
+
+def test_study_on_a_scheduler_address_matches_the_local_run(cluster):
+    address = cluster[0].scheduler_address
+    assert address.startswith("tcp://127.0.0.1:")
+    params = dict(d=[100], m=[8], seeds=3, n_test=500)
+    local = one_step(**params)
+    remote = one_step(scheduler=address, **params)
+    assert remote.equals(local)
