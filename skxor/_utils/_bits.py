@@ -1,0 +1,170 @@
+"""Bit-string helpers: index <-> string conversion, popcount, 0/1 conversion.
+
+Bit order used everywhere in skxor: string ``x`` of length N is the integer
+``sum_i x_i << i``, so bit i of the index is position i of the string (the
+first position is the least significant bit). Flipping position i is
+``index ^ (1 << i)``.
+"""
+
+import numpy as np
+
+from ._validation import _offending_values
+
+#: Largest N for which anything of size 2^N (a truth table) is built.
+#: 2^28 one-byte entries are 256 MiB; beyond that use sampling.
+EXHAUSTIVE_MAX_BITS = 28
+
+#: Largest N for which ``all_strings`` materialises the N x 2^N matrix.
+ALL_STRINGS_MAX_BITS = 24
+
+
+def check_n_bits(n_bits, name="n_bits"):
+    """An integer >= 1, else TypeError/ValueError naming ``name``."""
+    if isinstance(n_bits, (bool, np.bool_)) or not isinstance(n_bits, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer >= 1; got {n_bits!r}.")
+    if n_bits < 1:
+        raise ValueError(f"{name} must be an integer >= 1; got {n_bits!r}.")
+    return int(n_bits)
+
+
+def check_exhaustive_bits(n_bits, what="Exhaustive profiling"):
+    """Refuse 2^N-sized work beyond ``EXHAUSTIVE_MAX_BITS`` with a useful hint."""
+    if n_bits > EXHAUSTIVE_MAX_BITS:
+        raise ValueError(
+            f"{what} of N={n_bits} bits needs 2^{n_bits} = {2.0 ** n_bits:.3g} "
+            f"model evaluations and a {2.0 ** n_bits / 2 ** 30:.3g} GiB truth "
+            f"table; it is limited to N <= {EXHAUSTIVE_MAX_BITS}. Use "
+            "method='sampled' (uniform strings and their N neighbours, with "
+            "confidence intervals) instead."
+        )
+
+
+def popcount(values):
+    """Number of set bits of each non-negative integer in ``values``."""
+    values = np.asarray(values)
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return np.bitwise_count(values)
+    # Byte-wise table look-up for older numpy.
+    table = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
+    as_bytes = np.ascontiguousarray(values, dtype=np.uint64).view(np.uint8)
+    return table[as_bytes].reshape(values.shape + (8,)).sum(axis=-1, dtype=np.uint8)
+
+
+def index_to_bits(indices, n_bits):
+    """Strings of the given indices, shape (len(indices), n_bits), dtype uint8.
+
+    Examples
+    --------
+    >>> from skxor._utils._bits import index_to_bits
+    >>> index_to_bits([1, 6], 3).tolist()
+    [[1, 0, 0], [0, 1, 1]]
+    """
+    indices = np.asarray(indices, dtype=np.int64)
+    shifts = np.arange(n_bits, dtype=np.int64)
+    return ((indices[:, None] >> shifts) & 1).astype(np.uint8)
+
+
+def bits_to_index(bits):
+    """Index ``sum_i bits[:, i] << i`` of each 0/1 row (at most 62 columns)."""
+    bits = np.asarray(bits)
+    n_bits = bits.shape[1]
+    if n_bits > 62:
+        raise ValueError(f"strings of {n_bits} bits do not fit a 64-bit index.")
+    weights = np.left_shift(np.int64(1), np.arange(n_bits, dtype=np.int64))
+    # uint8 @ int64 promotes to int64: exact.
+    return bits.astype(np.int64, copy=False) @ weights
+
+
+def low_bits_pattern(n_low):
+    """All ``2^n_low`` strings of ``n_low`` bits in index order (uint8)."""
+    return index_to_bits(np.arange(1 << n_low, dtype=np.int64), n_low)
+
+
+def block_bits(start, n_bits, low):
+    """The strings with indices ``start .. start + len(low) - 1``.
+
+    ``len(low)`` is a power of two ``2^c`` and ``start`` a multiple of it, so
+    the block shares its high bits and its low ``c`` bits run through
+    ``low`` (from :func:`low_bits_pattern`): generating a block is a copy.
+    """
+    size, n_low = low.shape
+    out = np.empty((size, n_bits), dtype=np.uint8)
+    out[:, :n_low] = low
+    if n_bits > n_low:
+        out[:, n_low:] = (start >> np.arange(n_low, n_bits, dtype=np.int64)) & 1
+    return out
+
+
+def largest_power_of_two_at_most(value):
+    """``2^floor(log2(value))`` for an integer value >= 1."""
+    return 1 << (int(value).bit_length() - 1)
+
+
+def as_bit_strings(X, n_bits=None, encoding="auto", *, name="X"):
+    """Validate binary strings and return them as a 2-D uint8 array of bits.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_strings, n_bits) or (n_bits,)
+        0/1 bits, -1/+1 spins (spin +1 is bit 0, spin -1 is bit 1) or bools.
+    n_bits : int or None
+        Required string length.
+    encoding : {"auto", "01", "pm1"}
+        ``"auto"`` reads an array with a -1 as spins and any other binary
+        array as bits; an array holding only the value 1 is therefore read
+        as bits (the convention of callables on 0/1 strings).
+    name : str
+        How X is called in error messages.
+
+    Returns
+    -------
+    bits : ndarray of shape (n_strings, n_bits), dtype uint8
+    """
+    if encoding not in ("auto", "01", "pm1"):
+        raise ValueError(f"encoding must be 'auto', '01' or 'pm1'; got {encoding!r}.")
+    if hasattr(X, "detach") and hasattr(X, "cpu"):  # a torch tensor
+        X = X.detach().cpu().numpy()
+    X = np.asarray(X)
+    if X.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a numeric or bool array; got dtype {X.dtype}.")
+    if X.ndim == 1:
+        X = X.reshape(1, -1)
+    if X.ndim != 2:
+        raise ValueError(
+            f"{name} must be one string (1-D) or a 2-D array of strings; got "
+            f"an array of shape {X.shape}."
+        )
+    if n_bits is not None and X.shape[1] != n_bits:
+        raise ValueError(
+            f"{name} holds strings of length {X.shape[1]}, but the function "
+            f"takes n_bits={n_bits} bits."
+        )
+    if X.dtype == bool:
+        return X.astype(np.uint8)
+    if encoding == "auto":
+        encoding = "pm1" if X.size and bool((X == -1).any()) else "01"
+    allowed = [0, 1] if encoding == "01" else [-1, 1]
+    if not np.isin(X, allowed).all():
+        bad = _offending_values(X, allowed)
+        seen = "0/1 bits" if encoding == "01" else "-1/+1 spins"
+        raise ValueError(
+            f"{name} must be binary, either 0/1 bits or -1/+1 spins (not "
+            f"mixed); read as {seen} it contains the values {bad}."
+        )
+    if encoding == "01":
+        return X.astype(np.uint8)
+    return (X == -1).astype(np.uint8)
+
+
+def to_bits(X, encoding, binarize=None):
+    """Bits (uint8) of an already validated block in encoding ``encoding``.
+
+    ``"01"`` and ``"pm1"`` as in SPEC 1 (spin -1 is bit 1); ``"binarized"``
+    maps a value above ``binarize`` to bit 1.
+    """
+    X = np.asarray(X)
+    if encoding == "binarized":
+        return (X > binarize).astype(np.uint8)
+    if encoding == "pm1":
+        return (X == -1).astype(np.uint8)
+    return (X == 1).astype(np.uint8)

@@ -1,0 +1,55 @@
+"""Boolean functions ``f: {0,1}^N -> {0,1}``, all strings, and truth tables.
+
+The zoo of SPEC section 4: :class:`Parity`, :class:`SparseParity` (k-sparse
+parity; sparse XOR for k = 2), :class:`Dictator` / :class:`First`,
+:class:`Majority` (ties give 0 for even N), :class:`RandomFunction` and
+:class:`TruthTable`. Each is evaluable on 0/1 bits, -1/+1 spins or bools
+and returns 0/1 values.
+
+Bit order: the string x of length N has index ``sum_i x_i << i`` (position
+i is bit i of the index; position 0 is the least significant bit). Truth
+tables and :func:`all_strings` list strings in index order, and flipping
+position i of the string with index r gives the string with index
+``r ^ (1 << i)``.
+
+:func:`truth_table` evaluates any model once per string:
+
+* a Boolean function or any callable gets 0/1 bits (uint8) and must return
+  labels 0/1, -1/+1 or bools (1 / +1 / True is the value 1);
+* a fitted estimator gets X in the encoding it was fitted with (its
+  ``encoding_`` attribute when it has one, else 0/1 bits) and its predicted
+  label ``classes_[1]`` is the value 1;
+* a torch module gets float spins ``1 - 2 b`` (as the modules of
+  :mod:`skxor.nn` expect) on its own device and dtype, in eval mode; a real
+  output is thresholded at 0 (positive is 1), a two-column output is read as
+  logits (argmax);
+* a 1-D array of length 2^N is already a truth table.
+
+``input_encoding="01"`` or ``"pm1"`` overrides how strings are presented.
+"""
+
+from ._evaluate import truth_table
+from ._functions import (
+    BooleanFunction,
+    Dictator,
+    First,
+    Majority,
+    Parity,
+    RandomFunction,
+    SparseParity,
+    TruthTable,
+    all_strings,
+)
+
+__all__ = [
+    "BooleanFunction",
+    "Dictator",
+    "First",
+    "Majority",
+    "Parity",
+    "RandomFunction",
+    "SparseParity",
+    "TruthTable",
+    "all_strings",
+    "truth_table",
+]

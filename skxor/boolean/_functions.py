@@ -1,0 +1,380 @@
+"""The Boolean function zoo: PARITY, sparse parity, DICTATOR/FIRST, MAJORITY, random."""
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from .._utils._bits import (
+    ALL_STRINGS_MAX_BITS,
+    EXHAUSTIVE_MAX_BITS,
+    as_bit_strings,
+    bits_to_index,
+    check_exhaustive_bits,
+    check_n_bits,
+    index_to_bits,
+)
+from ..datasets._sparse_parity import check_support
+
+
+def all_strings(n_bits, *, encoding="01"):
+    """All ``2^n_bits`` strings of ``n_bits`` bits, in index order.
+
+    Row ``r`` is the string whose bit ``i`` is bit ``i`` of ``r``
+    (``x_i = (r >> i) & 1``): the first position is the least significant
+    bit, and flipping position ``i`` of row ``r`` gives row ``r ^ (1 << i)``.
+    This is the order of every truth table in skxor.
+
+    Parameters
+    ----------
+    n_bits : int
+        String length N, from 1 to 24 (the matrix has ``N * 2^N`` entries;
+        the sensitivity tools never build it and go further).
+    encoding : {"01", "pm1"}, default="01"
+        ``"01"``: bits; ``"pm1"``: spins ``1 - 2 b``.
+
+    Returns
+    -------
+    X : ndarray of shape (2^n_bits, n_bits), dtype int8
+
+    Examples
+    --------
+    >>> from skxor.boolean import all_strings
+    >>> all_strings(2).tolist()
+    [[0, 0], [1, 0], [0, 1], [1, 1]]
+    >>> all_strings(2, encoding="pm1")[1].tolist()
+    [-1, 1]
+    """
+    n_bits = check_n_bits(n_bits)
+    if encoding not in ("01", "pm1"):
+        raise ValueError(f"encoding must be '01' or 'pm1'; got {encoding!r}.")
+    if n_bits > ALL_STRINGS_MAX_BITS:
+        raise ValueError(
+            f"all_strings(n_bits={n_bits}) would hold {n_bits} x 2^{n_bits} "
+            f"entries; it is limited to n_bits <= {ALL_STRINGS_MAX_BITS}. "
+            "skxor.boolean.truth_table and skxor.sensitivity.sensitivity_profile "
+            "stream the strings in chunks instead."
+        )
+    bits = index_to_bits(np.arange(1 << n_bits, dtype=np.int64), n_bits).astype(np.int8)
+    return bits if encoding == "01" else (1 - 2 * bits).astype(np.int8)
+
+
+class BooleanFunction:
+    """Base class of a Boolean function ``f: {0,1}^N -> {0,1}``.
+
+    Calling the function on strings returns their values as a uint8 array of
+    0/1. Strings may be 0/1 bits, -1/+1 spins (spin ``1 - 2 b``) or bools;
+    the encoding is detected, or forced with ``encoding``. As labels, value 1
+    is the class ``+1`` of SPEC 1 (``y = 2 f(x) - 1``).
+
+    Subclasses implement ``_evaluate_bits(bits)`` on a validated uint8 array
+    of shape (n, N).
+
+    Parameters
+    ----------
+    n_bits : int
+        The input length N.
+    """
+
+    def __init__(self, n_bits):
+        self.n_bits = check_n_bits(n_bits)
+
+    def __call__(self, X, encoding="auto"):
+        """Evaluate the function.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_strings, n_bits) or (n_bits,)
+            Strings as 0/1 bits, -1/+1 spins or bools.
+        encoding : {"auto", "01", "pm1"}, default="auto"
+            ``"auto"`` reads X as spins when it holds a -1, else as bits (so
+            an all-ones input is read as bits).
+
+        Returns
+        -------
+        values : ndarray of shape (n_strings,) of uint8 in {0, 1}, or a
+            uint8 scalar for a single 1-D string.
+        """
+        single = np.ndim(X) == 1
+        bits = as_bit_strings(X, self.n_bits, encoding)
+        values = self._evaluate_bits(bits).astype(np.uint8, copy=False)
+        return values[0] if single else values
+
+    def _evaluate_bits(self, bits):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def truth_table(self):
+        """Values on all ``2^N`` strings in index order (uint8, length 2^N).
+
+        See :func:`all_strings` for the order. Limited to N <= 28.
+        """
+        from ._evaluate import truth_table
+
+        return truth_table(self, self.n_bits)
+
+    def _repr_args(self):
+        return f"n_bits={self.n_bits}"
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self._repr_args()})"
+
+
+class Parity(BooleanFunction):
+    """PARITY: the XOR of all N bits.
+
+    Every string has sensitivity N (flipping any bit flips the parity).
+
+    Parameters
+    ----------
+    n_bits : int
+        The input length N.
+
+    Examples
+    --------
+    >>> from skxor.boolean import Parity
+    >>> f = Parity(3)
+    >>> f([[0, 0, 0], [1, 0, 0], [1, 1, 0]]).tolist()
+    [0, 1, 0]
+    >>> int(f([-1, -1, -1]))  # spins: three 1-bits
+    1
+    """
+
+    def _evaluate_bits(self, bits):
+        return np.bitwise_xor.reduce(bits, axis=1)
+
+
+class SparseParity(BooleanFunction):
+    """k-SPARSE PARITY: the XOR of the bits in a support S of k positions.
+
+    For k = 2 this is the sparse XOR of Han & Ghoshdastidar; as labels,
+    ``2 f(x) - 1 = -prod_{i in S} x_i`` in spins, as produced by
+    :func:`skxor.datasets.make_sparse_parity`. Every string has sensitivity k.
+
+    Parameters
+    ----------
+    n_bits : int
+        The input length N.
+    support : array-like of int or None, default=None
+        The k relevant positions (0-based, distinct). Drawn uniformly without
+        replacement from ``random_state`` when None, exactly as
+        ``make_sparse_parity`` draws it for the same seed.
+    k : int, default=2
+        Size of the support (ignored when ``support`` is given).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the support when it is drawn.
+
+    Attributes
+    ----------
+    support : ndarray of shape (k,)
+        Sorted support.
+
+    Examples
+    --------
+    >>> from skxor.boolean import SparseParity
+    >>> f = SparseParity(5, support=[1, 3])
+    >>> f([[0, 1, 0, 0, 0], [0, 1, 1, 1, 1]]).tolist()
+    [1, 0]
+    """
+
+    def __init__(self, n_bits, support=None, *, k=2, random_state=None):
+        super().__init__(n_bits)
+        if support is None:
+            k = check_n_bits(k, "k")
+            if k > self.n_bits:
+                raise ValueError(f"k={k} is larger than n_bits={self.n_bits}.")
+            rng = check_random_state(random_state)
+            support = np.sort(rng.choice(self.n_bits, size=k, replace=False))
+        self.support = check_support(support, self.n_bits)
+
+    @property
+    def k(self):
+        """Size of the support."""
+        return int(self.support.size)
+
+    def _evaluate_bits(self, bits):
+        return np.bitwise_xor.reduce(bits[:, self.support], axis=1)
+
+    def _repr_args(self):
+        return f"n_bits={self.n_bits}, support={self.support.tolist()}"
+
+
+class Dictator(BooleanFunction):
+    """DICTATOR: ``f(x) = x_i`` for one position i.
+
+    Every string has sensitivity 1. ``Dictator(N)`` (i = 0) is FIRST.
+
+    Parameters
+    ----------
+    n_bits : int
+        The input length N.
+    index : int, default=0
+        The dictating position, in ``[0, N - 1]``.
+
+    Examples
+    --------
+    >>> from skxor.boolean import Dictator
+    >>> Dictator(3, index=2)([[0, 0, 1], [1, 1, 0]]).tolist()
+    [1, 0]
+    """
+
+    def __init__(self, n_bits, index=0):
+        super().__init__(n_bits)
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"index must be an integer position; got {index!r}.")
+        if not 0 <= index < self.n_bits:
+            raise ValueError(
+                f"index must lie in [0, {self.n_bits - 1}] for n_bits={self.n_bits}; "
+                f"got {index}."
+            )
+        self.index = int(index)
+
+    def _evaluate_bits(self, bits):
+        return bits[:, self.index].copy()
+
+    def _repr_args(self):
+        return f"n_bits={self.n_bits}, index={self.index}"
+
+
+class First(Dictator):
+    """FIRST: the dictator of the first position, ``f(x) = x_0``.
+
+    Parameters
+    ----------
+    n_bits : int
+        The input length N.
+
+    Examples
+    --------
+    >>> from skxor.boolean import First
+    >>> int(First(4)([1, 0, 0, 0]))
+    1
+    """
+
+    def __init__(self, n_bits):
+        super().__init__(n_bits, index=0)
+
+    def _repr_args(self):
+        return f"n_bits={self.n_bits}"
+
+
+class Majority(BooleanFunction):
+    """MAJORITY: 1 when more than half of the N bits are 1.
+
+    For even N a tie (exactly N/2 ones) gives 0. For odd N = 2m + 1 the
+    strings with m or m + 1 ones have sensitivity m + 1 and all others 0.
+
+    Parameters
+    ----------
+    n_bits : int
+        The input length N.
+
+    Examples
+    --------
+    >>> from skxor.boolean import Majority
+    >>> Majority(3)([[1, 1, 0], [1, 0, 0]]).tolist()
+    [1, 0]
+    >>> Majority(2)([1, 0]).item()  # a tie -> 0
+    0
+    """
+
+    def _evaluate_bits(self, bits):
+        ones = bits.sum(axis=1, dtype=np.int64)
+        return (2 * ones > self.n_bits).astype(np.uint8)
+
+
+class TruthTable(BooleanFunction):
+    """A Boolean function given by its truth table.
+
+    Parameters
+    ----------
+    table : array-like of shape (2^N,)
+        ``table[r]`` is the value on the string with index r (bit i of r is
+        position i; see :func:`all_strings`), as 0/1 or bool.
+
+    Attributes
+    ----------
+    table : ndarray of shape (2^N,), dtype uint8
+
+    Examples
+    --------
+    >>> from skxor.boolean import TruthTable
+    >>> f = TruthTable([0, 1, 1, 1])  # OR of two bits
+    >>> f.n_bits, f([[0, 0], [0, 1]]).tolist()
+    (2, [0, 1])
+    """
+
+    def __init__(self, table):
+        table = np.asarray(table)
+        if table.ndim != 1 or table.size < 2 or table.size & (table.size - 1):
+            raise ValueError(
+                "table must be 1-D with a power-of-two length 2^N >= 2; got "
+                f"shape {table.shape}."
+            )
+        n_bits = table.size.bit_length() - 1
+        check_exhaustive_bits(n_bits, "A truth table")
+        if table.dtype.kind not in "biuf" or not np.isin(table, [0, 1]).all():
+            raise ValueError(
+                "table must hold Boolean values 0/1 (or bools); got values "
+                f"{np.unique(table)[:5].tolist()}."
+            )
+        super().__init__(n_bits)
+        self.table = table.astype(np.uint8)
+
+    def _evaluate_bits(self, bits):
+        return self.table[bits_to_index(bits)]
+
+    def truth_table(self):
+        """A copy of the table (uint8, length 2^N)."""
+        return self.table.copy()
+
+    def _repr_args(self):
+        return f"<table of {self.table.size}>"
+
+
+class RandomFunction(TruthTable):
+    """A random Boolean function: each of the 2^N values is 1 with probability p.
+
+    The truth table is stored, so N is limited to 28.
+
+    Parameters
+    ----------
+    n_bits : int
+        The input length N.
+    p : float, default=0.5
+        Probability, in [0, 1], that a value is 1 (independently per string).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the table.
+
+    Examples
+    --------
+    >>> from skxor.boolean import RandomFunction
+    >>> f = RandomFunction(4, random_state=0)
+    >>> f.table.shape, bool(set(f.table.tolist()) <= {0, 1})
+    ((16,), True)
+    """
+
+    def __init__(self, n_bits, *, p=0.5, random_state=None):
+        n_bits = check_n_bits(n_bits)
+        check_exhaustive_bits(n_bits, "A random function")
+        if isinstance(p, (bool, np.bool_)) or not np.isscalar(p) or not np.isreal(p):
+            raise TypeError(f"p must be a probability in [0, 1]; got {p!r}.")
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"p must be a probability in [0, 1]; got {p!r}.")
+        rng = check_random_state(random_state)
+        self.p = float(p)
+        super().__init__((rng.random_sample(1 << n_bits) < p).astype(np.uint8))
+
+    def _repr_args(self):
+        return f"n_bits={self.n_bits}, p={self.p}"
+
+
+__all__ = [
+    "EXHAUSTIVE_MAX_BITS",
+    "BooleanFunction",
+    "Dictator",
+    "First",
+    "Majority",
+    "Parity",
+    "RandomFunction",
+    "SparseParity",
+    "TruthTable",
+    "all_strings",
+]

@@ -1,0 +1,463 @@
+"""Sensitivity profiles: the exhaustive and sampled engines and their result.
+
+For ``f: {0,1}^N -> {0,1}`` the sensitivity of a string is the number of
+positions whose flip changes f (SPEC section 4).
+
+Exhaustive engine: the truth table is built with one model evaluation per
+string (strings generated chunk-wise from their indices), then sensitivities
+are computed chunk by chunk from table look-ups alone: the string with index
+r and its neighbour ``r ^ (1 << i)`` differ in f iff ``table[r] XOR
+table[r ^ (1 << i)]`` is 1. Chunks are aligned blocks of ``2^c`` indices, so
+for ``i >= c`` the neighbours of a block form the contiguous block at
+``start ^ (1 << i)``, and for ``i < c`` they lie in the same block with the
+halves of each ``2^(i+1)`` run swapped: every look-up is a strided slice,
+never a gather. The counts per sensitivity value are accumulated with
+``np.bincount``; the only 2^N-sized object is the truth table (one byte per
+string).
+
+Sampled engine: uniform random strings and their N neighbours, (N + 1) model
+evaluations per sample, with Wilson confidence intervals for each fraction and
+a t interval for the average sensitivity.
+"""
+
+from dataclasses import dataclass
+from numbers import Real
+
+import numpy as np
+from scipy import stats
+from sklearn.utils import check_random_state
+
+from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits, check_n_bits
+from .._utils._validation import check_count
+from ..boolean._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator, _check_batch_size
+
+#: log2 of the strings per chunk of the sensitivity pass (64 KiB per chunk).
+_CHUNK_BITS = 16
+
+METHODS = ("auto", "exhaustive", "sampled")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class SensitivityProfile:
+    """The sensitivity profile of a Boolean function ``f: {0,1}^N -> {0,1}``.
+
+    Returned by :func:`sensitivity_profile`; not meant to be built by hand.
+
+    Parameters
+    ----------
+    n_bits : int
+        String length N.
+    method : {"exhaustive", "sampled", "data"}
+        ``"exhaustive"``: counts over all 2^N strings (exact). ``"sampled"``:
+        counts over uniform random strings. ``"data"``: counts over given
+        strings (e.g. the inputs an estimator was fitted on).
+    counts : ndarray of shape (N + 1,), dtype int64
+        ``counts[k]`` is the number of (profiled) strings of sensitivity k.
+    n_strings : int
+        Number of profiled strings (``2^N`` when exhaustive).
+    flip_counts : ndarray of shape (N,), dtype int64
+        ``flip_counts[i]``: profiled strings x with ``f(x) != f(x^{+i})``.
+    confidence : float or None
+        Confidence level of the intervals (None when exhaustive).
+    fraction_ci : ndarray of shape (N + 1, 2) or None
+        Wilson score interval of each fraction (None when exhaustive).
+    average_ci : ndarray of shape (2,) or None
+        Student-t interval of the average sensitivity (None when exhaustive;
+        of width 0 when every sampled string has the same sensitivity).
+
+    Attributes
+    ----------
+    fractions : ndarray of shape (N + 1,)
+        ``counts / n_strings``.
+    average : float
+        Average sensitivity (exact when exhaustive, else the sample mean).
+    minimum, maximum : int
+        Smallest and largest sensitivity seen (exact when exhaustive; from a
+        sample, an upper / lower bound of the true value).
+    n_zero : int
+        Number of profiled strings of sensitivity 0.
+    zero_fraction : float
+        Their fraction.
+    influences : ndarray of shape (N,)
+        ``flip_counts / n_strings``: the influence of each bit (exact when
+        exhaustive); they sum to ``average``.
+
+    Examples
+    --------
+    >>> from skxor.boolean import Majority
+    >>> from skxor.sensitivity import sensitivity_profile
+    >>> prof = sensitivity_profile(Majority(3), 3)
+    >>> prof.counts.tolist(), prof.average, prof.zero_fraction
+    ([2, 0, 6, 0], 1.5, 0.25)
+    """
+
+    n_bits: int
+    method: str
+    counts: np.ndarray
+    n_strings: int
+    flip_counts: np.ndarray
+    confidence: float | None = None
+    fraction_ci: np.ndarray | None = None
+    average_ci: np.ndarray | None = None
+
+    @property
+    def fractions(self):
+        return self.counts / self.n_strings
+
+    @property
+    def average(self):
+        return float(np.dot(np.arange(self.n_bits + 1), self.counts) / self.n_strings)
+
+    @property
+    def minimum(self):
+        return int(np.flatnonzero(self.counts)[0])
+
+    @property
+    def maximum(self):
+        return int(np.flatnonzero(self.counts)[-1])
+
+    @property
+    def n_zero(self):
+        return int(self.counts[0])
+
+    @property
+    def zero_fraction(self):
+        return float(self.counts[0] / self.n_strings)
+
+    @property
+    def zero_fraction_ci(self):
+        """Confidence interval of ``zero_fraction`` (None when exhaustive)."""
+        return None if self.fraction_ci is None else self.fraction_ci[0]
+
+    @property
+    def influences(self):
+        return self.flip_counts / self.n_strings
+
+    def to_frame(self):
+        """The profile as a pandas DataFrame, one row per sensitivity value.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+            Index ``sensitivity`` (0..N); columns ``count`` and ``fraction``,
+            plus ``ci_low`` and ``ci_high`` when sampled. ``frame.attrs``
+            holds ``n_bits``, ``method``, ``n_strings`` and ``average``.
+
+        Examples
+        --------
+        >>> from skxor.boolean import Parity
+        >>> from skxor.sensitivity import sensitivity_profile
+        >>> sensitivity_profile(Parity(2), 2).to_frame()
+                     count  fraction
+        sensitivity                 
+        0                0       0.0
+        1                0       0.0
+        2                4       1.0
+        """
+        import pandas as pd
+
+        data = {"count": self.counts, "fraction": self.fractions}
+        if self.fraction_ci is not None:
+            data["ci_low"] = self.fraction_ci[:, 0]
+            data["ci_high"] = self.fraction_ci[:, 1]
+        frame = pd.DataFrame(
+            data, index=pd.RangeIndex(self.n_bits + 1, name="sensitivity")
+        )
+        frame.attrs.update(
+            n_bits=self.n_bits,
+            method=self.method,
+            n_strings=self.n_strings,
+            average=self.average,
+        )
+        return frame
+
+    def plot(self, ax=None, **bar_kwargs):
+        """Bar chart of the fraction of strings per sensitivity value.
+
+        Sampled profiles get error bars from ``fraction_ci``. Needs
+        matplotlib (``pip install skxor[plot]``), imported only here.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes or None, default=None
+            Where to draw; a new figure when None.
+        **bar_kwargs
+            Passed to ``ax.bar``.
+
+        Returns
+        -------
+        ax : matplotlib Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from skxor.boolean import Majority
+        >>> from skxor.sensitivity import sensitivity_profile
+        >>> ax = sensitivity_profile(Majority(5), 5).plot()
+        >>> ax.get_xlabel()
+        'sensitivity s(f, x)'
+        """
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as exc:  # pragma: no cover - depends on the install
+            raise ImportError(
+                "SensitivityProfile.plot needs matplotlib; install it with "
+                "`pip install skxor[plot]`."
+            ) from exc
+        if ax is None:
+            _, ax = plt.subplots()
+        k = np.arange(self.n_bits + 1)
+        if self.fraction_ci is not None:
+            err = np.abs(self.fraction_ci.T - self.fractions)
+            bar_kwargs.setdefault("yerr", err)
+            bar_kwargs.setdefault("capsize", 2)
+        ax.bar(k, self.fractions, **bar_kwargs)
+        ax.set_xlabel("sensitivity s(f, x)")
+        what = "strings" if self.method == "exhaustive" else f"{self.method} strings"
+        ax.set_ylabel(f"fraction of {what}")
+        ax.set_title(
+            f"N = {self.n_bits}, {self.method} ({self.n_strings} strings), "
+            f"average {self.average:.3g}"
+        )
+        return ax
+
+    def __repr__(self):
+        text = (
+            f"SensitivityProfile(n_bits={self.n_bits}, method={self.method!r}, "
+            f"n_strings={self.n_strings}, average={self.average:.4g}"
+        )
+        if self.average_ci is not None:
+            text += f" [{self.average_ci[0]:.4g}, {self.average_ci[1]:.4g}]"
+        return text + f", minimum={self.minimum}, zero_fraction={self.zero_fraction:.4g})"
+
+
+# -- engines -------------------------------------------------------------------
+
+
+def exhaustive_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
+    """Sensitivity counts and per-bit flip counts from a full truth table.
+
+    Parameters
+    ----------
+    table : ndarray of shape (2^n_bits,), dtype uint8
+        Values 0/1 in index order.
+    n_bits : int
+    chunk_bits : int
+        Chunks of ``2^chunk_bits`` strings.
+
+    Returns
+    -------
+    counts : ndarray of shape (n_bits + 1,), int64
+    flip_counts : ndarray of shape (n_bits,), int64
+    """
+    total = 1 << n_bits
+    n_low = min(n_bits, chunk_bits)
+    size = 1 << n_low
+    counts = np.zeros(n_bits + 1, dtype=np.int64)
+    flip_counts = np.zeros(n_bits, dtype=np.int64)
+    sens = np.empty(size, dtype=np.uint8)  # N <= 28 < 256 fits a byte
+    diff = np.empty(size, dtype=np.uint8)
+    for start in range(0, total, size):
+        block = table[start : start + size]
+        sens.fill(0)
+        for i in range(n_low):
+            # Within the block, the partner of a string swaps the two halves of
+            # its 2^(i+1) run: compare the halves once, add to both.
+            pairs = block.reshape(-1, 2, 1 << i)
+            half = diff[: size // 2].reshape(-1, 1 << i)
+            np.bitwise_xor(pairs[:, 0, :], pairs[:, 1, :], out=half)
+            sens_pairs = sens.reshape(-1, 2, 1 << i)
+            sens_pairs[:, 0, :] += half
+            sens_pairs[:, 1, :] += half
+            flip_counts[i] += 2 * np.count_nonzero(half.view(bool))
+        for i in range(n_low, n_bits):
+            partner = start ^ (1 << i)
+            np.bitwise_xor(block, table[partner : partner + size], out=diff)
+            sens += diff
+            flip_counts[i] += np.count_nonzero(diff.view(bool))
+        counts += np.bincount(sens, minlength=n_bits + 1)
+    return counts, flip_counts
+
+
+def iter_flips(evaluator, bits, batch_size=DEFAULT_BATCH_SIZE):
+    """Yield ``(rows, flips)`` per chunk of ``bits``.
+
+    ``flips[r, i]`` is True when flipping position i of string ``bits[rows][r]``
+    changes f. Each chunk is one model call on the strings and their N
+    neighbours (about ``batch_size`` strings).
+    """
+    n_rows, n_bits = bits.shape
+    step = max(1, batch_size // (n_bits + 1))
+    positions = np.arange(n_bits)
+    for begin in range(0, n_rows, step):
+        rows = slice(begin, min(n_rows, begin + step))
+        block = bits[rows]
+        # (r, N + 1, N): each string followed by its N neighbours.
+        ext = np.repeat(block[:, None, :], n_bits + 1, axis=1)
+        ext[:, positions + 1, positions] ^= 1
+        values = evaluator.labels(ext.reshape(-1, n_bits)).reshape(-1, n_bits + 1)
+        yield rows, values[:, 1:] != values[:, :1]
+
+
+def _check_confidence(confidence):
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, Real)
+        or not 0 < confidence < 1
+    ):
+        raise ValueError(f"confidence must be a float in (0, 1); got {confidence!r}.")
+    return float(confidence)
+
+
+def summarise(n_bits, method, counts, flip_counts, confidence=0.95):
+    """Build a :class:`SensitivityProfile`, with intervals unless exhaustive."""
+    n_strings = int(counts.sum())
+    if method == "exhaustive":
+        return SensitivityProfile(n_bits, method, counts, n_strings, flip_counts)
+    fraction_ci = np.array(
+        [
+            tuple(
+                stats.binomtest(int(c), n_strings).proportion_ci(
+                    confidence_level=confidence, method="wilson"
+                )
+            )
+            for c in counts
+        ]
+    )
+    k = np.arange(n_bits + 1)
+    mean = np.dot(k, counts) / n_strings
+    if n_strings > 1:
+        var = np.dot((k - mean) ** 2, counts) / (n_strings - 1)
+        sem = np.sqrt(var / n_strings)
+    else:
+        sem = np.inf
+    if sem == 0:  # every sample has the same sensitivity
+        average_ci = np.array([mean, mean])
+    elif not np.isfinite(sem):
+        average_ci = np.array([0.0, float(n_bits)])
+    else:
+        low, high = stats.t.interval(confidence, n_strings - 1, loc=mean, scale=sem)
+        average_ci = np.clip([low, high], 0.0, n_bits)
+    return SensitivityProfile(
+        n_bits,
+        method,
+        counts,
+        n_strings,
+        flip_counts,
+        confidence=confidence,
+        fraction_ci=fraction_ci,
+        average_ci=average_ci,
+    )
+
+
+def profile_strings(evaluator, bits, *, method, batch_size, confidence):
+    """Profile over given 0/1 strings (``method`` names where they came from)."""
+    n_bits = evaluator.n_bits
+    counts = np.zeros(n_bits + 1, dtype=np.int64)
+    flip_counts = np.zeros(n_bits, dtype=np.int64)
+    for _, flips in iter_flips(evaluator, bits, batch_size):
+        counts += np.bincount(flips.sum(axis=1), minlength=n_bits + 1)
+        flip_counts += flips.sum(axis=0)
+    return summarise(n_bits, method, counts, flip_counts, confidence)
+
+
+def _resolve_method(method, n_bits, n_samples, evaluator):
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
+    if method != "auto":
+        return method
+    if evaluator.kind == "table":
+        return "exhaustive"
+    # Exhaustive costs 2^N evaluations, sampling (N + 1) n_samples: when the
+    # exact answer is no dearer than the estimate, take the exact one.
+    if n_bits <= EXHAUSTIVE_MAX_BITS and (1 << n_bits) <= (n_bits + 1) * n_samples:
+        return "exhaustive"
+    return "sampled"
+
+
+def sensitivity_profile(
+    f,
+    n_bits,
+    *,
+    method="auto",
+    n_samples=10_000,
+    batch_size=DEFAULT_BATCH_SIZE,
+    confidence=0.95,
+    input_encoding=None,
+    random_state=None,
+):
+    """Sensitivity profile of a Boolean function, model or truth table.
+
+    The sensitivity of string x is ``s(f, x) = #{i : f(x) != f(x^{+i})}``,
+    where ``x^{+i}`` flips position i. The profile counts the strings per
+    sensitivity value 0..N.
+
+    Parameters
+    ----------
+    f : callable, fitted estimator, torch.nn.Module or ndarray
+        The function. A callable gets 0/1 strings (uint8, shape (n, N)) and
+        returns labels 0/1, -1/+1 or bools; a fitted classifier's predicted
+        label ``classes_[1]`` is 1, and it gets the encoding it was fitted
+        with (``encoding_``); a torch module gets float spins and its real
+        output is thresholded at 0 (see :mod:`skxor.boolean`); a 1-D array of
+        length 2^N is a truth table.
+    n_bits : int
+        String length N.
+    method : {"auto", "exhaustive", "sampled"}, default="auto"
+        ``"exhaustive"``: all 2^N strings, one model evaluation each (N at
+        most 28). ``"sampled"``: ``n_samples`` uniform strings and their N
+        neighbours. ``"auto"``: exhaustive when ``2^N <= (N + 1) *
+        n_samples`` (it then costs no more than sampling), else sampled.
+    n_samples : int, default=10000
+        Number of uniform strings for the sampled method.
+    batch_size : int, default=65536
+        Strings per model call (exhaustive: rounded down to a power of two).
+    confidence : float, default=0.95
+        Level of the confidence intervals of a sampled profile.
+    input_encoding : {"01", "pm1"} or None, default=None
+        Override how strings are presented to the model.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the sampled strings.
+
+    Returns
+    -------
+    profile : SensitivityProfile
+
+    Raises
+    ------
+    ValueError
+        For an exhaustive request with N > 28 (use ``method="sampled"``), a
+        model that returns non-binary labels, a truth table of the wrong
+        length, or an estimator fitted on a different number of features.
+
+    Examples
+    --------
+    >>> from skxor.boolean import Parity
+    >>> from skxor.sensitivity import sensitivity_profile
+    >>> sensitivity_profile(Parity(4), 4).counts.tolist()
+    [0, 0, 0, 0, 16]
+    >>> prof = sensitivity_profile(lambda X: X[:, 0] | X[:, 1], 10,
+    ...                            method="sampled", n_samples=500, random_state=0)
+    >>> prof.method, prof.n_strings, round(prof.average, 1)
+    ('sampled', 500, 1.0)
+    """
+    n_bits = check_n_bits(n_bits)
+    n_samples = check_count(n_samples, "n_samples")
+    batch_size = _check_batch_size(batch_size)
+    confidence = _check_confidence(confidence)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
+    if method == "exhaustive":
+        check_exhaustive_bits(n_bits)
+    evaluator = ModelEvaluator(f, n_bits, input_encoding)
+    method = _resolve_method(method, n_bits, n_samples, evaluator)
+    if method == "exhaustive":
+        table = evaluator.truth_table(batch_size)
+        counts, flip_counts = exhaustive_counts(table, n_bits)
+        return summarise(n_bits, "exhaustive", counts, flip_counts)
+    rng = check_random_state(random_state)
+    bits = rng.randint(0, 2, size=(n_samples, n_bits), dtype=np.uint8)
+    return profile_strings(
+        evaluator, bits, method="sampled", batch_size=batch_size, confidence=confidence
+    )

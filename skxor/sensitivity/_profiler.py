@@ -1,0 +1,381 @@
+"""SensitivityProfiler: fit a classifier, then profile the Boolean function it computes."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, TransformerMixin, _fit_context, clone
+from sklearn.utils import check_random_state, get_tags
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import (
+    _check_feature_names_in,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
+
+from .._utils._bits import EXHAUSTIVE_MAX_BITS, bits_to_index, check_exhaustive_bits, to_bits
+from .._utils._validation import binary_encoding
+from ..boolean._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
+from ..estimators import SparseXORTransformer
+from ._profile import exhaustive_counts, iter_flips, profile_strings, summarise
+
+
+class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
+    """Fit a classifier and profile the sensitivity of the function it computes.
+
+    The fitted classifier is a Boolean function ``f: {0,1}^N -> {0,1}`` (its
+    predicted label, ``classes_[1]`` being 1). ``fit`` fits a clone of
+    ``estimator`` (or takes it as is with ``prefit=True``) and computes its
+    sensitivity profile ``profile_``: exhaustively over all 2^N strings where
+    that is feasible, else over the strings it was fitted on (or uniform
+    samples). ``transform`` returns the sensitivity ``s(f, x) = #{i : f(x)
+    != f(x^{+i})}`` of each row under the fitted model; ``predict`` and
+    ``score`` delegate to it.
+
+    X follows skxor's input conventions: 0/1 bits or -1/+1 spins (bool too),
+    or real values with ``binarize`` set. The inner estimator is fitted on X
+    as given (0/1 or -1/+1), or on the bits ``X > binarize``. The strings and
+    their flips are presented to it in the encoding it was fitted with (its
+    ``encoding_`` when it has one, else the encoding the profiler saw).
+
+    Parameters
+    ----------
+    estimator : classifier or None, default=None
+        The model to fit and profile; it must predict two classes. None uses
+        ``SparseXORTransformer(random_state=random_state)``.
+    prefit : bool, default=False
+        If True, ``estimator`` is already fitted and used as is (``fit`` then
+        only profiles it and y is not needed).
+    method : {"auto", "exhaustive", "sampled", "data"}, default="auto"
+        What ``profile_`` is computed over. ``"exhaustive"``: all 2^N strings,
+        one model evaluation each (N at most 28); the truth table is kept
+        and ``transform`` becomes look-ups. ``"sampled"``: ``n_samples``
+        uniform strings. ``"data"``: the rows of X seen in fit (a random
+        subset of ``n_samples`` rows if there are more). ``"auto"``:
+        exhaustive when ``2^N <= (N + 1) * n_samples`` (no dearer than
+        sampling), else ``"data"``.
+    n_samples : int, default=10000
+        Strings profiled by the sampled and data methods; sets the auto rule.
+    per_bit : bool, default=False
+        If True, ``transform`` returns the (n_samples, N) 0/1 matrix whose
+        entry (r, i) is 1 when flipping bit i of row r changes the
+        prediction (its row sums are the sensitivities).
+    binarize : float or None, default=None
+        If None, X must be 0/1 bits or -1/+1 spins. If a float, a value
+        greater than it is bit 1, anything else bit 0.
+    confidence : float, default=0.95
+        Level of the confidence intervals of a sampled or data profile.
+    batch_size : int, default=65536
+        Strings per model call.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the sampled strings, the subset of rows for ``"data"`` and the
+        default estimator.
+
+    Attributes
+    ----------
+    estimator_ : estimator
+        The fitted classifier (``estimator`` itself when ``prefit=True``).
+    profile_ : SensitivityProfile
+        Sensitivity profile of the fitted classifier.
+    average_sensitivity_ : float
+        ``profile_.average``.
+    min_sensitivity_ : int
+        ``profile_.minimum``.
+    zero_sensitivity_fraction_ : float
+        ``profile_.zero_fraction``: fraction of strings where no single flip
+        changes the prediction.
+    truth_table_ : ndarray of shape (2^N,) or None
+        The classifier's truth table when ``profile_`` is exhaustive, else None.
+    classes_ : ndarray of shape (2,)
+        The classifier's classes (when it has them).
+    encoding_ : {"01", "pm1", "binarized"}
+        Encoding of X seen in fit, enforced in transform and predict.
+    n_features_in_ : int
+        Number of bits N.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features, when X had string column names.
+
+    See Also
+    --------
+    skxor.sensitivity.sensitivity_profile : Profile of any callable, estimator
+        or torch module.
+
+    Examples
+    --------
+    >>> from skxor import SparseXORTransformer
+    >>> from skxor.datasets import make_sparse_parity
+    >>> from skxor.sensitivity import SensitivityProfiler
+    >>> X, y = make_sparse_parity(20000, 12, support=[2, 7], random_state=0)
+    >>> prof = SensitivityProfiler(SparseXORTransformer(m=16, random_state=2))
+    >>> prof = prof.fit(X, y)
+    >>> prof.profile_.method, prof.average_sensitivity_
+    ('exhaustive', 2.0)
+    >>> prof.transform(X[:3]).ravel().tolist()
+    [2, 2, 2]
+    >>> prof.score(X, y)
+    1.0
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit", "predict"]), None],
+        "prefit": ["boolean"],
+        "method": [StrOptions({"auto", "exhaustive", "sampled", "data"})],
+        "n_samples": [Interval(Integral, 1, None, closed="left")],
+        "per_bit": ["boolean"],
+        "binarize": [Real, None],
+        "confidence": [Interval(Real, 0, 1, closed="neither")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        estimator=None,
+        *,
+        prefit=False,
+        method="auto",
+        n_samples=10_000,
+        per_bit=False,
+        binarize=None,
+        confidence=0.95,
+        batch_size=DEFAULT_BATCH_SIZE,
+        random_state=None,
+    ):
+        self.estimator = estimator
+        self.prefit = prefit
+        self.method = method
+        self.n_samples = n_samples
+        self.per_bit = per_bit
+        self.binarize = binarize
+        self.confidence = confidence
+        self.batch_size = batch_size
+        self.random_state = random_state
+
+    def _inner_template(self):
+        if self.estimator is None:
+            return SparseXORTransformer(random_state=self.random_state)
+        return self.estimator
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        inner = get_tags(self._inner_template())
+        # A classifier that also transforms: type and classifier tags follow the
+        # inner model, so cross-validation stratifies and checks send 2 classes.
+        tags.estimator_type = inner.estimator_type
+        tags.classifier_tags = inner.classifier_tags
+        tags.regressor_tags = inner.regressor_tags
+        tags.target_tags.required = inner.target_tags.required and not self.prefit
+        # f must be Boolean: two classes only, whatever the inner model supports.
+        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_label = False
+        # transform returns counts, not a transformed copy of X.
+        tags.transformer_tags.preserves_dtype = []
+        return tags
+
+    # -- helpers ----------------------------------------------------------------
+
+    def _bits(self, X, reset):
+        """Validate X and return it with its 0/1 bits (uint8)."""
+        X = validate_data(self, X, reset=reset, dtype="numeric")
+        encoding = binary_encoding(X, self.binarize, None if reset else self.encoding_)
+        if reset:
+            self.encoding_ = encoding
+        return X, to_bits(X, encoding, self.binarize)
+
+    def _evaluator(self):
+        fallback = "pm1" if self.encoding_ == "pm1" else "01"
+        return ModelEvaluator(
+            self.estimator_, self.n_features_in_, fallback_encoding=fallback
+        )
+
+    @staticmethod
+    def _check_binary_target(y):
+        """Refuse a multiclass target before spending a fit on it."""
+        if y is None:
+            return  # the inner estimator says that it needs y
+        y_array = np.asarray(y)
+        if y_array.dtype.kind == "f" and not np.isfinite(y_array).all():
+            return  # NaN/inf: the inner estimator's validation names them
+        try:
+            target = type_of_target(y)
+        except (TypeError, ValueError):
+            return  # odd targets: the inner estimator's validation names them
+        if target in ("multiclass", "multiclass-multioutput", "multilabel-indicator"):
+            raise ValueError(
+                "Only binary classification is supported: sensitivity is defined "
+                f"for Boolean functions, but the target is {target}; pass two "
+                "class labels."
+            )
+
+    def _resolve_method(self, n_bits):
+        if self.method != "auto":
+            return self.method
+        if n_bits <= EXHAUSTIVE_MAX_BITS and (1 << n_bits) <= (n_bits + 1) * self.n_samples:
+            return "exhaustive"
+        return "data"
+
+    # -- fit ----------------------------------------------------------------------
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None):
+        """Fit the classifier (unless prefit) and profile its sensitivity.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
+            ``binarize`` set).
+        y : array-like of shape (n_samples,) or None
+            Two class labels; not needed with ``prefit=True``.
+
+        Returns
+        -------
+        self : SensitivityProfiler
+            The fitted profiler.
+        """
+        if self.binarize is not None and not np.isfinite(self.binarize):
+            raise ValueError(f"binarize must be finite; got {self.binarize!r}.")
+        X, bits = self._bits(X, reset=True)
+        n_bits = X.shape[1]
+        method = self._resolve_method(n_bits)
+        if method == "exhaustive":
+            check_exhaustive_bits(n_bits)
+        if self.prefit:
+            if self.estimator is None:
+                raise ValueError(
+                    "prefit=True needs a fitted estimator; got estimator=None."
+                )
+            check_is_fitted(self.estimator)
+            self.estimator_ = self.estimator
+        else:
+            if y is not None and np.asarray(y).ndim == 2:
+                # One label per string: a column vector is raveled (with a warning).
+                y = column_or_1d(y, warn=True)
+            self._check_binary_target(y)
+            self.estimator_ = clone(self._inner_template())
+            self.estimator_.fit(X if self.encoding_ != "binarized" else bits, y)
+        classes = getattr(self.estimator_, "classes_", None)
+        if classes is not None:
+            self.classes_ = classes
+
+        evaluator = self._evaluator()
+        self.truth_table_ = None
+        if method == "exhaustive":
+            table = evaluator.truth_table(self.batch_size)
+            counts, flip_counts = exhaustive_counts(table, n_bits)
+            self.profile_ = summarise(n_bits, "exhaustive", counts, flip_counts)
+            self.truth_table_ = table
+        else:
+            rng = check_random_state(self.random_state)
+            if method == "sampled":
+                strings = rng.randint(0, 2, size=(self.n_samples, n_bits), dtype=np.uint8)
+            elif bits.shape[0] > self.n_samples:
+                strings = bits[np.sort(rng.choice(bits.shape[0], self.n_samples, replace=False))]
+            else:
+                strings = bits
+            self.profile_ = profile_strings(
+                evaluator,
+                strings,
+                method=method,
+                batch_size=self.batch_size,
+                confidence=self.confidence,
+            )
+        self.average_sensitivity_ = self.profile_.average
+        self.min_sensitivity_ = self.profile_.minimum
+        self.zero_sensitivity_fraction_ = self.profile_.zero_fraction
+        return self
+
+    # -- transform / predict ------------------------------------------------------
+
+    def _flip_matrix(self, bits):
+        """(n, N) bool: does flipping bit i of row r change the prediction?"""
+        if self.truth_table_ is not None:
+            index = bits_to_index(bits)
+            masks = np.left_shift(np.int64(1), np.arange(bits.shape[1], dtype=np.int64))
+            table = self.truth_table_
+            return table[index[:, None] ^ masks] != table[index][:, None]
+        flips = np.empty(bits.shape, dtype=bool)
+        for rows, chunk in iter_flips(self._evaluator(), bits, self.batch_size):
+            flips[rows] = chunk
+        return flips
+
+    def transform(self, X):
+        """Sensitivity of each row under the fitted classifier.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        S : ndarray of shape (n_samples, 1), dtype int64
+            ``S[r, 0] = s(f, X[r])``. With ``per_bit=True``, an ndarray of
+            shape (n_samples, n_features), dtype uint8, whose entry (r, i) is
+            1 when flipping bit i of row r changes the prediction.
+        """
+        check_is_fitted(self)
+        _, bits = self._bits(X, reset=False)
+        if self.per_bit:
+            return self._flip_matrix(bits).astype(np.uint8)
+        if self.truth_table_ is not None:
+            return self._flip_matrix(bits).sum(axis=1, keepdims=True, dtype=np.int64)
+        out = np.empty((bits.shape[0], 1), dtype=np.int64)
+        for rows, chunk in iter_flips(self._evaluator(), bits, self.batch_size):
+            out[rows, 0] = chunk.sum(axis=1)
+        return out
+
+    def get_feature_names_out(self, input_features=None):
+        """Output feature names: ``["sensitivity"]``, or ``flip_<name>`` per bit.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Input feature names (checked against those seen in fit).
+
+        Returns
+        -------
+        feature_names_out : ndarray of str objects
+        """
+        check_is_fitted(self, "n_features_in_")
+        names = _check_feature_names_in(self, input_features)
+        if self.per_bit:
+            return np.asarray([f"flip_{name}" for name in names], dtype=object)
+        return np.asarray(["sensitivity"], dtype=object)
+
+    def _inner_X(self, X):
+        _, bits = self._bits(X, reset=False)
+        return self._evaluator().encode(bits)
+
+    def predict(self, X):
+        """Predictions of the fitted classifier.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        return self.estimator_.predict(self._inner_X(X))
+
+    def score(self, X, y):
+        """Score of the fitted classifier (its own ``score``, e.g. accuracy).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+        y : array-like of shape (n_samples,)
+            True labels.
+
+        Returns
+        -------
+        score : float
+        """
+        check_is_fitted(self)
+        return self.estimator_.score(self._inner_X(X), y)
