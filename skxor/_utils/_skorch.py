@@ -1,0 +1,167 @@
+"""Private skorch plumbing shared by the estimators that train torch modules.
+
+* :class:`TensorBatches`: mini-batches sliced out of in-memory tensors (one
+  gather per batch instead of a ``DataLoader``'s per-sample collate).
+* :class:`FreshBatches`: every batch a fresh sample from a generator
+  (uniform strings labelled by a target function), no fixed data set.
+* :class:`LeanNet`: a ``skorch.NeuralNet`` whose inner loop does only what
+  a hand-written loop does, recording the mean loss once per epoch.
+* :class:`StopOnNonFinite`: a clear ``ValueError`` once the loss is NaN/inf.
+* :class:`StopAtAccuracy`: stop once a monitoring set is classified with a
+  given accuracy.
+"""
+
+import numpy as np
+import torch
+from skorch import NeuralNet
+from skorch.callbacks import Callback
+
+
+class TensorBatches:
+    """Mini-batches sliced straight out of a ``TensorDataset``'s two tensors.
+
+    The order is drawn from torch's global CPU generator, so run training
+    inside :func:`skxor._utils._torch.seeded_torch` for reproducibility.
+
+    Parameters
+    ----------
+    dataset : torch.utils.data.TensorDataset
+        Holds ``(X, y)``.
+    batch_size : int
+    shuffle : bool, default=False
+    """
+
+    def __init__(self, dataset, batch_size, shuffle=False):
+        self.X, self.y = dataset.tensors
+        self.batch_size = batch_size
+        self.shuffle = shuffle
+
+    def __len__(self):
+        return -(-len(self.X) // self.batch_size)
+
+    def __iter__(self):
+        n = len(self.X)
+        if self.batch_size >= n:  # one full batch: the order does not matter
+            yield self.X, self.y
+            return
+        if self.shuffle:
+            order = torch.randperm(n).to(self.X.device)
+            for start in range(0, n, self.batch_size):
+                rows = order[start : start + self.batch_size]
+                yield self.X[rows], self.y[rows]
+        else:
+            for start in range(0, n, self.batch_size):
+                stop = start + self.batch_size
+                yield self.X[start:stop], self.y[start:stop]
+
+
+class FreshBatches:
+    """``n_batches`` freshly drawn batches per epoch; the dataset is ignored.
+
+    Parameters
+    ----------
+    dataset : object
+        Whatever skorch passes; unused (the data come from ``sampler``).
+    batch_size : int
+    sampler : callable
+        ``sampler(batch_size) -> (X, y)`` tensors on the training device; it
+        owns its (seeded) random generator.
+    n_batches : int
+        Batches per epoch.
+    """
+
+    def __init__(self, dataset, batch_size, sampler, n_batches):
+        self.batch_size = batch_size
+        self.sampler = sampler
+        self.n_batches = n_batches
+
+    def __len__(self):
+        return self.n_batches
+
+    def __iter__(self):
+        for _ in range(self.n_batches):
+            yield self.sampler(self.batch_size)
+
+
+class LeanNet(NeuralNet):
+    """A skorch net whose inner loop is: zero grad, forward, loss, backward, step.
+
+    The loss is summed on the device and read once per epoch (no per-batch
+    host synchronisation) and per-batch callbacks are not notified; the
+    epoch-level machinery (history, ``PrintLog``, ``EarlyStopping``, timers,
+    the callbacks below) works on the ``train_loss`` recorded per epoch.
+    Build it with ``callbacks__train_loss=None, callbacks__valid_loss=None``.
+    """
+
+    def train_step(self, batch, **fit_params):
+        Xi, yi = batch
+        self.optimizer_.zero_grad(set_to_none=True)
+        loss = self.criterion_(self.module_(Xi), yi)
+        loss.backward()
+        self.optimizer_.step()
+        return {"loss": loss}
+
+    def run_single_epoch(self, iterator, training, prefix, step_fn, **fit_params):
+        if iterator is None:
+            return
+        if self.module_.training != training:
+            self._set_training(training)
+        losses, sizes = [], []
+        for batch in iterator:
+            losses.append(step_fn(batch, **fit_params)["loss"].detach())
+            sizes.append(batch[0].shape[0])
+        weights = torch.as_tensor(sizes, dtype=losses[0].dtype, device=losses[0].device)
+        mean_loss = float(torch.stack(losses) @ weights) / sum(sizes)
+        self.history.record(prefix + "_loss", mean_loss)
+        self.history.record(prefix + "_batch_count", len(sizes))
+
+
+class StopOnNonFinite(Callback):
+    """Fail fast, with a clear message, once the training loss is NaN or inf."""
+
+    def __init__(self, learning_rate):
+        self.learning_rate = learning_rate
+
+    def on_epoch_end(self, net, **kwargs):
+        loss = net.history[-1, "train_loss"]
+        if not np.isfinite(loss):
+            raise ValueError(
+                f"Training diverged: the training loss became {loss} in epoch "
+                f"{len(net.history)}; use a smaller learning_rate (got "
+                f"{self.learning_rate!r})."
+            )
+
+
+class StopAtAccuracy(Callback):
+    """Record the accuracy on a monitoring set each epoch; stop at a target.
+
+    The module's output is thresholded at 0 and compared with the sign of
+    the targets (``y > 0`` is the positive class, for 0/1 and -1/+1 targets
+    alike). The accuracy goes to the history as ``"accuracy"``; reaching
+    ``target`` ends training (skorch treats ``KeyboardInterrupt`` raised by a
+    callback as a request to stop, as its own ``EarlyStopping`` does).
+
+    Parameters
+    ----------
+    X, y : Tensor
+        Monitoring inputs and targets, on the training device.
+    target : float or None
+        Accuracy at which to stop; None only records.
+    """
+
+    def __init__(self, X, y, target=None):
+        self.X = X
+        self.y = y
+        self.target = target
+
+    def on_epoch_end(self, net, **kwargs):
+        module = net.module_
+        training = module.training
+        module.eval()
+        with torch.no_grad():
+            correct = (module(self.X) > 0) == (self.y > 0)
+        module.train(training)
+        accuracy = float(correct.double().mean())
+        net.history.record("accuracy", accuracy)
+        if self.target is not None and accuracy >= self.target:
+            raise KeyboardInterrupt

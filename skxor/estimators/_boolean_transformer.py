@@ -1,0 +1,527 @@
+"""BooleanTransformerClassifier: a transformer classifier on bit strings (paper 2)."""
+
+import copy
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+import torch
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+from skorch.callbacks import PrintLog
+from torch.utils.data import TensorDataset
+
+from .._utils._skorch import (
+    FreshBatches,
+    LeanNet,
+    StopAtAccuracy,
+    StopOnNonFinite,
+    TensorBatches,
+)
+from .._utils._torch import seeded_torch
+from .._utils._validation import (
+    _row_chunks,
+    binary_encoding,
+    check_binary_target,
+    check_device,
+    check_dtype,
+    to_spins,
+)
+from ..nn._boolean_transformer import (
+    ACTIVATIONS,
+    INIT_SCHEMES,
+    NORM_PLACEMENTS,
+    POSITIONAL_ENCODINGS,
+    READOUTS,
+    BooleanTransformer,
+)
+
+_SEED_MAX = np.iinfo(np.int32).max
+
+
+def _function_labels(function, bits, name="target_function"):
+    """Values 0/1 (bool array) of a target function on 0/1 strings (uint8)."""
+    try:
+        out = function(bits)
+    except Exception as exc:
+        raise ValueError(
+            f"{name} failed on a batch of 0/1 strings of shape {bits.shape}: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+    if isinstance(out, torch.Tensor):
+        out = out.detach().cpu().numpy()
+    out = np.asarray(out)
+    if out.shape != (bits.shape[0],):
+        raise ValueError(
+            f"{name} must return one label per string, shape ({bits.shape[0]},); "
+            f"got shape {out.shape}."
+        )
+    if out.dtype == bool:
+        return out
+    if out.dtype.kind not in "iuf" or not np.isin(out, [-1, 0, 1]).all() or (
+        (out == 0).any() and (out == -1).any()
+    ):
+        bad = np.unique(out)[:5].tolist() if out.dtype.kind in "biuf" else out.dtype
+        raise ValueError(
+            f"{name} must return Boolean labels 0/1, -1/+1 or bools (1, +1 and "
+            f"True are the positive class); got {bad}."
+        )
+    return out == 1
+
+
+class BooleanTransformerClassifier(ClassifierMixin, BaseEstimator):
+    """Transformer classifier for Boolean functions of bit strings (Köver et al.).
+
+    Each of the N input bits is a token of a
+    :class:`~skxor.nn._boolean_transformer.BooleanTransformer` (token plus
+    position embedding, ``n_layers`` layers of multi-head softmax attention
+    and an MLP, layer norm with a stabiliser that may be 0); its scalar
+    output f(x) is read at the last token or at a CLS token, and the
+    prediction is ``classes_[1]`` where ``f(x) > 0``.
+
+    Training runs through skorch (internally) with AdamW for at most
+    ``max_iter`` epochs, on either
+
+    * a fixed training set: ``fit(X, y)``, one epoch being a pass over X in a
+      fresh random order; or
+    * fresh data: with ``target_function`` set, every step draws
+      ``batch_size`` new uniform strings and labels them with the function;
+      an epoch is as many steps as a pass over X would take
+      (``ceil(n_samples / batch_size)``), and X (labelled by y, or by the
+      function when y is None) only monitors the accuracy.
+
+    With ``target_accuracy`` set, the accuracy on the training set (fixed
+    data) or on X (fresh data) is measured after every epoch, and training
+    stops once it reaches the target.
+
+    Parameters
+    ----------
+    d_model : int, default=64
+        Model width D; must be divisible by ``n_heads``.
+    n_layers : int, default=2
+        Number of layers L.
+    n_heads : int, default=4
+        Attention heads per layer.
+    d_mlp : int or None, default=None
+        MLP hidden width; None means ``4 * d_model``.
+    positional : {"learned", "sinusoidal"}, default="learned"
+        Position embeddings: learned, or fixed sinusoidal codes.
+    norm : {"pre", "post"}, default="pre"
+        Layer norm before each sub-layer (plus a final one) or after each
+        residual sum.
+    layer_norm_eps : float, default=1e-5
+        Layer-norm stabiliser, ``>= 0``. With 0 a constant token would give
+        ``0 / 0``; it is normalised to 0 instead (the norm outputs its bias),
+        so no NaN ever appears (see :class:`skxor.nn._boolean_transformer.LayerNorm`).
+    readout : {"last", "cls"}, default="last"
+        Read f(x) at the last bit's token or at a prepended CLS token.
+    activation : {"relu", "gelu"}, default="relu"
+        MLP non-linearity.
+    init : {"default", "normal", "uniform"}, default="default"
+        ``"default"``: PyTorch's initialisation of each layer. ``"normal"``:
+        every parameter i.i.d. ``N(0, init_scale^2)``. ``"uniform"``: every
+        parameter i.i.d. ``U[-init_scale, init_scale]``.
+    init_scale : float, default=1.0
+        sigma of ``"normal"`` or half-width of ``"uniform"``.
+    loss : {"logistic", "squared_error"}, default="logistic"
+        ``"logistic"``: ``log(1 + exp(-y f(x)))`` on labels ``y in {-1, +1}``
+        (binary cross-entropy with f as the logit). ``"squared_error"``:
+        ``(f(x) - y) ** 2``.
+    learning_rate : float, default=1e-3
+        AdamW step size.
+    weight_decay : float, default=0.01
+        AdamW's decoupled weight decay.
+    max_iter : int, default=100
+        Maximum number of epochs.
+    batch_size : int, default=64
+        Strings per gradient step (capped at n_samples for fixed data).
+    target_function : callable or None, default=None
+        If set, train on fresh uniform strings labelled by
+        ``target_function(bits)``: it gets a uint8 array of 0/1 bits of shape
+        (n, N) and returns n labels 0/1, -1/+1 or bools, 1/+1/True being
+        ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify).
+    target_accuracy : float in (0, 1] or None, default=None
+        Stop once the monitored accuracy reaches it; None trains for
+        ``max_iter`` epochs without measuring.
+    binarize : float or None, default=None
+        If None, X must be 0/1 bits or -1/+1 spins. If a float, a value
+        greater than it is bit 1 (spin -1), anything else bit 0.
+    dtype : {"float32", "float64"}, default="float32"
+        Precision of the network.
+    device : str or torch.device, default="cpu"
+        Torch device for fit and predict. The fitted module is kept on the
+        CPU, so a pickled model loads anywhere; predicting falls back to the
+        CPU (with a warning) where the device is absent.
+    verbose : int, default=0
+        0 is silent; 1 or more prints skorch's per-epoch table.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the initialisation, the batch order and the fresh strings;
+        torch's global generator is left untouched. The same seed gives
+        bit-identical fits on the same machine.
+
+    Attributes
+    ----------
+    module_ : BooleanTransformer
+        The trained network (on the CPU, in eval mode).
+    n_parameters_ : int
+        Trainable parameters of the network.
+    loss_curve_ : list of float
+        Mean training loss of each epoch, measured while the epoch trained.
+    accuracy_curve_ : list of float
+        Monitored accuracy after each epoch (empty unless
+        ``target_accuracy`` is set).
+    history_ : skorch.History
+        skorch's per-epoch record.
+    n_iter_ : int
+        Number of epochs run.
+    classes_ : ndarray of shape (2,)
+        Labels; ``classes_[1]`` is the positive class. With
+        ``target_function`` and ``y=None`` they are ``[0, 1]``.
+    encoding_ : {"01", "pm1", "binarized"}
+        Encoding of X seen in fit, enforced in predict.
+    n_features_in_ : int
+        String length N.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of X, when it had string column names.
+
+    See Also
+    --------
+    skxor.sensitivity.sensitivity_profile : Profile of a fitted classifier.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.boolean import First, all_strings
+    >>> from skxor.estimators._boolean_transformer import BooleanTransformerClassifier
+    >>> X = all_strings(6)
+    >>> clf = BooleanTransformerClassifier(
+    ...     d_model=16, n_layers=1, n_heads=2, learning_rate=1e-2, max_iter=50,
+    ...     target_function=First(6), target_accuracy=1.0, random_state=0)
+    >>> clf.fit(X).score(X, First(6)(X))
+    1.0
+    >>> clf.n_iter_ < 50  # stopped at the target accuracy
+    True
+    """
+
+    _parameter_constraints = {
+        "d_model": [Interval(Integral, 1, None, closed="left")],
+        "n_layers": [Interval(Integral, 1, None, closed="left")],
+        "n_heads": [Interval(Integral, 1, None, closed="left")],
+        "d_mlp": [Interval(Integral, 1, None, closed="left"), None],
+        "positional": [StrOptions(set(POSITIONAL_ENCODINGS))],
+        "norm": [StrOptions(set(NORM_PLACEMENTS))],
+        "layer_norm_eps": [Interval(Real, 0, None, closed="left")],
+        "readout": [StrOptions(set(READOUTS))],
+        "activation": [StrOptions(set(ACTIVATIONS))],
+        "init": [StrOptions(set(INIT_SCHEMES))],
+        "init_scale": [Interval(Real, 0, None, closed="neither")],
+        "loss": [StrOptions({"logistic", "squared_error"})],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "weight_decay": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "target_function": [callable, None],
+        "target_accuracy": [Interval(Real, 0, 1, closed="right"), None],
+        "binarize": [Real, None],
+        "dtype": [StrOptions({"float32", "float64"})],
+        "device": [str, torch.device],
+        "verbose": ["verbose"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        d_model=64,
+        n_layers=2,
+        n_heads=4,
+        d_mlp=None,
+        *,
+        positional="learned",
+        norm="pre",
+        layer_norm_eps=1e-5,
+        readout="last",
+        activation="relu",
+        init="default",
+        init_scale=1.0,
+        loss="logistic",
+        learning_rate=1e-3,
+        weight_decay=0.01,
+        max_iter=100,
+        batch_size=64,
+        target_function=None,
+        target_accuracy=None,
+        binarize=None,
+        dtype="float32",
+        device="cpu",
+        verbose=0,
+        random_state=None,
+    ):
+        self.d_model = d_model
+        self.n_layers = n_layers
+        self.n_heads = n_heads
+        self.d_mlp = d_mlp
+        self.positional = positional
+        self.norm = norm
+        self.layer_norm_eps = layer_norm_eps
+        self.readout = readout
+        self.activation = activation
+        self.init = init
+        self.init_scale = init_scale
+        self.loss = loss
+        self.learning_rate = learning_rate
+        self.weight_decay = weight_decay
+        self.max_iter = max_iter
+        self.batch_size = batch_size
+        self.target_function = target_function
+        self.target_accuracy = target_accuracy
+        self.binarize = binarize
+        self.dtype = dtype
+        self.device = device
+        self.verbose = verbose
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    # -- validation -----------------------------------------------------------
+
+    def _check_params(self):
+        # Interval constraints without an upper bound still admit inf.
+        for name in ("layer_norm_eps", "init_scale", "learning_rate", "weight_decay", "binarize"):
+            value = getattr(self, name)
+            if value is not None and not np.isfinite(value):
+                raise ValueError(f"{name} must be finite; got {value!r}.")
+        if self.d_model % self.n_heads:
+            raise ValueError(
+                f"d_model={self.d_model} must be divisible by n_heads={self.n_heads} "
+                "(each head gets d_model / n_heads dimensions)."
+            )
+
+    def _targets(self, y_spins, dtype, device):
+        """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""
+        y_spins = np.asarray(y_spins, dtype=np.float64)
+        target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
+        return torch.as_tensor(target, dtype=dtype, device=device)
+
+    def _fresh_sampler(self, n_bits, seed, dtype, device):
+        """``sampler(n) -> (spins, targets)``: n uniform strings, labelled."""
+        rng = np.random.default_rng(seed)
+
+        def sampler(n):
+            bits = rng.integers(0, 2, size=(n, n_bits), dtype=np.uint8)
+            labels = _function_labels(self.target_function, bits)
+            spins = torch.from_numpy(1 - 2 * bits.astype(np.int8)).to(device=device, dtype=dtype)
+            return spins, self._targets(2.0 * labels - 1.0, dtype, device)
+
+        return sampler
+
+    # -- training -------------------------------------------------------------
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Train the transformer.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
+            ``binarize`` set). With ``target_function``, X fixes N, the
+            epoch length and the monitoring set.
+        y : array-like of shape (n_samples,) or None, default=None
+            Two class labels, ``classes_[1]`` mapped to +1. Required unless
+            ``target_function`` is set (then it labels X when y is None).
+
+        Returns
+        -------
+        self : BooleanTransformerClassifier
+            The fitted estimator.
+        """
+        self._check_params()
+        name = type(self).__name__
+        fresh = self.target_function is not None
+        if fresh and y is None:
+            X = validate_data(self, X, dtype="numeric")
+        else:
+            X, y = validate_data(self, X, y, dtype="numeric")
+        n_samples, n_bits = X.shape
+        self.encoding_ = binary_encoding(X, self.binarize)
+        device = check_device(self.device)
+        dtype = check_dtype(self.dtype)
+        rng = check_random_state(self.random_state)
+        init_seed, train_seed, data_seed = (int(s) for s in rng.randint(_SEED_MAX, size=3))
+
+        spins = to_spins(X, self.encoding_, self.binarize, dtype=dtype, device=device)
+        if fresh and y is None:
+            bits = ((1 - spins) / 2).to(torch.uint8).cpu().numpy()
+            labels = _function_labels(self.target_function, bits)
+            self.classes_ = np.array([0, 1])
+            y_spins = 2.0 * labels - 1.0
+        else:
+            self.classes_, y_spins = check_binary_target(y, name)
+        target = self._targets(y_spins, dtype, device)
+
+        module = BooleanTransformer(
+            n_bits,
+            self.d_model,
+            self.n_layers,
+            self.n_heads,
+            self.d_mlp,
+            positional=self.positional,
+            norm=self.norm,
+            layer_norm_eps=self.layer_norm_eps,
+            readout=self.readout,
+            activation=self.activation,
+            init=self.init,
+            init_scale=self.init_scale,
+            seed=init_seed,
+        ).to(dtype=dtype)
+
+        callbacks = [("stop_on_non_finite", StopOnNonFinite(self.learning_rate))]
+        if self.target_accuracy is not None:
+            callbacks.append(("stop_at_accuracy", StopAtAccuracy(spins, target, self.target_accuracy)))
+        batch_size = min(self.batch_size, n_samples) if not fresh else self.batch_size
+        if fresh:
+            iterator_kwargs = {
+                "iterator_train": FreshBatches,
+                "iterator_train__sampler": self._fresh_sampler(n_bits, data_seed, dtype, device),
+                "iterator_train__n_batches": -(-n_samples // self.batch_size),
+            }
+        else:
+            iterator_kwargs = {"iterator_train": TensorBatches, "iterator_train__shuffle": True}
+        criterion = torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
+        net = LeanNet(
+            module,
+            criterion,
+            optimizer=torch.optim.AdamW,
+            lr=self.learning_rate,
+            optimizer__weight_decay=self.weight_decay,
+            max_epochs=self.max_iter,
+            batch_size=batch_size,
+            train_split=None,
+            callbacks=callbacks,
+            # PrintLog formats a table every epoch even when silent.
+            callbacks__print_log=None if not self.verbose else PrintLog(),
+            callbacks__train_loss=None,  # recorded per epoch by LeanNet
+            callbacks__valid_loss=None,
+            verbose=self.verbose,
+            device=str(device),
+            **iterator_kwargs,
+        )
+        with seeded_torch(train_seed, device):
+            net.initialize()
+            net.partial_fit(TensorDataset(spins, target), None)
+
+        history = net.history
+        # The callbacks hold the monitoring tensors: keep only the record.
+        self.history_ = history
+        self.loss_curve_ = [float(v) for v in history[:, "train_loss"]]
+        self.accuracy_curve_ = (
+            [float(v) for v in history[:, "accuracy"]] if self.target_accuracy is not None else []
+        )
+        self.n_iter_ = len(history)
+        self.module_ = net.module_.cpu().eval()
+        self.n_parameters_ = self.module_.n_parameters
+        return self
+
+    # -- prediction -----------------------------------------------------------
+
+    def _predict_module(self):
+        """The fitted module on the fit device if usable here, else on the CPU."""
+        try:
+            device = check_device(self.device)
+        except ValueError:
+            warnings.warn(
+                f"device={self.device!r} is not available here; predicting on the CPU.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            device = torch.device("cpu")
+        if device.type == "cpu":
+            return self.module_, device
+        return copy.deepcopy(self.module_).to(device), device
+
+    def _spin_chunks(self, X):
+        """Validate X; return its row count and a generator of spin chunks.
+
+        The chunks are ``(module, rows, spins)`` with spins on the
+        prediction device.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype="numeric")
+        encoding = binary_encoding(X, self.binarize, self.encoding_)
+        module, device = self._predict_module()
+        dtype = check_dtype(self.dtype)
+
+        def chunks():
+            for rows in _row_chunks(X.shape[0], X.shape[1]):
+                spins = to_spins(X[rows], encoding, self.binarize, dtype=dtype, device=device)
+                yield module, rows, spins
+
+        return X.shape[0], chunks()
+
+    def decision_function(self, X):
+        """Network output ``f(x)`` for each row (the logit for the logistic loss).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        f : ndarray of shape (n_samples,)
+            Positive values predict ``classes_[1]``.
+        """
+        n_rows, chunks = self._spin_chunks(X)
+        out = np.empty(n_rows, dtype=np.float64)
+        with torch.no_grad():
+            for module, rows, spins in chunks:
+                out[rows] = module(spins).cpu().numpy()
+        return out
+
+    def predict(self, X):
+        """Predicted labels: ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def layer_norm_inverse_std(self, X):
+        """Layer-norm blow-up ``1 / sqrt(var + eps)`` of every norm's input.
+
+        The full forward pass is run and, for each layer norm, the inverse
+        standard deviation of its input is recorded per string and token
+        (``inf`` for an exactly constant token with ``layer_norm_eps=0``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        inverse_std : dict of str to ndarray of shape (n_samples, n_tokens)
+            Keyed by layer norm, in the order the input meets them:
+            ``"layers.{l}.ln_attn"``, ``"layers.{l}.ln_mlp"`` and, for
+            pre-norm, ``"ln_final"``; ``n_tokens`` is N (+1 with a CLS token).
+        """
+        _, chunks = self._spin_chunks(X)
+        parts = {}
+        for module, _, spins in chunks:
+            for name, values in module.layer_norm_inverse_std(spins).items():
+                parts.setdefault(name, []).append(values.double().numpy())
+        names = self.module_.layer_norm_names
+        if not parts:
+            return {name: np.empty((0, self.module_.n_tokens)) for name in names}
+        return {name: np.concatenate(parts[name]) for name in names}

@@ -1,0 +1,508 @@
+"""A small encoder transformer on bit strings (paper 2, Köver et al.).
+
+Shapes in comments follow one notation: ``B`` strings in a batch, ``N`` bits
+per string, ``T`` tokens (``N``, or ``N + 1`` with a CLS token), ``D`` the
+model width, ``H`` heads of width ``Dh = D / H`` and ``M`` the MLP width.
+
+Layer norm with stabiliser ``eps = 0``
+--------------------------------------
+Paper 2 studies layer norm ``LN(h) = (h - mean h) / sqrt(var h + eps) * g + b``
+with ``eps = 0`` as well as ``eps > 0``. With ``eps = 0`` a token whose D
+coordinates are all equal has ``var h = 0`` and the formula reads ``0 / 0``.
+:class:`LayerNorm` defines the normalised vector to be **0** there (the
+limit along any path of constant vectors), so the output is the bias ``b``,
+exactly what ``eps > 0`` gives on a constant input. The gradient at such a
+token is defined as 0 through the normalisation, so neither the forward nor
+the backward pass ever produces NaN. Near-constant tokens (tiny but positive
+variance) are normalised as usual: that is the blow-up the paper studies,
+and :meth:`BooleanTransformer.layer_norm_inverse_std` measures it.
+"""
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .._utils._torch import seeded_torch
+
+INIT_SCHEMES = ("default", "normal", "uniform")
+POSITIONAL_ENCODINGS = ("learned", "sinusoidal")
+NORM_PLACEMENTS = ("pre", "post")
+READOUTS = ("last", "cls")
+ACTIVATIONS = ("relu", "gelu")
+
+#: Strings evaluated at once by the no-grad batch paths (bounds memory).
+DEFAULT_EVAL_BATCH = 2048
+
+
+def _check_int(value, name, minimum):
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be an integer >= {minimum}; got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
+    return int(value)
+
+
+def _check_option(value, name, options):
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {options}; got {value!r}.")
+    return value
+
+
+def _check_real(value, name, *, positive):
+    what = "a positive finite number" if positive else "a finite number >= 0"
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be {what}; got {value!r}.")
+    if not math.isfinite(value) or value < 0 or (positive and value == 0):
+        raise ValueError(f"{name} must be {what}; got {value!r}.")
+    return float(value)
+
+
+def sinusoidal_positions(n_tokens, d_model):
+    """Fixed sinusoidal position codes, shape (n_tokens, d_model).
+
+    Column ``2i`` is ``sin(t / 10000^(2i/D))`` and column ``2i + 1`` the
+    matching cosine (the last sine is kept alone when D is odd).
+    """
+    t = torch.arange(n_tokens, dtype=torch.float64)[:, None]  # (T, 1)
+    freq = torch.pow(10000.0, -torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    angles = t * freq  # (T, ceil(D/2))
+    codes = torch.zeros(n_tokens, d_model, dtype=torch.float64)
+    codes[:, 0::2] = torch.sin(angles)
+    codes[:, 1::2] = torch.cos(angles[:, : d_model // 2])
+    return codes.to(torch.get_default_dtype())
+
+
+class LayerNorm(nn.Module):
+    """Layer norm over the last axis whose stabiliser ``eps`` may be exactly 0.
+
+    ``LN(h) = (h - mean h) * r(h) * weight + bias`` with
+    ``r(h) = 1 / sqrt(var h + eps)`` (biased variance over the D coordinates,
+    as in :class:`torch.nn.LayerNorm`). Where ``var h + eps == 0`` (only
+    possible with ``eps = 0`` and a constant token) ``r`` is taken as 0, so
+    the output is ``bias`` and no NaN appears forward or backward.
+
+    With ``eps > 0`` the fused :func:`torch.nn.functional.layer_norm` is
+    used; it agrees with the formula above.
+
+    Parameters
+    ----------
+    d_model : int
+        Width D of the normalised axis.
+    eps : float, default=1e-5
+        Stabiliser, ``>= 0``.
+    """
+
+    def __init__(self, d_model, eps=1e-5):
+        super().__init__()
+        self.d_model = _check_int(d_model, "d_model", 1)
+        self.eps = _check_real(eps, "layer_norm_eps", positive=False)
+        self.weight = nn.Parameter(torch.ones(self.d_model))
+        self.bias = nn.Parameter(torch.zeros(self.d_model))
+
+    def _moments(self, h):
+        # h: (..., D) -> centred (..., D), var (..., 1)
+        centred = h - h.mean(dim=-1, keepdim=True)
+        return centred, centred.square().mean(dim=-1, keepdim=True)
+
+    def inverse_std(self, h):
+        """``1 / sqrt(var h + eps)`` per token, shape ``h.shape[:-1]``.
+
+        This is the diagnostic quantity, so it is ``inf`` (not 0) where
+        ``var h + eps == 0``.
+        """
+        _, var = self._moments(h)
+        return torch.rsqrt(var + self.eps).squeeze(-1)
+
+    def forward(self, h):
+        """Normalise h of shape (..., D); returns the same shape."""
+        if self.eps > 0:
+            return F.layer_norm(h, (self.d_model,), self.weight, self.bias, self.eps)
+        centred, var = self._moments(h)
+        positive = var > 0
+        # rsqrt only of positive values: an inf in the unused branch of
+        # torch.where would still turn the backward pass into NaN.
+        scale = torch.where(positive, torch.rsqrt(torch.where(positive, var, 1.0)), 0.0)
+        return centred * scale * self.weight + self.bias
+
+    def extra_repr(self):
+        return f"{self.d_model}, eps={self.eps}"
+
+
+class _Block(nn.Module):
+    """One transformer layer: multi-head softmax attention, then an MLP."""
+
+    def __init__(self, d_model, n_heads, d_mlp, norm, eps, activation):
+        super().__init__()
+        self.n_heads = n_heads
+        self.norm = norm
+        self.activation = activation
+        self.ln_attn = LayerNorm(d_model, eps)
+        # Rows [0, D) make queries, [D, 2D) keys, [2D, 3D) values.
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+        self.attn_out = nn.Linear(d_model, d_model)
+        self.ln_mlp = LayerNorm(d_model, eps)
+        self.mlp_in = nn.Linear(d_model, d_mlp)
+        self.mlp_out = nn.Linear(d_mlp, d_model)
+
+    def _norm(self, ln, h, record, name):
+        if record is not None:
+            record[name].append(ln.inverse_std(h).detach())
+        return ln(h)
+
+    def _attention(self, h, query):
+        """Attention of the tokens ``h[:, query]`` (all when None) to all of h.
+
+        h: (B, T, D) -> (B, T', D) with T' = T or 1.
+        """
+        B, T, D = h.shape
+        H = self.n_heads
+        w, b = self.qkv.weight, self.qkv.bias
+        if query is None:
+            q, k, v = F.linear(h, w, b).view(B, T, 3, H, D // H).permute(2, 0, 3, 1, 4)
+        else:
+            # Only one query row is needed: skip the other T - 1 projections.
+            q = F.linear(h[:, query : query + 1], w[:D], b[:D])
+            q = q.view(B, 1, H, D // H).transpose(1, 2)  # (B, H, 1, Dh)
+            k, v = F.linear(h, w[D:], b[D:]).view(B, T, 2, H, D // H).permute(2, 0, 3, 1, 4)
+        heads = F.scaled_dot_product_attention(q, k, v)  # (B, H, T', Dh)
+        heads = heads.transpose(1, 2).reshape(B, q.shape[2], D)
+        return self.attn_out(heads)
+
+    def _mlp(self, h):
+        act = F.relu if self.activation == "relu" else F.gelu
+        return self.mlp_out(act(self.mlp_in(h)))
+
+    def forward(self, h, query=None, record=None, name=""):
+        """h: (B, T, D) -> (B, T', D); ``query`` keeps only that token."""
+        keep = h if query is None else h[:, query : query + 1]
+        if self.norm == "pre":
+            a = keep + self._attention(self._norm(self.ln_attn, h, record, name + "ln_attn"), query)
+            return a + self._mlp(self._norm(self.ln_mlp, a, record, name + "ln_mlp"))
+        a = self._norm(self.ln_attn, keep + self._attention(h, query), record, name + "ln_attn")
+        return self._norm(self.ln_mlp, a + self._mlp(a), record, name + "ln_mlp")
+
+
+class BooleanTransformer(nn.Module):
+    """Encoder transformer mapping bit strings of length N to one real number.
+
+    Tokens: bit ``b_i`` of the input becomes the token embedding
+    ``E[b_i]`` (two learned vectors) plus the position code of slot i
+    (learned or sinusoidal). With ``readout="cls"`` a learned CLS vector is
+    prepended as token 0. ``n_layers`` layers of bidirectional multi-head
+    softmax attention (``softmax(q k^T / sqrt(Dh))``) and a ReLU/GELU MLP
+    follow, with residual connections and :class:`LayerNorm` placed before
+    each sub-layer (``"pre"``, plus a final norm) or after each residual sum
+    (``"post"``). A linear map of the read-out token (the last bit, or the
+    CLS token) gives the output; the Boolean function computed is
+    ``output > 0``.
+
+    Input: a (B, N) tensor of **spins** ``x = 1 - 2 b`` (+1 for bit 0, -1
+    for bit 1), the library's internal encoding and what
+    :func:`skxor.sensitivity.sensitivity_profile` and
+    :func:`skxor.boolean.truth_table` feed a torch module; bits convert with
+    :meth:`spins_from_bits`. Spins enter the embedding linearly
+    (``E[b] = (E[0] + E[1]) / 2 - x (E[1] - E[0]) / 2``), so only +-1 values
+    are meaningful; the estimator validates them, this module does not.
+
+    The forward pass is batched over strings with no Python loop over
+    positions (attention is
+    :func:`torch.nn.functional.scaled_dot_product_attention`); the last
+    layer computes only the read-out token, which is all the output depends
+    on; and without autograd a large batch runs in chunks of
+    ``eval_batch_size`` strings, so the truth table on all 2^N strings is
+    one call.
+
+    Parameters
+    ----------
+    n_positions : int
+        Number of input bits N.
+    d_model : int, default=64
+        Width D; must be divisible by ``n_heads``.
+    n_layers : int, default=2
+        Number of layers L.
+    n_heads : int, default=4
+        Attention heads per layer.
+    d_mlp : int or None, default=None
+        Hidden width of each MLP; None means ``4 * d_model``.
+    positional : {"learned", "sinusoidal"}, default="learned"
+        Learned position embeddings, or fixed sinusoidal codes.
+    norm : {"pre", "post"}, default="pre"
+        Layer-norm placement.
+    layer_norm_eps : float, default=1e-5
+        Stabiliser of every layer norm, ``>= 0``; 0 is handled as described
+        in :class:`LayerNorm` (no NaN ever).
+    readout : {"last", "cls"}, default="last"
+        Read the output at the last bit's token or at a prepended CLS token.
+    activation : {"relu", "gelu"}, default="relu"
+        MLP non-linearity.
+    init : {"default", "normal", "uniform"}, default="default"
+        ``"default"``: PyTorch's own initialisation of each layer
+        (Kaiming-uniform linear maps, N(0, 1) embeddings, layer-norm gain 1
+        and bias 0; the CLS vector N(0, 1)). ``"normal"``: every parameter,
+        layer-norm gains and biases included, i.i.d. ``N(0, init_scale^2)``.
+        ``"uniform"``: every parameter i.i.d. ``U[-init_scale, init_scale]``.
+        The last two draw a point from a density on the whole parameter
+        space, the setting of paper 2's measure-theoretic results.
+    init_scale : float, default=1.0
+        sigma of ``"normal"``, half-width w of ``"uniform"``; unused by
+        ``"default"``.
+    seed : int or None, default=None
+        Seeds the initialisation without touching torch's global RNG. None
+        draws from the global RNG, as torch modules usually do.
+
+    Attributes
+    ----------
+    n_tokens : int
+        Sequence length T (``N`` or ``N + 1``).
+    n_parameters : int
+        Number of trainable parameters.
+    eval_batch_size : int
+        Strings per chunk of a no-grad forward pass (default 2048; settable).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn._boolean_transformer import BooleanTransformer
+    >>> model = BooleanTransformer(6, d_model=16, n_layers=2, n_heads=2,
+    ...                            layer_norm_eps=0.0, init="normal", seed=0)
+    >>> spins = BooleanTransformer.spins_from_bits([[0, 1, 1, 0, 0, 1], [1, 1, 1, 1, 1, 1]])
+    >>> model(spins).shape
+    torch.Size([2])
+    >>> from skxor.sensitivity import sensitivity_profile
+    >>> prof = sensitivity_profile(model, 6)  # all 2**6 strings, one forward pass
+    >>> int(prof.counts.sum())
+    64
+    """
+
+    eval_batch_size = DEFAULT_EVAL_BATCH
+
+    def __init__(
+        self,
+        n_positions,
+        d_model=64,
+        n_layers=2,
+        n_heads=4,
+        d_mlp=None,
+        *,
+        positional="learned",
+        norm="pre",
+        layer_norm_eps=1e-5,
+        readout="last",
+        activation="relu",
+        init="default",
+        init_scale=1.0,
+        seed=None,
+    ):
+        super().__init__()
+        self.n_positions = _check_int(n_positions, "n_positions", 1)
+        self.d_model = _check_int(d_model, "d_model", 1)
+        self.n_layers = _check_int(n_layers, "n_layers", 1)
+        self.n_heads = _check_int(n_heads, "n_heads", 1)
+        if self.d_model % self.n_heads:
+            raise ValueError(
+                f"d_model={d_model} must be divisible by n_heads={n_heads} "
+                "(each head gets d_model / n_heads dimensions)."
+            )
+        self.d_mlp = 4 * self.d_model if d_mlp is None else _check_int(d_mlp, "d_mlp", 1)
+        self.positional = _check_option(positional, "positional", POSITIONAL_ENCODINGS)
+        self.norm = _check_option(norm, "norm", NORM_PLACEMENTS)
+        self.layer_norm_eps = _check_real(layer_norm_eps, "layer_norm_eps", positive=False)
+        self.readout = _check_option(readout, "readout", READOUTS)
+        self.activation = _check_option(activation, "activation", ACTIVATIONS)
+        self.init = _check_option(init, "init", INIT_SCHEMES)
+        self.init_scale = _check_real(init_scale, "init_scale", positive=True)
+        if seed is not None:
+            _check_int(seed, "seed", 0)
+        self.seed = seed
+        self.n_tokens = self.n_positions + (self.readout == "cls")
+
+        if seed is None:
+            self._build()
+        else:
+            with seeded_torch(seed):
+                self._build()
+
+    def _build(self):
+        D = self.d_model
+        self.token_embed = nn.Embedding(2, D)  # row b is the embedding of bit b
+        if self.positional == "learned":
+            self.pos_embed = nn.Parameter(nn.Embedding(self.n_tokens, D).weight.detach().clone())
+        else:
+            self.register_buffer("pos_embed", sinusoidal_positions(self.n_tokens, D))
+        if self.readout == "cls":
+            self.cls = nn.Parameter(torch.randn(D))
+        self.layers = nn.ModuleList(
+            _Block(D, self.n_heads, self.d_mlp, self.norm, self.layer_norm_eps, self.activation)
+            for _ in range(self.n_layers)
+        )
+        if self.norm == "pre":
+            self.ln_final = LayerNorm(D, self.layer_norm_eps)
+        self.unembed = nn.Linear(D, 1)
+        if self.init != "default":
+            with torch.no_grad():
+                for p in self.parameters():
+                    if self.init == "normal":
+                        p.normal_(0.0, self.init_scale)
+                    else:
+                        p.uniform_(-self.init_scale, self.init_scale)
+
+    @property
+    def n_parameters(self):
+        """Number of trainable parameters."""
+        return sum(p.numel() for p in self.parameters() if p.requires_grad)
+
+    @property
+    def layer_norm_names(self):
+        """Names of the layer norms, in the order the input meets them."""
+        names = [f"layers.{i}.{ln}" for i in range(self.n_layers) for ln in ("ln_attn", "ln_mlp")]
+        return names + (["ln_final"] if self.norm == "pre" else [])
+
+    @staticmethod
+    def spins_from_bits(bits):
+        """Spins ``1 - 2 b`` (bit 0 -> +1, bit 1 -> -1) of 0/1 bits, as float."""
+        return 1 - 2 * torch.as_tensor(bits).float()
+
+    def _check_spins(self, spins):
+        spins = torch.as_tensor(spins)
+        if spins.ndim != 2 or spins.shape[1] != self.n_positions:
+            raise ValueError(
+                f"BooleanTransformer was built for strings of n_positions="
+                f"{self.n_positions} and expects spins of shape (batch, "
+                f"{self.n_positions}); got shape {tuple(spins.shape)}."
+            )
+        return spins
+
+    def _run(self, spins, full=False, record=None):
+        """Output (B,) for spins (B, N); ``full`` keeps every token to the end."""
+        E = self.token_embed.weight  # (2, D): row b embeds bit b
+        x = spins.to(device=E.device, dtype=E.dtype).unsqueeze(-1)  # (B, N, 1)
+        # Bit b = (1 - x) / 2, so E[b] = (E[0] + E[1]) / 2 - x (E[1] - E[0]) / 2:
+        # one broadcast, no gather.
+        h = (E[0] + E[1]) / 2 - x * ((E[1] - E[0]) / 2)  # (B, N, D)
+        if self.readout == "cls":
+            h = torch.cat([self.cls.expand(h.shape[0], 1, -1), h], dim=1)  # (B, T, D)
+            r = 0
+        else:
+            r = self.n_tokens - 1
+        h = h + self.pos_embed  # (B, T, D)
+        for i, layer in enumerate(self.layers):
+            if i == self.n_layers - 1 and not full:
+                h = layer(h, query=r, record=record, name=f"layers.{i}.")  # (B, 1, D)
+                r = 0
+            else:
+                h = layer(h, record=record, name=f"layers.{i}.")  # (B, T, D)
+        if self.norm == "pre":
+            if record is not None:
+                record["ln_final"].append(self.ln_final.inverse_std(h).detach())
+            h = self.ln_final(h)
+        return self.unembed(h[:, r]).squeeze(-1)  # (B,)
+
+    def forward(self, spins):
+        """Real output for each string.
+
+        Without autograd (``torch.no_grad``/``inference_mode``) a large batch
+        is processed ``eval_batch_size`` strings at a time, which bounds the
+        activations' memory and keeps them cache-sized; the result is the
+        same as one pass.
+
+        Parameters
+        ----------
+        spins : Tensor of shape (B, N)
+            Spins +1 (bit 0) / -1 (bit 1), any dtype.
+
+        Returns
+        -------
+        out : Tensor of shape (B,)
+            ``out > 0`` is the Boolean value computed.
+        """
+        spins = self._check_spins(spins)
+        size = self.eval_batch_size
+        if torch.is_grad_enabled() or spins.shape[0] <= size:
+            return self._run(spins)
+        return torch.cat([self._run(spins[i : i + size]) for i in range(0, spins.shape[0], size)])
+
+    @torch.no_grad()
+    def layer_norm_inverse_std(self, spins):
+        """Layer-norm blow-up: ``1 / sqrt(var + eps)`` of each norm's input.
+
+        Runs the full forward pass (every token through every layer) and
+        records, for each layer norm, the inverse standard deviation of its
+        input token by token. Large values mean a near-constant token that
+        the norm blows up; ``inf`` marks an exactly constant token with
+        ``eps = 0`` (where the norm itself outputs its bias, see
+        :class:`LayerNorm`).
+
+        Parameters
+        ----------
+        spins : Tensor of shape (B, N)
+            Spins +-1.
+
+        Returns
+        -------
+        inverse_std : dict of str to Tensor of shape (B, T)
+            Keyed by :attr:`layer_norm_names` (``"layers.{l}.ln_attn"``,
+            ``"layers.{l}.ln_mlp"``, and ``"ln_final"`` for pre-norm); on
+            the CPU.
+        """
+        spins = self._check_spins(spins)
+        size = self.eval_batch_size
+        record = {name: [] for name in self.layer_norm_names}
+        for start in range(0, spins.shape[0], size):
+            self._run(spins[start : start + size], full=True, record=record)
+        return {
+            name: (torch.cat(parts).cpu() if parts else torch.empty(0, self.n_tokens))
+            for name, parts in record.items()
+        }
+
+    def extra_repr(self):
+        return (
+            f"n_positions={self.n_positions}, readout={self.readout!r}, "
+            f"positional={self.positional!r}, norm={self.norm!r}, "
+            f"init={self.init!r}"
+        )
+
+
+def layer_norm_blowup(model, spins):
+    """Per-layer summary of the layer-norm blow-up of ``model`` on ``spins``.
+
+    Parameters
+    ----------
+    model : BooleanTransformer
+    spins : Tensor or ndarray of shape (B, N)
+        Spins +-1.
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+        One row per layer norm (in input order): ``layer_norm``, ``max``,
+        ``median`` and ``mean`` of ``1 / sqrt(var + eps)`` over all strings
+        and tokens, and ``n_infinite`` (constant tokens with ``eps = 0``).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn._boolean_transformer import BooleanTransformer, layer_norm_blowup
+    >>> model = BooleanTransformer(5, d_model=8, n_layers=1, n_heads=2, seed=0)
+    >>> layer_norm_blowup(model, torch.ones(3, 5))["layer_norm"].tolist()
+    ['layers.0.ln_attn', 'layers.0.ln_mlp', 'ln_final']
+    """
+    import pandas as pd
+
+    rows = []
+    for name, inv in model.layer_norm_inverse_std(spins).items():
+        values = inv.double().flatten().numpy()
+        finite = values[np.isfinite(values)]
+        rows.append(
+            {
+                "layer_norm": name,
+                "max": float(values.max()) if values.size else np.nan,
+                "median": float(np.median(finite)) if finite.size else np.nan,
+                "mean": float(finite.mean()) if finite.size else np.nan,
+                "n_infinite": int((~np.isfinite(values)).sum()),
+            }
+        )
+    return pd.DataFrame(rows)
