@@ -46,7 +46,7 @@ def target_1_vs_standard_transformer(d=1024, n=8192, m=32):
 
 def _floor(Xf, W, R):
     Z = Xf @ W  # forward pass over X
-    G = Xf.T @ R  # backward pass over X
+    G = R.T @ Xf  # backward pass over X (the fast form of X.T @ R)
     return Z, G
 
 

@@ -41,6 +41,30 @@ def _offending_values(X, allowed, limit=5):
     return found
 
 
+def _value_flags(X):
+    """Whether X holds 0, -1, and values outside {-1, 0, 1}."""
+    if X.size == 0:
+        return False, False, False
+    if np.issubdtype(X.dtype, np.integer):
+        # Integers in [-1, 1] are exactly {-1, 0, 1}: two fast reductions
+        # replace three elementwise comparisons (this is on fit's hot path).
+        lo, hi = X.min(), X.max()
+        if lo >= -1 and hi <= 1:
+            has_minus = bool(lo == -1)
+            has_zero = bool(lo == 0) or (has_minus and np.count_nonzero(X) < X.size)
+            return has_zero, has_minus, False
+        return bool((X == 0).any()), bool((X == -1).any()), True
+    has_zero = has_minus = has_other = False
+    for rows in _row_chunks(X.shape[0], X.shape[1]):
+        block = X[rows]
+        is_zero = block == 0
+        is_minus = block == -1
+        has_zero |= bool(is_zero.any())
+        has_minus |= bool(is_minus.any())
+        has_other |= not bool((is_zero | is_minus | (block == 1)).all())
+    return has_zero, has_minus, has_other
+
+
 def detect_encoding(X, expected=None, *, name="X"):
     """Return ``"01"`` or ``"pm1"`` for a validated 2-D numeric array.
 
@@ -60,15 +84,7 @@ def detect_encoding(X, expected=None, *, name="X"):
     if X.dtype == bool:
         encoding = "01"
     else:
-        has_zero = has_minus = has_other = False
-        for rows in _row_chunks(X.shape[0], X.shape[1]):
-            block = X[rows]
-            is_zero = block == 0
-            is_one = block == 1
-            is_minus = block == -1
-            has_zero |= bool(is_zero.any())
-            has_minus |= bool(is_minus.any())
-            has_other |= not bool((is_zero | is_one | is_minus).all())
+        has_zero, has_minus, has_other = _value_flags(X)
         if has_other or (has_zero and has_minus):
             if has_zero and has_minus:  # 0/1 bits mixed with -1 spins: list all
                 bad = _offending_values(X, [])

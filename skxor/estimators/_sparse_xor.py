@@ -228,20 +228,24 @@ class SparseXORTransformer(ClassifierMixin, BaseEstimator):
         ``spins @ gamma`` forward and ``spins.T @ dZ`` backward, so nothing of
         size n * d * m is built and memory stays bounded.
         """
-        gamma = model.weights()
-        gamma_leaf = gamma.detach().requires_grad_(True)
+        gamma = model.weights()  # (d, H), on the autograd tape
+        gamma_fixed = gamma.detach()
+        grad_gamma_t = torch.zeros_like(gamma_fixed.T)  # (H, d)
         total = torch.zeros((), dtype=dtype, device=device)
         block = X[rows]
+        targets = y[rows]
         for chunk in _row_chunks(block.shape[0], block.shape[1]):
             spins = to_spins(block[chunk], encoding, self.binarize, dtype=dtype, device=device)
-            target = y[rows][chunk] if isinstance(rows, slice) else y[rows[chunk]]
-            target = torch.as_tensor(target, dtype=dtype, device=device)
-            f = model.read_out(spins, gamma_leaf)
-            loss = ((f - target) ** 2).sum() / n_rows
+            target = torch.as_tensor(targets[chunk], dtype=dtype, device=device)
+            Z = (spins @ gamma_fixed).requires_grad_(True)  # (c, H): the head averages
+            loss = ((-Z.prod(dim=1) - target) ** 2).sum() / n_rows
             loss.backward()
+            # dZ.T @ spins rather than spins.T @ dZ: the same product, but torch
+            # runs the transposed-operand form several times slower.
+            grad_gamma_t += Z.grad.T @ spins
             total += loss.detach()
         model.queries.grad = None
-        gamma.backward(gamma_leaf.grad)
+        gamma.backward(grad_gamma_t.T)
         return float(total), model.queries.grad
 
     def _step(self, model, grad):
