@@ -1,0 +1,412 @@
+"""FFNNParityBaseline: the two-layer feed-forward network of SPEC section 3."""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+import torch
+from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.model_selection import train_test_split
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted, validate_data
+from skorch.callbacks import EarlyStopping, PrintLog
+from skorch.helper import predefined_split
+from torch.utils.data import TensorDataset
+
+from .._utils._skorch import LeanNet, StopOnNonFinite, TensorBatches
+from .._utils._torch import seed_from, seeded_torch
+from .._utils._validation import (
+    _row_chunks,
+    binary_encoding,
+    check_binary_target,
+    check_device,
+    check_dtype,
+    to_spins,
+)
+from ..nn._ffnn import ACTIVATIONS, TwoLayerNetwork
+from ._parameters import count_module_parameters
+
+_OPTIMIZERS = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torch.optim.SGD}
+
+
+class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
+    """Two-layer feed-forward network classifier, the baseline of SPEC section 3.
+
+    ``f(x) = sum_j a_j sigma(w_j . x + c_j) + c_0`` on the input spins
+    ``x in {-1, +1}^d``, with ``width`` hidden units; the prediction is
+    ``classes_[1]`` where ``f(x) > 0``. Every weight is trainable:
+    ``width * (d + 2) + 1`` parameters, at least ``d + 3`` for any width,
+    the Omega(d) that Han & Ghoshdastidar contrast with the transformer's
+    ``n_heads * m``.
+
+    Training is mini-batch gradient descent run through skorch (held as a
+    private fitted attribute): PyTorch's default ``nn.Linear``
+    initialisation, then ``max_iter`` epochs (fewer with early stopping),
+    each over all training rows in a fresh random order.
+
+    Parameters
+    ----------
+    width : int, default=32
+        Number of hidden units.
+    activation : {"relu", "gelu", "tanh", "logistic", "square", \
+"identity"}, default="relu"
+        Hidden non-linearity sigma: ``relu`` ``max(z, 0)``, ``gelu`` (exact,
+        erf-based), ``tanh``, ``logistic`` ``1 / (1 + exp(-z))``, ``square``
+        ``z ** 2`` (one unit computes a 2-sparse XOR exactly),
+        ``identity`` (a linear model, which cannot fit any parity).
+    loss : {"logistic", "squared_error"}, default="logistic"
+        ``"logistic"``: ``log(1 + exp(-y f(x)))`` on labels ``y in {-1, +1}``
+        (binary cross-entropy with ``f`` as the logit; enables
+        ``predict_proba``). ``"squared_error"``: ``(f(x) - y) ** 2``, the
+        transformer's loss.
+    optimizer : {"adam", "adamw", "sgd"}, default="adam"
+        Torch optimiser.
+    learning_rate : float, default=0.01
+        Step size of the optimiser.
+    momentum : float, default=0.9
+        Momentum of ``optimizer="sgd"``; ignored otherwise.
+    weight_decay : float, default=0.0
+        L2 penalty (``"adam"``, ``"sgd"``) or decoupled weight decay
+        (``"adamw"``).
+    max_iter : int, default=100
+        Maximum number of epochs (passes over the training rows).
+    batch_size : int or None, default=128
+        Mini-batch size; None (or a size >= the number of training rows) uses
+        full-batch gradient descent.
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the data (stratified) and stop
+        when the validation loss has not improved by at least ``tol`` for
+        ``n_iter_no_change`` epochs; the weights of the best epoch are kept.
+        When False, exactly ``max_iter`` epochs run.
+    validation_fraction : float, default=0.1
+        Share of the data held out for early stopping.
+    n_iter_no_change : int, default=10
+        Patience of early stopping, in epochs.
+    tol : float, default=1e-4
+        Smallest decrease of the validation loss that counts as improvement.
+    binarize : float or None, default=None
+        If None, X must be 0/1 bits or -1/+1 spins. If a float, a value
+        greater than it is bit 1 (spin -1), anything else bit 0.
+    dtype : {"float32", "float64"}, default="float32"
+        Precision of the network and its arithmetic.
+    device : str or torch.device, default="cpu"
+        Torch device for fit. A model fitted on an accelerator predicts on
+        the CPU (with a warning) where that device is absent.
+    verbose : int, default=0
+        0 is silent; 1 or more prints skorch's table of per-epoch losses.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the initial weights, the batch order and the validation split.
+        Torch is seeded inside ``fit`` only; its global generator is left as
+        it was. The same seed gives bit-identical fits on the same machine.
+
+    Attributes
+    ----------
+    n_parameters_ : int
+        Trainable parameters, ``width * (n_features_in_ + 2) + 1``.
+    loss_curve_ : list of float
+        Mean training loss of each epoch, measured while the epoch trained.
+    validation_loss_curve_ : list of float or None
+        Validation loss after each epoch when ``early_stopping``, else None.
+    history_ : skorch.History
+        skorch's per-epoch record (losses, durations, batch counts).
+    n_iter_ : int
+        Number of epochs run.
+    classes_ : ndarray of shape (2,)
+        Labels; ``classes_[1]`` is the positive class (+1).
+    encoding_ : {"01", "pm1", "binarized"}
+        Encoding of X seen in fit, enforced in predict.
+    n_features_in_ : int
+        Input length d.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of X, when it had string column names.
+
+    See Also
+    --------
+    skxor.SparseXORTransformer : The attention model with ``n_heads * m``
+        trainable parameters.
+
+    Examples
+    --------
+    >>> from skxor.estimators._ffnn import FFNNParityBaseline
+    >>> from skxor.datasets import make_sparse_parity
+    >>> X, y = make_sparse_parity(1500, 10, support=[2, 7], random_state=0)
+    >>> clf = FFNNParityBaseline(width=8, max_iter=30, random_state=0)
+    >>> clf.fit(X[:1000], y[:1000]).n_parameters_  # 8 * (10 + 2) + 1
+    97
+    >>> clf.score(X[1000:], y[1000:])
+    1.0
+    """
+
+    _parameter_constraints = {
+        "width": [Interval(Integral, 1, None, closed="left")],
+        "activation": [StrOptions(set(ACTIVATIONS))],
+        "loss": [StrOptions({"logistic", "squared_error"})],
+        "optimizer": [StrOptions(set(_OPTIMIZERS))],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "momentum": [Interval(Real, 0, 1, closed="left")],
+        "weight_decay": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "batch_size": [Interval(Integral, 1, None, closed="left"), None],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "binarize": [Real, None],
+        "dtype": [StrOptions({"float32", "float64"})],
+        "device": [str, torch.device],
+        "verbose": ["verbose"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        width=32,
+        *,
+        activation="relu",
+        loss="logistic",
+        optimizer="adam",
+        learning_rate=0.01,
+        momentum=0.9,
+        weight_decay=0.0,
+        max_iter=100,
+        batch_size=128,
+        early_stopping=False,
+        validation_fraction=0.1,
+        n_iter_no_change=10,
+        tol=1e-4,
+        binarize=None,
+        dtype="float32",
+        device="cpu",
+        verbose=0,
+        random_state=None,
+    ):
+        self.width = width
+        self.activation = activation
+        self.loss = loss
+        self.optimizer = optimizer
+        self.learning_rate = learning_rate
+        self.momentum = momentum
+        self.weight_decay = weight_decay
+        self.max_iter = max_iter
+        self.batch_size = batch_size
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.binarize = binarize
+        self.dtype = dtype
+        self.device = device
+        self.verbose = verbose
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    # -- validation -----------------------------------------------------------
+
+    def _check_finite_params(self):
+        # The Interval constraints already reject inf for the numeric settings.
+        if self.binarize is not None and not np.isfinite(self.binarize):
+            raise ValueError(f"binarize must be a finite threshold or None; got {self.binarize!r}.")
+
+    def _targets(self, y_spins, dtype, device):
+        """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""
+        target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
+        return torch.as_tensor(target, dtype=dtype, device=device)
+
+    def _split(self, spins, target, y_spins, seed):
+        """Stratified hold-out for early stopping, as tensors."""
+        n_samples = spins.shape[0]
+        try:
+            train, valid = train_test_split(
+                np.arange(n_samples),
+                test_size=self.validation_fraction,
+                stratify=y_spins,
+                random_state=seed,
+            )
+        except ValueError as exc:
+            raise ValueError(
+                f"early_stopping=True cannot hold out validation_fraction="
+                f"{self.validation_fraction} of {n_samples} samples with both "
+                f"classes on each side ({exc}); use more data, another "
+                "validation_fraction or early_stopping=False."
+            ) from exc
+        device = spins.device
+        train = torch.as_tensor(np.sort(train), device=device)
+        valid = torch.as_tensor(np.sort(valid), device=device)
+        return (spins[train], target[train]), (spins[valid], target[valid])
+
+    # -- training -------------------------------------------------------------
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Train the network.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
+            ``binarize`` set).
+        y : array-like of shape (n_samples,)
+            Two class labels; ``classes_[1]`` is mapped to +1.
+
+        Returns
+        -------
+        self : FFNNParityBaseline
+            The fitted estimator.
+        """
+        self._check_finite_params()
+        X, y = validate_data(self, X, y, dtype="numeric")
+        name = type(self).__name__
+        self.encoding_ = binary_encoding(X, self.binarize)
+        self.classes_, y_spins = check_binary_target(y, name)
+        device = check_device(self.device)
+        dtype = check_dtype(self.dtype)
+        seed = seed_from(self.random_state)
+
+        spins = to_spins(X, self.encoding_, self.binarize, dtype=dtype, device=device)
+        target = self._targets(y_spins, dtype, device)
+        callbacks = [("stop_on_non_finite", StopOnNonFinite(self.learning_rate))]
+        if self.early_stopping:
+            (spins, target), valid = self._split(spins, target, y_spins, seed)
+            train_split = predefined_split(TensorDataset(*valid))
+            callbacks.append((
+                "early_stopping",
+                EarlyStopping(
+                    patience=self.n_iter_no_change,
+                    threshold=self.tol,
+                    threshold_mode="abs",
+                    load_best=True,
+                ),
+            ))
+        else:
+            train_split = None  # no validation pass at all
+        n_train = spins.shape[0]
+        batch_size = n_train if self.batch_size is None else min(self.batch_size, n_train)
+        optimizer_kwargs = {"optimizer__weight_decay": self.weight_decay}
+        if self.optimizer == "sgd":
+            optimizer_kwargs["optimizer__momentum"] = self.momentum
+
+        criterion = torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
+        net = LeanNet(
+            TwoLayerNetwork,
+            criterion,
+            module__n_features=X.shape[1],
+            module__width=self.width,
+            module__activation=self.activation,
+            module__dtype=dtype,
+            optimizer=_OPTIMIZERS[self.optimizer],
+            lr=self.learning_rate,
+            max_epochs=self.max_iter,
+            batch_size=batch_size,
+            iterator_train=TensorBatches,
+            iterator_train__shuffle=True,
+            iterator_valid=TensorBatches,
+            iterator_valid__batch_size=-1,  # the whole hold-out at once
+            train_split=train_split,
+            callbacks=callbacks,
+            # PrintLog formats a table every epoch even when silent.
+            callbacks__print_log=None if not self.verbose else PrintLog(),
+            callbacks__train_loss=None,  # recorded per epoch by LeanNet
+            callbacks__valid_loss=None,
+            verbose=self.verbose,
+            device=str(device),
+            **optimizer_kwargs,
+        )
+        with seeded_torch(seed, device):
+            net.initialize()
+            net.partial_fit(TensorDataset(spins, target), None)
+        # Drop the reference to the hold-out tensors: a fitted model keeps no data.
+        net.train_split = None
+
+        self._net = net
+        self.history_ = net.history
+        self.loss_curve_ = [float(v) for v in net.history[:, "train_loss"]]
+        self.validation_loss_curve_ = (
+            [float(v) for v in net.history[:, "valid_loss"]] if self.early_stopping else None
+        )
+        self.n_iter_ = len(net.history)
+        self.n_parameters_ = count_module_parameters(net.module_)
+        return self
+
+    # -- prediction -----------------------------------------------------------
+
+    def _predict_device(self):
+        """The fit device if usable here, else the CPU (a model moved machines)."""
+        try:
+            return check_device(self.device)
+        except ValueError:
+            warnings.warn(
+                f"device={self.device!r} is not available here; predicting on the CPU.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            return torch.device("cpu")
+
+    def decision_function(self, X):
+        """Network output ``f(x)`` for each row (the logit for the logistic loss).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        f : ndarray of shape (n_samples,)
+            Positive values predict ``classes_[1]``.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype="numeric")
+        encoding = binary_encoding(X, self.binarize, self.encoding_)
+        device = self._predict_device()
+        dtype = check_dtype(self.dtype)
+        module = self._net.module_
+        if next(module.parameters()).device != device:
+            module.to(device)
+        out = np.empty(X.shape[0], dtype=np.float64)
+        with torch.no_grad():
+            for chunk in _row_chunks(X.shape[0], X.shape[1]):
+                spins = to_spins(X[chunk], encoding, self.binarize, dtype=dtype, device=device)
+                out[chunk] = module(spins).cpu().numpy()
+        return out
+
+    def predict(self, X):
+        """Predicted labels: ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def _has_logistic_loss(self):
+        return self.loss == "logistic"
+
+    @available_if(_has_logistic_loss)
+    def predict_proba(self, X):
+        """Class probabilities ``[1 - p, p]`` with ``p = 1 / (1 + exp(-f(x)))``.
+
+        Only with ``loss="logistic"``, where ``f`` is trained as a logit.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, 2)
+            Columns follow ``classes_``.
+        """
+        f = self.decision_function(X)
+        # expit(-f) rather than 1 - expit(f): no cancellation for large f.
+        return np.column_stack([expit(-f), expit(f)])

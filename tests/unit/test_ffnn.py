@@ -1,0 +1,297 @@
+"""FFNNParityBaseline and its torch module: learning, conventions, bad input."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from sklearn.base import clone
+
+from skxor.datasets import make_sparse_parity
+from skxor.estimators._ffnn import FFNNParityBaseline
+from skxor.nn._ffnn import ACTIVATIONS, TwoLayerNetwork
+
+# Small and fast: 10 bits, 600 training rows; 30 epochs learn the XOR.
+FAST = dict(width=8, max_iter=30, batch_size=64)
+
+
+@pytest.fixture(autouse=True)
+def _one_thread():
+    # Tiny matrix products: extra intra-op threads only stall on a busy machine.
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def xor_data():
+    X, y = make_sparse_parity(1100, 10, support=[1, 6], random_state=0)
+    return X[:600], y[:600], X[600:], y[600:]
+
+
+def test_learns_sparse_xor_in_both_encodings(xor_data):
+    X, y, Xt, yt = xor_data
+    pm1 = FFNNParityBaseline(**FAST, random_state=0).fit(X, y)
+    assert pm1.encoding_ == "pm1"
+    assert pm1.score(Xt, yt) == 1.0
+    bits = FFNNParityBaseline(**FAST, random_state=0).fit((1 - X) // 2, y)
+    assert bits.encoding_ == "01"
+    # Bits are mapped to the same spins, so the fit is the same network.
+    np.testing.assert_array_equal(
+        bits.decision_function((1 - Xt) // 2), pm1.decision_function(Xt)
+    )
+
+
+def test_binarize_maps_real_values_to_bits(xor_data):
+    X, y, Xt, yt = xor_data
+    rng = np.random.default_rng(0)
+    # Bit 1 (spin -1) becomes a positive real, bit 0 a negative one.
+    real = np.where(X < 0, 1.0, -1.0) * rng.uniform(0.1, 2.0, X.shape)
+    clf = FFNNParityBaseline(**FAST, binarize=0.0, random_state=0).fit(real, y)
+    assert clf.encoding_ == "binarized"
+    ref = FFNNParityBaseline(**FAST, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(clf.predict(np.where(Xt < 0, 0.7, -0.3)), ref.predict(Xt))
+
+
+@pytest.mark.parametrize("width, d", [(1, 3), (4, 10), (7, 25)])
+def test_n_parameters(width, d):
+    X, y = make_sparse_parity(50, d, random_state=1)
+    clf = FFNNParityBaseline(width=width, max_iter=1, random_state=0).fit(X, y)
+    assert clf.n_parameters_ == width * (d + 2) + 1
+    assert clf.n_parameters_ == sum(p.numel() for p in TwoLayerNetwork(d, width).parameters())
+
+
+def test_fitted_attributes(xor_data):
+    X, y, _, _ = xor_data
+    clf = FFNNParityBaseline(**FAST, random_state=0).fit(X, y)
+    assert clf.n_iter_ == FAST["max_iter"] == len(clf.loss_curve_)
+    assert clf.loss_curve_ == [row["train_loss"] for row in clf.history_]
+    assert clf.loss_curve_[-1] < 0.1 * clf.loss_curve_[0]
+    assert clf.validation_loss_curve_ is None
+    assert clf.n_features_in_ == 10
+    np.testing.assert_array_equal(clf.classes_, [-1, 1])
+
+
+def test_same_seed_is_bit_identical_and_leaves_global_rngs_alone(xor_data):
+    X, y, Xt, _ = xor_data
+    torch_state = torch.random.get_rng_state()
+    np_state = np.random.get_state()[1].copy()
+    a = FFNNParityBaseline(**FAST, random_state=3).fit(X, y)
+    b = FFNNParityBaseline(**FAST, random_state=3).fit(X, y)
+    c = FFNNParityBaseline(**FAST, random_state=4).fit(X, y)
+    assert torch.equal(torch.random.get_rng_state(), torch_state)
+    np.testing.assert_array_equal(np.random.get_state()[1], np_state)
+    assert a.loss_curve_ == b.loss_curve_
+    np.testing.assert_array_equal(a.decision_function(Xt), b.decision_function(Xt))
+    assert a.loss_curve_ != c.loss_curve_
+    # Refitting the same instance gives the same network again.
+    np.testing.assert_array_equal(a.fit(X, y).decision_function(Xt), b.decision_function(Xt))
+
+
+def test_string_labels_and_proba(xor_data):
+    X, y, Xt, yt = xor_data
+    labels = np.where(y > 0, "odd", "even")
+    clf = FFNNParityBaseline(**FAST, random_state=0).fit(X, labels)
+    np.testing.assert_array_equal(clf.classes_, ["even", "odd"])
+    proba = clf.predict_proba(Xt)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(Xt))
+    assert clf.score(Xt, np.where(yt > 0, "odd", "even")) == 1.0
+
+
+def test_squared_error_loss_has_no_proba(xor_data):
+    X, y, Xt, yt = xor_data
+    clf = FFNNParityBaseline(**FAST, loss="squared_error", random_state=0)
+    assert not hasattr(clf, "predict_proba")
+    clf.fit(X, y)
+    assert clf.score(Xt, yt) == 1.0
+    # Trained against -1/+1 targets: the outputs sit near the labels.
+    assert np.mean(np.abs(clf.decision_function(Xt) - yt)) < 0.2
+
+
+@pytest.mark.parametrize("activation", ACTIVATIONS)
+def test_every_activation_trains_to_finite_outputs(activation, xor_data):
+    X, y, Xt, _ = xor_data
+    clf = FFNNParityBaseline(width=4, activation=activation, max_iter=2, random_state=0)
+    f = clf.fit(X, y).decision_function(Xt)
+    assert np.isfinite(f).all() and np.isfinite(clf.loss_curve_).all()
+
+
+def test_square_activation_solves_xor_with_one_unit(xor_data):
+    # x_i x_j = ((x_i + x_j)^2 - 2) / 2: one quadratic unit suffices.
+    X, y, Xt, yt = xor_data
+    clf = FFNNParityBaseline(width=1, activation="square", max_iter=40, random_state=0)
+    assert clf.fit(X, y).score(Xt, yt) == 1.0
+    assert clf.n_parameters_ == 10 + 3
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adamw"])
+def test_other_optimizers(optimizer, xor_data):
+    X, y, Xt, yt = xor_data
+    clf = FFNNParityBaseline(
+        width=8, optimizer=optimizer, learning_rate=0.05 if optimizer == "sgd" else 0.01,
+        max_iter=40, batch_size=32, random_state=0,
+    )
+    assert clf.fit(X, y).score(Xt, yt) == 1.0
+
+
+def test_full_batch_and_float64(xor_data):
+    X, y, Xt, _ = xor_data
+    clf = FFNNParityBaseline(width=4, max_iter=3, batch_size=None, dtype="float64", random_state=0)
+    clf.fit(X, y)
+    assert clf._net.module_.hidden.weight.dtype == torch.float64
+    assert clf.history_[-1, "train_batch_count"] == 1
+    big = FFNNParityBaseline(width=4, max_iter=3, batch_size=10**6, dtype="float64", random_state=0)
+    np.testing.assert_array_equal(big.fit(X, y).decision_function(Xt), clf.decision_function(Xt))
+
+
+def test_early_stopping_keeps_the_best_epoch(xor_data):
+    X, y, Xt, _ = xor_data
+    # tol=10: no later epoch counts as an improvement on the first one, so
+    # training stops after 1 + n_iter_no_change epochs and restores epoch 1.
+    params = dict(width=8, early_stopping=True, validation_fraction=0.2, tol=10.0,
+                  n_iter_no_change=3, random_state=0)
+    clf = FFNNParityBaseline(max_iter=50, **params).fit(X, y)
+    assert clf.n_iter_ == 4
+    assert len(clf.validation_loss_curve_) == 4
+    first = FFNNParityBaseline(max_iter=1, **params).fit(X, y)
+    np.testing.assert_array_equal(clf.decision_function(Xt), first.decision_function(Xt))
+    # The hold-out is stratified and held out: 480 training rows per epoch.
+    assert clf.history_[0, "train_batch_count"] == 480 // 128 + 1
+
+
+def test_early_stopping_learns(xor_data):
+    X, y, Xt, yt = xor_data
+    clf = FFNNParityBaseline(width=8, max_iter=200, batch_size=64, early_stopping=True,
+                             random_state=0).fit(X, y)
+    assert clf.n_iter_ < 200
+    assert clf.score(Xt, yt) == 1.0
+
+
+def test_early_stopping_needs_enough_data():
+    X, y = make_sparse_parity(6, 4, random_state=0)
+    with pytest.raises(ValueError, match="early_stopping=True cannot hold out"):
+        FFNNParityBaseline(early_stopping=True, validation_fraction=0.1).fit(X, y)
+
+
+def test_verbose_prints_the_epoch_table(xor_data, capsys):
+    X, y, _, _ = xor_data
+    FFNNParityBaseline(width=2, max_iter=2, random_state=0).fit(X, y)
+    assert capsys.readouterr().out == ""
+    FFNNParityBaseline(width=2, max_iter=2, verbose=1, random_state=0).fit(X, y)
+    out = capsys.readouterr().out
+    assert "train_loss" in out and "epoch" in out
+
+
+def test_pickle_round_trip(xor_data):
+    X, y, Xt, _ = xor_data
+    clf = FFNNParityBaseline(**FAST, random_state=0).fit(X, y)
+    loaded = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(loaded.decision_function(Xt), clf.decision_function(Xt))
+    assert loaded.n_parameters_ == clf.n_parameters_
+    # The fitted model keeps no training data.
+    assert clf._net.train_split is None
+
+
+def test_model_from_an_absent_device_predicts_on_cpu(xor_data):
+    # Simulate a model fitted on CUDA and unpickled on a machine without it:
+    # skorch maps the tensors to the CPU, predict warns and uses the CPU.
+    X, y, Xt, _ = xor_data
+    clf = FFNNParityBaseline(**FAST, random_state=0).fit(X, y)
+    expected = clf.predict(Xt)
+    moved = clone(clf).set_params(device="cuda:7")
+    moved.__dict__.update({k: v for k, v in clf.__dict__.items() if k.endswith("_")})
+    moved._net = clf._net
+    moved._net.device = "cuda:7"
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        loaded = pickle.loads(pickle.dumps(moved))
+    assert str(loaded._net.device) == "cpu"
+    with pytest.warns(RuntimeWarning, match="predicting on the CPU"):
+        np.testing.assert_array_equal(loaded.predict(Xt), expected)
+
+
+def test_wrong_encoding_in_predict(xor_data):
+    X, y, Xt, _ = xor_data
+    clf = FFNNParityBaseline(width=2, max_iter=1, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="fitted on -1/\\+1 spins"):
+        clf.predict((1 - Xt) // 2)
+
+
+@pytest.mark.parametrize(
+    "X, match",
+    [
+        (np.array([[0.5, 1.0], [1.0, 0.0]] * 5), r"values \[0.5\]"),
+        (np.array([[0, 1], [-1, 1]] * 5), "must be binary"),
+        (np.array([[np.nan, 1], [1, 1]] * 5), "NaN"),
+    ],
+)
+def test_bad_X_is_a_clear_value_error(X, match):
+    y = np.array([0, 1] * 5)
+    with pytest.raises(ValueError, match=match):
+        FFNNParityBaseline(max_iter=1).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "y, match",
+    [(np.zeros(10), "only one class"), (np.arange(10) % 3, "binary"), (np.linspace(0, 1, 10), "Unknown label type")],
+)
+def test_bad_y(y, match):
+    X = np.ones((10, 3))
+    with pytest.raises(ValueError, match=match):
+        FFNNParityBaseline(max_iter=1).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"width": 0}, ValueError, "width"),
+        ({"activation": "softsign"}, ValueError, "activation"),
+        ({"loss": "hinge"}, ValueError, "loss"),
+        ({"learning_rate": float("inf")}, ValueError, "learning_rate"),
+        ({"weight_decay": float("inf")}, ValueError, "weight_decay"),
+        ({"learning_rate": -1.0}, ValueError, "learning_rate"),
+        ({"binarize": float("nan")}, ValueError, "binarize must be a finite"),
+        ({"validation_fraction": 1.0}, ValueError, "validation_fraction"),
+        ({"device": "cuda:99"} if not torch.cuda.is_available() else {"device": "tpu"},
+         ValueError, "device"),
+        ({"device": "not-a-device"}, ValueError, "not a torch device"),
+        ({"device": 3}, TypeError, "device"),
+        ({"dtype": "float16"}, ValueError, "dtype"),
+    ],
+)
+def test_bad_parameters(params, error, match):
+    X, y = make_sparse_parity(40, 4, random_state=0)
+    with pytest.raises(error, match=match):
+        FFNNParityBaseline(max_iter=1, **params).fit(X, y)
+
+
+def test_divergence_is_a_clear_error():
+    X, y = make_sparse_parity(200, 6, random_state=0)
+    clf = FFNNParityBaseline(width=16, loss="squared_error", optimizer="sgd",
+                             learning_rate=1e6, momentum=0.0, max_iter=20, random_state=0)
+    with pytest.raises(ValueError, match="Training diverged.*smaller learning_rate"):
+        clf.fit(X, y)
+
+
+def test_predict_before_fit():
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        FFNNParityBaseline().predict(np.ones((2, 3)))
+
+
+def test_two_layer_network_module():
+    with pytest.raises(ValueError, match="activation must be one of"):
+        TwoLayerNetwork(4, 2, "swish")
+    net = TwoLayerNetwork(5, 3, "relu", dtype=torch.float64)
+    out = net(torch.ones(7, 5, dtype=torch.float64))
+    assert out.shape == (7,)
+    # f(x) = a . relu(W x + c) + c_0, written out by hand.
+    W, c = net.hidden.weight, net.hidden.bias
+    a, c0 = net.output.weight[0], net.output.bias[0]
+    x = torch.ones(5, dtype=torch.float64)
+    torch.testing.assert_close(out[0], a @ torch.relu(W @ x + c) + c0)
+    assert pickle.loads(pickle.dumps(net)).activation == "relu"
