@@ -21,7 +21,12 @@ extensions = [
 ]
 
 autosummary_generate = True
-autodoc_default_options = {"members": True, "inherited-members": False}
+autodoc_default_options = {
+    "members": True,
+    # scikit-learn's generated metadata-routing setters document sklearn internals.
+    "exclude-members": "set_fit_request,set_predict_request,set_score_request,"
+    "set_transform_request,set_output",
+}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 templates_path = ["_templates"]

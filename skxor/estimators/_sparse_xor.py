@@ -109,13 +109,13 @@ class SparseXORTransformer(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    keys_ : ndarray of shape (n_features_in_, m)
+    keys_ : ndarray of shape (d, m)
         The frozen positional keys.
     queries_ : ndarray of shape (n_heads, m)
         The trained queries.
     initial_queries_ : ndarray of shape (n_heads, m)
         The queries before training.
-    attention_ : ndarray of shape (n_heads, n_features_in_)
+    attention_ : ndarray of shape (n_heads, d)
         Attention weights of each head over the positions.
     support_ : ndarray of shape (n_heads,)
         The position each head attends to most.
@@ -131,7 +131,7 @@ class SparseXORTransformer(ClassifierMixin, BaseEstimator):
     encoding_ : {"01", "pm1", "binarized"}
         Encoding of X seen in fit, enforced in predict.
     n_features_in_ : int
-        Number of positions d.
+        Number of positions d (the input length).
 
     See Also
     --------

@@ -14,7 +14,7 @@ ATTENTION_TYPES = ("softmax", "linear", "erf")
 
 
 def attention_weights(scores, attention="softmax"):
-    """Attention weights from scores ``s_{i,h} = v_i . theta_h``.
+    """Attention weights over positions from the scores ``s[i, h] = v_i @ theta_h``.
 
     Parameters
     ----------

@@ -127,7 +127,7 @@ def sample_complexity(
 
 
 def samples_needed(df, target=None):
-    """n*(d): per model and d, the median over seeds of the n from which accuracy stays >= target.
+    """Samples needed per model and d: median over seeds of the n from which accuracy stays >= target.
 
     Returns
     -------

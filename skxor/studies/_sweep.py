@@ -133,7 +133,7 @@ def run_sweep(
     progress=False,
     scheduler=None,
 ):
-    """Run ``cell_fn(**params)`` for every cell, checkpointing each result.
+    """Run ``cell_fn`` on every cell of parameters, checkpointing each result.
 
     Parameters
     ----------
