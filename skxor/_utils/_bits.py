@@ -60,8 +60,11 @@ def index_to_bits(indices, n_bits):
     [[1, 0, 0], [0, 1, 1]]
     """
     indices = np.asarray(indices, dtype=np.int64)
-    shifts = np.arange(n_bits, dtype=np.int64)
-    return ((indices[:, None] >> shifts) & 1).astype(np.uint8)
+    out = np.empty((indices.shape[0], n_bits), dtype=np.uint8)
+    # Column by column: temporaries stay of size len(indices), not N times that.
+    for i in range(n_bits):
+        out[:, i] = (indices >> i) & 1
+    return out
 
 
 def bits_to_index(bits):

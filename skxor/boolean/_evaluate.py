@@ -49,6 +49,9 @@ _ENCODING_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
 
 
 def _describe(f):
+    """A short name for error messages: a function's name, else its class."""
+    if callable(f) and hasattr(f, "__qualname__") and not isinstance(f, type):
+        return f"function {f.__qualname__}"
     return type(f).__name__
 
 

@@ -1,0 +1,296 @@
+"""sensitivity_profile: exact oracles, brute-force references, sampling, bad input."""
+
+import tracemalloc
+from math import comb
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skxor import SparseXORTransformer
+from skxor.boolean import (
+    Dictator,
+    First,
+    Majority,
+    Parity,
+    RandomFunction,
+    SparseParity,
+    all_strings,
+)
+from skxor.datasets import make_sparse_parity
+from skxor.nn import SparseXORAttention
+from skxor.sensitivity import SensitivityProfile, sensitivity_profile
+from skxor.sensitivity._profile import exhaustive_counts
+
+FAST = settings(max_examples=20, deadline=None)
+
+
+def brute_force(f, n_bits):
+    """Reference: evaluate f on every string and on every single flip of it."""
+    X = all_strings(n_bits)
+    base = np.asarray(f(X))
+    flips = np.empty(X.shape, dtype=bool)
+    for i in range(n_bits):
+        Xi = X.copy()
+        Xi[:, i] ^= 1
+        flips[:, i] = np.asarray(f(Xi)) != base
+    counts = np.bincount(flips.sum(axis=1), minlength=n_bits + 1)
+    return counts, flips.sum(axis=0)
+
+
+# -- exact oracles ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_bits", [1, 2, 7, 12])
+def test_parity_every_string_has_sensitivity_n(n_bits):
+    prof = sensitivity_profile(Parity(n_bits), n_bits, method="exhaustive")
+    expected = np.zeros(n_bits + 1, dtype=int)
+    expected[n_bits] = 2**n_bits
+    assert np.array_equal(prof.counts, expected)
+    assert prof.average == n_bits and prof.minimum == n_bits
+    assert prof.n_zero == 0 and prof.zero_fraction == 0.0
+    assert np.allclose(prof.influences, 1.0)
+
+
+@pytest.mark.parametrize("n_bits", [1, 6, 11])
+def test_dictator_and_first_have_sensitivity_one(n_bits):
+    for f in (First(n_bits), Dictator(n_bits, n_bits - 1)):
+        prof = sensitivity_profile(f, n_bits)
+        assert prof.counts[1] == 2**n_bits and prof.counts.sum() == 2**n_bits
+        assert prof.average == 1.0
+        expected = np.zeros(n_bits)
+        expected[f.index] = 1.0
+        assert np.array_equal(prof.influences, expected)
+
+
+@pytest.mark.parametrize("n_bits, k", [(5, 2), (10, 3), (13, 7)])
+def test_sparse_parity_has_sensitivity_k(n_bits, k):
+    f = SparseParity(n_bits, k=k, random_state=1)
+    prof = sensitivity_profile(f, n_bits)
+    assert prof.counts[k] == 2**n_bits and prof.minimum == k and prof.average == k
+    assert np.flatnonzero(prof.influences).tolist() == f.support.tolist()
+
+
+@pytest.mark.parametrize("n_bits", [1, 3, 9, 15])
+def test_majority_odd_n_closed_form(n_bits):
+    # N = 2m + 1: strings with m or m + 1 ones have sensitivity m + 1, others 0.
+    m = (n_bits - 1) // 2
+    expected = np.zeros(n_bits + 1, dtype=int)
+    expected[m + 1] = 2 * comb(n_bits, m)
+    expected[0] = 2**n_bits - expected[m + 1]
+    prof = sensitivity_profile(Majority(n_bits), n_bits)
+    assert np.array_equal(prof.counts, expected)
+    assert prof.average == pytest.approx((m + 1) * 2 * comb(n_bits, m) / 2**n_bits)
+    assert prof.n_zero == expected[0]
+
+
+@pytest.mark.parametrize("n_bits", [2, 8])
+def test_majority_even_n_ties_to_zero(n_bits):
+    # Ties give 0: weight m + 1 strings have sensitivity m + 1, weight m ones m.
+    m = n_bits // 2
+    expected = np.zeros(n_bits + 1, dtype=int)
+    expected[m + 1] = comb(n_bits, m + 1)
+    expected[m] += comb(n_bits, m)
+    expected[0] += 2**n_bits - comb(n_bits, m + 1) - comb(n_bits, m)
+    assert np.array_equal(sensitivity_profile(Majority(n_bits), n_bits).counts, expected)
+
+
+# -- brute-force references -----------------------------------------------------------
+
+
+@FAST
+@given(n_bits=st.integers(1, 10), seed=st.integers(0, 2**31 - 1), p=st.sampled_from([0.05, 0.5, 0.9]))
+def test_exhaustive_matches_per_flip_brute_force_on_random_functions(n_bits, seed, p):
+    f = RandomFunction(n_bits, p=p, random_state=seed)
+    counts, flips = brute_force(f, n_bits)
+    prof = sensitivity_profile(f, n_bits, method="exhaustive")
+    assert np.array_equal(prof.counts, counts)
+    assert np.array_equal(prof.flip_counts, flips)
+    # The same from the table itself, with tiny chunks (cross-chunk look-ups).
+    for chunk_bits in (0, 1, 3):
+        c, fl = exhaustive_counts(f.table, n_bits, chunk_bits=chunk_bits)
+        assert np.array_equal(c, counts) and np.array_equal(fl, flips)
+    assert np.array_equal(sensitivity_profile(f.table, n_bits).counts, counts)
+
+
+def test_exhaustive_matches_brute_force_on_a_fitted_model():
+    X, y = make_sparse_parity(4000, 8, support=[2, 5], random_state=0)
+    clf = SparseXORTransformer(m=8, attention="linear", random_state=3).fit(X, y)
+
+    def predict_bits(B):
+        return clf.predict(1 - 2 * B.astype(int)) == clf.classes_[1]
+
+    counts, flips = brute_force(predict_bits, 8)
+    prof = sensitivity_profile(clf, 8, method="exhaustive", batch_size=32)
+    assert np.array_equal(prof.counts, counts)
+    assert np.array_equal(prof.flip_counts, flips)
+    assert 0 < prof.average  # the model is not constant; the test is not vacuous
+
+
+def test_torch_module_and_its_estimator_give_the_same_profile():
+    X, y = make_sparse_parity(6000, 9, support=[0, 7], random_state=1)
+    clf = SparseXORTransformer(m=8, random_state=1, dtype="float64").fit(X, y)
+    module = SparseXORAttention(
+        torch.as_tensor(clf.keys_), torch.as_tensor(clf.queries_), clf.attention
+    )
+    from_module = sensitivity_profile(module, 9)
+    from_estimator = sensitivity_profile(clf, 9)
+    assert np.array_equal(from_module.counts, from_estimator.counts)
+    assert from_module.average == 2.0  # the model learned the sparse XOR
+
+
+def test_exhaustive_streams_strings_in_chunks():
+    # N = 20: all strings as uint8 take 20 MiB; the engine needs the 1 MiB table
+    # plus chunk-sized temporaries.
+    n_bits = 20
+    tracemalloc.start()
+    try:
+        prof = sensitivity_profile(lambda B: B[:, 3] ^ B[:, 17], n_bits, method="exhaustive")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert prof.counts[2] == 2**n_bits
+    assert peak < 8 * 2**20, f"peak {peak / 2**20:.1f} MiB"
+
+
+# -- sampled profiles --------------------------------------------------------------
+
+
+def test_sampled_parity_is_exact_with_zero_width_interval():
+    prof = sensitivity_profile(Parity(30), 30, method="sampled", n_samples=300, random_state=0)
+    assert prof.method == "sampled" and prof.n_strings == 300
+    assert prof.counts[30] == 300 and prof.average == 30.0
+    assert prof.average_ci.tolist() == [30.0, 30.0]
+    assert prof.fraction_ci[30, 1] == 1.0 and prof.fraction_ci[0, 0] == 0.0
+
+
+def test_sampled_intervals_cover_the_exact_majority_profile():
+    n_bits = 11
+    exact = sensitivity_profile(Majority(n_bits), n_bits, method="exhaustive")
+    prof = sensitivity_profile(
+        Majority(n_bits), n_bits, method="sampled", n_samples=3000,
+        confidence=0.999, random_state=0,
+    )
+    low, high = prof.fraction_ci.T
+    assert np.all((low <= exact.fractions) & (exact.fractions <= high))
+    assert prof.average_ci[0] <= exact.average <= prof.average_ci[1]
+    assert prof.zero_fraction_ci[0] <= exact.zero_fraction <= prof.zero_fraction_ci[1]
+    assert np.all(low <= prof.fractions) and np.all(prof.fractions <= high)
+    assert prof.influences.sum() == pytest.approx(prof.average)
+
+
+def test_sampled_is_reproducible_and_seeded_by_random_state():
+    f = RandomFunction(12, random_state=0)
+    a = sensitivity_profile(f, 12, method="sampled", n_samples=200, random_state=7)
+    b = sensitivity_profile(f, 12, method="sampled", n_samples=200, random_state=7)
+    c = sensitivity_profile(f, 12, method="sampled", n_samples=200, random_state=8)
+    assert np.array_equal(a.counts, b.counts)
+    assert not np.array_equal(a.counts, c.counts)
+    # batch_size only changes how the work is split.
+    d = sensitivity_profile(f, 12, method="sampled", n_samples=200, random_state=7, batch_size=5)
+    assert np.array_equal(a.counts, d.counts)
+
+
+def test_sampled_matches_brute_force_on_its_strings():
+    f = RandomFunction(9, random_state=2)
+    prof = sensitivity_profile(f, 9, method="sampled", n_samples=50, random_state=0)
+    strings = np.random.RandomState(0).randint(0, 2, size=(50, 9), dtype=np.uint8)
+    table = f.table
+    index = strings.astype(np.int64) @ (1 << np.arange(9))
+    sens = (table[index[:, None] ^ (1 << np.arange(9))] != table[index][:, None]).sum(axis=1)
+    assert np.array_equal(prof.counts, np.bincount(sens, minlength=10))
+
+
+def test_auto_picks_exhaustive_when_no_dearer_than_sampling():
+    assert sensitivity_profile(Parity(10), 10).method == "exhaustive"
+    prof = sensitivity_profile(Parity(40), 40, n_samples=100, random_state=0)
+    assert prof.method == "sampled" and prof.average == 40
+    # 2^14 = 16384 > 15 * 1000: sampling is cheaper.
+    assert sensitivity_profile(Parity(14), 14, n_samples=1000).method == "sampled"
+    assert sensitivity_profile(Parity(14), 14, n_samples=2000).method == "exhaustive"
+
+
+# -- the result object ---------------------------------------------------------------
+
+
+def test_result_object_frame_and_repr():
+    prof = sensitivity_profile(Majority(5), 5)
+    assert isinstance(prof, SensitivityProfile)
+    frame = prof.to_frame()
+    assert isinstance(frame, pd.DataFrame)
+    assert frame.index.name == "sensitivity" and frame.index.tolist() == list(range(6))
+    assert frame.columns.tolist() == ["count", "fraction"]
+    assert frame["count"].sum() == 32 and frame["fraction"].sum() == pytest.approx(1.0)
+    assert frame.attrs["method"] == "exhaustive" and frame.attrs["n_bits"] == 5
+    assert prof.influences.sum() == pytest.approx(prof.average)
+    assert prof.maximum == 3 and prof.minimum == 0
+    assert "n_bits=5" in repr(prof) and "exhaustive" in repr(prof)
+    sampled = sensitivity_profile(Majority(5), 5, method="sampled", n_samples=100, random_state=0)
+    assert sampled.to_frame().columns.tolist() == ["count", "fraction", "ci_low", "ci_high"]
+    assert "[" in repr(sampled)
+
+
+def test_plot_draws_one_bar_per_sensitivity_value():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    prof = sensitivity_profile(Majority(7), 7, method="sampled", n_samples=200, random_state=0)
+    fig, ax = plt.subplots()
+    try:
+        assert prof.plot(ax=ax) is ax
+        heights = [patch.get_height() for patch in ax.patches]
+        assert np.allclose(heights, prof.fractions)
+        assert len(ax.containers) == 2  # the bars and their error bars
+        assert "N = 7" in ax.get_title()
+    finally:
+        plt.close(fig)
+
+
+# -- bad input ----------------------------------------------------------------------
+
+
+def test_exhaustive_for_too_many_bits_suggests_sampling():
+    with pytest.raises(ValueError, match="N=40.*method='sampled'"):
+        sensitivity_profile(Parity(40), 40, method="exhaustive")
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"method": "all"}, ValueError, "method must be one of"),
+        ({"n_samples": 0}, ValueError, "n_samples"),
+        ({"batch_size": 0}, ValueError, "batch_size"),
+        ({"batch_size": 2.5}, TypeError, "batch_size"),
+        ({"confidence": 1.5}, ValueError, "confidence"),
+        ({"input_encoding": "bits"}, ValueError, "input_encoding"),
+    ],
+)
+def test_bad_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        sensitivity_profile(Parity(3), 3, **kwargs)
+
+
+def test_bad_models_and_tables():
+    with pytest.raises(ValueError, match="non-binary labels"):
+        sensitivity_profile(lambda B: B.sum(axis=1), 4)
+    with pytest.raises(ValueError, match="non-binary labels"):
+        sensitivity_profile(lambda B: B.sum(axis=1), 30, method="sampled", n_samples=10)
+    with pytest.raises(ValueError, match="2\\^3 = 8"):
+        sensitivity_profile(np.zeros(4, dtype=np.uint8), 3)
+    with pytest.raises(ValueError, match="0/1"):
+        sensitivity_profile(np.full(8, 0.5), 3)
+    with pytest.raises(TypeError, match="callable"):
+        sensitivity_profile(42, 3)
+    with pytest.raises(ValueError, match="n_bits"):
+        sensitivity_profile(Parity(3), 0)
+
+
+def test_exhaustive_at_n_22_is_usable():
+    # 4M strings with a cheap callable: this runs in a few seconds at most.
+    prof = sensitivity_profile(lambda B: B[:, 0] & B[:, 21], 22, method="exhaustive")
+    # AND of two bits: s = 2 on (1,1); s = 1 on (1,0), (0,1); s = 0 on (0,0).
+    assert prof.counts.tolist()[:3] == [2**20, 2**21, 2**20]
