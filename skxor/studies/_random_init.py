@@ -1,0 +1,380 @@
+"""Sensitivity of randomly initialised transformers (Köver et al., paper 2).
+
+For each string length N, width D, depth L, layer-norm stabiliser eps and
+seed, one :class:`~skxor.nn._boolean_transformer.BooleanTransformer` is drawn
+at random (nothing is trained) and the Boolean function it computes,
+``f(x) = [output > 0]``, is profiled: exhaustively over all 2^N strings up
+to ``exhaustive_max`` bits, from ``n_samples`` uniform strings and their N
+neighbours beyond. Recorded per model: the profile (fraction of strings per
+sensitivity value), the fraction of zero-sensitivity strings, the average,
+minimum and maximum sensitivity, whether f is constant, and the layer-norm
+blow-up ``1 / sqrt(var + eps)`` (its largest and median value over every
+norm and token on a few hundred strings). PARITY, MAJORITY and FIRST are
+profiled the same way at each N, side by side.
+
+Paper 2 predicts that random transformers have many strings of sensitivity 0
+and more so as N grows, whereas PARITY and FIRST have none: the functions
+without zero-sensitivity strings occupy a measure-zero set of parameters.
+
+Every cell runs torch on one thread (the networks are small); parallelism
+comes from ``n_jobs``.
+"""
+
+import json
+
+import numpy as np
+import pandas as pd
+import torch
+
+from ..boolean import First, Majority, Parity
+from ..nn._boolean_transformer import BooleanTransformer
+from ..sensitivity import sensitivity_profile
+from ._common import expand_grid, preset_params
+from ._sweep import finite_or_none, run_sweep
+
+#: Reference functions profiled next to the transformers.
+FUNCTIONS = {"PARITY": Parity, "MAJORITY": Majority, "FIRST": First}
+
+PRESETS = {
+    "quick": dict(
+        n_bits=[4, 6, 8, 10, 12, 16],
+        d_model=[16],
+        n_layers=[1, 2],
+        n_heads=4,
+        layer_norm_eps=[0.0, 1e-5],
+        init=["normal"],
+        init_scale=1.0,
+        seeds=6,
+        exhaustive_max=12,
+        n_samples=256,
+        n_blowup=128,
+    ),
+    "full": dict(
+        n_bits=list(range(4, 21)) + [24, 28, 32, 48, 64],
+        d_model=[16, 64],
+        n_layers=[1, 2, 4],
+        n_heads=4,
+        layer_norm_eps=[0.0, 1e-5],
+        init=["normal", "default"],
+        init_scale=1.0,
+        seeds=20,
+        exhaustive_max=20,
+        n_samples=2000,
+        n_blowup=512,
+    ),
+}
+
+
+class _one_thread:
+    """Run a block with torch on one thread, restoring the setting after."""
+
+    def __enter__(self):
+        self.threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+
+    def __exit__(self, *exc):
+        torch.set_num_threads(self.threads)
+
+
+def cell_seed(random_state, seed, salt=0):
+    """A 31-bit seed derived from the study's random_state and a seed index."""
+    return int(np.random.SeedSequence([random_state, seed, salt]).generate_state(1)[0] >> 1)
+
+
+def _profile_result(prof):
+    """JSON-friendly scalars of a SensitivityProfile."""
+    ci = prof.zero_fraction_ci
+    return {
+        "method": prof.method,
+        "n_strings": int(prof.n_strings),
+        "zero_fraction": float(prof.zero_fraction),
+        "zero_fraction_low": None if ci is None else float(ci[0]),
+        "zero_fraction_high": None if ci is None else float(ci[1]),
+        "average_sensitivity": float(prof.average),
+        "min_sensitivity": int(prof.minimum),
+        "max_sensitivity": int(prof.maximum),
+        "constant": bool(prof.maximum == 0),
+        "profile": json.dumps([round(float(v), 8) for v in prof.fractions]),
+    }
+
+
+def _profile(f, n_bits, exhaustive_max, n_samples, random_state):
+    method = "exhaustive" if n_bits <= exhaustive_max else "sampled"
+    return sensitivity_profile(
+        f, n_bits, method=method, n_samples=n_samples, random_state=random_state
+    )
+
+
+def random_init_cell(
+    n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
+    random_state, exhaustive_max, n_samples, n_blowup,
+):
+    """Profile one randomly initialised transformer.
+
+    The weights depend on (random_state, seed) and the shapes only, so the
+    two eps values see the same network.
+    """
+    with _one_thread():
+        model = BooleanTransformer(
+            n_bits, d_model, n_layers, n_heads, layer_norm_eps=layer_norm_eps,
+            init=init, init_scale=init_scale, seed=cell_seed(random_state, seed),
+        ).eval()
+        prof = _profile(model, n_bits, exhaustive_max, n_samples,
+                        cell_seed(random_state, seed, 1))
+        g = torch.Generator().manual_seed(cell_seed(random_state, seed, 2))
+        spins = 1.0 - 2.0 * torch.randint(0, 2, (n_blowup, n_bits), generator=g).float()
+        inv = torch.cat([v.flatten() for v in model.layer_norm_inverse_std(spins).values()])
+    finite = inv[torch.isfinite(inv)]
+    return {
+        "function": "transformer",
+        **_profile_result(prof),
+        "ln_inv_std_max": finite_or_none(inv.max()),
+        "ln_inv_std_median": finite_or_none(finite.median()) if finite.numel() else None,
+        "n_parameters": model.n_parameters,
+    }
+
+
+def reference_cell(function, n_bits, exhaustive_max, n_samples, random_state):
+    """Profile PARITY, MAJORITY or FIRST on N bits the way the models are profiled."""
+    prof = _profile(FUNCTIONS[function](n_bits), n_bits, exhaustive_max, n_samples,
+                    cell_seed(random_state, 0, 3))
+    return {"function": function, **_profile_result(prof)}
+
+
+def random_init_sensitivity(
+    preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
+    random_state=0, **overrides,
+):
+    """Sensitivity profiles of random transformers vs N, next to PARITY/MAJORITY/FIRST.
+
+    Parameters
+    ----------
+    preset : {"quick", "full"}, default="quick"
+        ``quick`` (seconds): N in {4, .., 16} (exhaustive up to 12, sampled
+        at 16), D = 16, L in {1, 2}, eps in {0, 1e-5}, Gaussian init, 6
+        seeds. ``full`` (hours on one core; use ``n_jobs``): N = 4..20
+        exhaustively plus 24..64 sampled, D in {16, 64}, L in {1, 2, 4},
+        eps in {0, 1e-5}, Gaussian and PyTorch-default init, 20 seeds.
+    checkpoint_dir, n_jobs, progress, scheduler
+        As for :func:`skxor.studies.run_sweep`.
+    random_state : int, default=0
+        Seeds the networks and the sampled strings.
+    **overrides
+        Replace preset entries: ``n_bits``, ``d_model``, ``n_layers``,
+        ``layer_norm_eps``, ``init`` (lists); ``n_heads`` (must divide every
+        D), ``init_scale`` (sigma of ``"normal"``, w of ``"uniform"``),
+        ``seeds``, ``exhaustive_max`` (largest N profiled over all strings),
+        ``n_samples`` (strings per sampled profile), ``n_blowup`` (strings
+        for the layer-norm diagnostic).
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        One row per transformer (``function == "transformer"``: the
+        configuration, ``seed``, ``n_parameters``, ``ln_inv_std_max``,
+        ``ln_inv_std_median``) and per reference function and N
+        (``function`` in PARITY, MAJORITY, FIRST; configuration columns
+        empty). Profile columns for all: ``method``, ``n_strings``,
+        ``zero_fraction`` (with ``zero_fraction_low``/``_high``, a 95%
+        interval when sampled), ``average_sensitivity``,
+        ``min_sensitivity``, ``max_sensitivity``, ``constant`` and
+        ``profile`` (JSON list of the fractions per sensitivity 0..N).
+
+    Examples
+    --------
+    >>> from skxor.studies._random_init import random_init_sensitivity
+    >>> df = random_init_sensitivity(n_bits=[4, 8], n_layers=[1], seeds=2)
+    >>> sorted(df["function"].unique())
+    ['FIRST', 'MAJORITY', 'PARITY', 'transformer']
+    >>> df[df["function"] == "PARITY"]["zero_fraction"].tolist()
+    [0.0, 0.0]
+    """
+    params = preset_params(PRESETS, preset, overrides)
+    for D in params["d_model"]:
+        if D % params["n_heads"]:
+            raise ValueError(
+                f"d_model={D} must be divisible by n_heads={params['n_heads']}."
+            )
+    common = dict(
+        exhaustive_max=[params["exhaustive_max"]], n_samples=[params["n_samples"]],
+        random_state=[random_state],
+    )
+    cells = expand_grid(
+        n_bits=params["n_bits"], d_model=params["d_model"], n_layers=params["n_layers"],
+        n_heads=[params["n_heads"]], layer_norm_eps=params["layer_norm_eps"],
+        init=params["init"], init_scale=[params["init_scale"]],
+        seed=list(range(params["seeds"])), n_blowup=[params["n_blowup"]], **common,
+    )
+    cells.sort(key=lambda c: (c["n_bits"], c["d_model"], c["n_layers"], c["init"],
+                              c["layer_norm_eps"], c["seed"]))
+    refs = expand_grid(function=list(FUNCTIONS), n_bits=params["n_bits"], **common)
+    refs.sort(key=lambda c: (c["n_bits"], list(FUNCTIONS).index(c["function"])))
+    sweep = dict(checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+                 scheduler=scheduler)
+    models = run_sweep(random_init_cell, cells, study="random_init_sensitivity", **sweep)
+    references = run_sweep(reference_cell, refs, study="random_init_sensitivity", **sweep)
+    df = pd.concat([models, references], ignore_index=True)
+    first = ["function", "n_bits", "d_model", "n_layers", "n_heads", "layer_norm_eps",
+             "init", "init_scale", "seed"]
+    return df[first + [c for c in df.columns if c not in first]]
+
+
+# -- summaries, figures, report ---------------------------------------------------
+
+_CONFIG = ["init", "d_model", "n_layers", "layer_norm_eps"]
+
+
+def _config_label(init, d_model, n_layers, eps):
+    return f"{init}, D={int(d_model)}, L={int(n_layers)}, eps={eps:g}"
+
+
+def summarise_random_init(df):
+    """Per configuration and N: means over seeds.
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+        Columns ``config`` (a label; the function name for the references),
+        ``n_bits``, ``zero_fraction`` (mean), ``zero_fraction_std``,
+        ``constant_rate`` (share of seeds computing a constant function),
+        ``nonconstant_zero_fraction`` (mean over the non-constant ones, NaN
+        if none), ``average_sensitivity``, ``ln_inv_std_max`` (median) and
+        ``seeds``.
+    """
+    models = df[df["function"] == "transformer"].copy()
+    models["config"] = [
+        _config_label(*row) for row in models[_CONFIG].itertuples(index=False)
+    ]
+    models["nonconstant_zero"] = models["zero_fraction"].where(~models["constant"].astype(bool))
+    summary = (
+        models.groupby(["config", "n_bits"], sort=False)
+        .agg(
+            zero_fraction=("zero_fraction", "mean"),
+            zero_fraction_std=("zero_fraction", "std"),
+            constant_rate=("constant", "mean"),
+            nonconstant_zero_fraction=("nonconstant_zero", "mean"),
+            average_sensitivity=("average_sensitivity", "mean"),
+            ln_inv_std_max=("ln_inv_std_max", "median"),
+            seeds=("seed", "count"),
+        )
+        .reset_index()
+    )
+    refs = df[df["function"] != "transformer"]
+    refs = refs.assign(config=refs["function"], seeds=1)[
+        ["config", "n_bits", "zero_fraction", "average_sensitivity", "seeds"]
+    ]
+    return pd.concat([summary, refs], ignore_index=True)
+
+
+def _profiles(df, n_bits):
+    """Mean profile per configuration (and reference) at string length n_bits."""
+    part = df[df["n_bits"] == n_bits]
+    out = {}
+    for _, row in part.iterrows():
+        label = (
+            row["function"] if row["function"] != "transformer"
+            else _config_label(row["init"], row["d_model"], row["n_layers"], row["layer_norm_eps"])
+        )
+        out.setdefault(label, []).append(json.loads(row["profile"]))
+    return {label: np.mean(rows, axis=0) for label, rows in out.items()}
+
+
+_REF_STYLES = {"PARITY": ":", "MAJORITY": "--", "FIRST": "-."}
+
+
+def plot_random_init_sensitivity(df):
+    """Figures: zero-sensitivity fraction and average sensitivity vs N; profiles.
+
+    Returns
+    -------
+    figures : dict of str to matplotlib.figure.Figure
+        ``"zero_fraction"``, ``"average_sensitivity"`` (both vs N, one
+        panel per eps, references dashed) and ``"profiles"`` (mean profile
+        at the largest N, per configuration and reference).
+    """
+    from matplotlib.figure import Figure
+
+    summary = summarise_random_init(df)
+    refs = summary[summary["config"].isin(list(FUNCTIONS))]
+    models = summary[~summary["config"].isin(list(FUNCTIONS))]
+    epsilons = sorted(df.loc[df["function"] == "transformer", "layer_norm_eps"].unique())
+    figures = {}
+    for key, ylabel in [
+        ("zero_fraction", "fraction of strings with sensitivity 0"),
+        ("average_sensitivity", "average sensitivity"),
+    ]:
+        fig = Figure(figsize=(4.4 * len(epsilons), 3.6), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(1, len(epsilons), sharey=True))
+        for ax, eps in zip(axes, epsilons):
+            for config, group in models.groupby("config", sort=False):
+                if not config.endswith(f"eps={eps:g}"):
+                    continue
+                ax.plot(group["n_bits"], group[key], marker="o", ms=3,
+                        label=config.rsplit(", eps", 1)[0])
+            for function, group in refs.groupby("config", sort=False):
+                ax.plot(group["n_bits"], group[key], ls=_REF_STYLES[function], lw=1,
+                        color="grey", label=function)
+            ax.set_xlabel("string length N")
+            ax.set_title(f"layer-norm eps = {eps:g}", fontsize="small")
+        axes[0].set_ylabel(ylabel)
+        axes[-1].legend(fontsize="x-small")
+        figures[key] = fig
+
+    n_bits = int(df.loc[df["method"] == "exhaustive", "n_bits"].max())
+    profiles = _profiles(df, n_bits)
+    fig = Figure(figsize=(6.5, 3.8), layout="constrained")
+    ax = fig.subplots()
+    for label, fractions in profiles.items():
+        style = (
+            {"ls": _REF_STYLES[label], "lw": 1, "color": "grey"} if label in FUNCTIONS
+            else {"marker": "o", "ms": 3}
+        )
+        ax.plot(np.arange(n_bits + 1), fractions, label=label, **style)
+    ax.set_xlabel("sensitivity s(f, x)")
+    ax.set_ylabel("fraction of strings (mean over seeds)")
+    ax.set_title(f"sensitivity profiles at N = {n_bits} (random initialisation)",
+                 fontsize="small")
+    ax.legend(fontsize="x-small")
+    figures["profiles"] = fig
+    return figures
+
+
+def report_random_init_sensitivity(df):
+    """Markdown: zero-sensitivity fraction and average sensitivity vs N."""
+    summary = summarise_random_init(df)
+    zero = summary.pivot_table(index="n_bits", columns="config", values="zero_fraction",
+                               sort=False)
+    const = summary.dropna(subset=["constant_rate"]).pivot_table(
+        index="n_bits", columns="config", values="constant_rate", sort=False)
+    avg = summary.pivot_table(index="n_bits", columns="config", values="average_sensitivity",
+                              sort=False)
+    lines = [
+        "## Sensitivity at random initialisation",
+        "",
+        "Mean over seeds of the fraction of strings with sensitivity 0 "
+        "(exhaustive up to "
+        f"N = {int(df.loc[df['method'] == 'exhaustive', 'n_bits'].max())}, "
+        "sampled beyond), per configuration, next to PARITY, MAJORITY and FIRST:",
+        "",
+        zero.to_markdown(floatfmt=".3f"),
+        "",
+        "Share of seeds whose function is constant (every string has sensitivity 0):",
+        "",
+        const.to_markdown(floatfmt=".2f"),
+        "",
+        "Average sensitivity:",
+        "",
+        avg.to_markdown(floatfmt=".3g"),
+    ]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "PRESETS",
+    "plot_random_init_sensitivity",
+    "random_init_cell",
+    "random_init_sensitivity",
+    "reference_cell",
+    "report_random_init_sensitivity",
+    "summarise_random_init",
+]

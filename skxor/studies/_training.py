@@ -1,0 +1,339 @@
+"""What a transformer learns of PARITY, MAJORITY and FIRST as N grows (paper 2).
+
+For each function, string length N and seed, a
+:class:`~skxor.estimators._boolean_transformer.BooleanTransformerClassifier`
+is trained on fresh uniform strings labelled by the function (AdamW, a fixed
+budget of ``n_steps`` steps of ``batch_size`` strings), stopping early once
+the accuracy on a monitoring sample of ``check_every * batch_size`` strings,
+measured every ``check_every`` steps, reaches ``target_accuracy``. Recorded
+per run: the accuracy reached (on all 2^N strings up to ``exhaustive_max``
+bits, else on ``n_eval`` fresh strings), the steps used, whether the target
+was reached, and the sensitivity profile of the trained model next to the
+target function's (zero-sensitivity fraction, average sensitivity, and the
+total-variation distance between the two profiles).
+
+Paper 2 reports that MAJORITY (exponentially many zero-sensitivity strings)
+is learned, FIRST only at moderate lengths, and PARITY (no zero-sensitivity
+strings, every string of sensitivity N) not, with trained models keeping a
+low-sensitivity profile.
+
+Every cell runs torch on one thread (the networks are small); parallelism
+comes from ``n_jobs``.
+"""
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from ..estimators._boolean_transformer import BooleanTransformerClassifier
+from ._common import expand_grid, preset_params
+from ._random_init import FUNCTIONS, _one_thread, _profile, _profile_result, cell_seed
+from ._sweep import run_sweep
+
+PRESETS = {
+    "quick": dict(
+        function=list(FUNCTIONS),
+        n_bits=[4, 6, 8],
+        d_model=16,
+        n_layers=2,
+        n_heads=4,
+        layer_norm_eps=[1e-5],
+        learning_rate=3e-3,
+        batch_size=64,
+        n_steps=400,
+        check_every=50,
+        target_accuracy=0.99,
+        seeds=2,
+        exhaustive_max=16,
+        n_eval=10000,
+        n_samples=1000,
+    ),
+    "full": dict(
+        function=list(FUNCTIONS),
+        n_bits=[4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64],
+        d_model=64,
+        n_layers=2,
+        n_heads=4,
+        layer_norm_eps=[1e-5],
+        learning_rate=1e-3,
+        batch_size=128,
+        n_steps=5000,
+        check_every=100,
+        target_accuracy=0.99,
+        seeds=3,
+        exhaustive_max=16,
+        n_eval=20000,
+        n_samples=2000,
+    ),
+}
+
+#: An accuracy at or above this on the evaluation strings counts as learned.
+LEARNED = 0.99
+
+
+def _total_variation(p, q):
+    return 0.5 * float(np.abs(np.asarray(p) - np.asarray(q)).sum())
+
+
+def training_cell(
+    function, n_bits, seed, random_state, d_model, n_layers, n_heads, layer_norm_eps,
+    learning_rate, batch_size, n_steps, check_every, target_accuracy, exhaustive_max,
+    n_eval, n_samples,
+):
+    """Train one transformer on one function and profile what it learned."""
+    target = FUNCTIONS[function](n_bits)
+    rng = np.random.default_rng(cell_seed(random_state, seed, 10))
+    monitor = rng.integers(0, 2, size=(check_every * batch_size, n_bits), dtype=np.uint8)
+    clf = BooleanTransformerClassifier(
+        d_model, n_layers, n_heads, layer_norm_eps=layer_norm_eps,
+        learning_rate=learning_rate, batch_size=batch_size,
+        max_iter=-(-n_steps // check_every), target_function=target,
+        target_accuracy=target_accuracy, random_state=cell_seed(random_state, seed, 11),
+    )
+    with _one_thread():
+        clf.fit(monitor)
+        if n_bits <= exhaustive_max:
+            X_eval = ((np.arange(2**n_bits)[:, None] >> np.arange(n_bits)) & 1).astype(np.uint8)
+        else:
+            X_eval = rng.integers(0, 2, size=(n_eval, n_bits), dtype=np.uint8)
+        accuracy = float(np.mean(clf.predict(X_eval) == target(X_eval)))
+        profile_seed = cell_seed(random_state, seed, 12)
+        learned = _profile(clf.module_, n_bits, exhaustive_max, n_samples, profile_seed)
+        wanted = _profile(target, n_bits, exhaustive_max, n_samples, profile_seed)
+    model = _profile_result(learned)
+    reference = _profile_result(wanted)
+    return {
+        "accuracy": accuracy,
+        "learned": bool(accuracy >= LEARNED),
+        "reached_target": bool(clf.accuracy_curve_[-1] >= target_accuracy),
+        "steps": int(clf.n_iter_ * check_every),
+        "final_loss": float(clf.loss_curve_[-1]),
+        "method": model["method"],
+        "zero_fraction": model["zero_fraction"],
+        "average_sensitivity": model["average_sensitivity"],
+        "constant": model["constant"],
+        "profile": model["profile"],
+        "target_zero_fraction": reference["zero_fraction"],
+        "target_average_sensitivity": reference["average_sensitivity"],
+        "target_profile": reference["profile"],
+        "profile_distance": _total_variation(learned.fractions, wanted.fractions),
+    }
+
+
+def training_sensitivity(
+    preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
+    random_state=0, **overrides,
+):
+    """Train on PARITY, MAJORITY and FIRST at growing N; accuracy and profiles.
+
+    Parameters
+    ----------
+    preset : {"quick", "full"}, default="quick"
+        ``quick`` (seconds): N in {4, 6, 8}, D = 16, L = 2, 400 steps of
+        64 strings, 2 seeds. ``full`` (hours on one core; use ``n_jobs``):
+        N from 4 to 64, D = 64, L = 2, 5000 steps of 128 strings, 3 seeds.
+    checkpoint_dir, n_jobs, progress, scheduler
+        As for :func:`skxor.studies.run_sweep`.
+    random_state : int, default=0
+        Seeds the networks, the training strings and the evaluation.
+    **overrides
+        Replace preset entries: ``function`` (names among PARITY, MAJORITY,
+        FIRST), ``n_bits``, ``layer_norm_eps`` (lists); ``d_model``,
+        ``n_layers``, ``n_heads``, ``learning_rate``, ``batch_size``,
+        ``n_steps`` (budget), ``check_every`` (steps between accuracy
+        checks), ``target_accuracy`` (early stop), ``seeds``,
+        ``exhaustive_max`` (largest N evaluated and profiled over all
+        strings), ``n_eval`` (evaluation strings beyond it), ``n_samples``
+        (strings per sampled profile).
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        One row per (function, n_bits, layer_norm_eps, seed) with the
+        settings, ``accuracy``, ``learned`` (accuracy >= 0.99),
+        ``reached_target``, ``steps``, ``final_loss``, the trained model's
+        ``zero_fraction``, ``average_sensitivity``, ``constant`` and
+        ``profile`` (JSON list of fractions per sensitivity 0..N), the
+        target's ``target_zero_fraction``, ``target_average_sensitivity``
+        and ``target_profile``, and ``profile_distance`` (total variation
+        between the two profiles).
+
+    Examples
+    --------
+    >>> from skxor.studies._training import training_sensitivity
+    >>> df = training_sensitivity(function=["MAJORITY"], n_bits=[5], seeds=1)
+    >>> df[["function", "n_bits", "learned"]].values.tolist()
+    [['MAJORITY', 5, True]]
+    """
+    params = preset_params(PRESETS, preset, overrides)
+    unknown = sorted(set(params["function"]) - set(FUNCTIONS))
+    if unknown:
+        raise ValueError(f"function must be among {sorted(FUNCTIONS)}; got {unknown}.")
+    if params["d_model"] % params["n_heads"]:
+        raise ValueError(
+            f"d_model={params['d_model']} must be divisible by n_heads={params['n_heads']}."
+        )
+    scalars = {
+        name: [params[name]]
+        for name in ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size",
+                     "n_steps", "check_every", "target_accuracy", "exhaustive_max",
+                     "n_eval", "n_samples")
+    }
+    cells = expand_grid(
+        function=params["function"], n_bits=params["n_bits"],
+        layer_norm_eps=params["layer_norm_eps"], seed=list(range(params["seeds"])),
+        random_state=[random_state], **scalars,
+    )
+    order = list(FUNCTIONS)
+    cells.sort(key=lambda c: (order.index(c["function"]), c["n_bits"], c["layer_norm_eps"],
+                              c["seed"]))
+    df = run_sweep(
+        training_cell, cells, study="training_sensitivity", checkpoint_dir=checkpoint_dir,
+        n_jobs=n_jobs, progress=progress, scheduler=scheduler,
+    )
+    first = ["function", "n_bits", "layer_norm_eps", "seed"]
+    return df[first + [c for c in df.columns if c not in first]]
+
+
+# -- summaries, figures, report ---------------------------------------------------
+
+
+def summarise_training(df):
+    """Per function, N and eps: means over seeds and the share of seeds that learned."""
+    return (
+        df.groupby(["function", "n_bits", "layer_norm_eps"], sort=False)
+        .agg(
+            learned_rate=("learned", "mean"),
+            accuracy=("accuracy", "mean"),
+            accuracy_min=("accuracy", "min"),
+            steps=("steps", "mean"),
+            zero_fraction=("zero_fraction", "mean"),
+            target_zero_fraction=("target_zero_fraction", "first"),
+            average_sensitivity=("average_sensitivity", "mean"),
+            target_average_sensitivity=("target_average_sensitivity", "first"),
+            profile_distance=("profile_distance", "mean"),
+            seeds=("seed", "count"),
+        )
+        .reset_index()
+    )
+
+
+def learned_up_to(df):
+    """Largest N up to which every tried length was learned by all seeds, per function.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        Columns ``function``, ``layer_norm_eps``, ``learned_up_to`` (0 if the
+        smallest N already failed) and ``largest_n_tried``.
+    """
+    rows = []
+    summary = summarise_training(df)
+    for (function, eps), group in summary.groupby(["function", "layer_norm_eps"], sort=False):
+        group = group.sort_values("n_bits")
+        ok = 0
+        for n, rate in zip(group["n_bits"], group["learned_rate"]):
+            if rate < 1.0:
+                break
+            ok = int(n)
+        rows.append({"function": function, "layer_norm_eps": eps, "learned_up_to": ok,
+                     "largest_n_tried": int(group["n_bits"].max())})
+    return pd.DataFrame(rows)
+
+
+def plot_training_sensitivity(df):
+    """Figures: accuracy vs N per function; trained vs target profiles.
+
+    Returns
+    -------
+    figures : dict of str to matplotlib.figure.Figure
+        ``"accuracy"`` (mean and worst seed vs N, per function and eps),
+        ``"sensitivity"`` (zero-sensitivity fraction and average
+        sensitivity of the trained models vs the targets', vs N) and
+        ``"profiles"`` (mean trained profile against the target's at the
+        largest exhaustively profiled N, one panel per function).
+    """
+    from matplotlib.figure import Figure
+
+    summary = summarise_training(df)
+    functions = list(dict.fromkeys(summary["function"]))
+    acc = Figure(figsize=(5.0, 3.6), layout="constrained")
+    ax = acc.subplots()
+    for (function, eps), group in summary.groupby(["function", "layer_norm_eps"], sort=False):
+        line, = ax.plot(group["n_bits"], group["accuracy"], marker="o",
+                        label=f"{function} (eps={eps:g})")
+        ax.plot(group["n_bits"], group["accuracy_min"], ls=":", color=line.get_color())
+    ax.axhline(LEARNED, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("string length N")
+    ax.set_ylabel("accuracy after training (mean; dotted: worst seed)")
+    ax.set_ylim(0.4, 1.02)
+    ax.legend(fontsize="x-small")
+
+    sens = Figure(figsize=(9.0, 3.6), layout="constrained")
+    axes = sens.subplots(1, 2)
+    for (function, eps), group in summary.groupby(["function", "layer_norm_eps"], sort=False):
+        for ax, key in zip(axes, ["zero_fraction", "average_sensitivity"]):
+            line, = ax.plot(group["n_bits"], group[key], marker="o", ms=3,
+                            label=f"{function} trained (eps={eps:g})")
+            ax.plot(group["n_bits"], group[f"target_{key}"], ls="--", lw=1,
+                    color=line.get_color())
+    axes[0].set_ylabel("zero-sensitivity fraction")
+    axes[1].set_ylabel("average sensitivity")
+    for ax in axes:
+        ax.set_xlabel("string length N (dashed: target function)")
+    axes[0].legend(fontsize="x-small")
+
+    exhaustive = df[df["method"] == "exhaustive"]
+    n_bits = int(exhaustive["n_bits"].max()) if len(exhaustive) else int(df["n_bits"].max())
+    prof = Figure(figsize=(4.0 * len(functions), 3.4), layout="constrained")
+    paxes = np.atleast_1d(prof.subplots(1, len(functions), sharey=True))
+    for ax, function in zip(paxes, functions):
+        part = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
+        k = np.arange(n_bits + 1)
+        if len(part):
+            trained = np.mean([json.loads(p) for p in part["profile"]], axis=0)
+            ax.bar(k, trained, color="tab:blue", alpha=0.7, label="trained (mean)")
+            ax.step(k, json.loads(part["target_profile"].iloc[0]), where="mid",
+                    color="black", lw=1, label="target")
+        ax.set_title(f"{function}, N = {n_bits}", fontsize="small")
+        ax.set_xlabel("sensitivity s(f, x)")
+    paxes[0].set_ylabel("fraction of strings")
+    paxes[-1].legend(fontsize="x-small")
+    return {"accuracy": acc, "sensitivity": sens, "profiles": prof}
+
+
+def report_training_sensitivity(df):
+    """Markdown: accuracy and profiles per function and N, and how far each was learned."""
+    summary = summarise_training(df)
+    columns = ["function", "n_bits", "layer_norm_eps", "learned_rate", "accuracy",
+               "steps", "zero_fraction", "target_zero_fraction", "average_sensitivity",
+               "target_average_sensitivity", "profile_distance"]
+    reach = learned_up_to(df)
+    budget = int(df["n_steps"].iloc[0]) if "n_steps" in df else None
+    lines = [
+        "## Training on PARITY, MAJORITY and FIRST",
+        "",
+        f"Budget: {budget} steps of {int(df['batch_size'].iloc[0])} fresh strings "
+        f"(D = {int(df['d_model'].iloc[0])}, L = {int(df['n_layers'].iloc[0])}); "
+        f"learned = accuracy >= {LEARNED} on all strings (or a large sample).",
+        "",
+        summary[columns].to_markdown(index=False, floatfmt=".3g"),
+        "",
+        "Learned by every seed at every N up to:",
+        "",
+        reach.to_markdown(index=False),
+    ]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "LEARNED",
+    "PRESETS",
+    "learned_up_to",
+    "plot_training_sensitivity",
+    "report_training_sensitivity",
+    "summarise_training",
+    "training_cell",
+    "training_sensitivity",
+]
