@@ -242,6 +242,21 @@ class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
 
     # -- training -------------------------------------------------------------
 
+    def _reraise_interrupt(self, net):
+        """Raise KeyboardInterrupt if training stopped short for no good reason.
+
+        skorch ends training quietly on a KeyboardInterrupt (its callbacks
+        stop training that way); a user's Ctrl-C must not leave a half-trained
+        model that looks fitted (a study would checkpoint it).
+        """
+        completed = len(net.history) == self.max_iter and "train_loss" in net.history[-1]
+        stopper = dict(net.callbacks_).get("early_stopping")
+        if not completed and not (stopper is not None and stopper.misses_ >= stopper.patience):
+            raise KeyboardInterrupt(
+                f"{type(self).__name__}.fit was interrupted after "
+                f"{len(net.history)} of {self.max_iter} epochs."
+            )
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Train the network.
@@ -262,13 +277,13 @@ class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
         self._check_finite_params()
         X, y = validate_data(self, X, y, dtype="numeric")
         name = type(self).__name__
-        self.encoding_ = binary_encoding(X, self.binarize)
-        self.classes_, y_spins = check_binary_target(y, name)
+        encoding = binary_encoding(X, self.binarize)
+        classes, y_spins = check_binary_target(y, name)
         device = check_device(self.device)
         dtype = check_dtype(self.dtype)
         seed = seed_from(self.random_state)
 
-        spins = to_spins(X, self.encoding_, self.binarize, dtype=dtype, device=device)
+        spins = to_spins(X, encoding, self.binarize, dtype=dtype, device=device)
         target = self._targets(y_spins, dtype, device)
         callbacks = [("stop_on_non_finite", StopOnNonFinite(self.learning_rate))]
         if self.early_stopping:
@@ -320,10 +335,13 @@ class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
         with seeded_torch(seed, device):
             net.initialize()
             net.partial_fit(TensorDataset(spins, target), None)
+        self._reraise_interrupt(net)
         # Drop the reference to the hold-out tensors: a fitted model keeps no data.
         net.train_split = None
 
         self._net = net
+        self.encoding_ = encoding
+        self.classes_ = classes
         self.history_ = net.history
         self.loss_curve_ = [float(v) for v in net.history[:, "train_loss"]]
         self.validation_loss_curve_ = (

@@ -268,9 +268,10 @@ def parameter_scaling(
         at the largest size tried), ``seeds``, ``seconds`` (compute time of
         all cells of the search), ``size_name``, ``size``,
         ``success_rate`` (share of seeds reaching the threshold at that size)
-        and ``reached``. ``results.attrs["cells"]`` holds every cell (one row
-        per model, d, size, seed) and ``results.attrs["threshold"]`` the
-        threshold.
+        and ``reached``. ``results.attrs["cells"]`` holds every cell as a
+        list of records (``pandas.DataFrame(results.attrs["cells"])``: one
+        row per model, d, size and seed) and ``results.attrs["threshold"]``
+        the threshold.
 
     Examples
     --------
@@ -322,7 +323,8 @@ def parameter_scaling(
         columns=columns
     )
     summary = summarize_parameter_scaling(cells, params["threshold"], len(seeds))
-    summary.attrs["cells"] = cells
+    # Records, not a DataFrame: pandas compares attrs with == when concatenating.
+    summary.attrs["cells"] = cells.to_dict("records")
     summary.attrs["threshold"] = params["threshold"]
     return summary
 

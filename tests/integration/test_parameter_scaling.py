@@ -49,7 +49,7 @@ def test_quick_preset_measures_both_models(quick):
 
 def test_search_stops_at_the_first_size_reaching_the_threshold(quick):
     df, _ = quick
-    cells = df.attrs["cells"]
+    cells = pd.DataFrame(df.attrs["cells"])
     for row in df.itertuples():
         tried = cells[(cells["model"] == row.model) & (cells["d"] == row.d)]
         median = tried.groupby("size")["accuracy"].median()
@@ -63,6 +63,9 @@ def test_rerun_reuses_the_checkpoints(quick):
     again = parameter_scaling("quick", checkpoint_dir=folder)
     # Recorded compute seconds come back unchanged: nothing was recomputed.
     pd.testing.assert_frame_equal(again, df)
+    assert again.attrs == df.attrs
+    # Results of two runs concatenate (attrs hold plain records).
+    assert len(pd.concat([df, again])) == 2 * len(df)
 
 
 def test_plot_and_report(quick):
@@ -113,8 +116,9 @@ def test_finite_sample_transformer_cells_fit_the_estimator():
     data_seed, model_seed = cell_seeds(4, 10, 0)
     X, y = make_sparse_parity(4000, 10, random_state=data_seed)
     clf = SparseXORTransformer(m=6, random_state=model_seed).fit(X[:3000], y[:3000])
-    assert df.attrs["cells"]["accuracy"].iloc[0] == clf.score(X[3000:], y[3000:])
-    assert df.attrs["cells"]["params"].iloc[0] == 12
+    (cell,) = df.attrs["cells"]
+    assert cell["accuracy"] == clf.score(X[3000:], y[3000:])
+    assert cell["params"] == 12
 
 
 @pytest.mark.parametrize(

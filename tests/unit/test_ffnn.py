@@ -170,6 +170,27 @@ def test_early_stopping_learns(xor_data):
     assert clf.score(Xt, yt) == 1.0
 
 
+def test_interrupted_fit_raises(xor_data, monkeypatch):
+    # skorch swallows KeyboardInterrupt; fit must not return a half-trained model.
+    from skxor._utils._skorch import LeanNet
+
+    X, y, _, _ = xor_data
+    calls = []
+    original = LeanNet.train_step
+
+    def interrupt_on_third_batch(net, batch, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return original(net, batch, **kwargs)
+
+    monkeypatch.setattr(LeanNet, "train_step", interrupt_on_third_batch)
+    clf = FFNNParityBaseline(**FAST, random_state=0)
+    with pytest.raises(KeyboardInterrupt, match="interrupted after 1 of 30 epochs"):
+        clf.fit(X, y)
+    assert not hasattr(clf, "n_parameters_") and not hasattr(clf, "classes_")
+
+
 def test_early_stopping_needs_enough_data():
     X, y = make_sparse_parity(6, 4, random_state=0)
     with pytest.raises(ValueError, match="early_stopping=True cannot hold out"):
