@@ -17,8 +17,11 @@ position i of the string with index r gives the string with index
 * a Boolean function or any callable gets 0/1 bits (uint8) and must return
   labels 0/1, -1/+1 or bools (1 / +1 / True is the value 1);
 * a fitted estimator gets X in the encoding it was fitted with (its
-  ``encoding_`` attribute when it has one, else 0/1 bits) and its predicted
-  label ``classes_[1]`` is the value 1;
+  ``encoding_`` attribute when it has one, else 0/1 bits as float32) and its
+  predicted label ``classes_[1]`` is the value 1. An estimator fitted with
+  ``binarize=t`` gets 0/1 bits when ``0 <= t < 1`` (0 is not above t, 1 is)
+  and ``t + b`` otherwise, so that every threshold maps the string back to
+  its bits;
 * a torch module gets float spins ``1 - 2 b`` (as the modules of
   :mod:`skxor.nn` expect) on its own device and dtype, in eval mode; a real
   output is thresholded at 0 (positive is 1), a two-column output is read as

@@ -410,7 +410,8 @@ def sensitivity_profile(
         neighbours. ``"auto"``: exhaustive when ``2^N <= (N + 1) *
         n_samples`` (it then costs no more than sampling), else sampled.
     n_samples : int, default=10000
-        Number of uniform strings for the sampled method.
+        Number of uniform strings for the sampled method (drawn at once: an
+        ``n_samples x N`` byte array); also sets the auto rule.
     batch_size : int, default=65536
         Strings per model call (exhaustive: rounded down to a power of two).
     confidence : float, default=0.95

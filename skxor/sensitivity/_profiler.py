@@ -93,7 +93,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         Encoding of X seen in fit, enforced in transform and predict.
     n_features_in_ : int
         Number of bits N.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (N,)
         Names of the features, when X had string column names.
 
     See Also
@@ -288,17 +288,22 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
 
     # -- transform / predict ------------------------------------------------------
 
-    def _flip_matrix(self, bits):
-        """(n, N) bool: does flipping bit i of row r change the prediction?"""
-        if self.truth_table_ is not None:
-            index = bits_to_index(bits)
-            masks = np.left_shift(np.int64(1), np.arange(bits.shape[1], dtype=np.int64))
-            table = self.truth_table_
-            return table[index[:, None] ^ masks] != table[index][:, None]
-        flips = np.empty(bits.shape, dtype=bool)
-        for rows, chunk in iter_flips(self._evaluator(), bits, self.batch_size):
-            flips[rows] = chunk
-        return flips
+    def _iter_flips(self, bits):
+        """Yield ``(rows, flips)``: does flipping bit i of a row change the prediction?
+
+        With a truth table these are look-ups at ``index ^ (1 << i)``; else the
+        model is evaluated on each row and its N neighbours.
+        """
+        if self.truth_table_ is None:
+            yield from iter_flips(self._evaluator(), bits, self.batch_size)
+            return
+        table = self.truth_table_
+        masks = np.left_shift(np.int64(1), np.arange(bits.shape[1], dtype=np.int64))
+        step = max(1, self.batch_size // bits.shape[1])  # bounds the (rows, N) index block
+        for begin in range(0, bits.shape[0], step):
+            rows = slice(begin, begin + step)
+            index = bits_to_index(bits[rows])
+            yield rows, table[index[:, None] ^ masks] != table[index][:, None]
 
     def transform(self, X):
         """Sensitivity of each row under the fitted classifier.
@@ -318,12 +323,13 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         check_is_fitted(self)
         _, bits = self._bits(X, reset=False)
         if self.per_bit:
-            return self._flip_matrix(bits).astype(np.uint8)
-        if self.truth_table_ is not None:
-            return self._flip_matrix(bits).sum(axis=1, keepdims=True, dtype=np.int64)
+            out = np.empty(bits.shape, dtype=np.uint8)
+            for rows, flips in self._iter_flips(bits):
+                out[rows] = flips
+            return out
         out = np.empty((bits.shape[0], 1), dtype=np.int64)
-        for rows, chunk in iter_flips(self._evaluator(), bits, self.batch_size):
-            out[rows, 0] = chunk.sum(axis=1)
+        for rows, flips in self._iter_flips(bits):
+            out[rows, 0] = flips.sum(axis=1)
         return out
 
     def get_feature_names_out(self, input_features=None):

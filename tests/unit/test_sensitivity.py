@@ -102,7 +102,11 @@ def test_majority_even_n_ties_to_zero(n_bits):
 
 
 @FAST
-@given(n_bits=st.integers(1, 10), seed=st.integers(0, 2**31 - 1), p=st.sampled_from([0.05, 0.5, 0.9]))
+@given(
+    n_bits=st.integers(1, 10),
+    seed=st.integers(0, 2**31 - 1),
+    p=st.sampled_from([0.05, 0.5, 0.9]),
+)
 def test_exhaustive_matches_per_flip_brute_force_on_random_functions(n_bits, seed, p):
     f = RandomFunction(n_bits, p=p, random_state=seed)
     counts, flips = brute_force(f, n_bits)
