@@ -141,7 +141,8 @@ class BooleanTransformerClassifier(ClassifierMixin, BaseEstimator):
         If set, train on fresh uniform strings labelled by
         ``target_function(bits)``: it gets a uint8 array of 0/1 bits of shape
         (n, N) and returns n labels 0/1, -1/+1 or bools, 1/+1/True being
-        ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify).
+        ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify; a
+        lambda works too, but an estimator holding one cannot be pickled).
     target_accuracy : float in (0, 1] or None, default=None
         Stop once the monitored accuracy reaches it; None trains for
         ``max_iter`` epochs without measuring.

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from .._utils._validation import check_device
 from ..boolean import First, Majority, Parity
 from ..nn._boolean_transformer import BooleanTransformer
 from ..sensitivity import sensitivity_profile
@@ -48,6 +49,7 @@ PRESETS = {
         exhaustive_max=12,
         n_samples=256,
         n_blowup=128,
+        device="cpu",
     ),
     "full": dict(
         n_bits=list(range(4, 21)) + [24, 28, 32, 48, 64],
@@ -61,6 +63,7 @@ PRESETS = {
         exhaustive_max=20,
         n_samples=2000,
         n_blowup=512,
+        device="cpu",
     ),
 }
 
@@ -107,18 +110,19 @@ def _profile(f, n_bits, exhaustive_max, n_samples, random_state):
 
 def random_init_cell(
     n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
-    random_state, exhaustive_max, n_samples, n_blowup,
+    random_state, exhaustive_max, n_samples, n_blowup, device="cpu",
 ):
     """Profile one randomly initialised transformer.
 
     The weights depend on (random_state, seed) and the shapes only, so the
-    two eps values see the same network.
+    two eps values see the same network. They are drawn on the CPU and then
+    moved to ``device``.
     """
     with _one_thread():
         model = BooleanTransformer(
             n_bits, d_model, n_layers, n_heads, layer_norm_eps=layer_norm_eps,
             init=init, init_scale=init_scale, seed=cell_seed(random_state, seed),
-        ).eval()
+        ).eval().to(check_device(device))
         prof = _profile(model, n_bits, exhaustive_max, n_samples,
                         cell_seed(random_state, seed, 1))
         g = torch.Generator().manual_seed(cell_seed(random_state, seed, 2))
@@ -152,9 +156,12 @@ def random_init_sensitivity(
     preset : {"quick", "full"}, default="quick"
         ``quick`` (seconds): N in {4, .., 16} (exhaustive up to 12, sampled
         at 16), D = 16, L in {1, 2}, eps in {0, 1e-5}, Gaussian init, 6
-        seeds. ``full`` (hours on one core; use ``n_jobs``): N = 4..20
-        exhaustively plus 24..64 sampled, D in {16, 64}, L in {1, 2, 4},
-        eps in {0, 1e-5}, Gaussian and PyTorch-default init, 20 seeds.
+        seeds. ``full``: N = 4..20 exhaustively plus 24..64 sampled, D in
+        {16, 64}, L in {1, 2, 4}, eps in {0, 1e-5}, Gaussian and
+        PyTorch-default init, 20 seeds -- 2 880 networks; the D = 64 models
+        at N = 20 dominate (minutes each on one CPU core, a day or so for
+        the whole preset on one core), so run it with ``n_jobs`` and a
+        ``checkpoint_dir``, or with ``device="cuda"``.
     checkpoint_dir, n_jobs, progress, scheduler
         As for :func:`skxor.studies.run_sweep`.
     random_state : int, default=0
@@ -165,7 +172,8 @@ def random_init_sensitivity(
         D), ``init_scale`` (sigma of ``"normal"``, w of ``"uniform"``),
         ``seeds``, ``exhaustive_max`` (largest N profiled over all strings),
         ``n_samples`` (strings per sampled profile), ``n_blowup`` (strings
-        for the layer-norm diagnostic).
+        for the layer-norm diagnostic), ``device`` (torch device of the
+        networks, e.g. ``"cuda"``).
 
     Returns
     -------
@@ -190,6 +198,7 @@ def random_init_sensitivity(
     [0.0, 0.0]
     """
     params = preset_params(PRESETS, preset, overrides)
+    check_device(params["device"])
     for D in params["d_model"]:
         if D % params["n_heads"]:
             raise ValueError(
@@ -203,7 +212,8 @@ def random_init_sensitivity(
         n_bits=params["n_bits"], d_model=params["d_model"], n_layers=params["n_layers"],
         n_heads=[params["n_heads"]], layer_norm_eps=params["layer_norm_eps"],
         init=params["init"], init_scale=[params["init_scale"]],
-        seed=list(range(params["seeds"])), n_blowup=[params["n_blowup"]], **common,
+        seed=list(range(params["seeds"])), n_blowup=[params["n_blowup"]],
+        device=[params["device"]], **common,
     )
     cells.sort(key=lambda c: (c["n_bits"], c["d_model"], c["n_layers"], c["init"],
                               c["layer_norm_eps"], c["seed"]))

@@ -26,6 +26,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from .._utils._validation import check_device
 from ..estimators._boolean_transformer import BooleanTransformerClassifier
 from ._common import expand_grid, preset_params
 from ._random_init import FUNCTIONS, _one_thread, _profile, _profile_result, cell_seed
@@ -48,6 +49,7 @@ PRESETS = {
         exhaustive_max=16,
         n_eval=10000,
         n_samples=1000,
+        device="cpu",
     ),
     "full": dict(
         function=list(FUNCTIONS),
@@ -65,6 +67,7 @@ PRESETS = {
         exhaustive_max=16,
         n_eval=20000,
         n_samples=2000,
+        device="cpu",
     ),
 }
 
@@ -79,7 +82,7 @@ def _total_variation(p, q):
 def training_cell(
     function, n_bits, seed, random_state, d_model, n_layers, n_heads, layer_norm_eps,
     learning_rate, batch_size, n_steps, check_every, target_accuracy, exhaustive_max,
-    n_eval, n_samples,
+    n_eval, n_samples, device="cpu",
 ):
     """Train one transformer on one function and profile what it learned."""
     target = FUNCTIONS[function](n_bits)
@@ -90,6 +93,7 @@ def training_cell(
         learning_rate=learning_rate, batch_size=batch_size,
         max_iter=-(-n_steps // check_every), target_function=target,
         target_accuracy=target_accuracy, random_state=cell_seed(random_state, seed, 11),
+        device=device,
     )
     with _one_thread():
         clf.fit(monitor)
@@ -99,7 +103,8 @@ def training_cell(
             X_eval = rng.integers(0, 2, size=(n_eval, n_bits), dtype=np.uint8)
         accuracy = float(np.mean(clf.predict(X_eval) == target(X_eval)))
         profile_seed = cell_seed(random_state, seed, 12)
-        learned = _profile(clf.module_, n_bits, exhaustive_max, n_samples, profile_seed)
+        learned = _profile(clf.module_.to(check_device(device)), n_bits, exhaustive_max,
+                           n_samples, profile_seed)
         wanted = _profile(target, n_bits, exhaustive_max, n_samples, profile_seed)
     model = _profile_result(learned)
     reference = _profile_result(wanted)
@@ -145,7 +150,8 @@ def training_sensitivity(
         checks), ``target_accuracy`` (early stop), ``seeds``,
         ``exhaustive_max`` (largest N evaluated and profiled over all
         strings), ``n_eval`` (evaluation strings beyond it), ``n_samples``
-        (strings per sampled profile).
+        (strings per sampled profile), ``device`` (torch device for
+        training, e.g. ``"cuda"``).
 
     Returns
     -------
@@ -167,6 +173,7 @@ def training_sensitivity(
     [['MAJORITY', 5, True]]
     """
     params = preset_params(PRESETS, preset, overrides)
+    check_device(params["device"])
     unknown = sorted(set(params["function"]) - set(FUNCTIONS))
     if unknown:
         raise ValueError(f"function must be among {sorted(FUNCTIONS)}; got {unknown}.")
@@ -178,7 +185,7 @@ def training_sensitivity(
         name: [params[name]]
         for name in ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size",
                      "n_steps", "check_every", "target_accuracy", "exhaustive_max",
-                     "n_eval", "n_samples")
+                     "n_eval", "n_samples", "device")
     }
     cells = expand_grid(
         function=params["function"], n_bits=params["n_bits"],

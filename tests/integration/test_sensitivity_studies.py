@@ -102,6 +102,8 @@ def test_random_init_bad_overrides():
         random_init_sensitivity(d_model=[10], n_heads=4)
     with pytest.raises(ValueError, match="preset"):
         random_init_sensitivity("huge")
+    with pytest.raises(ValueError, match="device"):
+        random_init_sensitivity(device="tpu")
 
 
 TINY_TRAINING = dict(
@@ -160,6 +162,8 @@ def test_training_bad_overrides():
         training_sensitivity(function=["XOR"])
     with pytest.raises(ValueError, match="divisible by n_heads"):
         training_sensitivity(d_model=10)
+    with pytest.raises(ValueError, match="device"):
+        training_sensitivity(device="tpu")
 
 
 @pytest.mark.slow
