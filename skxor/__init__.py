@@ -9,5 +9,6 @@ Ghoshdastidar), and random transformers have many zero-sensitivity strings
 
 from ._version import __version__
 from .estimators import SparseXORTransformer
+from .sensitivity import SensitivityProfiler
 
-__all__ = ["SparseXORTransformer", "__version__"]
+__all__ = ["SensitivityProfiler", "SparseXORTransformer", "__version__"]

@@ -1,12 +1,15 @@
 """scikit-learn's common estimator checks on small, fast settings.
 
 The checks feed real-valued data, so every instance binarizes at 0.0 (a value
-above 0 is bit 1), as SPEC section 1 prescribes. No check is expected to fail.
+above 0 is bit 1), as SPEC section 1 prescribes; inner estimators of the
+profiler then see 0/1 bits. No check is expected to fail.
 """
 
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skxor import SparseXORTransformer
+from skxor import SensitivityProfiler, SparseXORTransformer
 
 ESTIMATORS = [
     SparseXORTransformer(m=4, binarize=0.0, random_state=0),
@@ -14,9 +17,19 @@ ESTIMATORS = [
         m=3, attention="erf", learning_rate=0.5, max_iter=3, batch_size=16,
         binarize=0.0, random_state=0,
     ),
+    # The profiler's default inner estimator: SparseXORTransformer(random_state=...).
+    SensitivityProfiler(binarize=0.0, random_state=0),
+    SensitivityProfiler(
+        SparseXORTransformer(m=4, random_state=0), binarize=0.0, per_bit=True, random_state=0
+    ),
+    SensitivityProfiler(
+        DecisionTreeClassifier(random_state=0), binarize=0.0, method="sampled",
+        n_samples=200, random_state=0,
+    ),
+    SensitivityProfiler(LogisticRegression(), binarize=0.0, method="data", n_samples=50),
 ]
 
-# Checks that cannot pass, with the reason. Empty: all pass.
+# Checks that cannot pass, with the reason, per estimator class. Empty: all pass.
 EXPECTED_FAILED_CHECKS = {}
 
 
