@@ -14,3 +14,40 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip_slow)
+
+
+# -- counts of reliability cases tried (tests/reliability) -------------------
+import collections  # noqa: E402
+import json  # noqa: E402
+
+_CASES = collections.defaultdict(collections.Counter)
+
+
+@pytest.fixture(scope="session")
+def reliability_cases():
+    """entry point -> outcome -> number of hypothesis cases tried."""
+    return _CASES
+
+
+def pytest_sessionfinish(session):
+    if hasattr(session.config, "workeroutput"):  # an xdist worker: report to the controller
+        session.config.workeroutput["skxor_cases"] = json.dumps(_CASES)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    for entry, outcomes in json.loads(node.workeroutput.get("skxor_cases", "{}")).items():
+        _CASES[entry].update(outcomes)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _CASES:
+        return
+    terminalreporter.section("reliability cases tried")
+    total = 0
+    for entry, outcomes in sorted(_CASES.items()):
+        n = sum(outcomes.values())
+        total += n
+        detail = ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
+        terminalreporter.write_line(f"{entry}: {n} cases ({detail})")
+    terminalreporter.write_line(f"total: {total} cases")

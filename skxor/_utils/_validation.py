@@ -235,3 +235,25 @@ def check_count(value, name, minimum=1):
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
     return int(value)
+
+
+def validate_binary_data(estimator, X="no_validation", y="no_validation", **kwargs):
+    """``sklearn.utils.validation.validate_data`` with a clear message for empty X.
+
+    scikit-learn reports a DataFrame or list with no columns as "at least one
+    array or dtype is required"; this names the problem instead.
+    """
+    from sklearn.utils.validation import validate_data
+
+    if not isinstance(X, str) and not hasattr(X, "tocsr"):  # sparse goes to sklearn
+        try:
+            shape = getattr(X, "shape", None) or np.shape(X)
+        except ValueError:  # a ragged list: sklearn reports it
+            shape = None
+        if shape is not None and len(shape) == 2 and 0 in shape:
+            raise ValueError(
+                f"Found array with {shape[0]} sample(s) and {shape[1]} feature(s) "
+                f"(shape={tuple(shape)}) while a minimum of 1 is required by "
+                f"{type(estimator).__name__}."
+            )
+    return validate_data(estimator, X, y, **kwargs)

@@ -8,7 +8,7 @@ import torch
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._utils._validation import (
     _row_chunks,
@@ -17,6 +17,7 @@ from .._utils._validation import (
     check_device,
     check_dtype,
     to_spins,
+    validate_binary_data,
 )
 from ..nn import ATTENTION_TYPES, SparseXORAttention
 
@@ -214,7 +215,7 @@ class SparseXORTransformer(ClassifierMixin, BaseEstimator):
             raise ValueError(f"binarize must be a finite threshold or None; got {self.binarize!r}.")
 
     def _validate_X(self, X, reset):
-        X = validate_data(self, X, reset=reset, dtype="numeric")
+        X = validate_binary_data(self, X, reset=reset, dtype="numeric")
         expected = None if reset else self.encoding_
         encoding = binary_encoding(X, self.binarize, expected)
         return X, encoding
@@ -280,7 +281,7 @@ class SparseXORTransformer(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         self._check_finite_params()
-        X, y = validate_data(self, X, y, dtype="numeric")
+        X, y = validate_binary_data(self, X, y, dtype="numeric")
         n_samples, d = X.shape
         name = type(self).__name__
         if d < self.n_heads:

@@ -11,11 +11,10 @@ from sklearn.utils.validation import (
     _check_feature_names_in,
     check_is_fitted,
     column_or_1d,
-    validate_data,
 )
 
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, bits_to_index, check_exhaustive_bits, to_bits
-from .._utils._validation import binary_encoding
+from .._utils._validation import binary_encoding, validate_binary_data
 from ..boolean._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
 from ..estimators import SparseXORTransformer
 from ._profile import exhaustive_counts, iter_flips, profile_strings, summarise
@@ -177,7 +176,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
 
     def _bits(self, X, reset):
         """Validate X and return it with its 0/1 bits (uint8)."""
-        X = validate_data(self, X, reset=reset, dtype="numeric")
+        X = validate_binary_data(self, X, reset=reset, dtype="numeric")
         encoding = binary_encoding(X, self.binarize, None if reset else self.encoding_)
         if reset:
             self.encoding_ = encoding

@@ -29,7 +29,13 @@ def _as_tensor(name, value, dtype, ndim):
         raise ValueError(f"{name} must be a {ndim}-D array; got shape {arr.shape}.")
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} contains NaN or infinite values.")
-    return torch.as_tensor(arr, dtype=dtype)
+    tensor = torch.as_tensor(arr, dtype=dtype)
+    if not torch.isfinite(tensor).all():
+        raise ValueError(
+            f"{name} overflow the range of {dtype} (largest magnitude "
+            f"{np.abs(arr).max():.3g}); use dtype='float64'."
+        )
+    return tensor
 
 
 def _check_inputs(queries, keys, support, attention, dtype):
@@ -51,8 +57,14 @@ def _check_inputs(queries, keys, support, attention, dtype):
     return theta, V, p, q
 
 
-def _loss(theta, V, p, q, attention):
-    gamma = attention_weights(V @ theta.T, attention)  # (d, 2)
+def _loss(scores, p, q, attention):
+    """The closed form from the scores (d, 2), in float64 whatever their dtype.
+
+    The loss is a quartic in the attention weights; with linear attention and
+    huge queries it exceeds float32's range, so this O(d) part runs in float64
+    while the O(d m) key products keep the requested precision.
+    """
+    gamma = attention_weights(scores.to(torch.float64), attention)  # (d, 2)
     a, b = gamma[:, 0], gamma[:, 1]
     ab = a @ b
     return (
@@ -93,7 +105,7 @@ def population_loss(queries, keys, support, attention="softmax", *, dtype="float
     """
     theta, V, p, q = _check_inputs(queries, keys, support, attention, dtype)
     with torch.no_grad():
-        return float(_loss(theta, V, p, q, attention))
+        return float(_loss(V @ theta.T, p, q, attention))
 
 
 def population_gradient(queries, keys, support, attention="softmax", *, dtype="float64"):
@@ -112,9 +124,17 @@ def population_gradient(queries, keys, support, attention="softmax", *, dtype="f
     gradient : ndarray of shape (2, m)
     """
     theta, V, p, q = _check_inputs(queries, keys, support, attention, dtype)
-    theta.requires_grad_(True)
-    _loss(theta, V, p, q, attention).backward()
-    return theta.grad.numpy().astype(np.float64)
+    scores = (V @ theta.T).requires_grad_(True)  # (d, 2)
+    _loss(scores, p, q, attention).backward()
+    # Chain rule through the scores by hand: d loss / d theta = dS.T @ V. The
+    # float64 score gradient is scaled into range before the product in
+    # ``dtype`` and scaled back after, so float32 cannot overflow here.
+    d_scores = scores.grad.to(torch.float64)
+    scale = d_scores.abs().max()
+    if scale == 0 or not torch.isfinite(scale):
+        scale = torch.ones((), dtype=torch.float64)
+    grad = (d_scores / scale).to(V.dtype).T @ V
+    return grad.to(torch.float64).numpy() * float(scale)
 
 
 def population_step(
