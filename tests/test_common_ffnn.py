@@ -5,6 +5,8 @@ above 0 is bit 1), as SPEC section 1 prescribes. Settings are small so the
 whole run stays fast. No check is expected to fail.
 """
 
+import pytest
+import torch
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skxor.estimators._ffnn import FFNNParityBaseline
@@ -16,6 +18,17 @@ ESTIMATORS = [
         learning_rate=0.05, max_iter=5, batch_size=None, binarize=0.0, random_state=0,
     ),
 ]
+
+
+@pytest.fixture(autouse=True)
+def _one_torch_thread():
+    # Tiny networks: a second intra-op thread buys nothing and, on a busy
+    # machine, stalls every small matrix product (10x slower checks).
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
 
 # Checks that cannot pass, with the reason. Empty: all pass.
 EXPECTED_FAILED_CHECKS = {}

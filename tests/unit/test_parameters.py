@@ -15,6 +15,15 @@ from skxor.nn import SparseXORAttention
 from skxor.nn._ffnn import TwoLayerNetwork
 
 
+@pytest.fixture(autouse=True)
+def _one_torch_thread():
+    # Tiny networks: extra intra-op threads only stall on a busy machine.
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 @pytest.mark.parametrize("m, n_heads", [(5, 2), (4, 3), (1, 1)])
 def test_transformer_counts_its_queries_only(m, n_heads):
     X, y = make_sparse_parity(300, 9, random_state=0)
