@@ -8,7 +8,13 @@ Ghoshdastidar), and random transformers have many zero-sensitivity strings
 """
 
 from ._version import __version__
-from .estimators import SparseXORTransformer
+from .estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
 from .sensitivity import SensitivityProfiler
 
-__all__ = ["SensitivityProfiler", "SparseXORTransformer", "__version__"]
+__all__ = [
+    "FFNNParityBaseline",
+    "SensitivityProfiler",
+    "SparseXORTransformer",
+    "__version__",
+    "count_parameters",
+]

@@ -1,4 +1,12 @@
 import pytest
+import torch
+
+
+def pytest_configure(config):
+    # Tests run two pytest-xdist workers on two cores, and the networks they
+    # train are tiny: one intra-op thread per worker avoids oversubscription,
+    # which stalls small matrix products 10x on a busy machine.
+    torch.set_num_threads(1)
 
 
 def pytest_addoption(parser):

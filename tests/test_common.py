@@ -9,7 +9,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skxor import SensitivityProfiler, SparseXORTransformer
+from skxor import FFNNParityBaseline, SensitivityProfiler, SparseXORTransformer
 
 ESTIMATORS = [
     SparseXORTransformer(m=4, binarize=0.0, random_state=0),
@@ -27,6 +27,11 @@ ESTIMATORS = [
         n_samples=200, random_state=0,
     ),
     SensitivityProfiler(LogisticRegression(), binarize=0.0, method="data", n_samples=50),
+    FFNNParityBaseline(width=8, max_iter=20, batch_size=32, binarize=0.0, random_state=0),
+    FFNNParityBaseline(
+        width=4, activation="tanh", loss="squared_error", optimizer="sgd",
+        learning_rate=0.05, max_iter=5, batch_size=None, binarize=0.0, random_state=0,
+    ),
 ]
 
 # Checks that cannot pass, with the reason, per estimator class. Empty: all pass.

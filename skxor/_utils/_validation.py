@@ -245,15 +245,13 @@ def validate_binary_data(estimator, X="no_validation", y="no_validation", **kwar
     """
     from sklearn.utils.validation import validate_data
 
-    if not isinstance(X, str) and not hasattr(X, "tocsr"):  # sparse goes to sklearn
-        try:
-            shape = getattr(X, "shape", None) or np.shape(X)
-        except ValueError:  # a ragged list: sklearn reports it
-            shape = None
-        if shape is not None and len(shape) == 2 and 0 in shape:
-            raise ValueError(
-                f"Found array with {shape[0]} sample(s) and {shape[1]} feature(s) "
-                f"(shape={tuple(shape)}) while a minimum of 1 is required by "
-                f"{type(estimator).__name__}."
-            )
+    # Only objects that know their shape (arrays, DataFrames); anything else,
+    # sparse matrices included, goes to scikit-learn as is.
+    shape = None if hasattr(X, "tocsr") else getattr(X, "shape", None)
+    if isinstance(shape, tuple) and len(shape) == 2 and 0 in shape:
+        raise ValueError(
+            f"Found array with {shape[0]} sample(s) and {shape[1]} feature(s) "
+            f"(shape={shape}) while a minimum of 1 is required by "
+            f"{type(estimator).__name__}."
+        )
     return validate_data(estimator, X, y, **kwargs)

@@ -129,7 +129,7 @@ class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
 
     Examples
     --------
-    >>> from skxor.estimators._ffnn import FFNNParityBaseline
+    >>> from skxor import FFNNParityBaseline
     >>> from skxor.datasets import make_sparse_parity
     >>> X, y = make_sparse_parity(1500, 10, support=[2, 7], random_state=0)
     >>> clf = FFNNParityBaseline(width=8, max_iter=30, random_state=0)

@@ -52,12 +52,12 @@ def count_parameters(model):
     Examples
     --------
     >>> from skxor import SparseXORTransformer
-    >>> from skxor.estimators._parameters import count_parameters
+    >>> from skxor import count_parameters
     >>> from skxor.datasets import make_sparse_parity
     >>> X, y = make_sparse_parity(200, 10, random_state=0)
     >>> count_parameters(SparseXORTransformer(m=8, random_state=0).fit(X, y))
     16
-    >>> from skxor.nn._ffnn import TwoLayerNetwork
+    >>> from skxor.nn import TwoLayerNetwork
     >>> count_parameters(TwoLayerNetwork(10, 3))  # 3 * (10 + 2) + 1
     37
     """

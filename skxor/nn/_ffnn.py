@@ -54,7 +54,7 @@ default="relu"
 
     Examples
     --------
-    >>> from skxor.nn._ffnn import TwoLayerNetwork
+    >>> from skxor.nn import TwoLayerNetwork
     >>> net = TwoLayerNetwork(10, 4)
     >>> sum(p.numel() for p in net.parameters())  # 4 * (10 + 2) + 1
     49

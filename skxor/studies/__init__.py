@@ -7,6 +7,11 @@ from ._sample_complexity import (
     sample_complexity,
     samples_needed,
 )
+from ._parameter_scaling import (
+    parameter_scaling,
+    plot_parameter_scaling,
+    report_parameter_scaling,
+)
 from ._registry import STUDIES, Study, get_study, register
 from ._runner import run_studies
 from ._sweep import run_sweep
@@ -17,6 +22,9 @@ __all__ = [
     "get_study",
     "register",
     "one_step",
+    "parameter_scaling",
+    "plot_parameter_scaling",
+    "report_parameter_scaling",
     "plot_one_step",
     "plot_sample_complexity",
     "report_one_step",

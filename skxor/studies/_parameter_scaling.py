@@ -308,7 +308,7 @@ def parameter_scaling(
 
     Examples
     --------
-    >>> from skxor.studies._parameter_scaling import parameter_scaling
+    >>> from skxor.studies import parameter_scaling
     >>> df = parameter_scaling(model=["transformer"], d=[16, 64], seeds=3,
     ...                        transformer_m=[2, 8, 32], n_test=2000)
     >>> df[["d", "size", "params"]].to_dict("list")

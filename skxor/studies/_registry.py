@@ -5,6 +5,12 @@ from typing import Callable
 
 from ._one_step import PRESETS as ONE_STEP_PRESETS
 from ._one_step import one_step, plot_one_step, report_one_step
+from ._parameter_scaling import PRESETS as PARAMETER_SCALING_PRESETS
+from ._parameter_scaling import (
+    parameter_scaling,
+    plot_parameter_scaling,
+    report_parameter_scaling,
+)
 from ._sample_complexity import PRESETS as SAMPLE_PRESETS
 from ._sample_complexity import (
     plot_sample_complexity,
@@ -69,4 +75,12 @@ register(Study(
     "Learning curves (sklearn learning_curve): test accuracy vs n per d, the "
     "samples n*(d) needed for 95% accuracy and its fitted exponent.",
     sample_complexity, plot_sample_complexity, report_sample_complexity, SAMPLE_PRESETS,
+))
+register(Study(
+    "parameter_scaling",
+    "Smallest trainable-parameter count reaching 99% test accuracy vs d: the "
+    "transformer (search over m) vs the two-layer FFNN (search over width), "
+    "with log-log slopes.",
+    parameter_scaling, plot_parameter_scaling, report_parameter_scaling,
+    PARAMETER_SCALING_PRESETS,
 ))

@@ -15,7 +15,7 @@ import pandas as pd
 from sklearn.model_selection import ShuffleSplit, learning_curve
 
 from ..datasets import make_sparse_parity
-from ..estimators import SparseXORTransformer
+from ..estimators import FFNNParityBaseline, SparseXORTransformer
 from ._common import expand_grid, loglog_slope, preset_params
 from ._sweep import run_sweep
 
@@ -53,9 +53,8 @@ def _estimator(model, seed):
         # Five normalised steps of length 20 (measured: 10/10 seeds at d=100, n=5000).
         return SparseXORTransformer(m=32, max_iter=5, step_length=20.0, random_state=seed)
     if model == "ffnn":
-        from ..estimators._ffnn import FFNNParityBaseline
-
-        return FFNNParityBaseline(random_state=seed)
+        # A bounded budget: 20 epochs with early stopping on a 10% split.
+        return FFNNParityBaseline(max_iter=20, early_stopping=True, random_state=seed)
     raise ValueError(f"model must be one of {MODELS}; got {model!r}.")
 
 

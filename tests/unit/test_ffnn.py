@@ -9,8 +9,8 @@ import torch
 from sklearn.base import clone
 
 from skxor.datasets import make_sparse_parity
-from skxor.estimators._ffnn import FFNNParityBaseline
-from skxor.nn._ffnn import ACTIVATIONS, TwoLayerNetwork
+from skxor import FFNNParityBaseline
+from skxor.nn import ACTIVATIONS, TwoLayerNetwork
 
 # Small and fast: 10 bits, 600 training rows; 30 epochs learn the XOR.
 FAST = dict(width=8, max_iter=30, batch_size=64)

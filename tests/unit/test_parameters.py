@@ -9,10 +9,10 @@ from sklearn.model_selection import GridSearchCV
 
 from skxor import SparseXORTransformer
 from skxor.datasets import make_sparse_parity
-from skxor.estimators._ffnn import FFNNParityBaseline
+from skxor import FFNNParityBaseline
 from skxor.estimators._parameters import count_module_parameters, count_parameters
 from skxor.nn import SparseXORAttention
-from skxor.nn._ffnn import TwoLayerNetwork
+from skxor.nn import TwoLayerNetwork
 
 
 @pytest.fixture(autouse=True)
