@@ -119,7 +119,7 @@ class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
         Encoding of X seen in fit, enforced in predict.
     n_features_in_ : int
         Input length d.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Column names of X, when it had string column names.
 
     See Also

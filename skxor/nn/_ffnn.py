@@ -31,7 +31,7 @@ _ACTIVATION_FUNCTIONS = {
 
 
 class TwoLayerNetwork(nn.Module):
-    """``f(x) = a . sigma(W x + c) + c_0``, one real output per row.
+    """Two-layer network ``f(x) = a @ sigma(W x + c) + c_0``, one real output per row.
 
     Parameters
     ----------
