@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 from skorch.callbacks import EarlyStopping, PrintLog
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
@@ -24,6 +24,7 @@ from .._utils._validation import (
     check_device,
     check_dtype,
     to_spins,
+    validate_binary_data,
 )
 from ..nn._ffnn import ACTIVATIONS, TwoLayerNetwork
 from ._parameters import count_module_parameters
@@ -275,7 +276,7 @@ class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         self._check_finite_params()
-        X, y = validate_data(self, X, y, dtype="numeric")
+        X, y = validate_binary_data(self, X, y, dtype="numeric")
         name = type(self).__name__
         encoding = binary_encoding(X, self.binarize)
         classes, y_spins = check_binary_target(y, name)
@@ -379,7 +380,7 @@ class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
             Positive values predict ``classes_[1]``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype="numeric")
+        X = validate_binary_data(self, X, reset=False, dtype="numeric")
         encoding = binary_encoding(X, self.binarize, self.encoding_)
         device = self._predict_device()
         dtype = check_dtype(self.dtype)

@@ -8,7 +8,7 @@ from _cases import assert_finite, binary_problems, check_outcome
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skxor import SensitivityProfiler, SparseXORTransformer
+from skxor import FFNNParityBaseline, SensitivityProfiler, SparseXORTransformer
 from skxor.datasets import make_sparse_parity
 from skxor.sensitivity import sensitivity_profile
 from skxor.theory import population_loss, population_step
@@ -21,6 +21,10 @@ ESTIMATORS = {
             random_state=0,
         ),
         2,
+    ),
+    "FFNNParityBaseline": (
+        lambda b: FFNNParityBaseline(width=2, max_iter=2, batch_size=4, binarize=b, random_state=0),
+        1,
     ),
     "SensitivityProfiler": (
         lambda b: SensitivityProfiler(
