@@ -77,6 +77,7 @@ def test_random_init_report_and_figures(init_df):
     report = report_random_init_sensitivity(init_df)
     assert report.startswith("## Sensitivity at random initialisation")
     assert "PARITY" in report and "normal, D=8, L=1, eps=0" in report
+    assert "eps = 0 against eps > 0 on the same weights: equal profiles in" in report
     figures = plot_random_init_sensitivity(init_df)
     assert set(figures) == {"zero_fraction", "average_sensitivity", "profiles"}
     assert len(figures["zero_fraction"].axes) == 2  # one panel per eps
