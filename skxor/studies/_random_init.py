@@ -298,9 +298,11 @@ def plot_random_init_sensitivity(df):
     Returns
     -------
     figures : dict of str to matplotlib.figure.Figure
-        ``"zero_fraction"``, ``"average_sensitivity"`` (both vs N, one
-        panel per eps, references dashed) and ``"profiles"`` (mean profile
-        at the largest N, per configuration and reference).
+        ``"zero_fraction"``, ``"average_sensitivity"`` (both vs N on a
+        log axis, one panel per eps: each configuration's mean over seeds,
+        the mean of all networks in black, the references in grey) and
+        ``"profiles"`` (mean profile at the largest exhaustive N, per
+        configuration and reference).
     """
     from matplotlib.figure import Figure
 
@@ -313,21 +315,32 @@ def plot_random_init_sensitivity(df):
         ("zero_fraction", "fraction of strings with sensitivity 0"),
         ("average_sensitivity", "average sensitivity"),
     ]:
-        fig = Figure(figsize=(4.4 * len(epsilons), 3.6), layout="constrained")
+        fig = Figure(figsize=(4.0 * len(epsilons) + 2.0, 3.8), layout="constrained")
         axes = np.atleast_1d(fig.subplots(1, len(epsilons), sharey=True))
         for ax, eps in zip(axes, epsilons):
             for config, group in models.groupby("config", sort=False):
                 if not config.endswith(f"eps={eps:g}"):
                     continue
-                ax.plot(group["n_bits"], group[key], marker="o", ms=3,
+                ax.plot(group["n_bits"], group[key], marker="o", ms=2, lw=0.8, alpha=0.6,
                         label=config.rsplit(", eps", 1)[0])
+            pooled = pooled_random_init(df[df["layer_norm_eps"].isin([eps])
+                                           | (df["function"] != "transformer")])
+            ax.plot(pooled.index, pooled[key], color="black", lw=2.2,
+                    label="mean of all networks")
+            if key == "zero_fraction":
+                ax.plot(pooled.index, pooled["nonconstant_zero_fraction"], color="black",
+                        lw=1.6, ls="--", label="mean of non-constant ones")
             for function, group in refs.groupby("config", sort=False):
-                ax.plot(group["n_bits"], group[key], ls=_REF_STYLES[function], lw=1,
+                ax.plot(group["n_bits"], group[key], ls=_REF_STYLES[function], lw=1.2,
                         color="grey", label=function)
+            ax.set_xscale("log", base=2)
+            if key == "average_sensitivity":  # PARITY's N would flatten the rest
+                ax.set_yscale("symlog", linthresh=0.5)
             ax.set_xlabel("string length N")
             ax.set_title(f"layer-norm eps = {eps:g}", fontsize="small")
         axes[0].set_ylabel(ylabel)
-        axes[-1].legend(fontsize="x-small")
+        fig.legend(*axes[-1].get_legend_handles_labels(), loc="outside right upper",
+                   fontsize="x-small")
         figures[key] = fig
 
     n_bits = int(df.loc[df["method"] == "exhaustive", "n_bits"].max())
