@@ -1,6 +1,5 @@
 """FFNNParityBaseline: the two-layer feed-forward network of SPEC section 3."""
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -18,7 +17,6 @@ from torch.utils.data import TensorDataset
 from .._utils._skorch import LeanNet, StopOnNonFinite, TensorBatches
 from .._utils._torch import seed_from, seeded_torch
 from .._utils._validation import (
-    _row_chunks,
     binary_encoding,
     check_binary_target,
     check_device,
@@ -27,12 +25,13 @@ from .._utils._validation import (
     validate_binary_data,
 )
 from ..nn._ffnn import ACTIVATIONS, TwoLayerNetwork
+from ._base import TorchBinaryClassifierMixin
 from ._parameters import count_module_parameters
 
 _OPTIMIZERS = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torch.optim.SGD}
 
 
-class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
+class FFNNParityBaseline(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     """Two-layer feed-forward network classifier, the baseline of SPEC section 3.
 
     ``f(x) = sum_j a_j sigma(w_j . x + c_j) + c_0`` on the input spins
@@ -354,18 +353,6 @@ class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
 
     # -- prediction -----------------------------------------------------------
 
-    def _predict_device(self):
-        """The fit device if usable here, else the CPU (a model moved machines)."""
-        try:
-            return check_device(self.device)
-        except ValueError:
-            warnings.warn(
-                f"device={self.device!r} is not available here; predicting on the CPU.",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-            return torch.device("cpu")
-
     def decision_function(self, X):
         """Network output ``f(x)`` for each row (the logit for the logistic loss).
 
@@ -380,33 +367,11 @@ class FFNNParityBaseline(ClassifierMixin, BaseEstimator):
             Positive values predict ``classes_[1]``.
         """
         check_is_fitted(self)
-        X = validate_binary_data(self, X, reset=False, dtype="numeric")
-        encoding = binary_encoding(X, self.binarize, self.encoding_)
-        device = self._predict_device()
-        dtype = check_dtype(self.dtype)
+        device = self._prediction_device()
         module = self._net.module_
         if next(module.parameters()).device != device:
             module.to(device)
-        out = np.empty(X.shape[0], dtype=np.float64)
-        with torch.no_grad():
-            for chunk in _row_chunks(X.shape[0], X.shape[1]):
-                spins = to_spins(X[chunk], encoding, self.binarize, dtype=dtype, device=device)
-                out[chunk] = module(spins).cpu().numpy()
-        return out
-
-    def predict(self, X):
-        """Predicted labels: ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        return self._evaluate(X, module, device)
 
     def _has_logistic_loss(self):
         return self.loss == "logistic"

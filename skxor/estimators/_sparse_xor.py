@@ -1,6 +1,5 @@
 """SparseXORTransformer: the one-layer, H-head attention classifier of SPEC 2."""
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -20,6 +19,7 @@ from .._utils._validation import (
     validate_binary_data,
 )
 from ..nn import ATTENTION_TYPES, SparseXORAttention
+from ._base import TorchBinaryClassifierMixin
 
 
 def sphere_keys(n_positions, m, rng):
@@ -56,7 +56,7 @@ def initial_queries(n_heads, m, init, rng):
     return vertices @ rotation.T
 
 
-class SparseXORTransformer(ClassifierMixin, BaseEstimator):
+class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     """One-layer attention classifier that learns sparse XOR (Han & Ghoshdastidar).
 
     Positions are keys: ``v_1 .. v_d`` are drawn uniformly from the unit
@@ -214,12 +214,6 @@ class SparseXORTransformer(ClassifierMixin, BaseEstimator):
         if self.binarize is not None and not np.isfinite(self.binarize):
             raise ValueError(f"binarize must be a finite threshold or None; got {self.binarize!r}.")
 
-    def _validate_X(self, X, reset):
-        X = validate_binary_data(self, X, reset=reset, dtype="numeric")
-        expected = None if reset else self.encoding_
-        encoding = binary_encoding(X, self.binarize, expected)
-        return X, encoding
-
     # -- training -------------------------------------------------------------
 
     def _loss_and_gradient(self, model, X, rows, y, n_rows, encoding, dtype, device):
@@ -339,18 +333,6 @@ class SparseXORTransformer(ClassifierMixin, BaseEstimator):
 
     # -- prediction -----------------------------------------------------------
 
-    def _predict_device(self):
-        """The fit device if usable here, else the CPU (a model moved machines)."""
-        try:
-            return check_device(self.device)
-        except ValueError:
-            warnings.warn(
-                f"device={self.device!r} is not available here; predicting on the CPU.",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-            return torch.device("cpu")
-
     def decision_function(self, X):
         """Model output ``f(x) = -prod_h (gamma_h . x)`` for each row.
 
@@ -365,27 +347,6 @@ class SparseXORTransformer(ClassifierMixin, BaseEstimator):
             Positive values predict ``classes_[1]``.
         """
         check_is_fitted(self)
-        X, encoding = self._validate_X(X, reset=False)
-        device = self._predict_device()
-        dtype = check_dtype(self.dtype)
-        gamma = torch.as_tensor(self.attention_.T, dtype=dtype, device=device)
-        out = np.empty(X.shape[0], dtype=np.float64)
-        with torch.no_grad():
-            for chunk in _row_chunks(X.shape[0], X.shape[1]):
-                spins = to_spins(X[chunk], encoding, self.binarize, dtype=dtype, device=device)
-                out[chunk] = SparseXORAttention.read_out(spins, gamma).cpu().numpy()
-        return out
-
-    def predict(self, X):
-        """Predicted labels: ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        device = self._prediction_device()
+        gamma = torch.as_tensor(self.attention_.T, dtype=check_dtype(self.dtype), device=device)
+        return self._evaluate(X, lambda spins: SparseXORAttention.read_out(spins, gamma), device)
