@@ -208,7 +208,7 @@ def training_sensitivity(
 
 def summarise_training(df):
     """Per function, N and eps: means over seeds and the share of seeds that learned."""
-    return (
+    summary = (
         df.groupby(["function", "n_bits", "layer_norm_eps"], sort=False)
         .agg(
             learned_rate=("learned", "mean"),
@@ -223,6 +223,12 @@ def summarise_training(df):
             seeds=("seed", "count"),
         )
         .reset_index()
+    )
+    order = {name: i for i, name in enumerate(FUNCTIONS)}
+    return summary.sort_values(
+        ["function", "layer_norm_eps", "n_bits"],
+        key=lambda col: col.map(order) if col.name == "function" else col,
+        ignore_index=True,
     )
 
 
@@ -325,7 +331,8 @@ def report_training_sensitivity(df):
         f"(D = {int(df['d_model'].iloc[0])}, L = {int(df['n_layers'].iloc[0])}); "
         f"learned = accuracy >= {LEARNED} on all strings (or a large sample).",
         "",
-        summary[columns].to_markdown(index=False, floatfmt=".3g"),
+        summary[columns].assign(steps=summary["steps"].round().astype(int))
+        .to_markdown(index=False, floatfmt=".3g"),
         "",
         "Learned by every seed at every N up to:",
         "",
