@@ -278,8 +278,9 @@ def plot_training_sensitivity(df):
                         label=f"{function} (eps={eps:g})")
         ax.plot(group["n_bits"], group["accuracy_min"], ls=":", color=line.get_color())
     ax.axhline(LEARNED, color="grey", lw=0.8, ls="--")
+    ax.set_xscale("log", base=2)
     ax.set_xlabel("string length N")
-    ax.set_ylabel("accuracy after training (mean; dotted: worst seed)")
+    ax.set_ylabel("accuracy (mean; dotted: worst seed)")
     ax.set_ylim(0.4, 1.02)
     ax.legend(fontsize="x-small")
 
@@ -293,7 +294,9 @@ def plot_training_sensitivity(df):
                     color=line.get_color())
     axes[0].set_ylabel("zero-sensitivity fraction")
     axes[1].set_ylabel("average sensitivity")
+    axes[1].set_yscale("symlog", linthresh=0.5)
     for ax in axes:
+        ax.set_xscale("log", base=2)
         ax.set_xlabel("string length N (dashed: target function)")
     axes[0].legend(fontsize="x-small")
 
