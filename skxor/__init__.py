@@ -8,10 +8,16 @@ Ghoshdastidar), and random transformers have many zero-sensitivity strings
 """
 
 from ._version import __version__
-from .estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
+from .estimators import (
+    BooleanTransformerClassifier,
+    FFNNParityBaseline,
+    SparseXORTransformer,
+    count_parameters,
+)
 from .sensitivity import SensitivityProfiler
 
 __all__ = [
+    "BooleanTransformerClassifier",
     "FFNNParityBaseline",
     "SensitivityProfiler",
     "SparseXORTransformer",

@@ -9,7 +9,12 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skxor import FFNNParityBaseline, SensitivityProfiler, SparseXORTransformer
+from skxor import (
+    BooleanTransformerClassifier,
+    FFNNParityBaseline,
+    SensitivityProfiler,
+    SparseXORTransformer,
+)
 
 ESTIMATORS = [
     SparseXORTransformer(m=4, binarize=0.0, random_state=0),
@@ -31,6 +36,16 @@ ESTIMATORS = [
     FFNNParityBaseline(
         width=4, activation="tanh", loss="squared_error", optimizer="sgd",
         learning_rate=0.05, max_iter=5, batch_size=None, binarize=0.0, random_state=0,
+    ),
+    BooleanTransformerClassifier(
+        d_model=8, n_layers=1, n_heads=2, learning_rate=0.02, max_iter=30, batch_size=32,
+        binarize=0.0, random_state=0,
+    ),
+    BooleanTransformerClassifier(
+        d_model=6, n_layers=2, n_heads=3, d_mlp=8, positional="sinusoidal", norm="post",
+        layer_norm_eps=0.0, readout="cls", activation="gelu", init="normal", init_scale=0.3,
+        loss="squared_error", learning_rate=0.01, max_iter=20, batch_size=64,
+        target_accuracy=0.95, binarize=0.0, random_state=0,
     ),
 ]
 

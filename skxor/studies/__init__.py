@@ -12,6 +12,16 @@ from ._parameter_scaling import (
     plot_parameter_scaling,
     report_parameter_scaling,
 )
+from ._random_init import (
+    plot_random_init_sensitivity,
+    random_init_sensitivity,
+    report_random_init_sensitivity,
+)
+from ._training import (
+    plot_training_sensitivity,
+    report_training_sensitivity,
+    training_sensitivity,
+)
 from ._registry import STUDIES, Study, get_study, register
 from ._runner import run_studies
 from ._sweep import run_sweep
@@ -24,6 +34,12 @@ __all__ = [
     "one_step",
     "parameter_scaling",
     "plot_parameter_scaling",
+    "plot_random_init_sensitivity",
+    "plot_training_sensitivity",
+    "random_init_sensitivity",
+    "report_random_init_sensitivity",
+    "report_training_sensitivity",
+    "training_sensitivity",
     "report_parameter_scaling",
     "plot_one_step",
     "plot_sample_complexity",

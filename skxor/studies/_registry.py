@@ -11,11 +11,23 @@ from ._parameter_scaling import (
     plot_parameter_scaling,
     report_parameter_scaling,
 )
+from ._random_init import PRESETS as RANDOM_INIT_PRESETS
+from ._random_init import (
+    plot_random_init_sensitivity,
+    random_init_sensitivity,
+    report_random_init_sensitivity,
+)
 from ._sample_complexity import PRESETS as SAMPLE_PRESETS
 from ._sample_complexity import (
     plot_sample_complexity,
     report_sample_complexity,
     sample_complexity,
+)
+from ._training import PRESETS as TRAINING_PRESETS
+from ._training import (
+    plot_training_sensitivity,
+    report_training_sensitivity,
+    training_sensitivity,
 )
 
 
@@ -83,4 +95,19 @@ register(Study(
     "with log-log slopes.",
     parameter_scaling, plot_parameter_scaling, report_parameter_scaling,
     PARAMETER_SCALING_PRESETS,
+))
+register(Study(
+    "random_init_sensitivity",
+    "Sensitivity profiles of randomly initialised Boolean transformers (N, D, L, "
+    "layer-norm epsilon 0 and 1e-5, many seeds) beside PARITY, MAJORITY and FIRST: "
+    "zero-sensitivity fraction and average sensitivity.",
+    random_init_sensitivity, plot_random_init_sensitivity, report_random_init_sensitivity,
+    RANDOM_INIT_PRESETS,
+))
+register(Study(
+    "training_sensitivity",
+    "Boolean transformers trained on PARITY, MAJORITY and FIRST at growing N under a "
+    "fixed budget: accuracy reached and the trained model's profile against the target's.",
+    training_sensitivity, plot_training_sensitivity, report_training_sensitivity,
+    TRAINING_PRESETS,
 ))
