@@ -1,7 +1,6 @@
 """BooleanTransformerClassifier: a transformer classifier on bit strings (paper 2)."""
 
 import copy
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -9,7 +8,7 @@ import torch
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 from skorch.callbacks import PrintLog
 from torch.utils.data import TensorDataset
 
@@ -22,12 +21,12 @@ from .._utils._skorch import (
 )
 from .._utils._torch import seeded_torch
 from .._utils._validation import (
-    _row_chunks,
     binary_encoding,
     check_binary_target,
     check_device,
     check_dtype,
     to_spins,
+    validate_binary_data,
 )
 from ..nn._boolean_transformer import (
     ACTIVATIONS,
@@ -37,6 +36,7 @@ from ..nn._boolean_transformer import (
     READOUTS,
     BooleanTransformer,
 )
+from ._base import TorchBinaryClassifierMixin
 
 _SEED_MAX = np.iinfo(np.int32).max
 
@@ -71,7 +71,7 @@ def _function_labels(function, bits, name="target_function"):
     return out == 1
 
 
-class BooleanTransformerClassifier(ClassifierMixin, BaseEstimator):
+class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstimator):
     """Transformer classifier for Boolean functions of bit strings (Köver et al.).
 
     Each of the N input bits is a token of a
@@ -345,9 +345,9 @@ class BooleanTransformerClassifier(ClassifierMixin, BaseEstimator):
         name = type(self).__name__
         fresh = self.target_function is not None
         if fresh and y is None:
-            X = validate_data(self, X, dtype="numeric")
+            X = validate_binary_data(self, X, dtype="numeric")
         else:
-            X, y = validate_data(self, X, y, dtype="numeric")
+            X, y = validate_binary_data(self, X, y, dtype="numeric")
         n_samples, n_bits = X.shape
         self.encoding_ = binary_encoding(X, self.binarize)
         device = check_device(self.device)
@@ -432,37 +432,10 @@ class BooleanTransformerClassifier(ClassifierMixin, BaseEstimator):
 
     def _predict_module(self):
         """The fitted module on the fit device if usable here, else on the CPU."""
-        try:
-            device = check_device(self.device)
-        except ValueError:
-            warnings.warn(
-                f"device={self.device!r} is not available here; predicting on the CPU.",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-            device = torch.device("cpu")
+        device = self._prediction_device()
         if device.type == "cpu":
             return self.module_, device
         return copy.deepcopy(self.module_).to(device), device
-
-    def _spin_chunks(self, X):
-        """Validate X; return its row count and a generator of spin chunks.
-
-        The chunks are ``(module, rows, spins)`` with spins on the
-        prediction device.
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype="numeric")
-        encoding = binary_encoding(X, self.binarize, self.encoding_)
-        module, device = self._predict_module()
-        dtype = check_dtype(self.dtype)
-
-        def chunks():
-            for rows in _row_chunks(X.shape[0], X.shape[1]):
-                spins = to_spins(X[rows], encoding, self.binarize, dtype=dtype, device=device)
-                yield module, rows, spins
-
-        return X.shape[0], chunks()
 
     def decision_function(self, X):
         """Network output ``f(x)`` for each row (the logit for the logistic loss).
@@ -477,26 +450,9 @@ class BooleanTransformerClassifier(ClassifierMixin, BaseEstimator):
         f : ndarray of shape (n_samples,)
             Positive values predict ``classes_[1]``.
         """
-        n_rows, chunks = self._spin_chunks(X)
-        out = np.empty(n_rows, dtype=np.float64)
-        with torch.no_grad():
-            for module, rows, spins in chunks:
-                out[rows] = module(spins).cpu().numpy()
-        return out
-
-    def predict(self, X):
-        """Predicted labels: ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
         check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        module, device = self._predict_module()
+        return self._evaluate(X, module, device)
 
     def layer_norm_inverse_std(self, X):
         """Layer-norm blow-up ``1 / sqrt(var + eps)`` of every norm's input.
@@ -517,9 +473,11 @@ class BooleanTransformerClassifier(ClassifierMixin, BaseEstimator):
             ``"layers.{l}.ln_attn"``, ``"layers.{l}.ln_mlp"`` and, for
             pre-norm, ``"ln_final"``; ``n_tokens`` is N (+1 with a CLS token).
         """
-        _, chunks = self._spin_chunks(X)
+        check_is_fitted(self)
+        module, device = self._predict_module()
+        _, chunks = self._spin_chunks(X, device)
         parts = {}
-        for module, _, spins in chunks:
+        for _, spins in chunks:
             for name, values in module.layer_norm_inverse_std(spins).items():
                 parts.setdefault(name, []).append(values.double().numpy())
         names = self.module_.layer_norm_names
