@@ -24,6 +24,11 @@ class TorchBinaryClassifierMixin:
     ``decision_function`` with :meth:`_evaluate`.
     """
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # fit raises on more than two classes
+        return tags
+
     def _prediction_device(self):
         """The fit device if usable here, else the CPU (a model moved machines)."""
         try:

@@ -283,11 +283,6 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
         self.verbose = verbose
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
     # -- validation -----------------------------------------------------------
 
     def _check_params(self):

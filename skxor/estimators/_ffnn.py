@@ -201,11 +201,6 @@ class FFNNParityBaseline(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
         self.verbose = verbose
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
     # -- validation -----------------------------------------------------------
 
     def _check_finite_params(self):

@@ -201,7 +201,6 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
         # f(-x) = (-1)^H f(x): with two heads the model cannot tell x from -x,
         # so it cannot fit the common checks' blobs (a near-dictator labelling).
         tags.classifier_tags.poor_score = True
