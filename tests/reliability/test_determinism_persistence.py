@@ -16,7 +16,12 @@ import pytest
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 
-from skxor import FFNNParityBaseline, SensitivityProfiler, SparseXORTransformer
+from skxor import (
+    BooleanTransformerClassifier,
+    FFNNParityBaseline,
+    SensitivityProfiler,
+    SparseXORTransformer,
+)
 from skxor.datasets import make_sparse_parity
 
 FACTORIES = {
@@ -30,6 +35,11 @@ FACTORIES = {
     ),
     "FFNNParityBaseline": (
         lambda: FFNNParityBaseline(width=8, max_iter=5, random_state=3), {"width": [4, 8]},
+    ),
+    "BooleanTransformerClassifier": (
+        lambda: BooleanTransformerClassifier(d_model=8, n_layers=1, n_heads=2, max_iter=3,
+                                             batch_size=64, random_state=3),
+        {"layer_norm_eps": [0.0, 1e-5]},
     ),
     "SensitivityProfiler": (
         lambda: SensitivityProfiler(SparseXORTransformer(m=8, random_state=3),
@@ -102,7 +112,9 @@ def test_pickle_and_joblib_round_trips(name, data, tmp_path):
         assert clone(restored).get_params().keys() == est.get_params().keys()
 
 
-@pytest.mark.parametrize("name", ["SparseXORTransformer", "FFNNParityBaseline"])
+@pytest.mark.parametrize(
+    "name", ["SparseXORTransformer", "FFNNParityBaseline", "BooleanTransformerClassifier"]
+)
 def test_model_whose_device_is_absent_predicts_on_the_cpu(name, data):
     X, y = data
     est = FACTORIES[name][0]().fit(X, y)

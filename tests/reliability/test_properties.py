@@ -8,7 +8,12 @@ from _cases import assert_finite, binary_problems, check_outcome
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skxor import FFNNParityBaseline, SensitivityProfiler, SparseXORTransformer
+from skxor import (
+    BooleanTransformerClassifier,
+    FFNNParityBaseline,
+    SensitivityProfiler,
+    SparseXORTransformer,
+)
 from skxor.datasets import make_sparse_parity
 from skxor.sensitivity import sensitivity_profile
 from skxor.theory import population_loss, population_step
@@ -21,6 +26,13 @@ ESTIMATORS = {
             random_state=0,
         ),
         2,
+    ),
+    "BooleanTransformerClassifier": (
+        lambda b: BooleanTransformerClassifier(
+            d_model=4, n_layers=1, n_heads=2, layer_norm_eps=0.0, max_iter=2, batch_size=4,
+            binarize=b, random_state=0,
+        ),
+        1,
     ),
     "FFNNParityBaseline": (
         lambda b: FFNNParityBaseline(width=2, max_iter=2, batch_size=4, binarize=b, random_state=0),
