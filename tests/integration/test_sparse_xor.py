@@ -110,9 +110,13 @@ def test_three_heads_for_three_sparse_parity():
     np.testing.assert_allclose(f, -np.prod(X[:100] @ gamma, axis=1), rtol=1e-5, atol=1e-7)
 
 
-def test_huge_queries_stay_finite(xor_data):
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("attention", ["softmax", "linear", "erf"])
+def test_query_norms_in_the_thousands_stay_finite(xor_data, dtype, attention):
     X, y, Xt, *_ = xor_data
-    clf = SparseXORTransformer(m=8, step_length=5000.0, random_state=0).fit(X[:2000], y[:2000])
+    clf = SparseXORTransformer(
+        m=8, attention=attention, step_length=5000.0, dtype=dtype, random_state=0
+    ).fit(X[:2000], y[:2000])
     assert np.linalg.norm(clf.queries_, axis=1).min() > 1000
     assert np.isfinite(clf.attention_).all() and np.isfinite(clf.decision_function(Xt)).all()
 
