@@ -5,7 +5,12 @@ import pytest
 from joblib import parallel_config
 from sklearn.model_selection import GridSearchCV
 
-from skxor import SparseXORTransformer
+from skxor import (
+    BooleanTransformerClassifier,
+    FFNNParityBaseline,
+    SensitivityProfiler,
+    SparseXORTransformer,
+)
 from skxor.datasets import make_sparse_parity
 from skxor.studies import one_step
 
@@ -49,3 +54,28 @@ def test_study_on_a_scheduler_address_matches_the_local_run(cluster):
     local = one_step(**params)
     remote = one_step(scheduler=address, **params)
     assert remote.equals(local)
+
+
+@pytest.mark.parametrize(
+    "estimator, grid",
+    [
+        (FFNNParityBaseline(width=8, max_iter=3, random_state=1), {"width": [4, 8]}),
+        (
+            BooleanTransformerClassifier(d_model=8, n_layers=1, n_heads=2, max_iter=3,
+                                         batch_size=64, random_state=1),
+            {"layer_norm_eps": [0.0, 1e-5]},
+        ),
+        (SensitivityProfiler(SparseXORTransformer(m=8, random_state=1), method="sampled",
+                             n_samples=100, random_state=1), {"n_samples": [50, 100]}),
+    ],
+    ids=lambda p: type(p).__name__ if not isinstance(p, dict) else "",
+)
+def test_every_estimator_is_deterministic_on_dask(cluster, estimator, grid):
+    X, y = make_sparse_parity(600, 8, support=[2, 6], random_state=0)
+    local = GridSearchCV(estimator, grid, cv=2, n_jobs=-1).fit(X, y)
+    with parallel_config(backend="dask"):
+        remote = GridSearchCV(estimator, grid, cv=2, n_jobs=-1).fit(X, y)
+    np.testing.assert_array_equal(
+        remote.cv_results_["mean_test_score"], local.cv_results_["mean_test_score"]
+    )
+    np.testing.assert_array_equal(remote.predict(X), local.predict(X))
