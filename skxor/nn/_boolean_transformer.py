@@ -35,7 +35,7 @@ READOUTS = ("last", "cls")
 ACTIVATIONS = ("relu", "gelu")
 
 #: Strings evaluated at once by the no-grad batch paths (bounds memory).
-DEFAULT_EVAL_BATCH = 2048
+DEFAULT_EVAL_BATCH = 1024
 
 
 def _check_int(value, name, minimum):
@@ -261,7 +261,7 @@ class BooleanTransformer(nn.Module):
     n_parameters : int
         Number of trainable parameters.
     eval_batch_size : int
-        Strings per chunk of a no-grad forward pass (default 2048; settable).
+        Strings per chunk of a no-grad forward pass (default 1024; settable).
 
     Examples
     --------
