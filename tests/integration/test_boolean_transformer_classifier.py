@@ -12,14 +12,6 @@ from skxor.estimators._boolean_transformer import BooleanTransformerClassifier
 from skxor.sensitivity import sensitivity_profile
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread():
-    # Tiny networks: intra-op threads only add contention on a shared machine.
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
 
 SMALL = dict(d_model=16, n_layers=1, n_heads=2, learning_rate=1e-2, random_state=0)
 

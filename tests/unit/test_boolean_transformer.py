@@ -15,14 +15,6 @@ from skxor.nn._boolean_transformer import (
 from skxor.sensitivity import sensitivity_profile
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread():
-    # Tiny networks: intra-op threads only add contention on a shared machine.
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
 
 def random_spins(n, N, seed=0):
     g = torch.Generator().manual_seed(seed)
