@@ -75,7 +75,7 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
     """Transformer classifier for Boolean functions of bit strings (Köver et al.).
 
     Each of the N input bits is a token of a
-    :class:`~skxor.nn._boolean_transformer.BooleanTransformer` (token plus
+    :class:`~skxor.nn.BooleanTransformer` (token plus
     position embedding, ``n_layers`` layers of multi-head softmax attention
     and an MLP, layer norm with a stabiliser that may be 0); its scalar
     output f(x) is read at the last token or at a CLS token, and the
@@ -114,7 +114,7 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
     layer_norm_eps : float, default=1e-5
         Layer-norm stabiliser, ``>= 0``. With 0 a constant token would give
         ``0 / 0``; it is normalised to 0 instead (the norm outputs its bias),
-        so no NaN ever appears (see :class:`skxor.nn._boolean_transformer.LayerNorm`).
+        so no NaN ever appears (see :class:`skxor.nn.LayerNorm`).
     readout : {"last", "cls"}, default="last"
         Read f(x) at the last bit's token or at a prepended CLS token.
     activation : {"relu", "gelu"}, default="relu"
@@ -195,7 +195,7 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
     --------
     >>> import numpy as np
     >>> from skxor.boolean import First, all_strings
-    >>> from skxor.estimators._boolean_transformer import BooleanTransformerClassifier
+    >>> from skxor import BooleanTransformerClassifier
     >>> X = all_strings(6)
     >>> clf = BooleanTransformerClassifier(
     ...     d_model=16, n_layers=1, n_heads=2, learning_rate=1e-2, max_iter=50,

@@ -266,7 +266,7 @@ class BooleanTransformer(nn.Module):
     Examples
     --------
     >>> import torch
-    >>> from skxor.nn._boolean_transformer import BooleanTransformer
+    >>> from skxor.nn import BooleanTransformer
     >>> model = BooleanTransformer(6, d_model=16, n_layers=2, n_heads=2,
     ...                            layer_norm_eps=0.0, init="normal", seed=0)
     >>> spins = BooleanTransformer.spins_from_bits([[0, 1, 1, 0, 0, 1], [1, 1, 1, 1, 1, 1]])
@@ -485,7 +485,7 @@ def layer_norm_blowup(model, spins):
     Examples
     --------
     >>> import torch
-    >>> from skxor.nn._boolean_transformer import BooleanTransformer, layer_norm_blowup
+    >>> from skxor.nn import BooleanTransformer, layer_norm_blowup
     >>> model = BooleanTransformer(5, d_model=8, n_layers=1, n_heads=2, seed=0)
     >>> layer_norm_blowup(model, torch.ones(3, 5))["layer_norm"].tolist()
     ['layers.0.ln_attn', 'layers.0.ln_mlp', 'ln_final']

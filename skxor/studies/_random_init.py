@@ -1,7 +1,7 @@
 """Sensitivity of randomly initialised transformers (Köver et al., paper 2).
 
 For each string length N, width D, depth L, layer-norm stabiliser eps and
-seed, one :class:`~skxor.nn._boolean_transformer.BooleanTransformer` is drawn
+seed, one :class:`~skxor.nn.BooleanTransformer` is drawn
 at random (nothing is trained) and the Boolean function it computes,
 ``f(x) = [output > 0]``, is profiled: exhaustively over all 2^N strings up
 to ``exhaustive_max`` bits, from ``n_samples`` uniform strings and their N
@@ -190,7 +190,7 @@ def random_init_sensitivity(
 
     Examples
     --------
-    >>> from skxor.studies._random_init import random_init_sensitivity
+    >>> from skxor.studies import random_init_sensitivity
     >>> df = random_init_sensitivity(n_bits=[4, 8], n_layers=[1], seeds=2)
     >>> sorted(df["function"].unique())
     ['FIRST', 'MAJORITY', 'PARITY', 'transformer']

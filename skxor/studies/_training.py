@@ -1,7 +1,7 @@
 """What a transformer learns of PARITY, MAJORITY and FIRST as N grows (paper 2).
 
 For each function, string length N and seed, a
-:class:`~skxor.estimators._boolean_transformer.BooleanTransformerClassifier`
+:class:`~skxor.BooleanTransformerClassifier`
 is trained on fresh uniform strings labelled by the function (AdamW, a fixed
 budget of ``n_steps`` steps of ``batch_size`` strings), stopping early once
 the accuracy on a monitoring sample of ``check_every * batch_size`` strings,
@@ -167,7 +167,7 @@ def training_sensitivity(
 
     Examples
     --------
-    >>> from skxor.studies._training import training_sensitivity
+    >>> from skxor.studies import training_sensitivity
     >>> df = training_sensitivity(function=["MAJORITY"], n_bits=[5], seeds=1)
     >>> df[["function", "n_bits", "learned"]].values.tolist()
     [['MAJORITY', 5, True]]
