@@ -164,4 +164,30 @@ class StopAtAccuracy(Callback):
         accuracy = float(correct.double().mean())
         net.history.record("accuracy", accuracy)
         if self.target is not None and accuracy >= self.target:
+            self.reached_ = True  # tells a deliberate stop from a user's Ctrl-C
             raise KeyboardInterrupt
+
+    def on_train_begin(self, net, **kwargs):
+        self.reached_ = False
+
+
+def raise_if_interrupted(net, max_epochs, owner):
+    """Re-raise a Ctrl-C that skorch swallowed during ``fit``.
+
+    skorch ends training quietly on a ``KeyboardInterrupt``, which its
+    callbacks also use to stop on purpose. Training that ended before
+    ``max_epochs`` without a callback's deliberate stop (early stopping out
+    of patience, a target accuracy reached) was interrupted by the user: a
+    half-trained model must not look fitted (a study would checkpoint it).
+    """
+    completed = len(net.history) == max_epochs and "train_loss" in net.history[-1]
+    callbacks = dict(net.callbacks_)
+    stopper = callbacks.get("early_stopping")
+    accuracy = callbacks.get("stop_at_accuracy")
+    deliberate = (stopper is not None and stopper.misses_ >= stopper.patience) or (
+        accuracy is not None and getattr(accuracy, "reached_", False)
+    )
+    if not completed and not deliberate:
+        raise KeyboardInterrupt(
+            f"{owner}.fit was interrupted after {len(net.history)} of {max_epochs} epochs."
+        )

@@ -18,6 +18,7 @@ from .._utils._skorch import (
     StopAtAccuracy,
     StopOnNonFinite,
     TensorBatches,
+    raise_if_interrupted,
 )
 from .._utils._torch import seeded_torch
 from .._utils._validation import (
@@ -410,6 +411,7 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
         with seeded_torch(train_seed, device):
             net.initialize()
             net.partial_fit(TensorDataset(spins, target), None)
+        raise_if_interrupted(net, self.max_iter, type(self).__name__)
 
         history = net.history
         # The callbacks hold the monitoring tensors: keep only the record.

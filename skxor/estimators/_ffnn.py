@@ -14,7 +14,7 @@ from skorch.callbacks import EarlyStopping, PrintLog
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
 
-from .._utils._skorch import LeanNet, StopOnNonFinite, TensorBatches
+from .._utils._skorch import LeanNet, StopOnNonFinite, TensorBatches, raise_if_interrupted
 from .._utils._torch import seed_from, seeded_torch
 from .._utils._validation import (
     binary_encoding,
@@ -237,21 +237,6 @@ class FFNNParityBaseline(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
 
     # -- training -------------------------------------------------------------
 
-    def _reraise_interrupt(self, net):
-        """Raise KeyboardInterrupt if training stopped short for no good reason.
-
-        skorch ends training quietly on a KeyboardInterrupt (its callbacks
-        stop training that way); a user's Ctrl-C must not leave a half-trained
-        model that looks fitted (a study would checkpoint it).
-        """
-        completed = len(net.history) == self.max_iter and "train_loss" in net.history[-1]
-        stopper = dict(net.callbacks_).get("early_stopping")
-        if not completed and not (stopper is not None and stopper.misses_ >= stopper.patience):
-            raise KeyboardInterrupt(
-                f"{type(self).__name__}.fit was interrupted after "
-                f"{len(net.history)} of {self.max_iter} epochs."
-            )
-
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Train the network.
@@ -330,7 +315,7 @@ class FFNNParityBaseline(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
         with seeded_torch(seed, device):
             net.initialize()
             net.partial_fit(TensorDataset(spins, target), None)
-        self._reraise_interrupt(net)
+        raise_if_interrupted(net, self.max_iter, type(self).__name__)
         # Drop the reference to the hold-out tensors: a fitted model keeps no data.
         net.train_split = None
 

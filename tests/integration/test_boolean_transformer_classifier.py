@@ -8,7 +8,7 @@ import torch
 from sklearn.base import clone
 
 from skxor.boolean import First, Majority, Parity, all_strings
-from skxor.estimators._boolean_transformer import BooleanTransformerClassifier
+from skxor import BooleanTransformerClassifier
 from skxor.sensitivity import sensitivity_profile
 
 
@@ -190,3 +190,26 @@ def test_divergence_is_reported():
     )
     with pytest.raises(ValueError, match="diverged"):
         clf.fit(X, Majority(4)(X))
+
+
+def test_a_users_interrupt_is_not_swallowed(monkeypatch):
+    # skorch ends fit quietly on KeyboardInterrupt; only the target-accuracy
+    # stop may end training early, a Ctrl-C must reach the caller.
+    from skxor._utils._skorch import LeanNet
+
+    X = all_strings(6)
+    calls = []
+    original = LeanNet.train_step
+
+    def interrupt_on_fifth_batch(net, batch, **kwargs):
+        calls.append(1)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return original(net, batch, **kwargs)
+
+    monkeypatch.setattr(LeanNet, "train_step", interrupt_on_fifth_batch)
+    clf = BooleanTransformerClassifier(**SMALL, max_iter=20, batch_size=16,
+                                       target_function=First(6), target_accuracy=1.0)
+    with pytest.raises(KeyboardInterrupt, match="interrupted after 2 of 20 epochs"):
+        clf.fit(X)
+    assert not hasattr(clf, "module_")
