@@ -2,6 +2,8 @@
 
 import gc
 import platform
+import subprocess
+import sys
 import threading
 import time
 
@@ -60,3 +62,17 @@ def machine():
     )
 
 
+
+
+def subprocess_peak_rss(setup, work=""):
+    """Peak resident memory (bytes) of a fresh Python running ``setup`` then ``work``.
+
+    Run once with ``work`` and once without: the difference is what ``work``
+    needed at its peak, free of memory this process already holds.
+    """
+    code = (
+        f"{setup}\n{work}\nimport resource\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip().splitlines()[-1]) * 1024  # ru_maxrss is in KiB on Linux

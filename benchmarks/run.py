@@ -1,7 +1,7 @@
 """Run the benchmark suite and write benchmarks/results.csv.
 
     python benchmarks/run.py                 # all benchmarks
-    python benchmarks/run.py sparse_xor      # only modules whose name matches
+    python benchmarks/run.py sparse_xor      # only modules or benchmarks whose name matches
 
 Each benchmark times skxor and a baseline side by side in this one process
 and reports their ratio, with the machine it ran on.
@@ -26,14 +26,14 @@ def main(argv):
     wanted = argv[1:]
     rows = []
     for name in MODULES:
-        if wanted and not any(w in name for w in wanted):
-            continue
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
             print(f"skipping {name}: {exc}")
             continue
         for bench in module.BENCHMARKS:
+            if wanted and not any(w in name or w in bench.__name__ for w in wanted):
+                continue
             start = time.perf_counter()
             result = bench()
             for row in result if isinstance(result, list) else [result]:
