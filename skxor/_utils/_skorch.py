@@ -191,3 +191,33 @@ def raise_if_interrupted(net, max_epochs, owner):
         raise KeyboardInterrupt(
             f"{owner}.fit was interrupted after {len(net.history)} of {max_epochs} epochs."
         )
+
+
+def quiet_settings(verbose, device):
+    """skorch settings shared by the estimators: per-epoch logging only if verbose.
+
+    ``PrintLog`` formats a table every epoch even when silent, and LeanNet
+    records the mean training loss itself, so the default loss callbacks go.
+    """
+    from skorch.callbacks import PrintLog
+
+    return dict(
+        callbacks__print_log=PrintLog() if verbose else None,
+        callbacks__train_loss=None,
+        callbacks__valid_loss=None,
+        verbose=verbose,
+        device=str(device),
+    )
+
+
+def fit_seeded(net, X, y, seed, device, max_epochs, owner):
+    """Initialise and train ``net`` on tensors under ``seed``; re-raise a Ctrl-C."""
+    from torch.utils.data import TensorDataset
+
+    from ._torch import seeded_torch
+
+    with seeded_torch(seed, device):
+        net.initialize()
+        net.partial_fit(TensorDataset(X, y), None)
+    raise_if_interrupted(net, max_epochs, owner)
+    return net

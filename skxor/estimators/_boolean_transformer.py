@@ -9,8 +9,6 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
-from skorch.callbacks import PrintLog
-from torch.utils.data import TensorDataset
 
 from .._utils._skorch import (
     FreshBatches,
@@ -18,9 +16,9 @@ from .._utils._skorch import (
     StopAtAccuracy,
     StopOnNonFinite,
     TensorBatches,
-    raise_if_interrupted,
+    fit_seeded,
+    quiet_settings,
 )
-from .._utils._torch import seeded_torch
 from .._utils._validation import (
     binary_encoding,
     check_binary_target,
@@ -400,18 +398,10 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
             batch_size=batch_size,
             train_split=None,
             callbacks=callbacks,
-            # PrintLog formats a table every epoch even when silent.
-            callbacks__print_log=None if not self.verbose else PrintLog(),
-            callbacks__train_loss=None,  # recorded per epoch by LeanNet
-            callbacks__valid_loss=None,
-            verbose=self.verbose,
-            device=str(device),
+            **quiet_settings(self.verbose, device),
             **iterator_kwargs,
         )
-        with seeded_torch(train_seed, device):
-            net.initialize()
-            net.partial_fit(TensorDataset(spins, target), None)
-        raise_if_interrupted(net, self.max_iter, type(self).__name__)
+        fit_seeded(net, spins, target, train_seed, device, self.max_iter, type(self).__name__)
 
         history = net.history
         # The callbacks hold the monitoring tensors: keep only the record.

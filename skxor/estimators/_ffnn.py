@@ -10,12 +10,18 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
-from skorch.callbacks import EarlyStopping, PrintLog
+from skorch.callbacks import EarlyStopping
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
 
-from .._utils._skorch import LeanNet, StopOnNonFinite, TensorBatches, raise_if_interrupted
-from .._utils._torch import seed_from, seeded_torch
+from .._utils._skorch import (
+    LeanNet,
+    StopOnNonFinite,
+    TensorBatches,
+    fit_seeded,
+    quiet_settings,
+)
+from .._utils._torch import seed_from
 from .._utils._validation import (
     binary_encoding,
     check_binary_target,
@@ -304,18 +310,10 @@ class FFNNParityBaseline(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
             iterator_valid__batch_size=-1,  # the whole hold-out at once
             train_split=train_split,
             callbacks=callbacks,
-            # PrintLog formats a table every epoch even when silent.
-            callbacks__print_log=None if not self.verbose else PrintLog(),
-            callbacks__train_loss=None,  # recorded per epoch by LeanNet
-            callbacks__valid_loss=None,
-            verbose=self.verbose,
-            device=str(device),
+            **quiet_settings(self.verbose, device),
             **optimizer_kwargs,
         )
-        with seeded_torch(seed, device):
-            net.initialize()
-            net.partial_fit(TensorDataset(spins, target), None)
-        raise_if_interrupted(net, self.max_iter, type(self).__name__)
+        fit_seeded(net, spins, target, seed, device, self.max_iter, type(self).__name__)
         # Drop the reference to the hold-out tensors: a fitted model keeps no data.
         net.train_split = None
 
