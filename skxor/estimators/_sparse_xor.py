@@ -287,8 +287,8 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
                 f"init='antisymmetric' with n_heads={self.n_heads} needs "
                 f"m >= {self.n_heads - 1}; got m={self.m}."
             )
-        self.encoding_ = binary_encoding(X, self.binarize)
-        self.classes_, y_spins = check_binary_target(y, name)
+        encoding = binary_encoding(X, self.binarize)
+        classes, y_spins = check_binary_target(y, name)
         device = check_device(self.device)
         dtype = check_dtype(self.dtype)
         rng = check_random_state(self.random_state)
@@ -302,7 +302,7 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
             self.attention,
         )
         batch_size = n_samples if self.batch_size is None else min(self.batch_size, n_samples)
-        self.loss_curve_ = []
+        loss_curve = []
         for _ in range(self.max_iter):
             if batch_size == n_samples:
                 batches = [slice(None)]
@@ -313,15 +313,19 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
             for rows in batches:
                 n_rows = n_samples if isinstance(rows, slice) else rows.shape[0]
                 loss, grad = self._loss_and_gradient(
-                    model, X, rows, y_spins, n_rows, self.encoding_, dtype, device
+                    model, X, rows, y_spins, n_rows, encoding, dtype, device
                 )
                 epoch_loss += loss * n_rows / n_samples
                 self._step(model, grad)
-            self.loss_curve_.append(epoch_loss)
-        self.n_iter_ = self.max_iter
+            loss_curve.append(epoch_loss)
 
+        # Fitted attributes only now: a failed step leaves no half-fitted model.
         with torch.no_grad():
             attention = model.weights().T  # (H, d)
+        self.encoding_ = encoding
+        self.classes_ = classes
+        self.loss_curve_ = loss_curve
+        self.n_iter_ = self.max_iter
         self.keys_ = keys
         self.initial_queries_ = queries
         self.queries_ = model.queries.detach().cpu().numpy().astype(np.float64)

@@ -111,3 +111,12 @@ def test_overflowing_plain_step_is_reported_not_nan():
         SparseXORTransformer(
             m=4, attention="linear", learning_rate=1e300, random_state=0
         ).fit(X, y)
+
+
+def test_a_failed_fit_leaves_no_fitted_attributes():
+    clf = SparseXORTransformer(m=4, attention="linear", learning_rate=1e300, random_state=0)
+    with pytest.raises(ValueError, match="smaller learning_rate"):
+        clf.fit(X, y)
+    # n_features_in_ is set by scikit-learn's validate_data before training.
+    fitted = {k for k in vars(clf) if k.endswith("_") and not k.startswith("_")}
+    assert fitted <= {"n_features_in_", "feature_names_in_"}
