@@ -34,7 +34,7 @@ exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py.md5"]
 html_theme = "alabaster"
 html_static_path = []
 
-# Examples run when SKXOR_DOCS_RUN_GALLERY=1 (the `docs-gallery` command);
+# Examples run when SKXOR_DOCS_RUN_GALLERY=1 (as tests/test_docs.py does);
 # otherwise the gallery pages are built from the sources without running them.
 sphinx_gallery_conf = {
     "examples_dirs": "../examples",
