@@ -190,3 +190,12 @@ def test_same_random_state_is_bit_identical_across_runs_and_workers(xor_data):
     np.testing.assert_array_equal(results[0], first)
     np.testing.assert_array_equal(results[1], first)
     assert not np.array_equal(results[2], first)
+
+
+def test_a_million_positions_with_query_norms_in_the_thousands():
+    X, y = make_sparse_parity(32, 1_000_000, random_state=0)
+    clf = SparseXORTransformer(m=16, step_length=5000.0, random_state=0).fit(X, y)
+    assert np.linalg.norm(clf.queries_, axis=1).min() > 1000
+    assert np.isfinite(clf.attention_).all()
+    np.testing.assert_allclose(clf.attention_.sum(axis=1), 1.0, rtol=1e-5)
+    assert np.isfinite(clf.decision_function(X)).all()
