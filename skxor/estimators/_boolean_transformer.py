@@ -183,7 +183,7 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
         Encoding of X seen in fit, enforced in predict.
     n_features_in_ : int
         String length N.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Column names of X, when it had string column names.
 
     See Also
