@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, TransformerMixin, _fit_context, clone
 from sklearn.utils import check_random_state, get_tags
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import (
     _check_feature_names_in,
@@ -18,6 +19,16 @@ from .._utils._validation import binary_encoding, validate_binary_data
 from ..boolean._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
 from ..estimators import SparseXORTransformer
 from ._profile import exhaustive_counts, iter_flips, profile_strings, summarise
+
+
+def _inner_has(method):
+    """available_if check: the (fitted, else template) inner classifier has ``method``."""
+
+    def check(self):
+        inner = getattr(self, "estimator_", None)
+        return hasattr(inner if inner is not None else self._inner_template(), method)
+
+    return check
 
 
 class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
@@ -367,6 +378,38 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         """
         check_is_fitted(self)
         return self.estimator_.predict(self._inner_X(X))
+
+    @available_if(_inner_has("decision_function"))
+    def decision_function(self, X):
+        """Decision function of the fitted classifier (e.g. for ROC AUC scoring).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        return self.estimator_.decision_function(self._inner_X(X))
+
+    @available_if(_inner_has("predict_proba"))
+    def predict_proba(self, X):
+        """Class probabilities of the fitted classifier.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, 2)
+        """
+        check_is_fitted(self)
+        return self.estimator_.predict_proba(self._inner_X(X))
 
     def score(self, X, y):
         """Score of the fitted classifier (its own ``score``, e.g. accuracy).

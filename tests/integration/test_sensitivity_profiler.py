@@ -208,3 +208,20 @@ def test_exhaustive_request_for_too_many_bits_fails_before_fitting():
     X = np.random.RandomState(0).randint(0, 2, size=(20, 30))
     with pytest.raises(ValueError, match="N=30.*method='sampled'"):
         SensitivityProfiler(Refuses(), method="exhaustive").fit(X, np.arange(20) % 2)
+
+
+def test_decision_function_and_predict_proba_delegate_for_roc_auc():
+    from sklearn.model_selection import cross_val_score
+
+    X, y = make_sparse_parity(3000, 10, support=[1, 7], random_state=0)
+    prof = SensitivityProfiler(SparseXORTransformer(m=16, random_state=0)).fit(X, y)
+    np.testing.assert_array_equal(prof.decision_function(X), prof.estimator_.decision_function(X))
+    assert not hasattr(prof, "predict_proba")  # the transformer has none
+    auc = cross_val_score(SensitivityProfiler(SparseXORTransformer(m=16, random_state=0)),
+                          X, y, cv=2, scoring="roc_auc")
+    assert auc.min() > 0.9
+    tree = SensitivityProfiler(DecisionTreeClassifier(random_state=0), method="sampled",
+                               n_samples=100, random_state=0).fit(X, y)
+    assert not hasattr(tree, "decision_function")
+    np.testing.assert_allclose(tree.predict_proba(X).sum(axis=1), 1.0)
+    assert hasattr(SensitivityProfiler(LogisticRegression()), "decision_function")
