@@ -16,8 +16,13 @@ def count_module_parameters(module):
     -------
     n_parameters : int
         Number of scalars in the parameters with ``requires_grad=True``;
-        buffers and frozen parameters are not counted.
+        buffers and frozen parameters are not counted. A module whose
+        trainable weights are structurally masked reports its free entries
+        through an ``n_trainable_parameters`` attribute, which is used instead
+        (:class:`skxor.nn.CLSTransformer`: ``H * m``).
     """
+    if hasattr(module, "n_trainable_parameters"):
+        return int(module.n_trainable_parameters)
     return int(sum(p.numel() for p in module.parameters() if p.requires_grad))
 
 

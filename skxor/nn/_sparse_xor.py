@@ -100,6 +100,11 @@ class CLSTransformer(nn.Module):
         return tokens
 
     @property
+    def n_trainable_parameters(self):
+        """Free entries of the masked query weight: ``H * m``, as in the simplified model."""
+        return int(self.q_mask.sum())
+
+    @property
     def queries(self):
         """The CLS queries theta_h read off the masked query weight, (H, m)."""
         return (self.w_q * self.q_mask)[:, :, -1]

@@ -62,3 +62,10 @@ def test_simplex_initialisation_spreads_heads():
         np.testing.assert_allclose(off, -1.0 / (heads - 1), atol=1e-12)
     theta = initial_queries(2, 8, "antisymmetric", rng)
     np.testing.assert_allclose(theta[1], -theta[0])
+
+
+def test_both_twins_count_the_same_trainable_parameters():
+    from skxor import count_parameters
+
+    simple, standard, _ = _pair(d=12, m=5, heads=3)
+    assert count_parameters(simple) == count_parameters(standard) == 3 * 5
