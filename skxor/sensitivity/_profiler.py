@@ -364,6 +364,11 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         _, bits = self._bits(X, reset=False)
         return self._evaluator().encode(bits)
 
+    def _delegate(self, method, X, *args):
+        """Call the fitted classifier's ``method`` on X in its own encoding."""
+        check_is_fitted(self)
+        return getattr(self.estimator_, method)(self._inner_X(X), *args)
+
     def predict(self, X):
         """Predictions of the fitted classifier.
 
@@ -376,8 +381,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
         """
-        check_is_fitted(self)
-        return self.estimator_.predict(self._inner_X(X))
+        return self._delegate("predict", X)
 
     @available_if(_inner_has("decision_function"))
     def decision_function(self, X):
@@ -392,8 +396,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         -------
         scores : ndarray of shape (n_samples,)
         """
-        check_is_fitted(self)
-        return self.estimator_.decision_function(self._inner_X(X))
+        return self._delegate("decision_function", X)
 
     @available_if(_inner_has("predict_proba"))
     def predict_proba(self, X):
@@ -408,8 +411,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         -------
         proba : ndarray of shape (n_samples, 2)
         """
-        check_is_fitted(self)
-        return self.estimator_.predict_proba(self._inner_X(X))
+        return self._delegate("predict_proba", X)
 
     def score(self, X, y):
         """Score of the fitted classifier (its own ``score``, e.g. accuracy).
@@ -425,5 +427,4 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         -------
         score : float
         """
-        check_is_fitted(self)
-        return self.estimator_.score(self._inner_X(X), y)
+        return self._delegate("score", X, y)
