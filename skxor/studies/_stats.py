@@ -1,0 +1,186 @@
+"""Uncertainty for the studies: intervals for rates, bootstrap intervals for slopes.
+
+Every success rate a study publishes carries a Wilson interval, every share
+used as a lower bound a Clopper-Pearson (exact) interval, and every fitted
+log-log slope a bootstrap interval over seeds. The functions here are the one
+place these are computed, so tables, figures and reports agree.
+"""
+
+import numpy as np
+from scipy import stats
+from sklearn.utils import check_random_state
+
+__all__ = [
+    "bootstrap_loglog_slope",
+    "clopper_pearson_interval",
+    "format_interval",
+    "rate_with_interval",
+    "wilson_interval",
+]
+
+
+def _check_counts(successes, n):
+    successes = int(successes)
+    n = int(n)
+    if n < 0 or successes < 0 or successes > n:
+        raise ValueError(f"need 0 <= successes <= n; got successes={successes}, n={n}.")
+    return successes, n
+
+
+def wilson_interval(successes, n, confidence=0.95):
+    """Wilson score interval of a binomial proportion.
+
+    Parameters
+    ----------
+    successes : int
+        Number of successes.
+    n : int
+        Number of trials; with ``n = 0`` the interval is ``(nan, nan)``.
+    confidence : float, default=0.95
+        Coverage of the interval.
+
+    Returns
+    -------
+    low, high : float
+
+    Examples
+    --------
+    >>> from skxor.studies._stats import wilson_interval
+    >>> [round(v, 3) for v in wilson_interval(9, 10)]
+    [0.596, 0.982]
+    """
+    successes, n = _check_counts(successes, n)
+    if n == 0:
+        return float("nan"), float("nan")
+    ci = stats.binomtest(successes, n).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def clopper_pearson_interval(successes, n, confidence=0.95):
+    """Exact (Clopper-Pearson) interval of a binomial proportion.
+
+    Conservative: it covers the true proportion with at least ``confidence``,
+    so its lower end is a safe lower bound (e.g. on an "almost surely").
+
+    Examples
+    --------
+    >>> from skxor.studies._stats import clopper_pearson_interval
+    >>> [round(v, 3) for v in clopper_pearson_interval(10, 10)]
+    [0.692, 1.0]
+    """
+    successes, n = _check_counts(successes, n)
+    if n == 0:
+        return float("nan"), float("nan")
+    ci = stats.binomtest(successes, n).proportion_ci(confidence_level=confidence, method="exact")
+    return float(ci.low), float(ci.high)
+
+
+def rate_with_interval(flags, confidence=0.95):
+    """Share of true values in ``flags`` with its Wilson interval.
+
+    Returns
+    -------
+    rate, low, high, n : float, float, float, int
+        NaN rate and interval for an empty input.
+
+    Examples
+    --------
+    >>> from skxor.studies._stats import rate_with_interval
+    >>> rate, low, high, n = rate_with_interval([True, True, False, True])
+    >>> rate, n
+    (0.75, 4)
+    """
+    flags = np.asarray(flags, dtype=bool).ravel()
+    n = int(flags.size)
+    if n == 0:
+        return float("nan"), float("nan"), float("nan"), 0
+    k = int(flags.sum())
+    low, high = wilson_interval(k, n, confidence)
+    return k / n, low, high, n
+
+
+def _loglog_fit(x, y):
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+
+
+def bootstrap_loglog_slope(x, y, groups=None, *, n_boot=2000, confidence=0.95, random_state=0):
+    """Least-squares slope of log y on log x with a bootstrap interval.
+
+    Resampling is over ``groups`` (typically seeds): each bootstrap draw picks
+    groups with replacement and refits on all their points, so the interval
+    reflects seed-to-seed variation. Without groups, points are resampled.
+    Non-finite or non-positive points are dropped first.
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n_points,)
+    groups : array-like of shape (n_points,) or None, default=None
+    n_boot : int, default=2000
+    confidence : float, default=0.95
+    random_state : int, RandomState instance or None, default=0
+
+    Returns
+    -------
+    result : dict
+        ``slope`` (fit on all points), ``low``, ``high`` (percentile
+        interval; NaN when fewer than two distinct x values remain in too
+        many draws), ``n_points`` and ``n_groups`` used.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.studies._stats import bootstrap_loglog_slope
+    >>> x = np.repeat([10, 20, 40, 80], 3)
+    >>> rng = np.random.default_rng(0)
+    >>> y = 3 * x ** 2 * np.exp(0.05 * rng.standard_normal(x.size))
+    >>> res = bootstrap_loglog_slope(x, y, groups=np.tile([0, 1, 2], 4))
+    >>> round(res["slope"], 1), res["low"] < 2 < res["high"], res["n_points"]
+    (2.0, True, 12)
+    """
+    x = np.asarray(x, dtype=float).ravel()
+    y = np.asarray(y, dtype=float).ravel()
+    if x.shape != y.shape:
+        raise ValueError(f"x and y must have the same length; got {x.size} and {y.size}.")
+    groups = np.arange(x.size) if groups is None else np.asarray(groups).ravel()
+    if groups.shape != x.shape:
+        raise ValueError("groups must have one entry per point.")
+    keep = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
+    x, y, groups = x[keep], y[keep], groups[keep]
+    nan = float("nan")
+    result = {"slope": nan, "low": nan, "high": nan, "n_points": int(x.size),
+              "n_groups": int(np.unique(groups).size)}
+    if x.size < 2 or np.unique(x).size < 2:
+        return result
+    result["slope"] = _loglog_fit(x, y)
+    labels = np.unique(groups)
+    members = [np.flatnonzero(groups == g) for g in labels]
+    rng = check_random_state(random_state)
+    slopes = []
+    for _ in range(int(n_boot)):
+        pick = rng.randint(0, labels.size, labels.size)
+        rows = np.concatenate([members[i] for i in pick])
+        if np.unique(x[rows]).size >= 2:
+            slopes.append(_loglog_fit(x[rows], y[rows]))
+    # An interval only when (almost) every draw could be fitted.
+    if len(slopes) >= 0.9 * n_boot:
+        alpha = (1 - confidence) / 2
+        result["low"], result["high"] = (float(q) for q in np.quantile(slopes, [alpha, 1 - alpha]))
+    return result
+
+
+def format_interval(value, low, high, digits=2):
+    """``"0.80 [0.49, 0.94]"``; a dash for NaN values.
+
+    Examples
+    --------
+    >>> from skxor.studies._stats import format_interval
+    >>> format_interval(0.8, 0.49, 0.943)
+    '0.80 [0.49, 0.94]'
+    >>> format_interval(float("nan"), float("nan"), float("nan"))
+    '-'
+    """
+    if value is None or not np.isfinite(value):
+        return "-"
+    if low is None or high is None or not (np.isfinite(low) and np.isfinite(high)):
+        return f"{value:.{digits}f}"
+    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"

@@ -1,0 +1,56 @@
+"""Intervals used by every study: Wilson, Clopper-Pearson, bootstrap slopes."""
+
+import numpy as np
+import pytest
+
+from skxor.studies._stats import (
+    bootstrap_loglog_slope,
+    clopper_pearson_interval,
+    format_interval,
+    rate_with_interval,
+    wilson_interval,
+)
+
+
+@pytest.mark.parametrize("k, n", [(0, 5), (3, 10), (10, 10), (1, 1)])
+def test_intervals_contain_the_rate_and_stay_in_unit_range(k, n):
+    for low, high in (wilson_interval(k, n), clopper_pearson_interval(k, n)):
+        assert 0.0 <= low <= k / n <= high <= 1.0
+    # The exact interval is the more conservative of the two.
+    w, cp = wilson_interval(k, n), clopper_pearson_interval(k, n)
+    assert cp[0] <= w[0] + 1e-12 and cp[1] >= w[1] - 1e-12
+
+
+def test_intervals_narrow_with_more_trials():
+    small = np.diff(wilson_interval(5, 10))[0]
+    large = np.diff(wilson_interval(500, 1000))[0]
+    assert large < small / 5
+
+
+def test_bad_counts_and_empty_inputs():
+    with pytest.raises(ValueError, match="successes"):
+        wilson_interval(11, 10)
+    assert np.isnan(wilson_interval(0, 0)).all()
+    rate, low, high, n = rate_with_interval([])
+    assert n == 0 and np.isnan([rate, low, high]).all()
+
+
+def test_bootstrap_slope_covers_the_true_exponent_and_reports_points():
+    rng = np.random.default_rng(1)
+    x = np.repeat([25, 50, 100, 200, 400], 10)
+    seeds = np.tile(np.arange(10), 5)
+    y = 2.0 * x ** 1.5 * np.exp(0.2 * rng.standard_normal(x.size))
+    res = bootstrap_loglog_slope(x, y, groups=seeds, n_boot=500, random_state=0)
+    assert res["low"] < 1.5 < res["high"]
+    assert res["high"] - res["low"] < 0.3
+    assert res["n_points"] == 50 and res["n_groups"] == 10
+
+
+def test_bootstrap_slope_drops_unusable_points_and_needs_two_x_values():
+    res = bootstrap_loglog_slope([10, 10, 0, 20], [1.0, np.nan, 5.0, -1.0])
+    assert res["n_points"] == 1 and np.isnan(res["slope"])
+
+
+def test_format_interval():
+    assert format_interval(0.5, 0.2, 0.8, digits=1) == "0.5 [0.2, 0.8]"
+    assert format_interval(1.0, np.nan, np.nan) == "1.00"
