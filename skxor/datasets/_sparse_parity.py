@@ -1,5 +1,7 @@
 """Uniform inputs labelled by a k-sparse parity (sparse XOR for k = 2)."""
 
+from numbers import Real
+
 import numpy as np
 from sklearn.utils import check_random_state
 
@@ -15,6 +17,12 @@ def check_support(support, n_features, k=None):
         If a position is out of range, repeated, or ``len(support) != k``.
     """
     arr = np.asarray(support)
+    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+        # Booleans are not positions (True would silently mean position 1).
+        raise TypeError(
+            f"support must hold integer positions; got {support!r} "
+            f"(dtype {arr.dtype})."
+        )
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"support must be a non-empty 1-D list of positions; got {support!r}.")
     if not np.issubdtype(arr.dtype, np.integer):
@@ -98,12 +106,24 @@ def make_sparse_parity(
     k = check_count(k, "k")
     if k > n_features:
         raise ValueError(f"k={k} is larger than n_features={n_features}.")
-    if isinstance(noise, bool) or not np.isscalar(noise) or not np.isreal(noise):
-        raise TypeError(f"noise must be a float in [0, 0.5); got {noise!r}.")
+    # numbers.Real excludes complex (even with a zero imaginary part) and
+    # strings; booleans are Real in Python but never a probability here.
+    if isinstance(noise, (bool, np.bool_)) or not isinstance(noise, Real):
+        raise TypeError(
+            f"noise must be a real number in [0, 0.5) (the probability of "
+            f"flipping a label); got {noise!r} of type {type(noise).__name__}."
+        )
     if not (0.0 <= noise < 0.5):
         raise ValueError(f"noise must lie in [0, 0.5); got {noise!r}.")
     if encoding not in ("pm1", "01"):
         raise ValueError(f"encoding must be 'pm1' or '01'; got {encoding!r}.")
+    if not isinstance(return_support, (bool, np.bool_)):
+        raise TypeError(f"return_support must be True or False; got {return_support!r}.")
+    if isinstance(random_state, (bool, np.bool_)):
+        raise TypeError(
+            "random_state must be None, an integer seed or a "
+            f"numpy.random.RandomState; got the boolean {random_state!r}."
+        )
     rng = check_random_state(random_state)
     if support is None:
         support = np.sort(rng.choice(n_features, size=k, replace=False))
