@@ -291,3 +291,19 @@ def test_conversion_errors_name_the_problem(call, error, match):
 def test_make_sparse_parity_rejects_unknown_labels(labels):
     with pytest.raises(ValueError, match="labels must be one of"):
         make_sparse_parity(5, 4, labels=labels)
+
+
+# -- the docs page's round trips run -------------------------------------------------
+
+
+@pytest.mark.parametrize("page", ["coming_from_other_code.rst", "profiling_models.rst"])
+def test_docs_page_examples_run(page):
+    import doctest
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "docs" / page
+    pytest.importorskip("matplotlib").use("Agg")
+    result = doctest.testfile(
+        str(path), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
+    )
+    assert result.attempted > 0 and result.failed == 0
