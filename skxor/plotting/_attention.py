@@ -10,7 +10,8 @@ class AttentionDisplay:
     """Attention weights of each head over the input positions.
 
     One image, heads as rows and positions as columns, on one shared colour
-    scale from 0 to the largest weight, with a colour bar. Each head's most
+    scale from 0 (or the smallest weight, if negative) to the largest weight,
+    with a colour bar. Each head's most
     attended position is marked with a cross and, when given, the true
     support with triangles above the image; both have legend entries.
 
@@ -20,7 +21,8 @@ class AttentionDisplay:
     Parameters
     ----------
     attention : array-like of shape (n_heads, n_positions)
-        Non-negative attention weights (e.g. ``SparseXORTransformer.attention_``).
+        Attention weights (e.g. ``SparseXORTransformer.attention_``); finite,
+        and negative only for attentions such as linear that allow it.
     support : array-like of int or None, default=None
         The true relevant positions, marked when given.
     name : str or None, default=None
@@ -93,8 +95,8 @@ class AttentionDisplay:
                 "attention must have shape (n_heads, n_positions); got shape "
                 f"{np.shape(self.attention)}."
             )
-        if not np.isfinite(attention).all() or (attention < 0).any():
-            raise ValueError("attention weights must be finite and non-negative.")
+        if not np.isfinite(attention).all():
+            raise ValueError("attention weights must be finite; got NaN or inf.")
         n_heads, n_positions = attention.shape
         support = None
         if self.support is not None:
@@ -110,10 +112,13 @@ class AttentionDisplay:
                     f"got {self.support!r}."
                 )
         ax, figure = axes_or_new(ax, f"{type(self).__name__}.plot")
-        # One image: every head on the same colour scale.
+        # One image: every head on the same colour scale, from 0 (or the
+        # smallest weight: linear attention (1 + s_i) / d can go negative).
+        vmin = min(0.0, float(attention.min()))
+        vmax = max(float(attention.max()), vmin + np.finfo(float).eps)
         self.image_ = ax.imshow(
             attention, aspect="auto", interpolation="nearest", cmap=cmap,
-            vmin=0.0, vmax=max(float(attention.max()), np.finfo(float).tiny),
+            vmin=vmin, vmax=vmax,
         )
         self.colorbar_ = None
         if colorbar:

@@ -99,6 +99,19 @@ def grouped_bars(ax, x, heights, labels, *, errors=None, bar_kwargs=None):
     return containers
 
 
+def legend_with_headroom(ax, heights, errors=None, *, log=False):
+    """A legend, with room made above the bars so that it covers none of them."""
+    top = max(float(np.max(h)) for h in heights)
+    if errors is not None:
+        for h, e in zip(heights, errors):
+            if e is not None:
+                top = max(top, float(np.max(np.asarray(h) + e[1])))
+    if not log and top > 0:
+        # One legend line is about 6% of the axes height; keep the bars below it.
+        ax.set_ylim(0, top * (1.08 + 0.09 * len(heights)))
+    ax.legend(loc="upper right" if not log else "best")
+
+
 def default_name(f):
     """A legend label for a function, model or table."""
     if isinstance(f, np.ndarray):

@@ -10,6 +10,7 @@ from ._base import (
     check_matplotlib,
     default_name,
     grouped_bars,
+    legend_with_headroom,
     resolve_references,
 )
 
@@ -122,7 +123,7 @@ class FourierSpectrumDisplay:
         ax.set_xlabel("degree k")
         ax.set_ylabel("Fourier weight W^k")
         ax.set_xticks(degrees if degrees.size <= 16 else degrees[:: int(np.ceil(degrees.size / 16))])
-        ax.legend()
+        legend_with_headroom(ax, list(series.values()), log=log)
         self.ax_ = ax
         self.figure_ = figure
         return self

@@ -10,6 +10,7 @@ from ._base import (
     check_matplotlib,
     default_name,
     grouped_bars,
+    legend_with_headroom,
     resolve_references,
 )
 
@@ -123,7 +124,7 @@ class SensitivityProfileDisplay:
         sampled = any(p.method != "exhaustive" for p in profiles)
         ax.set_ylabel("fraction of sampled strings" if sampled else "fraction of strings")
         ax.set_xticks(x if x.size <= 16 else x[:: int(np.ceil(x.size / 16))])
-        ax.legend()
+        legend_with_headroom(ax, [p.fractions for p in profiles], errors)
         self.ax_ = ax
         self.figure_ = figure
         return self
