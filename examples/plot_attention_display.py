@@ -1,6 +1,6 @@
 """
 AttentionDisplay: each head of a SparseXORTransformer over the positions
-=======================================================================
+========================================================================
 
 :class:`~skxor.plotting.AttentionDisplay` draws the attention weights of each
 head of a fitted :class:`~skxor.SparseXORTransformer` over the input positions

@@ -1,6 +1,6 @@
 """
 FourierSpectrumDisplay: where the Fourier weight of a function sits
-==================================================================
+===================================================================
 
 :class:`~skxor.plotting.FourierSpectrumDisplay` draws the Fourier weight per
 degree, ``W^k = sum_{|S| = k} F^(S)^2``, of any function, model or truth

@@ -1,6 +1,6 @@
 """
 Profiling any model: a torch TransformerEncoder and a scikit-learn classifier
-============================================================================
+=============================================================================
 
 The sensitivity and Fourier tools take any torch module that maps (batch, N)
 inputs to logits and any fitted scikit-learn classifier, nothing to subclass

@@ -1,6 +1,6 @@
 """
 SensitivityProfileDisplay: a random transformer against PARITY and MAJORITY
-==========================================================================
+===========================================================================
 
 :class:`~skxor.plotting.SensitivityProfileDisplay` draws the fraction of
 strings per sensitivity value of any function, model or truth table, with

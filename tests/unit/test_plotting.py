@@ -206,3 +206,12 @@ def test_skxor_imports_without_matplotlib():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "pip install skxor[plot]" in out.stdout
+
+
+def test_attention_display_shows_negative_linear_attention_weights():
+    # Linear attention (1 + s_i) / d is negative where the score is below -1.
+    weights = np.array([[-0.2, 0.5, 0.7], [0.3, 0.3, 0.4]])
+    disp = AttentionDisplay(weights, support=[2]).plot()
+    assert disp.image_.get_clim() == (-0.2, 0.7)
+    with pytest.raises(ValueError, match="finite"):
+        AttentionDisplay(np.array([[np.nan, 1.0]])).plot()
