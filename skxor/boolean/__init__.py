@@ -29,6 +29,12 @@ position i of the string with index r gives the string with index
 * a 1-D array of length 2^N is already a truth table.
 
 ``input_encoding="01"`` or ``"pm1"`` overrides how strings are presented.
+
+Tables and predictions from other code: :class:`TruthTable` takes the bit
+order (``bit_order="lsb"`` or ``"msb"``) and the value convention
+(``values="f"``, ``"1-f"``, ``"2f-1"``, ``"1-2f"``), and
+:meth:`TruthTable.from_predictions` takes strings in any order and encoding
+(``"01"``, ``"1-2b"``, ``"2b-1"``) with their predicted values.
 """
 
 from ._evaluate import truth_table
@@ -42,6 +48,9 @@ from ._functions import (
     SparseParity,
     TruthTable,
     all_strings,
+    bit_reversal_permutation,
+    encoded_strings_to_bits,
+    values_to_f,
 )
 
 __all__ = [
@@ -54,5 +63,8 @@ __all__ = [
     "SparseParity",
     "TruthTable",
     "all_strings",
+    "bit_reversal_permutation",
+    "encoded_strings_to_bits",
     "truth_table",
+    "values_to_f",
 ]

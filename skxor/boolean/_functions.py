@@ -57,6 +57,160 @@ def all_strings(n_bits, *, encoding="01"):
     return bits if encoding == "01" else (1 - 2 * bits).astype(np.int8)
 
 
+#: Bit orders of a truth-table index: ``"lsb"`` (skxor: position i is bit i of
+#: the index) or ``"msb"`` (position 0 is the most significant bit).
+BIT_ORDERS = ("lsb", "msb")
+
+#: Value conventions of a table or of predictions, as formulas in skxor's
+#: ``f in {0, 1}``; ``"01"`` and ``"pm1"`` are skxor's own (labels ``2f - 1``).
+VALUE_CONVENTIONS = ("f", "1-f", "2f-1", "1-2f")
+_VALUE_ALIASES = {"01": "f", "pm1": "2f-1"}
+
+#: Encodings of input strings: 0/1 bits, skxor's spins ``1 - 2b`` (bit 1 is
+#: -1) or the other common spins ``2b - 1`` (bit 1 is +1).
+INPUT_ENCODINGS = ("01", "1-2b", "2b-1")
+_INPUT_ALIASES = {"pm1": "1-2b"}
+
+
+def _check_option(value, options, aliases, name):
+    if isinstance(value, str) and value in aliases:
+        return aliases[value]
+    if not isinstance(value, str) or value not in options:
+        allowed = ", ".join(repr(o) for o in (*options, *aliases))
+        raise ValueError(f"{name} must be one of {allowed}; got {value!r}.")
+    return value
+
+
+def values_to_f(values, convention="01", *, name="values"):
+    """Map values in a stated convention to skxor's ``f in {0, 1}`` (uint8).
+
+    Parameters
+    ----------
+    values : array-like
+        Values of a Boolean function or labels.
+    convention : {"f", "1-f", "2f-1", "1-2f", "01", "pm1"}, default="01"
+        How ``values`` encode ``f``: ``"f"`` (alias ``"01"``): 0/1 with 1
+        meaning f = 1, as in skxor; ``"1-f"``: 0/1 with 1 meaning f = 0 (the
+        complement); ``"2f-1"`` (alias ``"pm1"``): -1/+1 with +1 meaning
+        f = 1 (skxor's labels); ``"1-2f"``: -1/+1 with +1 meaning f = 0
+        (skxor's Fourier sign ``(-1)^f``).
+
+    Returns
+    -------
+    f : ndarray of dtype uint8, the shape of ``values``
+
+    Raises
+    ------
+    ValueError
+        If a value does not belong to the convention (naming the values).
+
+    Examples
+    --------
+    >>> from skxor.boolean import values_to_f
+    >>> values_to_f([1, 0, 1], "1-f").tolist()
+    [0, 1, 0]
+    >>> values_to_f([-1, 1], "2f-1").tolist(), values_to_f([-1, 1], "1-2f").tolist()
+    ([0, 1], [1, 0])
+    """
+    convention = _check_option(convention, VALUE_CONVENTIONS, _VALUE_ALIASES, "values")
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be numeric or bool; got dtype {arr.dtype}.")
+    zero_one = convention in ("f", "1-f")
+    if arr.dtype == bool:
+        if not zero_one:
+            raise ValueError(
+                f"{name} holds bools, but the convention {convention!r} is -1/+1; "
+                "use values='f' or '1-f' for 0/1 or bool values."
+            )
+        arr = arr.astype(np.uint8)
+    allowed = [0, 1] if zero_one else [-1, 1]
+    outside = ~np.isin(arr, allowed)
+    if outside.any():
+        what = "Boolean values 0/1 (or bools)" if zero_one else "-1/+1 values"
+        raise ValueError(
+            f"{name} must hold {what} in the convention {convention!r}; got the "
+            f"values {np.unique(arr[outside])[:5].tolist()}."
+        )
+    if convention == "f":
+        f = arr
+    elif convention == "1-f":
+        f = 1 - arr
+    elif convention == "2f-1":
+        f = (arr + 1) // 2
+    else:  # "1-2f"
+        f = (1 - arr) // 2
+    return np.asarray(f).astype(np.uint8)
+
+
+def bit_reversal_permutation(n_bits):
+    """The permutation between MSB-first and LSB-first (skxor) index orders.
+
+    The string whose LSB-first index is r has the MSB-first index
+    ``reverse(r)`` (its N bits read backwards), so for any array indexed by
+    strings or by subsets in MSB-first order (a truth table, saved
+    predictions, Fourier coefficients), ``a[perm]`` is the same array in
+    skxor's order. The permutation is its own inverse.
+
+    Parameters
+    ----------
+    n_bits : int
+        The string length N, at most 28.
+
+    Returns
+    -------
+    perm : ndarray of shape (2^n_bits,), dtype int64
+
+    Examples
+    --------
+    >>> from skxor.boolean import bit_reversal_permutation
+    >>> bit_reversal_permutation(3).tolist()
+    [0, 4, 2, 6, 1, 5, 3, 7]
+    """
+    n_bits = check_n_bits(n_bits)
+    check_exhaustive_bits(n_bits, "A bit-reversal permutation")
+    index = np.arange(1 << n_bits, dtype=np.int64)
+    perm = np.zeros_like(index)
+    for i in range(n_bits):
+        perm |= ((index >> i) & 1) << (n_bits - 1 - i)
+    return perm
+
+
+def encoded_strings_to_bits(X, input_encoding="01", *, name="X"):
+    """Strings in a stated encoding as skxor's 0/1 bits (uint8, 2-D).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_strings, N)
+        The strings.
+    input_encoding : {"01", "1-2b", "2b-1", "pm1"}, default="01"
+        ``"01"``: bits (or bools); ``"1-2b"`` (alias ``"pm1"``): skxor's
+        spins, bit 1 is -1; ``"2b-1"``: spins with bit 1 as +1.
+
+    Returns
+    -------
+    bits : ndarray of shape (n_strings, N), dtype uint8
+
+    Examples
+    --------
+    >>> from skxor.boolean import encoded_strings_to_bits
+    >>> encoded_strings_to_bits([[1, -1]], "2b-1").tolist()
+    [[1, 0]]
+    >>> encoded_strings_to_bits([[1, -1]], "1-2b").tolist()
+    [[0, 1]]
+    """
+    input_encoding = _check_option(
+        input_encoding, INPUT_ENCODINGS, _INPUT_ALIASES, "input_encoding"
+    )
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_strings, N); got shape {X.shape}.")
+    if input_encoding == "01":
+        return as_bit_strings(X, encoding="01", name=name)
+    bits = as_bit_strings(X, encoding="pm1", name=name)  # spins 1 - 2b
+    return bits if input_encoding == "1-2b" else (1 - bits).astype(np.uint8)
+
+
 class BooleanFunction:
     """Base class of a Boolean function ``f: {0,1}^N -> {0,1}``.
 
@@ -283,15 +437,33 @@ class Majority(BooleanFunction):
 class TruthTable(BooleanFunction):
     """A Boolean function given by its truth table.
 
+    The table may come from other code: ``bit_order`` and ``values`` state
+    its conventions, and the function stores it in skxor's (LSB-first index,
+    0/1 values of f). See :doc:`/coming_from_other_code`.
+
     Parameters
     ----------
     table : array-like of shape (2^N,)
-        ``table[r]`` is the value on the string with index r (bit i of r is
-        position i; see :func:`all_strings`), as 0/1 or bool.
+        One value per string, in index order.
+    bit_order : {"lsb", "msb"}, default="lsb"
+        ``"lsb"``: ``table[r]`` is the value on the string whose position i
+        is bit i of r (skxor's order, see :func:`all_strings`). ``"msb"``:
+        position 0 is the most significant bit of r (the order of
+        ``itertools.product([0, 1], repeat=N)``).
+    values : {"01", "pm1", "f", "1-f", "2f-1", "1-2f"}, default="01"
+        How the entries encode f (see :func:`values_to_f`): ``"01"`` / ``"f"``
+        are 0/1 (or bools) with 1 meaning f = 1; ``"1-f"`` is the complement;
+        ``"pm1"`` / ``"2f-1"`` are -1/+1 with +1 meaning f = 1; ``"1-2f"`` has
+        +1 meaning f = 0.
 
     Attributes
     ----------
     table : ndarray of shape (2^N,), dtype uint8
+        The values of f in skxor's conventions (LSB-first, 0/1).
+
+    See Also
+    --------
+    TruthTable.from_predictions : Build one from strings and their predictions.
 
     Examples
     --------
@@ -299,9 +471,16 @@ class TruthTable(BooleanFunction):
     >>> f = TruthTable([0, 1, 1, 1])  # OR of two bits
     >>> f.n_bits, f([[0, 0], [0, 1]]).tolist()
     (2, [0, 1])
+
+    The FIRST function of two bits, tabulated MSB-first with +1 meaning f = 0:
+
+    >>> g = TruthTable([1, 1, -1, -1], bit_order="msb", values="1-2f")
+    >>> g.table.tolist()
+    [0, 1, 0, 1]
     """
 
-    def __init__(self, table):
+    def __init__(self, table, *, bit_order="lsb", values="01"):
+        bit_order = _check_option(bit_order, BIT_ORDERS, {}, "bit_order")
         table = np.asarray(table)
         if table.ndim != 1 or table.size < 2 or table.size & (table.size - 1):
             raise ValueError(
@@ -310,19 +489,91 @@ class TruthTable(BooleanFunction):
             )
         n_bits = table.size.bit_length() - 1
         check_exhaustive_bits(n_bits, "A truth table")
-        if table.dtype.kind not in "biuf" or not np.isin(table, [0, 1]).all():
+        if table.dtype.kind not in "biuf":
             raise ValueError(
-                "table must hold Boolean values 0/1 (or bools); got values "
-                f"{np.unique(table)[:5].tolist()}."
+                f"table must hold Boolean values 0/1 (or bools); got dtype {table.dtype}."
             )
+        table = values_to_f(table, values, name="table")
+        if bit_order == "msb":
+            table = table[bit_reversal_permutation(n_bits)]
         super().__init__(n_bits)
-        self.table = table.astype(np.uint8)
+        self.table = table
+
+    @classmethod
+    def from_predictions(cls, X, y_pred, *, input_encoding="01", values="01"):
+        """Build the function from every string and its saved prediction.
+
+        The strings may come in any order (each of the 2^N must appear; a
+        repeated string must carry the same value each time), so no bit
+        order is involved: position i is column i of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_strings, N)
+            The strings.
+        y_pred : array-like of shape (n_strings,) or (n_strings, 1)
+            The value on each string.
+        input_encoding : {"01", "1-2b", "2b-1", "pm1"}, default="01"
+            How ``X`` encodes bits (see :func:`encoded_strings_to_bits`).
+        values : {"01", "pm1", "f", "1-f", "2f-1", "1-2f"}, default="01"
+            How ``y_pred`` encodes f (see :func:`values_to_f`).
+
+        Returns
+        -------
+        function : TruthTable
+
+        Raises
+        ------
+        ValueError
+            If a string is missing, a repeated string has two values, or a
+            value is outside the convention.
+
+        Examples
+        --------
+        >>> import itertools
+        >>> from skxor.boolean import TruthTable
+        >>> X = list(itertools.product([-1, 1], repeat=2))  # spins 2b - 1
+        >>> y = [1.0 - (x0 > 0) for x0, x1 in X]  # 1 where bit 0 is 0
+        >>> TruthTable.from_predictions(X, y, input_encoding="2b-1",
+        ...                             values="1-f").table.tolist()
+        [0, 1, 0, 1]
+        """
+        bits = encoded_strings_to_bits(X, input_encoding)
+        y = np.asarray(y_pred)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y[:, 0]
+        if y.ndim != 1 or y.shape[0] != bits.shape[0]:
+            raise ValueError(
+                f"y_pred must have shape ({bits.shape[0]},) or ({bits.shape[0]}, 1) "
+                f"to match X; got {np.shape(y_pred)}."
+            )
+        f = values_to_f(y, values, name="y_pred")
+        n_bits = bits.shape[1]
+        check_exhaustive_bits(n_bits, "A truth table")
+        index = bits_to_index(bits)
+        table = np.full(1 << n_bits, 2, dtype=np.uint8)  # 2: not seen yet
+        table[index] = f
+        clash = np.flatnonzero(table[index] != f)
+        if clash.size:
+            row = int(clash[0])
+            raise ValueError(
+                f"the string {bits[row].tolist()} (as bits) appears with both "
+                "values in y_pred."
+            )
+        missing = np.flatnonzero(table == 2)
+        if missing.size:
+            raise ValueError(
+                f"X must list all 2^{n_bits} = {1 << n_bits} strings; {missing.size} "
+                f"are missing, e.g. {index_to_bits(missing[:1], n_bits)[0].tolist()} "
+                "(as bits)."
+            )
+        return cls(table)
 
     def _evaluate_bits(self, bits):
         return self.table[bits_to_index(bits)]
 
     def truth_table(self):
-        """A copy of the table (uint8, length 2^N)."""
+        """A copy of the table (uint8, length 2^N, skxor's conventions)."""
         return self.table.copy()
 
     def _repr_args(self):
@@ -367,7 +618,10 @@ class RandomFunction(TruthTable):
 
 
 __all__ = [
+    "BIT_ORDERS",
     "EXHAUSTIVE_MAX_BITS",
+    "INPUT_ENCODINGS",
+    "VALUE_CONVENTIONS",
     "BooleanFunction",
     "Dictator",
     "First",
@@ -377,4 +631,7 @@ __all__ = [
     "SparseParity",
     "TruthTable",
     "all_strings",
+    "bit_reversal_permutation",
+    "encoded_strings_to_bits",
+    "values_to_f",
 ]

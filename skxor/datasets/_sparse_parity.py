@@ -1,9 +1,15 @@
 """Uniform inputs labelled by a k-sparse parity (sparse XOR for k = 2)."""
 
+from numbers import Real
+
 import numpy as np
 from sklearn.utils import check_random_state
 
 from .._utils._validation import check_count
+
+
+#: Label conventions of :func:`make_sparse_parity` (what y says about the parity).
+LABELS = ("pm1", "pm1_even", "01_odd", "01_even")
 
 
 def check_support(support, n_features, k=None):
@@ -15,6 +21,12 @@ def check_support(support, n_features, k=None):
         If a position is out of range, repeated, or ``len(support) != k``.
     """
     arr = np.asarray(support)
+    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+        # Booleans are not positions (True would silently mean position 1).
+        raise TypeError(
+            f"support must hold integer positions; got {support!r} "
+            f"(dtype {arr.dtype})."
+        )
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"support must be a non-empty 1-D list of positions; got {support!r}.")
     if not np.issubdtype(arr.dtype, np.integer):
@@ -44,6 +56,7 @@ def make_sparse_parity(
     support=None,
     noise=0.0,
     encoding="pm1",
+    labels="pm1",
     return_support=False,
     random_state=None,
 ):
@@ -69,6 +82,13 @@ def make_sparse_parity(
         Probability, in ``[0, 0.5)``, that each label is flipped.
     encoding : {"pm1", "01"}, default="pm1"
         ``"pm1"`` returns spins in ``{-1, +1}``; ``"01"`` returns bits.
+    labels : {"pm1", "pm1_even", "01_odd", "01_even"}, default="pm1"
+        How y states the parity of the support bits: ``"pm1"``: -1/+1 with
+        +1 meaning odd (skxor's labels, ``y = -prod(x[S])`` in spins);
+        ``"pm1_even"``: -1/+1 with +1 meaning even; ``"01_odd"``: 0/1 with
+        1 meaning odd (the sum of the support bits mod 2); ``"01_even"``: 0/1
+        with 1 meaning even. The draw (and the noise) is the same for all
+        four, so they describe the same data set.
     return_support : bool, default=False
         Also return the support.
     random_state : int, RandomState instance or None, default=None
@@ -79,7 +99,8 @@ def make_sparse_parity(
     X : ndarray of shape (n_samples, n_features), dtype int8
         Inputs in the requested encoding.
     y : ndarray of shape (n_samples,), dtype int64
-        Labels in ``{-1, +1}`` (the same for both encodings).
+        Labels in ``{-1, +1}`` or ``{0, 1}`` as ``labels`` states (the same
+        for both input encodings).
     support : ndarray of shape (k,)
         Sorted support; only when ``return_support=True``.
 
@@ -92,18 +113,39 @@ def make_sparse_parity(
     ((5, 8), [1, 6])
     >>> bool((y == -X[:, 1] * X[:, 6]).all())
     True
+
+    The same data with bits as inputs and 0/1 labels, 1 meaning even parity:
+
+    >>> Xb, yb = make_sparse_parity(5, 8, support=[1, 6], encoding="01",
+    ...                             labels="01_even", random_state=0)
+    >>> bool((yb == 1 - (Xb[:, 1] + Xb[:, 6]) % 2).all()), bool((yb == (1 - y) // 2).all())
+    (True, True)
     """
     n_samples = check_count(n_samples, "n_samples")
     n_features = check_count(n_features, "n_features")
     k = check_count(k, "k")
     if k > n_features:
         raise ValueError(f"k={k} is larger than n_features={n_features}.")
-    if isinstance(noise, bool) or not np.isscalar(noise) or not np.isreal(noise):
-        raise TypeError(f"noise must be a float in [0, 0.5); got {noise!r}.")
+    # numbers.Real excludes complex (even with a zero imaginary part) and
+    # strings; booleans are Real in Python but never a probability here.
+    if isinstance(noise, (bool, np.bool_)) or not isinstance(noise, Real):
+        raise TypeError(
+            f"noise must be a real number in [0, 0.5) (the probability of "
+            f"flipping a label); got {noise!r} of type {type(noise).__name__}."
+        )
     if not (0.0 <= noise < 0.5):
         raise ValueError(f"noise must lie in [0, 0.5); got {noise!r}.")
     if encoding not in ("pm1", "01"):
         raise ValueError(f"encoding must be 'pm1' or '01'; got {encoding!r}.")
+    if not isinstance(labels, str) or labels not in LABELS:
+        raise ValueError(f"labels must be one of {LABELS}; got {labels!r}.")
+    if not isinstance(return_support, (bool, np.bool_)):
+        raise TypeError(f"return_support must be True or False; got {return_support!r}.")
+    if isinstance(random_state, (bool, np.bool_)):
+        raise TypeError(
+            "random_state must be None, an integer seed or a "
+            f"numpy.random.RandomState; got the boolean {random_state!r}."
+        )
     rng = check_random_state(random_state)
     if support is None:
         support = np.sort(rng.choice(n_features, size=k, replace=False))
@@ -119,6 +161,12 @@ def make_sparse_parity(
         y[flip] = -y[flip]
     if encoding == "01":
         X = ((1 - X) // 2).astype(np.int8)
+    if labels == "pm1_even":
+        y = -y
+    elif labels == "01_odd":
+        y = (y + 1) // 2
+    elif labels == "01_even":
+        y = (1 - y) // 2
     if return_support:
         return X, y, support
     return X, y

@@ -81,6 +81,8 @@ class SensitivityProfile:
     influences : ndarray of shape (N,)
         ``flip_counts / n_strings``: the influence of each bit (exact when
         exhaustive); they sum to ``average``.
+    normalized_average : float
+        ``average / N``, the per-bit average of Bhattamishra et al. (2023).
 
     Examples
     --------
@@ -132,6 +134,15 @@ class SensitivityProfile:
     @property
     def influences(self):
         return self.flip_counts / self.n_strings
+
+    @property
+    def normalized_average(self):
+        """Average sensitivity divided by N, in [0, 1].
+
+        The per-bit convention of Bhattamishra et al. (2023), whose value is
+        ``average / n_bits``.
+        """
+        return self.average / self.n_bits
 
     def to_frame(self):
         """The profile as a pandas DataFrame, one row per sensitivity value.

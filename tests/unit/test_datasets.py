@@ -77,3 +77,38 @@ def test_invalid_arguments_raise_value_error(kwargs, match):
 def test_wrong_types_raise_type_error(kwargs):
     with pytest.raises(TypeError):
         make_sparse_parity(**kwargs)
+
+
+# -- argument types (issue 11 item 13): booleans are not numbers here -------------
+
+
+@pytest.mark.parametrize("noise", [0.1 + 0j, np.complex128(0.1), 0j, True, np.bool_(False)])
+def test_noise_must_be_a_real_number(noise):
+    with pytest.raises(TypeError, match="noise must be a real number"):
+        make_sparse_parity(5, 3, noise=noise)
+
+
+@pytest.mark.parametrize("noise", [np.float32(0.1), np.float64(0.2), 0, np.int64(0)])
+def test_real_noise_of_any_numeric_type_is_accepted(noise):
+    X, y = make_sparse_parity(50, 3, noise=noise, random_state=0)
+    assert X.shape == (50, 3) and set(np.unique(y)) <= {-1, 1}
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        (dict(n_samples=True, n_features=3), "n_samples"),
+        (dict(n_samples=np.bool_(True), n_features=3), "n_samples"),
+        (dict(n_samples=5, n_features=np.bool_(True)), "n_features"),
+        (dict(n_samples=5, n_features=3, k=True), "k"),
+        (dict(n_samples=5, n_features=3, support=[True, False]), "support"),
+        (dict(n_samples=5, n_features=3, support=np.array([1, 0], dtype=bool)), "support"),
+        (dict(n_samples=5, n_features=3, support=["0", "1"]), "support"),
+        (dict(n_samples=5, n_features=3, return_support="yes"), "return_support"),
+        (dict(n_samples=5, n_features=3, return_support=1), "return_support"),
+        (dict(n_samples=5, n_features=3, random_state=True), "random_state"),
+    ],
+)
+def test_booleans_and_strings_are_not_integers(kwargs, name):
+    with pytest.raises(TypeError, match=name):
+        make_sparse_parity(**kwargs)
