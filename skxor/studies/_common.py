@@ -57,7 +57,7 @@ class Grid(Options):
     >>> grid.is_satisfied_by([2, 10]), grid.is_satisfied_by([1]), grid.is_satisfied_by([])
     (True, False, False)
     >>> str(grid)
-    'a non-empty list of values, each an int in the range [2, inf)'
+    'an int in the range [2, inf) (or a non-empty list of such values)'
     """
 
     # An Options subclass only so that scikit-learn's make_constraint accepts it.
@@ -78,7 +78,7 @@ class Grid(Options):
 
     def __str__(self):
         each = " or ".join(str(c) for c in self.constraints)
-        return f"a non-empty list of values, each {each}"
+        return f"{each} (or a non-empty list of such values)"
 
 
 @dataclass(frozen=True)
