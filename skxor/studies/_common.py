@@ -17,6 +17,7 @@ from typing import Callable, Optional
 import numpy as np
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils._param_validation import (
+    InvalidParameterError,
     Options,
     make_constraint,
     validate_parameter_constraints,
@@ -198,10 +199,28 @@ class Study:
             if grids and not isinstance(value, list) and grids[0].is_satisfied_by_value(value):
                 value = [value]
             params[name] = value
+        self._reject_booleans(params)
         validate_parameter_constraints(self.parameters, params, caller_name=self.name)
         if self.check is not None:
             self.check(params)
         return params
+
+    def _reject_booleans(self, params):
+        # scikit-learn's Interval(Integral, ...) takes True for 1; here a boolean
+        # is never a count or a size (``--set seeds=true`` must not mean 1 seed).
+        for name, value in params.items():
+            values = value if isinstance(value, list) else [value]
+            if not any(isinstance(v, (bool, np.bool_)) for v in values):
+                continue
+            constraints = [make_constraint(c) for c in self.parameters[name]]
+            if any(str(c) == "an instance of 'bool'" or type(c).__name__ == "_Booleans"
+                   for c in constraints):
+                continue
+            accepted = " or ".join(str(c) for c in constraints)
+            raise InvalidParameterError(
+                f"The {name!r} parameter of {self.name} must be {accepted}. Got "
+                f"{value!r} instead (a boolean is not a number here)."
+            )
 
     def run(
         self, preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False,
