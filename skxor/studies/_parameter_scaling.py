@@ -23,9 +23,8 @@ Training budget (the same recipe for every d, size and seed)
   ``n = max(ffnn_min_samples, ffnn_samples_per_d * d)`` samples
   (``max(5000, 20 d)``) for ``ffnn_epochs`` (5) epochs of Adam, learning
   rate 0.01, mini-batches of 128, logistic loss. The data grow linearly
-  with d so that data do not run out before parameters do (at a fixed
-  n = 20000 the network over-fits from d of about 2000 on, whatever its
-  width).
+  with d so that data do not run out before parameters do (with a fixed
+  n, a large enough d makes the network over-fit whatever its width).
 
 Both are scored on ``n_test`` (10000) fresh uniform inputs labelled by the
 same support. Each cell (model, d, size, seed) uses a data seed and a model
