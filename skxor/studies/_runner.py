@@ -148,8 +148,10 @@ def merge_tables(path, new, key):
 
 
 def _machine():
-    return f"{platform.node() or 'unknown host'} ({platform.system()} {platform.machine()}, " \
-           f"{os.cpu_count()} CPUs, Python {platform.python_version()})"
+    return (
+        f"{platform.node() or 'unknown host'} ({platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()})"
+    )
 
 
 def _format_overrides(overrides):

@@ -1,17 +1,26 @@
 """The one-step and sample-complexity studies, and the command line that runs them."""
 
+import platform
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.utils._param_validation import InvalidParameterError
 
+from skxor import __version__
 from skxor.cli import main
 from skxor.studies import (
+    STUDIES,
+    Grid,
+    Study,
     get_study,
     one_step,
     plot_one_step,
     plot_sample_complexity,
+    register,
     report_one_step,
     report_sample_complexity,
     run_studies,
@@ -111,13 +120,6 @@ def test_command_line_run_list_and_overrides(tmp_path, capsys):
 
 # -- the study declarations -------------------------------------------------------
 
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
-from sklearn.utils._param_validation import InvalidParameterError  # noqa: E402
-
-from skxor.studies import STUDIES, Grid, Study, register  # noqa: E402
-
 
 @pytest.mark.parametrize("name", list(STUDIES))
 def test_every_study_is_declared_in_one_place(name):
@@ -192,9 +194,6 @@ def test_a_later_run_merges_into_the_table_and_keeps_other_sections(tmp_path, ca
     assert "| one_step | quick | d=[30, 40], m=2, seeds=2, n_test=50 |" in header
     assert "| one_step | quick | d=20, m=2, seeds=2, n_test=50 |" in header
     assert "n_bits=4, n_layers=1" in header
-    import platform
-
-    from skxor import __version__
     assert f"| {__version__} |" in header and platform.node() in header
     assert re.search(r"\| 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d \|", header)
     # The same parameters again: rows replaced, not duplicated, and said so.
