@@ -4,6 +4,11 @@
 ``skxor list``                       the studies and their presets
 ``skxor run STUDY [STUDY ...]``      run studies (or ``all``) into a folder
 ``skxor reproduce``                  the quick headline reproduction
+
+A user's mistake (a bad option or ``--set`` value, an unusable ``--out``, an
+unreachable ``--scheduler``) never shows a Python traceback: it prints
+``skxor: error: ...`` naming the option or parameter and the values it
+accepts, and exits with status 2.
 """
 
 import argparse
@@ -11,89 +16,132 @@ import json
 import sys
 import time
 
-import numpy as np
 import pandas as pd
 
-from .datasets import make_sparse_parity
-from .estimators import SparseXORTransformer
-
-#: The demo's embedded default: one step at d = 200 needs about 2e5 samples.
+#: The demo's defaults: one step at d = 200 needs about 2e5 samples.
 DEMO_DEFAULTS = dict(d=200, n=200_000, n_test=10_000, m=32, step_length=100.0, seeds=5)
 
+#: Exit status for a user's mistake (as argparse uses).
+USAGE_ERROR = 2
 
-def run_demo(d, n, n_test, m, step_length, seeds, out=None):
-    """One gradient step with softmax, linear and erf attention; returns a table."""
+# What a study run can raise for a user's mistake: bad values (ValueError,
+# TypeError, scikit-learn's InvalidParameterError), and folders or schedulers
+# that cannot be used (OSError, ConnectionError).
+_USER_ERRORS = (ValueError, TypeError, OSError)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with every error printed as ``skxor: error: ...`` (exit status 2)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(USAGE_ERROR, f"skxor: error: {message}\n")
+
+
+def _fail(message):
+    print(f"skxor: error: {message}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
+    """One gradient step with softmax, linear and erf attention; prints and returns a table.
+
+    Runs the cells of the one-step study (:func:`skxor.studies.one_step`) on
+    ``n`` training samples (``n = 0``: the exact population step).
+
+    Parameters
+    ----------
+    d, n, n_test, m : int
+        Input length, training samples, test samples, keys per head.
+    step_length : float
+        The normalised step length.
+    seeds : int
+        Seeds per attention type.
+    out : file-like, default=sys.stdout
+    progress : bool, default=False
+        Progress bar (only when standard error is a terminal).
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        One row per attention type and seed (the one-step study's columns).
+
+    Examples
+    --------
+    >>> import io
+    >>> from skxor.cli import run_demo
+    >>> table = run_demo(d=20, n=5000, n_test=500, m=16, step_length=100.0, seeds=1,
+    ...                  out=io.StringIO())
+    >>> table["attention"].tolist()
+    ['softmax', 'linear', 'erf']
+    """
+    from .studies import get_study
+
     out = sys.stdout if out is None else out
-    rows = []
-    for seed in range(seeds):
-        X, y, support = make_sparse_parity(n, d, return_support=True, random_state=seed)
-        Xt, yt = make_sparse_parity(n_test, d, support=support, random_state=10_000 + seed)
-        for attention in ("softmax", "linear", "erf"):
-            start = time.perf_counter()
-            clf = SparseXORTransformer(
-                m=m, attention=attention, step_length=step_length, random_state=seed
-            ).fit(X, y)
-            seconds = time.perf_counter() - start
-            accuracy = clf.score(Xt, yt)
-            rows.append(
-                {
-                    "attention": attention,
-                    "seed": seed,
-                    "true_support": tuple(support.tolist()),
-                    "recovered_support": tuple(clf.support_.tolist()),
-                    "heads_on_support": sorted(clf.support_.tolist()) == support.tolist(),
-                    "test_accuracy": round(accuracy, 4),
-                    "success": accuracy >= 0.99,
-                    "trainable_parameters": clf.n_parameters_,
-                    "fit_seconds": round(seconds, 3),
-                }
-            )
-    table = pd.DataFrame(rows)
+    study = get_study("one_step")
+    params = study.params("quick", dict(
+        attention=["softmax", "linear", "erf"], d=d, m=m, n=n, seeds=seeds,
+        step_length=step_length, n_test=n_test,
+    ))
+    table = study.compute(params, progress=progress)
+    step = "the exact population step" if n == 0 else f"a full-batch step on n={n} samples"
     print(
-        f"One gradient step on sparse XOR: d={d}, n={n} training samples, "
-        f"m={m} (trainable parameters {2 * m}), normalised step length "
-        f"{step_length}, {seeds} seed(s); test accuracy on {n_test} fresh samples.\n",
+        f"One gradient step on sparse XOR: d={d}, {step}, m={m} (trainable "
+        f"parameters {2 * m}), normalised step length {step_length}, {seeds} seed(s); "
+        f"test accuracy on {n_test} fresh samples.\n",
         file=out,
     )
-    with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print(table.to_string(index=False), file=out)
+    columns = ["attention", "seed", "specialised", "support_mass_min", "loss_after_step",
+               "test_accuracy", "success"]
+    with pd.option_context("display.width", 200, "display.max_columns", 20,
+                           "display.precision", 4):
+        print(table[columns].to_string(index=False), file=out)
         summary = table.groupby("attention", sort=False).agg(
             success_rate=("success", "mean"),
+            specialised_rate=("specialised", "mean"),
             mean_test_accuracy=("test_accuracy", "mean"),
-            mean_fit_seconds=("fit_seconds", "mean"),
         )
         print("\n" + summary.to_string(), file=out)
     return table
 
 
-def _positive_int(text):
+def _n_jobs(text):
     value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text}")
+    if value == 0:
+        raise argparse.ArgumentTypeError(
+            "must be a non-zero int (1: one process; -1: all CPUs); got 0"
+        )
     return value
 
 
-def _positive_float(text):
-    value = float(text)
-    if not np.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive finite number; got {text}")
-    return value
-
-
-def _override(text):
-    """Parse ``study.param=value`` or ``param=value``; value is JSON or a list."""
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"expected key=value; got {text!r}")
-    key, raw = text.split("=", 1)
-    study, _, param = key.rpartition(".")
+def _parse_value(raw):
+    """A --set value: JSON (number, string, true/false, [list]), a bare word, or a, b, c."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        pass
+    if "," not in raw:
+        return raw
     values = []
     for part in raw.split(","):
         try:
             values.append(json.loads(part))
-        except json.JSONDecodeError:
+        except ValueError:
             values.append(part)
-    value = values if "," in raw else values[0]
-    return study or None, param, value
+    return values
+
+
+def _override(text):
+    """Parse ``study.param=value`` or ``param=value``."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(
+            f"expected [STUDY.]PARAM=VALUE, for example d=100,1000; got {text!r}"
+        )
+    key, raw = text.split("=", 1)
+    study, _, param = key.rpartition(".")
+    if not param:
+        raise argparse.ArgumentTypeError(f"no parameter name before '=' in {text!r}")
+    return study or None, param, _parse_value(raw)
 
 
 def _collect_overrides(pairs, names):
@@ -102,83 +150,162 @@ def _collect_overrides(pairs, names):
     overrides = {name: {} for name in names}
     for study, param, value in pairs:
         if study and study not in overrides:
-            raise ValueError(f"--set {study}.{param}: {study!r} is not among the studies run.")
+            raise ValueError(
+                f"--set {study}.{param}: {study!r} is not among the studies run {names}."
+            )
         # Without a study prefix the value goes to every study that has the parameter.
         targets = [study] if study else [
-            name for name in names if param in get_study(name).presets["quick"]
+            name for name in names if param in get_study(name).parameters
         ]
         if not targets:
-            raise ValueError(f"unknown parameter {param!r} for the studies {names}.")
+            known = sorted({p for name in names for p in get_study(name).parameters})
+            raise ValueError(
+                f"--set {param}: unknown parameter {param!r} for the studies {names}; "
+                f"they take {known}."
+            )
         for name in targets:
             overrides[name][param] = value
     return overrides
 
 
 def _list_studies(out=None):
-    from .studies import STUDIES
-
     out = sys.stdout if out is None else out
-    for study in STUDIES.values():
-        print(f"{study.name}\n    {study.description}", file=out)
-        for preset, params in study.presets.items():
-            print(f"    --preset {preset}: {params}", file=out)
+    print(_studies_text(), file=out)
     return 0
 
 
-def _run(args, names):
-    from .studies import STUDIES, run_studies
+def _studies_text():
+    from .studies import STUDIES
 
-    if names == ["all"]:
+    lines = []
+    for study in STUDIES.values():
+        lines.append(f"{study.name}\n    {study.description}")
+        quick = study.preset("quick")
+        lines.append(f"    --preset quick: {quick}")
+        for preset, changes in study.presets.items():
+            if preset != "quick":
+                lines.append(f"    --preset {preset}: quick with {changes}")
+    return "\n".join(lines)
+
+
+def _run(args, names):
+    from .studies import STUDIES, get_study
+    from .studies._runner import prepare_out_dir
+
+    if "all" in names:
         names = list(STUDIES)
+    names = list(dict.fromkeys(names))
     try:
         overrides = _collect_overrides(args.set or [], names)
-        start = time.perf_counter()
+        # Everything a user gave is checked before any work starts.
+        for name in names:
+            get_study(name).params(args.preset, overrides[name])
+        prepare_out_dir(args.out, name="--out")
+    except _USER_ERRORS as exc:
+        return _fail(exc)
+    from .studies import run_studies
+
+    start = time.perf_counter()
+    try:
         run_studies(
             names, preset=args.preset, out_dir=args.out, overrides=overrides,
             n_jobs=args.n_jobs, scheduler=args.scheduler, progress=not args.no_progress,
         )
-    except ValueError as exc:
-        print(f"skxor: error: {exc}", file=sys.stderr)
-        return 2
+    except ConnectionError as exc:
+        return _fail(f"--scheduler: {exc}")
+    except _USER_ERRORS as exc:
+        return _fail(exc)
+    except KeyboardInterrupt:
+        print(f"skxor: interrupted; finished cells are kept in {args.out}/checkpoints "
+              "and reused when the command is run again.", file=sys.stderr)
+        return 130
     print(f"Wrote {args.out}/report.md in {time.perf_counter() - start:.1f} s")
     return 0
 
 
 def _add_run_options(parser, default_out):
-    parser.add_argument("--preset", choices=["quick", "full"], default="quick")
-    parser.add_argument("--out", default=default_out, help="output folder (default: %(default)s)")
+    parser.add_argument(
+        "--preset", choices=["quick", "full"], default="quick",
+        help="parameter preset of every study run: quick (minutes) or full (hours; "
+             "see 'skxor list') (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--out", default=default_out, metavar="FOLDER",
+        help="output folder for CSV tables, PNG figures, report.md and checkpoints; "
+             "earlier results there are merged, never replaced (default: %(default)s)",
+    )
     parser.add_argument(
         "--set", action="append", type=_override, metavar="[STUDY.]PARAM=VALUE",
-        help="override a preset parameter, e.g. --set one_step.d=100,1000 (repeatable)",
+        help="override a preset parameter, e.g. --set one_step.d=100,1000 or "
+             "--set seeds=3; without STUDY. it applies to every study that has PARAM "
+             "(repeatable; 'skxor list' shows the parameters)",
     )
-    parser.add_argument("--n-jobs", type=int, default=None, help="joblib workers")
+    parser.add_argument(
+        "--n-jobs", type=_n_jobs, default=None, metavar="N",
+        help="joblib workers running the cells (-1: all CPUs) (default: one process)",
+    )
     parser.add_argument(
         "--scheduler", default=None, metavar="ADDRESS",
-        help="run the cells on a dask.distributed scheduler, e.g. tcp://127.0.0.1:8786",
+        help="run the cells on a dask.distributed scheduler, e.g. tcp://127.0.0.1:8786 "
+             "(needs skxor[dask])",
     )
-    parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    parser.add_argument(
+        "--no-progress", action="store_true",
+        help="hide progress bars (they are hidden anyway when output is not a terminal)",
+    )
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(
+    """The ``skxor`` argument parser."""
+    from .studies import STUDIES
+
+    parser = _Parser(
         prog="skxor",
         description="Reproduce and extend two results on sparse Boolean functions.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     demo = sub.add_parser(
-        "demo", help="one gradient step with softmax, linear and erf attention"
+        "demo", help="one gradient step with softmax, linear and erf attention",
+        description="One gradient step on sparse XOR with softmax, linear and erf "
+                    "attention: the cells of the one_step study, printed as a table.",
     )
-    for name in ("d", "n", "n_test", "m", "seeds"):
+    demo_help = {
+        "d": "input length (at least 2)",
+        "n": "training samples (0: the exact population step; else at least 2)",
+        "n_test": "fresh test samples",
+        "m": "keys per attention head (trainable parameters: 2 m)",
+        "seeds": "seeds per attention type",
+    }
+    for name, text in demo_help.items():
         demo.add_argument(
-            f"--{name.replace('_', '-')}", type=_positive_int, default=DEMO_DEFAULTS[name]
+            f"--{name.replace('_', '-')}", type=int, default=DEMO_DEFAULTS[name],
+            help=f"{text} (default: %(default)s)",
         )
-    demo.add_argument("--step-length", type=_positive_float, default=DEMO_DEFAULTS["step_length"])
-    sub.add_parser("list", help="list the studies and their presets")
-    run = sub.add_parser("run", help="run studies (or 'all') and write CSV, PNG and report.md")
-    run.add_argument("studies", nargs="+", metavar="STUDY")
+    demo.add_argument(
+        "--step-length", type=float, default=DEMO_DEFAULTS["step_length"],
+        help="normalised step length, in (0, 1e6] (default: %(default)s)",
+    )
+    demo.add_argument("--no-progress", action="store_true",
+                      help="hide the progress bar (hidden anyway when output is not a "
+                           "terminal)")
+    sub.add_parser("list", help="list the studies, their parameters and presets",
+                   description="List the studies, their parameters and presets.")
+    names = list(STUDIES)
+    run = sub.add_parser(
+        "run", help="run studies (or 'all') and write CSV, PNG and report.md",
+        description="Run studies and write <study>.csv, <study>_<figure>.png and a "
+                    "section of report.md into --out.",
+        epilog="studies and presets:\n\n" + _studies_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument(
+        "studies", nargs="+", metavar="STUDY", choices=names + ["all"],
+        help=f"one or more of {', '.join(names)}, or all",
+    )
     _add_run_options(run, "skxor_results")
     reproduce = sub.add_parser(
-        "reproduce", help="the quick headline reproduction: every study, quick preset"
+        "reproduce", help="the quick headline reproduction: every study, quick preset",
+        description="Run every study (quick preset unless --preset says otherwise).",
     )
     _add_run_options(reproduce, "skxor_results")
     return parser
@@ -189,7 +316,11 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     if args.command == "demo":
         start = time.perf_counter()
-        run_demo(args.d, args.n, args.n_test, args.m, args.step_length, args.seeds)
+        try:
+            run_demo(args.d, args.n, args.n_test, args.m, args.step_length, args.seeds,
+                     progress=not args.no_progress)
+        except _USER_ERRORS as exc:
+            return _fail(exc)
         print(f"\nTotal wall time: {time.perf_counter() - start:.1f} s")
         return 0
     if args.command == "list":

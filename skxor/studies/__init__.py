@@ -22,11 +22,13 @@ from ._training import (
     report_training_sensitivity,
     training_sensitivity,
 )
-from ._registry import STUDIES, Study, get_study, register
+from ._common import Grid, Study
+from ._registry import STUDIES, get_study, register
 from ._runner import run_studies
 from ._sweep import run_sweep
 
 __all__ = [
+    "Grid",
     "STUDIES",
     "Study",
     "get_study",

@@ -1,29 +1,298 @@
-"""Helpers shared by the studies: presets, grids and log-log fits."""
+"""What every study shares: its declaration, parameter validation, seeds, threads, fits.
+
+A study module declares its study in one place, a :class:`Study`: its
+parameters with their constraints (scikit-learn's
+:mod:`sklearn.utils._param_validation` machinery, so a bad value is reported
+with the parameter's name and the values it accepts), its presets (``full``
+is ``quick`` updated with its differences), the function computing one cell,
+the function running the sweep, and the summary, figures and report section
+drawn from the resulting table.
+"""
+
+import contextlib
+import json
+from dataclasses import dataclass, field
+from typing import Callable, Optional
 
 import numpy as np
 from sklearn.model_selection import ParameterGrid
+from sklearn.utils._param_validation import (
+    InvalidParameterError,
+    Options,
+    make_constraint,
+    validate_parameter_constraints,
+)
+
+from ..sensitivity import sensitivity_profile
+
+__all__ = [
+    "Grid",
+    "Study",
+    "cell_seed",
+    "expand_grid",
+    "loglog_slope",
+    "profile",
+    "profile_result",
+    "single_thread",
+]
 
 
-def preset_params(presets, preset, overrides):
-    """The preset's parameters with ``overrides`` applied, validated by name."""
-    if preset not in presets:
-        raise ValueError(f"preset must be one of {sorted(presets)}; got {preset!r}.")
-    params = dict(presets[preset])
-    unknown = sorted(set(overrides) - set(params))
-    if unknown:
-        raise ValueError(
-            f"unknown parameter(s) {unknown}; this study takes {sorted(params)}."
+class Grid(Options):
+    """Constraint: a non-empty list whose every value meets one of ``constraints``.
+
+    A study parameter declared as a grid takes a list of values, one sweep
+    axis; a single value given for it is taken as a list of one.
+
+    Parameters
+    ----------
+    *constraints : constraint
+        scikit-learn parameter constraints (``Interval``, ``StrOptions``, a
+        type, ...) that each value must meet (at least one of them).
+
+    Examples
+    --------
+    >>> from numbers import Integral
+    >>> from sklearn.utils._param_validation import Interval
+    >>> from skxor.studies import Grid
+    >>> grid = Grid(Interval(Integral, 2, None, closed="left"))
+    >>> grid.is_satisfied_by([2, 10]), grid.is_satisfied_by([1]), grid.is_satisfied_by([])
+    (True, False, False)
+    >>> str(grid)
+    'an int in the range [2, inf) (or a non-empty list of such values)'
+    """
+
+    # An Options subclass only so that scikit-learn's make_constraint accepts it.
+    def __init__(self, *constraints):
+        super().__init__(list, set())
+        self.constraints = [make_constraint(c) for c in constraints]
+
+    def is_satisfied_by_value(self, value):
+        """Whether one value of the list meets the constraints."""
+        return any(c.is_satisfied_by(value) for c in self.constraints)
+
+    def is_satisfied_by(self, val):
+        return (
+            isinstance(val, (list, tuple))
+            and len(val) > 0
+            and all(self.is_satisfied_by_value(v) for v in val)
         )
-    for name, value in overrides.items():
-        if isinstance(params[name], list) and not isinstance(value, (list, tuple)):
-            value = [value]
-        params[name] = list(value) if isinstance(value, tuple) else value
-    return params
+
+    def __str__(self):
+        each = " or ".join(str(c) for c in self.constraints)
+        return f"{each} (or a non-empty list of such values)"
+
+
+@dataclass(frozen=True)
+class Study:
+    """A study, declared in one place: parameters, presets, cell, sweep, outputs.
+
+    Parameters
+    ----------
+    name : str
+        Registry name (``skxor run NAME``); also names the checkpoint folder.
+    description : str
+        One paragraph for ``skxor list`` and ``skxor run --help``.
+    parameters : dict of str to list of constraints
+        Every parameter and the scikit-learn constraints its value must meet;
+        :class:`Grid` marks a list-valued sweep axis.
+    presets : dict of str to dict
+        ``"quick"`` gives every parameter; every other preset gives only its
+        differences from ``"quick"`` (see :meth:`preset`).
+    cell : callable
+        Computes one cell of the sweep (a module-level function returning a
+        dict of JSON-serialisable results).
+    compute : callable
+        ``compute(params, *, checkpoint_dir, n_jobs, progress, scheduler)``:
+        runs the sweep for validated ``params``; returns the study's table
+        (a pandas DataFrame).
+    summary : callable
+        ``summary(table)``: the aggregated table the report shows.
+    figures : callable
+        ``figures(table)``: a dict of matplotlib figures.
+    report : callable
+        ``report(table)``: the study's Markdown section of ``report.md``.
+    key : tuple of str
+        The columns identifying one row of the table: when runs with other
+        parameters write to the same folder, their rows are merged into one
+        table on these columns (a later row replaces an earlier one with the
+        same key).
+    check : callable or None, default=None
+        ``check(params)``: rules between parameters (for example ``n_heads``
+        dividing ``d_model``); raises ValueError.
+
+    Examples
+    --------
+    >>> from skxor.studies import get_study
+    >>> study = get_study("one_step")
+    >>> study.params("quick", {"d": 50, "seeds": 2})["d"]
+    [50]
+    >>> study.params("quick", {"seeds": 0})
+    Traceback (most recent call last):
+    ...
+    sklearn.utils._param_validation.InvalidParameterError: The 'seeds' parameter of one_step must be an int in the range [1, inf). Got 0 instead.
+    """
+
+    name: str
+    description: str
+    parameters: dict
+    presets: dict
+    cell: Callable
+    compute: Callable
+    summary: Callable
+    figures: Callable
+    report: Callable
+    key: tuple
+    check: Optional[Callable] = field(default=None)
+
+    def __post_init__(self):
+        declared = set(self.parameters)
+        quick = set(self.presets.get("quick", {}))
+        if quick != declared:
+            raise ValueError(
+                f"study {self.name!r}: the quick preset must set exactly the declared "
+                f"parameters; missing {sorted(declared - quick)}, "
+                f"undeclared {sorted(quick - declared)}."
+            )
+        for preset, values in self.presets.items():
+            unknown = sorted(set(values) - declared)
+            if unknown:
+                raise ValueError(f"study {self.name!r}: preset {preset!r} sets {unknown}.")
+            validate_parameter_constraints(
+                self.parameters, self.preset(preset), caller_name=self.name
+            )
+
+    def preset(self, name):
+        """Every parameter of preset ``name``: ``quick`` updated with its differences."""
+        if name not in self.presets:
+            raise ValueError(
+                f"preset must be one of {sorted(self.presets)}; got {name!r}."
+            )
+        params = dict(self.presets["quick"])
+        params.update(self.presets[name])
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
+
+    def params(self, preset="quick", overrides=None):
+        """The validated parameters of ``preset`` with ``overrides`` applied.
+
+        Raises
+        ------
+        ValueError
+            Unknown preset or parameter, a value outside its declared
+            constraints (scikit-learn's ``InvalidParameterError``, naming the
+            parameter and the values it accepts), or a broken rule between
+            parameters.
+        """
+        params = self.preset(preset)
+        overrides = dict(overrides or {})
+        unknown = sorted(set(overrides) - set(params))
+        if unknown:
+            raise ValueError(
+                f"unknown parameter(s) {unknown} for study {self.name}; it takes "
+                f"{sorted(params)}."
+            )
+        for name, value in overrides.items():
+            grids = [c for c in self.parameters[name] if isinstance(c, Grid)]
+            if isinstance(value, tuple):
+                value = list(value)
+            # A single value for a sweep axis is a list of one (only when it is a
+            # valid value: otherwise the message shows what was given).
+            if grids and not isinstance(value, list) and grids[0].is_satisfied_by_value(value):
+                value = [value]
+            params[name] = value
+        self._reject_booleans(params)
+        validate_parameter_constraints(self.parameters, params, caller_name=self.name)
+        if self.check is not None:
+            self.check(params)
+        return params
+
+    def _reject_booleans(self, params):
+        # scikit-learn's Interval(Integral, ...) takes True for 1; here a boolean
+        # is never a count or a size (``--set seeds=true`` must not mean 1 seed).
+        for name, value in params.items():
+            values = value if isinstance(value, list) else [value]
+            if not any(isinstance(v, (bool, np.bool_)) for v in values):
+                continue
+            constraints = [make_constraint(c) for c in self.parameters[name]]
+            if any(str(c) == "an instance of 'bool'" or type(c).__name__ == "_Booleans"
+                   for c in constraints):
+                continue
+            accepted = " or ".join(str(c) for c in constraints)
+            raise InvalidParameterError(
+                f"The {name!r} parameter of {self.name} must be {accepted}. Got "
+                f"{value!r} instead (a boolean is not a number here)."
+            )
+
+    def run(
+        self, preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False,
+        scheduler=None, **overrides,
+    ):
+        """Validate the parameters, then compute the study's table."""
+        params = self.params(preset, overrides)
+        return self.compute(
+            params, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+            scheduler=scheduler,
+        )
 
 
 def expand_grid(**lists):
     """All combinations of the given value lists, as a list of dicts."""
     return [dict(cell) for cell in ParameterGrid(lists)]
+
+
+def cell_seed(random_state, seed, salt=0):
+    """A 31-bit seed derived from a study's ``random_state``, a seed index and a salt.
+
+    Examples
+    --------
+    >>> from skxor.studies._common import cell_seed
+    >>> cell_seed(0, 1) == cell_seed(0, 1) != cell_seed(0, 1, salt=2)
+    True
+    """
+    return int(np.random.SeedSequence([random_state, seed, salt]).generate_state(1)[0] >> 1)
+
+
+@contextlib.contextmanager
+def single_thread():
+    """Run a block on one thread: torch's intra-op pool and every BLAS/OpenMP pool.
+
+    Study cells are small; parallelism comes from running cells side by side
+    (``n_jobs``), and extra threads inside a cell only stall a busy machine.
+    """
+    import torch
+    from threadpoolctl import threadpool_limits
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with threadpool_limits(limits=1):
+            yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def profile_result(prof):
+    """JSON-friendly scalars of a SensitivityProfile."""
+    ci = prof.zero_fraction_ci
+    return {
+        "method": prof.method,
+        "n_strings": int(prof.n_strings),
+        "zero_fraction": float(prof.zero_fraction),
+        "zero_fraction_low": None if ci is None else float(ci[0]),
+        "zero_fraction_high": None if ci is None else float(ci[1]),
+        "average_sensitivity": float(prof.average),
+        "min_sensitivity": int(prof.minimum),
+        "max_sensitivity": int(prof.maximum),
+        "constant": bool(prof.maximum == 0),
+        "profile": json.dumps([round(float(v), 8) for v in prof.fractions]),
+    }
+
+
+def profile(f, n_bits, exhaustive_max, n_samples, random_state):
+    """Sensitivity profile of f on N bits: exhaustive up to ``exhaustive_max``, else sampled."""
+    method = "exhaustive" if n_bits <= exhaustive_max else "sampled"
+    return sensitivity_profile(
+        f, n_bits, method=method, n_samples=n_samples, random_state=random_state
+    )
 
 
 def loglog_slope(x, y):
@@ -34,3 +303,4 @@ def loglog_slope(x, y):
     if keep.sum() < 2 or np.unique(x[keep]).size < 2:
         return float("nan")
     return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
+

@@ -9,21 +9,42 @@ the two heads lock onto distinct support bits (specialisation), the test
 accuracy on fresh samples, and success (test accuracy >= 0.99).
 """
 
+from numbers import Integral, Real
+
 import numpy as np
 import torch
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import SparseXORTransformer
 from ..estimators._sparse_xor import initial_queries, sphere_keys
 from ..nn import SparseXORAttention, attention_weights
 from ..theory import population_loss, population_step
-from ._common import expand_grid, preset_params
+from ._common import Grid, Study, expand_grid
 from ._sweep import run_sweep
+
+_ATTENTIONS = ("softmax", "linear", "erf")
+
+#: Every parameter of the study and the values it accepts.
+PARAMETERS = {
+    "attention": [Grid(StrOptions(set(_ATTENTIONS)))],
+    # The XOR of two of the d bits.
+    "d": [Grid(Interval(Integral, 2, None, closed="left"))],
+    "m": [Grid(Interval(Integral, 1, None, closed="left"))],
+    # 0: the exact population step; otherwise a full-batch step on n samples
+    # (at least 2, so that both classes can occur).
+    "n": [Grid(Options(Integral, {0}), Interval(Integral, 2, None, closed="left"))],
+    "seeds": [Interval(Integral, 1, None, closed="left")],
+    # A normalised step: beyond 1e6 the attention is saturated (one-hot) and
+    # larger values only overflow the estimator's floating point.
+    "step_length": [Interval(Real, 0, 1e6, closed="right")],
+    "n_test": [Interval(Integral, 1, None, closed="left")],
+}
 
 PRESETS = {
     "quick": dict(
-        attention=["softmax", "linear", "erf"],
+        attention=list(_ATTENTIONS),
         d=[100, 1000, 10000],
         m=[16, 32],
         n=[0],
@@ -31,13 +52,11 @@ PRESETS = {
         step_length=100.0,
         n_test=2000,
     ),
+    # Only the differences from quick.
     "full": dict(
-        attention=["softmax", "linear", "erf"],
         d=[100, 300, 1000, 3000, 10000, 30000, 100000],
         m=[8, 16, 32, 64, 128],
-        n=[0],
         seeds=30,
-        step_length=100.0,
         n_test=10000,
     ),
 }
@@ -117,7 +136,13 @@ def one_step(
     >>> df.groupby("attention")["success"].mean().to_dict()
     {'erf': 0.0, 'linear': 0.0, 'softmax': 1.0}
     """
-    params = preset_params(PRESETS, preset, overrides)
+    return STUDY.run(
+        preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+        scheduler=scheduler, **overrides,
+    )
+
+
+def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
     cells = expand_grid(
         attention=params["attention"], d=params["d"], m=params["m"], n=params["n"],
         seed=list(range(params["seeds"])), step_length=[params["step_length"]],
@@ -214,5 +239,24 @@ def report_one_step(df):
     return "\n".join(lines)
 
 
-__all__ = ["one_step", "plot_one_step", "report_one_step", "attention_maps", "PRESETS"]
+STUDY = Study(
+    name="one_step",
+    description=(
+        "One gradient step: success, loss, attention on the support and head "
+        "specialisation for softmax, linear and erf attention, vs d and m."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=one_step_cell,
+    compute=_compute,
+    summary=_summary,
+    figures=plot_one_step,
+    report=report_one_step,
+    key=("attention", "d", "m", "n", "seed", "step_length", "n_test"),
+)
+
+__all__ = [
+    "PARAMETERS", "PRESETS", "STUDY", "attention_maps", "one_step", "one_step_cell",
+    "plot_one_step", "report_one_step",
+]
 

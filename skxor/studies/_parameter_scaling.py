@@ -3,7 +3,7 @@
 Han & Ghoshdastidar prove that a one-layer softmax transformer learns the
 2-sparse XOR of d bits with ``n_heads * m = O(polylog d)`` trainable
 parameters, while any two-layer feed-forward network has at least ``d + 3``
-(SPEC section 3). This study measures both: for each d and each model it
+(Han & Ghoshdastidar 2025, arXiv 2502.07553). This study measures both: for each d and each model it
 finds the smallest model size whose trained networks reach a test accuracy
 of at least ``threshold`` (0.99), scanning a grid of sizes upwards.
 
@@ -23,9 +23,8 @@ Training budget (the same recipe for every d, size and seed)
   ``n = max(ffnn_min_samples, ffnn_samples_per_d * d)`` samples
   (``max(5000, 20 d)``) for ``ffnn_epochs`` (5) epochs of Adam, learning
   rate 0.01, mini-batches of 128, logistic loss. The data grow linearly
-  with d so that data do not run out before parameters do (at a fixed
-  n = 20000 the network over-fits from d of about 2000 on, whatever its
-  width).
+  with d so that data do not run out before parameters do (with a fixed
+  n, a large enough d makes the network over-fit whatever its width).
 
 Both are scored on ``n_test`` (10000) fresh uniform inputs labelled by the
 same support. Each cell (model, d, size, seed) uses a data seed and a model
@@ -41,53 +40,18 @@ fails is reported with ``reached=False`` and NaN size and parameters. The
 growth is summarised by the least-squares slope of log(params) against
 log(d) over the reached rows: about 1 means Omega(d), about 0 polylog.
 
-Measured
---------
-``parameter_scaling("quick")`` (CLI: ``skxor run parameter_scaling
---preset quick``), random_state=0, 5 seeds; about 10 s of compute on one
-core::
-
-    d     transformer m  params  success   ffnn width  params  success
-    16         6           12     60%          3          55    100%
-    32         6           12     60%          3         103     60%
-    64        12           24    100%          3         199    100%
-    128        6           12     80%          3         391     60%
-    256        6           12     60%          4        1033     60%
-    512       12           24    100%          2        1029     80%
-    log-log slope: transformer 0.11, ffnn 0.92
-
-``parameter_scaling("full")`` (``--preset full``), 9 seeds; 430 s on one
-busy core, 205 s of it the FFNN at d = 4096::
-
-    d     transformer m  params  success   ffnn width  params  success
-    16         6           12     67%          3          55     78%
-    32         6           12     56%          3         103     56%
-    64         8           16     56%          3         199     89%
-    128        6           12     56%          3         391     78%
-    256        6           12     67%          3         775     56%
-    512       12           24     89%          3        1543     89%
-    1024       6           12     56%          3        3079     89%
-    2048      16           32     78%          3        6151     67%
-    4096      12           24     78%          4       16393     56%
-    8192      12           24     56%      (not run)
-    log-log slope: transformer 0.13, ffnn 1.01
-
-The FFNN needs 3 (sometimes 2 or 4) ReLU units at every d, so its count
-grows like d, as predicted. The transformer's m stays between 6 and 16 from
-d = 16 to 8192 (slope near 0). Its per-seed success does not climb to 100%
-with m (60% to 100% for m from 16 to 128 in a 10-seed check at d = 16 to
-1024): the one step sometimes sends both heads to the same bit, whatever m
-is, so the median rule sits near its edge and the chosen m is noisy.
+Measured numbers are not quoted here: run ``skxor run parameter_scaling``
+(``--preset quick`` or ``full``) and read its ``report.md``.
 """
 
-import contextlib
 import time
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 import torch
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators._ffnn import FFNNParityBaseline
@@ -95,7 +59,7 @@ from ..estimators._parameters import count_parameters
 from ..estimators._sparse_xor import SparseXORTransformer, initial_queries, sphere_keys
 from ..nn import SparseXORAttention
 from ..theory import population_step
-from ._common import loglog_slope, preset_params
+from ._common import Grid, Study, loglog_slope, single_thread
 from ._sweep import run_sweep
 
 MODELS = ("transformer", "ffnn")
@@ -105,6 +69,32 @@ SIZE_NAMES = {"transformer": "m", "ffnn": "width"}
 
 _D_QUICK = [16, 32, 64, 128, 256, 512]
 _D_FULL = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192]
+
+_POSITIVE = Interval(Integral, 1, None, closed="left")
+
+#: Every parameter of the study and the values it accepts.
+PARAMETERS = {
+    "model": [Grid(StrOptions(set(MODELS)))],
+    # The XOR of two of the d bits.
+    "d": [Grid(Interval(Integral, 2, None, closed="left"))],
+    "ffnn_d_max": [_POSITIVE],
+    "seeds": [_POSITIVE],
+    "threshold": [Interval(Real, 0, 1, closed="right")],
+    "n_test": [_POSITIVE],
+    "transformer_m": [Grid(_POSITIVE)],
+    "transformer_samples": [Interval(Integral, 0, None, closed="left")],
+    "step_length": [Interval(Real, 0, 1e6, closed="right")],
+    "ffnn_width": [Grid(_POSITIVE)],
+    # The estimator's own constraints for what is passed to it unchanged.
+    "ffnn_activation": FFNNParityBaseline._parameter_constraints["activation"],
+    "ffnn_samples_per_d": [_POSITIVE],
+    "ffnn_min_samples": [_POSITIVE],
+    "ffnn_epochs": [_POSITIVE],
+    "ffnn_batch_size": [_POSITIVE],
+    "ffnn_learning_rate": FFNNParityBaseline._parameter_constraints["learning_rate"],
+    # Names the cells of the checkpointed sweep, so a plain int.
+    "random_state": [Interval(Integral, 0, None, closed="left")],
+}
 
 PRESETS = {
     "quick": dict(
@@ -124,32 +114,19 @@ PRESETS = {
         ffnn_epochs=5,
         ffnn_batch_size=128,
         ffnn_learning_rate=0.01,
+        random_state=0,
     ),
+    # Only the differences from quick: the transformer to d = 8192; the FFNN,
+    # whose training set is 20 d rows of d floats, to d = 4096 (about 1.3 GB
+    # per fit there).
+    "full": dict(d=_D_FULL, ffnn_d_max=4096, seeds=9),
 }
-# The full preset: the transformer to d = 8192; the FFNN, whose training set
-# is 20 d rows of d floats, to d = 4096 (about 1.3 GB per fit there).
-PRESETS["full"] = dict(PRESETS["quick"], d=_D_FULL, ffnn_d_max=4096, seeds=9)
 
 _TRANSFORMER_BUDGET = ("n_test", "transformer_samples", "step_length")
 _FFNN_BUDGET = (
     "n_test", "ffnn_activation", "ffnn_samples_per_d", "ffnn_min_samples",
     "ffnn_epochs", "ffnn_batch_size", "ffnn_learning_rate",
 )
-
-
-@contextlib.contextmanager
-def _one_torch_thread():
-    """Run a cell on one intra-op thread; parallelism is across cells (n_jobs).
-
-    The networks are small: extra intra-op threads buy nothing, and on a
-    busy machine they stall every tiny matrix product.
-    """
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def cell_seeds(random_state, d, seed):
@@ -216,37 +193,13 @@ def parameter_scaling_cell(model, d, size, seed, random_state, **budget):
     start = time.perf_counter()
     data_seed, model_seed = cell_seeds(random_state, d, seed)
     run = _transformer_cell if model == "transformer" else _ffnn_cell
-    with _one_torch_thread():
+    with single_thread():
         accuracy, params = run(d, size, data_seed, model_seed, **budget)
     return {
         "accuracy": accuracy,
         "params": int(params),
         "seconds": time.perf_counter() - start,
     }
-
-
-def _check_params(params, random_state):
-    if isinstance(random_state, bool) or not isinstance(random_state, Integral) or random_state < 0:
-        raise TypeError(
-            "random_state must be a non-negative int (it names the cells of the "
-            f"checkpointed sweep); got {random_state!r}."
-        )
-    for model in params["model"]:
-        if model not in MODELS:
-            raise ValueError(f"model must be among {MODELS}; got {model!r}.")
-    for name in ("d", "transformer_m", "ffnn_width"):
-        values = params[name]
-        if not values or any(
-            isinstance(v, bool) or not isinstance(v, Integral) or v < 1 for v in values
-        ):
-            raise ValueError(f"{name} must be a non-empty list of positive ints; got {values!r}.")
-        params[name] = sorted(int(v) for v in set(values))
-    if min(params["d"]) < 2:
-        raise ValueError(f"every d must be >= 2 (the XOR of two bits); got {params['d']}.")
-    if not isinstance(params["seeds"], Integral) or params["seeds"] < 1:
-        raise ValueError(f"seeds must be a positive int; got {params['seeds']!r}.")
-    if not 0 < params["threshold"] <= 1:
-        raise ValueError(f"threshold must lie in (0, 1]; got {params['threshold']!r}.")
 
 
 def parameter_scaling(
@@ -256,7 +209,6 @@ def parameter_scaling(
     n_jobs=None,
     progress=False,
     scheduler=None,
-    random_state=0,
     **overrides,
 ):
     """Smallest trainable-parameter count reaching 99% test accuracy, against d.
@@ -281,10 +233,9 @@ def parameter_scaling(
         Show a progress bar per round.
     scheduler : str, distributed.Client or None, default=None
         dask.distributed scheduler for the cells.
-    random_state : int, default=0
-        Root of every cell's data and model seeds.
     **overrides
-        Replace preset entries: ``model`` (list of "transformer", "ffnn"),
+        Replace preset entries: ``random_state`` (int, default 0: the root
+        of every cell's data and model seeds), ``model`` (list of "transformer", "ffnn"),
         ``d``, ``ffnn_d_max`` (the FFNN skips larger d), ``seeds``,
         ``threshold``, ``n_test``, ``transformer_m`` and ``ffnn_width`` (the
         size grids), ``transformer_samples`` (0: population step),
@@ -314,8 +265,16 @@ def parameter_scaling(
     >>> df[["d", "size", "params"]].to_dict("list")
     {'d': [16, 64], 'size': [8.0, 32.0], 'params': [16.0, 64.0]}
     """
-    params = preset_params(PRESETS, preset, overrides)
-    _check_params(params, random_state)
+    return STUDY.run(
+        preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+        scheduler=scheduler, **overrides,
+    )
+
+
+def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
+    random_state = params["random_state"]
+    for name in ("d", "transformer_m", "ffnn_width"):
+        params[name] = sorted(set(params[name]))
     grids = {"transformer": params["transformer_m"], "ffnn": params["ffnn_width"]}
     budgets = {
         "transformer": {k: params[k] for k in _TRANSFORMER_BUDGET},
@@ -490,3 +449,21 @@ def report_parameter_scaling(df):
 
 def _fmt(value):
     return "-" if not np.isfinite(value) else f"{int(value)}"
+
+
+STUDY = Study(
+    name="parameter_scaling",
+    description=(
+        "Smallest trainable-parameter count reaching 99% test accuracy vs d: the "
+        "transformer (search over m) vs the two-layer FFNN (search over width), "
+        "with log-log slopes."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=parameter_scaling_cell,
+    compute=_compute,
+    summary=summarize_parameter_scaling,
+    figures=plot_parameter_scaling,
+    report=report_parameter_scaling,
+    key=("model", "d"),
+)

@@ -1,4 +1,4 @@
-"""Sensitivity of randomly initialised transformers (Köver et al., paper 2).
+"""Sensitivity of randomly initialised transformers (Köver et al. 2026, arXiv 2606.08768).
 
 For each string length N, width D, depth L, layer-norm stabiliser eps and
 seed, one :class:`~skxor.nn.BooleanTransformer` is drawn
@@ -12,7 +12,7 @@ blow-up ``1 / sqrt(var + eps)`` (its largest and median value over every
 norm and token on a few hundred strings). PARITY, MAJORITY and FIRST are
 profiled the same way at each N, side by side.
 
-Paper 2 predicts that random transformers have many strings of sensitivity 0
+Köver et al. (2026) predict that random transformers have many strings of sensitivity 0
 and more so as N grows, whereas PARITY and FIRST have none: the functions
 without zero-sensitivity strings occupy a measure-zero set of parameters.
 
@@ -21,20 +21,51 @@ comes from ``n_jobs``.
 """
 
 import json
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
 import torch
+from sklearn.utils._param_validation import Interval
 
 from .._utils._validation import check_device
 from ..boolean import First, Majority, Parity
-from ..nn._boolean_transformer import BooleanTransformer
-from ..sensitivity import sensitivity_profile
-from ._common import expand_grid, preset_params
+from ..estimators import BooleanTransformerClassifier
+from ..nn import BooleanTransformer
+from ._common import (
+    Grid,
+    Study,
+    cell_seed,
+    expand_grid,
+    profile,
+    profile_result,
+    single_thread,
+)
 from ._sweep import finite_or_none, run_sweep
 
 #: Reference functions profiled next to the transformers.
 FUNCTIONS = {"PARITY": Parity, "MAJORITY": Majority, "FIRST": First}
+
+_POSITIVE = Interval(Integral, 1, None, closed="left")
+# The transformer's own constraints for what is passed to it unchanged.
+_MODEL = BooleanTransformerClassifier._parameter_constraints
+
+#: Every parameter of the study and the values it accepts.
+PARAMETERS = {
+    "n_bits": [Grid(_POSITIVE)],
+    "d_model": [Grid(*_MODEL["d_model"])],
+    "n_layers": [Grid(*_MODEL["n_layers"])],
+    "n_heads": _MODEL["n_heads"],
+    "layer_norm_eps": [Grid(*_MODEL["layer_norm_eps"])],
+    "init": [Grid(*_MODEL["init"])],
+    "init_scale": _MODEL["init_scale"],
+    "seeds": [_POSITIVE],
+    "exhaustive_max": [Interval(Integral, 0, None, closed="left")],
+    "n_samples": [_POSITIVE],
+    "n_blowup": [_POSITIVE],
+    "device": [str],
+    "random_state": [Interval(Integral, 0, None, closed="left")],
+}
 
 PRESETS = {
     "quick": dict(
@@ -50,62 +81,29 @@ PRESETS = {
         n_samples=256,
         n_blowup=128,
         device="cpu",
+        random_state=0,
     ),
+    # Only the differences from quick.
     "full": dict(
         n_bits=list(range(4, 21)) + [24, 28, 32, 48, 64],
         d_model=[16, 64],
         n_layers=[1, 2, 4],
-        n_heads=4,
-        layer_norm_eps=[0.0, 1e-5],
         init=["normal", "default"],
-        init_scale=1.0,
         seeds=20,
         exhaustive_max=20,
         n_samples=2000,
         n_blowup=512,
-        device="cpu",
     ),
 }
 
 
-class _one_thread:
-    """Run a block with torch on one thread, restoring the setting after."""
-
-    def __enter__(self):
-        self.threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-
-    def __exit__(self, *exc):
-        torch.set_num_threads(self.threads)
-
-
-def cell_seed(random_state, seed, salt=0):
-    """A 31-bit seed derived from the study's random_state and a seed index."""
-    return int(np.random.SeedSequence([random_state, seed, salt]).generate_state(1)[0] >> 1)
-
-
-def _profile_result(prof):
-    """JSON-friendly scalars of a SensitivityProfile."""
-    ci = prof.zero_fraction_ci
-    return {
-        "method": prof.method,
-        "n_strings": int(prof.n_strings),
-        "zero_fraction": float(prof.zero_fraction),
-        "zero_fraction_low": None if ci is None else float(ci[0]),
-        "zero_fraction_high": None if ci is None else float(ci[1]),
-        "average_sensitivity": float(prof.average),
-        "min_sensitivity": int(prof.minimum),
-        "max_sensitivity": int(prof.maximum),
-        "constant": bool(prof.maximum == 0),
-        "profile": json.dumps([round(float(v), 8) for v in prof.fractions]),
-    }
-
-
-def _profile(f, n_bits, exhaustive_max, n_samples, random_state):
-    method = "exhaustive" if n_bits <= exhaustive_max else "sampled"
-    return sensitivity_profile(
-        f, n_bits, method=method, n_samples=n_samples, random_state=random_state
-    )
+def _check(params):
+    check_device(params["device"])
+    for D in params["d_model"]:
+        if D % params["n_heads"]:
+            raise ValueError(
+                f"d_model={D} must be divisible by n_heads={params['n_heads']}."
+            )
 
 
 def random_init_cell(
@@ -118,12 +116,12 @@ def random_init_cell(
     two eps values see the same network. They are drawn on the CPU and then
     moved to ``device``.
     """
-    with _one_thread():
+    with single_thread():
         model = BooleanTransformer(
             n_bits, d_model, n_layers, n_heads, layer_norm_eps=layer_norm_eps,
             init=init, init_scale=init_scale, seed=cell_seed(random_state, seed),
         ).eval().to(check_device(device))
-        prof = _profile(model, n_bits, exhaustive_max, n_samples,
+        prof = profile(model, n_bits, exhaustive_max, n_samples,
                         cell_seed(random_state, seed, 1))
         g = torch.Generator().manual_seed(cell_seed(random_state, seed, 2))
         spins = 1.0 - 2.0 * torch.randint(0, 2, (n_blowup, n_bits), generator=g).float()
@@ -131,7 +129,7 @@ def random_init_cell(
     finite = inv[torch.isfinite(inv)]
     return {
         "function": "transformer",
-        **_profile_result(prof),
+        **profile_result(prof),
         "ln_inv_std_max": finite_or_none(inv.max()),
         "ln_inv_std_median": finite_or_none(finite.median()) if finite.numel() else None,
         "n_parameters": model.n_parameters,
@@ -140,14 +138,14 @@ def random_init_cell(
 
 def reference_cell(function, n_bits, exhaustive_max, n_samples, random_state):
     """Profile PARITY, MAJORITY or FIRST on N bits the way the models are profiled."""
-    prof = _profile(FUNCTIONS[function](n_bits), n_bits, exhaustive_max, n_samples,
+    prof = profile(FUNCTIONS[function](n_bits), n_bits, exhaustive_max, n_samples,
                     cell_seed(random_state, 0, 3))
-    return {"function": function, **_profile_result(prof)}
+    return {"function": function, **profile_result(prof)}
 
 
 def random_init_sensitivity(
     preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
-    random_state=0, **overrides,
+    **overrides,
 ):
     """Sensitivity profiles of random transformers vs N, next to PARITY/MAJORITY/FIRST.
 
@@ -164,10 +162,9 @@ def random_init_sensitivity(
         ``checkpoint_dir``, or with ``device="cuda"``.
     checkpoint_dir, n_jobs, progress, scheduler
         As for :func:`skxor.studies.run_sweep`.
-    random_state : int, default=0
-        Seeds the networks and the sampled strings.
     **overrides
-        Replace preset entries: ``n_bits``, ``d_model``, ``n_layers``,
+        Replace preset entries: ``random_state`` (int, default 0: seeds the
+        networks and the sampled strings), ``n_bits``, ``d_model``, ``n_layers``,
         ``layer_norm_eps``, ``init`` (lists); ``n_heads`` (must divide every
         D), ``init_scale`` (sigma of ``"normal"``, w of ``"uniform"``),
         ``seeds``, ``exhaustive_max`` (largest N profiled over all strings),
@@ -197,13 +194,14 @@ def random_init_sensitivity(
     >>> df[df["function"] == "PARITY"]["zero_fraction"].tolist()
     [0.0, 0.0]
     """
-    params = preset_params(PRESETS, preset, overrides)
-    check_device(params["device"])
-    for D in params["d_model"]:
-        if D % params["n_heads"]:
-            raise ValueError(
-                f"d_model={D} must be divisible by n_heads={params['n_heads']}."
-            )
+    return STUDY.run(
+        preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+        scheduler=scheduler, **overrides,
+    )
+
+
+def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
+    random_state = params["random_state"]
     common = dict(
         exhaustive_max=[params["exhaustive_max"]], n_samples=[params["n_samples"]],
         random_state=[random_state],
@@ -449,8 +447,29 @@ def report_random_init_sensitivity(df):
     return "\n".join(lines)
 
 
+STUDY = Study(
+    name="random_init_sensitivity",
+    description=(
+        "Sensitivity profiles of randomly initialised Boolean transformers (N, D, L, "
+        "layer-norm epsilon 0 and 1e-5, many seeds) beside PARITY, MAJORITY and FIRST: "
+        "zero-sensitivity fraction and average sensitivity."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=random_init_cell,
+    compute=_compute,
+    summary=summarise_random_init,
+    figures=plot_random_init_sensitivity,
+    report=report_random_init_sensitivity,
+    key=("function", "n_bits", "d_model", "n_layers", "n_heads", "layer_norm_eps", "init",
+         "init_scale", "seed", "random_state", "exhaustive_max", "n_samples", "n_blowup"),
+    check=_check,
+)
+
 __all__ = [
+    "PARAMETERS",
     "PRESETS",
+    "STUDY",
     "plot_random_init_sensitivity",
     "pooled_random_init",
     "random_init_cell",

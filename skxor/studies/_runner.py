@@ -1,16 +1,202 @@
-"""Run registered studies into an output folder: CSV, PNG figures, Markdown report."""
+"""Run registered studies into an output folder: CSV, PNG figures, Markdown report.
 
+Nothing in the folder is silently overwritten. A study's table
+``<study>.csv`` merges the rows of every run written to the folder, keyed by
+the study's parameter columns (:attr:`Study.key`): a later run replaces only
+rows with the same parameters, and says how many it replaced. ``report.md``
+is rebuilt from one stored section per study, so running one study keeps the
+other studies' sections; its header lists every run (preset, every override,
+rows, date, skxor version, machine). Every file is written under a unique
+temporary name and moved into place atomically, and the merge happens under a
+lock on the folder, so concurrent runs on one folder neither crash nor lose a
+finished row.
+"""
+
+import contextlib
+import datetime
+import io
+import json
 import os
+import platform
+import tempfile
 import time
+import warnings
 from pathlib import Path
 
-from ._registry import get_study
+import pandas as pd
+
+from .._version import __version__
+from ._registry import STUDIES, get_study
+from ._sweep import connect
+
+#: Hidden folder inside an output folder: the lock, per-study report sections, runs.
+STATE_DIR = ".skxor"
+
+
+def prepare_out_dir(out_dir, name="out_dir"):
+    """Create ``out_dir`` if needed and check that files can be written there.
+
+    Raises
+    ------
+    ValueError
+        ``out_dir`` is an existing file, or the folder cannot be created or
+        written (the message names ``name``, the option that gave it).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from skxor.studies._runner import prepare_out_dir
+    >>> folder = prepare_out_dir(tempfile.mkdtemp())
+    >>> folder.is_dir()
+    True
+    """
+    path = Path(out_dir)
+    if path.exists() and not path.is_dir():
+        raise ValueError(
+            f"{name} {str(path)!r} is an existing file; give a folder (created if missing)."
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise ValueError(
+            f"{name} {str(path)!r}: cannot create or write this folder "
+            f"({exc.strerror or exc}); give a writable folder."
+        ) from exc
+    return path
+
+
+def _atomic_write(path, write, mode="w"):
+    """Write ``path`` through ``write(fh)`` to a unique temporary file, then rename it."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, mode) as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 def _atomic_write_text(path, text):
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    _atomic_write(path, lambda fh: fh.write(text))
+
+
+@contextlib.contextmanager
+def _locked(folder):
+    """Hold an exclusive lock on ``folder`` (POSIX ``flock``; no lock elsewhere)."""
+    state = folder / STATE_DIR
+    state.mkdir(exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    with open(state / "lock", "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _set_aside(path, why):
+    """Rename a file that cannot be merged so that it is kept, and say so."""
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+    kept = path.with_name(f"{path.stem}.{stamp}{path.suffix}")
+    os.replace(path, kept)
+    warnings.warn(f"{path} {why}; kept it as {kept}.", RuntimeWarning, stacklevel=3)
+
+
+def merge_tables(path, new, key):
+    """``new`` merged into the table stored at ``path``, keyed by ``key`` columns.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        The stored rows whose key does not occur in ``new``, then ``new``
+        (``new`` itself, attrs included, when nothing was stored).
+    replaced : int
+        Stored rows replaced by a row of ``new`` with the same key.
+    """
+    path = Path(path)
+    if not path.exists():
+        return new, 0
+    try:
+        old = pd.read_csv(path)
+    except (OSError, ValueError) as exc:
+        _set_aside(path, f"could not be read ({exc})")
+        return new, 0
+    missing = [k for k in key if k not in old.columns or k not in new.columns]
+    if missing:
+        _set_aside(path, f"has no column(s) {missing} to merge on")
+        return new, 0
+    # Round-trip the new rows through CSV so both sides parse alike.
+    fresh = pd.read_csv(io.StringIO(new.to_csv(index=False)))
+    both = pd.concat([old, fresh], ignore_index=True)
+    kept = ~both.duplicated(subset=list(key), keep="last")
+    replaced = int((~kept.iloc[: len(old)]).sum())
+    table = both[kept].reset_index(drop=True)
+    table.attrs = dict(new.attrs)
+    return table, replaced
+
+
+def _machine():
+    return (
+        f"{platform.node() or 'unknown host'} ({platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()})"
+    )
+
+
+def _format_overrides(overrides):
+    if not overrides:
+        return "none"
+    return ", ".join(f"{k}={v!r}" for k, v in overrides.items())
+
+
+def _load_state(path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {"runs": [], "section": ""}
+
+
+def _write_report(folder):
+    """Rebuild report.md from every study's stored section, in registry order."""
+    state = folder / STATE_DIR
+    stored = {name: _load_state(state / f"{name}.json") for name in _stored_studies(state)}
+    runs = [run for name in stored for run in stored[name]["runs"]]
+    lines = [
+        "# skxor results",
+        "",
+        "Each study's table (`<study>.csv`) merges the rows of every run below, keyed "
+        "by the study's parameters: a later run replaces only rows with the same "
+        "parameters.",
+        "",
+        "| study | preset | overrides (--set) | rows written | date (UTC) | skxor | machine |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['study']} | {r['preset']} | {r['overrides']} | {r['rows']} | {r['date']} "
+        f"| {r['skxor']} | {r['machine']} |"
+        for r in runs
+    ]
+    lines.append("")
+    for name in stored:
+        lines += [stored[name]["section"], ""]
+    _atomic_write_text(folder / "report.md", "\n".join(lines))
+
+
+def _stored_studies(state):
+    """Names of the studies with a stored section: registered ones first, in order."""
+    present = {p.stem for p in state.glob("*.json")}
+    return [n for n in STUDIES if n in present] + sorted(present - set(STUDIES))
 
 
 def run_studies(
@@ -29,6 +215,10 @@ def run_studies(
     For each study: ``<study>.csv`` (the table), ``<study>_<figure>.png`` and
     a section of ``report.md``. Finished cells are checkpointed under
     ``<out_dir>/checkpoints`` so an interrupted run resumes where it stopped.
+    Every study's parameters are validated, and the scheduler (if any)
+    reached, before any work starts. Results already in ``out_dir`` are kept:
+    the table merges rows of earlier runs keyed by their parameters, and the
+    report keeps the other studies' sections (see the module documentation).
 
     Parameters
     ----------
@@ -42,34 +232,88 @@ def run_studies(
     scheduler : str or None, default=None
         dask.distributed scheduler address.
     progress : bool, default=True
+        Progress bars (shown only when standard error is a terminal).
     echo : callable, default=print
         Receives one line of progress text per study.
 
     Returns
     -------
     results : dict of str to pandas.DataFrame
+        The table of each study as this run computed it.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from skxor.studies import run_studies
+    >>> folder = tempfile.mkdtemp()
+    >>> tiny = {"one_step": {"d": [50], "m": [8], "seeds": 1, "n_test": 100}}
+    >>> results = run_studies(["one_step"], out_dir=folder, overrides=tiny, echo=None)
+    >>> len(results["one_step"])
+    3
     """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    echo = echo or (lambda line: None)
+    out = prepare_out_dir(out_dir)
     overrides = overrides or {}
     studies = [get_study(name) for name in names]
-    results, sections = {}, [f"# skxor results ({preset} preset)", ""]
-    for study in studies:
-        start = time.perf_counter()
-        df = study.run(
-            preset,
-            checkpoint_dir=out / "checkpoints",
-            n_jobs=n_jobs,
-            progress=progress,
-            scheduler=scheduler,
-            **overrides.get(study.name, {}),
-        )
-        df.to_csv(out / f"{study.name}.csv", index=False)
-        for fig_name, fig in study.plot(df).items():
-            fig.savefig(out / f"{study.name}_{fig_name}.png", dpi=110)
-        seconds = time.perf_counter() - start
-        sections += [study.report(df), "", f"_{len(df)} rows, {seconds:.1f} s._", ""]
-        _atomic_write_text(out / "report.md", "\n".join(sections))
-        results[study.name] = df
-        echo(f"{study.name}: {len(df)} rows in {seconds:.1f} s -> {out / (study.name + '.csv')}")
+    params = {study.name: study.params(preset, overrides.get(study.name)) for study in studies}
+    client = connect(scheduler) if scheduler is not None else None
+    results = {}
+    try:
+        for study in studies:
+            results[study.name] = _run_one(
+                study, params[study.name], preset, overrides.get(study.name) or {}, out,
+                n_jobs=n_jobs, progress=progress, scheduler=client, echo=echo,
+            )
+    finally:
+        if client is not None and client is not scheduler:
+            client.close()
     return results
+
+
+def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, scheduler, echo):
+    start = time.perf_counter()
+    df = study.compute(
+        params, checkpoint_dir=out / "checkpoints", n_jobs=n_jobs, progress=progress,
+        scheduler=scheduler,
+    )
+    seconds = time.perf_counter() - start
+    run = {
+        "study": study.name,
+        "preset": preset,
+        "overrides": _format_overrides(overrides),
+        "rows": len(df),
+        "seconds": round(seconds, 1),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+        "skxor": __version__,
+        "machine": _machine(),
+    }
+    csv = out / f"{study.name}.csv"
+    with _locked(out):
+        state_path = out / STATE_DIR / f"{study.name}.json"
+        if (out / "report.md").exists() and not any((out / STATE_DIR).glob("*.json")):
+            # A report from an older skxor, without stored sections: keep it.
+            _set_aside(out / "report.md", "was written without per-study sections")
+        table, replaced = merge_tables(csv, df, study.key)
+        _atomic_write_text(csv, table.to_csv(index=False))
+        for fig_name, fig in study.figures(table).items():
+            _atomic_write(
+                out / f"{study.name}_{fig_name}.png",
+                lambda fh, fig=fig: fig.savefig(fh, format="png", dpi=110), mode="wb",
+            )
+        merged = "" if len(table) == len(df) else (
+            f" ({len(df)} from the latest run, {len(table) - len(df)} kept from earlier runs)"
+        )
+        section = "\n".join([
+            study.report(table),
+            "",
+            f"_{len(table)} rows{merged}; latest run: {preset} preset, overrides: "
+            f"{run['overrides']}, {seconds:.1f} s._",
+        ])
+        state = _load_state(state_path)
+        state["runs"] = state.get("runs", []) + [run]
+        state["section"] = section
+        _atomic_write_text(state_path, json.dumps(state, indent=1))
+        _write_report(out)
+    note = f", replacing {replaced} earlier row(s) with the same parameters" if replaced else ""
+    echo(f"{study.name}: {len(df)} rows in {seconds:.1f} s -> {csv} ({len(table)} rows{note})")
+    return df

@@ -10,17 +10,33 @@ growth with d is summarised by the slope of ``log n*`` against ``log d``
 needing more than the largest size tried).
 """
 
+from numbers import Integral, Real
+
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import ShuffleSplit, learning_curve
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer
-from ._common import expand_grid, loglog_slope, preset_params
+from ._common import Grid, Study, expand_grid, loglog_slope
 from ._sweep import run_sweep
 
 #: The models compared; each maps to an estimator factory in ``_estimator``.
 MODELS = ("transformer_one_step", "transformer_multi_step", "ffnn")
+
+#: Every parameter of the study and the values it accepts.
+PARAMETERS = {
+    "model": [Grid(StrOptions(set(MODELS)))],
+    "d": [Grid(Interval(Integral, 2, None, closed="left"))],
+    # Training sizes: a geometric grid of n_sizes values from n_min to n_max.
+    "n_min": [Interval(Integral, 2, None, closed="left")],
+    "n_max": [Interval(Integral, 2, None, closed="left")],
+    "n_sizes": [Interval(Integral, 1, None, closed="left")],
+    "seeds": [Interval(Integral, 1, None, closed="left")],
+    "target": [Interval(Real, 0, 1, closed="right")],
+    "n_test": [Interval(Integral, 1, None, closed="left")],
+}
 
 PRESETS = {
     "quick": dict(
@@ -33,24 +49,31 @@ PRESETS = {
         target=0.95,
         n_test=2000,
     ),
+    # Only the differences from quick.
     "full": dict(
         model=list(MODELS),
         d=[25, 50, 100, 200, 400],
-        n_min=250,
         n_max=512000,
         n_sizes=12,
         seeds=5,
-        target=0.95,
         n_test=5000,
     ),
 }
+
+
+def _check(params):
+    if params["n_min"] > params["n_max"]:
+        raise ValueError(
+            f"n_min must not exceed n_max; got n_min={params['n_min']}, "
+            f"n_max={params['n_max']}."
+        )
 
 
 def _estimator(model, seed):
     if model == "transformer_one_step":
         return SparseXORTransformer(m=32, random_state=seed)
     if model == "transformer_multi_step":
-        # Five normalised steps of length 20 (measured: 10/10 seeds at d=100, n=5000).
+        # Five normalised steps of length 20.
         return SparseXORTransformer(m=32, max_iter=5, step_length=20.0, random_state=seed)
     if model == "ffnn":
         # A bounded budget: 20 epochs with early stopping on a 10% split.
@@ -106,10 +129,13 @@ def sample_complexity(
     >>> df[["n", "accuracy"]].to_dict("list")["n"]
     [200, 894, 4000]
     """
-    params = preset_params(PRESETS, preset, overrides)
-    for model in params["model"]:
-        if model not in MODELS:
-            raise ValueError(f"model must be among {MODELS}; got {model!r}.")
+    return STUDY.run(
+        preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+        scheduler=scheduler, **overrides,
+    )
+
+
+def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
     cells = expand_grid(
         model=params["model"], d=params["d"], seed=list(range(params["seeds"])),
         n_min=[params["n_min"]], n_max=[params["n_max"]], n_sizes=[params["n_sizes"]],
@@ -215,3 +241,21 @@ def report_sample_complexity(df):
         + ", ".join(f"{model}: a = {a:.2f}" for model, a in slopes.items()),
     ]
     return "\n".join(lines)
+
+
+STUDY = Study(
+    name="sample_complexity",
+    description=(
+        "Learning curves (sklearn learning_curve): test accuracy vs n per d, the "
+        "samples n*(d) needed for 95% accuracy and its fitted exponent."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=sample_complexity_cell,
+    compute=_compute,
+    summary=samples_needed,
+    figures=plot_sample_complexity,
+    report=report_sample_complexity,
+    key=("model", "d", "seed", "n", "target"),
+    check=_check,
+)

@@ -5,7 +5,9 @@ temporary file, fsync, rename), the moment its result reaches the parent
 process. A cell's file name is a hash of the study name, the cell function
 and the full parameter set, so changed parameters never reuse stale results.
 Every file carries a checksum of its payload; a truncated, corrupt or
-mismatched file is reported and recomputed, never read silently. A sweep
+mismatched file is reported and recomputed, never read silently; so is a
+checkpoint path that is a folder or cannot be read (and a result that cannot
+be stored is kept in memory, with a warning). A sweep
 killed at any point (even with SIGKILL) resumes on rerun without redoing or
 losing finished cells.
 """
@@ -72,9 +74,9 @@ def write_cell(path, ident, result):
 
 
 def read_cell(path, ident):
-    """The stored result for ``ident``, or None if absent, partial or corrupt."""
+    """The stored result for ``ident``, or None if absent, partial, corrupt or unreadable."""
     path = Path(path)
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
     try:
         stored = json.loads(path.read_text())
@@ -85,8 +87,8 @@ def read_cell(path, ident):
         ok = False
     if not ok:
         warnings.warn(
-            f"Checkpoint {path} is partial, corrupt or for other parameters; "
-            "recomputing that cell.",
+            f"Checkpoint {path} is partial, corrupt, unreadable or for other "
+            "parameters; recomputing that cell.",
             RuntimeWarning,
             stacklevel=3,
         )
@@ -103,24 +105,63 @@ def _run_cell(cell_fn, params):
     return result
 
 
-@contextlib.contextmanager
-def _backend(scheduler):
-    if scheduler is None:
-        yield
-        return
+#: Seconds to wait for a dask scheduler to answer before giving up.
+CONNECT_TIMEOUT = 5
+
+
+def connect(scheduler, timeout=CONNECT_TIMEOUT):
+    """A ``distributed.Client`` for ``scheduler`` (an address or a client).
+
+    Raises
+    ------
+    ConnectionError
+        No scheduler answered at that address within ``timeout`` seconds, or
+        the address is malformed.
+    """
     try:
         from distributed import Client
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise ImportError(
             "scheduler=... needs dask.distributed: pip install 'skxor[dask]'"
         ) from exc
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    if isinstance(scheduler, Client):
+        return scheduler
+    try:
+        return Client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
+        raise ConnectionError(
+            f"scheduler={scheduler!r}: no dask.distributed scheduler answered within "
+            f"{timeout} s ({exc}); give the address of a running scheduler, for "
+            "example tcp://127.0.0.1:8786."
+        ) from exc
+
+
+@contextlib.contextmanager
+def _backend(scheduler):
+    if scheduler is None:
+        yield
+        return
+    client = connect(scheduler)
     try:
         with parallel_config(backend="dask"):
             yield
     finally:
         if client is not scheduler:
             client.close()
+
+
+def _store(folder, key, ident, result):
+    """Checkpoint one result; a path that cannot be written is warned about, not fatal."""
+    path = folder / f"{key}.json"
+    try:
+        write_cell(path, ident, result)
+    except OSError as exc:
+        warnings.warn(
+            f"Could not write checkpoint {path} ({exc.strerror or exc}); the result "
+            "is kept for this run only.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 def run_sweep(
@@ -151,7 +192,8 @@ def run_sweep(
         joblib workers; None runs in this process unless an enclosing
         ``joblib.parallel_config`` says otherwise.
     progress : bool, default=False
-        Show a tqdm progress bar.
+        Show a tqdm progress bar; it switches itself off when standard error
+        is not a terminal (a log file, a pipe).
     scheduler : str, distributed.Client or None, default=None
         Address of a dask.distributed scheduler (or a client) to run the cells
         on, through joblib's dask backend.
@@ -190,7 +232,9 @@ def run_sweep(
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc=study, unit="cell")
+        # disable=None: no bar unless stderr is a terminal (no flooded logs).
+        bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc=study, unit="cell",
+                   disable=None)
     try:
         if todo:
             with _backend(scheduler):
@@ -200,8 +244,7 @@ def run_sweep(
                 for i, result in outputs:
                     results[i] = result
                     if folder is not None:
-                        key, ident = keys[i]
-                        write_cell(folder / f"{key}.json", ident, result)
+                        _store(folder, *keys[i], result)
                     if bar is not None:
                         bar.update(1)
     finally:

@@ -1,4 +1,4 @@
-"""What a transformer learns of PARITY, MAJORITY and FIRST as N grows (paper 2).
+"""What a transformer learns of PARITY, MAJORITY and FIRST as N grows (Köver et al. 2026, arXiv 2606.08768).
 
 For each function, string length N and seed, a
 :class:`~skxor.BooleanTransformerClassifier`
@@ -12,7 +12,7 @@ was reached, and the sensitivity profile of the trained model next to the
 target function's (zero-sensitivity fraction, average sensitivity, and the
 total-variation distance between the two profiles).
 
-Paper 2 reports that MAJORITY (exponentially many zero-sensitivity strings)
+Köver et al. (2026) report that MAJORITY (exponentially many zero-sensitivity strings)
 is learned, FIRST only at moderate lengths, and PARITY (no zero-sensitivity
 strings, every string of sensitivity N) not, with trained models keeping a
 low-sensitivity profile.
@@ -22,15 +22,50 @@ comes from ``n_jobs``.
 """
 
 import json
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._validation import check_device
-from ..estimators._boolean_transformer import BooleanTransformerClassifier
-from ._common import expand_grid, preset_params
-from ._random_init import FUNCTIONS, _one_thread, _profile, _profile_result, cell_seed
+from ..estimators import BooleanTransformerClassifier
+from ._common import (
+    Grid,
+    Study,
+    cell_seed,
+    expand_grid,
+    profile,
+    profile_result,
+    single_thread,
+)
+from ._random_init import FUNCTIONS
 from ._sweep import run_sweep
+
+_POSITIVE = Interval(Integral, 1, None, closed="left")
+# The classifier's own constraints for what is passed to it unchanged.
+_MODEL = BooleanTransformerClassifier._parameter_constraints
+
+#: Every parameter of the study and the values it accepts.
+PARAMETERS = {
+    "function": [Grid(StrOptions(set(FUNCTIONS)))],
+    "n_bits": [Grid(_POSITIVE)],
+    "d_model": _MODEL["d_model"],
+    "n_layers": _MODEL["n_layers"],
+    "n_heads": _MODEL["n_heads"],
+    "layer_norm_eps": [Grid(*_MODEL["layer_norm_eps"])],
+    "learning_rate": _MODEL["learning_rate"],
+    "batch_size": _MODEL["batch_size"],
+    "n_steps": [_POSITIVE],
+    "check_every": [_POSITIVE],
+    "target_accuracy": [Interval(Real, 0, 1, closed="right")],
+    "seeds": [_POSITIVE],
+    "exhaustive_max": [Interval(Integral, 0, None, closed="left")],
+    "n_eval": [_POSITIVE],
+    "n_samples": [_POSITIVE],
+    "device": [str],
+    "random_state": [Interval(Integral, 0, None, closed="left")],
+}
 
 PRESETS = {
     "quick": dict(
@@ -50,26 +85,30 @@ PRESETS = {
         n_eval=10000,
         n_samples=1000,
         device="cpu",
+        random_state=0,
     ),
+    # Only the differences from quick.
     "full": dict(
-        function=list(FUNCTIONS),
         n_bits=[4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64],
         d_model=64,
-        n_layers=2,
-        n_heads=4,
-        layer_norm_eps=[1e-5],
         learning_rate=1e-3,
         batch_size=128,
         n_steps=5000,
         check_every=100,
-        target_accuracy=0.99,
         seeds=3,
-        exhaustive_max=16,
         n_eval=20000,
         n_samples=2000,
-        device="cpu",
     ),
 }
+
+
+def _check(params):
+    check_device(params["device"])
+    if params["d_model"] % params["n_heads"]:
+        raise ValueError(
+            f"d_model={params['d_model']} must be divisible by n_heads={params['n_heads']}."
+        )
+
 
 #: An accuracy at or above this on the evaluation strings counts as learned.
 LEARNED = 0.99
@@ -95,7 +134,7 @@ def training_cell(
         target_accuracy=target_accuracy, random_state=cell_seed(random_state, seed, 11),
         device=device,
     )
-    with _one_thread():
+    with single_thread():
         clf.fit(monitor)
         if n_bits <= exhaustive_max:
             X_eval = ((np.arange(2**n_bits)[:, None] >> np.arange(n_bits)) & 1).astype(np.uint8)
@@ -103,11 +142,11 @@ def training_cell(
             X_eval = rng.integers(0, 2, size=(n_eval, n_bits), dtype=np.uint8)
         accuracy = float(np.mean(clf.predict(X_eval) == target(X_eval)))
         profile_seed = cell_seed(random_state, seed, 12)
-        learned = _profile(clf.module_.to(check_device(device)), n_bits, exhaustive_max,
+        learned = profile(clf.module_.to(check_device(device)), n_bits, exhaustive_max,
                            n_samples, profile_seed)
-        wanted = _profile(target, n_bits, exhaustive_max, n_samples, profile_seed)
-    model = _profile_result(learned)
-    reference = _profile_result(wanted)
+        wanted = profile(target, n_bits, exhaustive_max, n_samples, profile_seed)
+    model = profile_result(learned)
+    reference = profile_result(wanted)
     return {
         "accuracy": accuracy,
         "learned": bool(accuracy >= LEARNED),
@@ -128,7 +167,7 @@ def training_cell(
 
 def training_sensitivity(
     preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
-    random_state=0, **overrides,
+    **overrides,
 ):
     """Train on PARITY, MAJORITY and FIRST at growing N; accuracy and profiles.
 
@@ -140,10 +179,9 @@ def training_sensitivity(
         N from 4 to 64, D = 64, L = 2, 5000 steps of 128 strings, 3 seeds.
     checkpoint_dir, n_jobs, progress, scheduler
         As for :func:`skxor.studies.run_sweep`.
-    random_state : int, default=0
-        Seeds the networks, the training strings and the evaluation.
     **overrides
-        Replace preset entries: ``function`` (names among PARITY, MAJORITY,
+        Replace preset entries: ``random_state`` (int, default 0: seeds the
+        networks, the training strings and the evaluation), ``function`` (names among PARITY, MAJORITY,
         FIRST), ``n_bits``, ``layer_norm_eps`` (lists); ``d_model``,
         ``n_layers``, ``n_heads``, ``learning_rate``, ``batch_size``,
         ``n_steps`` (budget), ``check_every`` (steps between accuracy
@@ -172,15 +210,14 @@ def training_sensitivity(
     >>> df[["function", "n_bits", "learned"]].values.tolist()
     [['MAJORITY', 5, True]]
     """
-    params = preset_params(PRESETS, preset, overrides)
-    check_device(params["device"])
-    unknown = sorted(set(params["function"]) - set(FUNCTIONS))
-    if unknown:
-        raise ValueError(f"function must be among {sorted(FUNCTIONS)}; got {unknown}.")
-    if params["d_model"] % params["n_heads"]:
-        raise ValueError(
-            f"d_model={params['d_model']} must be divisible by n_heads={params['n_heads']}."
-        )
+    return STUDY.run(
+        preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+        scheduler=scheduler, **overrides,
+    )
+
+
+def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
+    random_state = params["random_state"]
     scalars = {
         name: [params[name]]
         for name in ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size",
@@ -344,9 +381,31 @@ def report_training_sensitivity(df):
     return "\n".join(lines)
 
 
+STUDY = Study(
+    name="training_sensitivity",
+    description=(
+        "Boolean transformers trained on PARITY, MAJORITY and FIRST at growing N under a "
+        "fixed budget: accuracy reached and the trained model's profile against the "
+        "target's."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=training_cell,
+    compute=_compute,
+    summary=summarise_training,
+    figures=plot_training_sensitivity,
+    report=report_training_sensitivity,
+    key=("function", "n_bits", "layer_norm_eps", "seed", "random_state", "d_model",
+         "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
+         "target_accuracy", "exhaustive_max", "n_eval", "n_samples"),
+    check=_check,
+)
+
 __all__ = [
     "LEARNED",
+    "PARAMETERS",
     "PRESETS",
+    "STUDY",
     "learned_up_to",
     "plot_training_sensitivity",
     "report_training_sensitivity",

@@ -1,15 +1,26 @@
 """The one-step and sample-complexity studies, and the command line that runs them."""
 
+import platform
+import re
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.utils._param_validation import InvalidParameterError
 
+from skxor import __version__
 from skxor.cli import main
 from skxor.studies import (
+    STUDIES,
+    Grid,
+    Study,
     get_study,
     one_step,
     plot_one_step,
     plot_sample_complexity,
+    register,
     report_one_step,
     report_sample_complexity,
     run_studies,
@@ -72,7 +83,7 @@ def test_unknown_preset_and_parameters_are_clear_errors():
         one_step("huge")
     with pytest.raises(ValueError, match=r"unknown parameter\(s\) \['dd'\]"):
         one_step(dd=[3])
-    with pytest.raises(ValueError, match="model must be among"):
+    with pytest.raises(ValueError, match=r"'model' parameter of sample_complexity must be"):
         sample_complexity(model=["svm"])
     with pytest.raises(ValueError, match="unknown study"):
         get_study("nope")
@@ -105,3 +116,124 @@ def test_command_line_run_list_and_overrides(tmp_path, capsys):
     assert sorted(df["d"].unique()) == [30, 60] and (df["m"] == 4).all()
     assert main(["run", "one_step", "--out", str(tmp_path), "--set", "bogus=1"]) == 2
     assert "unknown parameter" in capsys.readouterr().err
+
+
+# -- the study declarations -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(STUDIES))
+def test_every_study_is_declared_in_one_place(name):
+    study = STUDIES[name]
+    quick = study.presets["quick"]
+    assert set(study.parameters) == set(quick)
+    for preset, changes in study.presets.items():
+        # Every other preset states only what differs from quick.
+        assert all(quick[k] != v for k, v in changes.items()) or preset == "quick"
+        assert study.preset(preset) == {**quick, **changes}
+        assert study.params(preset) == study.preset(preset)
+    assert callable(study.cell) and callable(study.compute)
+    assert callable(study.summary) and callable(study.figures) and callable(study.report)
+    module = sys.modules[study.cell.__module__]
+    assert module.STUDY is study and module.PRESETS is study.presets
+    assert module.PARAMETERS is study.parameters
+
+
+@pytest.mark.parametrize("name", list(STUDIES))
+def test_every_parameter_is_checked_against_its_constraints(name):
+    study = STUDIES[name]
+    for param, constraints in study.parameters.items():
+        grid = any(isinstance(c, Grid) for c in constraints)
+        bad = [] if grid else object()
+        with pytest.raises(InvalidParameterError, match=f"The '{param}' parameter of {name}"):
+            study.params("quick", {param: bad})
+        if grid:  # a valid single value is a list of one
+            value = study.preset("quick")[param][0]
+            assert study.params("quick", {param: value})[param] == [value]
+
+
+def test_a_study_whose_presets_do_not_match_its_parameters_is_refused():
+    one = STUDIES["one_step"]
+    fields = dict(name="x", description="", parameters=one.parameters, cell=one.cell,
+                  compute=one.compute, summary=one.summary, figures=one.figures,
+                  report=one.report, key=one.key)
+    with pytest.raises(ValueError, match=r"missing \['d'\]"):
+        Study(presets={"quick": {k: v for k, v in one.presets["quick"].items() if k != "d"}},
+              **fields)
+    with pytest.raises(ValueError, match=r"preset 'full' sets \['dd'\]"):
+        Study(presets={"quick": one.presets["quick"], "full": {"dd": 1}}, **fields)
+    with pytest.raises(InvalidParameterError, match="'seeds' parameter of x"):
+        Study(presets={"quick": {**one.presets["quick"], "seeds": 0}}, **fields)
+    with pytest.raises(ValueError, match="already registered"):
+        register(one)
+
+
+# -- nothing overwritten, concurrent runs ------------------------------------------
+
+
+def _tiny(d):
+    return ["--set", f"d={d}", "--set", "m=2", "--set", "seeds=2", "--set", "n_test=50",
+            "--no-progress"]
+
+
+def test_a_later_run_merges_into_the_table_and_keeps_other_sections(tmp_path, capsys):
+    out = str(tmp_path)
+    assert main(["run", "one_step", "random_init_sensitivity", "--out", out,
+                 "--set", "n_bits=4", "--set", "n_layers=1", *_tiny(20)]) == 0
+    report = (tmp_path / "report.md").read_text()
+    assert "## Sensitivity at random initialisation" in report
+    assert main(["run", "one_step", "--out", out, *_tiny("30,40")]) == 0
+    table = pd.read_csv(tmp_path / "one_step.csv")
+    # 3 attentions x 2 seeds for each d, from both runs.
+    assert sorted(table["d"].unique()) == [20, 30, 40] and len(table) == 18
+    report = (tmp_path / "report.md").read_text()
+    assert "## Sensitivity at random initialisation" in report  # kept
+    assert report.count("## One gradient step") == 1
+    assert "18 rows (12 from the latest run, 6 kept from earlier runs)" in report
+    # The header states preset, every override, skxor version, date and machine.
+    header = report.split("## ")[0]
+    assert "| one_step | quick | d=[30, 40], m=2, seeds=2, n_test=50 |" in header
+    assert "| one_step | quick | d=20, m=2, seeds=2, n_test=50 |" in header
+    assert "n_bits=4, n_layers=1" in header
+    assert f"| {__version__} |" in header and platform.node() in header
+    assert re.search(r"\| 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d \|", header)
+    # The same parameters again: rows replaced, not duplicated, and said so.
+    capsys.readouterr()
+    assert main(["run", "one_step", "--out", out, *_tiny(20)]) == 0
+    assert "replacing 6 earlier row(s)" in capsys.readouterr().out
+    assert len(pd.read_csv(tmp_path / "one_step.csv")) == 18
+
+
+def test_a_report_from_an_older_version_is_kept(tmp_path):
+    (tmp_path / "report.md").write_text("# skxor results (quick preset)\nold text\n")
+    with pytest.warns(RuntimeWarning, match="without per-study sections"):
+        assert main(["run", "one_step", "--out", str(tmp_path), *_tiny(20)]) == 0
+    kept = [p for p in tmp_path.glob("report.*.md")]
+    assert len(kept) == 1 and "old text" in kept[0].read_text()
+
+
+def test_concurrent_runs_on_one_folder_lose_nothing(tmp_path):
+    # Four runs at once; each shares d = 20 with the others and has its own d.
+    own = [30, 40, 50, 60]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "skxor.cli", "run", "one_step", "--out", str(tmp_path),
+             *_tiny(f"20,{d}")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for d in own
+    ]
+    results = [p.communicate(timeout=600) for p in procs]
+    for proc, (_, err) in zip(procs, results):
+        assert proc.returncode == 0, err
+        assert "Traceback" not in err
+    table = pd.read_csv(tmp_path / "one_step.csv")
+    assert sorted(table["d"].unique()) == [20, *own]
+    assert len(table) == 5 * 3 * 2 and not table.duplicated(list(STUDIES["one_step"].key)).any()
+    report = (tmp_path / "report.md").read_text()
+    assert report.count("| one_step | quick |") == 4
+    assert "30 rows" in report
+    leftovers = [p.name for p in tmp_path.rglob("*") if p.name.endswith(".tmp")
+                 or p.name.startswith(".tmp-")]
+    assert leftovers == []
+    for name in ["one_step_success.png", "one_step_attention_maps.png"]:
+        assert (tmp_path / name).read_bytes()[:4] == b"\x89PNG"

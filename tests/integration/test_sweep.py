@@ -122,3 +122,37 @@ def test_sigkill_loses_no_finished_cell(tmp_path):
     # Cells finished before the kill are not run again.
     assert len(second_calls) == 8 - len(finished)
     assert finished <= {p.name for p in (out / "slow").glob("*.json")}
+
+
+def test_a_checkpoint_path_that_is_a_folder_is_warned_about_and_recomputed(tmp_path):
+    run_sweep(square, [{"x": 3}], study="sq", checkpoint_dir=tmp_path)
+    (path,) = (tmp_path / "sq").glob("*.json")
+    path.unlink()
+    path.mkdir()  # something else sits where the cell's file should be
+    CALLS.clear()
+    with pytest.warns(RuntimeWarning) as caught:
+        df = run_sweep(square, [{"x": 3}, {"x": 4}], study="sq", checkpoint_dir=tmp_path)
+    messages = [str(w.message) for w in caught]
+    assert any("unreadable" in m for m in messages)
+    assert any("Could not write checkpoint" in m for m in messages)
+    assert CALLS == [3, 4] and df["y"].tolist() == [9, 16]
+    assert path.is_dir()  # left alone
+    # The other cell was stored as usual.
+    assert len([p for p in (tmp_path / "sq").glob("*.json") if p.is_file()]) == 1
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0,
+                    reason="file permissions do not bind root")
+def test_an_unreadable_checkpoint_is_warned_about_and_recomputed(tmp_path):
+    run_sweep(square, [{"x": 3}], study="sq", checkpoint_dir=tmp_path)
+    (path,) = (tmp_path / "sq").glob("*.json")
+    path.chmod(0)
+    CALLS.clear()
+    with pytest.warns(RuntimeWarning, match="unreadable"):
+        df = run_sweep(square, [{"x": 3}], study="sq", checkpoint_dir=tmp_path)
+    assert CALLS == [3] and df["y"].tolist() == [9]
+
+
+def test_progress_bar_is_silent_when_stderr_is_not_a_terminal(capsys):
+    run_sweep(square, [{"x": x} for x in range(3)], study="sq", progress=True)
+    assert capsys.readouterr().err == ""
