@@ -5,9 +5,12 @@ uint8 in {0, 1}``, which is all the sensitivity tools need. It decides how
 the strings are presented to the model (its input encoding) and how the
 model's outputs are read as Boolean values:
 
-* a :class:`~skxor.boolean.BooleanFunction` or any callable gets 0/1 bits
-  (uint8) and must return labels 0/1, -1/+1 or bools (+1 / 1 / True is the
-  value 1);
+* a :class:`~skxor.boolean.BooleanFunction` gets 0/1 bits (uint8);
+* any other callable gets a C-contiguous int64 array of shape (n, N), one row
+  per string: 0/1 bits (or -1/+1 spins with ``input_encoding="pm1"``). int64
+  so that sums, products and differences a callable computes cannot wrap
+  round (with uint8, ``1 - 2 * (X.sum(1) % 2)`` gives 255 and 2^64 - 1). It
+  must return labels 0/1, -1/+1 or bools (+1 / 1 / True is the value 1);
 * a fitted estimator gets X in the encoding it was fitted with (its
   ``encoding_`` attribute, see below), else 0/1 bits; its predictions are
   mapped ``classes_[1] -> 1``, ``classes_[0] -> 0``;
@@ -45,7 +48,39 @@ from ._functions import BooleanFunction
 #: Default number of strings per model call.
 DEFAULT_BATCH_SIZE = 1 << 16
 
+#: At most this many bits (strings x N) per model call, whatever batch_size:
+#: 16 Mi bits are 128 MiB as the int64 a callable gets. It only bites for
+#: N > 256 at the default batch size (never for exhaustive profiles, N <= 28).
+MAX_CALL_BITS = 1 << 24
+
+
+def strings_per_call(batch_size, n_bits):
+    """Strings per model call: ``batch_size``, capped at ``MAX_CALL_BITS / N``.
+
+    Peak memory of a call is then bounded by ``min(batch_size, 2^24 / N) * N``
+    entries of the model's input, whatever the string length N.
+    """
+    return max(1, min(int(batch_size), MAX_CALL_BITS // max(1, int(n_bits))))
+
 _ENCODING_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
+
+
+def _format_string(row, limit=64):
+    """One input string for a message: ``0110`` for bits, else its values."""
+    if isinstance(row, torch.Tensor):
+        row = row.detach().cpu().numpy()
+    row = np.asarray(row).ravel()
+    head = row[:limit]
+    if np.isin(head, [0, 1]).all():
+        text = "".join(str(int(v)) for v in head)
+    else:
+        text = " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in head.tolist())
+    return f"[{text}{' ...' if row.size > limit else ''}] ({row.size} bits)"
+
+
+def _describe_input(x):
+    dtype = x.dtype if hasattr(x, "dtype") else type(x).__name__
+    return f"{type(x).__name__} of dtype {dtype}"
 
 
 def _describe(f):
@@ -185,6 +220,10 @@ class ModelEvaluator:
             return 1 - 2 * x if self.input_encoding == "pm1" else x
         if self._shift is not None:
             return self._shift + bits.astype(np.float64)
+        if self.kind == "callable":
+            # int64: whatever arithmetic the callable does cannot wrap round.
+            x = np.ascontiguousarray(bits, dtype=np.int64)
+            return 1 - 2 * x if self.input_encoding == "pm1" else x
         dtype = np.float32 if self._as_float else np.int8
         if self.input_encoding == "pm1":
             return (1 - 2 * bits.astype(dtype)).astype(dtype, copy=False)
@@ -203,8 +242,11 @@ class ModelEvaluator:
 
     # -- outputs --------------------------------------------------------------
 
-    def _decode_labels(self, out, n_rows):
-        """Map a callable's or label-less estimator's output to 0/1 (uint8)."""
+    def _decode_labels(self, out, n_rows, x=None):
+        """Map a callable's or label-less estimator's output to 0/1 (uint8).
+
+        ``x`` is the batch the model got, quoted in the error for a bad label.
+        """
         if isinstance(out, torch.Tensor):
             out = out.detach().cpu().numpy()
         out = np.asarray(out)
@@ -225,9 +267,18 @@ class ModelEvaluator:
             )
         is_one, is_zero, is_minus = out == 1, out == 0, out == -1
         if not (is_one | is_zero | is_minus).all():
-            bad = np.unique(out[~(is_one | is_zero | is_minus)])[:5].tolist()
+            bad_rows = ~(is_one | is_zero | is_minus)
+            bad = np.unique(out[bad_rows])[:5].tolist()
+            first = int(np.flatnonzero(bad_rows)[0])
+            where = ""
+            if x is not None:
+                where = (
+                    f" (first: {out[first].item()!r} for the input string "
+                    f"{_format_string(x[first])}, row {first} of a batch of {n_rows}, "
+                    f"as the model received it: {_describe_input(x)})"
+                )
             raise ValueError(
-                f"{_describe(self.model)} returned non-binary labels {bad}; "
+                f"{_describe(self.model)} returned non-binary labels {bad}{where}; "
                 "sensitivity is defined for Boolean functions, so the model must "
                 "return 0/1, -1/+1 or bools (for a real-valued score s, profile "
                 "the predicted label, e.g. lambda X: score(X) > 0)."
@@ -244,7 +295,7 @@ class ModelEvaluator:
     def _estimator_labels(self, X, n_rows):
         pred = np.asarray(self.model.predict(X))
         if self.classes is None:
-            return self._decode_labels(pred, n_rows)
+            return self._decode_labels(pred, n_rows, X)
         if pred.ndim == 2 and pred.shape[1] == 1:
             pred = pred[:, 0]
         if pred.shape != (n_rows,):
@@ -318,7 +369,7 @@ class ModelEvaluator:
             return self.model._evaluate_bits(x).astype(np.uint8, copy=False)
         if self.kind == "boolean":
             return self.model(x, encoding="pm1")
-        return self._decode_labels(self.model(x), n_rows)
+        return self._decode_labels(self.model(x), n_rows, x)
 
     # -- public ---------------------------------------------------------------
 
@@ -359,7 +410,7 @@ class ModelEvaluator:
         total = 1 << self.n_bits
         if self.kind == "table":
             return self.table
-        size = min(total, largest_power_of_two_at_most(batch_size))
+        size = min(total, largest_power_of_two_at_most(strings_per_call(batch_size, self.n_bits)))
         table = np.empty(total, dtype=np.uint8)
         for start in range(0, total, size):
             table[start : start + size] = self.block(start, size)
@@ -382,7 +433,8 @@ def truth_table(f, n_bits, *, batch_size=DEFAULT_BATCH_SIZE, input_encoding=None
     n_bits : int
         String length N, at most 28.
     batch_size : int, default=65536
-        Strings per model call (rounded down to a power of two).
+        Strings per model call (rounded down to a power of two), and at most
+        ``2^24 / N`` strings, so that a call holds at most 2^24 bits.
     input_encoding : {"01", "pm1"} or None, default=None
         Override the encoding in which strings are presented to the model.
 

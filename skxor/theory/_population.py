@@ -396,7 +396,7 @@ def population_loss(queries, keys, support, attention="softmax", *, dtype="float
     >>> round(population_loss(50 * keys[[0, 2, 3]], keys, [0, 2, 3]), 6)
     0.0
     >>> round(population_loss(np.zeros((3, 4)), keys, [0, 2, 3]), 4)
-    1.0195
+    0.9453
     """
     theta, V, S = _check_inputs(queries, keys, support, attention, dtype)
     if _is_two_head(theta, S):
