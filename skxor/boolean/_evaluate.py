@@ -49,15 +49,16 @@ from ._functions import BooleanFunction
 DEFAULT_BATCH_SIZE = 1 << 16
 
 #: At most this many bits (strings x N) per model call, whatever batch_size:
-#: 16 Mi bits are 128 MiB as the int64 a callable gets. It only bites for
-#: N > 256 at the default batch size (never for exhaustive profiles, N <= 28).
-MAX_CALL_BITS = 1 << 24
+#: 4 Mi bits are 32 MiB as the int64 a callable gets (an estimator may hold
+#: several float copies of its input: ~200 MiB measured). It only bites for
+#: N > 64 at the default batch size (never for exhaustive profiles, N <= 28).
+MAX_CALL_BITS = 1 << 22
 
 
 def strings_per_call(batch_size, n_bits):
     """Strings per model call: ``batch_size``, capped at ``MAX_CALL_BITS / N``.
 
-    Peak memory of a call is then bounded by ``min(batch_size, 2^24 / N) * N``
+    Peak memory of a call is then bounded by ``min(batch_size, 2^22 / N) * N``
     entries of the model's input, whatever the string length N.
     """
     return max(1, min(int(batch_size), MAX_CALL_BITS // max(1, int(n_bits))))
@@ -434,7 +435,7 @@ def truth_table(f, n_bits, *, batch_size=DEFAULT_BATCH_SIZE, input_encoding=None
         String length N, at most 28.
     batch_size : int, default=65536
         Strings per model call (rounded down to a power of two), and at most
-        ``2^24 / N`` strings, so that a call holds at most 2^24 bits.
+        ``2^22 / N`` strings, so that a call holds at most 2^22 bits.
     input_encoding : {"01", "pm1"} or None, default=None
         Override the encoding in which strings are presented to the model.
 

@@ -18,7 +18,7 @@ string).
 Sampled engine: uniform random strings and their N neighbours, (N + 1) model
 evaluations per sample, with Wilson confidence intervals for each fraction and
 a t interval for the average sensitivity. The neighbours are evaluated in
-model calls of at most ``batch_size`` strings (and at most 2^24 bits): several
+model calls of at most ``batch_size`` strings (and at most 2^22 bits): several
 strings per call when N + 1 fits, else one string's neighbours split over
 several calls, so memory stays bounded whatever N is.
 """
@@ -462,7 +462,7 @@ def sensitivity_profile(
         ``n_samples x N`` byte array); also sets the auto rule.
     batch_size : int, default=65536
         Strings per model call (exhaustive: rounded down to a power of two),
-        and at most ``2^24 / N`` strings. A sampled string's N neighbours are
+        and at most ``2^22 / N`` strings. A sampled string's N neighbours are
         split over several calls when N + 1 exceeds that, so memory stays
         about ``batch_size * N`` whatever N is.
     confidence : float, default=0.95
