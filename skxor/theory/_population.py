@@ -49,7 +49,7 @@ from ..nn import ATTENTION_TYPES, attention_weights
 MAX_HEADS = 5
 MAX_SUPPORT = 5
 
-#: Elements of the (monomials, H, rows) block built per chunk of positions.
+#: Elements of the (3^(H-1), rows) block built per chunk of positions.
 _CHUNK_ELEMENTS = 1 << 22
 
 
@@ -239,18 +239,28 @@ def _expansion(H, k):
 
 
 def _power_sums(gamma, powers):
-    """``P_c = sum_i prod_h gamma[i, h]^c_h`` for each row c of ``powers``."""
+    """``P_c = sum_i prod_h gamma[i, h]^c_h`` for each row c of ``powers``.
+
+    All 3^H sums at once, as a contraction over positions: the table of
+    ``prod_{h < H-1} gamma[i, h]^c_h`` is built head by head (a Khatri-Rao
+    product) and the last head enters by a matrix product, chunk by chunk.
+    """
     d, H = gamma.shape
-    M = powers.shape[0]
-    heads = torch.arange(H)[None, :]
-    powers = torch.as_tensor(powers)
-    step = max(1, _CHUNK_ELEMENTS // max(1, M * H))
-    total = torch.zeros(M, dtype=gamma.dtype)
+    digits = torch.as_tensor(3 ** np.arange(H - 1, -1, -1))
+    index = torch.as_tensor(powers) @ digits  # row c -> its place in the 3^H grid
+    step = max(1, _CHUNK_ELEMENTS // 3 ** max(0, H - 1))
+    total = torch.zeros(3**H, dtype=gamma.dtype)
     for start in range(0, d, step):
         g = gamma[start : start + step].T  # (H, n)
         table = torch.stack([torch.ones_like(g), g, g * g], dim=1)  # (H, 3, n)
-        total = total + table[heads, powers].prod(dim=1).sum(dim=1)
-    return total
+        grid = table[0]
+        for h in range(1, H - 1):
+            grid = (grid[:, None, :] * table[h][None, :, :]).reshape(-1, g.shape[1])
+        if H == 1:
+            total = total + grid.sum(dim=1)
+        else:
+            total = total + (grid @ table[H - 1].T).reshape(-1)
+    return total[index]
 
 
 def _support_products(gamma_s, odd):
@@ -284,7 +294,7 @@ def _general_loss(gamma, S, with_gradient):
     # d loss / d gamma[i, h] = sum_c w_c d(prod_h' gamma[i, h']^c_h') / d gamma[i, h],
     # by autograd on one chunk of positions at a time (memory O(chunk * M * H)).
     grad = torch.empty_like(gamma)
-    step = max(1, _CHUNK_ELEMENTS // max(1, powers.shape[0] * H))
+    step = max(1, _CHUNK_ELEMENTS // 3 ** max(0, H - 1))
     for start in range(0, d, step):
         chunk = gamma[start : start + step].clone().requires_grad_(True)
         (weights * _power_sums(chunk, powers)).sum().backward()
