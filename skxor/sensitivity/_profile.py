@@ -32,10 +32,10 @@ from sklearn.utils import check_random_state
 
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits, check_n_bits
 from .._utils._validation import check_count
-from ..boolean._evaluate import (
+from .._utils._evaluate import (
     DEFAULT_BATCH_SIZE,
     ModelEvaluator,
-    _check_batch_size,
+    check_batch_size,
     strings_per_call,
 )
 
@@ -496,7 +496,7 @@ def sensitivity_profile(
     """
     n_bits = check_n_bits(n_bits)
     n_samples = check_count(n_samples, "n_samples")
-    batch_size = _check_batch_size(batch_size)
+    batch_size = check_batch_size(batch_size)
     confidence = _check_confidence(confidence)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}; got {method!r}.")

@@ -23,7 +23,7 @@ from skxor.boolean import (
 from skxor.datasets import make_sparse_parity
 from skxor.nn import SparseXORAttention
 from skxor.sensitivity import SensitivityProfile, sensitivity_profile
-from skxor.boolean._evaluate import ModelEvaluator, strings_per_call
+from skxor._utils._evaluate import ModelEvaluator, strings_per_call
 from skxor.sensitivity._profile import exhaustive_counts, iter_flips
 
 FAST = settings(max_examples=20, deadline=None)
