@@ -1,11 +1,24 @@
 """Truth tables of any model: callables, estimators, torch modules (see :mod:`skxor._utils._evaluate`)."""
 
+from numbers import Integral
+
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+
 from .._utils._bits import check_n_bits
 from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator, check_batch_size
 
 __all__ = ["DEFAULT_BATCH_SIZE", "ModelEvaluator", "truth_table"]
 
 
+@validate_params(
+    {
+        "f": "no_validation",
+        "n_bits": [Interval(Integral, 1, None, closed="left")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "input_encoding": [StrOptions({"01", "pm1"}), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def truth_table(f, n_bits, *, batch_size=DEFAULT_BATCH_SIZE, input_encoding=None):
     """The truth table of a model: its value on each of the 2^N strings.
 

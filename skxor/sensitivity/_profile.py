@@ -24,11 +24,12 @@ several calls, so memory stays bounded whatever N is.
 """
 
 from dataclasses import dataclass
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 from scipy import special, stats
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits, check_n_bits
 from .._utils._validation import check_count
@@ -420,6 +421,19 @@ def _resolve_method(method, n_bits, n_samples, evaluator):
     return "sampled"
 
 
+@validate_params(
+    {
+        "f": "no_validation",  # a callable, estimator, module or table: see ModelEvaluator
+        "n_bits": [Interval(Integral, 1, None, closed="left")],
+        "method": [StrOptions(set(METHODS))],
+        "n_samples": [Interval(Integral, 1, None, closed="left")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "confidence": [Interval(Real, 0, 1, closed="neither")],
+        "input_encoding": [StrOptions({"01", "pm1"}), None],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def sensitivity_profile(
     f,
     n_bits,

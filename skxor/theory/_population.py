@@ -35,8 +35,11 @@ import itertools
 import math
 from collections import Counter
 
+from numbers import Real
+
 import numpy as np
 import torch
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from .._utils._support import check_support
 from .._utils._validation import check_dtype, check_positive_finite
@@ -354,7 +357,18 @@ def _loss_and_score_gradient(theta, V, S, attention, with_gradient):
 
 # -- public functions ------------------------------------------------------------
 
+_ARRAYS = {"queries": "no_validation", "keys": "no_validation", "support": "no_validation"}
+#: Scalar parameters checked by scikit-learn's constraints (arrays by hand:
+#: their messages name shapes, complex values and overflow).
+_CONSTRAINTS = {
+    **_ARRAYS,
+    "attention": [StrOptions(set(ATTENTION_TYPES))],
+    "dtype": "no_validation",  # also numpy/torch dtypes: see check_dtype
+}
+_POSITIVE = Interval(Real, 0, None, closed="neither")
 
+
+@validate_params(_CONSTRAINTS, prefer_skip_nested_validation=True)
 def population_loss(queries, keys, support, attention="softmax", *, dtype="float64"):
     """Exact expected squared error over uniform inputs, for y = -prod_{i in S} x_i.
 
@@ -417,6 +431,7 @@ def population_loss(queries, keys, support, attention="softmax", *, dtype="float
     return loss
 
 
+@validate_params(_CONSTRAINTS, prefer_skip_nested_validation=True)
 def population_gradient(queries, keys, support, attention="softmax", *, dtype="float64"):
     """Exact gradient of :func:`population_loss` with respect to the queries.
 
@@ -466,6 +481,14 @@ def population_gradient(queries, keys, support, attention="softmax", *, dtype="f
     return grad
 
 
+@validate_params(
+    {
+        **_CONSTRAINTS,
+        "learning_rate": [StrOptions({"normalized"}), _POSITIVE],
+        "step_length": [_POSITIVE],
+    },
+    prefer_skip_nested_validation=True,
+)
 def population_step(
     queries,
     keys,

@@ -267,7 +267,7 @@ def test_exhaustive_for_too_many_bits_suggests_sampling():
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
-        ({"method": "all"}, ValueError, "method must be one of"),
+        ({"method": "all"}, ValueError, "'method' parameter of sensitivity_profile must be"),
         ({"n_samples": 0}, ValueError, "n_samples"),
         ({"batch_size": 0}, ValueError, "batch_size"),
         ({"batch_size": 2.5}, TypeError, "batch_size"),

@@ -281,3 +281,20 @@ def test_cost_is_linear_in_d_for_four_heads():
     theta = rng.standard_normal((4, 4))
     new = population_step(theta, keys, [3, 10, 77, 199_999])
     assert new.shape == (4, 4) and np.isfinite(new).all()
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"attention": "relu"}, ValueError, "'attention' parameter of population_step"),
+        ({"step_length": "x"}, ValueError, "'step_length' parameter of population_step"),
+        ({"step_length": -1.0}, ValueError, "step_length"),
+        ({"step_length": True}, TypeError, "step_length"),
+        ({"learning_rate": True}, TypeError, "learning_rate"),
+        ({"learning_rate": "adaptive"}, ValueError, "'learning_rate' parameter"),
+        ({"dtype": "int8"}, ValueError, "dtype"),
+    ],
+)
+def test_step_scalar_parameters_are_checked_by_name(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        population_step(np.zeros((2, 4)), np.eye(4), [0, 1], **kwargs)
