@@ -1,7 +1,7 @@
 """Sensitivity profiles: the exhaustive and sampled engines and their result.
 
 For ``f: {0,1}^N -> {0,1}`` the sensitivity of a string is the number of
-positions whose flip changes f (SPEC section 4).
+positions whose flip changes f (Köver et al. 2026, arXiv 2606.08768).
 
 Exhaustive engine: the truth table is built with one model evaluation per
 string (strings generated chunk-wise from their indices), then sensitivities
