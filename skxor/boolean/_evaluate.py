@@ -1,4 +1,7 @@
-"""Truth tables of any model: callables, estimators, torch modules (see :mod:`skxor._utils._evaluate`)."""
+"""Truth tables of any model: callables, estimators, torch modules.
+
+How each kind of model is called and read is :mod:`skxor._utils._evaluate`.
+"""
 
 from numbers import Integral
 

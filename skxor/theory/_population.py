@@ -71,7 +71,9 @@ def _as_real_array(name, value):
     try:
         arr = np.asarray(value)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a real numeric array; got {type(value).__name__}.") from exc
+        raise TypeError(
+            f"{name} must be a real numeric array; got {type(value).__name__}."
+        ) from exc
     if arr.dtype.kind == "c":
         raise TypeError(
             f"{name} must be real, but it holds complex values (dtype {arr.dtype}); "
@@ -121,7 +123,9 @@ def _check_inputs(queries, keys, support, attention, dtype):
             f"(queries of shape {tuple(theta.shape)}, keys of shape {tuple(V.shape)})."
         )
     if d < 1:
-        raise ValueError(f"keys must have one row per position, d >= 1; got shape {tuple(V.shape)}.")
+        raise ValueError(
+            f"keys must have one row per position, d >= 1; got shape {tuple(V.shape)}."
+        )
     if not 1 <= H <= MAX_HEADS:
         raise ValueError(
             f"queries must have one row per head, 1 <= H <= {MAX_HEADS}; got shape "
