@@ -162,7 +162,7 @@ def as_bit_strings(X, n_bits=None, encoding="auto", *, name="X"):
 def to_bits(X, encoding, binarize=None):
     """Bits (uint8) of an already validated block in encoding ``encoding``.
 
-    ``"01"`` and ``"pm1"`` as in SPEC 1 (spin -1 is bit 1); ``"binarized"``
+    ``"01"`` and ``"pm1"`` as everywhere in skxor (spin -1 is bit 1); ``"binarized"``
     maps a value above ``binarize`` to bit 1.
     """
     X = np.asarray(X)

@@ -12,7 +12,7 @@ from .._utils._bits import (
     check_n_bits,
     index_to_bits,
 )
-from ..datasets._sparse_parity import check_support
+from .._utils._support import check_support
 
 
 def all_strings(n_bits, *, encoding="01"):

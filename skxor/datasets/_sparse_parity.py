@@ -5,47 +5,12 @@ from numbers import Real
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .._utils._support import check_support
 from .._utils._validation import check_count
 
 
 #: Label conventions of :func:`make_sparse_parity` (what y says about the parity).
 LABELS = ("pm1", "pm1_even", "01_odd", "01_even")
-
-
-def check_support(support, n_features, k=None):
-    """Validate a support (positions of the relevant bits) and return it sorted.
-
-    Raises
-    ------
-    ValueError
-        If a position is out of range, repeated, or ``len(support) != k``.
-    """
-    arr = np.asarray(support)
-    if arr.dtype == bool or arr.dtype.kind not in "iuf":
-        # Booleans are not positions (True would silently mean position 1).
-        raise TypeError(
-            f"support must hold integer positions; got {support!r} "
-            f"(dtype {arr.dtype})."
-        )
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"support must be a non-empty 1-D list of positions; got {support!r}.")
-    if not np.issubdtype(arr.dtype, np.integer):
-        if not (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr))):
-            raise ValueError(f"support must hold integer positions; got {support!r}.")
-        arr = arr.astype(np.int64)
-    if arr.min() < 0 or arr.max() >= n_features:
-        raise ValueError(
-            f"support positions must lie in [0, {n_features - 1}] for "
-            f"n_features={n_features}; got {arr.tolist()}."
-        )
-    if np.unique(arr).size != arr.size:
-        raise ValueError(f"support positions must be distinct; got {arr.tolist()}.")
-    if k is not None and arr.size != k:
-        raise ValueError(
-            f"support has {arr.size} positions but k={k}; pass k={arr.size} "
-            "or a support of k positions."
-        )
-    return np.sort(arr).astype(np.int64)
 
 
 def make_sparse_parity(

@@ -1,4 +1,6 @@
-"""Sensitivity profiles and Fourier analysis of Boolean functions (SPEC section 4).
+"""Sensitivity profiles and Fourier analysis of Boolean functions.
+
+The quantities of Köver et al. (2026, arXiv 2606.08768).
 
 For ``f: {0,1}^N -> {0,1}`` and a string x, the sensitivity ``s(f, x)`` is
 the number of positions whose flip changes f(x). :func:`sensitivity_profile`

@@ -1,7 +1,7 @@
 """Sensitivity profiles: the exhaustive and sampled engines and their result.
 
 For ``f: {0,1}^N -> {0,1}`` the sensitivity of a string is the number of
-positions whose flip changes f (SPEC section 4).
+positions whose flip changes f (Köver et al. 2026, arXiv 2606.08768).
 
 Exhaustive engine: the truth table is built with one model evaluation per
 string (strings generated chunk-wise from their indices), then sensitivities
@@ -17,19 +17,28 @@ string).
 
 Sampled engine: uniform random strings and their N neighbours, (N + 1) model
 evaluations per sample, with Wilson confidence intervals for each fraction and
-a t interval for the average sensitivity.
+a t interval for the average sensitivity. The neighbours are evaluated in
+model calls of at most ``batch_size`` strings (and at most 2^22 bits): several
+strings per call when N + 1 fits, else one string's neighbours split over
+several calls, so memory stays bounded whatever N is.
 """
 
 from dataclasses import dataclass
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits, check_n_bits
 from .._utils._validation import check_count
-from ..boolean._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator, _check_batch_size
+from .._utils._evaluate import (
+    DEFAULT_BATCH_SIZE,
+    ModelEvaluator,
+    check_batch_size,
+    strings_per_call,
+)
 
 #: log2 of the strings per chunk of the sensitivity pass (64 KiB per chunk).
 _CHUNK_BITS = 16
@@ -295,11 +304,17 @@ def iter_flips(evaluator, bits, batch_size=DEFAULT_BATCH_SIZE):
     """Yield ``(rows, flips)`` per chunk of ``bits``.
 
     ``flips[r, i]`` is True when flipping position i of string ``bits[rows][r]``
-    changes f. Each chunk is one model call on the strings and their N
-    neighbours (about ``batch_size`` strings).
+    changes f. Every model call gets at most ``strings_per_call(batch_size,
+    N)`` strings: whole strings with their N neighbours when N + 1 fit in a
+    call, else one string at a time, its neighbours split over several calls.
+    Peak memory is therefore about ``batch_size * N`` entries whatever N is.
     """
     n_rows, n_bits = bits.shape
-    step = max(1, batch_size // (n_bits + 1))
+    per_call = strings_per_call(batch_size, n_bits)
+    if n_bits + 1 > per_call:
+        yield from _iter_flips_split(evaluator, bits, per_call)
+        return
+    step = per_call // (n_bits + 1)
     positions = np.arange(n_bits)
     for begin in range(0, n_rows, step):
         rows = slice(begin, min(n_rows, begin + step))
@@ -309,6 +324,22 @@ def iter_flips(evaluator, bits, batch_size=DEFAULT_BATCH_SIZE):
         ext[:, positions + 1, positions] ^= 1
         values = evaluator.labels(ext.reshape(-1, n_bits)).reshape(-1, n_bits + 1)
         yield rows, values[:, 1:] != values[:, :1]
+
+
+def _iter_flips_split(evaluator, bits, per_call):
+    """:func:`iter_flips` for strings whose N + 1 neighbours exceed one call."""
+    n_rows, n_bits = bits.shape
+    values = np.empty(n_bits + 1, dtype=np.uint8)
+    for r in range(n_rows):
+        # Entry j of ``values``: f on the string with position j - 1 flipped
+        # (j = 0: the string itself), filled per_call entries at a time.
+        for begin in range(0, n_bits + 1, per_call):
+            stop = min(n_bits + 1, begin + per_call)
+            block = np.repeat(bits[r][None, :], stop - begin, axis=0)
+            first = max(begin, 1)
+            block[np.arange(first - begin, stop - begin), np.arange(first - 1, stop - 1)] ^= 1
+            values[begin:stop] = evaluator.labels(block)
+        yield slice(r, r + 1), (values[1:] != values[0])[None, :]
 
 
 def _check_confidence(confidence):
@@ -321,21 +352,35 @@ def _check_confidence(confidence):
     return float(confidence)
 
 
+def wilson_interval(counts, n, confidence=0.95):
+    """Wilson score intervals of ``counts / n``, vectorised.
+
+    The same formula (Newcombe 1998, no continuity correction) and the same
+    floating-point operations as ``scipy.stats.binomtest(c, n)
+    .proportion_ci(confidence, method="wilson")``, for all counts at once: a
+    profile of N = 10^5 bits has N + 1 of them.
+
+    Returns
+    -------
+    ci : ndarray of shape (len(counts), 2)
+    """
+    k = np.asarray(counts, dtype=np.float64)
+    p = k / n
+    z = special.ndtri(0.5 + 0.5 * confidence)
+    denom = 2 * (n + z**2)
+    center = (2 * n * p + z**2) / denom
+    delta = z / denom * np.sqrt(4 * n * p * (1 - p) + z**2)
+    low = np.where(k == 0, 0.0, center - delta)
+    high = np.where(k == n, 1.0, center + delta)
+    return np.stack([low, high], axis=1)
+
+
 def summarise(n_bits, method, counts, flip_counts, confidence=0.95):
     """Build a :class:`SensitivityProfile`, with intervals unless exhaustive."""
     n_strings = int(counts.sum())
     if method == "exhaustive":
         return SensitivityProfile(n_bits, method, counts, n_strings, flip_counts)
-    fraction_ci = np.array(
-        [
-            tuple(
-                stats.binomtest(int(c), n_strings).proportion_ci(
-                    confidence_level=confidence, method="wilson"
-                )
-            )
-            for c in counts
-        ]
-    )
+    fraction_ci = wilson_interval(counts, n_strings, confidence)
     k = np.arange(n_bits + 1)
     mean = np.dot(k, counts) / n_strings
     if n_strings > 1:
@@ -387,6 +432,19 @@ def _resolve_method(method, n_bits, n_samples, evaluator):
     return "sampled"
 
 
+@validate_params(
+    {
+        "f": "no_validation",  # a callable, estimator, module or table: see ModelEvaluator
+        "n_bits": [Interval(Integral, 1, None, closed="left")],
+        "method": [StrOptions(set(METHODS))],
+        "n_samples": [Interval(Integral, 1, None, closed="left")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "confidence": [Interval(Real, 0, 1, closed="neither")],
+        "input_encoding": [StrOptions({"01", "pm1"}), None],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def sensitivity_profile(
     f,
     n_bits,
@@ -407,8 +465,12 @@ def sensitivity_profile(
     Parameters
     ----------
     f : callable, fitted estimator, torch.nn.Module or ndarray
-        The function. A callable gets 0/1 strings (uint8, shape (n, N)) and
-        returns labels 0/1, -1/+1 or bools; a fitted classifier's predicted
+        The function. A callable gets a batch of strings as a C-contiguous
+        ``int64`` ndarray of shape (n, N), one string per row, position i in
+        column i, values 0/1 (or -1/+1 with ``input_encoding="pm1"``); int64
+        so that sums and products cannot wrap round. It returns one label
+        per row, 0/1, -1/+1 or bools (any other value is an error that names
+        the value and the input string). A fitted classifier's predicted
         label ``classes_[1]`` is 1, and it gets the encoding it was fitted
         with (``encoding_``); a torch module gets float spins and its real
         output is thresholded at 0 (see :mod:`skxor.boolean`); a 1-D array of
@@ -424,7 +486,10 @@ def sensitivity_profile(
         Number of uniform strings for the sampled method (drawn at once: an
         ``n_samples x N`` byte array); also sets the auto rule.
     batch_size : int, default=65536
-        Strings per model call (exhaustive: rounded down to a power of two).
+        Strings per model call (exhaustive: rounded down to a power of two),
+        and at most ``2^22 / N`` strings. A sampled string's N neighbours are
+        split over several calls when N + 1 exceeds that, so memory stays
+        about ``batch_size * N`` whatever N is.
     confidence : float, default=0.95
         Level of the confidence intervals of a sampled profile.
     input_encoding : {"01", "pm1"} or None, default=None
@@ -456,7 +521,7 @@ def sensitivity_profile(
     """
     n_bits = check_n_bits(n_bits)
     n_samples = check_count(n_samples, "n_samples")
-    batch_size = _check_batch_size(batch_size)
+    batch_size = check_batch_size(batch_size)
     confidence = _check_confidence(confidence)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}; got {method!r}.")

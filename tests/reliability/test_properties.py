@@ -141,7 +141,7 @@ def test_theory_on_extreme_queries(d, m, scale, attention, dtype, step, corrupt,
         queries[0, 0] = np.nan
         problems.add("nan")
     elif corrupt == "shape":
-        queries = queries[:, :-1] if m > 1 else queries[:1]
+        queries = queries[:, :-1] if m > 1 else queries[0]  # H = 1 is valid: drop a dimension
         problems.add("bad parameter")
     PROBLEM_EXTRA = {"bad parameter": ["m=", "disagree", "two heads", "shape"]}
 

@@ -23,7 +23,8 @@ from skxor.boolean import (
 from skxor.datasets import make_sparse_parity
 from skxor.nn import SparseXORAttention
 from skxor.sensitivity import SensitivityProfile, sensitivity_profile
-from skxor.sensitivity._profile import exhaustive_counts
+from skxor._utils._evaluate import ModelEvaluator, strings_per_call
+from skxor.sensitivity._profile import exhaustive_counts, iter_flips
 
 FAST = settings(max_examples=20, deadline=None)
 
@@ -147,8 +148,9 @@ def test_torch_module_and_its_estimator_give_the_same_profile():
 
 
 def test_exhaustive_streams_strings_in_chunks():
-    # N = 20: all strings as uint8 take 20 MiB; the engine needs the 1 MiB table
-    # plus chunk-sized temporaries.
+    # N = 20: all strings as uint8 take 20 MiB (160 MiB as the int64 a callable
+    # gets); the engine needs the 1 MiB table plus chunk-sized temporaries
+    # (65536 strings as int64: 10 MiB).
     n_bits = 20
     tracemalloc.start()
     try:
@@ -157,7 +159,7 @@ def test_exhaustive_streams_strings_in_chunks():
     finally:
         tracemalloc.stop()
     assert prof.counts[2] == 2**n_bits
-    assert peak < 8 * 2**20, f"peak {peak / 2**20:.1f} MiB"
+    assert peak < 16 * 2**20, f"peak {peak / 2**20:.1f} MiB"
 
 
 # -- sampled profiles --------------------------------------------------------------
@@ -265,7 +267,7 @@ def test_exhaustive_for_too_many_bits_suggests_sampling():
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
-        ({"method": "all"}, ValueError, "method must be one of"),
+        ({"method": "all"}, ValueError, "'method' parameter of sensitivity_profile must be"),
         ({"n_samples": 0}, ValueError, "n_samples"),
         ({"batch_size": 0}, ValueError, "batch_size"),
         ({"batch_size": 2.5}, TypeError, "batch_size"),
@@ -298,3 +300,126 @@ def test_exhaustive_at_n_22_is_usable():
     prof = sensitivity_profile(lambda B: B[:, 0] & B[:, 21], 22, method="exhaustive")
     # AND of two bits: s = 2 on (1,1); s = 1 on (1,0), (0,1); s = 0 on (0,0).
     assert prof.counts.tolist()[:3] == [2**20, 2**21, 2**20]
+
+
+# -- memory on long strings (issue: neighbours must honour batch_size) ----------------
+
+
+class RecordingParity:
+    """A sparse parity that records the shape of every batch it gets."""
+
+    def __init__(self, support):
+        self.support = support
+        self.shapes = []
+
+    def __call__(self, X):
+        self.shapes.append(X.shape)
+        return X[:, self.support].sum(axis=1) % 2
+
+
+@pytest.mark.parametrize("batch_size", [1, 7, 50])
+def test_long_strings_split_their_neighbours_over_batches(batch_size):
+    # N + 1 = 121 neighbours per string exceed batch_size: before, each string
+    # and its 120 neighbours went to the model in one call of 121 rows.
+    n_bits = 120
+    f = RecordingParity([3, 77, 119])
+    strings = np.random.RandomState(0).randint(0, 2, size=(5, n_bits)).astype(np.uint8)
+    evaluator = ModelEvaluator(f, n_bits)
+    rows_seen = np.zeros(5, dtype=int)
+    for rows, flips in iter_flips(evaluator, strings, batch_size):
+        rows_seen[rows] += 1
+        # Flipping a support bit always changes a parity, any other bit never.
+        expected = np.zeros((flips.shape[0], n_bits), dtype=bool)
+        expected[:, [3, 77, 119]] = True
+        assert np.array_equal(flips, expected)
+    assert rows_seen.tolist() == [1] * 5
+    assert max(shape[0] for shape in f.shapes) <= batch_size
+    assert sum(shape[0] for shape in f.shapes) == 5 * (n_bits + 1)
+
+
+def test_neighbours_of_long_strings_keep_memory_bounded():
+    # N = 3000: one string with its N neighbours is 9 MB as uint8 (72 MB as
+    # int64); with batch_size=16 a call holds 16 strings, 384 kB as int64.
+    n_bits = 3000
+    f = RecordingParity([0, 2999])
+    strings = np.random.RandomState(0).randint(0, 2, size=(2, n_bits)).astype(np.uint8)
+    evaluator = ModelEvaluator(f, n_bits)
+    tracemalloc.start()
+    try:
+        sensitivities = [flips.sum() for _, flips in iter_flips(evaluator, strings, 16)]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert sensitivities == [2, 2]
+    assert max(shape[0] for shape in f.shapes) <= 16
+    assert peak < 1 * 2**20, f"peak {peak / 2**20:.1f} MiB"
+
+
+def test_sampled_profile_on_long_strings_honours_batch_size():
+    f = RecordingParity([0, 499])
+    prof = sensitivity_profile(f, 500, method="sampled", n_samples=3, batch_size=32,
+                               random_state=0)
+    assert prof.counts[2] == 3 and prof.n_strings == 3
+    assert max(shape[0] for shape in f.shapes) <= 32
+
+
+def test_wilson_intervals_equal_scipys():
+    from scipy import stats
+
+    from skxor.sensitivity._profile import wilson_interval
+
+    for n in [1, 2, 7, 100, 12345]:
+        for confidence in [0.5, 0.95, 0.999]:
+            counts = np.unique(np.clip([0, 1, 2, 5, n // 2, n - 1, n], 0, n))
+            ref = [
+                tuple(stats.binomtest(int(k), n).proportion_ci(confidence, method="wilson"))
+                for k in counts
+            ]
+            assert np.array_equal(wilson_interval(counts, n, confidence), np.array(ref))
+
+
+def test_split_and_whole_batches_give_the_same_profile():
+    f = RandomFunction(10, random_state=3)
+    kwargs = dict(method="sampled", n_samples=300, random_state=5)
+    whole = sensitivity_profile(f, 10, batch_size=1 << 16, **kwargs)
+    for batch_size in [1, 3, 10, 11, 12]:
+        split = sensitivity_profile(f, 10, batch_size=batch_size, **kwargs)
+        assert np.array_equal(split.counts, whole.counts)
+        assert np.array_equal(split.flip_counts, whole.flip_counts)
+
+
+def test_calls_hold_at_most_2_to_the_22_bits_whatever_batch_size():
+    assert strings_per_call(1 << 16, 28) == 1 << 16  # exhaustive sizes unchanged
+    assert strings_per_call(1 << 16, 100_000) == (1 << 22) // 100_000
+    assert strings_per_call(5, 10**9) == 1
+
+
+# -- what a callable receives (issue: uint8 bits wrapped round) ----------------------
+
+
+def test_callable_gets_int64_that_cannot_wrap():
+    # Before: uint8 bits, so 1 - 2 * (sum % 2) wrapped round to 255 / 2^64 - 1.
+    prof = sensitivity_profile(lambda X: 1 - 2 * (X.sum(1) % 2), 4)
+    assert prof.counts.tolist() == [0, 0, 0, 0, 16]
+    seen = {}
+
+    def spy(X):
+        seen["dtype"], seen["contiguous"] = X.dtype, X.flags["C_CONTIGUOUS"]
+        seen["values"] = set(np.unique(X).tolist())
+        return X[:, 0]
+
+    sensitivity_profile(spy, 5, method="sampled", n_samples=20, random_state=0)
+    assert seen == {"dtype": np.int64, "contiguous": True, "values": {0, 1}}
+    sensitivity_profile(spy, 5, input_encoding="pm1")
+    assert seen["dtype"] == np.int64 and seen["values"] == {-1, 1}
+
+
+def test_bad_label_error_names_the_value_and_the_input_string():
+    def f(X):
+        out = X[:, 0].copy()
+        out[(X[:, 0] == 1) & (X[:, 1] == 1) & (X[:, 2] == 0)] = 7
+        return out
+
+    with pytest.raises(ValueError, match=r"returned non-binary labels \[7\] \(first: 7 for "
+                       r"the input string \[110\] \(3 bits\)"):
+        sensitivity_profile(f, 3)

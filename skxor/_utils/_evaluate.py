@@ -1,0 +1,432 @@
+"""Any model as a Boolean function of 0/1 strings: callables, estimators, torch modules.
+
+Shared by :mod:`skxor.boolean` (``truth_table``) and :mod:`skxor.sensitivity`.
+
+:class:`ModelEvaluator` turns a model into ``bits (n, N) uint8 -> labels (n,)
+uint8 in {0, 1}``, which is all the sensitivity tools need. It decides how
+the strings are presented to the model (its input encoding) and how the
+model's outputs are read as Boolean values:
+
+* a :class:`~skxor.boolean.BooleanFunction` gets 0/1 bits (uint8);
+* any other callable gets a C-contiguous int64 array of shape (n, N), one row
+  per string: 0/1 bits (or -1/+1 spins with ``input_encoding="pm1"``). int64
+  so that sums, products and differences a callable computes cannot wrap
+  round (with uint8, ``1 - 2 * (X.sum(1) % 2)`` gives 255 and 2^64 - 1). It
+  must return labels 0/1, -1/+1 or bools (+1 / 1 / True is the value 1);
+* a fitted estimator gets X in the encoding it was fitted with (its
+  ``encoding_`` attribute, see below), else 0/1 bits; its predictions are
+  mapped ``classes_[1] -> 1``, ``classes_[0] -> 0``;
+* a torch module gets float spins ``1 - 2 b`` (the library's internal
+  encoding, which the modules in :mod:`skxor.nn` expect), on its own device
+  and dtype; a real output is thresholded at 0 (positive -> 1), a bool output
+  used as is, and a two-column output read as logits (argmax);
+* a 1-D array of length ``2^N`` is a truth table.
+
+``input_encoding="01"`` or ``"pm1"`` overrides the input encoding.
+
+For a skxor estimator fitted with ``binarize=t`` (``encoding_ ==
+"binarized"``) bit b must be presented as a value that the estimator maps back
+to b: plain 0/1 works when ``0 <= t < 1`` (0 is not above t, 1 is); for any
+other threshold the strings are presented as ``t + b`` (float), since
+``t + 1 > t`` and ``t`` is not above ``t``.
+"""
+
+import numbers
+
+import numpy as np
+import torch
+from sklearn.utils.validation import check_is_fitted
+
+from ._bits import (
+    bits_to_index,
+    block_bits,
+    check_exhaustive_bits,
+    check_n_bits,
+    largest_power_of_two_at_most,
+    low_bits_pattern,
+)
+
+#: Default number of strings per model call.
+DEFAULT_BATCH_SIZE = 1 << 16
+
+#: At most this many bits (strings x N) per model call, whatever batch_size:
+#: 4 Mi bits are 32 MiB as the int64 a callable gets (an estimator may hold
+#: several float copies of its input: ~200 MiB measured). It only bites for
+#: N > 64 at the default batch size (never for exhaustive profiles, N <= 28).
+MAX_CALL_BITS = 1 << 22
+
+
+def strings_per_call(batch_size, n_bits):
+    """Strings per model call: ``batch_size``, capped at ``MAX_CALL_BITS / N``.
+
+    Peak memory of a call is then bounded by ``min(batch_size, 2^22 / N) * N``
+    entries of the model's input, whatever the string length N.
+    """
+    return max(1, min(int(batch_size), MAX_CALL_BITS // max(1, int(n_bits))))
+
+_ENCODING_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
+
+
+def _format_string(row, limit=64):
+    """One input string for a message: ``0110`` for bits, else its values."""
+    if isinstance(row, torch.Tensor):
+        row = row.detach().cpu().numpy()
+    row = np.asarray(row).ravel()
+    head = row[:limit]
+    if np.isin(head, [0, 1]).all():
+        text = "".join(str(int(v)) for v in head)
+    else:
+        text = " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in head.tolist())
+    return f"[{text}{' ...' if row.size > limit else ''}] ({row.size} bits)"
+
+
+def _describe_input(x):
+    dtype = x.dtype if hasattr(x, "dtype") else type(x).__name__
+    return f"{type(x).__name__} of dtype {dtype}"
+
+
+def _describe(f):
+    """A short name for error messages: a function's name, else its class."""
+    if callable(f) and hasattr(f, "__qualname__") and not isinstance(f, type):
+        return f"function {f.__qualname__}"
+    return type(f).__name__
+
+
+class ModelEvaluator:
+    """A model seen as a Boolean function of 0/1 strings (see the module docstring).
+
+    Parameters
+    ----------
+    f : callable, fitted estimator, torch.nn.Module or ndarray
+        The model. A 1-D ndarray of length ``2^n_bits`` is a truth table.
+    n_bits : int
+        String length N.
+    input_encoding : {"01", "pm1"} or None, default=None
+        How strings are presented to the model; None picks per model kind.
+    fallback_encoding : {"01", "pm1"}, default="01"
+        Encoding for an estimator without an ``encoding_`` attribute.
+    """
+
+    def __init__(self, f, n_bits, input_encoding=None, fallback_encoding="01"):
+        self.n_bits = check_n_bits(n_bits)
+        if input_encoding not in (None, "01", "pm1"):
+            raise ValueError(
+                f"input_encoding must be None, '01' or 'pm1'; got {input_encoding!r}."
+            )
+        self.model = f
+        self._saw_zero = self._saw_minus = False
+        self._low_cache = {}
+        self._shift = None
+        self._as_float = False
+        self.classes = None
+        from ..boolean import BooleanFunction  # the public class; imported late (no cycle)
+
+        if isinstance(f, np.ndarray):
+            self.kind = "table"
+            self.table = self._check_table(f)
+            self.input_encoding = "01"
+        elif isinstance(f, BooleanFunction):
+            self.kind = "boolean"
+            if f.n_bits != self.n_bits:
+                raise ValueError(
+                    f"{f!r} takes {f.n_bits} bits, but n_bits={self.n_bits} was requested."
+                )
+            self.input_encoding = input_encoding or "01"
+        elif isinstance(f, torch.nn.Module):
+            self.kind = "torch"
+            self._setup_torch(f)
+            self.input_encoding = input_encoding or "pm1"
+        elif hasattr(f, "predict") and hasattr(f, "fit"):
+            self.kind = "estimator"
+            self._setup_estimator(f)
+            self.input_encoding = input_encoding or self._estimator_encoding(
+                f, fallback_encoding
+            )
+            # An estimator that does not follow skxor's conventions gets float32
+            # (what sklearn converts to anyway, and what torch wrappers need).
+            self._as_float = not hasattr(f, "encoding_")
+        elif callable(f):
+            self.kind = "callable"
+            self.input_encoding = input_encoding or "01"
+        else:
+            raise TypeError(
+                "f must be a callable on 0/1 arrays, a fitted estimator, a torch "
+                f"module or a truth table (1-D ndarray); got {_describe(f)}."
+            )
+
+    # -- set-up ---------------------------------------------------------------
+
+    def _check_table(self, table):
+        if table.ndim != 1 or table.shape[0] != 1 << self.n_bits:
+            raise ValueError(
+                f"A truth table for n_bits={self.n_bits} must be 1-D of length "
+                f"2^{self.n_bits} = {1 << self.n_bits}; got shape {table.shape}."
+            )
+        if table.dtype == bool:
+            return table.view(np.uint8)
+        if table.dtype.kind not in "iuf" or not np.isin(table, [0, 1]).all():
+            bad = np.unique(table[~np.isin(table, [0, 1])])[:5].tolist()
+            raise ValueError(
+                f"A truth table must hold Boolean values 0/1; got the values {bad}."
+            )
+        return table.astype(np.uint8, copy=False)
+
+    def _setup_torch(self, module):
+        tensors = list(module.parameters()) + list(module.buffers())
+        self.device = tensors[0].device if tensors else torch.device("cpu")
+        floating = [t.dtype for t in tensors if t.is_floating_point()]
+        self.dtype = floating[0] if floating else torch.float32
+
+    def _setup_estimator(self, estimator):
+        check_is_fitted(estimator)
+        n_features = getattr(estimator, "n_features_in_", None)
+        if n_features is not None and n_features != self.n_bits:
+            raise ValueError(
+                f"{_describe(estimator)} was fitted on {n_features} features, but "
+                f"n_bits={self.n_bits} was requested; profile strings of "
+                f"{n_features} bits."
+            )
+        classes = getattr(estimator, "classes_", None)
+        if classes is not None:
+            classes = np.asarray(classes)
+            if classes.ndim != 1 or classes.shape[0] > 2:
+                raise ValueError(
+                    "Only binary classification is supported: sensitivity is "
+                    f"defined for Boolean functions, but {_describe(estimator)} "
+                    f"has {classes.shape[0]} classes {classes.tolist()[:5]}; fit "
+                    "it on two classes."
+                )
+            self.classes = classes
+
+    def _estimator_encoding(self, estimator, fallback):
+        encoding = getattr(estimator, "encoding_", None)
+        if encoding in ("01", "pm1"):
+            return encoding
+        if encoding == "binarized":
+            threshold = getattr(estimator, "binarize", None)
+            if (
+                isinstance(threshold, numbers.Real)
+                and np.isfinite(threshold)
+                and not 0 <= threshold < 1
+            ):
+                self._shift = float(threshold)
+            return "01"
+        return fallback
+
+    # -- inputs ---------------------------------------------------------------
+
+    def encode(self, bits):
+        """The model input for 0/1 strings ``bits`` (uint8, shape (n, N))."""
+        if self.kind == "torch":
+            x = torch.from_numpy(np.ascontiguousarray(bits)).to(
+                device=self.device, dtype=self.dtype
+            )
+            return 1 - 2 * x if self.input_encoding == "pm1" else x
+        if self._shift is not None:
+            return self._shift + bits.astype(np.float64)
+        if self.kind == "callable":
+            # int64: whatever arithmetic the callable does cannot wrap round.
+            x = np.ascontiguousarray(bits, dtype=np.int64)
+            return 1 - 2 * x if self.input_encoding == "pm1" else x
+        dtype = np.float32 if self._as_float else np.int8
+        if self.input_encoding == "pm1":
+            return (1 - 2 * bits.astype(dtype)).astype(dtype, copy=False)
+        return bits.astype(np.float32) if self._as_float else bits
+
+    def _low(self, size):
+        """Low-bit pattern of an exhaustive block of ``size`` strings (cached)."""
+        if size not in self._low_cache:
+            low = low_bits_pattern(size.bit_length() - 1)
+            if self.kind == "torch":
+                low = torch.from_numpy(low).to(device=self.device, dtype=self.dtype)
+                if self.input_encoding == "pm1":
+                    low = 1 - 2 * low
+            self._low_cache[size] = low
+        return self._low_cache[size]
+
+    # -- outputs --------------------------------------------------------------
+
+    def _decode_labels(self, out, n_rows, x=None):
+        """Map a callable's or label-less estimator's output to 0/1 (uint8).
+
+        ``x`` is the batch the model got, quoted in the error for a bad label.
+        """
+        if isinstance(out, torch.Tensor):
+            out = out.detach().cpu().numpy()
+        out = np.asarray(out)
+        if out.ndim == 2 and out.shape[1] == 1:
+            out = out[:, 0]
+        if out.shape != (n_rows,):
+            raise ValueError(
+                f"{_describe(self.model)} returned an output of shape {out.shape} "
+                f"for {n_rows} strings; it must return one label per string, "
+                f"shape ({n_rows},)."
+            )
+        if out.dtype == bool:
+            return out.astype(np.uint8)
+        if out.dtype.kind not in "biuf":
+            raise ValueError(
+                f"{_describe(self.model)} returned labels of dtype {out.dtype}; "
+                "sensitivity needs Boolean labels 0/1, -1/+1 or bools."
+            )
+        is_one, is_zero, is_minus = out == 1, out == 0, out == -1
+        if not (is_one | is_zero | is_minus).all():
+            bad_rows = ~(is_one | is_zero | is_minus)
+            bad = np.unique(out[bad_rows])[:5].tolist()
+            first = int(np.flatnonzero(bad_rows)[0])
+            where = ""
+            if x is not None:
+                where = (
+                    f" (first: {out[first].item()!r} for the input string "
+                    f"{_format_string(x[first])}, row {first} of a batch of {n_rows}, "
+                    f"as the model received it: {_describe_input(x)})"
+                )
+            raise ValueError(
+                f"{_describe(self.model)} returned non-binary labels {bad}{where}; "
+                "sensitivity is defined for Boolean functions, so the model must "
+                "return 0/1, -1/+1 or bools (for a real-valued score s, profile "
+                "the predicted label, e.g. lambda X: score(X) > 0)."
+            )
+        self._saw_zero |= bool(is_zero.any())
+        self._saw_minus |= bool(is_minus.any())
+        if self._saw_zero and self._saw_minus:
+            raise ValueError(
+                f"{_describe(self.model)} returned the labels 0, -1 and 1; use "
+                "either 0/1 or -1/+1 labels."
+            )
+        return is_one.astype(np.uint8)
+
+    def _estimator_labels(self, X, n_rows):
+        pred = np.asarray(self.model.predict(X))
+        if self.classes is None:
+            return self._decode_labels(pred, n_rows, X)
+        if pred.ndim == 2 and pred.shape[1] == 1:
+            pred = pred[:, 0]
+        if pred.shape != (n_rows,):
+            raise ValueError(
+                f"{_describe(self.model)}.predict returned shape {pred.shape} for "
+                f"{n_rows} strings; expected ({n_rows},)."
+            )
+        known = np.isin(pred, self.classes)
+        if not known.all():
+            raise ValueError(
+                f"{_describe(self.model)}.predict returned labels "
+                f"{np.unique(pred[~known])[:5].tolist()} that are not among its "
+                f"classes_ {self.classes.tolist()}."
+            )
+        if self.classes.shape[0] < 2:  # one class: a constant function
+            return np.zeros(n_rows, dtype=np.uint8)
+        return (pred == self.classes[1]).astype(np.uint8)
+
+    def _torch_labels(self, x):
+        module = self.model
+        modes = [(m, m.training) for m in module.modules()]
+        module.eval()  # dropout etc. off: f must be a deterministic function
+        try:
+            with torch.inference_mode():
+                try:
+                    out = module(x)
+                except RuntimeError as exc:
+                    raise ValueError(
+                        f"{_describe(module)} failed on a batch of strings of shape "
+                        f"{tuple(x.shape)} ({_ENCODING_NAMES[self.input_encoding]}, "
+                        f"{x.dtype}); does it take {self.n_bits} input bits? "
+                        f"torch said: {str(exc).splitlines()[0]}"
+                    ) from exc
+        finally:
+            for m, training in modes:
+                m.training = training
+        if not isinstance(out, torch.Tensor):
+            raise TypeError(
+                f"{_describe(module)} must return a tensor of one output per "
+                f"string; got {_describe(out)}."
+            )
+        n_rows = x.shape[0]
+        if out.ndim == 2 and out.shape[1] == 2:
+            labels = out.argmax(dim=1) == 1
+        else:
+            if out.ndim == 2 and out.shape[1] == 1:
+                out = out[:, 0]
+            if tuple(out.shape) != (n_rows,):
+                raise ValueError(
+                    f"{_describe(module)} returned an output of shape "
+                    f"{tuple(out.shape)} for {n_rows} strings; expected ({n_rows},) "
+                    f"or ({n_rows}, 1) (a real score), or ({n_rows}, 2) (logits)."
+                )
+            if out.dtype == torch.bool:
+                labels = out
+            else:
+                if out.is_floating_point() and not torch.isfinite(out).all():
+                    raise ValueError(
+                        f"{_describe(module)} returned non-finite outputs (NaN or "
+                        "inf); its predicted label is undefined there."
+                    )
+                labels = out > 0
+        return labels.to("cpu").numpy().astype(np.uint8)
+
+    def _evaluate(self, x, n_rows):
+        if self.kind == "torch":
+            return self._torch_labels(x)
+        if self.kind == "estimator":
+            return self._estimator_labels(x, n_rows)
+        if self.kind == "boolean" and self.input_encoding == "01":
+            return self.model._evaluate_bits(x).astype(np.uint8, copy=False)
+        if self.kind == "boolean":
+            return self.model(x, encoding="pm1")
+        return self._decode_labels(self.model(x), n_rows, x)
+
+    # -- public ---------------------------------------------------------------
+
+    def labels(self, bits):
+        """Values of f (uint8 0/1) on arbitrary 0/1 strings (shape (n, N))."""
+        if self.kind == "table":
+            return self.table[bits_to_index(bits)]
+        return self._evaluate(self.encode(bits), bits.shape[0])
+
+    def block(self, start, size):
+        """Values of f on the strings ``start .. start + size - 1``.
+
+        ``size`` is a power of two and ``start`` a multiple of it (see
+        :func:`skxor._utils._bits.block_bits`).
+        """
+        if self.kind == "table":
+            return self.table[start : start + size]
+        low = self._low(size)
+        if self.kind != "torch":
+            return self._evaluate(
+                self.encode(block_bits(start, self.n_bits, low)), size
+            )
+        # Build the block on the module's device: only the labels travel back.
+        n_low = low.shape[1]
+        x = low.clone()  # the module may write to its input; keep the cache intact
+        if self.n_bits > n_low:
+            high = [(start >> i) & 1 for i in range(n_low, self.n_bits)]
+            high = torch.tensor(high, dtype=self.dtype, device=self.device)
+            if self.input_encoding == "pm1":
+                high = 1 - 2 * high
+            # cat writes rows contiguously; assigning column slices is far slower.
+            x = torch.cat([low, high.expand(size, -1)], dim=1)
+        return self._torch_labels(x)
+
+    def truth_table(self, batch_size=DEFAULT_BATCH_SIZE):
+        """Values on all 2^N strings in index order: one evaluation per string."""
+        check_exhaustive_bits(self.n_bits, "A truth table")
+        total = 1 << self.n_bits
+        if self.kind == "table":
+            return self.table
+        size = min(total, largest_power_of_two_at_most(strings_per_call(batch_size, self.n_bits)))
+        table = np.empty(total, dtype=np.uint8)
+        for start in range(0, total, size):
+            table[start : start + size] = self.block(start, size)
+        return table
+
+
+def check_batch_size(batch_size):
+    """An integer >= 1, else a TypeError/ValueError naming ``batch_size``."""
+    if isinstance(batch_size, (bool, np.bool_)) or not isinstance(
+        batch_size, (int, np.integer)
+    ):
+        raise TypeError(f"batch_size must be an integer >= 1; got {batch_size!r}.")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be an integer >= 1; got {batch_size!r}.")
+    return int(batch_size)
