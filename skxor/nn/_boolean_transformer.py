@@ -74,6 +74,40 @@ def _check_real(value, name, *, positive):
     return float(value)
 
 
+def check_spins(spins, n_positions, owner):
+    """``spins`` as a tensor of shape (B, n_positions) holding only +1 / -1.
+
+    Anything else is a clear error naming ``owner``: a wrong shape, complex
+    or bool values (TypeError), or a value other than +-1 such as 0, 2, NaN
+    or inf (ValueError). The check is one vectorised ``|x| == 1`` pass; the
+    search for an example runs only on the error path.
+    """
+    spins = torch.as_tensor(spins)
+    if spins.ndim != 2 or spins.shape[1] != n_positions:
+        raise ValueError(
+            f"{owner} was built for strings of n_positions={n_positions} and "
+            f"expects spins of shape (batch, {n_positions}); got shape "
+            f"{tuple(spins.shape)}."
+        )
+    if spins.is_complex():
+        raise TypeError(f"{owner} expects real spins +1 / -1; got dtype {spins.dtype}.")
+    if spins.dtype == torch.bool:
+        raise TypeError(
+            f"{owner} expects spins +1 (bit 0) / -1 (bit 1), not bools; convert "
+            "0/1 bits with spins = 1 - 2 * bits."
+        )
+    valid = spins.abs() == 1  # NaN fails it too
+    if not bool(valid.all()):
+        bad = spins[~valid]
+        raise ValueError(
+            f"{owner} expects spins +1 (bit 0) / -1 (bit 1) as tokens; got the "
+            f"value {bad[0].item()!r} ({bad.numel()} invalid "
+            f"entr{'y' if bad.numel() == 1 else 'ies'}). Convert 0/1 bits with "
+            "spins = 1 - 2 * bits."
+        )
+    return spins
+
+
 def sinusoidal_positions(n_tokens, d_model):
     """Fixed sinusoidal position codes, shape (n_tokens, d_model).
 
@@ -441,34 +475,7 @@ class BooleanTransformer(nn.Module):
         return 1 - 2 * torch.as_tensor(bits).float()
 
     def _check_spins(self, spins):
-        spins = torch.as_tensor(spins)
-        if spins.ndim != 2 or spins.shape[1] != self.n_positions:
-            raise ValueError(
-                f"BooleanTransformer was built for strings of n_positions="
-                f"{self.n_positions} and expects spins of shape (batch, "
-                f"{self.n_positions}); got shape {tuple(spins.shape)}."
-            )
-        if spins.is_complex():
-            raise TypeError(
-                f"BooleanTransformer expects real spins +1 / -1; got dtype {spins.dtype}."
-            )
-        if spins.dtype == torch.bool:
-            raise TypeError(
-                "BooleanTransformer expects spins +1 (bit 0) / -1 (bit 1), not "
-                "bools; convert bits with BooleanTransformer.spins_from_bits."
-            )
-        # One vectorised pass (NaN fails it too); the slow search for an
-        # example runs only on the error path.
-        valid = spins.abs() == 1
-        if not bool(valid.all()):
-            bad = spins[~valid]
-            raise ValueError(
-                "BooleanTransformer expects spins +1 (bit 0) / -1 (bit 1) as "
-                f"tokens; got the value {bad[0].item()!r} "
-                f"({bad.numel()} invalid entr{'y' if bad.numel() == 1 else 'ies'}). "
-                "Convert 0/1 bits with BooleanTransformer.spins_from_bits."
-            )
-        return spins
+        return check_spins(spins, self.n_positions, type(self).__name__)
 
     def _run(self, spins, full=False, record=None):
         """Output (B,) for spins (B, N); ``full`` keeps every token to the end."""
