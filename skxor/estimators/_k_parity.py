@@ -142,11 +142,11 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
     --------
     >>> from skxor import KParityTransformer
     >>> from skxor.datasets import make_sparse_parity
-    >>> X, y, S = make_sparse_parity(3000, 8, k=2, random_state=1, return_support=True)
-    >>> clf = KParityTransformer(n_heads=2, max_iter=1000, target_accuracy=1.0,
+    >>> X, y, S = make_sparse_parity(500, 6, k=2, random_state=1, return_support=True)
+    >>> clf = KParityTransformer(n_heads=2, max_iter=300, target_accuracy=1.0,
     ...                          random_state=1).fit(X, y)
     >>> sorted(S.tolist()), sorted(clf.support_.tolist()), clf.n_parameters_
-    ([2, 7], [2, 7], 4)
+    ([1, 2], [1, 2], 4)
     >>> clf.orientation_, clf.score(X, y)
     ('odd', 1.0)
 
