@@ -11,6 +11,7 @@ from ._version import __version__
 from .estimators import (
     BooleanTransformerClassifier,
     FFNNParityBaseline,
+    KParityTransformer,
     SparseXORTransformer,
     count_parameters,
 )
@@ -19,6 +20,7 @@ from .sensitivity import SensitivityProfiler
 __all__ = [
     "BooleanTransformerClassifier",
     "FFNNParityBaseline",
+    "KParityTransformer",
     "SensitivityProfiler",
     "SparseXORTransformer",
     "__version__",

@@ -12,6 +12,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from skxor import (
     BooleanTransformerClassifier,
     FFNNParityBaseline,
+    KParityTransformer,
     SensitivityProfiler,
     SparseXORTransformer,
 )
@@ -47,6 +48,7 @@ ESTIMATORS = [
         loss="squared_error", learning_rate=0.01, max_iter=20, batch_size=64,
         target_accuracy=0.95, binarize=0.0, random_state=0,
     ),
+    KParityTransformer(n_heads=3, max_iter=30, binarize=0.0, random_state=0),
 ]
 
 # Checks that cannot pass, with the reason, per estimator class. Empty: all pass.

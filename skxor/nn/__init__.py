@@ -1,8 +1,14 @@
-"""Torch modules: the sparse-XOR attention model, its standard twin, the FFNN, the Boolean transformer."""
+"""Torch modules: the sparse-XOR attention model, its standard twin, the FFNN, the Boolean transformer, the v1 k-parity model."""
 
 from ._attention import ATTENTION_TYPES, attention_weights
 from ._boolean_transformer import BooleanTransformer, LayerNorm, layer_norm_blowup
 from ._ffnn import ACTIVATIONS, TwoLayerNetwork
+from ._k_parity import (
+    KParityAttention,
+    SquaredHingeLoss,
+    SquaredMeanHingeLoss,
+    parity_readout_network,
+)
 from ._sparse_xor import CLSTransformer, SparseXORAttention
 
 __all__ = [
@@ -10,9 +16,13 @@ __all__ = [
     "ATTENTION_TYPES",
     "BooleanTransformer",
     "CLSTransformer",
+    "KParityAttention",
     "LayerNorm",
     "SparseXORAttention",
+    "SquaredHingeLoss",
+    "SquaredMeanHingeLoss",
     "TwoLayerNetwork",
     "attention_weights",
     "layer_norm_blowup",
+    "parity_readout_network",
 ]

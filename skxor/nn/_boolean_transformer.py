@@ -16,6 +16,19 @@ token is defined as 0 through the normalisation, so neither the forward nor
 the backward pass ever produces NaN. Near-constant tokens (tiny but positive
 variance) are normalised as usual: that is the blow-up the paper studies,
 and :meth:`BooleanTransformer.layer_norm_inverse_std` measures it.
+
+Layer-norm blow-up (Köver et al. 2026, arXiv 2606.08768)
+-------------------------------------------------------
+For one input string, the blow-up of a layer norm is
+``tau = max_n (1 + 1 / sqrt(var_n + eps))`` over the token positions n (var_n
+the variance of the norm's input at position n), and the cumulative blow-up
+is ``beta = prod tau`` over the layer norms the input meets
+(:meth:`BooleanTransformer.layer_norm_tau`,
+:meth:`BooleanTransformer.layer_norm_beta`). With ``eps > 0`` every factor
+is at most ``1 + 1 / sqrt(eps)``, so ``beta <= (1 + 1 / sqrt(eps))^K`` for
+K layer norms, whatever N. Here every layer has two norms (before or after
+attention and the MLP) and pre-norm adds a final one, so ``K = 2 L`` (post)
+or ``2 L + 1`` (pre); the paper's L counts layer norms.
 """
 
 import math
@@ -28,10 +41,10 @@ from torch import nn
 
 from .._utils._torch import seeded_torch
 
-INIT_SCHEMES = ("default", "normal", "uniform")
+INIT_SCHEMES = ("default", "normal", "uniform", "xavier_uniform", "xavier_normal")
 POSITIONAL_ENCODINGS = ("learned", "sinusoidal")
 NORM_PLACEMENTS = ("pre", "post")
-READOUTS = ("last", "cls")
+READOUTS = ("last", "cls", "eos")
 ACTIVATIONS = ("relu", "gelu")
 
 #: Strings evaluated at once by the no-grad batch paths (bounds memory).
@@ -59,6 +72,40 @@ def _check_real(value, name, *, positive):
     if not math.isfinite(value) or value < 0 or (positive and value == 0):
         raise ValueError(f"{name} must be {what}; got {value!r}.")
     return float(value)
+
+
+def check_spins(spins, n_positions, owner):
+    """``spins`` as a tensor of shape (B, n_positions) holding only +1 / -1.
+
+    Anything else is a clear error naming ``owner``: a wrong shape, complex
+    or bool values (TypeError), or a value other than +-1 such as 0, 2, NaN
+    or inf (ValueError). The check is one vectorised ``|x| == 1`` pass; the
+    search for an example runs only on the error path.
+    """
+    spins = torch.as_tensor(spins)
+    if spins.ndim != 2 or spins.shape[1] != n_positions:
+        raise ValueError(
+            f"{owner} was built for strings of n_positions={n_positions} and "
+            f"expects spins of shape (batch, {n_positions}); got shape "
+            f"{tuple(spins.shape)}."
+        )
+    if spins.is_complex():
+        raise TypeError(f"{owner} expects real spins +1 / -1; got dtype {spins.dtype}.")
+    if spins.dtype == torch.bool:
+        raise TypeError(
+            f"{owner} expects spins +1 (bit 0) / -1 (bit 1), not bools; convert "
+            "0/1 bits with spins = 1 - 2 * bits."
+        )
+    valid = spins.abs() == 1  # NaN fails it too
+    if not bool(valid.all()):
+        bad = spins[~valid]
+        raise ValueError(
+            f"{owner} expects spins +1 (bit 0) / -1 (bit 1) as tokens; got the "
+            f"value {bad[0].item()!r} ({bad.numel()} invalid "
+            f"entr{'y' if bad.numel() == 1 else 'ies'}). Convert 0/1 bits with "
+            "spins = 1 - 2 * bits."
+        )
+    return spins
 
 
 def sinusoidal_positions(n_tokens, d_model):
@@ -192,13 +239,24 @@ class BooleanTransformer(nn.Module):
     Tokens: bit ``b_i`` of the input becomes the token embedding
     ``E[b_i]`` (two learned vectors) plus the position code of slot i
     (learned or sinusoidal). With ``readout="cls"`` a learned CLS vector is
-    prepended as token 0. ``n_layers`` layers of bidirectional multi-head
+    prepended as token 0; with ``readout="eos"`` a learned end-of-string
+    vector is appended as token N + 1 (index N), the recognizer of Köver et
+    al. (2026, arXiv 2606.08768). ``n_layers`` layers of bidirectional multi-head
     softmax attention (``softmax(q k^T / sqrt(Dh))``) and a ReLU/GELU MLP
     follow, with residual connections and :class:`LayerNorm` placed before
     each sub-layer (``"pre"``, plus a final norm) or after each residual sum
-    (``"post"``). A linear map of the read-out token (the last bit, or the
-    CLS token) gives the output; the Boolean function computed is
-    ``output > 0``.
+    (``"post"``). A linear map of the read-out token (the last bit, the
+    CLS token or the eos token) gives the output
+    ``T(x) = w . y_r + omega``; the Boolean function computed is
+    ``T(x) > 0``.
+
+    Recognizer with a margin: with ``margin=xi > 0`` a string is accepted
+    when ``T(x) >= xi``, rejected when ``T(x) <= -xi`` and undecided in
+    between (:meth:`decide` returns +1 / -1 / 0). With ``margin=0`` (the
+    default) :meth:`decide` is +1 where ``T(x) > 0`` and -1 elsewhere, the
+    Boolean function above, and no string is undecided. The margin changes
+    neither the output nor training; it is how outputs are read by
+    :meth:`decide` and :func:`skxor.sensitivity.margin_profile`.
 
     Input: a (B, N) tensor of **spins** ``x = 1 - 2 b`` (+1 for bit 0, -1
     for bit 1), the library's internal encoding and what
@@ -206,7 +264,8 @@ class BooleanTransformer(nn.Module):
     :func:`skxor.boolean.truth_table` feed a torch module; bits convert with
     :meth:`spins_from_bits`. Spins enter the embedding linearly
     (``E[b] = (E[0] + E[1]) / 2 - x (E[1] - E[0]) / 2``), so only +-1 values
-    are meaningful; the estimator validates them, this module does not.
+    are tokens: any other value (0, 2, NaN, inf, a complex number) raises a
+    ValueError or TypeError (one vectorised ``|x| == 1`` test per call).
 
     The forward pass is batched over strings with no Python loop over
     positions (attention is
@@ -235,21 +294,41 @@ class BooleanTransformer(nn.Module):
     layer_norm_eps : float, default=1e-5
         Stabiliser of every layer norm, ``>= 0``; 0 is handled as described
         in :class:`LayerNorm` (no NaN ever).
-    readout : {"last", "cls"}, default="last"
-        Read the output at the last bit's token or at a prepended CLS token.
+    readout : {"last", "cls", "eos"}, default="last"
+        Read the output at the last bit's token, at a prepended CLS token or
+        at an appended end-of-string token (the recognizer form: position
+        N + 1, ``T(x) = w . y_{N+1} + omega``). The CLS and eos vectors are
+        learned; with ``positional="sinusoidal"`` the eos token gets the
+        fixed code of position N + 1, so the positions stay fixed.
     activation : {"relu", "gelu"}, default="relu"
         MLP non-linearity.
-    init : {"default", "normal", "uniform"}, default="default"
+    init : {"default", "normal", "uniform", "xavier_uniform", \
+"xavier_normal"}, default="default"
         ``"default"``: PyTorch's own initialisation of each layer
         (Kaiming-uniform linear maps, N(0, 1) embeddings, layer-norm gain 1
-        and bias 0; the CLS vector N(0, 1)). ``"normal"``: every parameter,
-        layer-norm gains and biases included, i.i.d. ``N(0, init_scale^2)``.
-        ``"uniform"``: every parameter i.i.d. ``U[-init_scale, init_scale]``.
-        The last two draw a point from a density on the whole parameter
-        space, the setting of paper 2's measure-theoretic results.
+        and bias 0; the CLS / eos vector N(0, 1)). ``"normal"``: every
+        parameter, layer-norm gains and biases included, i.i.d.
+        ``N(0, init_scale^2)``. ``"uniform"``: every parameter i.i.d.
+        ``U[-init_scale, init_scale]``. These two draw a point from a density
+        on the whole parameter space, the setting of paper 2's
+        measure-theoretic results (its "Gaussian" and "uniform" schemes).
+        ``"xavier_uniform"`` / ``"xavier_normal"`` (paper 2's
+        Xavier-uniform and Xavier-Gaussian): every weight matrix W of shape
+        (fan_out, fan_in) i.i.d. ``U[-a, a]`` with
+        ``a = init_scale * sqrt(6 / (fan_in + fan_out))``, or
+        ``N(0, init_scale^2 * 2 / (fan_in + fan_out))``
+        (:func:`torch.nn.init.xavier_uniform_` / ``xavier_normal_`` with gain
+        ``init_scale``). The weight matrices are the query, key and value
+        maps (each its own D x D matrix), the attention output map, the two
+        MLP maps, the read-out ``w`` (1 x D), the token embedding (2 x D),
+        the learned positions (T x D) and the CLS / eos vector (1 x D); all
+        biases (``omega`` included) are 0 and layer-norm gains 1 (the usual
+        Glorot-Bengio convention; our choice, the paper does not say).
     init_scale : float, default=1.0
-        sigma of ``"normal"``, half-width w of ``"uniform"``; unused by
-        ``"default"``.
+        sigma of ``"normal"``, half-width of ``"uniform"``, gain of the
+        Xavier schemes; unused by ``"default"``.
+    margin : float, default=0.0
+        Margin xi ``>= 0`` of :meth:`decide` (see above).
     seed : int or None, default=None
         Seeds the initialisation without touching torch's global RNG. None
         draws from the global RNG, as torch modules usually do.
@@ -257,7 +336,7 @@ class BooleanTransformer(nn.Module):
     Attributes
     ----------
     n_tokens : int
-        Sequence length T (``N`` or ``N + 1``).
+        Sequence length T (``N``, or ``N + 1`` with a CLS or eos token).
     n_parameters : int
         Number of trainable parameters.
     eval_batch_size : int
@@ -295,6 +374,7 @@ class BooleanTransformer(nn.Module):
         activation="relu",
         init="default",
         init_scale=1.0,
+        margin=0.0,
         seed=None,
     ):
         super().__init__()
@@ -315,10 +395,11 @@ class BooleanTransformer(nn.Module):
         self.activation = _check_option(activation, "activation", ACTIVATIONS)
         self.init = _check_option(init, "init", INIT_SCHEMES)
         self.init_scale = _check_real(init_scale, "init_scale", positive=True)
+        self.margin = _check_real(margin, "margin", positive=False)
         if seed is not None:
             _check_int(seed, "seed", 0)
         self.seed = seed
-        self.n_tokens = self.n_positions + (self.readout == "cls")
+        self.n_tokens = self.n_positions + (self.readout != "last")
 
         if seed is None:
             self._build()
@@ -335,6 +416,8 @@ class BooleanTransformer(nn.Module):
             self.register_buffer("pos_embed", sinusoidal_positions(self.n_tokens, D))
         if self.readout == "cls":
             self.cls = nn.Parameter(torch.randn(D))
+        elif self.readout == "eos":
+            self.eos = nn.Parameter(torch.randn(D))
         self.layers = nn.ModuleList(
             _Block(D, self.n_heads, self.d_mlp, self.norm, self.layer_norm_eps, self.activation)
             for _ in range(self.n_layers)
@@ -342,13 +425,38 @@ class BooleanTransformer(nn.Module):
         if self.norm == "pre":
             self.ln_final = LayerNorm(D, self.layer_norm_eps)
         self.unembed = nn.Linear(D, 1)
-        if self.init != "default":
+        if self.init in ("normal", "uniform"):
             with torch.no_grad():
                 for p in self.parameters():
                     if self.init == "normal":
                         p.normal_(0.0, self.init_scale)
                     else:
                         p.uniform_(-self.init_scale, self.init_scale)
+        elif self.init.startswith("xavier"):
+            self._xavier_init()
+
+    def _xavier_init(self):
+        """Xavier (Glorot) weights with gain ``init_scale``; biases 0, LN gains 1."""
+        draw = nn.init.xavier_uniform_ if self.init == "xavier_uniform" else nn.init.xavier_normal_
+        D = self.d_model
+        with torch.no_grad():
+            matrices = [self.token_embed.weight, self.unembed.weight]
+            if isinstance(self.pos_embed, nn.Parameter):
+                matrices.append(self.pos_embed)
+            for name in ("cls", "eos"):
+                if hasattr(self, name):
+                    matrices.append(getattr(self, name).view(1, D))
+            for layer in self.layers:
+                # Query, key and value maps are D x D blocks of one fused matrix.
+                matrices += [layer.qkv.weight[i * D : (i + 1) * D] for i in range(3)]
+                matrices += [layer.attn_out.weight, layer.mlp_in.weight, layer.mlp_out.weight]
+            for w in matrices:
+                draw(w, gain=self.init_scale)
+            for name, p in self.named_parameters():
+                if name.endswith("bias"):
+                    p.zero_()
+                elif name.endswith(("ln_attn.weight", "ln_mlp.weight", "ln_final.weight")):
+                    p.fill_(1.0)
 
     @property
     def n_parameters(self):
@@ -367,14 +475,7 @@ class BooleanTransformer(nn.Module):
         return 1 - 2 * torch.as_tensor(bits).float()
 
     def _check_spins(self, spins):
-        spins = torch.as_tensor(spins)
-        if spins.ndim != 2 or spins.shape[1] != self.n_positions:
-            raise ValueError(
-                f"BooleanTransformer was built for strings of n_positions="
-                f"{self.n_positions} and expects spins of shape (batch, "
-                f"{self.n_positions}); got shape {tuple(spins.shape)}."
-            )
-        return spins
+        return check_spins(spins, self.n_positions, type(self).__name__)
 
     def _run(self, spins, full=False, record=None):
         """Output (B,) for spins (B, N); ``full`` keeps every token to the end."""
@@ -387,6 +488,8 @@ class BooleanTransformer(nn.Module):
             h = torch.cat([self.cls.expand(h.shape[0], 1, -1), h], dim=1)  # (B, T, D)
             r = 0
         else:
+            if self.readout == "eos":
+                h = torch.cat([h, self.eos.expand(h.shape[0], 1, -1)], dim=1)  # (B, T, D)
             r = self.n_tokens - 1
         h = h + self.pos_embed  # (B, T, D)
         for i, layer in enumerate(self.layers):
@@ -426,6 +529,99 @@ class BooleanTransformer(nn.Module):
         return torch.cat([self._run(spins[i : i + size]) for i in range(0, spins.shape[0], size)])
 
     @torch.no_grad()
+    def decide(self, spins):
+        """Recognizer decision per string: +1 accept, -1 reject, 0 undecided.
+
+        With ``margin = xi > 0``: +1 where ``T(x) >= xi``, -1 where
+        ``T(x) <= -xi``, 0 in between. With ``margin = 0``: +1 where
+        ``T(x) > 0``, else -1 (the Boolean function ``T(x) > 0``; nothing is
+        undecided).
+
+        Parameters
+        ----------
+        spins : Tensor of shape (B, N)
+            Spins +-1.
+
+        Returns
+        -------
+        decision : Tensor of shape (B,), dtype int8
+            On the module's device.
+
+        Examples
+        --------
+        >>> import torch
+        >>> from skxor.nn import BooleanTransformer
+        >>> model = BooleanTransformer(4, d_model=8, n_heads=2, readout="eos",
+        ...                            margin=0.5, seed=0)
+        >>> model.decide(torch.ones(3, 4)).dtype
+        torch.int8
+        """
+        out = self(spins)
+        if self.margin == 0:
+            return torch.where(out > 0, 1, -1).to(torch.int8)
+        decision = (out >= self.margin).to(torch.int8) - (out <= -self.margin).to(torch.int8)
+        return decision
+
+    @torch.no_grad()
+    def layer_norm_tau(self, spins):
+        """Layer-norm blow-up factors ``tau = max_n (1 + 1 / sqrt(var_n + eps))``.
+
+        For each string and each layer norm, the maximum over the token
+        positions n of ``1 + 1 / sqrt(var_n + eps)``, ``var_n`` being the
+        (biased) variance of the norm's input at position n (Köver et al.
+        2026, arXiv 2606.08768). ``inf`` where some token is exactly
+        constant and ``eps = 0``.
+
+        Parameters
+        ----------
+        spins : Tensor of shape (B, N)
+            Spins +-1.
+
+        Returns
+        -------
+        tau : Tensor of shape (B, K)
+            Column j for the layer norm ``layer_norm_names[j]``; on the CPU.
+        """
+        inverse_std = self.layer_norm_inverse_std(spins)
+        columns = [1 + inverse_std[name].amax(dim=1) for name in self.layer_norm_names]
+        return torch.stack(columns, dim=1)
+
+    def layer_norm_beta(self, spins):
+        """Cumulative layer-norm blow-up ``beta = prod tau`` per string.
+
+        The product of :meth:`layer_norm_tau` over all K layer norms. With
+        ``layer_norm_eps = eps > 0``, ``beta <= (1 + 1 / sqrt(eps))^K``
+        (:attr:`layer_norm_beta_bound`) for every string and every N.
+
+        Parameters
+        ----------
+        spins : Tensor of shape (B, N)
+            Spins +-1.
+
+        Returns
+        -------
+        beta : Tensor of shape (B,)
+            On the CPU, in float64.
+
+        Examples
+        --------
+        >>> import torch
+        >>> from skxor.nn import BooleanTransformer
+        >>> model = BooleanTransformer(5, d_model=8, n_heads=2, layer_norm_eps=0.01, seed=0)
+        >>> beta = model.layer_norm_beta(torch.ones(2, 5))
+        >>> bool((beta <= model.layer_norm_beta_bound).all())
+        True
+        """
+        return self.layer_norm_tau(spins).double().prod(dim=1)
+
+    @property
+    def layer_norm_beta_bound(self):
+        """``(1 + 1 / sqrt(eps))^K`` for K layer norms (inf when ``eps = 0``)."""
+        if self.layer_norm_eps == 0:
+            return math.inf
+        return (1 + 1 / math.sqrt(self.layer_norm_eps)) ** len(self.layer_norm_names)
+
+    @torch.no_grad()
     def layer_norm_inverse_std(self, spins):
         """Layer-norm blow-up: ``1 / sqrt(var + eps)`` of each norm's input.
 
@@ -462,12 +658,17 @@ class BooleanTransformer(nn.Module):
         return (
             f"n_positions={self.n_positions}, readout={self.readout!r}, "
             f"positional={self.positional!r}, norm={self.norm!r}, "
-            f"init={self.init!r}"
+            f"init={self.init!r}" + (f", margin={self.margin}" if self.margin else "")
         )
 
 
 def layer_norm_blowup(model, spins):
-    """Per-layer summary of the layer-norm blow-up of ``model`` on ``spins``.
+    """Per-layer-norm summary of the blow-up of ``model`` on ``spins``.
+
+    Two quantities: the per-token inverse standard deviation
+    ``1 / sqrt(var + eps)`` of each norm's input (over all strings and
+    tokens), and Köver et al.'s per-string factor
+    ``tau = max_n (1 + 1 / sqrt(var_n + eps))`` with its product ``beta``.
 
     Parameters
     ----------
@@ -478,31 +679,52 @@ def layer_norm_blowup(model, spins):
     Returns
     -------
     summary : pandas.DataFrame
-        One row per layer norm (in input order): ``layer_norm``, ``max``,
-        ``median`` and ``mean`` of ``1 / sqrt(var + eps)`` over all strings
-        and tokens, and ``n_infinite`` (constant tokens with ``eps = 0``).
+        One row per layer norm (in input order): ``layer_norm``;
+        ``inverse_std_max``, ``inverse_std_median`` and ``inverse_std_mean``
+        of ``1 / sqrt(var + eps)`` over all strings and tokens (median and
+        mean over the finite values) and ``n_infinite`` (constant tokens with
+        ``eps = 0``); ``tau_max`` and ``tau_median`` of tau over the strings.
+        ``summary.attrs`` holds ``beta_max`` and ``beta_median`` (of beta
+        over the strings) and ``beta_bound`` ((1 + 1/sqrt(eps))^K, inf for
+        ``eps = 0``).
 
     Examples
     --------
     >>> import torch
     >>> from skxor.nn import BooleanTransformer, layer_norm_blowup
     >>> model = BooleanTransformer(5, d_model=8, n_layers=1, n_heads=2, seed=0)
-    >>> layer_norm_blowup(model, torch.ones(3, 5))["layer_norm"].tolist()
+    >>> summary = layer_norm_blowup(model, torch.ones(3, 5))
+    >>> summary["layer_norm"].tolist()
     ['layers.0.ln_attn', 'layers.0.ln_mlp', 'ln_final']
+    >>> summary.attrs["beta_max"] <= summary.attrs["beta_bound"]
+    True
     """
     import pandas as pd
 
     rows = []
-    for name, inv in model.layer_norm_inverse_std(spins).items():
+    inverse_std = model.layer_norm_inverse_std(spins)
+    for name, inv in inverse_std.items():
         values = inv.double().flatten().numpy()
         finite = values[np.isfinite(values)]
+        tau = 1 + inv.double().amax(dim=1).numpy() if inv.shape[0] else np.empty(0)
         rows.append(
             {
                 "layer_norm": name,
-                "max": float(values.max()) if values.size else np.nan,
-                "median": float(np.median(finite)) if finite.size else np.nan,
-                "mean": float(finite.mean()) if finite.size else np.nan,
+                "inverse_std_max": float(values.max()) if values.size else np.nan,
+                "inverse_std_median": float(np.median(finite)) if finite.size else np.nan,
+                "inverse_std_mean": float(finite.mean()) if finite.size else np.nan,
                 "n_infinite": int((~np.isfinite(values)).sum()),
+                "tau_max": float(tau.max()) if tau.size else np.nan,
+                "tau_median": float(np.median(tau)) if tau.size else np.nan,
             }
         )
-    return pd.DataFrame(rows)
+    summary = pd.DataFrame(rows)
+    if inverse_std and next(iter(inverse_std.values())).shape[0]:
+        beta = np.prod(
+            [1 + inverse_std[n].double().amax(dim=1).numpy() for n in inverse_std], axis=0
+        )
+        summary.attrs.update(beta_max=float(beta.max()), beta_median=float(np.median(beta)))
+    else:
+        summary.attrs.update(beta_max=np.nan, beta_median=np.nan)
+    summary.attrs["beta_bound"] = model.layer_norm_beta_bound
+    return summary

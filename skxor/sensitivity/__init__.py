@@ -23,15 +23,18 @@ from ._fourier import (
     total_influence,
     walsh_hadamard,
 )
+from ._margin import MarginProfile, margin_profile
 from ._profile import SensitivityProfile, sensitivity_profile
 from ._profiler import SensitivityProfiler
 
 __all__ = [
+    "MarginProfile",
     "SensitivityProfile",
     "SensitivityProfiler",
     "degree_weights",
     "fourier_spectrum",
     "influences",
+    "margin_profile",
     "sensitivity_profile",
     "total_influence",
     "walsh_hadamard",

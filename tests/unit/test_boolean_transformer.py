@@ -28,6 +28,8 @@ CONFIGS = [
     {"positional": "sinusoidal", "activation": "gelu"},
     {"layer_norm_eps": 0.0, "init": "normal", "init_scale": 0.5},
     {"layer_norm_eps": 0.0, "init": "uniform", "readout": "cls", "norm": "post"},
+    {"readout": "eos", "positional": "sinusoidal", "init": "xavier_uniform"},
+    {"readout": "eos", "norm": "post", "init": "xavier_normal", "layer_norm_eps": 0.0},
 ]
 
 
@@ -203,10 +205,184 @@ def test_layer_norm_inverse_std_shapes_and_values(config):
 
 def test_layer_norm_blowup_summary():
     model = BooleanTransformer(5, d_model=8, n_layers=2, n_heads=2, seed=0)
-    summary = layer_norm_blowup(model, random_spins(20, 5))
+    spins = random_spins(20, 5)
+    summary = layer_norm_blowup(model, spins)
     assert summary["layer_norm"].tolist() == model.layer_norm_names
-    assert (summary["max"] >= summary["median"]).all()
+    assert (summary["inverse_std_max"] >= summary["inverse_std_median"]).all()
     assert (summary["n_infinite"] == 0).all()
+    # tau is 1 + the largest inverse std of a string's tokens.
+    np.testing.assert_allclose(summary["tau_max"], 1 + summary["inverse_std_max"], rtol=1e-6)
+    beta = model.layer_norm_beta(spins)
+    assert summary.attrs["beta_max"] == pytest.approx(beta.max().item())
+    assert summary.attrs["beta_max"] <= summary.attrs["beta_bound"]
+
+
+# -- paper 2's blow-up factors tau and beta ----------------------------------------
+
+
+@pytest.mark.parametrize("config", [{}, {"norm": "post", "readout": "eos"}])
+def test_layer_norm_tau_and_beta_are_the_papers_formulas(config):
+    model = BooleanTransformer(6, d_model=8, n_layers=2, n_heads=2, seed=0, **config)
+    spins = random_spins(15, 6)
+    inv = model.layer_norm_inverse_std(spins)
+    tau = model.layer_norm_tau(spins)
+    assert tau.shape == (15, len(model.layer_norm_names))
+    for j, name in enumerate(model.layer_norm_names):
+        # tau_l = max over the positions n of (1 + 1 / sqrt(var_n + eps)).
+        expected = torch.stack([(1 + inv[name][b]).max() for b in range(15)])
+        torch.testing.assert_close(tau[:, j], expected)
+    torch.testing.assert_close(model.layer_norm_beta(spins), tau.double().prod(dim=1))
+
+
+@pytest.mark.parametrize("eps", [1e-5, 1e-2, 0.5])
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"init": "normal", "init_scale": 1e-3},
+        {"init": "uniform", "norm": "post", "readout": "eos", "positional": "sinusoidal"},
+        {"init": "xavier_normal", "readout": "cls"},
+        {},
+    ],
+)
+def test_beta_never_exceeds_the_eps_bound(eps, config):
+    # With eps > 0 each factor is <= 1 + 1/sqrt(eps): beta <= (1 + 1/sqrt(eps))^K
+    # for K layer norms, whatever the string or N.
+    for N in (3, 12):
+        model = BooleanTransformer(
+            N, d_model=8, n_layers=3, n_heads=2, layer_norm_eps=eps, seed=1, **config
+        ).double()
+        beta = model.layer_norm_beta(random_spins(50, N).double())
+        bound = (1 + 1 / np.sqrt(eps)) ** len(model.layer_norm_names)
+        assert model.layer_norm_beta_bound == pytest.approx(bound, rel=1e-12)
+        assert (beta <= bound * (1 + 1e-12)).all()
+        assert (beta >= 1).all()
+
+
+def test_beta_reaches_the_bound_on_constant_tokens():
+    # Every parameter 0: every norm sees zero variance, so each factor is
+    # exactly 1 + 1/sqrt(eps) and the bound is attained (it is tight).
+    eps = 1e-3
+    model = BooleanTransformer(5, d_model=8, n_layers=2, n_heads=2, layer_norm_eps=eps).double()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.zero_()
+    beta = model.layer_norm_beta(random_spins(4, 5).double())
+    torch.testing.assert_close(
+        beta, torch.full((4,), model.layer_norm_beta_bound, dtype=torch.float64)
+    )
+    # With eps = 0 the same model has infinite blow-up (and a vacuous bound).
+    model0 = BooleanTransformer(5, d_model=8, n_layers=2, n_heads=2, layer_norm_eps=0.0)
+    with torch.no_grad():
+        for p in model0.parameters():
+            p.zero_()
+    assert torch.isinf(model0.layer_norm_beta(random_spins(4, 5))).all()
+    assert model0.layer_norm_beta_bound == np.inf
+
+
+# -- the recognizer form: eos read-out and margin ---------------------------------
+
+
+def test_eos_readout_reads_the_appended_token():
+    N, D = 5, 8
+    model = BooleanTransformer(N, d_model=D, n_layers=2, n_heads=2, readout="eos",
+                               positional="sinusoidal", seed=0)
+    assert model.n_tokens == N + 1
+    assert model.pos_embed.shape == (N + 1, D)
+    spins = random_spins(7, N)
+    # T(x) = w . y_{N+1} + omega, y the last layer's output at the eos token.
+    bits = ((1 - spins) / 2).long()
+    h = torch.cat([model.token_embed.weight[bits], model.eos.expand(7, 1, D)], dim=1)
+    h = h + model.pos_embed
+    for layer in model.layers:
+        h = layer(h)
+    expected = model.unembed(model.ln_final(h)[:, N]).squeeze(-1)
+    torch.testing.assert_close(model(spins), expected, rtol=1e-5, atol=1e-5)
+    # The eos vector is learned and matters.
+    with torch.no_grad():
+        model.eos.add_(torch.linspace(-1, 1, D))  # not constant: LN would remove it
+    assert not torch.allclose(model(spins), expected)
+    assert "eos" in dict(model.named_parameters())
+
+
+def test_decide_applies_the_margin():
+    model = BooleanTransformer(6, d_model=8, n_layers=1, n_heads=2, readout="eos",
+                               init="normal", seed=2)
+    spins = BooleanTransformer.spins_from_bits(all_strings(6))
+    out = model(spins).detach()
+    # margin 0: the Boolean function out > 0, nothing undecided.
+    assert torch.equal(model.decide(spins), torch.where(out > 0, 1, -1).to(torch.int8))
+    xi = float(out.abs().median())
+    model.margin = xi
+    decision = model.decide(spins)
+    assert decision.dtype == torch.int8
+    assert torch.equal(decision == 1, out >= xi)
+    assert torch.equal(decision == -1, out <= -xi)
+    assert torch.equal(decision == 0, out.abs() < xi)
+    assert 0 < int((decision == 0).sum()) < 64  # the comparison has teeth
+
+
+@pytest.mark.parametrize("init", ["xavier_uniform", "xavier_normal"])
+def test_xavier_schemes(init):
+    D, gain = 64, 0.7
+    model = BooleanTransformer(20, d_model=D, n_layers=2, n_heads=4, d_mlp=128, init=init,
+                               init_scale=gain, readout="eos", seed=0)
+    layer = model.layers[1]
+    for w, fan_in, fan_out in [
+        (layer.qkv.weight[:D], D, D),  # the query map alone
+        (layer.qkv.weight[2 * D :], D, D),  # the value map
+        (layer.mlp_in.weight, D, 128),
+        (layer.mlp_out.weight, 128, D),
+    ]:
+        std = gain * np.sqrt(2 / (fan_in + fan_out))
+        assert w.std().item() == pytest.approx(std, rel=0.1)
+        if init == "xavier_uniform":
+            bound = gain * np.sqrt(6 / (fan_in + fan_out))
+            assert w.abs().max().item() <= bound
+            assert w.abs().max().item() > 0.95 * bound
+    assert all(
+        torch.equal(p, torch.zeros_like(p))
+        for name, p in model.named_parameters()
+        if name.endswith("bias")
+    )
+    assert torch.equal(layer.ln_attn.weight, torch.ones(D))
+    assert model.unembed.bias.item() == 0.0
+    assert model.eos.abs().max() > 0
+
+
+# -- tokens must be spins (issue 11 item 5) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value, error, match",
+    [
+        (2.0, ValueError, "value 2.0"),
+        (float("nan"), ValueError, "value nan"),
+        (0.0, ValueError, "value 0.0"),
+        (float("inf"), ValueError, "value inf"),
+        (-3, ValueError, "value -3"),
+    ],
+)
+def test_forward_rejects_anything_but_spins(value, error, match):
+    model = BooleanTransformer(4, d_model=8, n_heads=2, seed=0)
+    spins = torch.ones(3, 4, dtype=torch.float64 if isinstance(value, float) else torch.int64)
+    spins[1, 2] = value
+    for method in (model, model.decide, model.layer_norm_inverse_std, model.layer_norm_tau):
+        with pytest.raises(error, match=match):
+            method(spins)
+
+
+def test_forward_rejects_complex_and_bool_tokens():
+    model = BooleanTransformer(4, d_model=8, n_heads=2, seed=0)
+    with pytest.raises(TypeError, match="real spins"):
+        model(torch.ones(2, 4, dtype=torch.complex64) * 1j)
+    with pytest.raises(TypeError, match="not bools"):
+        model(torch.ones(2, 4, dtype=torch.bool))
+
+
+def test_forward_accepts_integer_and_double_spins():
+    model = BooleanTransformer(4, d_model=8, n_heads=2, seed=0)
+    ints = torch.tensor([[1, -1, 1, -1]])
+    torch.testing.assert_close(model(ints), model(ints.double()))
 
 
 # -- bad input --------------------------------------------------------------------
@@ -221,6 +397,9 @@ def test_layer_norm_blowup_summary():
         ({"init": "xavier"}, ValueError, "init must be one of"),
         ({"init_scale": 0.0}, ValueError, "init_scale"),
         ({"readout": "first"}, ValueError, "readout"),
+        ({"margin": -0.1}, ValueError, "margin"),
+        ({"margin": float("inf")}, ValueError, "margin"),
+        ({"init": "xavier_gaussian"}, ValueError, "init must be one of"),
         ({"positional": "rotary"}, ValueError, "positional"),
         ({"norm": "sandwich"}, ValueError, "norm"),
         ({"n_layers": 0}, ValueError, "n_layers"),
