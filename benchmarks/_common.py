@@ -1,24 +1,51 @@
-"""Shared timing helpers: best-of-k wall time and peak memory, side by side."""
+"""Shared helpers: side-by-side timing, peak memory of a fresh process, the machine.
+
+Every benchmark compares skxor with a baseline doing the same work in the
+same run, so a shared, noisy machine slows both sides alike. Repetitions of
+the two sides are interleaved (A B A B ...) and the best of each is kept.
+"""
 
 import gc
+import json
+import os
 import platform
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 
 import psutil
 import torch
 
+#: Set by ``run.py --quick``: benchmarks then run at small sizes (a smoke test
+#: of the suite; such results are printed, never written to results.csv).
+QUICK = False
+
+
+def size(full, quick):
+    """The full-size parameter, or its quick-mode stand-in."""
+    return quick if QUICK else full
+
 
 def best_time(fn, repeat=3):
     """Best wall time of ``fn()`` over ``repeat`` runs (the least disturbed one)."""
-    best = float("inf")
+    return interleaved_best({"fn": fn}, repeat)["fn"]
+
+
+def interleaved_best(fns, repeat=3):
+    """Best wall time of each of ``fns`` (name -> callable), runs interleaved.
+
+    Round r runs every function once, in the given order, so a burst of load
+    from another process hits both sides of a comparison, not just one.
+    """
+    best = dict.fromkeys(fns, float("inf"))
     for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
+        for name, fn in fns.items():
+            gc.collect()
+            start = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - start)
     return best
 
 
@@ -53,26 +80,87 @@ class PeakRSS:
         return self.peak - self.start
 
 
-def machine():
-    """One line naming the machine the benchmark ran on."""
-    return (
-        f"{platform.processor() or platform.machine()}, {psutil.cpu_count()} cores, "
-        f"{psutil.virtual_memory().total / 2**30:.0f} GiB, torch {torch.__version__}, "
-        f"{torch.get_num_threads()} threads"
-    )
-
-
-
-
-def subprocess_peak_rss(setup, work=""):
-    """Peak resident memory (bytes) of a fresh Python running ``setup`` then ``work``.
-
-    Run once with ``work`` and once without: the difference is what ``work``
-    needed at its peak, free of memory this process already holds.
+# The child's own memory: VmRSS and VmHWM from /proc/self/status belong to the
+# child's address space, which exec creates afresh (unlike ru_maxrss, which on
+# Linux survives exec and so reports the parent's peak). Writing "5" to
+# /proc/self/clear_refs resets VmHWM to the current RSS, so the peak of each
+# timed step is measured from where that step started.
+_CHILD_PRELUDE = textwrap.dedent(
     """
-    code = (
-        f"{setup}\n{work}\nimport resource\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    import gc, json, time
+
+    def _status(key):
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) * 1024  # kB
+        raise RuntimeError(key + " missing from /proc/self/status")
+
+    def _reset_peak():
+        gc.collect()
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return _status("VmRSS")
+
+    _steps = {}
+
+    def measure(name, fn):
+        start_rss = _reset_peak()
+        start = time.perf_counter()
+        out = fn()
+        seconds = time.perf_counter() - start
+        _steps[name] = {"seconds": seconds, "start_rss": start_rss,
+                        "peak": _status("VmHWM"), "increase": _status("VmHWM") - start_rss}
+        return out
+    """
+)
+
+
+def run_child(code, timeout=None):
+    """Run ``code`` in a fresh Python; return what it measured.
+
+    ``code`` may call ``measure(name, fn)``, which times ``fn()`` and reads the
+    child's own peak resident memory during it (``increase`` = peak minus the
+    resident memory when the step began, in bytes). Returns ``{"steps": {name:
+    {...}}, "final_hwm": bytes, "final_rss": bytes}``, the last two being the
+    child's whole-life peak and its resident memory at the end.
+    """
+    epilogue = (
+        "\nprint('@@' + json.dumps({'steps': _steps, 'final_hwm': _status('VmHWM'), "
+        "'final_rss': _status('VmRSS')}))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return int(out.stdout.strip().splitlines()[-1]) * 1024  # ru_maxrss is in KiB on Linux
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD_PRELUDE + textwrap.dedent(code) + epilogue],
+        capture_output=True, text=True, timeout=timeout,
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(os.path.abspath(p or ".") for p in sys.path),
+            # The child uses as many threads as this process (run.py --threads).
+            "OMP_NUM_THREADS": str(torch.get_num_threads()),
+        },
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"benchmark child failed:\n{out.stderr[-2000:]}")
+    line = [ln for ln in out.stdout.splitlines() if ln.startswith("@@")][-1]
+    return json.loads(line[2:])
+
+
+def cpu_model():
+    """The CPU's model name from /proc/cpuinfo (else what platform says)."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine():
+    """One line naming the machine and software the benchmark ran on."""
+    return (
+        f"{cpu_model()}, {psutil.cpu_count()} cores, "
+        f"{psutil.virtual_memory().total / 2**30:.0f} GiB, Python {platform.python_version()}, "
+        f"torch {torch.__version__}, {torch.get_num_threads()} threads"
+    )

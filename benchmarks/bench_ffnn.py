@@ -6,7 +6,7 @@ from skxor import FFNNParityBaseline
 from skxor.datasets import make_sparse_parity
 from skxor.nn import TwoLayerNetwork
 
-from _common import best_time
+from _common import best_time, size
 
 
 def hand_written_fit(X, y, width, epochs, batch_size, lr, seed):
@@ -29,7 +29,8 @@ def hand_written_fit(X, y, width, epochs, batch_size, lr, seed):
     return module
 
 
-def target_5_vs_hand_written_loop(n=20000, d=100, width=32, epochs=10, batch_size=128):
+def target_5_vs_hand_written_loop(n=None, d=100, width=32, epochs=None, batch_size=128):
+    n, epochs = n or size(20000, 2000), epochs or size(10, 2)
     X, y = make_sparse_parity(n, d, random_state=0)
     est = FFNNParityBaseline(width=width, max_iter=epochs, batch_size=batch_size,
                              learning_rate=0.01, random_state=0)

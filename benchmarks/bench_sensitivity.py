@@ -1,4 +1,6 @@
-"""Benchmarks of exhaustive sensitivity profiling (target 4)."""
+"""Benchmarks of sensitivity profiling: exhaustive (speed, FLOP rate, memory) and sampled."""
+
+import inspect
 
 import numpy as np
 import torch
@@ -7,7 +9,7 @@ from skxor.boolean import all_strings
 from skxor.nn import BooleanTransformer
 from skxor.sensitivity import sensitivity_profile
 
-from _common import best_time, subprocess_peak_rss
+from _common import best_time, interleaved_best, run_child, size
 
 
 def _model(n_bits):
@@ -39,7 +41,41 @@ def per_flip_profile(model, n_bits, chunk=1 << 14, n_strings=None):
     return counts
 
 
-def target_4_exhaustive_profile(n_bits=20, fraction_bits=5):
+def forward_macs(model, attention=True):
+    """Multiply-adds of the model's forward pass on one string, from its architecture.
+
+    Counts the matrix products (projections, attention scores and mixing, the
+    MLP, the read-out); layer norms, softmax and additions are left out. The
+    last layer computes only the read-out token (its query, the keys and values
+    of all T tokens, one attention row, one MLP row), as the model does.
+    ``attention=False`` leaves out the score and mixing products.
+    """
+    T, D, M, L = model.n_tokens, model.d_model, model.d_mlp, model.n_layers
+    a = 1 if attention else 0
+    full_layer = T * 3 * D * D + a * 2 * T * T * D + T * D * D + 2 * T * D * M
+    last_layer = D * D + 2 * T * D * D + a * 2 * T * D + D * D + 2 * D * M
+    return (L - 1) * full_layer + last_layer + D
+
+
+def _check_macs(model, n_bits):
+    """The analytic count of the linear maps must agree with torch's FLOP counter.
+
+    (Torch's counter does not count the CPU kernel of scaled_dot_product_attention,
+    so the attention products are checked by the formula alone.)
+    """
+    from torch.utils.flop_counter import FlopCounterMode
+
+    counter = FlopCounterMode(display=False)
+    with counter, torch.no_grad():
+        model(_all_spins(n_bits)[:8])
+    counted = counter.get_total_flops() / (2 * 8)
+    expected = forward_macs(model, attention=False)
+    assert abs(counted - expected) <= 0.01 * expected, (counted, expected)
+
+
+def target_4_exhaustive_profile(n_bits=None, fraction_bits=5):
+    """Exhaustive profile vs one batched evaluation and vs per-flip evaluation."""
+    n_bits = n_bits or size(20, 14)
     model = _model(n_bits)
     spins = _all_spins(n_bits)
 
@@ -75,26 +111,179 @@ def target_4_exhaustive_profile(n_bits=20, fraction_bits=5):
     ]
 
 
-def target_4_memory(memory_bits=24):
-    # Memory is the engine's (truth table, index blocks, one chunk of
-    # activations), not the width's: a small model keeps N = 24 to minutes.
-    setup = (
-        "from skxor.nn import BooleanTransformer\n"
-        "from skxor.sensitivity import sensitivity_profile\n"
-        f"big = BooleanTransformer({memory_bits}, d_model=16, n_layers=2, seed=0).eval()"
-    )
-    work = f"sensitivity_profile(big, {memory_bits}, method='exhaustive')"
-    with_work = subprocess_peak_rss(setup, work)
-    baseline = subprocess_peak_rss(setup)
-    increase = with_work - baseline
+def flop_rate_exhaustive_profile(n_bits=None, timed_bits=None, repeat=2):
+    """FLOP rate of the exhaustive profile's forward passes vs a large matrix product.
+
+    The forward pass's multiply-adds are counted from the architecture
+    (:func:`forward_macs`, checked against torch's FLOP counter); the machine's
+    own limit is the rate of a float32 2048 x 2048 x 2048 product, timed in
+    this run, interleaved with the profile. With ``timed_bits < n_bits`` the
+    profile's work is sampled instead: one batched evaluation of the first
+    ``2^timed_bits`` strings (one engine block when 16), which is what each of
+    the profile's blocks does.
+    """
+    n_bits = n_bits or size(20, 14)
+    timed_bits = min(n_bits, timed_bits or n_bits)
+    model = _model(n_bits)
+    _check_macs(model, n_bits)
+    _check_macs(_model(12), 12)
+    spins = _all_spins(n_bits)[: 2**timed_bits]
+
+    def work():
+        if timed_bits == n_bits:
+            return sensitivity_profile(model, n_bits, method="exhaustive")
+        with torch.no_grad():
+            return model(spins)
+
+    a, b = torch.randn(2048, 2048), torch.randn(2048, 2048)
+    best = interleaved_best({"matmul": lambda: a @ b, "work": work}, repeat=repeat)
+    matmul = 2 * 2048**3 / best["matmul"]
+    flops = 2 * forward_macs(model) * 2**timed_bits
+    rate = flops / best["work"]
+    what = ("the whole profile" if timed_bits == n_bits else
+            f"one batched evaluation of 2^{timed_bits} of the 2^{n_bits} strings "
+            "(the profile's work per block)")
     return {
-        "benchmark": f"peak memory of an exhaustive profile at N={memory_bits} (BooleanTransformer L=2 D=16)",
-        "target": "<= 1 GB",
-        "baseline_s": float("nan"), "skxor_s": float("nan"),
-        "ratio": increase / 1e9, "passes": increase <= 1e9,
-        "note": f"peak RSS of a fresh process {with_work / 2**20:.0f} MiB with the profile, "
-                f"{baseline / 2**20:.0f} MiB without",
+        "benchmark": f"FLOP rate of the exhaustive profile's forward passes (BooleanTransformer "
+                     f"L=2 D=64, N={n_bits}) as a share of a float32 2048^3 matrix product's",
+        "target": ">= 50%",
+        "baseline_s": best["matmul"], "skxor_s": best["work"], "ratio": rate / matmul,
+        "passes": rate / matmul >= 0.5,
+        "note": f"{forward_macs(model)} multiply-adds per string (linear maps checked against "
+                f"torch's FlopCounterMode); timed {what}: {rate / 1e9:.1f} GFLOP/s vs matrix "
+                f"product {matmul / 1e9:.1f} GFLOP/s",
     }
 
 
-BENCHMARKS = [target_4_exhaustive_profile, target_4_memory]
+def sampled_profile_long_inputs(n_bits=None, n_samples=2000, timed_samples=None, repeat=None):
+    """Sampled profile at N = 512 vs one batched evaluation of its strings (item 3).
+
+    A profile of ``n_samples`` strings evaluates them and their N neighbours,
+    ``timed_samples`` at a time per engine chunk; its cost and peak memory are
+    those of its chunks, so one full chunk is timed (the cost is linear in the
+    number of strings) against one batched evaluation of the same
+    (N + 1) * timed_samples strings. Both run in a fresh process, which reads
+    its own peak memory during the profile.
+    """
+    n_bits = n_bits or size(512, 64)
+    # The engine evaluates batch_size // (N + 1) strings and their neighbours per chunk.
+    batch_size = inspect.signature(sensitivity_profile).parameters["batch_size"].default
+    chunk = batch_size // (n_bits + 1)
+    timed_samples = timed_samples or size(min(chunk, n_samples), 32)
+    repeat = repeat or size(1, 1)
+    code = f"""
+        import numpy as np, torch
+        from skxor.nn import BooleanTransformer
+        from skxor.sensitivity import sensitivity_profile
+        N, S = {n_bits}, {timed_samples}
+        model = BooleanTransformer(N, d_model=32, n_layers=2, seed=0).eval()
+        sensitivity_profile(model, N, method="sampled", n_samples=2, random_state=1)  # warm-up
+        rng = np.random.RandomState(0)
+        bits = rng.randint(0, 2, size=(S, N)).astype(np.uint8)
+        ext = np.repeat(bits[:, None, :], N + 1, axis=1)
+        ext[:, np.arange(N) + 1, np.arange(N)] ^= 1
+        spins = torch.from_numpy(1 - 2 * ext.reshape(-1, N).astype(np.float32))
+        del ext
+
+        def evaluation():
+            with torch.no_grad():
+                return model(spins)
+
+        for r in range({repeat}):
+            measure(f"evaluation{{r}}", evaluation)
+            measure(f"profile{{r}}", lambda: sensitivity_profile(
+                model, N, method="sampled", n_samples=S, random_state=0))
+    """
+    steps = run_child(code)["steps"]
+    evaluation = min(v["seconds"] for k, v in steps.items() if k.startswith("evaluation"))
+    ours = min(v["seconds"] for k, v in steps.items() if k.startswith("profile"))
+    memory = max(v["increase"] for k, v in steps.items() if k.startswith("profile"))
+    sane = memory > 0
+    full = timed_samples >= min(chunk, n_samples)  # the peak is that of a full chunk
+    scale = n_samples / timed_samples
+    where = (f"timed on {timed_samples} of the {n_samples} strings ({(n_bits + 1) * timed_samples} "
+             f"evaluations; the engine's chunk is {chunk} strings) and scaled x{scale:.3g}")
+    return [
+        {
+            "benchmark": f"sampled profile vs one batched evaluation of its (N+1)*{n_samples} "
+                         f"strings (BooleanTransformer L=2 D=32, N={n_bits})",
+            "target": "<= 1.2x",
+            "baseline_s": evaluation * scale, "skxor_s": ours * scale, "ratio": ours / evaluation,
+            "passes": ours / evaluation <= 1.2,
+            "note": where,
+        },
+        {
+            "benchmark": f"peak memory of the sampled profile at N={n_bits} beyond interpreter, "
+                         "model and its strings (BooleanTransformer L=2 D=32)",
+            "target": "<= 1 GB",
+            "baseline_s": float("nan"), "skxor_s": ours * scale,
+            "ratio": memory / 1e9, "passes": full and sane and memory <= 1e9,
+            "status": "ERROR" if not sane else (None if full else "PARTIAL"),
+            "note": f"child's own peak (VmHWM) during the profile, {memory / 2**20:.0f} MiB above "
+                    f"its start; {where}" + ("" if full else "; less than one engine chunk was "
+                                             "profiled, so this peak is only a lower bound"),
+        },
+    ]
+
+
+def memory_exhaustive_profile(sizes=None):
+    """Peak memory of the exhaustive profile at N = 24 and 26, in a fresh process.
+
+    Each N runs in two fresh children: one builds the model and profiles, the
+    other only builds the model. Each child reads its own peak resident memory
+    (``VmHWM``, see ``_common.run_child``); the profile's cost is the peak
+    during the profile minus the resident memory when it began. The reading is
+    checked: the child that profiled must peak higher than the one that did
+    not, by at least the 2^N-byte truth table the profile must hold, else the
+    row reports ERROR instead of a figure.
+    """
+    sizes = sizes or size((24, 26), (14, 16))
+    # Memory is the engine's (truth table, index blocks, one chunk of
+    # activations), not the width's: a small model keeps N = 26 to minutes.
+    rows = []
+    for n_bits in sizes:
+        setup = f"""
+            from skxor.nn import BooleanTransformer
+            from skxor.sensitivity import sensitivity_profile
+            # Warm up torch (thread pool, kernels) so it counts as the interpreter's.
+            sensitivity_profile(BooleanTransformer(8, d_model=16, n_layers=2, seed=0).eval(), 8,
+                                method="exhaustive")
+            big = BooleanTransformer({n_bits}, d_model=16, n_layers=2, seed=0).eval()
+        """
+        work = f"""
+            profile = measure("profile", lambda: sensitivity_profile(big, {n_bits}, method="exhaustive"))
+            assert profile.n_strings == 2**{n_bits}
+        """
+        with_work = run_child(setup + work)
+        without = run_child(setup)
+        step = with_work["steps"]["profile"]
+        increase = step["increase"]
+        table = 2**n_bits
+        sane = with_work["final_hwm"] - without["final_hwm"] >= table and increase >= table
+        note = (
+            f"child's own peak (VmHWM) {with_work['final_hwm'] / 2**20:.0f} MiB with the profile, "
+            f"{without['final_hwm'] / 2**20:.0f} MiB without; the profile peaked "
+            f"{increase / 2**20:.0f} MiB above the {step['start_rss'] / 2**20:.0f} MiB resident "
+            f"when it began (truth table alone {table / 2**20:.0f} MiB); profile took {step['seconds']:.0f} s"
+        )
+        if not sane:
+            note = "ERROR: the measurement is not sane (the profiled child must peak higher " \
+                   "by at least the truth table); " + note
+        rows.append({
+            "benchmark": f"peak memory of an exhaustive profile at N={n_bits} beyond interpreter and "
+                         "model (BooleanTransformer L=2 D=16)",
+            "target": "<= 1 GB",
+            "baseline_s": float("nan"), "skxor_s": step["seconds"],
+            "ratio": increase / 1e9, "passes": sane and increase <= 1e9,
+            "status": None if sane else "ERROR",
+            "note": note,
+        })
+    return rows
+
+
+BENCHMARKS = [
+    target_4_exhaustive_profile,
+    flop_rate_exhaustive_profile,
+    memory_exhaustive_profile,
+    sampled_profile_long_inputs,
+]

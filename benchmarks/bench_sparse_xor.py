@@ -9,7 +9,7 @@ from skxor.estimators._sparse_xor import initial_queries, sphere_keys
 from skxor.nn import CLSTransformer
 from skxor.theory import population_step
 
-from _common import PeakRSS, best_time
+from _common import PeakRSS, best_time, size
 
 
 def cls_one_step(X, y, keys, queries, chunk=512):
@@ -27,7 +27,8 @@ def cls_one_step(X, y, keys, queries, chunk=512):
     return model.queries.detach().numpy()
 
 
-def target_1_vs_standard_transformer(d=1024, n=8192, m=32):
+def target_1_vs_standard_transformer(d=None, n=None, m=32):
+    d, n = d or size(1024, 256), n or size(8192, 2048)
     X, y = make_sparse_parity(n, d, random_state=0)
     est = SparseXORTransformer(m=m, random_state=0)
     fitted = est.fit(X, y)
@@ -57,7 +58,8 @@ def _time_floor(X):
     return best_time(lambda: _floor(Xf, W, R))
 
 
-def target_2_vs_floor(d=2048, n=65536, m=32):
+def target_2_vs_floor(d=None, n=None, m=32):
+    d, n = d or size(2048, 512), n or size(65536, 8192)
     X, y = make_sparse_parity(n, d, random_state=0)  # int8 spins, as users get them
     est = SparseXORTransformer(m=m, random_state=0)
     est.fit(X[:1000], y[:1000])  # warm-up
@@ -86,7 +88,8 @@ def target_2_vs_floor(d=2048, n=65536, m=32):
     ]
 
 
-def target_3_population_step(d=1_000_000, m=256):
+def target_3_population_step(d=None, m=256):
+    d = d or size(1_000_000, 100_000)
     rng = np.random.RandomState(0)
     keys = sphere_keys(d, m, rng)
     theta = initial_queries(2, m, "antisymmetric", rng)

@@ -1,15 +1,22 @@
 """Run the benchmark suite and write benchmarks/results.csv.
 
-    python benchmarks/run.py                 # all benchmarks
-    python benchmarks/run.py sparse_xor      # only modules or benchmarks whose name matches
+    python benchmarks/run.py                   # all benchmarks
+    python benchmarks/run.py sparse_xor memory # only modules or benchmarks whose name matches
+    python benchmarks/run.py --list            # the benchmarks' names
+    python benchmarks/run.py --quick           # small sizes: a smoke test, writes nothing
+    python benchmarks/run.py --threads 1       # torch threads (default: torch's own)
 
 Each benchmark times skxor and a baseline side by side in this one process
-and reports their ratio, with the machine it ran on.
+(or in fresh child processes, for peak memory) and reports their ratio, with
+the machine it ran on. A benchmark whose measurement fails its own sanity
+check, or that raises, is reported as ERROR, never as PASS.
 """
 
+import argparse
 import importlib
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import pandas as pd
@@ -17,44 +24,92 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _common import machine  # noqa: E402
+import _common  # noqa: E402
 
-MODULES = ["bench_sparse_xor", "bench_sensitivity", "bench_ffnn"]
+MODULES = ["bench_sparse_xor", "bench_sensitivity", "bench_ffnn", "bench_boolean_transformer"]
+COLUMNS = ["benchmark", "target", "baseline_s", "skxor_s", "ratio", "passes", "status", "note",
+           "machine", "date"]
 
 
-def main(argv):
-    wanted = argv[1:]
-    rows = []
+def _benchmarks():
     for name in MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            print(f"skipping {name}: {exc}")
-            continue
+        module = importlib.import_module(name)
         for bench in module.BENCHMARKS:
-            if wanted and not any(w in name or w in bench.__name__ for w in wanted):
-                continue
-            start = time.perf_counter()
+            yield name, bench
+
+
+def _status(row):
+    return row.get("status") or ("PASS" if row["passes"] else "FAIL")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*",
+                        help="run only modules or benchmarks whose name contains one of these")
+    parser.add_argument("--quick", action="store_true",
+                        help="small sizes, to check the suite runs; results are not written")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="torch intra-op threads (default: torch's choice)")
+    parser.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+    parser.add_argument("--out", type=Path, default=HERE / "results.csv",
+                        help="CSV to update (default: benchmarks/results.csv)")
+    args = parser.parse_args(argv)
+
+    import torch
+
+    if args.threads is not None:
+        torch.set_num_threads(args.threads)
+    _common.QUICK = args.quick
+    selected = [(m, b) for m, b in _benchmarks()
+                if not args.names or any(w in m or w in b.__name__ for w in args.names)]
+    if args.list or not selected:
+        for m, b in _benchmarks():
+            print(f"{m}.{b.__name__}")
+        return 0 if args.list else 2
+
+    rows = []
+    for module_name, bench in selected:
+        start = time.perf_counter()
+        try:
             result = bench()
-            for row in result if isinstance(result, list) else [result]:
-                row.setdefault("note", "")
-                rows.append(row)
-                print(f"{row['benchmark']}: ratio {row['ratio']:.2f} ({row['target']}) "
-                      f"{'PASS' if row['passes'] else 'FAIL'}  [{time.perf_counter() - start:.0f} s]",
-                      flush=True)
+        except Exception as exc:  # report it, run the rest
+            traceback.print_exc()
+            result = {"benchmark": f"{module_name}.{bench.__name__}", "target": "",
+                      "baseline_s": float("nan"), "skxor_s": float("nan"),
+                      "ratio": float("nan"), "passes": False, "status": "ERROR",
+                      "note": f"raised {type(exc).__name__}: {exc}"}
+        for row in result if isinstance(result, list) else [result]:
+            row.setdefault("note", "")
+            row["status"] = _status(row)
+            rows.append(row)
+            print(f"{row['benchmark']}: ratio {row['ratio']:.3g} ({row['target']}) "
+                  f"{row['status']}  [{time.perf_counter() - start:.0f} s]", flush=True)
+    return write(rows, args.out, quick=args.quick, keep_others=bool(args.names))
+
+
+def write(rows, out, quick=False, keep_others=True):
+    """Write ``rows`` to ``out`` (keeping its other benchmarks' rows); 1 if any is not PASS."""
     table = pd.DataFrame(rows)
-    table["machine"] = machine()
-    table["date"] = time.strftime("%Y-%m-%d")
+    table["status"] = [_status(row) for row in rows]
+    table["machine"] = _common.machine()
+    table["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     for col in ("baseline_s", "skxor_s", "ratio"):
         table[col] = table[col].map(lambda v: f"{v:.4g}")
-    out = HERE / "results.csv"
-    if wanted and out.exists():  # keep the other benchmarks' rows
-        old = pd.read_csv(out, dtype=str)
-        table = pd.concat([old[~old["benchmark"].isin(table["benchmark"])], table.astype(str)])
+    table = table.reindex(columns=COLUMNS, fill_value="").astype(str)
+    failed = not table["status"].eq("PASS").all()
+    if quick:
+        print(table[["benchmark", "ratio", "status"]].to_string(index=False))
+        print("quick mode: results not written")
+        return int(failed)
+    if keep_others and out.exists():
+        old = pd.read_csv(out, dtype=str, keep_default_na=False)
+        if "status" not in old:
+            old["status"] = old["passes"].map({"True": "PASS", "False": "FAIL"})
+        old = old.reindex(columns=COLUMNS, fill_value="")
+        table = pd.concat([old[~old["benchmark"].isin(table["benchmark"])], table])
     table.to_csv(out, index=False)
     print(f"wrote {out}")
-    return 0 if table["passes"].astype(str).eq("True").all() else 1
-
+    return int(failed)
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())
