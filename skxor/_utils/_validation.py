@@ -6,10 +6,12 @@ too); anything else is rejected with a ``ValueError`` naming the values, unless
 a ``binarize`` threshold maps real values to bits first.
 """
 
+from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
 import torch
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
 #: Rows handled at once when checking or converting X: bounds temporaries.
@@ -178,6 +180,47 @@ def check_binary_target(y, estimator_name):
     return classes, 2.0 * y_index - 1.0
 
 
+class Integers(Interval):
+    """``Interval(Integral, ...)`` that refuses booleans.
+
+    ``True`` is an ``Integral`` in Python, so scikit-learn's interval lets
+    ``m=True`` through as 1; an integer parameter must be given an integer.
+    """
+
+    def __init__(self, left, right, *, closed):
+        super().__init__(Integral, left, right, closed=closed)
+
+    def is_satisfied_by(self, val):
+        if isinstance(val, (bool, np.bool_)):
+            return False
+        return super().is_satisfied_by(val)
+
+    def __str__(self):
+        return super().__str__().replace("an int", "an int (not a bool)", 1)
+
+
+@contextmanager
+def restore_on_error(estimator):
+    """Run a block; on any exception put ``estimator.__dict__`` back as it was.
+
+    ``fit`` replaces fitted attributes by new objects (it never mutates the
+    old ones in place), so a shallow copy of the instance dictionary is the
+    whole previous state: a failed refit leaves the previous fit intact, a
+    failed first fit leaves the estimator unfitted.
+    """
+    saved = dict(estimator.__dict__)
+    try:
+        yield
+    except BaseException:
+        estimator.__dict__.clear()
+        estimator.__dict__.update(saved)
+        raise
+
+
+#: Torch device types skxor's estimators run on.
+DEVICE_TYPES = ("cpu", "cuda", "mps")
+
+
 def check_device(device):
     """Return a ``torch.device`` or raise a ValueError naming the problem."""
     if isinstance(device, torch.device):
@@ -191,9 +234,16 @@ def check_device(device):
                 "or 'cuda'."
             ) from exc
     else:
+        dev = None
+    if dev is None:
         raise TypeError(
             f"device must be a string such as 'cpu' or a torch.device; got "
             f"{type(device).__name__}."
+        )
+    if dev.type not in DEVICE_TYPES:
+        raise ValueError(
+            f"device={device!r} is not supported: skxor's estimators run on "
+            f"{', '.join(repr(t) for t in DEVICE_TYPES)} devices."
         )
     if dev.type == "cuda" and not torch.cuda.is_available():
         raise ValueError(
