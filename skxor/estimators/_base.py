@@ -76,7 +76,8 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         for name in self._finite_params:
             value = getattr(self, name)
             if value is not None and not np.isfinite(value):
-                raise ValueError(f"{name} must be finite; got {value!r}.")
+                what = "a finite threshold or None" if name == "binarize" else "finite"
+                raise ValueError(f"{name} must be {what}; got {value!r}.")
 
     def _start_fit(self, X, y, *, need_y=True):
         """Validate X (and y), read the encoding, target, device, dtype and RNG.
