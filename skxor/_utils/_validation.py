@@ -11,6 +11,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import torch
+from sklearn.utils import gen_batches
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
@@ -20,19 +21,15 @@ _CHECK_CHUNK_ELEMENTS = 1 << 22
 ENCODINGS = ("01", "pm1", "binarized")
 
 
-def _row_chunks(n_rows, n_cols, max_elements=None):
+def row_batches(n_rows, n_cols, max_elements=_CHECK_CHUNK_ELEMENTS):
     """Row slices covering ``n_rows`` with at most ``max_elements`` per block."""
-    if max_elements is None:
-        max_elements = _CHECK_CHUNK_ELEMENTS
-    step = max(1, max_elements // max(1, n_cols))
-    for start in range(0, n_rows, step):
-        yield slice(start, min(n_rows, start + step))
+    return gen_batches(n_rows, max(1, max_elements // max(1, n_cols)))
 
 
 def _offending_values(X, allowed, limit=5):
     """Up to ``limit`` distinct values of X that are not in ``allowed``."""
     found = []
-    for rows in _row_chunks(X.shape[0], X.shape[1]):
+    for rows in row_batches(X.shape[0], X.shape[1]):
         block = np.asarray(X[rows])
         bad = block[~np.isin(block, allowed)]
         if bad.size:
@@ -57,7 +54,7 @@ def _value_flags(X):
             return has_zero, has_minus, False
         return bool((X == 0).any()), bool((X == -1).any()), True
     has_zero = has_minus = has_other = False
-    for rows in _row_chunks(X.shape[0], X.shape[1]):
+    for rows in row_batches(X.shape[0], X.shape[1]):
         block = X[rows]
         is_zero = block == 0
         is_minus = block == -1

@@ -14,24 +14,19 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import check_random_state, gen_batches
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._utils._validation import (
-    _CHECK_CHUNK_ELEMENTS,
     binary_encoding,
     check_binary_target,
     check_device,
     check_dtype,
     restore_on_error,
+    row_batches,
     to_spins,
     validate_binary_data,
 )
-
-
-def row_batches(n_rows, n_cols, max_elements=_CHECK_CHUNK_ELEMENTS):
-    """Row slices covering ``n_rows`` with at most ``max_elements`` per block."""
-    return gen_batches(n_rows, max(1, max_elements // max(1, n_cols)))
 
 
 @dataclass

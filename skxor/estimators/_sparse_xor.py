@@ -8,9 +8,9 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils._validation import Integers, check_dtype, to_spins
+from .._utils._validation import Integers, check_dtype, row_batches, to_spins
 from ..nn import ATTENTION_TYPES, SparseXORAttention
-from ._base import TorchBinaryClassifier, row_batches
+from ._base import TorchBinaryClassifier
 
 #: Training rows (at most) on which fit checks the read-out's orientation.
 _ORIENTATION_ROWS = 4096

@@ -15,9 +15,13 @@ from sklearn.utils.validation import (
 )
 
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, bits_to_index, check_exhaustive_bits, to_bits
-from .._utils._validation import Integers, binary_encoding, validate_binary_data
+from .._utils._validation import (
+    Integers,
+    binary_encoding,
+    restore_on_error,
+    validate_binary_data,
+)
 from ..boolean._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
-from ..estimators import SparseXORTransformer
 from ._profile import exhaustive_counts, iter_flips, profile_strings, summarise
 
 
@@ -164,6 +168,9 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
 
     def _inner_template(self):
         if self.estimator is None:
+            # Imported here: sensitivity sits below the estimators it profiles.
+            from ..estimators import SparseXORTransformer
+
             return SparseXORTransformer(random_state=self.random_state)
         return self.estimator
 
@@ -264,6 +271,12 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         self : SensitivityProfiler
             The fitted profiler.
         """
+        # Any exception leaves the profiler as it was (previous fit intact).
+        with restore_on_error(self):
+            self._fit(X, y)
+        return self
+
+    def _fit(self, X, y):
         if self.binarize is not None and not np.isfinite(self.binarize):
             raise ValueError(f"binarize must be finite; got {self.binarize!r}.")
         X, bits = self._bits(X, reset=True)
@@ -314,7 +327,6 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         self.average_sensitivity_ = self.profile_.average
         self.min_sensitivity_ = self.profile_.minimum
         self.zero_sensitivity_fraction_ = self.profile_.zero_fraction
-        return self
 
     # -- transform / predict ------------------------------------------------------
 
