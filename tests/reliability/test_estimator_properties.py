@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from skxor import (
@@ -48,6 +48,7 @@ def test_sparse_xor_is_equivariant_under_label_renaming(seed, d, attention, name
     X, y = make_sparse_parity(2000, d, random_state=seed)
     paper = SparseXORTransformer(m=8, attention=attention, random_state=seed).fit(X, y)
     assert paper.output_sign_ == 1
+    assume(paper.score(X, y) >= 0.95)  # the property is about problems the model learns
     minus, plus = names
     renamed = np.where(y > 0, plus, minus)
     clf = SparseXORTransformer(m=8, attention=attention, random_state=seed).fit(X, renamed)
@@ -113,6 +114,7 @@ REFIT_FACTORIES["SensitivityProfiler"] = lambda: SensitivityProfiler(
        fitted=st.booleans())
 def test_failed_fit_changes_nothing(entry, seed, failure, fitted, reliability_cases):
     X, y = make_sparse_parity(64, 5, random_state=seed)
+    assume(fitted or failure != "other n_features")  # a first fit may take any width
     est = REFIT_FACTORIES[entry]()
     if fitted:
         est.fit(X, y)
