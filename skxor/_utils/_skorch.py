@@ -117,19 +117,47 @@ class LeanNet(NeuralNet):
 
 
 class StopOnNonFinite(Callback):
-    """Fail fast, with a clear message, once the training loss is NaN or inf."""
+    """Fail fast, with a clear message, once the training loss is NaN or inf.
 
-    def __init__(self, learning_rate):
+    Parameters
+    ----------
+    learning_rate : float
+        Named in the message when training diverges.
+    probe : tuple of Tensor or None, default=None
+        A few ``(X, y)`` rows: the loss of the initial network on them is
+        measured at the start of training; when it is already non-finite the
+        message names ``init_hint`` instead of the learning rate.
+    init_hint : str or None, default=None
+        What to change when the initial network overflows, e.g.
+        ``"init_scale (got 1e+30)"``.
+    """
+
+    def __init__(self, learning_rate, probe=None, init_hint=None):
         self.learning_rate = learning_rate
+        self.probe = probe
+        self.init_hint = init_hint
+
+    def on_train_begin(self, net, **kwargs):
+        self.initial_loss_ = 0.0
+        if self.probe is not None:
+            X, y = self.probe
+            with torch.no_grad():
+                self.initial_loss_ = float(net.criterion_(net.module_(X), y))
 
     def on_epoch_end(self, net, **kwargs):
         loss = net.history[-1, "train_loss"]
-        if not np.isfinite(loss):
+        if np.isfinite(loss):
+            return
+        if self.init_hint is not None and not np.isfinite(getattr(self, "initial_loss_", 0.0)):
             raise ValueError(
-                f"Training diverged: the training loss became {loss} in epoch "
-                f"{len(net.history)}; use a smaller learning_rate (got "
-                f"{self.learning_rate!r})."
+                f"Training diverged: the initial network's loss is already "
+                f"{self.initial_loss_} (its outputs overflow); use a smaller {self.init_hint}."
             )
+        raise ValueError(
+            f"Training diverged: the training loss became {loss} in epoch "
+            f"{len(net.history)}; use a smaller learning_rate (got "
+            f"{self.learning_rate!r})."
+        )
 
 
 class StopAtAccuracy(Callback):

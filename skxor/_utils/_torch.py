@@ -25,3 +25,22 @@ def seeded_torch(seed, device="cpu"):
     with torch.random.fork_rng(devices=devices):
         torch.manual_seed(seed)
         yield
+
+
+@contextmanager
+def torch_threads(n_threads):
+    """Run a block with ``torch.set_num_threads(n_threads)``, restoring it after.
+
+    Float reductions split over threads sum in a thread-dependent order; a
+    fixed count makes results independent of the caller's thread settings
+    (joblib workers, ``OMP_NUM_THREADS``, ``torch.set_num_threads``).
+    """
+    previous = torch.get_num_threads()
+    if previous == n_threads:
+        yield
+        return
+    torch.set_num_threads(n_threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)

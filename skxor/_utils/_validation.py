@@ -6,10 +6,13 @@ too); anything else is rejected with a ``ValueError`` naming the values, unless
 a ``binarize`` threshold maps real values to bits first.
 """
 
+from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
 import torch
+from sklearn.utils import gen_batches
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
 #: Rows handled at once when checking or converting X: bounds temporaries.
@@ -18,19 +21,15 @@ _CHECK_CHUNK_ELEMENTS = 1 << 22
 ENCODINGS = ("01", "pm1", "binarized")
 
 
-def _row_chunks(n_rows, n_cols, max_elements=None):
+def row_batches(n_rows, n_cols, max_elements=_CHECK_CHUNK_ELEMENTS):
     """Row slices covering ``n_rows`` with at most ``max_elements`` per block."""
-    if max_elements is None:
-        max_elements = _CHECK_CHUNK_ELEMENTS
-    step = max(1, max_elements // max(1, n_cols))
-    for start in range(0, n_rows, step):
-        yield slice(start, min(n_rows, start + step))
+    return gen_batches(n_rows, max(1, max_elements // max(1, n_cols)))
 
 
 def _offending_values(X, allowed, limit=5):
     """Up to ``limit`` distinct values of X that are not in ``allowed``."""
     found = []
-    for rows in _row_chunks(X.shape[0], X.shape[1]):
+    for rows in row_batches(X.shape[0], X.shape[1]):
         block = np.asarray(X[rows])
         bad = block[~np.isin(block, allowed)]
         if bad.size:
@@ -55,7 +54,7 @@ def _value_flags(X):
             return has_zero, has_minus, False
         return bool((X == 0).any()), bool((X == -1).any()), True
     has_zero = has_minus = has_other = False
-    for rows in _row_chunks(X.shape[0], X.shape[1]):
+    for rows in row_batches(X.shape[0], X.shape[1]):
         block = X[rows]
         is_zero = block == 0
         is_minus = block == -1
@@ -178,6 +177,47 @@ def check_binary_target(y, estimator_name):
     return classes, 2.0 * y_index - 1.0
 
 
+class Integers(Interval):
+    """``Interval(Integral, ...)`` that refuses booleans.
+
+    ``True`` is an ``Integral`` in Python, so scikit-learn's interval lets
+    ``m=True`` through as 1; an integer parameter must be given an integer.
+    """
+
+    def __init__(self, left, right, *, closed):
+        super().__init__(Integral, left, right, closed=closed)
+
+    def is_satisfied_by(self, val):
+        if isinstance(val, (bool, np.bool_)):
+            return False
+        return super().is_satisfied_by(val)
+
+    def __str__(self):
+        return super().__str__().replace("an int", "an int (not a bool)", 1)
+
+
+@contextmanager
+def restore_on_error(estimator):
+    """Run a block; on any exception put ``estimator.__dict__`` back as it was.
+
+    ``fit`` replaces fitted attributes by new objects (it never mutates the
+    old ones in place), so a shallow copy of the instance dictionary is the
+    whole previous state: a failed refit leaves the previous fit intact, a
+    failed first fit leaves the estimator unfitted.
+    """
+    saved = dict(estimator.__dict__)
+    try:
+        yield
+    except BaseException:
+        estimator.__dict__.clear()
+        estimator.__dict__.update(saved)
+        raise
+
+
+#: Torch device types skxor's estimators run on.
+DEVICE_TYPES = ("cpu", "cuda", "mps")
+
+
 def check_device(device):
     """Return a ``torch.device`` or raise a ValueError naming the problem."""
     if isinstance(device, torch.device):
@@ -191,9 +231,16 @@ def check_device(device):
                 "or 'cuda'."
             ) from exc
     else:
+        dev = None
+    if dev is None:
         raise TypeError(
             f"device must be a string such as 'cpu' or a torch.device; got "
             f"{type(device).__name__}."
+        )
+    if dev.type not in DEVICE_TYPES:
+        raise ValueError(
+            f"device={device!r} is not supported: skxor's estimators run on "
+            f"{', '.join(repr(t) for t in DEVICE_TYPES)} devices."
         )
     if dev.type == "cuda" and not torch.cuda.is_available():
         raise ValueError(

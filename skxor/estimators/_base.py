@@ -1,33 +1,103 @@
-"""Prediction plumbing shared by skxor's torch-backed binary classifiers."""
+"""The base class of skxor's torch-backed binary classifiers.
+
+It owns what the three torch estimators share: the start of ``fit``
+(validation, input encoding, the two-class target as spins, device, dtype,
+random state), committing the fitted attributes only once training has
+succeeded, and the prediction plumbing (``predict``, chunked, device-aware
+evaluation with a CPU fallback). Each estimator keeps its own parameter
+constraints, module builder and training routine.
+"""
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import torch
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._utils._validation import (
-    _row_chunks,
     binary_encoding,
+    check_binary_target,
     check_device,
     check_dtype,
+    restore_on_error,
+    row_batches,
     to_spins,
     validate_binary_data,
 )
 
 
-class TorchBinaryClassifierMixin:
-    """``predict`` and chunked, device-aware evaluation for binary classifiers.
+@dataclass
+class FitStart:
+    """What every torch estimator's ``fit`` starts from (see ``_start_fit``)."""
 
-    Subclasses store ``device``, ``dtype`` and ``binarize`` parameters, set
-    ``classes_`` and ``encoding_`` in ``fit`` and implement
-    ``decision_function`` with :meth:`_evaluate`.
+    X: np.ndarray
+    encoding: str
+    classes: np.ndarray
+    y_spins: np.ndarray
+    device: torch.device
+    dtype: torch.dtype
+    rng: np.random.RandomState
+
+
+class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
+    """Base of the torch-backed binary classifiers (not for direct use).
+
+    Subclasses store ``device``, ``dtype``, ``binarize`` and ``random_state``
+    parameters, implement ``_fit(X, y)`` (starting with :meth:`_start_fit`)
+    and ``decision_function`` (with :meth:`_evaluate`). :meth:`fit` wraps
+    ``_fit`` so that an exception leaves the estimator exactly as it was.
     """
+
+    #: Finite-valued float parameters (Interval constraints admit inf).
+    _finite_params = ("binarize",)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False  # fit raises on more than two classes
         return tags
+
+    # -- fit --------------------------------------------------------------------
+
+    def _commit_fit(self, X, y):
+        """Run ``_fit``; any exception restores the state before the call."""
+        with restore_on_error(self):
+            self._fit(X, y)
+        return self
+
+    def _check_finite_params(self):
+        for name in self._finite_params:
+            value = getattr(self, name)
+            if value is not None and not np.isfinite(value):
+                what = "a finite threshold or None" if name == "binarize" else "finite"
+                raise ValueError(f"{name} must be {what}; got {value!r}.")
+
+    def _start_fit(self, X, y, *, need_y=True):
+        """Validate X (and y), read the encoding, target, device, dtype and RNG.
+
+        With ``need_y=False`` and ``y=None`` only X is validated; ``classes``
+        and ``y_spins`` are then None.
+        """
+        self._check_finite_params()
+        if y is None and not need_y:
+            X = validate_binary_data(self, X, dtype="numeric")
+            classes = y_spins = None
+        else:
+            X, y = validate_binary_data(self, X, y, dtype="numeric")
+            classes, y_spins = check_binary_target(y, type(self).__name__)
+        return FitStart(
+            X=X,
+            encoding=binary_encoding(X, self.binarize),
+            classes=classes,
+            y_spins=y_spins,
+            device=check_device(self.device),
+            dtype=check_dtype(self.dtype),
+            rng=check_random_state(self.random_state),
+        )
+
+    # -- prediction ---------------------------------------------------------------
 
     def _prediction_device(self):
         """The fit device if usable here, else the CPU (a model moved machines)."""
@@ -53,7 +123,7 @@ class TorchBinaryClassifierMixin:
         dtype = check_dtype(self.dtype)
 
         def chunks():
-            for rows in _row_chunks(X.shape[0], X.shape[1]):
+            for rows in row_batches(X.shape[0], X.shape[1]):
                 yield rows, to_spins(X[rows], encoding, self.binarize, dtype=dtype, device=device)
 
         return X.shape[0], chunks()
@@ -81,3 +151,7 @@ class TorchBinaryClassifierMixin:
         """
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+
+# The former name of the base, kept for code that subclassed it.
+TorchBinaryClassifierMixin = TorchBinaryClassifier

@@ -1,12 +1,11 @@
 """BooleanTransformerClassifier: a transformer classifier on bit strings (paper 2)."""
 
 import copy
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils import check_random_state
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -19,14 +18,8 @@ from .._utils._skorch import (
     fit_seeded,
     quiet_settings,
 )
-from .._utils._validation import (
-    binary_encoding,
-    check_binary_target,
-    check_device,
-    check_dtype,
-    to_spins,
-    validate_binary_data,
-)
+from .._utils._torch import torch_threads
+from .._utils._validation import Integers, to_spins
 from ..nn._boolean_transformer import (
     ACTIVATIONS,
     INIT_SCHEMES,
@@ -35,7 +28,7 @@ from ..nn._boolean_transformer import (
     READOUTS,
     BooleanTransformer,
 )
-from ._base import TorchBinaryClassifierMixin
+from ._base import TorchBinaryClassifier
 
 _SEED_MAX = np.iinfo(np.int32).max
 
@@ -70,7 +63,7 @@ def _function_labels(function, bits, name="target_function"):
     return out == 1
 
 
-class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstimator):
+class BooleanTransformerClassifier(TorchBinaryClassifier):
     """Transformer classifier for Boolean functions of bit strings (Köver et al.).
 
     Each of the N input bits is a token of a
@@ -159,7 +152,9 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
     random_state : int, RandomState instance or None, default=None
         Seeds the initialisation, the batch order and the fresh strings;
         torch's global generator is left untouched. The same seed gives
-        bit-identical fits on the same machine.
+        bit-identical fits and decision values on the same machine, whatever
+        the torch thread count or joblib ``n_jobs`` (fit and evaluation run
+        on one torch thread).
 
     Attributes
     ----------
@@ -206,10 +201,10 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
     """
 
     _parameter_constraints = {
-        "d_model": [Interval(Integral, 1, None, closed="left")],
-        "n_layers": [Interval(Integral, 1, None, closed="left")],
-        "n_heads": [Interval(Integral, 1, None, closed="left")],
-        "d_mlp": [Interval(Integral, 1, None, closed="left"), None],
+        "d_model": [Integers(1, None, closed="left")],
+        "n_layers": [Integers(1, None, closed="left")],
+        "n_heads": [Integers(1, None, closed="left")],
+        "d_mlp": [Integers(1, None, closed="left"), None],
         "positional": [StrOptions(set(POSITIONAL_ENCODINGS))],
         "norm": [StrOptions(set(NORM_PLACEMENTS))],
         "layer_norm_eps": [Interval(Real, 0, None, closed="left")],
@@ -220,8 +215,8 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
         "loss": [StrOptions({"logistic", "squared_error"})],
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
         "weight_decay": [Interval(Real, 0, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Integers(1, None, closed="left")],
+        "batch_size": [Integers(1, None, closed="left")],
         "target_function": [callable, None],
         "target_accuracy": [Interval(Real, 0, 1, closed="right"), None],
         "binarize": [Real, None],
@@ -284,12 +279,10 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
 
     # -- validation -----------------------------------------------------------
 
+    # Interval constraints without an upper bound still admit inf.
+    _finite_params = ("layer_norm_eps", "init_scale", "learning_rate", "weight_decay", "binarize")
+
     def _check_params(self):
-        # Interval constraints without an upper bound still admit inf.
-        for name in ("layer_norm_eps", "init_scale", "learning_rate", "weight_decay", "binarize"):
-            value = getattr(self, name)
-            if value is not None and not np.isfinite(value):
-                raise ValueError(f"{name} must be finite; got {value!r}.")
         if self.d_model % self.n_heads:
             raise ValueError(
                 f"d_model={self.d_model} must be divisible by n_heads={self.n_heads} "
@@ -335,28 +328,24 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
         self : BooleanTransformerClassifier
             The fitted estimator.
         """
-        self._check_params()
-        name = type(self).__name__
-        fresh = self.target_function is not None
-        if fresh and y is None:
-            X = validate_binary_data(self, X, dtype="numeric")
-        else:
-            X, y = validate_binary_data(self, X, y, dtype="numeric")
-        n_samples, n_bits = X.shape
-        self.encoding_ = binary_encoding(X, self.binarize)
-        device = check_device(self.device)
-        dtype = check_dtype(self.dtype)
-        rng = check_random_state(self.random_state)
-        init_seed, train_seed, data_seed = (int(s) for s in rng.randint(_SEED_MAX, size=3))
+        return self._commit_fit(X, y)
 
-        spins = to_spins(X, self.encoding_, self.binarize, dtype=dtype, device=device)
+    def _fit(self, X, y):
+        self._check_params()
+        fresh = self.target_function is not None
+        start = self._start_fit(X, y, need_y=not fresh)
+        X, device, dtype = start.X, start.device, start.dtype
+        n_samples, n_bits = X.shape
+        init_seed, train_seed, data_seed = (int(s) for s in start.rng.randint(_SEED_MAX, size=3))
+
+        spins = to_spins(X, start.encoding, self.binarize, dtype=dtype, device=device)
         if fresh and y is None:
             bits = ((1 - spins) / 2).to(torch.uint8).cpu().numpy()
             labels = _function_labels(self.target_function, bits)
-            self.classes_ = np.array([0, 1])
+            classes = np.array([0, 1])
             y_spins = 2.0 * labels - 1.0
         else:
-            self.classes_, y_spins = check_binary_target(y, name)
+            classes, y_spins = start.classes, start.y_spins
         target = self._targets(y_spins, dtype, device)
 
         module = BooleanTransformer(
@@ -375,7 +364,11 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
             seed=init_seed,
         ).to(dtype=dtype)
 
-        callbacks = [("stop_on_non_finite", StopOnNonFinite(self.learning_rate))]
+        init_hint = None
+        if self.init != "default":
+            init_hint = f"init_scale (got {self.init_scale!r}, init={self.init!r})"
+        stop = StopOnNonFinite(self.learning_rate, (spins[:256], target[:256]), init_hint)
+        callbacks = [("stop_on_non_finite", stop)]
         if self.target_accuracy is not None:
             callbacks.append(("stop_at_accuracy", StopAtAccuracy(spins, target, self.target_accuracy)))
         batch_size = min(self.batch_size, n_samples) if not fresh else self.batch_size
@@ -401,9 +394,14 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
             **quiet_settings(self.verbose, device),
             **iterator_kwargs,
         )
-        fit_seeded(net, spins, target, train_seed, device, self.max_iter, type(self).__name__)
+        # One torch thread: float sums then do not depend on the caller's
+        # thread count (joblib workers, OMP_NUM_THREADS), so fits are bit-identical.
+        with torch_threads(1):
+            fit_seeded(net, spins, target, train_seed, device, self.max_iter, type(self).__name__)
 
         history = net.history
+        self.encoding_ = start.encoding
+        self.classes_ = classes
         # The callbacks hold the monitoring tensors: keep only the record.
         self.history_ = history
         self.loss_curve_ = [float(v) for v in history[:, "train_loss"]]
@@ -413,7 +411,6 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
         self.n_iter_ = len(history)
         self.module_ = net.module_.cpu().eval()
         self.n_parameters_ = self.module_.n_parameters
-        return self
 
     # -- prediction -----------------------------------------------------------
 
@@ -439,7 +436,8 @@ class BooleanTransformerClassifier(TorchBinaryClassifierMixin, ClassifierMixin, 
         """
         check_is_fitted(self)
         module, device = self._predict_module()
-        return self._evaluate(X, module, device)
+        with torch_threads(1):  # thread-count independent, like fit
+            return self._evaluate(X, module, device)
 
     def layer_norm_inverse_std(self, X):
         """Layer-norm blow-up ``1 / sqrt(var + eps)`` of every norm's input.

@@ -1,11 +1,11 @@
 """FFNNParityBaseline: the two-layer feed-forward network of SPEC section 3."""
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import torch
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import _fit_context
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
@@ -22,22 +22,15 @@ from .._utils._skorch import (
     quiet_settings,
 )
 from .._utils._torch import seed_from
-from .._utils._validation import (
-    binary_encoding,
-    check_binary_target,
-    check_device,
-    check_dtype,
-    to_spins,
-    validate_binary_data,
-)
+from .._utils._validation import Integers, to_spins
 from ..nn._ffnn import ACTIVATIONS, TwoLayerNetwork
-from ._base import TorchBinaryClassifierMixin
+from ._base import TorchBinaryClassifier
 from ._parameters import count_module_parameters
 
 _OPTIMIZERS = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torch.optim.SGD}
 
 
-class FFNNParityBaseline(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstimator):
+class FFNNParityBaseline(TorchBinaryClassifier):
     """Two-layer feed-forward network classifier, the baseline of SPEC section 3.
 
     ``f(x) = sum_j a_j sigma(w_j . x + c_j) + c_0`` on the input spins
@@ -146,18 +139,18 @@ class FFNNParityBaseline(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
     """
 
     _parameter_constraints = {
-        "width": [Interval(Integral, 1, None, closed="left")],
+        "width": [Integers(1, None, closed="left")],
         "activation": [StrOptions(set(ACTIVATIONS))],
         "loss": [StrOptions({"logistic", "squared_error"})],
         "optimizer": [StrOptions(set(_OPTIMIZERS))],
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
         "momentum": [Interval(Real, 0, 1, closed="left")],
         "weight_decay": [Interval(Real, 0, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "batch_size": [Interval(Integral, 1, None, closed="left"), None],
+        "max_iter": [Integers(1, None, closed="left")],
+        "batch_size": [Integers(1, None, closed="left"), None],
         "early_stopping": ["boolean"],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
-        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "n_iter_no_change": [Integers(1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "binarize": [Real, None],
         "dtype": [StrOptions({"float32", "float64"})],
@@ -209,11 +202,6 @@ class FFNNParityBaseline(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
 
     # -- validation -----------------------------------------------------------
 
-    def _check_finite_params(self):
-        # The Interval constraints already reject inf for the numeric settings.
-        if self.binarize is not None and not np.isfinite(self.binarize):
-            raise ValueError(f"binarize must be a finite threshold or None; got {self.binarize!r}.")
-
     def _targets(self, y_spins, dtype, device):
         """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""
         target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
@@ -260,14 +248,13 @@ class FFNNParityBaseline(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
         self : FFNNParityBaseline
             The fitted estimator.
         """
-        self._check_finite_params()
-        X, y = validate_binary_data(self, X, y, dtype="numeric")
-        name = type(self).__name__
-        encoding = binary_encoding(X, self.binarize)
-        classes, y_spins = check_binary_target(y, name)
-        device = check_device(self.device)
-        dtype = check_dtype(self.dtype)
-        seed = seed_from(self.random_state)
+        return self._commit_fit(X, y)
+
+    def _fit(self, X, y):
+        start = self._start_fit(X, y)
+        X, encoding, classes, y_spins = start.X, start.encoding, start.classes, start.y_spins
+        device, dtype = start.device, start.dtype
+        seed = seed_from(start.rng)
 
         spins = to_spins(X, encoding, self.binarize, dtype=dtype, device=device)
         target = self._targets(y_spins, dtype, device)
@@ -327,7 +314,6 @@ class FFNNParityBaseline(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
         )
         self.n_iter_ = len(net.history)
         self.n_parameters_ = count_module_parameters(net.module_)
-        return self
 
     # -- prediction -----------------------------------------------------------
 

@@ -1,25 +1,24 @@
 """SparseXORTransformer: the one-layer, H-head attention classifier of SPEC 2."""
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils import check_random_state
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils._validation import (
-    _row_chunks,
-    binary_encoding,
-    check_binary_target,
-    check_device,
-    check_dtype,
-    to_spins,
-    validate_binary_data,
-)
+from .._utils._validation import Integers, check_dtype, row_batches, to_spins
 from ..nn import ATTENTION_TYPES, SparseXORAttention
-from ._base import TorchBinaryClassifierMixin
+from ._base import TorchBinaryClassifier
+
+#: Training rows (at most) on which fit checks the read-out's orientation.
+_ORIENTATION_ROWS = 4096
+#: Subsample accuracy at which the paper's orientation is kept without a mirror fit.
+_ORIENTATION_ACCURACY = 0.9
+#: The mirror must beat the paper's subsample accuracy by at least this much
+#: (and three standard errors): two chance-level fits never swap.
+_ORIENTATION_MARGIN = 0.1
 
 
 def sphere_keys(n_positions, m, rng):
@@ -56,7 +55,7 @@ def initial_queries(n_heads, m, init, rng):
     return vertices @ rotation.T
 
 
-class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstimator):
+class SparseXORTransformer(TorchBinaryClassifier):
     """One-layer attention classifier that learns sparse XOR (Han & Ghoshdastidar).
 
     Positions are keys: ``v_1 .. v_d`` are drawn uniformly from the unit
@@ -66,6 +65,21 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
     and the output is ``f(x) = -prod_h (sum_i gamma_{h,i} x_i)``. Training is
     gradient descent on the mean squared error against labels in {-1, +1};
     the default is a single full-batch, normalised gradient step.
+
+    Class orientation: the read-out ``-prod_h(...)`` has a fixed sign, so a
+    model of this form fits ``y = -x_i x_j`` but not ``y = +x_i x_j``. ``fit``
+    therefore trains the paper's orientation first and, only if that does not
+    classify a subsample of the training rows (at most 4096, evenly spaced)
+    with accuracy at least 0.9, also trains its mirror (the same keys, initial
+    queries and batch order, fitted to the negated labels) and keeps the
+    mirror when it is clearly better on that subsample: lower squared error
+    and an accuracy higher by more than 0.1 and more than three standard
+    errors (two chance-level fits never swap). The choice is
+    ``output_sign_``: the model computes ``f(x) = -output_sign_ * prod_h
+    (gamma_h . x)``. On labels in the paper's orientation that it learns
+    (``make_sparse_parity`` output), ``output_sign_`` is 1 and the fit is the
+    paper's model exactly; on negated or renamed labels the fit is that
+    model's exact mirror.
 
     Trainable parameters: ``n_heads * m`` (the ``d * m`` keys are frozen).
 
@@ -122,6 +136,9 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
         The position each head attends to most.
     n_parameters_ : int
         Trainable parameters, ``n_heads * m``.
+    output_sign_ : {1, -1}
+        Sign of the read-out chosen in fit: ``f(x) = -output_sign_ *
+        prod_h (gamma_h . x)`` (1 is the paper's model).
     loss_curve_ : list of float
         Training loss per epoch, measured during the pass that computed the
         gradient (so ``loss_curve_[0]`` is the loss at initialisation).
@@ -153,17 +170,17 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
     """
 
     _parameter_constraints = {
-        "m": [Interval(Integral, 1, None, closed="left")],
+        "m": [Integers(1, None, closed="left")],
         "attention": [StrOptions(set(ATTENTION_TYPES))],
-        "n_heads": [Interval(Integral, 1, None, closed="left")],
+        "n_heads": [Integers(1, None, closed="left")],
         "init": [StrOptions({"antisymmetric", "random"})],
         "learning_rate": [
             StrOptions({"normalized"}),
             Interval(Real, 0, None, closed="neither"),
         ],
         "step_length": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "batch_size": [Interval(Integral, 1, None, closed="left"), None],
+        "max_iter": [Integers(1, None, closed="left")],
+        "batch_size": [Integers(1, None, closed="left"), None],
         "binarize": [Real, None],
         "dtype": [StrOptions({"float32", "float64"})],
         "device": [str, torch.device],
@@ -208,11 +225,6 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
 
     # -- validation ---------------------------------------------------------
 
-    def _check_finite_params(self):
-        # Interval constraints already reject inf for the step parameters.
-        if self.binarize is not None and not np.isfinite(self.binarize):
-            raise ValueError(f"binarize must be a finite threshold or None; got {self.binarize!r}.")
-
     # -- training -------------------------------------------------------------
 
     def _loss_and_gradient(self, model, X, rows, y, n_rows, encoding, dtype, device):
@@ -228,7 +240,7 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
         total = torch.zeros((), dtype=dtype, device=device)
         block = X[rows]
         targets = y[rows]
-        for chunk in _row_chunks(block.shape[0], block.shape[1]):
+        for chunk in row_batches(block.shape[0], block.shape[1]):
             spins = to_spins(block[chunk], encoding, self.binarize, dtype=dtype, device=device)
             target = torch.as_tensor(targets[chunk], dtype=dtype, device=device)
             Z = (spins @ gamma_fixed).requires_grad_(True)  # (c, H): the head averages
@@ -253,48 +265,13 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
             if not torch.isfinite(model.queries).all():
                 raise ValueError(
                     "The gradient step overflowed to non-finite query values; "
-                    f"use a smaller learning_rate (got {self.learning_rate!r})."
+                    f"use a smaller {self._step_parameter()}."
                 )
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit the queries by gradient descent on the squared error.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-            ``binarize`` set).
-        y : array-like of shape (n_samples,)
-            Two class labels; ``classes_[1]`` is mapped to +1.
-
-        Returns
-        -------
-        self : SparseXORTransformer
-            The fitted estimator.
-        """
-        self._check_finite_params()
-        X, y = validate_binary_data(self, X, y, dtype="numeric")
-        n_samples, d = X.shape
-        name = type(self).__name__
-        if d < self.n_heads:
-            raise ValueError(
-                f"{name} needs at least n_heads={self.n_heads} features; got "
-                f"{d} feature(s)."
-            )
-        if self.init == "antisymmetric" and self.m < self.n_heads - 1:
-            raise ValueError(
-                f"init='antisymmetric' with n_heads={self.n_heads} needs "
-                f"m >= {self.n_heads - 1}; got m={self.m}."
-            )
-        encoding = binary_encoding(X, self.binarize)
-        classes, y_spins = check_binary_target(y, name)
-        device = check_device(self.device)
-        dtype = check_dtype(self.dtype)
-        rng = check_random_state(self.random_state)
-
-        keys = sphere_keys(d, self.m, rng)
-        queries = initial_queries(self.n_heads, self.m, self.init, rng)
+    def _train(self, start, keys, queries, y_spins, rng):
+        """Gradient descent from ``queries`` on ``y_spins``: (model, loss curve)."""
+        X, dtype, device = start.X, start.dtype, start.device
+        n_samples = X.shape[0]
         model = SparseXORAttention(
             torch.as_tensor(keys, dtype=dtype, device=device),
             # A copy: the in-place steps must not write into initial_queries_.
@@ -313,17 +290,116 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
             for rows in batches:
                 n_rows = n_samples if isinstance(rows, slice) else rows.shape[0]
                 loss, grad = self._loss_and_gradient(
-                    model, X, rows, y_spins, n_rows, encoding, dtype, device
+                    model, X, rows, y_spins, n_rows, start.encoding, dtype, device
                 )
                 epoch_loss += loss * n_rows / n_samples
                 self._step(model, grad)
             loss_curve.append(epoch_loss)
+        return model, loss_curve
 
-        # Fitted attributes only now: a failed step leaves no half-fitted model.
+    def _step_parameter(self):
+        """The parameter that sets the step size, for error messages."""
+        if self.learning_rate == "normalized":
+            return f"step_length (got {self.step_length!r})"
+        return f"learning_rate (got {self.learning_rate!r})"
+
+    def _check_output_range(self, attention, dtype):
+        """Refuse queries whose read-out can overflow (linear/erf attention).
+
+        ``|f(x)| <= prod_h sum_i |gamma_{h,i}|``; when that bound is beyond the
+        largest value of ``dtype``, ``decision_function`` could return inf.
+        """
+        gamma = attention.detach().cpu().double().numpy()
+        with np.errstate(over="ignore", invalid="ignore"):
+            bound = np.prod(np.abs(gamma).sum(axis=1))
+        if not np.isfinite(gamma).all() or not bound <= torch.finfo(dtype).max:
+            raise ValueError(
+                "Training produced attention weights whose read-out overflows "
+                f"{str(dtype).replace('torch.', '')} (|f(x)| can reach {bound:.3g}); "
+                f"use a smaller {self._step_parameter()}."
+            )
+
+    @staticmethod
+    def _orientation_rows(n_samples):
+        """Evenly spaced training rows (at most ``_ORIENTATION_ROWS``) for the sign check."""
+        step = -(-n_samples // _ORIENTATION_ROWS)
+        return np.arange(0, n_samples, step)
+
+    def _fit_quality(self, start, attention, y_spins, rows, sign):
+        """Accuracy and mean squared error of ``sign * (-prod)`` on ``rows``."""
+        spins = to_spins(start.X[rows], start.encoding, self.binarize, dtype=torch.float64)
+        with torch.no_grad():
+            f = sign * SparseXORAttention.read_out(spins, attention.detach().double().cpu().T)
+        f = f.numpy()
+        target = y_spins[rows]
+        return float(np.mean((f > 0) == (target > 0))), float(np.mean((f - target) ** 2))
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit the queries by gradient descent on the squared error.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
+            ``binarize`` set).
+        y : array-like of shape (n_samples,)
+            Two class labels; ``classes_[1]`` is mapped to +1.
+
+        Returns
+        -------
+        self : SparseXORTransformer
+            The fitted estimator.
+        """
+        return self._commit_fit(X, y)
+
+    def _fit(self, X, y):
+        start = self._start_fit(X, y)
+        n_samples, d = start.X.shape
+        name = type(self).__name__
+        if d < self.n_heads:
+            raise ValueError(
+                f"{name} needs at least n_heads={self.n_heads} features; got "
+                f"{d} feature(s)."
+            )
+        if self.init == "antisymmetric" and self.m < self.n_heads - 1:
+            raise ValueError(
+                f"init='antisymmetric' with n_heads={self.n_heads} needs "
+                f"m >= {self.n_heads - 1}; got m={self.m}."
+            )
+        rng = start.rng
+        keys = sphere_keys(d, self.m, rng)
+        queries = initial_queries(self.n_heads, self.m, self.init, rng)
+        # The mirrored fit replays the same mini-batch order.
+        rng_state = rng.get_state()
+        model, loss_curve = self._train(start, keys, queries, start.y_spins, rng)
         with torch.no_grad():
             attention = model.weights().T  # (H, d)
-        self.encoding_ = encoding
-        self.classes_ = classes
+        self._check_output_range(attention, start.dtype)
+
+        # The paper's read-out -prod_h(gamma_h . x) has a fixed sign. Fit the
+        # mirror (the paper model on -y, negated) only when the paper
+        # orientation does not fit a subsample of the training rows, and keep
+        # it only when it is clearly better there.
+        sign = 1
+        rows = self._orientation_rows(n_samples)
+        accuracy, loss = self._fit_quality(start, attention, start.y_spins, rows, 1)
+        if accuracy < _ORIENTATION_ACCURACY:
+            rng.set_state(rng_state)
+            mirror_model, mirror_curve = self._train(start, keys, queries, -start.y_spins, rng)
+            with torch.no_grad():
+                mirror_attention = mirror_model.weights().T
+            self._check_output_range(mirror_attention, start.dtype)
+            m_accuracy, m_loss = self._fit_quality(
+                start, mirror_attention, start.y_spins, rows, -1
+            )
+            margin = max(_ORIENTATION_MARGIN, 3 * np.sqrt(0.25 / rows.shape[0]))
+            if m_loss < loss and m_accuracy > accuracy + margin:
+                sign, model, loss_curve, attention = -1, mirror_model, mirror_curve, mirror_attention
+
+        self.encoding_ = start.encoding
+        self.classes_ = start.classes
+        self.output_sign_ = sign
         self.loss_curve_ = loss_curve
         self.n_iter_ = self.max_iter
         self.keys_ = keys
@@ -332,7 +408,6 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
         self.attention_ = attention.cpu().numpy().astype(np.float64)
         self.support_ = np.argmax(self.attention_, axis=1)
         self.n_parameters_ = self.n_heads * self.m
-        return self
 
     # -- prediction -----------------------------------------------------------
 
@@ -352,4 +427,6 @@ class SparseXORTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEsti
         check_is_fitted(self)
         device = self._prediction_device()
         gamma = torch.as_tensor(self.attention_.T, dtype=check_dtype(self.dtype), device=device)
-        return self._evaluate(X, lambda spins: SparseXORAttention.read_out(spins, gamma), device)
+        if getattr(self, "output_sign_", 1) == 1:
+            return self._evaluate(X, lambda spins: SparseXORAttention.read_out(spins, gamma), device)
+        return -self._evaluate(X, lambda spins: SparseXORAttention.read_out(spins, gamma), device)

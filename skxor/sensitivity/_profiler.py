@@ -1,6 +1,6 @@
 """SensitivityProfiler: fit a classifier, then profile the Boolean function it computes."""
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, TransformerMixin, _fit_context, clone
@@ -15,9 +15,13 @@ from sklearn.utils.validation import (
 )
 
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, bits_to_index, check_exhaustive_bits, to_bits
-from .._utils._validation import binary_encoding, validate_binary_data
+from .._utils._validation import (
+    Integers,
+    binary_encoding,
+    restore_on_error,
+    validate_binary_data,
+)
 from ..boolean._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
-from ..estimators import SparseXORTransformer
 from ._profile import exhaustive_counts, iter_flips, profile_strings, summarise
 
 
@@ -131,11 +135,11 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         "estimator": [HasMethods(["fit", "predict"]), None],
         "prefit": ["boolean"],
         "method": [StrOptions({"auto", "exhaustive", "sampled", "data"})],
-        "n_samples": [Interval(Integral, 1, None, closed="left")],
+        "n_samples": [Integers(1, None, closed="left")],
         "per_bit": ["boolean"],
         "binarize": [Real, None],
         "confidence": [Interval(Real, 0, 1, closed="neither")],
-        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "batch_size": [Integers(1, None, closed="left")],
         "random_state": ["random_state"],
     }
 
@@ -164,6 +168,9 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
 
     def _inner_template(self):
         if self.estimator is None:
+            # Imported here: sensitivity sits below the estimators it profiles.
+            from ..estimators import SparseXORTransformer
+
             return SparseXORTransformer(random_state=self.random_state)
         return self.estimator
 
@@ -194,9 +201,29 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         return X, to_bits(X, encoding, self.binarize)
 
     def _evaluator(self):
-        fallback = "pm1" if self.encoding_ == "pm1" else "01"
+        """The fitted classifier as a function of the profiler's 0/1 strings.
+
+        A string is presented to the classifier as the values it stands for
+        in the X the classifier was fitted on, so the classifier applies its
+        own conventions (its ``binarize`` too) exactly as in fit:
+        ``estimator_.predict`` and the profiler agree on every row. An
+        estimator that reads 0/1 or -1/+1 itself (``encoding_``) gets its
+        own encoding.
+        """
+        own = "pm1" if self.encoding_ == "pm1" else "01"
+        inner = getattr(self.estimator_, "encoding_", None)
+        if inner in ("01", "pm1"):
+            encoding = inner
+        elif self.prefit and self.encoding_ == "binarized":
+            # Fitted elsewhere on real values: let a binarizing classifier see
+            # values on the right side of its own threshold.
+            encoding = None
+        else:
+            # Not prefit: the classifier was fitted on X as given (0/1 or
+            # -1/+1), or on the bits X > binarize.
+            encoding = own
         return ModelEvaluator(
-            self.estimator_, self.n_features_in_, fallback_encoding=fallback
+            self.estimator_, self.n_features_in_, input_encoding=encoding, fallback_encoding=own
         )
 
     @staticmethod
@@ -244,6 +271,12 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         self : SensitivityProfiler
             The fitted profiler.
         """
+        # Any exception leaves the profiler as it was (previous fit intact).
+        with restore_on_error(self):
+            self._fit(X, y)
+        return self
+
+    def _fit(self, X, y):
         if self.binarize is not None and not np.isfinite(self.binarize):
             raise ValueError(f"binarize must be finite; got {self.binarize!r}.")
         X, bits = self._bits(X, reset=True)
@@ -294,7 +327,6 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         self.average_sensitivity_ = self.profile_.average
         self.min_sensitivity_ = self.profile_.minimum
         self.zero_sensitivity_fraction_ = self.profile_.zero_fraction
-        return self
 
     # -- transform / predict ------------------------------------------------------
 
