@@ -1,7 +1,7 @@
 """KParityTransformer: Han & Ghoshdastidar's v1 k-parity model as a classifier."""
 
 import copy
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import torch
@@ -19,6 +19,7 @@ from .._utils._skorch import (
     quiet_settings,
 )
 from .._utils._validation import (
+    Integers,
     binary_encoding,
     check_binary_target,
     check_device,
@@ -155,12 +156,12 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
     """
 
     _parameter_constraints = {
-        "n_heads": [Interval(Integral, 1, None, closed="left")],
+        "n_heads": [Integers(1, None, closed="left")],
         "orientation": [StrOptions({"auto", "odd", "even"})],
         "loss": [StrOptions(set(_LOSSES))],
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Integers(1, None, closed="left")],
+        "batch_size": [Integers(1, None, closed="left")],
         "target_accuracy": [Interval(Real, 0, 1, closed="right"), None],
         "binarize": [Real, None],
         "dtype": [StrOptions({"float32", "float64"})],
