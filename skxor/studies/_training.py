@@ -1,24 +1,27 @@
-"""What a transformer learns of PARITY, MAJORITY and FIRST as N grows (Köver et al. 2026, arXiv 2606.08768).
+"""What a transformer learns of PARITY, MAJORITY and FIRST as N grows.
 
-For each function, string length N and seed, a
-:class:`~skxor.BooleanTransformerClassifier`
-is trained on fresh uniform strings labelled by the function (AdamW, a fixed
-budget of ``n_steps`` steps of ``batch_size`` strings), stopping early once
-the accuracy on a monitoring sample of ``check_every * batch_size`` strings,
+After Köver et al. (2026, arXiv 2606.08768). For each function, string
+length N and seed, a :class:`~skxor.BooleanTransformerClassifier` is trained
+on fresh uniform strings labelled by the function (AdamW, at most
+``n_steps`` steps of ``batch_size`` strings), stopping early once the
+accuracy on a monitoring sample of ``check_every * batch_size`` strings,
 measured every ``check_every`` steps, reaches ``target_accuracy``. Recorded
 per run: the accuracy reached (on all 2^N strings up to ``exhaustive_max``
-bits, else on ``n_eval`` fresh strings), the steps used, whether the target
-was reached, and the sensitivity profile of the trained model next to the
-target function's (zero-sensitivity fraction, average sensitivity, and the
-total-variation distance between the two profiles).
+bits, else on ``n_eval`` fresh strings), whether it counts as learned
+(accuracy >= :data:`LEARNED`), the steps used, and the sensitivity histogram
+of the trained model next to the target function's on the same strings.
 
-Köver et al. (2026) report that MAJORITY (exponentially many zero-sensitivity strings)
-is learned, FIRST only at moderate lengths, and PARITY (no zero-sensitivity
-strings, every string of sensitivity N) not, with trained models keeping a
-low-sensitivity profile.
+From these the study reports the share of seeds that learned with its 95%
+Wilson interval, how far each function was learned (the rule of
+:data:`LEARNED_UP_TO_RATE`), and where the trained models' sensitivities sit:
+the shares of strings at 0, near N/2 (:data:`HALF_WINDOW`), at 1 and at N,
+against the functions' own. Köver et al. prove that functions without
+zero-sensitivity strings (PARITY, FIRST) become unlearnable as N grows (an
+asymptotic statement), and describe trained MAJORITY's sensitivities as
+clustered at 0 and N/2 and trained FIRST's at 1.
 
 Every cell runs torch on one thread (the networks are small); parallelism
-comes from ``n_jobs``.
+comes from ``n_jobs`` or a dask scheduler.
 """
 
 import json
@@ -236,8 +239,8 @@ def training_sensitivity(
         As for :func:`skxor.studies.run_sweep`.
     **overrides
         Replace preset entries: ``random_state`` (int, default 0: seeds the
-        networks, the training strings and the evaluation), ``function`` (names among PARITY, MAJORITY,
-        FIRST), ``n_bits``, ``layer_norm_eps`` (lists); ``d_model``,
+        networks, the training strings and the evaluation), ``function``
+        (names among PARITY, MAJORITY, FIRST), ``n_bits``, ``layer_norm_eps`` (lists); ``d_model``,
         ``n_layers``, ``n_heads``, ``learning_rate``, ``batch_size``,
         ``n_steps`` (budget), ``check_every`` (steps between accuracy
         checks), ``target_accuracy`` (early stop), ``seeds``,
@@ -590,8 +593,8 @@ def plot_training_sensitivity(df):
             yerr=_yerr(group["share_zero"], group["share_zero_low"], group["share_zero_high"]),
             capsize=3, color=colour, marker=marker, ls=line, label=f"{label} trained",
         )
-        axes[0, col].plot(group["n_bits"], group["target_share_zero"], label=f"{keys[0]} itself (target)",
-                          **_TARGET)
+        axes[0, col].plot(group["n_bits"], group["target_share_zero"],
+                          label=f"{keys[0]} itself (target)", **_TARGET)
         axes[1, col].plot(group["n_bits"], group["average_sensitivity"], color=colour,
                           marker=marker, ls=line, label=f"{label} trained (mean)")
         axes[1, col].plot(group["n_bits"], group["target_average_sensitivity"],
@@ -763,9 +766,10 @@ def report_training_sensitivity(df):
     lines += [
         "### Where the trained models' sensitivities sit",
         "",
-        f"Share of strings, pooled over seeds, at sensitivity 0, near N/2 (|s - N/2| <= "
-        f"{HALF_WINDOW}, s > 0; it overlaps \"at 1\" for N <= 4) and at N; exact where all strings were profiled, else with "
-        f"a 95% Wilson interval over the pooled sampled strings. The target's cluster: "
+        f"Share of strings, pooled over seeds, at sensitivity 0, at 1, near N/2 "
+        f"(|s - N/2| <= {HALF_WINDOW}, s > 0; it overlaps \"at 1\" for N <= 4) and at N; "
+        f"exact where all strings were profiled, else with a 95% Wilson interval over the "
+        f"pooled sampled strings. The target's cluster: "
         f"0 and near N/2 for MAJORITY, 1 for FIRST, N for PARITY.",
         "",
         cluster.to_markdown(index=False),
