@@ -776,8 +776,8 @@ def report_training_sensitivity(df):
         "",
     ]
     lines += _cluster_sentences(summary, series, df) + [""]
-    lines += ["### Against Köver et al. (2026)", ""] + _paper_sentences(reach, series, df, label,
-                                                                           seeds)
+    lines += ["### Against Köver et al. (2026)", ""] + _paper_sentences(
+        reach, summary, series, df, label, seeds)
     return "\n".join(lines)
 
 
@@ -808,7 +808,7 @@ def _cluster_sentences(summary, series, df):
     return out
 
 
-def _paper_sentences(reach, series, df, label, seeds):
+def _paper_sentences(reach, summary, series, df, label, seeds):
     lines = [
         "Köver et al. (2026, arXiv 2606.08768) prove that functions without "
         "zero-sensitivity strings, PARITY and FIRST among them, become unlearnable by "
@@ -836,6 +836,14 @@ def _paper_sentences(reach, series, df, label, seeds):
         else:
             text += (f" The first length short of the rule is N = {r['first_short']}; the "
                      f"largest with any success is N = {r['largest_with_success']}.")
+            short = summary[(summary["function"] == r["function"])
+                            & (summary["n_bits"] == r["first_short"])]
+            short = short[np.all([short[c] == r[c] for c in series], axis=0)]
+            budget = df.loc[df["function"] == r["function"], "n_steps"].max()
+            if len(short) and short["steps"].iloc[0] >= budget:
+                text += (f" The runs at N = {r['first_short']} used the whole budget (median "
+                         f"{int(short['steps'].iloc[0])} of {int(budget)} steps), so a larger "
+                         f"budget may move this length.")
         lines.append(text)
     lines += [
         "",

@@ -154,6 +154,11 @@ def test_report_numbers_come_from_the_table():
     assert f"1/5: {format_interval(0.2, *wilson_interval(1, 5))}" in report
     assert "learned up to N = 8 (4 lengths tried, N = 4 to 32)" in report
     assert "The first length short of the rule is N = 16" in report
+    assert "used the whole budget" not in report
+    budget = STUDY.preset("quick")["n_steps"]
+    df.loc[df["n_bits"] == 16, "steps"] = budget
+    assert (f"The runs at N = 16 used the whole budget (median {budget} of {budget} steps)"
+            in report_training_sensitivity(df))
     # The cluster sentence quotes the pooled share at 1 with its interval.
     assert (f"Trained FIRST at N = 32: {format_interval(0.2, *wilson_interval(10, 50))} of "
             "the strings at sensitivity 1 (lowest seed 0.00)") in report
