@@ -159,6 +159,11 @@ def cluster_counts(histogram, n_bits):
     {'zero': 29, 'half': 35, 'one': 0, 'n': 64}
     """
     counts = np.asarray(histogram, dtype=np.int64)
+    if counts.shape != (n_bits + 1,):
+        raise ValueError(
+            f"histogram must have one count per sensitivity 0..{n_bits} ({n_bits + 1} "
+            f"entries); got shape {counts.shape}."
+        )
     s = np.arange(n_bits + 1)
     near_half = (np.abs(s - n_bits / 2) <= HALF_WINDOW) & (s > 0)
     return {

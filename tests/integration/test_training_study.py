@@ -86,6 +86,8 @@ def test_cluster_counts_window():
     hist[[0, 1, 3, 4, 5, 6, 7, 10]] = [1, 2, 4, 8, 16, 32, 64, 128]
     assert cluster_counts(hist, 10) == {"zero": 1, "half": 56, "one": 2, "n": 255}
     assert cluster_counts([3, 5, 7], 2) == {"zero": 3, "half": 12, "one": 5, "n": 15}
+    with pytest.raises(ValueError, match="one count per sensitivity 0..3"):
+        cluster_counts([1, 2, 3], 3)
 
 
 # -- summaries on a table with known content --------------------------------------
