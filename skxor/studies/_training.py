@@ -1,27 +1,31 @@
-"""What a transformer learns of PARITY, MAJORITY and FIRST as N grows (Köver et al. 2026, arXiv 2606.08768).
+"""What a transformer learns of PARITY, MAJORITY and FIRST as N grows.
 
-For each function, string length N and seed, a
-:class:`~skxor.BooleanTransformerClassifier`
-is trained on fresh uniform strings labelled by the function (AdamW, a fixed
-budget of ``n_steps`` steps of ``batch_size`` strings), stopping early once
-the accuracy on a monitoring sample of ``check_every * batch_size`` strings,
+After Köver et al. (2026, arXiv 2606.08768). For each function, string
+length N and seed, a :class:`~skxor.BooleanTransformerClassifier` is trained
+on fresh uniform strings labelled by the function (AdamW, at most
+``n_steps`` steps of ``batch_size`` strings), stopping early once the
+accuracy on a monitoring sample of ``check_every * batch_size`` strings,
 measured every ``check_every`` steps, reaches ``target_accuracy``. Recorded
 per run: the accuracy reached (on all 2^N strings up to ``exhaustive_max``
-bits, else on ``n_eval`` fresh strings), the steps used, whether the target
-was reached, and the sensitivity profile of the trained model next to the
-target function's (zero-sensitivity fraction, average sensitivity, and the
-total-variation distance between the two profiles).
+bits, else on ``n_eval`` fresh strings), whether it counts as learned
+(accuracy >= :data:`LEARNED`), the steps used, and the sensitivity histogram
+of the trained model next to the target function's on the same strings.
 
-Köver et al. (2026) report that MAJORITY (exponentially many zero-sensitivity strings)
-is learned, FIRST only at moderate lengths, and PARITY (no zero-sensitivity
-strings, every string of sensitivity N) not, with trained models keeping a
-low-sensitivity profile.
+From these the study reports the share of seeds that learned with its 95%
+Wilson interval, how far each function was learned (the rule of
+:data:`LEARNED_UP_TO_RATE`), and where the trained models' sensitivities sit:
+the shares of strings at 0, near N/2 (:data:`HALF_WINDOW`), at 1 and at N,
+against the functions' own. Köver et al. prove that functions without
+zero-sensitivity strings (PARITY, FIRST) become unlearnable as N grows (an
+asymptotic statement), and describe trained MAJORITY's sensitivities as
+clustered at 0 and N/2 and trained FIRST's at 1.
 
 Every cell runs torch on one thread (the networks are small); parallelism
-comes from ``n_jobs``.
+comes from ``n_jobs`` or a dask scheduler.
 """
 
 import json
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -40,6 +44,7 @@ from ._common import (
     single_thread,
 )
 from ._random_init import FUNCTIONS
+from ._stats import format_interval, wilson_interval
 from ._sweep import run_sweep
 
 _POSITIVE = Interval(Integral, 1, None, closed="left")
@@ -68,6 +73,7 @@ PARAMETERS = {
 }
 
 PRESETS = {
+    # Seconds on one core: a rough look (2 seeds), not a result.
     "quick": dict(
         function=list(FUNCTIONS),
         n_bits=[4, 6, 8],
@@ -76,31 +82,32 @@ PRESETS = {
         n_heads=4,
         layer_norm_eps=[1e-5],
         learning_rate=3e-3,
-        batch_size=64,
-        n_steps=400,
-        check_every=50,
-        target_accuracy=0.99,
+        batch_size=32,
+        n_steps=150,
+        check_every=25,
+        # Stop only above the success threshold (LEARNED = 0.99): stopping at
+        # 0.99 on the monitoring strings leaves runs just below it on the rest.
+        target_accuracy=0.999,
         seeds=2,
         exhaustive_max=16,
-        n_eval=10000,
-        n_samples=1000,
+        n_eval=2000,
+        n_samples=200,
         device="cpu",
         random_state=0,
     ),
-    # Only the differences from quick.
+    # Only the differences from quick: N up to 128, 10 seeds per cell.
     "full": dict(
-        n_bits=[4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64],
-        d_model=64,
+        n_bits=[4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128],
+        d_model=32,
         learning_rate=1e-3,
-        batch_size=128,
-        n_steps=5000,
+        batch_size=64,
+        n_steps=3000,
         check_every=100,
-        seeds=3,
-        n_eval=20000,
-        n_samples=2000,
+        seeds=10,
+        n_eval=10000,
+        n_samples=1000,
     ),
 }
-
 
 def _check(params):
     check_device(params["device"])
@@ -113,9 +120,58 @@ def _check(params):
 #: An accuracy at or above this on the evaluation strings counts as learned.
 LEARNED = 0.99
 
+#: A sensitivity s with ``|s - N/2| <= HALF_WINDOW`` (and s > 0) is "near N/2":
+#: MAJORITY's sensitive strings have N/2 or N/2 + 1 (even N) or (N + 1)/2 (odd N).
+HALF_WINDOW = 1
+
+#: "Learned up to N" needs, at N and every smaller length tried, at least this
+#: share of the seeds to have learned (2 of 2, 4 of 5, 8 of 10).
+LEARNED_UP_TO_RATE = 0.8
+
 
 def _total_variation(p, q):
     return 0.5 * float(np.abs(np.asarray(p) - np.asarray(q)).sum())
+
+
+def cluster_counts(histogram, n_bits):
+    """Strings at sensitivity 0, near N/2 (``|s - N/2| <= HALF_WINDOW``, s > 0) and at 1.
+
+    Parameters
+    ----------
+    histogram : array-like of shape (N + 1,)
+        Number of profiled strings per sensitivity 0..N.
+    n_bits : int
+        String length N.
+
+    Returns
+    -------
+    counts : dict
+        ``zero``, ``half``, ``one`` (string counts) and ``n`` (all profiled
+        strings). "Near N/2" and "at 1" overlap for N <= 4.
+
+    Examples
+    --------
+    >>> from skxor.boolean import Majority
+    >>> from skxor.sensitivity import sensitivity_profile
+    >>> from skxor.studies._training import cluster_counts
+    >>> counts = sensitivity_profile(Majority(6), 6).counts
+    >>> cluster_counts(counts, 6)
+    {'zero': 29, 'half': 35, 'one': 0, 'n': 64}
+    """
+    counts = np.asarray(histogram, dtype=np.int64)
+    if counts.shape != (n_bits + 1,):
+        raise ValueError(
+            f"histogram must have one count per sensitivity 0..{n_bits} ({n_bits + 1} "
+            f"entries); got shape {counts.shape}."
+        )
+    s = np.arange(n_bits + 1)
+    near_half = (np.abs(s - n_bits / 2) <= HALF_WINDOW) & (s > 0)
+    return {
+        "zero": int(counts[0]),
+        "half": int(counts[near_half].sum()),
+        "one": int(counts[1]) if n_bits >= 1 else 0,
+        "n": int(counts.sum()),
+    }
 
 
 def training_cell(
@@ -124,6 +180,7 @@ def training_cell(
     n_eval, n_samples, device="cpu",
 ):
     """Train one transformer on one function and profile what it learned."""
+    start = time.perf_counter()
     target = FUNCTIONS[function](n_bits)
     rng = np.random.default_rng(cell_seed(random_state, seed, 10))
     monitor = rng.integers(0, 2, size=(check_every * batch_size, n_bits), dtype=np.uint8)
@@ -153,15 +210,20 @@ def training_cell(
         "reached_target": bool(clf.accuracy_curve_[-1] >= target_accuracy),
         "steps": int(clf.n_iter_ * check_every),
         "final_loss": float(clf.loss_curve_[-1]),
+        "n_parameters": int(clf.n_parameters_),
         "method": model["method"],
+        "n_strings": model["n_strings"],
         "zero_fraction": model["zero_fraction"],
         "average_sensitivity": model["average_sensitivity"],
         "constant": model["constant"],
-        "profile": model["profile"],
+        # Strings per sensitivity 0..N (JSON), the model's and the target's on
+        # the same strings: the cluster shares are read off these.
+        "histogram": json.dumps([int(c) for c in learned.counts]),
         "target_zero_fraction": reference["zero_fraction"],
         "target_average_sensitivity": reference["average_sensitivity"],
-        "target_profile": reference["profile"],
+        "target_histogram": json.dumps([int(c) for c in wanted.counts]),
         "profile_distance": _total_variation(learned.fractions, wanted.fractions),
+        "seconds": time.perf_counter() - start,
     }
 
 
@@ -174,15 +236,16 @@ def training_sensitivity(
     Parameters
     ----------
     preset : {"quick", "full"}, default="quick"
-        ``quick`` (seconds): N in {4, 6, 8}, D = 16, L = 2, 400 steps of
-        64 strings, 2 seeds. ``full`` (hours on one core; use ``n_jobs``):
-        N from 4 to 64, D = 64, L = 2, 5000 steps of 128 strings, 3 seeds.
+        ``quick`` (seconds; rough, 2 seeds): N in {4, 6, 8}, D = 16, L = 2,
+        at most 150 AdamW steps of 32 strings. ``full`` (many core-hours;
+        use ``n_jobs`` or a dask scheduler): N from 4 to 128, D = 32, L = 2,
+        at most 3000 steps of 64 strings, 10 seeds.
     checkpoint_dir, n_jobs, progress, scheduler
         As for :func:`skxor.studies.run_sweep`.
     **overrides
         Replace preset entries: ``random_state`` (int, default 0: seeds the
-        networks, the training strings and the evaluation), ``function`` (names among PARITY, MAJORITY,
-        FIRST), ``n_bits``, ``layer_norm_eps`` (lists); ``d_model``,
+        networks, the training strings and the evaluation), ``function``
+        (names among PARITY, MAJORITY, FIRST), ``n_bits``, ``layer_norm_eps`` (lists); ``d_model``,
         ``n_layers``, ``n_heads``, ``learning_rate``, ``batch_size``,
         ``n_steps`` (budget), ``check_every`` (steps between accuracy
         checks), ``target_accuracy`` (early stop), ``seeds``,
@@ -196,12 +259,13 @@ def training_sensitivity(
     results : pandas.DataFrame
         One row per (function, n_bits, layer_norm_eps, seed) with the
         settings, ``accuracy``, ``learned`` (accuracy >= 0.99),
-        ``reached_target``, ``steps``, ``final_loss``, the trained model's
-        ``zero_fraction``, ``average_sensitivity``, ``constant`` and
-        ``profile`` (JSON list of fractions per sensitivity 0..N), the
+        ``reached_target``, ``steps``, ``final_loss``, ``n_parameters``
+        (trainable), the profile ``method`` and ``n_strings``, the trained
+        model's ``zero_fraction``, ``average_sensitivity``, ``constant`` and
+        ``histogram`` (JSON list: strings per sensitivity 0..N), the
         target's ``target_zero_fraction``, ``target_average_sensitivity``
-        and ``target_profile``, and ``profile_distance`` (total variation
-        between the two profiles).
+        and ``target_histogram`` (on the same strings), ``profile_distance``
+        (total variation between the two profiles) and ``seconds``.
 
     Examples
     --------
@@ -242,151 +306,564 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
 
 # -- summaries, figures, report ---------------------------------------------------
 
+#: Settings that, when they differ between runs merged into one table, make
+#: separate series.
+_SETTINGS = ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
+             "check_every", "target_accuracy", "exhaustive_max", "n_eval", "n_samples")
+
+#: The sensitivities around which each function's own strings sit (Köver et al.
+#: 2026 describe trained MAJORITY at 0 and N/2 and trained FIRST at 1; every
+#: string of PARITY has sensitivity N).
+CLUSTERS = {"PARITY": ("top",), "MAJORITY": ("zero", "half"), "FIRST": ("one",)}
+
+_STYLE = {  # colour, marker, line style: no two functions alike
+    "PARITY": ("tab:red", "o", "-"),
+    "MAJORITY": ("tab:blue", "s", "--"),
+    "FIRST": ("tab:green", "^", "-."),
+}
+
+
+# Targets: wide, pale and drawn underneath, so a trained series on top of its
+# target leaves the target visible on both sides.
+_TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
+
+
+def _series_columns(df):
+    """eps and every setting that varies in the table: together with the function, a series."""
+    return ["layer_norm_eps"] + [c for c in _SETTINGS if c in df and df[c].nunique() > 1]
+
+
+def _series_label(function, values, columns, df):
+    parts = [function]
+    for column, value in zip(columns, values):
+        if column == "layer_norm_eps" and df[column].nunique() == 1:
+            continue
+        parts.append(f"{'eps' if column == 'layer_norm_eps' else column}={value:g}")
+    return parts[0] if len(parts) == 1 else f"{parts[0]} ({', '.join(parts[1:])})"
+
+
+def _shares(histograms, n_bits):
+    """Pooled cluster counts of several histograms, plus each histogram's own."""
+    each = [json.loads(h) if isinstance(h, str) else h for h in histograms]
+    per_seed = []
+    for h in each:
+        counts = cluster_counts(h, n_bits)
+        counts["top"] = int(h[n_bits])
+        per_seed.append(counts)
+    pooled = {key: sum(c[key] for c in per_seed) for key in per_seed[0]}
+    return pooled, per_seed
+
 
 def summarise_training(df):
-    """Per function, N and eps: means over seeds and the share of seeds that learned."""
-    summary = (
-        df.groupby(["function", "n_bits", "layer_norm_eps"], sort=False)
-        .agg(
-            learned_rate=("learned", "mean"),
-            accuracy=("accuracy", "mean"),
-            accuracy_min=("accuracy", "min"),
-            steps=("steps", "mean"),
-            zero_fraction=("zero_fraction", "mean"),
-            target_zero_fraction=("target_zero_fraction", "first"),
-            average_sensitivity=("average_sensitivity", "mean"),
-            target_average_sensitivity=("target_average_sensitivity", "first"),
-            profile_distance=("profile_distance", "mean"),
-            seeds=("seed", "count"),
+    """Per function, N and series: success rate with its Wilson interval, accuracy, shares.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The study's table (:func:`training_sensitivity`).
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+        One row per function, ``n_bits``, ``layer_norm_eps`` (and any setting
+        that varies in the table) with ``seeds``, ``learned`` (seeds that
+        learned), ``learned_rate`` and its 95% Wilson interval
+        ``learned_low``/``learned_high``; ``accuracy`` (mean over seeds),
+        ``accuracy_min`` (worst seed), ``steps`` (median); the profile
+        ``method`` and the strings profiled over all seeds (``n_strings``);
+        the pooled shares of strings at sensitivity 0 (``share_zero``), near
+        N/2 (``share_half``, see :data:`HALF_WINDOW`), at 1 (``share_one``)
+        and at N (``share_top``), each with ``_low``/``_high`` (a Wilson
+        interval over the pooled sampled strings; NaN where every string was
+        profiled, the share then being exact for these networks), the
+        target's (``target_share_*``), ``in_cluster`` (the share in the
+        target's clusters, :data:`CLUSTERS`), its lowest value over seeds
+        ``in_cluster_min`` and the target's ``target_in_cluster``;
+        ``average_sensitivity`` (mean), ``target_average_sensitivity``,
+        ``profile_distance`` (mean), ``n_parameters`` and ``seconds`` (sum).
+    """
+    series = _series_columns(df)
+    rows = []
+    for keys, group in df.groupby(["function", "n_bits", *series], sort=False):
+        function, n_bits = keys[0], int(keys[1])
+        k, n = int(group["learned"].sum()), len(group)
+        low, high = wilson_interval(k, n)
+        row = dict(zip(["function", "n_bits", *series], keys))
+        row.update(
+            n_bits=n_bits, seeds=n, learned=k, learned_rate=k / n, learned_low=low,
+            learned_high=high, accuracy=float(group["accuracy"].mean()),
+            accuracy_min=float(group["accuracy"].min()),
+            steps=float(group["steps"].median()),
         )
-        .reset_index()
-    )
+        sampled = bool((group["method"] == "sampled").any())
+        pooled, per_seed = _shares(group["histogram"], n_bits)
+        target, _ = _shares(group["target_histogram"], n_bits)
+        row.update(method="sampled" if sampled else "exhaustive", n_strings=pooled["n"])
+        for name in ("zero", "half", "one", "top"):
+            row[f"share_{name}"] = pooled[name] / pooled["n"]
+            low, high = (wilson_interval(pooled[name], pooled["n"]) if sampled
+                         else (float("nan"), float("nan")))
+            row[f"share_{name}_low"], row[f"share_{name}_high"] = low, high
+            row[f"target_share_{name}"] = target[name] / target["n"]
+        cluster = CLUSTERS[function]
+        row["in_cluster"] = sum(pooled[c] for c in cluster) / pooled["n"]
+        row["in_cluster_min"] = min(sum(s[c] for c in cluster) / s["n"] for s in per_seed)
+        row["target_in_cluster"] = sum(target[c] for c in cluster) / target["n"]
+        row.update(
+            average_sensitivity=float(group["average_sensitivity"].mean()),
+            target_average_sensitivity=float(group["target_average_sensitivity"].mean()),
+            profile_distance=float(group["profile_distance"].mean()),
+            n_parameters=int(group["n_parameters"].max()),
+            seconds=float(group["seconds"].sum()) if "seconds" in group else float("nan"),
+        )
+        rows.append(row)
+    summary = pd.DataFrame(rows)
     order = {name: i for i, name in enumerate(FUNCTIONS)}
     return summary.sort_values(
-        ["function", "layer_norm_eps", "n_bits"],
+        ["function", *series, "n_bits"],
         key=lambda col: col.map(order) if col.name == "function" else col,
         ignore_index=True,
     )
 
 
 def learned_up_to(df):
-    """Largest N up to which every tried length was learned by all seeds, per function.
+    """How far each function was learned, by the rule of :data:`LEARNED_UP_TO_RATE`.
+
+    "Learned up to N" is the largest N such that at N and at every smaller
+    length tried, at least 80% of the seeds learned (accuracy >=
+    :data:`LEARNED`): 2 of 2, 4 of 5, 8 of 10. The success rate at the
+    largest N tried comes with its 95% Wilson interval.
 
     Returns
     -------
     table : pandas.DataFrame
-        Columns ``function``, ``layer_norm_eps``, ``learned_up_to`` (0 if the
-        smallest N already failed) and ``largest_n_tried``.
+        Per function (and series): ``learned_up_to`` (0 if the smallest N
+        already falls short), ``first_short`` (the first N that falls short,
+        0 if none), ``largest_with_success`` (the largest N at which any seed
+        learned, 0 if none), ``largest_n_tried``, and ``learned``, ``seeds``,
+        ``rate``, ``low``, ``high`` at the largest N tried.
     """
-    rows = []
     summary = summarise_training(df)
-    for (function, eps), group in summary.groupby(["function", "layer_norm_eps"], sort=False):
+    series = _series_columns(df)
+    rows = []
+    for keys, group in summary.groupby(["function", *series], sort=False):
         group = group.sort_values("n_bits")
-        ok = 0
+        ok, first_short = 0, 0
         for n, rate in zip(group["n_bits"], group["learned_rate"]):
-            if rate < 1.0:
+            if rate < LEARNED_UP_TO_RATE - 1e-12:
+                first_short = int(n)
                 break
             ok = int(n)
-        rows.append({"function": function, "layer_norm_eps": eps, "learned_up_to": ok,
-                     "largest_n_tried": int(group["n_bits"].max())})
+        some = group[group["learned"] > 0]
+        last = group.iloc[-1]
+        row = dict(zip(["function", *series], keys))
+        row.update(
+            learned_up_to=ok, first_short=first_short,
+            largest_with_success=int(some["n_bits"].max()) if len(some) else 0,
+            largest_n_tried=int(last["n_bits"]), learned=int(last["learned"]),
+            seeds=int(last["seeds"]), rate=float(last["learned_rate"]),
+            low=float(last["learned_low"]), high=float(last["learned_high"]),
+        )
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
+def _preset_label(df):
+    """"quick preset" / "full preset" when the table is exactly one, else "custom settings"."""
+    for name in PRESETS:
+        params = dict(PRESETS["quick"], **PRESETS[name])
+        same = (
+            set(df["function"]) == set(params["function"])
+            and set(df["n_bits"]) == set(params["n_bits"])
+            and set(df["layer_norm_eps"]) == set(params["layer_norm_eps"])
+            and set(df["seed"]) == set(range(params["seeds"]))
+            and all(c in df and set(df[c]) == {params[c]} for c in _SETTINGS + ("random_state",))
+        )
+        if same:
+            return f"{name} preset"
+    return "custom settings"
+
+
+def _seeds_text(df):
+    counts = df.groupby(["function", "n_bits", *_series_columns(df)]).size()
+    low, high = int(counts.min()), int(counts.max())
+    return f"{low} seeds" if low == high else f"{low}-{high} seeds"
+
+
+def _log_n_axis(ax, n_values):
+    """Log-2 axis in N with a labelled tick at every N tried."""
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    ns = sorted({int(n) for n in n_values})
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator(ns))
+    ax.set_xticklabels([str(n) for n in ns], fontsize="small")
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xlabel("string length N")
+    if ns:
+        ax.set_xlim(ns[0] / 2**0.3, ns[-1] * 2**0.3)
+
+
+def _offset(n_bits, index, count):
+    """Small horizontal offsets (on the log axis) so that coinciding series stay visible."""
+    return np.asarray(n_bits, dtype=float) * 2.0 ** (0.07 * (index - (count - 1) / 2))
+
+
+def _yerr(values, low, high):
+    """Error-bar lengths; zero where there is no interval (exact values)."""
+    values, low, high = (np.asarray(v, dtype=float) for v in (values, low, high))
+    return np.vstack([np.nan_to_num(values - low), np.nan_to_num(high - values)])
+
+
 def plot_training_sensitivity(df):
-    """Figures: accuracy vs N per function; trained vs target profiles.
+    """Figures: success rate, accuracy, sensitivity and cluster shares against N.
+
+    Every series has its own marker and line style, coinciding series are
+    offset a little along N, and every N tried has a tick.
 
     Returns
     -------
     figures : dict of str to matplotlib.figure.Figure
-        ``"accuracy"`` (mean and worst seed vs N, per function and eps),
-        ``"sensitivity"`` (zero-sensitivity fraction and average
-        sensitivity of the trained models vs the targets', vs N) and
-        ``"profiles"`` (mean trained profile against the target's at the
-        largest exhaustively profiled N, one panel per function).
+        ``"success"`` (share of seeds that learned, with 95% Wilson
+        intervals), ``"accuracy"`` (mean and worst seed, one panel per
+        function), ``"sensitivity"`` (share of strings at sensitivity 0 and
+        average sensitivity, trained against the function itself, one
+        column per function), ``"clusters"`` (the shares of strings where
+        each function's own strings sit: 0 and near N/2 for MAJORITY, 1 for
+        FIRST, N for PARITY, trained against the function) and
+        ``"profiles"`` (pooled trained histogram against the function's at
+        the largest exhaustively profiled N).
     """
     from matplotlib.figure import Figure
 
     summary = summarise_training(df)
+    series = _series_columns(df)
+    groups = list(summary.groupby(["function", *series], sort=False))
     functions = list(dict.fromkeys(summary["function"]))
-    acc = Figure(figsize=(5.0, 3.6), layout="constrained")
-    ax = acc.subplots()
-    for (function, eps), group in summary.groupby(["function", "layer_norm_eps"], sort=False):
-        line, = ax.plot(group["n_bits"], group["accuracy"], marker="o",
-                        label=f"{function} (eps={eps:g})")
-        ax.plot(group["n_bits"], group["accuracy_min"], ls=":", color=line.get_color())
-    ax.axhline(LEARNED, color="grey", lw=0.8, ls="--")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("string length N")
-    ax.set_ylabel("accuracy (mean; dotted: worst seed)")
-    ax.set_ylim(0.4, 1.02)
-    ax.legend(fontsize="x-small")
+    n_values = summary["n_bits"].unique()
+    caption = f"{_preset_label(df)}, {_seeds_text(df)} per cell"
 
-    sens = Figure(figsize=(9.0, 3.6), layout="constrained")
-    axes = sens.subplots(1, 2)
-    for (function, eps), group in summary.groupby(["function", "layer_norm_eps"], sort=False):
-        for ax, key in zip(axes, ["zero_fraction", "average_sensitivity"]):
-            line, = ax.plot(group["n_bits"], group[key], marker="o", ms=3,
-                            label=f"{function} trained (eps={eps:g})")
-            ax.plot(group["n_bits"], group[f"target_{key}"], ls="--", lw=1,
-                    color=line.get_color())
-    axes[0].set_ylabel("zero-sensitivity fraction")
-    axes[1].set_ylabel("average sensitivity")
-    axes[1].set_yscale("symlog", linthresh=0.5)
-    for ax in axes:
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("string length N (dashed: target function)")
-    axes[0].legend(fontsize="x-small")
+    def style(function, index):
+        colour, marker, line = _STYLE[function]
+        return dict(color=colour, marker=marker, ls=line,
+                    mfc="none" if index % 2 else colour)
 
+    # Success rate with Wilson intervals.
+    success = Figure(figsize=(6.0, 3.8), layout="constrained")
+    ax = success.subplots()
+    for i, (keys, group) in enumerate(groups):
+        ax.errorbar(
+            _offset(group["n_bits"], i, len(groups)), group["learned_rate"],
+            yerr=_yerr(group["learned_rate"], group["learned_low"], group["learned_high"]),
+            capsize=3, ms=5, label=_series_label(keys[0], keys[1:], series, df),
+            **style(keys[0], i),
+        )
+    _log_n_axis(ax, n_values)
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_ylabel(f"share of seeds learned\n(accuracy >= {LEARNED}; 95% Wilson)")
+    ax.legend(fontsize="small", loc="best")
+    success.suptitle(f"Training success ({caption})", fontsize="medium")
+
+    # Accuracy, one panel per function: mean and worst seed.
+    acc = Figure(figsize=(3.6 * len(functions), 3.6), layout="constrained")
+    axes = np.atleast_1d(acc.subplots(1, len(functions), sharey=True))
+    for i, (keys, group) in enumerate(groups):
+        ax = axes[functions.index(keys[0])]
+        label = _series_label(keys[0], keys[1:], series, df)
+        colour, marker, line = _STYLE[keys[0]]
+        ax.plot(group["n_bits"], group["accuracy"], color=colour, marker=marker, ls=line,
+                label=f"{label}: mean over seeds")
+        ax.plot(group["n_bits"], group["accuracy_min"], color="black", marker="v", ms=4,
+                ls=":", label=f"{label}: worst seed")
+    for ax, function in zip(axes, functions):
+        ax.axhline(LEARNED, color="grey", lw=0.8, ls="--", label=f"learned: {LEARNED}")
+        _log_n_axis(ax, n_values)
+        ax.set_ylabel("test accuracy")
+        ax.set_title(function, fontsize="small")
+        ax.set_ylim(0.4, 1.03)
+        ax.legend(fontsize="x-small", loc="lower left")
+    acc.suptitle(f"Accuracy after training ({caption})", fontsize="medium")
+
+    # Sensitivity: share at 0 and average, trained against the function itself.
+    sens = Figure(figsize=(3.6 * len(functions), 6.0), layout="constrained")
+    axes = np.atleast_2d(sens.subplots(2, len(functions)))
+    if len(functions) == 1:
+        axes = axes.reshape(2, 1)
+    for i, (keys, group) in enumerate(groups):
+        col = functions.index(keys[0])
+        label = _series_label(keys[0], keys[1:], series, df)
+        colour, marker, line = _STYLE[keys[0]]
+        axes[0, col].errorbar(
+            group["n_bits"], group["share_zero"],
+            yerr=_yerr(group["share_zero"], group["share_zero_low"], group["share_zero_high"]),
+            capsize=3, color=colour, marker=marker, ls=line, label=f"{label} trained",
+        )
+        axes[0, col].plot(group["n_bits"], group["target_share_zero"],
+                          label=f"{keys[0]} itself (target)", **_TARGET)
+        axes[1, col].plot(group["n_bits"], group["average_sensitivity"], color=colour,
+                          marker=marker, ls=line, label=f"{label} trained (mean)")
+        axes[1, col].plot(group["n_bits"], group["target_average_sensitivity"],
+                          label=f"{keys[0]} itself (target)", **_TARGET)
+    for col, function in enumerate(functions):
+        axes[0, col].set_title(function, fontsize="small")
+        axes[0, col].set_ylabel("share of strings with sensitivity 0")
+        axes[0, col].set_ylim(-0.05, 1.05)
+        axes[1, col].set_ylabel("average sensitivity")
+        for ax in axes[:, col]:
+            _log_n_axis(ax, n_values)
+            ax.legend(fontsize="x-small", loc="best")
+    sens.suptitle(f"Sensitivity of the trained models ({caption})", fontsize="medium")
+
+    # Cluster shares: where each function's own strings sit.
+    names = {"zero": "at 0", "half": "near N/2", "one": "at 1", "top": "at N"}
+    shown = {"PARITY": ("zero", "top"), "MAJORITY": ("zero", "half"), "FIRST": ("one", "zero")}
+    clus = Figure(figsize=(3.8 * len(functions), 3.8), layout="constrained")
+    axes = np.atleast_1d(clus.subplots(1, len(functions), sharey=True))
+    for i, (keys, group) in enumerate(groups):
+        ax = axes[functions.index(keys[0])]
+        label = _series_label(keys[0], keys[1:], series, df)
+        colour = _STYLE[keys[0]][0]
+        for j, (name, marker, line) in enumerate(zip(shown[keys[0]], ("o", "s"), ("-", "-."))):
+            ax.errorbar(
+                _offset(group["n_bits"], j, 2), group[f"share_{name}"],
+                yerr=_yerr(group[f"share_{name}"], group[f"share_{name}_low"],
+                           group[f"share_{name}_high"]),
+                capsize=3, color=colour, marker=marker, ls=line,
+                mfc="none" if j else colour, label=f"{label} trained: {names[name]}",
+            )
+            ax.plot(group["n_bits"], group[f"target_share_{name}"],
+                    label=f"{keys[0]} itself (target): {names[name]}",
+                    **dict(_TARGET, ls="--" if j == 0 else ":"))
+    for ax, function in zip(axes, functions):
+        ax.set_title(function, fontsize="small")
+        ax.set_ylabel("share of strings")
+        ax.set_ylim(-0.05, 1.05)
+        _log_n_axis(ax, n_values)
+        ax.legend(fontsize="x-small", loc="best")
+    clus.suptitle(
+        f"Where sensitivities sit, near N/2 = within {HALF_WINDOW} of N/2 ({caption})",
+        fontsize="medium",
+    )
+
+    # Histograms at the largest exhaustively profiled N.
     exhaustive = df[df["method"] == "exhaustive"]
     n_bits = int(exhaustive["n_bits"].max()) if len(exhaustive) else int(df["n_bits"].max())
-    prof = Figure(figsize=(4.0 * len(functions), 3.4), layout="constrained")
+    prof = Figure(figsize=(3.8 * len(functions), 3.4), layout="constrained")
     paxes = np.atleast_1d(prof.subplots(1, len(functions), sharey=True))
+    k = np.arange(n_bits + 1)
     for ax, function in zip(paxes, functions):
         part = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
-        k = np.arange(n_bits + 1)
         if len(part):
-            trained = np.mean([json.loads(p) for p in part["profile"]], axis=0)
-            ax.bar(k, trained, color="tab:blue", alpha=0.7, label="trained (mean)")
-            ax.step(k, json.loads(part["target_profile"].iloc[0]), where="mid",
-                    color="black", lw=1, label="target")
+            trained = np.sum([json.loads(h) for h in part["histogram"]], axis=0)
+            wanted = np.sum([json.loads(h) for h in part["target_histogram"]], axis=0)
+            ax.bar(k, trained / trained.sum(), color=_STYLE[function][0], alpha=0.6,
+                   label=f"trained ({len(part)} seeds pooled)")
+            ax.step(k, wanted / wanted.sum(), where="mid", color="black", lw=1,
+                    label=f"{function} itself")
+            ax.legend(fontsize="x-small")
         ax.set_title(f"{function}, N = {n_bits}", fontsize="small")
         ax.set_xlabel("sensitivity s(f, x)")
-    paxes[0].set_ylabel("fraction of strings")
-    paxes[-1].legend(fontsize="x-small")
-    return {"accuracy": acc, "sensitivity": sens, "profiles": prof}
+        ax.set_ylabel("share of strings")
+    prof.suptitle(f"Sensitivity histograms ({caption})", fontsize="medium")
+    return {"success": success, "accuracy": acc, "sensitivity": sens, "clusters": clus,
+            "profiles": prof}
+
+
+def _budget_lines(df):
+    """One sentence per budget in the table: steps x batch, optimiser, model size."""
+    weight_decay = BooleanTransformerClassifier().weight_decay
+    lines = []
+    columns = [c for c in _SETTINGS if c in df]
+    for values, group in df.groupby(columns, sort=False):
+        p = dict(zip(columns, values))
+        eps = ", ".join(f"{e:g}" for e in sorted(group["layer_norm_eps"].unique()))
+        params = group["n_parameters"]
+        size = (f"{int(params.min())}" if params.min() == params.max()
+                else f"{int(params.min())}-{int(params.max())}")
+        lines.append(
+            f"Budget per run: at most {int(p['n_steps'])} AdamW steps (learning rate "
+            f"{p['learning_rate']:g}, weight decay {weight_decay:g}) of {int(p['batch_size'])} "
+            f"fresh uniform strings, i.e. at most {int(p['n_steps'] * p['batch_size'])} "
+            f"training strings, stopping early once the accuracy on "
+            f"{int(p['check_every'] * p['batch_size'])} monitoring strings, measured every "
+            f"{int(p['check_every'])} steps, reaches {p['target_accuracy']:g}. Model: "
+            f"D = {int(p['d_model'])}, L = {int(p['n_layers'])}, {int(p['n_heads'])} heads, "
+            f"MLP width 4D, learned positions, layer-norm eps {eps}; {size} trainable "
+            f"parameters (the position embeddings grow with N). Learned: accuracy >= "
+            f"{LEARNED} on all 2^N strings for N <= {int(p['exhaustive_max'])}, else on "
+            f"{int(p['n_eval'])} fresh strings; profiles over all strings up to the same N, "
+            f"else over {int(p['n_samples'])} uniform strings and their neighbours per seed."
+        )
+    return lines
+
+
+def _share(row, name):
+    return format_interval(row[f"share_{name}"], row[f"share_{name}_low"],
+                           row[f"share_{name}_high"])
 
 
 def report_training_sensitivity(df):
-    """Markdown: accuracy and profiles per function and N, and how far each was learned."""
+    """Markdown: success per function and N, how far each was learned, where sensitivities sit.
+
+    Every sentence stating a number is generated from the table.
+    """
     summary = summarise_training(df)
-    columns = ["function", "n_bits", "layer_norm_eps", "learned_rate", "accuracy",
-               "steps", "zero_fraction", "target_zero_fraction", "average_sensitivity",
-               "target_average_sensitivity", "profile_distance"]
+    series = _series_columns(df)
     reach = learned_up_to(df)
-    budget = int(df["n_steps"].iloc[0]) if "n_steps" in df else None
-    lines = [
-        "## Training on PARITY, MAJORITY and FIRST",
+    label = _preset_label(df)
+    seeds = _seeds_text(df)
+    lines = ["## Training on PARITY, MAJORITY and FIRST", ""]
+    min_seeds = int(df.groupby(["function", "n_bits", *series]).size().min())
+    header = f"Settings: {label}, {seeds} per (function, N)."
+    if min_seeds < 5:
+        header += f" Rough: with {seeds} per cell the intervals below are wide."
+    lines += [header, ""] + [line + "\n" for line in _budget_lines(df)]
+
+    def name(row):
+        return _series_label(row["function"], [row[c] for c in series], series, df)
+
+    success = pd.DataFrame({
+        "function": [name(r) for _, r in summary.iterrows()],
+        "N": summary["n_bits"],
+        "learned": [f"{r.learned}/{r.seeds}" for r in summary.itertuples()],
+        "success rate [95% Wilson]": [
+            format_interval(r.learned_rate, r.learned_low, r.learned_high)
+            for r in summary.itertuples()],
+        "mean accuracy": summary["accuracy"].map("{:.3f}".format),
+        "worst seed": summary["accuracy_min"].map("{:.3f}".format),
+        "median steps": summary["steps"].round().astype(int),
+    })
+    lines += ["### Success per N", "", success.to_markdown(index=False), ""]
+
+    rule = (
+        f"Learned up to N: the largest N such that at N and at every smaller length "
+        f"tried, at least {LEARNED_UP_TO_RATE:.0%} of the seeds learned (2 of 2, 4 of 5, "
+        f"8 of 10); 0 when the smallest length tried already falls short."
+    )
+    reach_table = pd.DataFrame({
+        "function": [name(r) for _, r in reach.iterrows()],
+        "learned up to N": reach["learned_up_to"],
+        "first N short": reach["first_short"].map(lambda n: n or "-"),
+        "largest N with a success": reach["largest_with_success"].map(lambda n: n or "-"),
+        "largest N tried": reach["largest_n_tried"],
+        "success at largest N": [
+            f"{r.learned}/{r.seeds}: {format_interval(r.rate, r.low, r.high)}"
+            for r in reach.itertuples()],
+    })
+    lines += ["### How far each function was learned", "", rule, "",
+              reach_table.to_markdown(index=False), ""]
+
+    cluster = pd.DataFrame({
+        "function": [name(r) for _, r in summary.iterrows()],
+        "N": summary["n_bits"],
+        "strings": [f"{r.method}: {r.n_strings}" for r in summary.itertuples()],
+        "at 0": [_share(r, "zero") for _, r in summary.iterrows()],
+        "at 1": [_share(r, "one") for _, r in summary.iterrows()],
+        "near N/2": [_share(r, "half") for _, r in summary.iterrows()],
+        "at N": [_share(r, "top") for _, r in summary.iterrows()],
+        "target: 0 / 1 / N/2 / N": [
+            f"{r.target_share_zero:.2f} / {r.target_share_one:.2f} / "
+            f"{r.target_share_half:.2f} / {r.target_share_top:.2f}"
+            for r in summary.itertuples()],
+        "in target's cluster (lowest seed)": [
+            f"{r.in_cluster:.2f} ({r.in_cluster_min:.2f})" for r in summary.itertuples()],
+    })
+    lines += [
+        "### Where the trained models' sensitivities sit",
         "",
-        f"Budget: {budget} steps of {int(df['batch_size'].iloc[0])} fresh strings "
-        f"(D = {int(df['d_model'].iloc[0])}, L = {int(df['n_layers'].iloc[0])}); "
-        f"learned = accuracy >= {LEARNED} on all strings (or a large sample).",
+        f"Share of strings, pooled over seeds, at sensitivity 0, at 1, near N/2 "
+        f"(|s - N/2| <= {HALF_WINDOW}, s > 0; it overlaps \"at 1\" for N <= 4) and at N; "
+        f"exact where all strings were profiled, else with a 95% Wilson interval over the "
+        f"pooled sampled strings. The target's cluster: "
+        f"0 and near N/2 for MAJORITY, 1 for FIRST, N for PARITY.",
         "",
-        summary[columns].assign(steps=summary["steps"].round().astype(int))
-        .to_markdown(index=False, floatfmt=".3g"),
+        cluster.to_markdown(index=False),
         "",
-        "Learned by every seed at every N up to:",
-        "",
-        reach.to_markdown(index=False),
     ]
+    lines += _cluster_sentences(summary, series, df) + [""]
+    lines += ["### Against Köver et al. (2026)", ""] + _paper_sentences(
+        reach, summary, series, df, label, seeds)
     return "\n".join(lines)
+
+
+def _cluster_sentences(summary, series, df):
+    out = []
+    for function, what in (("MAJORITY", "at sensitivity 0 and {half} near N/2"),
+                           ("FIRST", "at sensitivity 1")):
+        part = summary[summary["function"] == function]
+        for keys, group in part.groupby(series, sort=False) if len(part) else []:
+            keys = keys if isinstance(keys, tuple) else (keys,)
+            row = group.sort_values("n_bits").iloc[-1]
+            label = _series_label(function, keys, series, df)
+            if function == "MAJORITY":
+                text = (f"Trained {label} at N = {int(row['n_bits'])}: {_share(row, 'zero')} "
+                        f"of the strings at sensitivity 0 and {_share(row, 'half')} near N/2, "
+                        f"together {row['in_cluster']:.2f} (lowest seed "
+                        f"{row['in_cluster_min']:.2f}); MAJORITY itself: "
+                        f"{row['target_share_zero']:.2f} and {row['target_share_half']:.2f}.")
+            else:
+                text = (f"Trained {label} at N = {int(row['n_bits'])}: {_share(row, 'one')} "
+                        f"of the strings at sensitivity 1 (lowest seed "
+                        f"{row['in_cluster_min']:.2f}) and {_share(row, 'zero')} at 0; FIRST "
+                        f"itself: {row['target_share_one']:.2f} at 1.")
+            out.append(text)
+    if out:
+        out.insert(0, "At the largest N tried (all seeds pooled, learned or not):")
+        out = [out[0], ""] + [f"* {t}" for t in out[1:]]
+    return out
+
+
+def _paper_sentences(reach, summary, series, df, label, seeds):
+    lines = [
+        "Köver et al. (2026, arXiv 2606.08768) prove that functions without "
+        "zero-sensitivity strings, PARITY and FIRST among them, become unlearnable by "
+        "transformers as N grows: the statement is asymptotic (N -> infinity) and names no "
+        "length from which learning fails. In their own experiments PARITY is not learned, "
+        "FIRST is learned at moderate lengths with sensitivities clustered at 1, and "
+        "MAJORITY is learned with sensitivities clustered at 0 and N/2.",
+        "",
+        f"Measured here ({label}, {seeds} per cell, the budget above):",
+        "",
+    ]
+    for _, r in reach.iterrows():
+        name = _series_label(r["function"], [r[c] for c in series], series, df)
+        tried = sorted(df.loc[df["function"] == r["function"], "n_bits"].unique())
+        reached = (f"learned up to N = {r['learned_up_to']}" if r["learned_up_to"]
+                   else f"below the rule already at N = {int(tried[0])}")
+        text = (f"* {name}: {reached} ({len(tried)} lengths tried, N = {int(tried[0])} to "
+                f"{int(tried[-1])}); at N = {r['largest_n_tried']}, {r['learned']}/{r['seeds']} "
+                f"seeds learned ({format_interval(r['rate'], r['low'], r['high'])}).")
+        if r["learned_up_to"] == r["largest_n_tried"]:
+            text += (f" No length tried here fell short, so these data do not locate a "
+                     f"length at which {r['function']} stops being learned under this budget.")
+        elif r["largest_with_success"] == 0:
+            text += " No seed learned it at any length tried."
+        else:
+            text += (f" The first length short of the rule is N = {r['first_short']}; the "
+                     f"largest with any success is N = {r['largest_with_success']}.")
+            short = summary[(summary["function"] == r["function"])
+                            & (summary["n_bits"] == r["first_short"])]
+            short = short[np.all([short[c] == r[c] for c in series], axis=0)]
+            budget = df.loc[df["function"] == r["function"], "n_steps"].max()
+            if len(short) and short["steps"].iloc[0] >= budget:
+                text += (f" The runs at N = {r['first_short']} used the whole budget (median "
+                         f"{int(short['steps'].iloc[0])} of {int(budget)} steps), so a larger "
+                         f"budget may move this length.")
+        lines.append(text)
+    lines += [
+        "",
+        "A finite-N result neither confirms nor contradicts an asymptotic one; these "
+        "figures hold for this budget and model size only.",
+    ]
+    return lines
 
 
 STUDY = Study(
     name="training_sensitivity",
     description=(
         "Boolean transformers trained on PARITY, MAJORITY and FIRST at growing N under a "
-        "fixed budget: accuracy reached and the trained model's profile against the "
-        "target's."
+        "stated budget: success rates with Wilson intervals, how far each function is "
+        "learned, and where the trained models' sensitivities sit against the target's."
     ),
     parameters=PARAMETERS,
     presets=PRESETS,
@@ -402,10 +879,14 @@ STUDY = Study(
 )
 
 __all__ = [
+    "CLUSTERS",
+    "HALF_WINDOW",
     "LEARNED",
+    "LEARNED_UP_TO_RATE",
     "PARAMETERS",
     "PRESETS",
     "STUDY",
+    "cluster_counts",
     "learned_up_to",
     "plot_training_sensitivity",
     "report_training_sensitivity",

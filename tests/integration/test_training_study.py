@@ -1,0 +1,262 @@
+"""The training study: success rates with intervals, how far each function is
+learned, where the trained models' sensitivities sit, the report and figures."""
+
+import json
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.container import BarContainer, ErrorbarContainer
+
+from skxor.boolean import First, Majority, Parity
+from skxor.sensitivity import sensitivity_profile
+from skxor.studies import get_study
+from skxor.studies._stats import format_interval, wilson_interval
+from skxor.studies._training import (
+    CLUSTERS,
+    LEARNED,
+    cluster_counts,
+    learned_up_to,
+    plot_training_sensitivity,
+    report_training_sensitivity,
+    summarise_training,
+    training_sensitivity,
+)
+
+matplotlib.use("Agg")
+
+STUDY = get_study("training_sensitivity")
+
+
+@pytest.fixture(scope="module")
+def quick_df():
+    return training_sensitivity("quick")
+
+
+# -- the presets ------------------------------------------------------------------
+
+
+def test_full_preset_reaches_128_with_enough_seeds_for_intervals():
+    full = STUDY.preset("full")
+    assert max(full["n_bits"]) >= 128
+    assert full["seeds"] >= 5
+    assert set(full["function"]) == {"PARITY", "MAJORITY", "FIRST"}
+    # Early stopping only above the success threshold.
+    assert full["target_accuracy"] > LEARNED
+
+
+def test_quick_preset(quick_df):
+    quick = STUDY.preset("quick")
+    assert len(quick_df) == 3 * len(quick["n_bits"]) * quick["seeds"]
+    df = quick_df.set_index(["function", "n_bits", "seed"]).sort_index()
+    for function in ("MAJORITY", "FIRST"):
+        part = df.loc[function]
+        assert part["learned"].all()
+        assert (part["steps"] < quick["n_steps"]).all()  # stopped at the target
+    parity = df.loc["PARITY"].loc[max(quick["n_bits"])]
+    assert not parity["learned"].any()
+    assert (parity["steps"] == quick["n_steps"]).all()
+    # Histograms count every string (exhaustive) per sensitivity 0..N.
+    for (_, n_bits, _), row in df.iterrows():
+        hist = json.loads(row["histogram"])
+        assert len(hist) == n_bits + 1 and sum(hist) == 2**n_bits == row["n_strings"]
+        assert len(json.loads(row["target_histogram"])) == n_bits + 1
+
+
+# -- cluster shares ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_bits", [5, 6, 9, 10])
+def test_cluster_counts_of_the_functions_themselves(n_bits):
+    n = 2**n_bits
+    majority = cluster_counts(sensitivity_profile(Majority(n_bits), n_bits).counts, n_bits)
+    # MAJORITY: every string at 0 or near N/2 (N/2, N/2 + 1 or (N + 1)/2).
+    assert majority["zero"] + majority["half"] == majority["n"] == n
+    assert 0 < majority["zero"] < n
+    first = cluster_counts(sensitivity_profile(First(n_bits), n_bits).counts, n_bits)
+    assert first["one"] == n and first["zero"] == first["half"] == 0
+    parity = cluster_counts(sensitivity_profile(Parity(n_bits), n_bits).counts, n_bits)
+    assert parity["zero"] == parity["half"] == parity["one"] == 0
+
+
+def test_cluster_counts_window():
+    # N = 10: "near N/2" is sensitivity 4, 5 or 6; never 0.
+    hist = np.zeros(11, dtype=int)
+    hist[[0, 1, 3, 4, 5, 6, 7, 10]] = [1, 2, 4, 8, 16, 32, 64, 128]
+    assert cluster_counts(hist, 10) == {"zero": 1, "half": 56, "one": 2, "n": 255}
+    assert cluster_counts([3, 5, 7], 2) == {"zero": 3, "half": 12, "one": 5, "n": 15}
+    with pytest.raises(ValueError, match="one count per sensitivity 0..3"):
+        cluster_counts([1, 2, 3], 3)
+
+
+# -- summaries on a table with known content --------------------------------------
+
+
+def _row(function, n_bits, seed, learned, hist, target_hist, method="exhaustive"):
+    settings = {k: v for k, v in STUDY.preset("quick").items()
+                if k not in ("function", "n_bits", "layer_norm_eps", "seeds")}
+    return dict(
+        function=function, n_bits=n_bits, layer_norm_eps=1e-5, seed=seed, **settings,
+        accuracy=1.0 if learned else 0.5, learned=learned, reached_target=learned,
+        steps=50, final_loss=0.1, n_parameters=100, method=method,
+        n_strings=int(sum(hist)), zero_fraction=hist[0] / sum(hist),
+        average_sensitivity=1.0, constant=False, histogram=json.dumps(hist),
+        target_zero_fraction=target_hist[0] / sum(target_hist),
+        target_average_sensitivity=1.0, target_histogram=json.dumps(target_hist),
+        profile_distance=0.0, seconds=1.0,
+    )
+
+
+def _table(rates, function="FIRST", seeds=5):
+    """FIRST at N = 4, 8, 16, 32 with the given number of seeds that learned."""
+    rows = []
+    for n_bits, k in zip([4, 8, 16, 32], rates):
+        for seed in range(seeds):
+            hist = [0] * (n_bits + 1)
+            hist[1 if seed < k else 0] = 10
+            target = [0] * (n_bits + 1)
+            target[1] = 10
+            rows.append(_row(function, n_bits, seed, seed < k, hist, target, "sampled"))
+    return pd.DataFrame(rows)
+
+
+def test_summary_rates_carry_wilson_intervals():
+    summary = summarise_training(_table([5, 4, 2, 0])).set_index("n_bits")
+    for n_bits, k in zip([4, 8, 16, 32], [5, 4, 2, 0]):
+        row = summary.loc[n_bits]
+        assert row["learned"] == k and row["seeds"] == 5
+        assert (row["learned_low"], row["learned_high"]) == pytest.approx(wilson_interval(k, 5))
+        # Pooled sampled strings: share at 1 with its Wilson interval.
+        assert row["share_one"] == pytest.approx(k / 5)
+        assert (row["share_one_low"], row["share_one_high"]) == pytest.approx(
+            wilson_interval(10 * k, 50))
+        assert row["in_cluster_min"] == (1.0 if k == 5 else 0.0)
+        assert row["target_in_cluster"] == 1.0
+
+
+def test_learned_up_to_states_its_rule():
+    # 80% of seeds needed at N and every smaller N: 5/5, 4/5 pass; 2/5 stops it.
+    reach = learned_up_to(_table([5, 4, 2, 5])).iloc[0]
+    assert reach["learned_up_to"] == 8
+    assert reach["first_short"] == 16
+    assert reach["largest_with_success"] == 32
+    assert (reach["low"], reach["high"]) == pytest.approx(wilson_interval(5, 5))
+    none = learned_up_to(_table([0, 0, 0, 0])).iloc[0]
+    assert none["learned_up_to"] == 0 and none["largest_with_success"] == 0
+    assert learned_up_to(_table([5, 5, 5, 5])).iloc[0]["learned_up_to"] == 32
+
+
+def test_report_numbers_come_from_the_table():
+    df = _table([5, 4, 2, 1])
+    report = report_training_sensitivity(df)
+    assert report.startswith("## Training on PARITY, MAJORITY and FIRST")
+    assert "custom settings, 5 seeds per (function, N)" in report
+    assert "Rough" not in report
+    assert f"1/5: {format_interval(0.2, *wilson_interval(1, 5))}" in report
+    assert "learned up to N = 8 (4 lengths tried, N = 4 to 32)" in report
+    assert "The first length short of the rule is N = 16" in report
+    assert "used the whole budget" not in report
+    budget = STUDY.preset("quick")["n_steps"]
+    df.loc[df["n_bits"] == 16, "steps"] = budget
+    assert (f"The runs at N = 16 used the whole budget (median {budget} of {budget} steps)"
+            in report_training_sensitivity(df))
+    # The cluster sentence quotes the pooled share at 1 with its interval.
+    assert (f"Trained FIRST at N = 32: {format_interval(0.2, *wilson_interval(10, 50))} of "
+            "the strings at sensitivity 1 (lowest seed 0.00)") in report
+    # One more seed learning at N = 32 changes the text.
+    df.loc[(df["n_bits"] == 32) & (df["seed"] == 1), ["learned", "histogram"]] = [
+        True, json.dumps([0, 10] + [0] * 31)]
+    assert f"2/5: {format_interval(0.4, *wilson_interval(2, 5))}" in report_training_sensitivity(df)
+
+
+def test_quick_report(quick_df):
+    report = report_training_sensitivity(quick_df)
+    quick = STUDY.preset("quick")
+    assert f"quick preset, {quick['seeds']} seeds per (function, N)" in report
+    assert "Rough" in report
+    assert (f"at most {quick['n_steps']} AdamW steps (learning rate "
+            f"{quick['learning_rate']:g}, weight decay 0.01) of {quick['batch_size']}") in report
+    assert "Köver et al. (2026, arXiv 2606.08768)" in report
+    assert "asymptotic" in report
+    summary = summarise_training(quick_df)
+    majority = summary[summary["function"] == "MAJORITY"].iloc[-1]
+    assert (f"Trained MAJORITY at N = {majority['n_bits']}: {majority['share_zero']:.2f} of "
+            f"the strings at sensitivity 0 and {majority['share_half']:.2f} near N/2") in report
+    assert set(CLUSTERS) == set(summary["function"])
+
+
+def test_preset_label_follows_the_table(quick_df):
+    assert "quick preset" in report_training_sensitivity(quick_df)
+    fewer = quick_df[quick_df["seed"] == 0]
+    assert "custom settings, 1 seeds" in report_training_sensitivity(fewer)
+
+
+# -- figures ----------------------------------------------------------------------
+
+
+def _legend_texts(ax):
+    legend = ax.get_legend()
+    return set() if legend is None else {t.get_text() for t in legend.get_texts()}
+
+
+def test_quick_figures_label_every_axis_and_series(quick_df):
+    figures = plot_training_sensitivity(quick_df)
+    assert set(figures) == {"success", "accuracy", "sensitivity", "clusters", "profiles"}
+    n_values = sorted(quick_df["n_bits"].unique())
+    for name, fig in figures.items():
+        assert fig._suptitle is not None and "quick preset" in fig._suptitle.get_text()
+        assert "2 seeds" in fig._suptitle.get_text()
+        for ax in fig.axes:
+            assert ax.get_xlabel() and ax.get_ylabel(), (name, ax.get_title())
+            texts = _legend_texts(ax)
+            in_containers = set()
+            for container in ax.containers:
+                assert isinstance(container, (ErrorbarContainer, BarContainer))
+                assert container.get_label() in texts, (name, container.get_label())
+                for part in container:
+                    if isinstance(part, tuple):
+                        in_containers.update(part)
+                    elif part is not None:
+                        in_containers.add(part)
+            for line in ax.lines:
+                if line not in in_containers:
+                    assert line.get_label() in texts, (name, line.get_label())
+            if name != "profiles":
+                # A labelled tick at every N tried on the log axis.
+                assert ax.get_xscale() == "log"
+                assert sorted(int(round(t)) for t in ax.get_xticks()) == n_values
+                assert [t.get_text() for t in ax.get_xticklabels()] == [str(n) for n in n_values]
+
+
+def test_coinciding_series_are_offset(quick_df):
+    # MAJORITY and FIRST both succeed at every N: their points must not coincide.
+    ax = plot_training_sensitivity(quick_df)["success"].axes[0]
+    xs = {c.get_label(): c.lines[0].get_xdata() for c in ax.containers}
+    assert not np.allclose(xs["MAJORITY"], xs["FIRST"])
+    np.testing.assert_allclose(np.log2(xs["MAJORITY"]) - np.log2(xs["FIRST"]), -0.07)
+
+
+# -- beyond exhaustive profiling and bad input -------------------------------------
+
+
+def test_training_beyond_exhaustive_is_sampled():
+    df = training_sensitivity(
+        function=["FIRST"], n_bits=[7], exhaustive_max=5, n_eval=500, n_samples=50, seeds=1,
+    )
+    row = df.iloc[0]
+    assert row["method"] == "sampled" and row["n_strings"] == 50
+    assert row["learned"]
+    assert row["target_zero_fraction"] == 0.0 and row["target_average_sensitivity"] == 1.0
+    summary = summarise_training(df).iloc[0]
+    assert summary["share_one_low"] < summary["share_one"] <= summary["share_one_high"]
+    assert "sampled: 50" in report_training_sensitivity(df)
+
+
+def test_training_bad_overrides():
+    with pytest.raises(ValueError, match=r"'function' parameter .* among \{"):
+        training_sensitivity(function=["XOR"])
+    with pytest.raises(ValueError, match="divisible by n_heads"):
+        training_sensitivity(d_model=10)
+    with pytest.raises(ValueError, match="device"):
+        training_sensitivity(device="tpu")
