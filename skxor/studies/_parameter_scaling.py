@@ -776,7 +776,7 @@ def report_parameter_scaling(df, tablefmt="pipe"):
     if len(df) and (seeds < 10 or np.nanmax(widths) > 0.4 or not widest < 0.5):
         lines += [
             "",
-            f"Rough: {seeds} seeds; Wilson intervals up to {np.nanmax(widths):.2f} wide"
+            f"Rough: {seeds} seed{'s' if seeds != 1 else ''}; Wilson intervals up to {np.nanmax(widths):.2f} wide"
             + (f" and slope intervals up to {widest:.2f} wide" if np.isfinite(widest) else "")
             + ". Use the full preset for conclusions.",
         ]
