@@ -578,8 +578,8 @@ def plot_parameter_scaling(df):
 
     Left: each seed's minimal parameter count (small points), the count
     needed by 80% of the seeds (large markers), and each model's fitted
-    log-log slope with its bootstrap 95% band; the ``d + 3`` lower bound of
-    any two-layer network as a reference. Right: the share of seeds that
+    log-log slope with its bootstrap 95% band; as references, the ``d + 3``
+    lower bound of any two-layer network and a curve proportional to log d. Right: the share of seeds that
     reached the threshold by the size needed, with Wilson 95% intervals.
     Series are offset slightly along d so coinciding points stay visible.
 
@@ -606,7 +606,7 @@ def plot_parameter_scaling(df):
         "transformer_population": dict(color="C2", marker="s", ls="--"),
         "ffnn": dict(color="C3", marker="^", ls="-."),
     }
-    fig = Figure(figsize=(11.0, 4.6), layout="constrained")
+    fig = Figure(figsize=(11.0, 6.4), layout="constrained")
     ax, ax_share = fig.subplots(1, 2, width_ratios=[3, 2])
     models = [m for m in MODELS if m in set(df["model"])]
     for i, model in enumerate(models):
@@ -649,6 +649,11 @@ def plot_parameter_scaling(df):
     if d_all.size:
         ax.plot(d_all, d_all + 3, color="grey", lw=1, ls=(0, (6, 3)),
                 label="reference: d + 3 (any two-layer network)")
+        anchor = df[df["reached"] & (df["model"] != "ffnn")].sort_values("d")
+        if len(anchor):  # through the first transformer point, to compare shapes
+            d0, p0 = float(anchor["d"].iloc[0]), float(anchor["params"].iloc[0])
+            ax.plot(d_all, p0 * np.log(d_all) / np.log(d0), color="black", lw=1,
+                    ls=(0, (1, 2)), label="reference: proportional to log d")
     ax_share.axhline(share, color="grey", lw=1, ls=(0, (6, 3)),
                      label=f"reference: the {share:.0%} rule")
     for a in (ax, ax_share):
@@ -662,12 +667,13 @@ def plot_parameter_scaling(df):
     ax.set_ylabel(f"trainable parameters for {threshold:.0%} test accuracy")
     ax_share.set_ylabel(f"share of seeds reaching {threshold:.0%} by the size needed")
     ax_share.set_ylim(-0.03, 1.03)
-    ax.legend(fontsize="x-small", loc="upper left")
+    # Below the axes: inside, it would hide the FFNN's points at large d.
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
     ax_share.legend(fontsize="x-small", loc="lower left")
     ax_share.set_title("Wilson 95% intervals", fontsize="small")
     ax.set_title("bands: bootstrap 95% over seeds", fontsize="small")
     samples = _samples_d_max(df)
-    n_rule = (f"max({params.get('n_train_min')}, {params.get('n_train_per_d2'):g} d²)"
+    n_rule = (f"max({params.get('n_train_min')}, {_coef(params.get('n_train_per_d2'))}d²)"
               if params else "n(d)")
     fig.suptitle(
         f"Parameter scaling ({_setting(df)}): samples = the same n = {n_rule} training "
@@ -730,7 +736,7 @@ def report_parameter_scaling(df, tablefmt="pipe"):
         f"Setting: {_setting(df)}, d in {{{', '.join(str(d) for d in sorted(set(df['d'])))}}}. "
         "Like for like: for each d and seed, the transformer (samples) and the FFNN "
         f"(samples) are trained on the same n(d) = max({p['n_train_min']}, "
-        f"{p['n_train_per_d2']:g} d²) uniform inputs with the same support and model seed"
+        f"{_coef(p['n_train_per_d2'])}d²) uniform inputs with the same support and model seed"
         + (f" (up to d = {samples})" if samples else "")
         + f"; every model is scored on the same {p['n_test']} fresh test inputs. "
         f"Transformer: 2 softmax heads, frozen keys, {p['transformer_steps']} normalised "
@@ -769,15 +775,53 @@ def report_parameter_scaling(df, tablefmt="pipe"):
             f"({fit['n_points']} points from {fit['n_groups']} seeds at {fit['n_d']} values "
             f"of d, {fit['d_min']} to {fit['d_max']})"
         )
-    lines += ["", "About 1: linear in d (as for any two-layer network); about 0: polylogarithmic."]
+    ranges = sorted({(f["d_min"], f["d_max"]) for f in slopes.values() if f["n_d"] >= 2})
+    lines += ["", "About 1: linear in d (as for any two-layer network). Polylogarithmic "
+              "growth has a local slope that falls with d"
+              + (": a size proportional to log d would give a slope of "
+                 + " and ".join(f"{_log_slope(lo, hi):.2f} over d = {lo} to {hi}"
+                                for lo, hi in ranges) if ranges else "")
+              + "."]
+    lines += _comparison(df)
     widths = (df["success_high"] - df["success_low"]).to_numpy()
     slope_widths = [f["high"] - f["low"] for f in slopes.values() if np.isfinite(f["high"])]
     widest = max(slope_widths) if slope_widths else np.nan
-    if len(df) and (seeds < 10 or np.nanmax(widths) > 0.4 or not widest < 0.5):
-        lines += [
-            "",
-            f"Rough: {seeds} seed{'s' if seeds != 1 else ''}; Wilson intervals up to {np.nanmax(widths):.2f} wide"
-            + (f" and slope intervals up to {widest:.2f} wide" if np.isfinite(widest) else "")
-            + ". Use the full preset for conclusions.",
-        ]
+    if len(df):
+        spread = (f"Wilson intervals of the shares up to {np.nanmax(widths):.2f} wide"
+                  + (f", slope intervals up to {widest:.2f} wide" if np.isfinite(widest) else ""))
+        if seeds < PRESETS["full"]["seeds"] or not widest <= 0.5:
+            more = (f" The full preset ({PRESETS['full']['seeds']} seeds) narrows them."
+                    if seeds < PRESETS["full"]["seeds"] else "")
+            lines += ["", f"Rough: {seeds} seed{'s' if seeds != 1 else ''}; {spread}.{more}"]
+        else:
+            lines += ["", f"Uncertainty: {seeds} seeds; {spread}."]
     return "\n".join(lines)
+
+
+def _log_slope(d_min, d_max):
+    """Log-log slope of log d itself between two d: a polylogarithmic reference."""
+    return float(np.log(np.log(d_max) / np.log(d_min)) / np.log(d_max / d_min))
+
+
+def _comparison(df):
+    """One generated sentence: both finite-sample models at the largest shared d."""
+    needed = df[df["reached"]].pivot_table(index="d", columns="model", values="params")
+    sizes = df[df["reached"]].pivot_table(index="d", columns="model", values="size")
+    if not {"transformer", "ffnn"} <= set(needed.columns):
+        return []
+    both = needed[["transformer", "ffnn"]].dropna()
+    if both.empty:
+        return []
+    d = int(both.index.max())
+    ffnn, transformer = both.loc[d, "ffnn"], both.loc[d, "transformer"]
+    return ["", (
+        f"At d = {d}, the largest d where both finite-sample models reached "
+        f"the threshold, on the same training sets: FFNN {int(ffnn)} trainable parameters "
+        f"(width {int(sizes.loc[d, 'ffnn'])}), transformer {int(transformer)} "
+        f"(m = {int(sizes.loc[d, 'transformer'])}), {ffnn / transformer:.0f} times fewer."
+    )]
+
+
+def _coef(value):
+    """``"d²"`` for 1, ``"0.5 d²"`` otherwise (the caller appends ``d²``)."""
+    return "" if value == 1 else f"{value:g} "

@@ -160,8 +160,12 @@ def test_report_numbers_come_from_the_table(quick):
     for model, fit in parameter_slopes(df).items():
         assert (f"{DISPLAY_NAMES[model]}: {format_interval(fit['slope'], fit['low'], fit['high'])} "
                 f"({fit['n_points']} points from 5 seeds") in text
-    assert "Rough: 5 seeds" in text
-    assert "population" in text and "same n(d) = max(2048, 1 d²)" in text
+    assert "Rough: 5 seeds" in text and "The full preset (10 seeds) narrows them" in text
+    d = max(PRESETS["quick"]["d"])
+    row = df[(df["d"] == d) & (df["model"] == "ffnn")].iloc[0]
+    assert f"At d = {d}, the largest d where both" in text
+    assert f"FFNN {int(row.params)} trainable parameters (width {int(row['size'])})" in text
+    assert "population" in text and "same n(d) = max(2048, d²)" in text
     rst = report_parameter_scaling(df, tablefmt="rst")
     assert "=====" in rst
 
