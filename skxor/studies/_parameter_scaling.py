@@ -369,7 +369,7 @@ def parameter_scaling(
     >>> df = parameter_scaling(model=["transformer_population"], d=[16, 64], seeds=3,
     ...                        transformer_m=[2, 8, 32], n_test=2000)
     >>> df[["d", "size", "params", "seeds_reached"]].to_dict("list")
-    {'d': [16, 64], 'size': [8.0, 32.0], 'params': [16.0, 64.0], 'seeds_reached': [3, 3]}
+    {'d': [16, 64], 'size': [8.0, 8.0], 'params': [16.0, 16.0], 'seeds_reached': [3, 3]}
     """
     params = preset_params(PRESETS, preset, overrides)
     _check_params(params, random_state)
