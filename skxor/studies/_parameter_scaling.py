@@ -281,7 +281,8 @@ def _check_real(name, value, low, high, low_open=True):
     if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
         raise ValueError(f"{name} must be a finite number; got {value!r}.")
     if (value <= low if low_open else value < low) or value > high:
-        raise ValueError(f"{name} must lie in {'(' if low_open else '['}{low}, {high}]; got {value!r}.")
+        bracket = "(" if low_open else "["
+        raise ValueError(f"{name} must lie in {bracket}{low}, {high}]; got {value!r}.")
 
 
 def _check_params(params, random_state):
@@ -579,8 +580,9 @@ def plot_parameter_scaling(df):
     Left: each seed's minimal parameter count (small points), the count
     needed by 80% of the seeds (large markers), and each model's fitted
     log-log slope with its bootstrap 95% band; as references, the ``d + 3``
-    lower bound of any two-layer network and a curve proportional to log d. Right: the share of seeds that
-    reached the threshold by the size needed, with Wilson 95% intervals.
+    lower bound of any two-layer network and a curve proportional to log d.
+    Right: the share of seeds that reached the threshold by the size needed,
+    with Wilson 95% intervals.
     Series are offset slightly along d so coinciding points stay visible.
 
     Parameters
@@ -762,12 +764,12 @@ def report_parameter_scaling(df, tablefmt="pipe"):
     ]
     slopes = parameter_slopes(df)
     population_all = slopes.get("transformer_population")
-    if samples is not None and "transformer_population" in slopes:
-        like = parameter_slopes(df, d_max=samples)["transformer_population"]
-        if like["d_max"] < population_all["d_max"]:
-            slopes = dict(slopes)
-            slopes["transformer_population"] = like
-            slopes["transformer_population_all"] = population_all
+    if samples is not None and population_all is not None and population_all["d_max"] > samples:
+        # Like for like: the population slope over the finite-sample d, then over all d.
+        slopes["transformer_population"] = parameter_slopes(
+            df[df["model"] == "transformer_population"], d_max=samples
+        )["transformer_population"]
+        slopes["transformer_population_all"] = population_all
     for key, fit in slopes.items():
         name = DISPLAY_NAMES.get(key, DISPLAY_NAMES["transformer_population"] + ", all d")
         lines.append(

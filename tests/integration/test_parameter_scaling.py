@@ -139,8 +139,9 @@ def test_figure_shows_every_series_with_labels_and_ticks(quick):
         assert any(label.startswith("reference:") for label in labels)
     params_ax, share_ax = fig.axes
     labels = params_ax.get_legend_handles_labels()[1]
+    slopes = parameter_slopes(df)
     for model in MODELS:
-        fit = parameter_slopes(df)[model]
+        fit = slopes[model]
         assert (f"{DISPLAY_NAMES[model]}: fit, slope "
                 f"{format_interval(fit['slope'], fit['low'], fit['high'])}") in labels
     # Distinct markers and line styles, one per model.
