@@ -76,9 +76,8 @@ import torch
 from sklearn.utils import check_random_state
 
 from ..datasets import make_sparse_parity
-from ..estimators._ffnn import FFNNParityBaseline
-from ..estimators._parameters import count_parameters
-from ..estimators._sparse_xor import SparseXORTransformer, initial_queries, sphere_keys
+from ..estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
+from ..estimators._sparse_xor import initial_queries, sphere_keys
 from ..nn import SparseXORAttention
 from ..theory import population_step
 from ._common import preset_params
@@ -311,6 +310,10 @@ def _check_params(params, random_state):
     _check_real("success_share", params["success_share"], 0, 1)
     for name in ("n_train_per_d2", "step_length", "ffnn_learning_rate"):
         _check_real(name, params[name], 0, np.inf)
+    try:  # the estimator's own constraint, checked before any cell runs
+        FFNNParityBaseline(activation=params["ffnn_activation"])._validate_params()
+    except ValueError as exc:
+        raise ValueError(f"ffnn_activation: {exc}") from None
 
 
 def parameter_scaling(

@@ -23,6 +23,7 @@ from skxor.studies._parameter_scaling import (
     per_seed_minimum,
     plot_parameter_scaling,
     report_parameter_scaling,
+    summarize_parameter_scaling,
     training_size,
     transformer_start,
 )
@@ -100,8 +101,6 @@ def test_summary_of_a_grid_that_fewer_than_80_percent_of_seeds_get_through():
         "n_train": 100, "accuracy": [0.7, 1.0, 0.7, 0.75, 0.7, 0.75],
         "params": [11, 21] * 3, "seconds": 0.1,
     })
-    from skxor.studies._parameter_scaling import summarize_parameter_scaling
-
     row = summarize_parameter_scaling(cells, 0.99, 0.8, 3).iloc[0]
     assert not row["reached"] and np.isnan(row["size"]) and np.isnan(row["params"])
     assert row["seeds_reached"] == 1 and math.isclose(row["success_rate"], 1 / 3)
@@ -258,6 +257,7 @@ def test_population_start_is_the_estimators_start():
         ({"success_share": 0}, ValueError, "success_share"),
         ({"seeds": 0}, ValueError, "seeds must be an int >= 1"),
         ({"n_train_per_d2": -1.0}, ValueError, "n_train_per_d2"),
+        ({"ffnn_activation": "softplus"}, ValueError, "ffnn_activation: The 'activation'"),
         ({"random_state": None}, TypeError, "random_state must be a non-negative int"),
     ],
 )
