@@ -165,6 +165,9 @@ def test_report_numbers_come_from_the_table(quick):
     row = df[(df["d"] == d) & (df["model"] == "ffnn")].iloc[0]
     assert f"At d = {d}, the largest d where both" in text
     assert f"FFNN {int(row.params)} trainable parameters (width {int(row['size'])})" in text
+    m = df[df["model"] == "transformer"]["size"]
+    assert (f"Over d = 16 to {d}, the transformer needed m = {int(m.min())} to {int(m.max())} "
+            "on the training sets") in text
     assert "population" in text and "same n(d) = max(2048, d²)" in text
     rst = report_parameter_scaling(df, tablefmt="rst")
     assert "=====" in rst
