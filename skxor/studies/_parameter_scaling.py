@@ -474,7 +474,8 @@ def seed_minima(df):
 
     Read from the ``seed_sizes`` and ``seed_params`` columns, so it works on
     a table read back from ``parameter_scaling.csv`` (with rows merged from
-    several runs) as well as on a fresh result.
+    several runs) as well as on a fresh result. Rows without them (merged
+    from a table an older skxor wrote) contribute no seeds.
 
     Returns
     -------
@@ -485,6 +486,8 @@ def seed_minima(df):
     """
     rows = []
     for row in df.itertuples():
+        if not isinstance(row.seed_sizes, str):
+            continue  # a row merged from a table written without per-seed columns
         sizes, params = json.loads(row.seed_sizes), json.loads(row.seed_params)
         for seed, (size, count) in enumerate(zip(sizes, params)):
             rows.append({

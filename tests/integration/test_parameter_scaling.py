@@ -305,6 +305,10 @@ def test_seed_columns_match_the_cells(quick):
     table = seed_minima(df).sort_values(order, ignore_index=True)
     pd.testing.assert_frame_equal(table, cells)
     assert len(table) == len(df) * 5
+    # A row merged from an older table without the per-seed columns adds no seeds.
+    older = df.copy()
+    older.loc[0, ["seed_sizes", "seed_params"]] = np.nan
+    assert len(seed_minima(older)) == len(table) - 5
 
 
 @pytest.mark.slow
