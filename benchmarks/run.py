@@ -19,7 +19,7 @@ sys.path.insert(0, str(HERE))
 
 from _common import machine  # noqa: E402
 
-MODULES = ["bench_sparse_xor", "bench_sensitivity", "bench_ffnn"]
+MODULES = ["bench_sparse_xor", "bench_sensitivity", "bench_ffnn", "bench_k_heads"]
 
 
 def main(argv):
