@@ -452,7 +452,9 @@ def summarise_k_sparse(df):
         One row per (k, d, m, n, n_steps) of the steps part: ``success``
         (share with a certificate), ``success_low``/``success_high`` (Wilson
         95 %), ``specialised`` (share), ``bits_found`` (mean number of support
-        bits the heads cover), ``median_loss`` and ``seeds``.
+        bits the heads cover), ``support_mass`` (median over seeds of the
+        smallest attention mass a head puts on the whole support),
+        ``median_loss`` and ``seeds``.
     """
     part = _steps(df)
     rows = []
@@ -465,6 +467,7 @@ def summarise_k_sparse(df):
             "success_high": success["high"],
             "specialised": float(group["specialised"].mean()),
             "bits_found": float(group["bits_found"].mean()),
+            "support_mass": float(group["support_mass_min"].median()),
             "median_loss": float(group["loss"].median()),
             "seeds": int(success["count"]),
         })
@@ -708,10 +711,12 @@ def report_k_sparse(df):
     slopes = gain_slopes(df)
     slopes = slopes.assign(slope=[format_interval(s, lo, hi) for s, lo, hi in zip(
         slopes["slope"], slopes["low"], slopes["high"])])[["k", "m", "slope", "points"]]
-    specialised = summary.pivot_table(index=["k", "d", "m", "n"], columns="n_steps",
-                                      values="specialised")
-    specialised = specialised.map(lambda v: f"{v:.2f}")
-    specialised.columns = [f"T={t}" for t in specialised.columns]
+    heads = summary.assign(
+        cell=[f"{b:.1f} / {mass:.2f}" for b, mass in zip(summary["bits_found"],
+                                                        summary["support_mass"])]
+    ).pivot_table(index=["k", "d", "m", "n"], columns="n_steps", values="cell",
+                  aggfunc="first")
+    heads.columns = [f"T={t}" for t in heads.columns]
     lines = [
         "## k-sparse parity with k heads: one step against T steps",
         "",
@@ -724,9 +729,11 @@ def report_k_sparse(df):
         "",
         _success_table(summary).to_markdown(index=False),
         "",
-        "Share of seeds whose heads' most-attended positions are distinct support bits:",
+        "Where the heads are: mean number of distinct support bits among the heads' "
+        "most-attended positions (k when every head has its own bit) / median of the "
+        "smallest attention mass a head puts on the whole support:",
         "",
-        specialised.reset_index().to_markdown(index=False),
+        heads.reset_index().to_markdown(index=False),
         "",
         "Exact population gradient at initialisation (medians over seeds): "
         "`support_gain` = log attention mass gained on the support per unit of "
