@@ -569,6 +569,7 @@ def plot_k_sparse(df):
         of the two models per setting.
     """
     from matplotlib.figure import Figure
+    from matplotlib.ticker import NullLocator
 
     summary = summarise_k_sparse(df)
     ks = sorted(summary["k"].unique())
@@ -601,12 +602,19 @@ def plot_k_sparse(df):
                 )
             ax.set_xscale("log")
             ax.set_xticks(ds, [str(d) for d in ds])
-            ax.minorticks_off()
+            ax.xaxis.set_minor_locator(NullLocator())
             ax.set_ylim(-0.05, 1.05)
             ax.set_title(f"k = H = {k}, {_data_label(n)}", fontsize="small")
             ax.set_xlabel("d (input length)")
             ax.set_ylabel("success rate (certified)")
-    axes[0, -1].legend(fontsize="x-small")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    for ax in axes.ravel()[1:]:  # every series, even one only some panels show
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(handle)
+                labels.append(label)
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 4),
+               fontsize="x-small")
     fig.suptitle(f"k-sparse parity, k heads: success after T normalised steps of total "
                  f"length {path:g} ({preset}, {seeds} seeds, Wilson 95 %)", fontsize="small")
 
@@ -623,7 +631,7 @@ def plot_k_sparse(df):
         line, = gaxes[0].plot(g["d"] * shift, g["support_gain"], marker=marker,
                               ls=_LINES[ms.index(m) % len(_LINES)], ms=4,
                               label=f"k = {k}, m = {m} (median)")
-        gaxes[0].plot(raw["d"] * shift, raw["support_gain"].clip(lower=1e-12), ls="none",
+        gaxes[0].plot(raw["d"] * shift, raw["support_gain"], ls="none",
                       marker=marker, ms=2, alpha=0.4, color=line.get_color())
         gaxes[1].errorbar(
             g["d"] * shift, g["limit_distinct"],
@@ -632,14 +640,14 @@ def plot_k_sparse(df):
             marker=marker, ls=_LINES[ms.index(m) % len(_LINES)], ms=4, capsize=2, lw=1,
             color=line.get_color(), label=f"k = {k}, m = {m}",
         )
-    gaxes[0].set_yscale("log")
+    gaxes[0].axhline(0, color="grey", lw=0.6)
     gaxes[0].set_ylabel("support gain at init:\nd log(mass on S) / d(path length)")
     gaxes[1].set_ylabel("share of seeds: first-order long step\nputs heads on distinct support bits")
     gaxes[1].set_ylim(-0.05, 1.05)
     for ax in gaxes:
         ax.set_xscale("log")
         ax.set_xticks(ds, [str(d) for d in ds])
-        ax.minorticks_off()
+        ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xlabel("d (input length)")
         ax.legend(fontsize="x-small")
     grad.suptitle(f"Exact population gradient at initialisation ({preset}, {seeds} seeds; "

@@ -140,8 +140,8 @@ def test_the_command_line_runs_the_study(tmp_path, capsys):
 def _check_figures(figures, df):
     summary = summarise_k_sparse(df)
     for name, fig in figures.items():
-        labels_in_legends = {t.get_text() for ax in fig.axes if ax.get_legend()
-                             for t in ax.get_legend().get_texts()}
+        legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + fig.legends
+        labels_in_legends = {t.get_text() for legend in legends for t in legend.get_texts()}
         assert labels_in_legends, name
         for ax in fig.axes:
             assert ax.get_xlabel() and ax.get_ylabel(), (name, ax.get_title())
