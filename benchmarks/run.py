@@ -26,7 +26,8 @@ sys.path.insert(0, str(HERE))
 
 import _common  # noqa: E402
 
-MODULES = ["bench_sparse_xor", "bench_sensitivity", "bench_ffnn", "bench_boolean_transformer"]
+MODULES = ["bench_sparse_xor", "bench_sensitivity", "bench_ffnn", "bench_boolean_transformer",
+           "bench_k_heads"]
 COLUMNS = ["benchmark", "target", "baseline_s", "skxor_s", "ratio", "passes", "status", "note",
            "machine", "date"]
 

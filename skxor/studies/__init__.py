@@ -1,5 +1,6 @@
 """Reproducible studies: checkpointed sweeps, tables and figures."""
 
+from ._k_sparse import k_sparse, plot_k_sparse, report_k_sparse
 from ._one_step import one_step, plot_one_step, report_one_step
 from ._sample_complexity import (
     plot_sample_complexity,
@@ -32,6 +33,9 @@ __all__ = [
     "STUDIES",
     "Study",
     "get_study",
+    "k_sparse",
+    "plot_k_sparse",
+    "report_k_sparse",
     "register",
     "one_step",
     "parameter_scaling",

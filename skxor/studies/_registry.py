@@ -5,6 +5,7 @@ this module collects them, in the order ``skxor list`` shows them.
 """
 
 from ._common import Study
+from ._k_sparse import STUDY as _K_SPARSE
 from ._one_step import STUDY as _ONE_STEP
 from ._parameter_scaling import STUDY as _PARAMETER_SCALING
 from ._random_init import STUDY as _RANDOM_INIT
@@ -54,5 +55,6 @@ def get_study(name):
     return STUDIES[name]
 
 
-for _study in (_ONE_STEP, _SAMPLE_COMPLEXITY, _PARAMETER_SCALING, _RANDOM_INIT, _TRAINING):
+for _study in (_ONE_STEP, _SAMPLE_COMPLEXITY, _PARAMETER_SCALING, _RANDOM_INIT, _TRAINING,
+               _K_SPARSE):
     register(_study)

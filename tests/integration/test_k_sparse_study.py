@@ -1,0 +1,190 @@
+"""The k-sparse study: one step against T steps with k heads, the gradient signal, v1."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.container import ErrorbarContainer
+from sklearn.utils import check_random_state
+
+from skxor import SparseXORTransformer
+from skxor.cli import main
+from skxor.datasets import make_sparse_parity
+from skxor.studies import get_study, k_sparse, plot_k_sparse, report_k_sparse
+from skxor.studies._common import cell_seed
+from skxor.studies._k_sparse import (
+    gradient_signal,
+    k_sparse_cell,
+    summarise_k_sparse,
+    summarise_v1,
+    v1_cell,
+)
+from skxor.theory import population_loss
+
+
+@pytest.fixture(scope="module")
+def small():
+    # k = 2 and 3 at d = 20 on the population, k = 3 also on samples: seconds.
+    return k_sparse(k=[2, 3], d=[20], m=[32], n_steps=[1, 10], n=[0], seeds=5, n_test=2000,
+                    v1_seeds=0)
+
+
+def test_one_step_learns_k2_and_ten_steps_learn_k3(small):
+    summary = summarise_k_sparse(small).set_index(["k", "n_steps"])
+    assert summary.loc[(2, 1), "success"] >= 0.8
+    assert summary.loc[(3, 10), "success"] == 1.0
+    # One step of the same total length does worse for k = 3 than ten.
+    assert summary.loc[(3, 1), "success"] < summary.loc[(3, 10), "success"]
+    assert summary.loc[(3, 1), "success_low"] <= summary.loc[(3, 1), "success"]
+    assert (summary["seeds"] == 5).all()
+
+
+def test_the_certificate_is_sound(small):
+    # Success is a proof of accuracy >= 0.99; the sampled accuracy must agree.
+    assert small["success"].any()
+    assert small.loc[small["success"], "test_accuracy"].min() >= 0.99
+    certified_by_mass = small["specialised"] & (small["own_mass_min"] > 0.5)
+    assert (certified_by_mass <= small["success"]).all()
+    assert (small.loc[small["success"], "bits_found"] == small.loc[small["success"], "k"]).all()
+
+
+def test_the_initial_signal_reaches_the_support_but_does_not_split_the_heads(small):
+    signal = gradient_signal(small).set_index("k")
+    # Both k: the gradient points at the support far above chance ...
+    assert (signal["support_component"] > 5 * signal["chance_component"]).all()
+    assert (signal["support_gain"] > 0).all()
+    # ... but only for k = 2 does a long first step send the heads to distinct bits.
+    assert signal.loc[2, "limit_distinct"] >= 0.8
+    assert signal.loc[3, "limit_distinct"] < signal.loc[2, "limit_distinct"]
+    # The signal is a property of the initialisation: the same for every T.
+    per_seed = small.groupby(["k", "seed"])["support_gain"].nunique()
+    assert (per_seed == 1).all()
+
+
+def test_population_and_sample_cells_share_the_initialisation():
+    cell = dict(k=2, d=20, m=16, n_steps=1, path_length=100.0, seed=3, random_state=0,
+                n_test=0)
+    population = k_sparse_cell(n=0, **cell)
+    samples = k_sparse_cell(n=100000, **cell)
+    for column in ("gradient_norm", "support_gain", "limit_distinct"):
+        assert population[column] == samples[column]
+    assert population["success"] and samples["success"]
+    # The population cell draws keys and queries as the estimator does.
+    _, _, support = make_sparse_parity(1, 20, k=2, return_support=True,
+                                       random_state=cell_seed(0, 3, 1))
+    X, y = make_sparse_parity(100000, 20, k=2, support=support,
+                              random_state=cell_seed(0, 3, 3))
+    clf = SparseXORTransformer(m=16, random_state=cell_seed(0, 3, 2)).fit(X, y)
+    assert population_loss(clf.queries_, clf.keys_, support) == pytest.approx(samples["loss"])
+    assert np.isnan(population["test_accuracy"]) and population["accurate"] is None
+
+
+def test_v1_reference_on_the_same_data():
+    df = k_sparse(k=[2], d=[20], n_steps=[1, 5], seeds=1, v1_k=[2], v1_d=[6], v1_n=[500],
+                  v1_epochs=150, v1_seeds=2)
+    ref = df[df["part"] == "v1"]
+    assert sorted(ref["model"].unique()) == ["k_parity", "sparse_xor"]
+    assert len(ref) == 2 * (1 + 2)
+    parity = ref[ref["model"] == "k_parity"]
+    assert (parity["n_parameters"] == 4).all()  # 2 per head
+    assert (ref.loc[ref["model"] == "sparse_xor", "n_parameters"] == 2 * 32).all()
+    assert (parity["iterations"] <= 150).all() and (ref["seconds"] > 0).all()
+    assert (ref["scored_on"] == "all strings").all()
+    summary = summarise_v1(df)
+    assert set(summary["budget"]) == {"150 epochs (Adam, lr 0.1)", "1 step(s) of 100",
+                                      "5 step(s) of 20"}
+    # A success is accuracy >= 0.99 on all 64 strings.
+    assert (ref["success"] == (ref["accuracy"] >= 0.99)).all()
+    assert "### Reference: the v1 k-parity model" in report_k_sparse(df)
+    assert set(plot_k_sparse(df)) == {"success", "gradient", "v1"}
+
+
+def test_v1_cell_scores_a_long_input_on_fresh_strings():
+    row = v1_cell("sparse_xor", k=2, d=30, n=20000, seed=0, random_state=0, n_test=500,
+                  epochs=0, learning_rate=0.0, batch_size=0, m=16, n_steps=5,
+                  path_length=100.0)
+    assert row["scored_on"] == "500 fresh strings" and row["success"]
+
+
+@pytest.mark.parametrize("overrides, message", [
+    ({"d": [5], "k": [2, 5, 3], "m": [8]}, None),
+    ({"d": [4]}, "parameter of k_sparse"),  # below the declared range
+    ({"k": [5], "d": [20], "m": [3]}, "every m must be at least k - 1 = 4"),
+    ({"v1_k": [3], "v1_d": [2]}, "every v1_d must be at least the largest v1_k"),
+    ({"v1_k": [4], "v1_m": 2}, "v1_m must be at least v1_k - 1 = 3"),
+    ({"k": [6]}, "parameter of k_sparse"),
+])
+def test_parameters_are_checked(overrides, message):
+    study = get_study("k_sparse")
+    if message is None:
+        assert study.params("quick", overrides)["k"] == [2, 5, 3]
+        return
+    with pytest.raises(ValueError, match=message):
+        study.params("quick", overrides)
+
+
+def test_the_command_line_runs_the_study(tmp_path, capsys):
+    args = ["run", "k_sparse", "--out", str(tmp_path), "--no-progress", "--set", "k=2,3",
+            "--set", "d=20", "--set", "n_steps=1,2", "--set", "seeds=2", "--set", "v1_seeds=0"]
+    assert main(args) == 0
+    table = pd.read_csv(tmp_path / "k_sparse.csv")
+    assert len(table) == 2 * 2 * 2 and set(table["preset"]) == {"custom"}
+    report = (tmp_path / "report.md").read_text()
+    assert "## k-sparse parity with k heads" in report
+    assert (tmp_path / "k_sparse_success.png").exists()
+    assert (tmp_path / "k_sparse_gradient.png").exists()
+    # A user's mistake is a message, not a traceback.
+    assert main(["run", "k_sparse", "--out", str(tmp_path), "--set", "k=7"]) == 2
+    assert "skxor: error:" in capsys.readouterr().err
+
+
+def _check_figures(figures, df):
+    summary = summarise_k_sparse(df)
+    for name, fig in figures.items():
+        legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + fig.legends
+        labels_in_legends = {t.get_text() for legend in legends for t in legend.get_texts()}
+        assert labels_in_legends, name
+        for ax in fig.axes:
+            assert ax.get_xlabel() and ax.get_ylabel(), (name, ax.get_title())
+            handles, labels = ax.get_legend_handles_labels()
+            # Every series drawn has a label that some legend of the figure shows.
+            assert set(labels) <= labels_in_legends, name
+            series = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+            series += [line for line in ax.lines if not line.get_label().startswith("_")]
+            assert len(series) == len(handles), name
+    # One series per (T, m) in every success panel that has data.
+    per_panel = summary["n_steps"].nunique() * summary["m"].nunique()
+    for ax in figures["success"].axes:
+        assert len(ax.containers) == per_panel
+        assert len(ax.get_xticks()) == summary["d"].nunique()  # a tick at every d
+        assert "population" in ax.get_title() or "samples" in ax.get_title()
+    assert "seeds" in figures["success"].get_suptitle()
+    assert "preset" in figures["success"].get_suptitle()
+
+
+def test_figures_show_every_series():
+    df = k_sparse(k=[2, 3], d=[20, 40], m=[8, 16], n_steps=[1, 2], seeds=2, n=[0, 5000],
+                  n_test=0, v1_seeds=0)
+    _check_figures(plot_k_sparse(df), df)
+
+
+@pytest.mark.slow
+def test_the_quick_preset_renders_every_figure(tmp_path):
+    df = k_sparse("quick")
+    assert set(df["preset"]) == {"quick"}
+    figures = plot_k_sparse(df)
+    assert set(figures) == {"success", "gradient", "v1"}
+    _check_figures(figures, df)
+    report = report_k_sparse(df)
+    assert "| T=1" in report and "T=10" in report
+
+
+def test_the_estimators_draw_is_mirrored():
+    # Keys then queries from one RandomState, as SparseXORTransformer draws them.
+    from skxor.estimators._sparse_xor import initial_queries, sphere_keys
+
+    X, y = make_sparse_parity(200, 12, k=3, random_state=0)
+    clf = SparseXORTransformer(m=8, n_heads=3, random_state=5).fit(X, y)
+    rng = check_random_state(5)
+    np.testing.assert_array_equal(sphere_keys(12, 8, rng), clf.keys_)
+    np.testing.assert_array_equal(initial_queries(3, 8, "antisymmetric", rng),
+                                  clf.initial_queries_)
