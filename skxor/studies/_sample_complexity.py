@@ -68,8 +68,8 @@ def _estimator(model, seed):
 
 
 def train_sizes(n_min, n_max, n_sizes):
-    """Geometric grid of integer training sizes from n_min to n_max."""
-    return np.unique(np.geomspace(n_min, n_max, n_sizes).astype(int)).tolist()
+    """Geometric grid of training sizes from n_min to n_max, rounded to whole samples."""
+    return np.unique(np.rint(np.geomspace(n_min, n_max, n_sizes)).astype(int)).tolist()
 
 
 def sample_complexity_cell(model, d, seed, n_min, n_max, n_sizes, n_test):
