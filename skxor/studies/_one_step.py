@@ -40,6 +40,7 @@ from ..estimators._sparse_xor import initial_queries, sphere_keys
 from ..nn import attention_weights
 from ..theory import population_loss, population_step
 from ._common import expand_grid, preset_params
+from ._random_init import _one_thread
 from ._stats import format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -221,6 +222,13 @@ def one_step_cell(attention, d, m, n, seed, step_length, n_test):
     >>> r["success"], r["scoring"], r["test_accuracy"]
     (True, 'exact', 1.0)
     """
+    # Small torch operations stall on a shared machine with several threads;
+    # parallelism comes from n_jobs.
+    with _one_thread():
+        return _one_step_cell(attention, d, m, n, seed, step_length, n_test)
+
+
+def _one_step_cell(attention, d, m, n, seed, step_length, n_test):
     start = time.perf_counter()
     _, _, support = make_sparse_parity(1, d, return_support=True, random_state=seed)
     if n == 0:

@@ -22,6 +22,7 @@ from sklearn.model_selection import ShuffleSplit, learning_curve
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer
 from ._common import expand_grid, preset_params
+from ._random_init import _one_thread
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
@@ -93,10 +94,11 @@ def sample_complexity_cell(model, d, seed, n_min, n_max, n_sizes, n_test):
     sizes = train_sizes(n_min, n_max, n_sizes)
     X, y = make_sparse_parity(n_max + n_test, d, random_state=seed)
     split = ShuffleSplit(n_splits=1, test_size=n_test, random_state=seed)
-    sizes_used, _, test_scores, fit_times, score_times = learning_curve(
-        _estimator(model, seed), X, y, train_sizes=sizes, cv=split, shuffle=False,
-        return_times=True,
-    )
+    with _one_thread():  # parallelism comes from n_jobs
+        sizes_used, _, test_scores, fit_times, score_times = learning_curve(
+            _estimator(model, seed), X, y, train_sizes=sizes, cv=split, shuffle=False,
+            return_times=True,
+        )
     return {
         "n": [int(s) for s in sizes_used],
         "accuracy": test_scores[:, 0].tolist(),
