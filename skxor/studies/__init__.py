@@ -1,7 +1,15 @@
 """Reproducible studies: checkpointed sweeps, tables and figures."""
 
-from ._one_step import one_step, plot_one_step, report_one_step
+from ._one_step import (
+    one_step,
+    plot_attention_maps,
+    plot_one_step,
+    report_one_step,
+    summarise_one_step,
+)
 from ._sample_complexity import (
+    fit_exponents,
+    n_star_per_seed,
     plot_sample_complexity,
     report_sample_complexity,
     sample_complexity,
@@ -33,7 +41,11 @@ __all__ = [
     "Study",
     "get_study",
     "register",
+    "fit_exponents",
+    "n_star_per_seed",
     "one_step",
+    "plot_attention_maps",
+    "summarise_one_step",
     "parameter_scaling",
     "plot_parameter_scaling",
     "plot_random_init_sensitivity",
