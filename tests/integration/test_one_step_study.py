@@ -181,3 +181,11 @@ def test_quick_preset_figures(tmp_path):
         figure.savefig(tmp_path / f"{name}.png", dpi=60)
     title = plot_one_step(df)["success"].get_suptitle()
     assert "population" in title and "quick preset" in title and "10 seeds" in title
+
+
+def test_compute_states_its_floor_for_the_runner():
+    df = one_step(attention=["softmax"], d=[50], m=[8], seeds=2, n_test=100)
+    assert df.attrs["floor_seconds"] == pytest.approx(df["floor_seconds"].sum())
+    assert "exact losses" in df.attrs["floor_description"]
+    assert df.attrs["preset"] is None and df.attrs["rows"] == 2
+    assert "quick preset" not in report_one_step(df)

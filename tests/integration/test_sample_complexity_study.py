@@ -131,3 +131,25 @@ def test_quick_preset_figures(tmp_path):
         figure.savefig(tmp_path / f"{name}.png", dpi=60)
     assert "quick preset" in plot_sample_complexity(df)["samples_needed"].axes[0].get_title()
     assert "Rough" in report_sample_complexity(df)
+
+
+def test_a_merged_table_is_analysed_on_the_latest_setting(tmp_path):
+    from skxor.studies import run_studies
+
+    tiny = dict(model=["transformer_multi_step"], d=[10], seeds=1, n_min=16, n_max=64,
+                n_sizes=3, n_test=100)
+    run = dict(out_dir=tmp_path, progress=False, echo=None)
+    first = run_studies(["sample_complexity"], overrides={"sample_complexity": tiny}, **run)
+    attrs = first["sample_complexity"].attrs
+    assert attrs["floor_seconds"] == pytest.approx(
+        first["sample_complexity"]["floor_seconds"].sum())
+    assert attrs["floor_description"] and attrs["preset"] is None
+    # Another test split: other measurements, kept beside the first (the key
+    # holds the setting), and left out of the analysis of the latest run.
+    run_studies(["sample_complexity"], overrides={"sample_complexity": {**tiny, "n_test": 200}},
+                **run)
+    table = pd.read_csv(tmp_path / "sample_complexity.csv")
+    assert len(table) == 6 and sorted(table["n_test"].unique()) == [100, 200]
+    assert (n_star_per_seed(table)["seed"] == 0).all() and len(n_star_per_seed(table)) == 1
+    report = (tmp_path / "report.md").read_text()
+    assert "3 rows of the table, from earlier runs with another grid" in report
