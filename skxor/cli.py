@@ -88,11 +88,12 @@ def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
     print(
         f"One gradient step on sparse XOR: d={d}, {step}, m={m} (trainable "
         f"parameters {2 * m}), normalised step length {step_length}, {seeds} seed(s); "
-        f"test accuracy on {n_test} fresh samples.\n",
+        f"test accuracy exact where every head has a dominant position, else on up to "
+        f"{n_test} fresh samples.\n",
         file=out,
     )
     columns = ["attention", "seed", "specialised", "support_mass_min", "loss_after_step",
-               "test_accuracy", "success"]
+               "test_accuracy", "scoring", "success"]
     with pd.option_context("display.width", 200, "display.max_columns", 20,
                            "display.precision", 4):
         print(table[columns].to_string(index=False), file=out)
@@ -272,7 +273,7 @@ def build_parser():
     demo_help = {
         "d": "input length (at least 2)",
         "n": "training samples (0: the exact population step; else at least 2)",
-        "n_test": "fresh test samples",
+        "n_test": "most fresh test samples a cell draws (most are scored exactly)",
         "m": "keys per attention head (trainable parameters: 2 m)",
         "seeds": "seeds per attention type",
     }

@@ -1,8 +1,16 @@
 """Reproducible studies: checkpointed sweeps, tables and figures."""
 
 from ._k_sparse import k_sparse, plot_k_sparse, report_k_sparse
-from ._one_step import one_step, plot_one_step, report_one_step
+from ._one_step import (
+    one_step,
+    plot_attention_maps,
+    plot_one_step,
+    report_one_step,
+    summarise_one_step,
+)
 from ._sample_complexity import (
+    fit_exponents,
+    n_star_per_seed,
     plot_sample_complexity,
     report_sample_complexity,
     sample_complexity,
@@ -37,7 +45,11 @@ __all__ = [
     "plot_k_sparse",
     "report_k_sparse",
     "register",
+    "fit_exponents",
+    "n_star_per_seed",
     "one_step",
+    "plot_attention_maps",
+    "summarise_one_step",
     "parameter_scaling",
     "plot_parameter_scaling",
     "plot_random_init_sensitivity",

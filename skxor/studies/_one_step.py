@@ -1,4 +1,4 @@
-"""One gradient step and the necessity of softmax (Han & Ghoshdastidar, section 3.2).
+"""One gradient step and the necessity of softmax (Han & Ghoshdastidar 2025, arXiv 2502.07553, section 3.2).
 
 For each attention type, d, m and seed: one normalised gradient step from the
 antisymmetric initialisation, taken either on the exact population loss
@@ -6,9 +6,29 @@ antisymmetric initialisation, taken either on the exact population loss
 estimator's full-batch step). Recorded per cell: the exact population loss
 after the step, the attention mass each head puts on the support, whether
 the two heads lock onto distinct support bits (specialisation), the test
-accuracy on fresh samples, and success (test accuracy >= 0.99).
+accuracy with its Wilson interval, and success (test accuracy >= 0.99).
+
+How the accuracy is scored
+--------------------------
+The model's output is ``f(x) = -prod_h <x, gamma_h>``. When every head has
+one *dominant* position, ``|gamma_jh| > sum_{i != j} |gamma_ih|``, the sign
+of ``<x, gamma_h>`` is ``sign(gamma_jh) x_j`` for every input ``x``, so
+``sign f`` is a fixed parity of the dominant positions and its accuracy on
+uniform inputs is exact: 1 or 0 when these positions are the support, 1/2
+otherwise (:func:`dominant_accuracy`). This covers almost every softmax
+cell. The others are scored on fresh uniform inputs drawn in growing
+batches (256, 512, ... up to ``n_test``), stopping as soon as the Wilson 95%
+interval of the accuracy excludes the 0.99 threshold; linear and erf heads,
+whose accuracy is near 1/2, stop after the first batch. This replaces a
+fresh ``n_test x d`` test set per cell (10^9 spins at d = 10^5), which was
+almost all of the study's time. The stopping rule looks at most
+``log2(n_test / 256) + 1`` times, so its decisions are those of a
+group-sequential test; a cell is undecided only when the accuracy is within
+sampling error of 0.99 after ``n_test`` inputs, and then the point estimate
+decides, as before.
 """
 
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -19,9 +39,10 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions
 from ..datasets import make_sparse_parity
 from ..estimators import SparseXORTransformer
 from ..estimators._sparse_xor import initial_queries, sphere_keys
-from ..nn import SparseXORAttention, attention_weights
+from ..nn import attention_weights
 from ..theory import population_loss, population_step
-from ._common import Grid, Study, expand_grid
+from ._common import Grid, Study, expand_grid, single_thread
+from ._stats import format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
 
 _ATTENTIONS = ("softmax", "linear", "erf")
@@ -39,6 +60,7 @@ PARAMETERS = {
     # A normalised step: beyond 1e6 the attention is saturated (one-hot) and
     # larger values only overflow the estimator's floating point.
     "step_length": [Interval(Real, 0, 1e6, closed="right")],
+    # The most test inputs a cell draws (most cells are scored exactly).
     "n_test": [Interval(Integral, 1, None, closed="left")],
 }
 
@@ -61,9 +83,171 @@ PRESETS = {
     ),
 }
 
+#: Test accuracy at or above this counts as success.
+SUCCESS_ACCURACY = 0.99
+
+#: Per-cell timing columns (seconds): the whole cell, and its floor.
+TIME_COLUMNS = ("seconds", "floor_seconds")
+
+_FIRST_BATCH = 256
+_ROWS_PER_CHUNK = 1 << 22  # spins per matrix product while scoring (32 MiB of float64)
+
+
+def dominant_accuracy(gamma, support):
+    """Exact accuracy of ``sign f`` on uniform inputs when every head has a dominant position.
+
+    Parameters
+    ----------
+    gamma : array-like of shape (d, H)
+        Attention weights, one column per head; ``f(x) = -prod_h <x, gamma_h>``.
+    support : array-like of int
+        The support S of the target ``y = -prod_{i in S} x_i``.
+
+    Returns
+    -------
+    accuracy : float or None
+        When each head's largest weight in absolute value, at ``j_h``,
+        exceeds the sum of the absolute values of its other weights,
+        ``sign <x, gamma_h> = sign(gamma_{j_h h}) x_{j_h}`` for every x, so
+        ``sign f = -(prod_h sign gamma_{j_h h}) prod_h x_{j_h}``: accuracy 1
+        (or 0 when the signs multiply to -1) if the positions met an odd
+        number of times are exactly S, and 1/2 otherwise (a different parity
+        is independent of y). None when some head has no dominant position.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.studies._one_step import dominant_accuracy
+    >>> gamma = np.full((10, 2), 0.01)
+    >>> gamma[3, 0], gamma[7, 1] = 0.9, 0.9
+    >>> dominant_accuracy(gamma, [3, 7]), dominant_accuracy(gamma, [3, 8])
+    (1.0, 0.5)
+    >>> gamma[7, 1] = -0.9
+    >>> dominant_accuracy(gamma, [3, 7])
+    0.0
+    >>> dominant_accuracy(np.full((10, 2), 0.1), [3, 7]) is None
+    True
+    """
+    gamma = np.asarray(gamma, dtype=np.float64)
+    magnitude = np.abs(gamma)
+    top = np.argmax(magnitude, axis=0)
+    heads = np.arange(gamma.shape[1])
+    largest = magnitude[top, heads]
+    rest = magnitude.sum(axis=0) - largest
+    # A relative safety margin keeps float rounding of the sum from deciding.
+    if not np.all(largest > rest * (1 + 1e-9)):
+        return None
+    return _parity_accuracy(top, support, np.prod(np.sign(gamma[top, heads])))
+
+
+def _parity_accuracy(top, support, sign):
+    # sign f = -sign * prod_h x_{top_h}: the positions met an odd number of times.
+    counts = np.bincount(np.asarray(top), minlength=1)
+    odd = set(np.flatnonzero(counts % 2).tolist())
+    if odd != set(np.asarray(support).tolist()):
+        return 0.5  # a different (or empty) parity: independent of y, balanced
+    return 1.0 if sign > 0 else 0.0
+
+
+def score_heads(gamma, support, *, n_test, random_state, threshold=SUCCESS_ACCURACY):
+    """Accuracy of ``sign f`` on uniform inputs: exact when possible, else sequential sampling.
+
+    Parameters
+    ----------
+    gamma : ndarray of shape (d, H)
+        Attention weights; ``f(x) = -prod_h <x, gamma_h>``.
+    support : array-like of int
+    n_test : int
+        Largest number of fresh inputs drawn.
+    random_state : int or RandomState
+        Seeds the inputs (drawn in order: the first inputs are the same
+        whatever the stopping point).
+    threshold : float, default=0.99
+        Sampling stops once the Wilson 95% interval excludes it.
+
+    Returns
+    -------
+    result : dict
+        ``test_accuracy``, ``accuracy_low``, ``accuracy_high`` (the Wilson
+        interval; equal to the accuracy when exact), ``n_scored`` (inputs
+        drawn; 0 when exact) and ``scoring`` (``"exact"`` or ``"sampled"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.studies._one_step import score_heads
+    >>> uniform = np.full((50, 2), 1 / 50)
+    >>> r = score_heads(uniform, [3, 7], n_test=4096, random_state=0)
+    >>> r["scoring"], r["n_scored"], r["accuracy_high"] < 0.99
+    ('sampled', 256, True)
+    """
+    gamma = np.asarray(gamma, dtype=np.float64)
+    exact = dominant_accuracy(gamma, support)
+    if exact is not None:
+        return {"test_accuracy": exact, "accuracy_low": exact, "accuracy_high": exact,
+                "n_scored": 0, "scoring": "exact"}
+    rng = check_random_state(random_state)
+    d = gamma.shape[0]
+    correct = drawn = 0
+    batch = min(_FIRST_BATCH, int(n_test))
+    while True:
+        for start in range(0, batch, max(1, _ROWS_PER_CHUNK // d)):
+            rows = min(max(1, _ROWS_PER_CHUNK // d), batch - start)
+            X, y = make_sparse_parity(rows, d, support=support, random_state=rng)
+            f = -np.prod(X @ gamma, axis=1)
+            correct += int(np.sum(np.where(f > 0, 1, -1) == y))
+        drawn += batch
+        low, high = wilson_interval(correct, drawn)
+        if drawn >= n_test or low > threshold or high < threshold:
+            break
+        batch = min(drawn, int(n_test) - drawn)  # double the inputs drawn so far
+    return {"test_accuracy": correct / drawn, "accuracy_low": low, "accuracy_high": high,
+            "n_scored": drawn, "scoring": "sampled"}
+
 
 def one_step_cell(attention, d, m, n, seed, step_length, n_test):
-    """Run one step for one configuration and measure what it learned."""
+    """Run one step for one configuration and measure what it learned.
+
+    Parameters
+    ----------
+    attention : {"softmax", "linear", "erf"}
+    d : int
+        Input length, at least 2.
+    m : int
+        Key dimension, at least 1.
+    n : int
+        0 for the exact population step, else the number of training samples.
+    seed : int
+        Seeds the support, keys, queries, samples and test inputs.
+    step_length : float
+        Length of the normalised step.
+    n_test : int
+        Largest number of test inputs drawn (see :func:`score_heads`).
+
+    Returns
+    -------
+    result : dict
+        ``loss_after_step``, ``support_mass_min``, ``specialised``,
+        ``test_accuracy``, ``accuracy_low``, ``accuracy_high``, ``n_scored``,
+        ``scoring``, ``success``, ``seconds`` (the whole cell) and
+        ``floor_seconds`` (the step, or the fit for n > 0, and the exact
+        loss: the work any scoring method must do).
+
+    Examples
+    --------
+    >>> from skxor.studies._one_step import one_step_cell
+    >>> r = one_step_cell("softmax", 100, 32, 0, 0, 100.0, 2000)
+    >>> r["success"], r["scoring"], r["test_accuracy"]
+    (True, 'exact', 1.0)
+    """
+    # Small torch operations stall on a shared machine with several threads;
+    # parallelism comes from n_jobs.
+    with single_thread():
+        return _one_step_cell(attention, d, m, n, seed, step_length, n_test)
+
+
+def _one_step_cell(attention, d, m, n, seed, step_length, n_test):
+    start = time.perf_counter()
     _, _, support = make_sparse_parity(1, d, return_support=True, random_state=seed)
     if n == 0:
         rng = check_random_state(seed)  # the estimator's draw order: keys, then queries
@@ -78,24 +262,23 @@ def one_step_cell(attention, d, m, n, seed, step_length, n_test):
             m=m, attention=attention, step_length=step_length, random_state=seed
         ).fit(X, y)
         keys, theta = clf.keys_, clf.queries_
-    Xt, yt = make_sparse_parity(n_test, d, support=support, random_state=10**6 + seed)
     with torch.no_grad():
         gamma = attention_weights(
             torch.as_tensor(keys) @ torch.as_tensor(theta).T, attention
-        )  # (d, 2)
-        f = SparseXORAttention.read_out(
-            torch.as_tensor(Xt, dtype=torch.float32), gamma.to(torch.float32)
-        )
-    gamma = gamma.numpy()
-    accuracy = float(np.mean(np.where(f.numpy() > 0, 1, -1) == yt))
+        ).numpy()  # (d, 2)
+    loss = population_loss(theta, keys, support, attention)
+    floor = time.perf_counter() - start
+    score = score_heads(gamma, support, n_test=n_test, random_state=10**6 + seed)
     heads = np.argmax(gamma, axis=0)
     mass = gamma[support].sum(axis=0)  # attention on the support, per head
     return {
-        "loss_after_step": population_loss(theta, keys, support, attention),
+        "loss_after_step": loss,
         "support_mass_min": float(mass.min()),
         "specialised": bool(sorted(heads.tolist()) == support.tolist()),
-        "test_accuracy": accuracy,
-        "success": bool(accuracy >= 0.99),
+        **score,
+        "success": bool(score["test_accuracy"] >= SUCCESS_ACCURACY),
+        "seconds": time.perf_counter() - start,
+        "floor_seconds": floor,
     }
 
 
@@ -121,13 +304,21 @@ def one_step(
     **overrides
         Replace preset entries: ``attention``, ``d``, ``m``, ``n`` (lists; n=0
         is the exact population step, n>0 a full-batch step on n samples),
-        ``seeds`` (int), ``step_length``, ``n_test``.
+        ``seeds`` (int), ``step_length``, ``n_test`` (largest number of test
+        inputs a cell draws; most cells are scored exactly or stop early,
+        see :func:`score_heads`).
 
     Returns
     -------
     results : pandas.DataFrame
         One row per (attention, d, m, n, seed) with ``loss_after_step``,
-        ``support_mass_min``, ``specialised``, ``test_accuracy``, ``success``.
+        ``support_mass_min``, ``specialised``, ``test_accuracy``,
+        ``accuracy_low``, ``accuracy_high``, ``n_scored``, ``scoring``,
+        ``success``, ``seconds`` and ``floor_seconds``. ``attrs`` holds the
+        parameters used (``params``), the preset they equal (``preset``,
+        None when overridden), the rows computed (``rows``), and
+        ``floor_seconds`` and ``floor_description`` (the summed floor time
+        and what it covers).
 
     Examples
     --------
@@ -148,28 +339,79 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         seed=list(range(params["seeds"])), step_length=[params["step_length"]],
         n_test=[params["n_test"]],
     )
-    return run_sweep(
+    df = run_sweep(
         one_step_cell, cells, study="one_step", checkpoint_dir=checkpoint_dir,
         n_jobs=n_jobs, progress=progress, scheduler=scheduler,
     )
-
-
-def _summary(df):
-    return (
-        df.groupby(["attention", "d", "m", "n"], sort=True)
-        .agg(
-            success_rate=("success", "mean"),
-            specialised_rate=("specialised", "mean"),
-            median_loss=("loss_after_step", "median"),
-            median_support_mass=("support_mass_min", "median"),
-            seeds=("seed", "count"),
-        )
-        .reset_index()
+    df.attrs.update(
+        params=params, preset=_preset_of(params), rows=len(df),
+        floor_seconds=float(df["floor_seconds"].sum()),
+        floor_description="the steps (or fits, for n > 0) and exact losses of every cell",
     )
+    return df
+
+
+def _preset_of(params):
+    """The name of the preset ``params`` equal, or None (overridden)."""
+    return next((name for name in PRESETS if STUDY.preset(name) == params), None)
+
+
+def _rate_columns(flags, name):
+    rate, low, high, _ = rate_with_interval(flags)
+    return {f"{name}_rate": rate, f"{name}_low": low, f"{name}_high": high}
+
+
+def summarise_one_step(df):
+    """Per attention, d, m and n: success and specialisation rates with Wilson 95% intervals.
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+        Columns ``attention, d, m, n, success_rate, success_low,
+        success_high, specialised_rate, specialised_low, specialised_high,
+        median_loss, median_support_mass, seeds``.
+    """
+    import pandas as pd
+
+    rows = []
+    for (attention, d, m, n), group in df.groupby(["attention", "d", "m", "n"], sort=True):
+        rows.append({
+            "attention": attention, "d": d, "m": m, "n": n,
+            **_rate_columns(group["success"], "success"),
+            **_rate_columns(group["specialised"], "specialised"),
+            "median_loss": float(group["loss_after_step"].median()),
+            "median_support_mass": float(group["support_mass_min"].median()),
+            "seeds": int(len(group)),
+        })
+    return pd.DataFrame(rows)
+
+
+def _setting(df):
+    """'population steps (n = 0), quick preset, 10 seeds' for titles."""
+    ns = sorted(int(n) for n in df["n"].unique())
+    kind = ("population steps (n = 0)" if ns == [0]
+            else "n = " + ", ".join("population" if n == 0 else f"{n:,}" for n in ns))
+    # The preset is named only when the table is exactly that run's rows (the
+    # runner passes a table merged with earlier runs, with the latest run's attrs).
+    preset = df.attrs.get("preset") if df.attrs.get("rows") == len(df) else None
+    where = "" if preset is None else f", {preset} preset"
+    seeds = df.groupby(["attention", "d", "m", "n"])["seed"].count()
+    count = (f"{seeds.min()} seeds" if seeds.min() == seeds.max()
+             else f"{seeds.min()}-{seeds.max()} seeds")
+    return f"{kind}{where}, {count} per cell"
+
+
+_STYLE = {"softmax": ("o", "-"), "linear": ("s", "--"), "erf": ("^", ":")}
 
 
 def attention_maps(d=60, m=32, seed=1, step_length=100.0):
-    """Attention of both heads after one population step, per attention type."""
+    """Attention of both heads after one population step, per attention type.
+
+    Returns
+    -------
+    maps : dict of str to ndarray of shape (2, d)
+    support : ndarray of shape (2,)
+    """
     _, _, support = make_sparse_parity(1, d, return_support=True, random_state=seed)
     maps = {}
     for attention in ("softmax", "linear", "erf"):
@@ -186,56 +428,180 @@ def attention_maps(d=60, m=32, seed=1, step_length=100.0):
     return maps, support
 
 
+def plot_attention_maps(maps, support, title):
+    """Heatmaps of the heads' attention, one row per attention type, on one shared colour scale.
+
+    Returns
+    -------
+    figure : matplotlib.figure.Figure
+    """
+    from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.figure import Figure
+
+    values = np.concatenate([g.ravel() for g in maps.values()])
+    # One scale for all rows, centred at 0 so negative (linear) weights show.
+    top = float(max(np.abs(values).max(), 1e-12))
+    norm = TwoSlopeNorm(vcenter=0.0, vmin=-top, vmax=top)
+    heat = Figure(figsize=(9, 1.3 * len(maps) + 1.0), layout="constrained")
+    axes = np.atleast_1d(heat.subplots(len(maps), 1, sharex=True))
+    for ax, (attention, gamma) in zip(axes, maps.items()):
+        image = ax.imshow(gamma, aspect="auto", cmap="RdBu_r", norm=norm,
+                          interpolation="nearest")
+        ax.set_yticks(range(gamma.shape[0]), [f"head {h + 1}" for h in range(gamma.shape[0])])
+        ax.set_ylabel(attention)
+        ax.set_xlabel("position")
+        # The support positions get the only ticks, so they are easy to find.
+        ax.set_xticks(np.asarray(support).tolist())
+        ax.set_title(
+            f"{attention}: largest weight {np.abs(gamma).max():.3g}, heads on "
+            f"{np.argmax(np.abs(gamma), axis=1).tolist()}", fontsize="small")
+    axes[-1].set_xlabel(f"position (ticks: the support {np.asarray(support).tolist()})")
+    heat.colorbar(image, ax=axes.tolist(), label="attention weight (shared scale)")
+    heat.suptitle(title, fontsize="small")
+    return heat
+
+
 def plot_one_step(df):
-    """Success rate vs d per attention type, and attention-map heatmaps.
+    """Success and specialisation rates vs d (Wilson 95% bars), and attention maps.
 
     Returns
     -------
     figures : dict of str to matplotlib.figure.Figure
+        ``"success"``: one column per m, success rate (top) and specialised
+        rate (bottom) against d with Wilson 95% intervals, one series per
+        attention type and n, slightly offset in d so none hides another.
+        ``"attention_maps"``: both heads' weights after one population step
+        (d = 60, m = 32) for each attention type on one colour scale.
     """
     from matplotlib.figure import Figure
 
-    summary = _summary(df)
+    summary = summarise_one_step(df)
     ms = sorted(summary["m"].unique())
-    fig = Figure(figsize=(4.2 * len(ms), 3.4), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(ms), sharey=True))
-    for ax, m in zip(axes, ms):
+    fig = Figure(figsize=(3.8 * len(ms) + 1.0, 5.6), layout="constrained")
+    axes = np.asarray(fig.subplots(2, len(ms), sharex=True, sharey=True)).reshape(2, len(ms))
+    series = list(summary.groupby(["attention", "n"]).groups)
+    for col, m in enumerate(ms):
         part = summary[summary["m"] == m]
-        for (attention, n), group in part.groupby(["attention", "n"]):
-            label = attention if n == 0 else f"{attention}, n={n}"
-            style = {"softmax": "-o", "linear": "--s", "erf": ":^"}[attention]
-            ax.plot(group["d"], group["success_rate"], style, label=label)
+        for i, (attention, n) in enumerate(series):
+            group = part[(part["attention"] == attention) & (part["n"] == n)]
+            if group.empty:
+                continue
+            marker, line = _STYLE.get(attention, ("D", "-."))
+            # Offsets of a few per cent in d keep coinciding series visible.
+            shift = 10 ** (0.035 * (i - (len(series) - 1) / 2))
+            label = attention if n == 0 else f"{attention}, n = {n:,}"
+            for row, key in enumerate(["success", "specialised"]):
+                rate = group[f"{key}_rate"].to_numpy()
+                err = [rate - group[f"{key}_low"].to_numpy(),
+                       group[f"{key}_high"].to_numpy() - rate]
+                axes[row, col].errorbar(
+                    group["d"] * shift, rate, yerr=err, marker=marker, ls=line,
+                    capsize=2, ms=5, mfc="none" if attention == "linear" else None,
+                    label=label, color=f"C{i}",
+                )
+        axes[0, col].set_title(f"m = {m}")
+    ds = sorted(summary["d"].unique())
+    for ax in axes.ravel():
         ax.set_xscale("log")
-        ax.set_xlabel("d (input length)")
-        ax.set_title(f"m = {m}")
         ax.set_ylim(-0.05, 1.05)
-    axes[0].set_ylabel("success rate after one step")
-    axes[-1].legend(fontsize="small")
+        ax.set_xticks(ds, [f"{d:g}" for d in ds], fontsize="small")
+        ax.minorticks_off()
+    for ax in axes.ravel():
+        ax.set_xlabel("d (input length)")
+    for ax in axes[0]:
+        ax.set_ylabel("success rate (acc. >= 0.99)")
+    for ax in axes[1]:
+        ax.set_ylabel("specialised rate\n(heads on distinct support bits)")
+    axes[0, -1].legend(fontsize="small", title="attention")
+    fig.suptitle(f"One gradient step: {_setting(df)}; bars: Wilson 95%", fontsize="small")
 
     maps, support = attention_maps()
-    heat = Figure(figsize=(9, 3.6), layout="constrained")
-    hax = np.atleast_1d(heat.subplots(3, 1, sharex=True))
-    for ax, (attention, gamma) in zip(hax, maps.items()):
-        image = ax.imshow(gamma, aspect="auto", cmap="viridis", interpolation="nearest")
-        ax.set_yticks([0, 1], ["head 1", "head 2"])
-        ax.set_title(f"{attention}: attention after one population step (support {support.tolist()})",
-                     fontsize="small")
-        heat.colorbar(image, ax=ax)
-    hax[-1].set_xlabel("position")
+    heat = plot_attention_maps(
+        maps, support, "Attention after one population step (n = 0), d = 60, m = 32, seed 1")
     return {"success": fig, "attention_maps": heat}
 
 
+def _pooled(df, attention, key):
+    flags = df.loc[df["attention"] == attention, key]
+    rate, low, high, n = rate_with_interval(flags)
+    return f"{int(flags.sum())}/{n} = {format_interval(rate, low, high)}"
+
+
+def one_step_timing(df):
+    """Summed cell time and floor time, in seconds: ``{"seconds": ..., "floor_seconds": ...}``."""
+    return {name: float(df[name].sum()) for name in TIME_COLUMNS if name in df}
+
+
 def report_one_step(df):
-    """Markdown table of success and specialisation rates."""
-    summary = _summary(df)
+    """Markdown: success and specialisation with Wilson 95% intervals; every number from ``df``."""
+    summary = summarise_one_step(df)
+    table = summary.assign(
+        success=[format_interval(r, lo, hi) for r, lo, hi in
+                 summary[["success_rate", "success_low", "success_high"]].to_numpy()],
+        specialised=[format_interval(r, lo, hi) for r, lo, hi in
+                     summary[["specialised_rate", "specialised_low",
+                              "specialised_high"]].to_numpy()],
+    )[["attention", "d", "m", "n", "success", "specialised", "median_loss",
+       "median_support_mass", "seeds"]]
+    ns = sorted(int(n) for n in df["n"].unique())
     lines = [
         "## One gradient step: softmax vs linear vs erf attention",
         "",
-        "Success = test accuracy >= 0.99 after one normalised step "
-        "(n = 0: exact population step).",
+        f"Setting: {_setting(df)}. "
+        + ("Every step here is a population step (n = 0): the exact gradient of the "
+           "population loss, no training samples."
+           if ns == [0] else
+           "Rows with n = 0 are exact population steps; rows with n > 0 take one "
+           "full-batch step on n training samples."),
+        f"Success = test accuracy >= {SUCCESS_ACCURACY} after one normalised step; "
+        "specialised = the two heads' most-attended positions are the two support bits. "
+        "Rates in [brackets]: Wilson 95% intervals over seeds.",
         "",
-        summary.to_markdown(index=False, floatfmt=".3g"),
+        table.to_markdown(index=False, floatfmt=".3g"),
+        "",
     ]
+    attentions = [a for a in ("softmax", "linear", "erf") if a in set(df["attention"])]
+    for attention in attentions:
+        lines.append(
+            f"- {attention}: success in {_pooled(df, attention, 'success')} of cells x seeds; "
+            f"heads on distinct support bits in {_pooled(df, attention, 'specialised')}."
+        )
+    for attention in ("linear", "erf"):
+        part = df[df["attention"] == attention]
+        landed = part["specialised"]
+        if len(part) and landed.any() and not part.loc[landed, "success"].any():
+            rate, low, high, n = rate_with_interval(landed)
+            lines.append(
+                f"- {attention} heads do land on the support bits in "
+                f"{int(landed.sum())} of {n} runs ({format_interval(rate, low, high)}) "
+                f"and still fail: every one of them has test accuracy below "
+                f"{SUCCESS_ACCURACY} (at most {part.loc[landed, 'test_accuracy'].max():.3f}), "
+                f"with median support mass {part.loc[landed, 'support_mass_min'].median():.3g} "
+                "per head - the weights are not concentrated enough."
+            )
+    widths = summary["success_high"] - summary["success_low"]
+    if len(widths) and widths.max() > 0.3:
+        lines.append(
+            f"- Rough: with {int(summary['seeds'].min())} seeds per cell the intervals "
+            f"are up to {widths.max():.2f} wide."
+        )
+    exact = df["scoring"] == "exact" if "scoring" in df else None
+    if exact is not None:
+        sampled = df.loc[~exact, "n_scored"]
+        lines.append(
+            f"- Scoring: {int(exact.sum())} of {len(df)} cells exactly (every head has a "
+            "dominant position, so the accuracy is 0, 1/2 or 1 on all inputs), "
+            f"{len(sampled)} by sequential sampling"
+            + (f" (median {int(sampled.median())}, at most {int(sampled.max())} inputs)"
+               if len(sampled) else "") + "."
+        )
+    timing = one_step_timing(df)
+    if len(timing) == 2:
+        lines.append(
+            f"- Time: {timing['seconds']:.1f} s summed over cells, of which the floor "
+            f"(steps or fits, and exact losses) is {timing['floor_seconds']:.1f} s "
+            f"({timing['seconds'] / max(timing['floor_seconds'], 1e-9):.2f}x the floor)."
+        )
     return "\n".join(lines)
 
 
@@ -243,20 +609,33 @@ STUDY = Study(
     name="one_step",
     description=(
         "One gradient step: success, loss, attention on the support and head "
-        "specialisation for softmax, linear and erf attention, vs d and m."
+        "specialisation for softmax, linear and erf attention, vs d and m, with "
+        "Wilson intervals (exact or sequential scoring)."
     ),
     parameters=PARAMETERS,
     presets=PRESETS,
     cell=one_step_cell,
     compute=_compute,
-    summary=_summary,
+    summary=summarise_one_step,
     figures=plot_one_step,
     report=report_one_step,
     key=("attention", "d", "m", "n", "seed", "step_length", "n_test"),
 )
 
 __all__ = [
-    "PARAMETERS", "PRESETS", "STUDY", "attention_maps", "one_step", "one_step_cell",
-    "plot_one_step", "report_one_step",
+    "PARAMETERS",
+    "PRESETS",
+    "STUDY",
+    "SUCCESS_ACCURACY",
+    "TIME_COLUMNS",
+    "attention_maps",
+    "dominant_accuracy",
+    "one_step",
+    "one_step_cell",
+    "one_step_timing",
+    "plot_attention_maps",
+    "plot_one_step",
+    "report_one_step",
+    "score_heads",
+    "summarise_one_step",
 ]
-

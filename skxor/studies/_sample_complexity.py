@@ -2,14 +2,18 @@
 
 Each cell runs :func:`sklearn.model_selection.learning_curve` for one model,
 one d and one seed: the model is fitted on growing prefixes of one training
-set and scored on a fixed, held-out test split. ``n*(d)`` is the smallest
-training size from which the test accuracy stays at or above the target (0.95
-by default) for every larger size tried; its
-growth with d is summarised by the slope of ``log n*`` against ``log d``
-(the median of n* over seeds; a seed that never reaches the target counts as
-needing more than the largest size tried).
+set and scored on a fixed, held-out test split. A seed's ``n*`` is the
+smallest training size from which the test accuracy stays at or above the
+target (0.95 by default) at every larger size tried. A seed whose n* is the
+smallest size tried is *censored* (its true n* may be smaller) and one that
+never stays above the target is *unreached*; both are counted and left out
+of the fit. The growth of n* with d is the least-squares slope of log n*
+against log d over the per-seed points, with a bootstrap 95% interval over
+seeds (:func:`fit_exponents`); Han & Ghoshdastidar's one-step bound grows as
+d^4 up to polylog factors.
 """
 
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -19,11 +23,19 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer
-from ._common import Grid, Study, expand_grid, loglog_slope
+from ._common import Grid, Study, expand_grid, single_thread
+from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
 #: The models compared; each maps to an estimator factory in ``_estimator``.
 MODELS = ("transformer_one_step", "transformer_multi_step", "ffnn")
+
+#: Timing columns (seconds), on each curve's first row: the cell, and its floor.
+TIME_COLUMNS = ("seconds", "floor_seconds")
+
+#: The columns fixing a learning curve's grid, test split and target: tables
+#: merged from runs with other values are analysed on the latest run's only.
+SETTING_COLUMNS = ("n_min", "n_max", "n_sizes", "n_test", "target")
 
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
@@ -34,28 +46,30 @@ PARAMETERS = {
     "n_max": [Interval(Integral, 2, None, closed="left")],
     "n_sizes": [Interval(Integral, 1, None, closed="left")],
     "seeds": [Interval(Integral, 1, None, closed="left")],
-    "target": [Interval(Real, 0, 1, closed="right")],
+    # Above 1/2, the accuracy of guessing.
+    "target": [Interval(Real, 0.5, 1, closed="right")],
     "n_test": [Interval(Integral, 1, None, closed="left")],
 }
 
 PRESETS = {
     "quick": dict(
         model=["transformer_one_step", "transformer_multi_step"],
-        d=[25, 50, 100],
-        n_min=250,
-        n_max=64000,
-        n_sizes=9,
+        d=[16, 32, 64],
+        n_min=16,
+        n_max=8192,
+        n_sizes=10,
         seeds=3,
         target=0.95,
-        n_test=2000,
+        n_test=1000,
     ),
     # Only the differences from quick.
     "full": dict(
         model=list(MODELS),
-        d=[25, 50, 100, 200, 400],
-        n_max=512000,
-        n_sizes=12,
-        seeds=5,
+        d=[16, 25, 40, 64, 100, 160],
+        n_min=25,
+        n_max=102400,
+        n_sizes=25,
+        seeds=10,
         n_test=5000,
     ),
 }
@@ -73,7 +87,7 @@ def _estimator(model, seed):
     if model == "transformer_one_step":
         return SparseXORTransformer(m=32, random_state=seed)
     if model == "transformer_multi_step":
-        # Five normalised steps of length 20.
+        # Five normalised steps of length 20 (measured: 10/10 seeds at d=100, n=5000).
         return SparseXORTransformer(m=32, max_iter=5, step_length=20.0, random_state=seed)
     if model == "ffnn":
         # A bounded budget: 20 epochs with early stopping on a 10% split.
@@ -82,19 +96,42 @@ def _estimator(model, seed):
 
 
 def train_sizes(n_min, n_max, n_sizes):
-    """Geometric grid of integer training sizes from n_min to n_max."""
-    return np.unique(np.geomspace(n_min, n_max, n_sizes).astype(int)).tolist()
+    """Geometric grid of training sizes from n_min to n_max, rounded to whole samples."""
+    return np.unique(np.rint(np.geomspace(n_min, n_max, n_sizes)).astype(int)).tolist()
 
 
 def sample_complexity_cell(model, d, seed, n_min, n_max, n_sizes, n_test):
-    """One learning curve: test accuracy at each training size."""
+    """One learning curve: test accuracy at each training size.
+
+    Returns
+    -------
+    result : dict
+        ``n`` and ``accuracy`` (lists, one entry per training size),
+        ``seconds`` (the whole cell) and ``floor_seconds`` (the fits and the
+        scoring of the test split, as timed by ``learning_curve``).
+
+    Examples
+    --------
+    >>> from skxor.studies._sample_complexity import sample_complexity_cell
+    >>> r = sample_complexity_cell("transformer_multi_step", 20, 0, 200, 4000, 3, 500)
+    >>> r["n"], r["floor_seconds"] <= r["seconds"]
+    ([200, 894, 4000], True)
+    """
+    start = time.perf_counter()
     sizes = train_sizes(n_min, n_max, n_sizes)
     X, y = make_sparse_parity(n_max + n_test, d, random_state=seed)
     split = ShuffleSplit(n_splits=1, test_size=n_test, random_state=seed)
-    sizes_used, _, test_scores = learning_curve(
-        _estimator(model, seed), X, y, train_sizes=sizes, cv=split, shuffle=False
-    )
-    return {"n": [int(s) for s in sizes_used], "accuracy": test_scores[:, 0].tolist()}
+    with single_thread():  # parallelism comes from n_jobs
+        sizes_used, _, test_scores, fit_times, score_times = learning_curve(
+            _estimator(model, seed), X, y, train_sizes=sizes, cv=split, shuffle=False,
+            return_times=True,
+        )
+    return {
+        "n": [int(s) for s in sizes_used],
+        "accuracy": test_scores[:, 0].tolist(),
+        "seconds": time.perf_counter() - start,
+        "floor_seconds": float(np.sum(fit_times) + np.sum(score_times)),
+    }
 
 
 def sample_complexity(
@@ -106,9 +143,11 @@ def sample_complexity(
     Parameters
     ----------
     preset : {"quick", "full"}, default="quick"
-        ``quick``: one- and five-step transformers at d in {25, 50, 100}, n
-        from 250 to 64 000, 3 seeds. ``full``: adds the FFNN, d up to 400 and
-        n up to 512 000, 5 seeds.
+        ``quick`` (rough, seconds): one- and five-step transformers at d in
+        {16, 32, 64}, n from 16 to 8 192 in steps of x2, 3 seeds. ``full``:
+        adds the FFNN; d in {16, 25, 40, 64, 100, 160}, n from 25 to 102 400
+        in steps of x sqrt(2) (25 sizes), 10 seeds (hours on 2 cores; use
+        ``n_jobs`` or a dask scheduler).
     checkpoint_dir, n_jobs, progress, scheduler
         As for :func:`run_sweep`.
     **overrides
@@ -118,8 +157,14 @@ def sample_complexity(
     Returns
     -------
     results : pandas.DataFrame
-        Long format: one row per (model, d, seed, n) with ``accuracy`` and
-        the accuracy ``target``.
+        Long format: one row per (model, d, seed, n) with ``accuracy``, the
+        settings ``n_min``, ``n_max``, ``n_sizes``, ``n_test`` and the
+        accuracy ``target``, and ``seconds`` and ``floor_seconds`` (the
+        learning curve's time and the part spent fitting and scoring, on its
+        first row; 0 on the others). ``attrs`` holds the parameters used
+        (``params``), the preset they equal (``preset``, None when
+        overridden), the rows computed (``rows``), and ``floor_seconds`` and
+        ``floor_description`` (the summed floor time and what it covers).
 
     Examples
     --------
@@ -145,109 +190,407 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         sample_complexity_cell, cells, study="sample_complexity",
         checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress, scheduler=scheduler,
     )
+    # The curve's times stay on its first row (0 on the others) so that the
+    # column sums are the study's totals.
     long = wide.explode(["n", "accuracy"], ignore_index=True)
     long = long.astype({"n": int, "accuracy": float})
+    first = ~long.duplicated(["model", "d", "seed"], keep="first").to_numpy()
+    for name in TIME_COLUMNS:
+        long[name] = np.where(first, long[name].astype(float), 0.0)
     long["target"] = params["target"]
-    return long[["model", "d", "seed", "n", "accuracy", "target"]]
+    long = long[["model", "d", "seed", "n", "accuracy", *SETTING_COLUMNS, *TIME_COLUMNS]]
+    long.attrs.update(
+        params=params, preset=_preset_of(params), rows=len(long),
+        floor_seconds=float(long["floor_seconds"].sum()),
+        floor_description="the fits and test scoring of every learning curve",
+    )
+    return long
+
+
+def _preset_of(params):
+    """The name of the preset ``params`` equal, or None (overridden)."""
+    return next((name for name in PRESETS if STUDY.preset(name) == params), None)
+
+
+def like_for_like(df):
+    """The rows sharing the last row's grid, test split and target.
+
+    A table merged from runs with other settings (see ``SETTING_COLUMNS``)
+    is analysed on the latest run's setting only, so that every curve and
+    every n* compared uses the same sizes, test split and target. Columns
+    the table lacks are not compared.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._sample_complexity import like_for_like
+    >>> df = pd.DataFrame({"n": [10, 20, 10], "target": [0.9, 0.9, 0.95]})
+    >>> like_for_like(df)["n"].tolist()
+    [10]
+    """
+    columns = [c for c in SETTING_COLUMNS if c in df]
+    if not columns or df.empty:
+        return df
+    last = df[columns].iloc[-1]
+    return df[(df[columns] == last).all(axis=1)]
+
+
+def n_star_per_seed(df, target=None):
+    """Per model, d and seed: the smallest n from which the accuracy stays >= target.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The long table of :func:`sample_complexity`.
+    target : float or None, default=None
+        Defaults to the table's ``target``.
+
+    Returns
+    -------
+    per_seed : pandas.DataFrame
+        Columns ``model, d, seed, n_star, status``: ``n_star`` is the smallest
+        training size tried from which every larger size tried reaches the
+        target (inf when the largest does not); ``status`` is ``"reached"``,
+        ``"at grid floor"`` (n* is the smallest size tried: the true n* may
+        be smaller, the value is censored) or ``"not reached"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._sample_complexity import n_star_per_seed
+    >>> df = pd.DataFrame({"model": "m", "d": 10, "seed": 0, "n": [10, 20, 40, 80],
+    ...                    "accuracy": [0.99, 0.5, 0.97, 0.98], "target": 0.95})
+    >>> n_star_per_seed(df)[["n_star", "status"]].values.tolist()
+    [[40.0, 'reached']]
+    """
+    df = like_for_like(df)
+    target = float(df["target"].iloc[0]) if target is None else float(target)
+    rows = []
+    for (model, d, seed), curve in df.groupby(["model", "d", "seed"], sort=True):
+        curve = curve.sort_values("n")
+        # From n* on, every larger size must also reach the target: one lucky
+        # small sample does not count.
+        above = (curve["accuracy"] >= target).to_numpy()
+        stays = np.flip(np.logical_and.accumulate(np.flip(above)))
+        sizes = curve["n"].to_numpy()
+        if not stays.any():
+            n_star, status = np.inf, "not reached"
+        else:
+            n_star = float(sizes[stays][0])
+            status = "at grid floor" if stays[0] else "reached"
+        rows.append({"model": model, "d": d, "seed": seed, "n_star": n_star, "status": status})
+    return pd.DataFrame(rows)
 
 
 def samples_needed(df, target=None):
-    """Samples needed per model and d: median over seeds of the n from which accuracy stays >= target.
+    """Samples needed per model and d, over seeds.
 
     Returns
     -------
     table : pandas.DataFrame
-        Columns ``model, d, n_star, reached`` (seeds reaching the target /
-        seeds); ``n_star`` is NaN when fewer than half the seeds reach it.
+        Columns ``model, d, n_star`` (median over seeds of the per-seed n*,
+        a seed that never reaches the target counting as more than the
+        largest size; NaN when fewer than half reach it), ``n_star_min``,
+        ``n_star_max`` (range over the seeds that reach it), ``reached``
+        (``"k/n"``), ``reached_rate``, ``reached_low``, ``reached_high``
+        (Wilson 95%) and ``at_floor`` (seeds whose n* is the smallest size
+        tried, i.e. censored).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies import samples_needed
+    >>> df = pd.DataFrame({"model": "m", "d": 10, "seed": [0] * 3 + [1] * 3,
+    ...                    "n": [10, 20, 40] * 2, "accuracy": [0.5, 1, 1, 0.5, 0.5, 1],
+    ...                    "target": 0.95})
+    >>> samples_needed(df)[["n_star", "reached", "at_floor"]].values.tolist()
+    [[30.0, '2/2', 0]]
     """
-    target = float(df["target"].iloc[0]) if target is None else target
+    per_seed = n_star_per_seed(df, target)
     rows = []
-    for (model, d), group in df.groupby(["model", "d"]):
-        per_seed = []
-        for _, curve in group.groupby("seed"):
-            curve = curve.sort_values("n")
-            # From n* on, every larger size must also reach the target: one lucky
-            # small sample does not count.
-            above = (curve["accuracy"] >= target).to_numpy()
-            stays = np.flip(np.logical_and.accumulate(np.flip(above)))
-            per_seed.append(curve["n"].to_numpy()[stays][0] if stays.any() else np.inf)
-        per_seed = np.array(per_seed, dtype=float)
-        median = float(np.median(per_seed))
-        rows.append(
-            {
-                "model": model,
-                "d": d,
-                "n_star": median if np.isfinite(median) else np.nan,
-                "reached": f"{int(np.isfinite(per_seed).sum())}/{per_seed.size}",
-            }
-        )
+    for (model, d), group in per_seed.groupby(["model", "d"], sort=True):
+        values = group["n_star"].to_numpy(dtype=float)
+        finite = values[np.isfinite(values)]
+        median = float(np.median(values))
+        rate, low, high, n = rate_with_interval(np.isfinite(values))
+        rows.append({
+            "model": model, "d": d,
+            "n_star": median if np.isfinite(median) else np.nan,
+            "n_star_min": float(finite.min()) if finite.size else np.nan,
+            "n_star_max": float(finite.max()) if finite.size else np.nan,
+            "reached": f"{finite.size}/{n}",
+            "reached_rate": rate, "reached_low": low, "reached_high": high,
+            "at_floor": int((group["status"] == "at grid floor").sum()),
+        })
     return pd.DataFrame(rows)
 
 
-def exponents(table):
-    """Slope of log n* against log d per model."""
-    return {
-        model: loglog_slope(group["d"], group["n_star"])
-        for model, group in table.groupby("model")
-    }
+def fit_exponents(df, target=None, *, n_boot=2000, random_state=0):
+    """Exponent a of n*(d) ~ d^a per model, fitted to the per-seed n*, with a bootstrap interval.
+
+    Seeds whose n* is at the grid floor (censored) or that never reach the
+    target are left out of the fit and counted.
+
+    Returns
+    -------
+    exponents : pandas.DataFrame
+        Columns ``model, exponent, low, high`` (bootstrap 95% over seeds),
+        ``n_points``, ``n_seeds``, ``left_out_floor``, ``left_out_unreached``.
+    """
+    per_seed = n_star_per_seed(df, target)
+    rows = []
+    for model, group in per_seed.groupby("model", sort=True):
+        used = group[group["status"] == "reached"]
+        fit = bootstrap_loglog_slope(used["d"], used["n_star"], groups=used["seed"],
+                                     n_boot=n_boot, random_state=random_state)
+        rows.append({
+            "model": model, "exponent": fit["slope"], "low": fit["low"], "high": fit["high"],
+            "n_points": fit["n_points"], "n_seeds": fit["n_groups"],
+            "left_out_floor": int((group["status"] == "at grid floor").sum()),
+            "left_out_unreached": int((group["status"] == "not reached").sum()),
+        })
+    return pd.DataFrame(rows)
+
+
+def exponents(df):
+    """``{model: exponent}`` from :func:`fit_exponents` (point estimates only)."""
+    return dict(zip(*fit_exponents(df)[["model", "exponent"]].to_numpy().T))
+
+
+def _grid(df):
+    sizes = np.sort(df["n"].unique())
+    ratio = float(np.max(sizes[1:] / sizes[:-1])) if sizes.size > 1 else float("nan")
+    return sizes, ratio
+
+
+def _analysed(df):
+    """``like_for_like(df)``, keeping the attrs (and their row count) when nothing is left out."""
+    kept = like_for_like(df)
+    if len(kept) < len(df):
+        kept = kept.copy()
+        kept.attrs = {}
+    return kept
+
+
+def _setting(df):
+    seeds = df.groupby(["model", "d"])["seed"].nunique()
+    count = (f"{seeds.min()} seeds" if seeds.min() == seeds.max()
+             else f"{seeds.min()}-{seeds.max()} seeds")
+    # The preset is named only when the table is exactly that run's rows (the
+    # runner passes a table merged with earlier runs, with the latest run's attrs).
+    preset = df.attrs.get("preset") if df.attrs.get("rows") == len(df) else None
+    where = "" if preset is None else f"{preset} preset, "
+    sizes, ratio = _grid(df)
+    return (f"{where}{count}, n from {sizes.min():,} to {sizes.max():,} "
+            f"(steps of at most x{ratio:.2f})")
+
+
+def _is_rough(df):
+    seeds = int(df.groupby(["model", "d"])["seed"].nunique().min())
+    return seeds < 10 or df["d"].nunique() < 6, seeds
+
+
+_MARKERS = {"transformer_one_step": "o", "transformer_multi_step": "s", "ffnn": "^"}
 
 
 def plot_sample_complexity(df):
-    """Learning curves per d, and n*(d) on log-log axes with fitted slopes."""
+    """Learning curves per d, and n*(d) per seed on log-log axes with fits and bands.
+
+    Returns
+    -------
+    figures : dict of str to matplotlib.figure.Figure
+        ``"learning_curves"`` (mean test accuracy over seeds against n, one
+        panel per model, one line per d) and ``"samples_needed"`` (per-seed
+        n*, hollow where censored at the grid floor, triangles above the grid
+        where the target was not reached; the least-squares fit per model
+        with its bootstrap 95% slope band; a labelled d^4 reference slope).
+    """
     from matplotlib.figure import Figure
 
-    models = sorted(df["model"].unique())
-    curves = Figure(figsize=(4.2 * len(models), 3.4), layout="constrained")
+    df = _analysed(df)
+    target = float(df["target"].iloc[0])
+    models = [m for m in MODELS if m in set(df["model"])]
+    ds = sorted(df["d"].unique())
+    curves = Figure(figsize=(4.0 * len(models) + 0.8, 3.6), layout="constrained")
     axes = np.atleast_1d(curves.subplots(1, len(models), sharey=True))
     mean = df.groupby(["model", "d", "n"])["accuracy"].mean().reset_index()
+    markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
     for ax, model in zip(axes, models):
-        for d, group in mean[mean["model"] == model].groupby("d"):
-            ax.plot(group["n"], group["accuracy"], marker="o", label=f"d={d}")
-        ax.axhline(df["target"].iloc[0], color="grey", lw=0.8, ls="--")
+        for i, d in enumerate(ds):
+            group = mean[(mean["model"] == model) & (mean["d"] == d)]
+            ax.plot(group["n"], group["accuracy"], marker=markers[i % len(markers)], ms=3,
+                    ls="-", lw=1, label=f"d = {d}", color=f"C{i}")
+        ax.axhline(target, color="grey", lw=0.8, ls="--", label=f"target {target:g}")
         ax.set_xscale("log")
         ax.set_xlabel("training samples n")
         ax.set_title(model, fontsize="small")
-    axes[0].set_ylabel("test accuracy (mean over seeds)")
-    axes[-1].legend(fontsize="small")
+        ax.set_ylabel("test accuracy (mean over seeds)")
+    axes[-1].legend(fontsize="x-small")
+    curves.suptitle(f"Learning curves: {_setting(df)}", fontsize="small")
 
-    table = samples_needed(df)
-    slopes = exponents(table)
-    scaling = Figure(figsize=(4.5, 3.6), layout="constrained")
+    per_seed = n_star_per_seed(df)
+    fits = fit_exponents(df).set_index("model")
+    sizes, _ = _grid(df)
+    scaling = Figure(figsize=(9.5, 4.8), layout="constrained")
     ax = scaling.subplots()
-    for model, group in table.groupby("model"):
-        ax.plot(group["d"], group["n_star"], marker="o",
-                label=f"{model} (slope {slopes[model]:.2f})")
+    lo_d, hi_d = np.log(min(ds)), np.log(max(ds))
+    grid_d = np.exp(np.linspace(lo_d, hi_d, 50))
+    above = sizes.max() * 1.5  # where unreached seeds are drawn
+    for i, model in enumerate(models):
+        color, marker = f"C{i}", _MARKERS.get(model, "D")
+        shift = 10 ** (0.012 * (i - (len(models) - 1) / 2))  # keep models apart
+        part = per_seed[per_seed["model"] == model]
+        jitter = 10 ** (0.006 * (part["seed"].to_numpy() % 5 - 2))
+        x = part["d"].to_numpy() * shift * jitter
+        fit = fits.loc[model]
+        label = (f"{model}: a = {format_interval(fit['exponent'], fit['low'], fit['high'])}"
+                 f" ({int(fit['n_points'])} points)")
+        ok = (part["status"] == "reached").to_numpy()
+        ax.plot(x[ok], part["n_star"].to_numpy()[ok], ls="none", marker=marker, ms=4,
+                color=color, alpha=0.7, label=label)
+        floor = (part["status"] == "at grid floor").to_numpy()
+        if floor.any():
+            ax.plot(x[floor], part["n_star"].to_numpy()[floor], ls="none", marker=marker,
+                    ms=5, mfc="none", color=color, label=f"{model}: at grid floor (censored)")
+        missing = (part["status"] == "not reached").to_numpy()
+        if missing.any():
+            ax.plot(x[missing], np.full(missing.sum(), above), ls="none", marker="^", ms=5,
+                    mfc="none", color=color, label=f"{model}: not reached by n = {sizes.max():,}")
+        used = part[ok]
+        if np.isfinite(fit["exponent"]):
+            cx, cy = np.log(used["d"]).mean(), np.log(used["n_star"]).mean()
+            line = np.exp(cy + fit["exponent"] * (np.log(grid_d) - cx))
+            ax.plot(grid_d, line, color=color, lw=1.2, label=f"{model}: fit")
+            if np.isfinite(fit["low"]):
+                band = [np.exp(cy + s * (np.log(grid_d) - cx)) for s in (fit["low"], fit["high"])]
+                ax.fill_between(grid_d, np.minimum(*band), np.maximum(*band), color=color,
+                                alpha=0.15, lw=0, label=f"{model}: 95% slope band")
+    reachable = per_seed.loc[per_seed["status"] != "not reached", "n_star"]
+    anchor = float(reachable.min()) if len(reachable) else float(sizes.min())
+    ax.plot(grid_d, anchor * (grid_d / min(ds)) ** 4, color="black", ls="--", lw=1,
+            label="reference slope d^4 (the proof's bound, up to polylog d)")
+    ax.axhline(sizes.min(), color="grey", lw=0.6, ls=":", label=f"grid floor n = {sizes.min():,}")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("d")
-    ax.set_ylabel(f"n* (accuracy >= {df['target'].iloc[0]})")
-    ax.legend(fontsize="small")
+    ax.set_xticks(ds, [str(d) for d in ds])
+    ax.minorticks_off()
+    ax.set_ylim(sizes.min() / 1.5, above * 1.5)
+    ax.set_xlabel("d (input length)")
+    ax.set_ylabel(f"n* per seed (accuracy stays >= {target:g})")
+    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_title(f"Samples needed: {_setting(df)}\nlines: fit to the per-seed n*, "
+                 "bands: bootstrap 95% over seeds", fontsize="small")
     return {"learning_curves": curves, "samples_needed": scaling}
 
 
+def sample_complexity_timing(df):
+    """Summed cell time and floor time, in seconds: ``{"seconds": ..., "floor_seconds": ...}``."""
+    return {name: float(df[name].sum()) for name in TIME_COLUMNS if name in df}
+
+
+def _range(values):
+    values = [v for v in values if np.isfinite(v)]
+    if not values:
+        return "-"
+    lo, hi = min(values), max(values)
+    return f"{lo:,.0f}" if lo == hi else f"{lo:,.0f}..{hi:,.0f}"
+
+
 def report_sample_complexity(df):
-    """Markdown: n*(d) per model and the fitted exponents."""
+    """Markdown: per-seed n*, its median per model and d, exponents with intervals; numbers from ``df``."""
+    everything = df
+    df = _analysed(df)
+    target = float(df["target"].iloc[0])
     table = samples_needed(df)
-    slopes = exponents(table)
+    fits = fit_exponents(df)
+    rough, seeds = _is_rough(df)
+    shown = table.assign(
+        reached=[f"{r} ({format_interval(v, lo, hi)})" for r, v, lo, hi in
+                 table[["reached", "reached_rate", "reached_low", "reached_high"]].to_numpy()],
+        seed_range=[_range([a, b]) for a, b in table[["n_star_min", "n_star_max"]].to_numpy()],
+    )[["model", "d", "n_star", "seed_range", "reached", "at_floor"]]
+    fit_table = fits.assign(
+        exponent=[format_interval(a, lo, hi) for a, lo, hi in
+                  fits[["exponent", "low", "high"]].to_numpy()],
+    )[["model", "exponent", "n_points", "n_seeds", "left_out_floor", "left_out_unreached"]]
     lines = [
         "## Sample complexity",
         "",
-        f"n* = median over seeds of the smallest training size from which the "
-        f"test accuracy stays >= {df['target'].iloc[0]}.",
+        f"Setting: {_setting(df)}."
+        + (f" Rough: {seeds} seeds and {df['d'].nunique()} values of d; read the "
+           "exponents as indications only." if rough else ""),
+        f"n* per seed = the smallest training size from which the test accuracy stays "
+        f">= {target:g} at every larger size tried; n_star below is its median over "
+        "seeds (seed_range: smallest and largest per-seed n*; reached: seeds reaching "
+        "the target, Wilson 95%; at_floor: seeds whose n* is the smallest size tried, "
+        "so that the true value may be smaller).",
         "",
-        table.to_markdown(index=False, floatfmt=".4g"),
+        shown.to_markdown(index=False, floatfmt=",.0f"),
         "",
-        "Fitted exponent of n*(d) ~ d^a: "
-        + ", ".join(f"{model}: a = {a:.2f}" for model, a in slopes.items()),
+        "Exponent a of n*(d) ~ d^a: least squares on log n* against log d over the "
+        "per-seed points, bootstrap 95% over seeds; points at the grid floor (censored) "
+        "and seeds that never reach the target are left out and counted:",
+        "",
+        fit_table.to_markdown(index=False),
+        "",
     ]
+    for _, fit in fits.iterrows():
+        part = table[table["model"] == fit["model"]]
+        lines.append(
+            f"- {fit['model']}: median n* {_range(part['n_star'])} at d = "
+            f"{part['d'].min()}..{part['d'].max()}, exponent "
+            f"{format_interval(fit['exponent'], fit['low'], fit['high'])}"
+            f"{'' if np.isfinite(fit['low']) else ' (no interval: too few seeds or d)'} from "
+            f"{int(fit['n_points'])} points ({int(fit['left_out_floor'])} at the grid floor "
+            f"and {int(fit['left_out_unreached'])} unreached left out); the proof's bound "
+            "grows as d^4 up to polylog factors."
+        )
+    if len(df) < len(everything):
+        lines.append(
+            f"- {len(everything) - len(df)} rows of the table, from earlier runs with "
+            "another grid, test split or target, are left out of this analysis."
+        )
+    lines += _tradeoff(table)
+    timing = sample_complexity_timing(df)
+    if len(timing) == 2:
+        lines.append(
+            f"- Time: {timing['seconds']:.1f} s summed over learning curves, of which the "
+            f"floor (the fits and test scoring) is {timing['floor_seconds']:.1f} s "
+            f"({timing['seconds'] / max(timing['floor_seconds'], 1e-9):.2f}x the floor)."
+        )
     return "\n".join(lines)
+
+
+def _tradeoff(table):
+    """Side-by-side sentences: which model needs fewer samples, from the table."""
+    if "ffnn" not in set(table["model"]):
+        return ["- The FFNN is not in this run (its samples needed are in the full preset); "
+                "trainable parameters needed are in the parameter-scaling study."]
+    wide = table.pivot(index="d", columns="model", values="n_star")
+    lines = []
+    for model in [m for m in MODELS if m != "ffnn" and m in wide]:
+        both = wide[["ffnn", model]].dropna()
+        fewer = int((both["ffnn"] < both[model]).sum())
+        lines.append(
+            f"- Samples: the FFNN's median n* is below the {model}'s at {fewer} of the "
+            f"{len(both)} values of d where both reach the target "
+            f"(FFNN {_range(both['ffnn'])}, {model} {_range(both[model])})."
+        )
+    lines.append(
+        "- Trainable parameters, the other side of the comparison: the transformer "
+        "has 2 m of them whatever d, the FFNN width (d + 2) + 1; the parameter-scaling "
+        "study (`skxor run parameter_scaling`) measures how many each needs, with "
+        "intervals."
+    )
+    return lines
 
 
 STUDY = Study(
     name="sample_complexity",
     description=(
         "Learning curves (sklearn learning_curve): test accuracy vs n per d, the "
-        "samples n*(d) needed for 95% accuracy and its fitted exponent."
+        "per-seed samples n*(d) needed for 95% accuracy (censoring flagged) and its "
+        "fitted exponent with a bootstrap interval."
     ),
     parameters=PARAMETERS,
     presets=PRESETS,
@@ -256,6 +599,26 @@ STUDY = Study(
     summary=samples_needed,
     figures=plot_sample_complexity,
     report=report_sample_complexity,
-    key=("model", "d", "seed", "n", "target"),
+    key=("model", "d", "seed", "n", *SETTING_COLUMNS),
     check=_check,
 )
+
+__all__ = [
+    "MODELS",
+    "PARAMETERS",
+    "PRESETS",
+    "SETTING_COLUMNS",
+    "STUDY",
+    "TIME_COLUMNS",
+    "exponents",
+    "fit_exponents",
+    "like_for_like",
+    "n_star_per_seed",
+    "plot_sample_complexity",
+    "report_sample_complexity",
+    "sample_complexity",
+    "sample_complexity_cell",
+    "sample_complexity_timing",
+    "samples_needed",
+    "train_sizes",
+]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import skxor.studies
 from skxor.cli import build_parser, main, run_demo
 from skxor.studies import STUDIES, one_step
+from skxor.studies._one_step import TIME_COLUMNS
 
 
 def test_demo_runs_the_one_step_study():
@@ -22,7 +23,9 @@ def test_demo_runs_the_one_step_study():
     table = run_demo(d=30, n=20000, n_test=2000, m=16, step_length=100.0, seeds=2, out=out)
     # Exactly the one-step study's cells for the same parameters.
     study = one_step(d=[30], m=[16], n=[20000], seeds=2, step_length=100.0, n_test=2000)
-    pd.testing.assert_frame_equal(table, study)
+    # Cell times differ from run to run; every result column must agree.
+    pd.testing.assert_frame_equal(table.drop(columns=list(TIME_COLUMNS)),
+                                  study.drop(columns=list(TIME_COLUMNS)))
     rates = table.groupby("attention")["success"].mean()
     assert rates["softmax"] >= 0.5 and rates["linear"] == 0 and rates["erf"] == 0
     text = out.getvalue()

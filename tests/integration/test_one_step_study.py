@@ -1,0 +1,191 @@
+"""The one-step study: exact and sequential scoring, intervals, figures and report."""
+
+import itertools
+import re
+
+import numpy as np
+import pytest
+import torch
+from sklearn.utils import check_random_state
+
+from skxor.datasets import make_sparse_parity
+from skxor.estimators._sparse_xor import initial_queries, sphere_keys
+from skxor.nn import SparseXORAttention, attention_weights
+from skxor.studies import one_step, plot_one_step, report_one_step
+from skxor.studies._one_step import (
+    TIME_COLUMNS,
+    dominant_accuracy,
+    one_step_cell,
+    score_heads,
+    summarise_one_step,
+)
+from skxor.theory import population_step
+
+from _figures import assert_every_axis_labelled_and_series_in_legend
+
+
+@pytest.fixture(scope="module")
+def small():
+    return one_step(d=[100, 1000], m=[16, 32], seeds=5, n_test=1000)
+
+
+def test_softmax_succeeds_where_linear_and_erf_fail(small):
+    assert len(small) == 3 * 2 * 2 * 5
+    rate = small.groupby("attention")["success"].mean()
+    assert rate["softmax"] >= 0.8 and rate["linear"] == 0 and rate["erf"] == 0
+    soft = small[small["attention"] == "softmax"]
+    # Where softmax succeeds the heads lock onto distinct support bits with most mass.
+    assert soft.loc[soft["success"], "specialised"].all()
+    assert soft.loc[soft["success"], "support_mass_min"].median() > 0.99
+    assert soft.loc[soft["success"], "support_mass_min"].min() > 0.5
+    assert soft.loc[soft["success"], "loss_after_step"].median() < 0.05
+    assert soft.loc[soft["success"], "loss_after_step"].max() < 0.5
+    assert (small[small["attention"] == "erf"]["loss_after_step"] > 0.9).all()
+    # Linear heads often land on the support and still fail.
+    assert small[small["attention"] == "linear"]["specialised"].any()
+
+
+def test_intervals_exist_and_contain_the_estimates(small):
+    cells = small
+    assert (cells["accuracy_low"] <= cells["test_accuracy"]).all()
+    assert (cells["test_accuracy"] <= cells["accuracy_high"]).all()
+    summary = summarise_one_step(small)
+    for key in ("success", "specialised"):
+        rate, low, high = (summary[f"{key}_{s}"] for s in ("rate", "low", "high"))
+        assert ((low <= rate) & (rate <= high)).all()
+        assert ((0 <= low) & (high <= 1)).all()
+        # Wilson intervals over 5 seeds are never degenerate.
+        assert ((high - low) > 0.2).all()
+
+
+def test_timing_columns_and_floor(small):
+    for name in TIME_COLUMNS:
+        assert (small[name] >= 0).all()
+    assert (small["floor_seconds"] <= small["seconds"]).all()
+
+
+def _old_accuracy(cell):
+    """The scoring the study used before: a fresh n_test x d test set per cell."""
+    _, _, support = make_sparse_parity(1, cell["d"], return_support=True,
+                                       random_state=cell["seed"])
+    rng = check_random_state(cell["seed"])
+    keys = sphere_keys(cell["d"], cell["m"], rng)
+    theta = population_step(initial_queries(2, cell["m"], "antisymmetric", rng), keys,
+                            support, cell["attention"], step_length=cell["step_length"])
+    Xt, yt = make_sparse_parity(cell["n_test"], cell["d"], support=support,
+                                random_state=10**6 + cell["seed"])
+    with torch.no_grad():
+        gamma = attention_weights(torch.as_tensor(keys) @ torch.as_tensor(theta).T,
+                                  cell["attention"])
+        f = SparseXORAttention.read_out(torch.as_tensor(Xt, dtype=torch.float32),
+                                        gamma.to(torch.float32))
+    return float(np.mean(np.where(f.numpy() > 0, 1, -1) == yt))
+
+
+def test_new_scoring_agrees_with_the_old_fresh_test_set():
+    """Exact cells equal the old score (1 or 0) or its expectation (1/2, within
+    the old sample's Wilson interval); sampled cells' intervals hold the old
+    score; success agrees everywhere."""
+    from skxor.studies._stats import wilson_interval
+
+    n_test = 3000
+    cells = [dict(attention=a, d=d, m=m, n=0, seed=s, step_length=100.0, n_test=n_test)
+             for a, d, m, s in itertools.product(["softmax", "linear", "erf"], [50, 400],
+                                                 [8, 32], range(4))]
+    kinds = set()
+    for cell in cells:
+        new = one_step_cell(**cell)
+        old = _old_accuracy(cell)
+        kinds.add((new["scoring"], new["test_accuracy"] if new["scoring"] == "exact" else None))
+        assert new["success"] == (old >= 0.99), cell
+        if new["scoring"] == "exact" and new["test_accuracy"] in (0.0, 1.0):
+            assert old == new["test_accuracy"], cell
+        elif new["scoring"] == "exact":
+            # 1/2 in expectation; the old sample scatters around it (99.9% interval).
+            low, high = wilson_interval(round(old * n_test), n_test, confidence=0.999)
+            assert low <= 0.5 <= high, cell
+        else:
+            assert new["accuracy_low"] - 0.02 <= old <= new["accuracy_high"] + 0.02, cell
+    assert ("exact", 1.0) in kinds and ("sampled", None) in kinds
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_dominant_accuracy_equals_the_count_over_all_inputs(seed):
+    rng = np.random.default_rng(seed)
+    d = 7
+    support = np.sort(rng.choice(d, 2, replace=False))
+    gamma = rng.normal(size=(d, 2)) * 0.1
+    top = rng.integers(0, d, size=2)
+    if seed % 3 == 0:
+        top = support.copy()
+    gamma[top, [0, 1]] = rng.choice([-1.0, 1.0], size=2) * rng.uniform(1.0, 2.0, size=2)
+    X = 1 - 2 * ((np.arange(2**d)[:, None] >> np.arange(d)) & 1)
+    y = -X[:, support[0]] * X[:, support[1]]
+    f = -np.prod(X @ gamma, axis=1)
+    truth = float(np.mean(np.where(f > 0, 1, -1) == y))
+    got = dominant_accuracy(gamma, support)
+    dominant = np.all(np.abs(gamma).max(0) > np.abs(gamma).sum(0) - np.abs(gamma).max(0))
+    assert (got is not None) == bool(dominant)
+    if got is not None:
+        assert got == truth
+
+
+def test_sequential_scoring_stops_once_the_interval_excludes_the_threshold():
+    uniform = np.full((40, 2), 1 / 40)
+    r = score_heads(uniform, [3, 7], n_test=10000, random_state=0)
+    assert r["scoring"] == "sampled" and r["n_scored"] == 256 and r["accuracy_high"] < 0.99
+    # Heads on the support but far from dominant: accuracy close to 1, so the
+    # sampling goes on until the interval clears 0.99 or n_test is spent.
+    gamma = np.full((40, 2), 0.004)
+    gamma[3, 0] = gamma[7, 1] = 0.1
+    r = score_heads(gamma, [3, 7], n_test=4096, random_state=0)
+    assert r["scoring"] == "sampled"
+    assert r["n_scored"] == 4096 or not (r["accuracy_low"] <= 0.99 <= r["accuracy_high"])
+    assert r["accuracy_low"] <= r["test_accuracy"] <= r["accuracy_high"]
+
+
+def test_finite_samples_use_the_estimator():
+    df = one_step(attention=["softmax"], d=[40], m=[16], n=[20000], seeds=2, n_test=1000)
+    assert df["n"].tolist() == [20000, 20000]
+    assert df["test_accuracy"].between(0, 1).all()
+    assert "n = 20,000" in report_one_step(df) or "n > 0" in report_one_step(df)
+
+
+def test_report_numbers_come_from_the_table(small):
+    text = report_one_step(small)
+    assert "population steps (n = 0)" in text
+    linear = small[small["attention"] == "linear"]
+    k, n = int(linear["specialised"].sum()), len(linear)
+    assert f"linear heads do land on the support bits in {k} of {n} runs" in text
+    assert re.search(r"\| softmax .*\[", text)  # intervals in the table
+    assert "Rough: with 5 seeds" in text
+    assert f"{int((small['scoring'] == 'exact').sum())} of {len(small)} cells exactly" in text
+
+
+def test_figures_label_every_axis_and_show_every_series(small):
+    figures = plot_one_step(small)
+    assert set(figures) == {"success", "attention_maps"}
+    for figure in figures.values():
+        assert_every_axis_labelled_and_series_in_legend(figure)
+    # One colour bar for the shared scale of all attention maps.
+    images = [im for ax in figures["attention_maps"].axes for im in ax.get_images()]
+    assert len(images) == 3 and len({im.norm for im in images}) == 1
+    assert len({(im.norm.vmin, im.norm.vmax) for im in images}) == 1
+
+
+def test_quick_preset_figures(tmp_path):
+    df = one_step("quick")
+    assert len(df) == 180
+    for name, figure in plot_one_step(df).items():
+        assert_every_axis_labelled_and_series_in_legend(figure)
+        figure.savefig(tmp_path / f"{name}.png", dpi=60)
+    title = plot_one_step(df)["success"].get_suptitle()
+    assert "population" in title and "quick preset" in title and "10 seeds" in title
+
+
+def test_compute_states_its_floor_for_the_runner():
+    df = one_step(attention=["softmax"], d=[50], m=[8], seeds=2, n_test=100)
+    assert df.attrs["floor_seconds"] == pytest.approx(df["floor_seconds"].sum())
+    assert "exact losses" in df.attrs["floor_description"]
+    assert df.attrs["preset"] is None and df.attrs["rows"] == 2
+    assert "quick preset" not in report_one_step(df)
