@@ -10,6 +10,7 @@ from ._parameter_scaling import STUDY as _PARAMETER_SCALING
 from ._random_init import STUDY as _RANDOM_INIT
 from ._sample_complexity import STUDY as _SAMPLE_COMPLEXITY
 from ._training import STUDY as _TRAINING
+from ._zero_sensitivity_bound import STUDY as _ZERO_SENSITIVITY_BOUND
 
 #: Registered studies by name.
 STUDIES = {}
@@ -54,5 +55,6 @@ def get_study(name):
     return STUDIES[name]
 
 
-for _study in (_ONE_STEP, _SAMPLE_COMPLEXITY, _PARAMETER_SCALING, _RANDOM_INIT, _TRAINING):
+for _study in (_ONE_STEP, _SAMPLE_COMPLEXITY, _PARAMETER_SCALING, _RANDOM_INIT, _TRAINING,
+               _ZERO_SENSITIVITY_BOUND):
     register(_study)
