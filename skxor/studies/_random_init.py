@@ -582,7 +582,8 @@ def plot_random_init_sensitivity(df):
             _log2_axis(ax, ns)
         else:
             ax.set_xticks(ns, [str(n) for n in ns])
-    axes[0].set_ylabel("log10 mean number of zero-sensitivity strings")
+    for ax in axes:
+        ax.set_ylabel("log10 mean number of zero-sensitivity strings")
     axes[0].set_title("linear N: exponential growth is a straight line", fontsize="small")
     axes[1].set_title("log N: polynomial growth is a straight line", fontsize="small")
     fig.suptitle(f"Random initialisation, {seeds} seeds per point.{eps_note}",
@@ -617,7 +618,8 @@ def plot_random_init_sensitivity(df):
         ax.set_ylim(-0.05, 1.05)
         ax.set_xlabel("string length N")
         ax.set_title(title, fontsize="small")
-    axes[0].set_ylabel("share of networks (Wilson 95% interval)")
+    for ax in axes:
+        ax.set_ylabel("share of networks (Wilson 95% interval)")
     fig.suptitle(f"Random initialisation, {seeds} seeds per point.{eps_note}",
                  fontsize="small")
     handles, labels = axes[1].get_legend_handles_labels()

@@ -327,7 +327,8 @@ def plot_zero_sensitivity_bound(df):
         ticks(ax)
         ax.set_xlabel("string length N (log scale)")
         ax.set_title(f"L = {L}", fontsize="small")
-    axes[0].set_ylabel("log10 number of zero-sensitivity strings")
+    for ax in axes:
+        ax.set_ylabel("log10 number of zero-sensitivity strings")
     fig.suptitle(title, fontsize="small")
     handles, labels = [], []
     for ax in axes:  # every label once, from whichever panel has it
