@@ -47,7 +47,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 import torch
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 
 from .._utils._validation import check_device
 from ..boolean import First, Majority, Parity, RandomFunction
@@ -737,6 +737,24 @@ def _per_setting_table(summary, column):
         columns=lambda n: f"N={n}")
 
 
+def _pooled_diagnostic(models):
+    """Per N: constant share [Wilson], median |mean T|, std T and their ratio."""
+    rows = {}
+    for n, g in models.groupby("n_bits"):
+        k = int(g["constant"].astype(bool).sum())
+        rows[int(n)] = {
+            "constant": format_interval(k / len(g), *wilson_interval(k, len(g))),
+            "median |mean T(x)|": g["logit_mean"].abs().median(),
+            "median std T(x)": g["logit_std"].median(),
+            "median |mean| / std": g["logit_offset"].median(),
+            "median |omega| / std": (g["readout_bias"].abs() / g["logit_std"]).median(),
+            "networks": str(len(g)),
+        }
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "N"
+    return table
+
+
 def report_random_init_sensitivity(df):
     """Markdown: Köver et al.'s setting first, then why networks are constant.
 
@@ -748,8 +766,10 @@ def report_random_init_sensitivity(df):
     control = summary[summary["init"] == RANDOM_FUNCTION]
     agreement = eps_agreement(df)
     identical = agreement is not None and agreement["same"] == agreement["pairs"]
+    shown = models
     if identical:  # the eps > 0 rows repeat the eps = 0 ones: shown once
         nets = nets[nets["layer_norm_eps"] == 0]
+        shown = models[models["layer_norm_eps"] == 0]
     seeds = int(models["seed"].nunique())
     exhaustive = models.loc[models["method"] == "exhaustive", "n_bits"]
     sampled = models.loc[models["method"] == "sampled"]
@@ -763,7 +783,8 @@ def report_random_init_sensitivity(df):
         f"{', '.join(sorted(models['positional'].unique()))}; "
         f"D in {sorted(int(d) for d in models['d_model'].unique())}, "
         f"L in {sorted(int(n) for n in models['n_layers'].unique())}), profiled over "
-        + (f"all strings up to N = {int(exhaustive.max())}" if len(exhaustive) else "no N exhaustively")
+        + (f"all strings up to N = {int(exhaustive.max())}" if len(exhaustive)
+           else "no N exhaustively")
         + (f" and from {int(sampled['n_strings'].max())} uniform strings with their "
            f"neighbours at N = {', '.join(str(int(n)) for n in sorted(sampled['n_bits'].unique()))}"
            " (there 'constant' means no sensitive string among the sampled ones, and "
@@ -794,16 +815,17 @@ def report_random_init_sensitivity(df):
             "(exact expectation 1 at every N: each string is insensitive with "
             "probability 2^-N).",
         ]
-    k_c = int(models["constant"].astype(bool).sum())
-    lo, hi = wilson_interval(k_c, len(models))
-    nonconst = models[~models["constant"].astype(bool)]
+    k_c = int(shown["constant"].astype(bool).sum())
+    lo, hi = wilson_interval(k_c, len(shown))
+    nonconst = shown[~shown["constant"].astype(bool)]
     k_nz = int(nonconst["has_zero"].astype(bool).sum())
     lines += [
         "",
         "### (a) Constant networks and (b) zero-sensitivity strings of the others",
         "",
-        f"Over all networks, {format_interval(k_c / len(models), lo, hi)} are constant "
-        f"({k_c} of {len(models)}). Of the {len(nonconst)} non-constant ones, "
+        f"Over all networks{' (eps = 0)' if identical else ''}, "
+        f"{format_interval(k_c / len(shown), lo, hi)} are constant "
+        f"({k_c} of {len(shown)}). Of the {len(nonconst)} non-constant ones, "
         + (f"{format_interval(k_nz / len(nonconst), *wilson_interval(k_nz, len(nonconst)))} "
            "have a zero-sensitivity string, and their mean zero-sensitivity fraction is "
            f"{nonconst['zero_fraction'].mean():.3f}." if len(nonconst) else "none remain.")
@@ -820,7 +842,7 @@ def report_random_init_sensitivity(df):
         .pivot(index="setting", columns="n_bits", values="nonconstant_zero_fraction")
         .rename(columns=lambda n: f"N={n}").to_markdown(floatfmt=".3f", missingval=""),
     ]
-    with_std = models[models["logit_offset"].notna()]
+    with_std = shown[shown["logit_offset"].notna()]
     if len(with_std):
         const = with_std["constant"].astype(bool)
         by_n = with_std.groupby("n_bits")["logit_offset"].median()
@@ -837,6 +859,10 @@ def report_random_init_sensitivity(df):
             "to move it across 0. Pooled over settings, the median ratio goes from "
             f"{by_n.iloc[0]:.3g} at N = {int(by_n.index[0])} to {by_n.iloc[-1]:.3g} at "
             f"N = {int(by_n.index[-1])}.",
+            "",
+            _pooled_diagnostic(with_std).to_markdown(floatfmt=".3g"),
+            "",
+            "(pooled over the settings shown; medians over networks)",
             "",
             nets.assign(setting=[_setting_label(*r)
                                  for r in nets[_SETTING].itertuples(index=False)])

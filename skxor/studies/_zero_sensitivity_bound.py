@@ -401,7 +401,8 @@ def report_zero_sensitivity_bound(df):
         f"{', '.join(sorted(df['init'].unique()))}, read-out "
         f"{', '.join(sorted(df['readout'].unique()))}, positions "
         f"{', '.join(sorted(df['positional'].unique()))}), profiled over "
-        + (f"all strings up to N = {int(exhaustive.max())}" if len(exhaustive) else "no N exhaustively")
+        + (f"all strings up to N = {int(exhaustive.max())}" if len(exhaustive)
+           else "no N exhaustively")
         + (f" and from {int(sampled['n_strings'].max())} uniform strings with their "
            f"neighbours at N = {', '.join(str(int(n)) for n in sorted(sampled['n_bits'].unique()))}"
            if len(sampled) else "")
@@ -409,7 +410,8 @@ def report_zero_sensitivity_bound(df):
         "",
         "The bound's exponent (D - 1)/(2L) - 5 is positive only when D - 1 > 10 L. "
         + (f"It is not here for (D, L) = "
-           f"{', '.join(f'({int(d)}, {int(l)})' for d, l in vacuous[['d_model', 'n_layers']].values)}: "
+           + ", ".join(f"({int(d)}, {int(l)})"
+                       for d, l in vacuous[["d_model", "n_layers"]].values) + ": "
            "there the bound is below 1 and asks for no more than one zero-sensitivity "
            "string (vacuous beyond that). " if len(vacuous) else "")
         + "Exponents: "
