@@ -19,11 +19,11 @@ the spread over strings. With 3 seeds per point the figures are rough.
 import matplotlib.pyplot as plt
 
 from skxor.studies import get_study
-from skxor.studies._random_init import plot_random_init_sensitivity
 
-df = get_study("random_init_sensitivity").run(
+study = get_study("random_init_sensitivity")
+df = study.run(
     "quick", n_bits=[4, 6, 8, 16], seeds=3, layer_norm_eps=[0.0], n_random_functions=100
 )
-for figure in plot_random_init_sensitivity(df).values():
+for figure in study.figures(df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()

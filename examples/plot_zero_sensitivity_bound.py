@@ -18,12 +18,12 @@ strings: the theorem speaks of large N.
 import matplotlib.pyplot as plt
 
 from skxor.studies import get_study
-from skxor.studies._zero_sensitivity_bound import plot_zero_sensitivity_bound
 
-df = get_study("zero_sensitivity_bound").run(
+study = get_study("zero_sensitivity_bound")
+df = study.run(
     "quick", n_bits=[4, 8, 16], d_model=[8, 32], n_layers=[1], layer_norm_eps=[0.0],
     seeds=3,
 )
-for figure in plot_zero_sensitivity_bound(df).values():
+for figure in study.figures(df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
