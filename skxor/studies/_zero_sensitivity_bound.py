@@ -444,6 +444,8 @@ def report_zero_sensitivity_bound(df):
     if identical:
         table = table.drop(columns="eps")
     lines.append(table.to_markdown(index=False))
+    if identical:  # eps > 0 repeats the eps = 0 networks: count each once
+        df = df[df["layer_norm_eps"] == 0]
     k = int(df["has_zero"].astype(bool).sum())
     lo, hi = clopper_pearson_interval(k, len(df))
     nonconst = df[~df["constant"].astype(bool)]
@@ -452,7 +454,7 @@ def report_zero_sensitivity_bound(df):
     positive = summary[~summary["vacuous"]]
     lines += [
         "",
-        f"Over all {len(df)} networks, {format_interval(k / len(df), lo, hi)} had a "
+        f"Over all {len(df)} networks{' (eps = 0)' if identical else ''}, {format_interval(k / len(df), lo, hi)} had a "
         f"zero-sensitivity string found ({k}); over the {len(nonconst)} non-constant ones, "
         + (format_interval(k_nc / len(nonconst), *clopper_pearson_interval(k_nc, len(nonconst)))
            if len(nonconst) else "-")
@@ -466,7 +468,7 @@ def report_zero_sensitivity_bound(df):
             f"In {len(beyond)} of the {len(summary)} rows the bound exceeds 2^N, the number "
             "of all strings, so no network can reach it there (the theorem is for large "
             "N): "
-            + ", ".join(f"D={int(r.d_model)}, L={int(r.n_layers)}, N={int(r.n_bits)}"
+            + "; ".join(f"D={int(r.d_model)}, L={int(r.n_layers)}, N={int(r.n_bits)}"
                         for r in beyond.drop_duplicates(["d_model", "n_layers", "n_bits"])
                         .itertuples()) + ".",
         ]
@@ -474,11 +476,11 @@ def report_zero_sensitivity_bound(df):
         below = positive[positive["meets_bound"] < 1]
         lines += [
             "",
-            f"Where the bound is not vacuous ({len(positive)} configurations x N), every "
-            "network reaches it"
+            f"Where the bound is not vacuous ({len(positive)} rows), every network "
+            "reaches it"
             + (" in all of them." if not len(below) else
-               f" in {len(positive) - len(below)}; in the others the share reaching it "
-               f"goes down to {below['meets_bound'].min():.2f}.")
+               f" in {len(positive) - len(below)} of them; in the others the share "
+               f"reaching it goes down to {below['meets_bound'].min():.2f}.")
         ]
     if agreement is not None:
         lines += [
