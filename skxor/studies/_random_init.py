@@ -744,10 +744,10 @@ def _pooled_diagnostic(models):
         k = int(g["constant"].astype(bool).sum())
         rows[int(n)] = {
             "constant": format_interval(k / len(g), *wilson_interval(k, len(g))),
-            "median |mean T(x)|": g["logit_mean"].abs().median(),
-            "median std T(x)": g["logit_std"].median(),
-            "median |mean| / std": g["logit_offset"].median(),
-            "median |omega| / std": (g["readout_bias"].abs() / g["logit_std"]).median(),
+            "median abs(mean T)": g["logit_mean"].abs().median(),
+            "median std T": g["logit_std"].median(),
+            "median abs(mean T) / std T": g["logit_offset"].median(),
+            "median abs(omega) / std T": (g["readout_bias"].abs() / g["logit_std"]).median(),
             "networks": str(len(g)),
         }
     table = pd.DataFrame.from_dict(rows, orient="index")
