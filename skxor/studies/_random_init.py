@@ -275,7 +275,7 @@ def random_init_sensitivity(
         sinusoidal positions, 200 random functions per exhaustive N.
         ``full``: N = 4..20 exhaustively plus 24, 32, 48, 64 from 2000
         strings, D in {16, 64}, L in {1, 2, 4}, read-outs eos / last / cls,
-        sinusoidal and learned positions, 20 seeds: 201 600 networks, far
+        sinusoidal and learned positions, 20 seeds: 151 200 networks, far
         too many for a laptop (see docs/results/measured.rst for measured
         costs); run it with ``n_jobs``, a dask ``scheduler`` and a
         ``checkpoint_dir``, or narrow it with overrides.
@@ -545,7 +545,7 @@ def plot_random_init_sensitivity(df):
     seeds = int(models["seed"].nunique()) if len(models) else 0
     eps_note = ""
     if agreement is not None and agreement["same"] == agreement["pairs"]:
-        eps_note = (f" eps = {agreement['eps']:g} gives identical profiles "
+        eps_note = (f"\neps = {agreement['eps']:g} gives identical profiles "
                     f"({agreement['pairs']} of {agreement['pairs']} networks): not drawn.")
     settings = list(styles)
     offsets = {s: 2 ** (0.04 * (i - (len(settings) - 1) / 2)) for i, s in enumerate(settings)}

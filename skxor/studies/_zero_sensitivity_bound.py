@@ -285,7 +285,7 @@ def plot_zero_sensitivity_bound(df):
     widths = sorted(summary["d_model"].unique())
     epsilons = sorted(summary["layer_norm_eps"].unique())
     seeds = int(df["seed"].nunique())
-    note = (f" eps = {agreement['eps']:g} gives identical profiles ({agreement['pairs']} of "
+    note = (f"\neps = {agreement['eps']:g} gives identical profiles ({agreement['pairs']} of "
             f"{agreement['pairs']} networks): not drawn." if identical else "")
     title = f"Random initialisation (uniform, eos read-out), {seeds} seeds per point.{note}"
 
