@@ -352,7 +352,7 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         parts.append(run_sweep(random_function_cell, controls, **sweep))
     df = pd.concat(parts, ignore_index=True)
     first = ["function", "n_bits", *_SETTING, "n_heads", "init_scale", "seed"]
-    for column in first:
+    for column in first + ["n_functions"]:  # key columns exist even without the control
         if column not in df:
             df[column] = np.nan
     return df[first + [c for c in df.columns if c not in first]]
