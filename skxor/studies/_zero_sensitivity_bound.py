@@ -454,7 +454,8 @@ def report_zero_sensitivity_bound(df):
     positive = summary[~summary["vacuous"]]
     lines += [
         "",
-        f"Over all {len(df)} networks{' (eps = 0)' if identical else ''}, {format_interval(k / len(df), lo, hi)} had a "
+        f"Over all {len(df)} networks{' (eps = 0)' if identical else ''}, "
+        f"{format_interval(k / len(df), lo, hi)} had a "
         f"zero-sensitivity string found ({k}); over the {len(nonconst)} non-constant ones, "
         + (format_interval(k_nc / len(nonconst), *clopper_pearson_interval(k_nc, len(nonconst)))
            if len(nonconst) else "-")
