@@ -11,6 +11,7 @@ from ._parameter_scaling import STUDY as _PARAMETER_SCALING
 from ._random_init import STUDY as _RANDOM_INIT
 from ._sample_complexity import STUDY as _SAMPLE_COMPLEXITY
 from ._training import STUDY as _TRAINING
+from ._zero_sensitivity_bound import STUDY as _ZERO_SENSITIVITY_BOUND
 
 #: Registered studies by name.
 STUDIES = {}
@@ -56,5 +57,5 @@ def get_study(name):
 
 
 for _study in (_ONE_STEP, _SAMPLE_COMPLEXITY, _PARAMETER_SCALING, _RANDOM_INIT, _TRAINING,
-               _K_SPARSE):
+               _K_SPARSE, _ZERO_SENSITIVITY_BOUND):
     register(_study)
