@@ -4,6 +4,7 @@
 ``skxor list``                       the studies and their presets
 ``skxor run STUDY [STUDY ...]``      run studies (or ``all``) into a folder
 ``skxor reproduce``                  the quick headline reproduction
+``skxor headline``                   the headline figures of a run (README, docs)
 
 A user's mistake (a bad option or ``--set`` value, an unusable ``--out``, an
 unreachable ``--scheduler``) never shows a Python traceback: it prints
@@ -309,7 +310,36 @@ def build_parser():
         description="Run every study (quick preset unless --preset says otherwise).",
     )
     _add_run_options(reproduce, "skxor_results")
+    headline = sub.add_parser(
+        "headline", help="print (or write into README/docs) the headline figures of a run",
+        description="Render the headline figures from the tables of a quick-preset run "
+                    "(skxor reproduce) and print them, or replace the generated block "
+                    "between the skxor-headline markers of the given files.",
+    )
+    headline.add_argument(
+        "--from", dest="source", default="skxor_results", metavar="DIR",
+        help="results folder written by skxor reproduce (default: %(default)s)",
+    )
+    headline.add_argument(
+        "--write", nargs="+", default=None, metavar="FILE",
+        help="Markdown (.md) or reStructuredText (.rst) files whose headline block is "
+             "replaced, e.g. README.md docs/results/measured.rst",
+    )
     return parser
+
+
+def _headline(args):
+    from .studies._headline import render_headline, write_headline
+
+    try:
+        if args.write:
+            write_headline(args.source, args.write)
+            print(f"Wrote the headline from {args.source} into {', '.join(args.write)}")
+        else:
+            print(render_headline(args.source))
+    except _USER_ERRORS as exc:
+        return _fail(exc)
+    return 0
 
 
 def main(argv=None):
@@ -328,6 +358,8 @@ def main(argv=None):
         return _list_studies()
     if args.command == "run":
         return _run(args, args.studies)
+    if args.command == "headline":
+        return _headline(args)
     return _run(args, ["all"])
 
 

@@ -32,11 +32,21 @@ from ._training import (
     training_sensitivity,
 )
 from ._common import Grid, Study
+from ._zero_sensitivity_bound import (
+    plot_zero_sensitivity_bound,
+    report_zero_sensitivity_bound,
+    summarise_bound,
+    zero_sensitivity_bound,
+)
 from ._registry import STUDIES, get_study, register
 from ._runner import run_studies
 from ._sweep import run_sweep
 
 __all__ = [
+    "plot_zero_sensitivity_bound",
+    "report_zero_sensitivity_bound",
+    "summarise_bound",
+    "zero_sensitivity_bound",
     "Grid",
     "STUDIES",
     "Study",

@@ -1,0 +1,244 @@
+"""The headline figures of the README and the docs, generated from study tables.
+
+``skxor headline`` reads the tables a ``skxor reproduce`` (quick presets) wrote
+and renders one bullet per study: every number in it comes from the tables,
+with its interval. The block between the markers in ``README.md`` and in
+``docs/results/measured.rst`` is replaced by the rendering, so the figures
+users read are the figures the quick presets produce (a test checks this).
+"""
+
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from ._stats import format_interval, rate_with_interval
+
+#: Lines that delimit the generated block, per file type.
+MARKERS = {
+    "md": ("<!-- skxor-headline:start -->", "<!-- skxor-headline:end -->"),
+    "rst": (".. skxor-headline:start", ".. skxor-headline:end"),
+}
+
+
+def _rate(flags):
+    rate, low, high, n = rate_with_interval(flags)
+    return f"{int(round(rate * n))}/{n} = {format_interval(rate, low, high)}"
+
+
+def _one_step(df):
+    population = df[df["n"] == 0] if "n" in df else df
+    parts = []
+    for attention in ("softmax", "linear", "erf"):
+        rows = population[population["attention"] == attention]
+        if len(rows) == 0:
+            continue
+        parts.append(
+            f"{attention} succeeds in {_rate(rows['success'])} of runs, its heads land on "
+            f"distinct support bits in {_rate(rows['specialised'])}"
+        )
+    d = sorted(population["d"].unique())
+    m = sorted(population["m"].unique())
+    seeds = population["seed"].nunique()
+    return (
+        f"**One step, softmax vs linear vs erf** (exact population step, {seeds} seeds, "
+        f"d = {', '.join(map(str, d))}, m = {', '.join(map(str, m))}; success = test "
+        f"accuracy >= 0.99; 95% Wilson intervals): " + "; ".join(parts) + "."
+    )
+
+
+def _parameter_scaling(df):
+    from ._parameter_scaling import parameter_slopes
+
+    slopes = parameter_slopes(df, n_boot=1000)
+    names = {
+        "transformer": "transformer (samples)",
+        "transformer_population": "transformer (population step)",
+        "ffnn": "two-layer FFNN (samples)",
+    }
+    parts = [
+        f"{names[model]} {format_interval(fit['slope'], fit['low'], fit['high'])} "
+        f"(d = {fit['d_min']}..{fit['d_max']})"
+        for model, fit in slopes.items()
+    ]
+    seeds = max((fit["n_groups"] for fit in slopes.values()), default=0)
+    return (
+        "**Parameter scaling** (like for like: both models on the same training sets; "
+        f"{seeds} seeds; log-log slope of the trainable parameters needed for 99% test "
+        "accuracy against d, bootstrap 95% interval over seeds; about 1 means Omega(d), "
+        "about 0 polylog): " + "; ".join(parts) + "."
+    )
+
+
+def _sample_complexity(df):
+    from ._sample_complexity import fit_exponents
+
+    fits = fit_exponents(df)
+    parts = [
+        f"{r.model} {format_interval(r.exponent, r.low, r.high)} ({r.n_points} points)"
+        for r in fits.itertuples()
+    ]
+    seeds = int(df["seed"].nunique())
+    return (
+        f"**Sample complexity** (rough: {seeds} seeds; exponent a of the samples n* ~ d^a "
+        "needed for 95% test accuracy, bootstrap 95% interval over seeds; the proof's "
+        "bound is d^4): " + "; ".join(parts) + "."
+    )
+
+
+def _training(df):
+    from ._training import learned_up_to
+
+    reach = learned_up_to(df)
+    parts = []
+    for r in reach.itertuples():
+        if r.learned_up_to:
+            head = f"{r.function} learned up to N = {r.learned_up_to}"
+        else:
+            head = f"{r.function} not learned at the shortest N tried"
+        parts.append(
+            f"{head} (at N = {r.largest_n_tried}: {r.learned}/{r.seeds} seeds, "
+            f"{format_interval(r.rate, r.low, r.high)})"
+        )
+    first = reach[reach["function"] == "FIRST"]
+    note = ""
+    if len(first):
+        learned = int(first["learned_up_to"].iloc[0]) == int(first["largest_n_tried"].iloc[0])
+        note = (
+            " Köver et al. prove FIRST and PARITY unlearnable only as N grows; here FIRST "
+            + ("is learned at every N tried." if learned else "falls short within the lengths tried.")
+        )
+    seeds = int(df["seed"].nunique()) if "seed" in df else 0
+    return (
+        f"**Training** (rough: quick budget, {seeds} seeds, N = "
+        f"{', '.join(map(str, sorted(df['n_bits'].unique())))}; success = accuracy >= 0.99, "
+        "95% Wilson intervals): " + "; ".join(parts) + "." + note
+    )
+
+
+def _k_sparse(df):
+    from ._k_sparse import summarise_k_sparse
+
+    summary = summarise_k_sparse(df)
+    population = summary[summary["n"] == 0]
+    parts = []
+    for (k, steps), group in population.groupby(["k", "n_steps"], sort=True):
+        if steps not in (population["n_steps"].min(), population["n_steps"].max()):
+            continue
+        wins = int(round((group["success"] * group["seeds"]).sum()))
+        total = int(group["seeds"].sum())
+        steps_text = "1 step" if steps == 1 else f"{steps} steps"
+        parts.append(f"k = {k}, {steps_text}: {_rate([True] * wins + [False] * (total - wins))}")
+    d = sorted(population["d"].unique())
+    return (
+        "**k-sparse parity with k heads** (rough: quick preset; exact population steps, "
+        f"d = {', '.join(map(str, d))}; success certified >= 99% accuracy, pooled over d "
+        "and m, 95% Wilson intervals): " + "; ".join(parts) + "."
+    )
+
+
+def _random_init(df):
+    nets = df[df["function"] == "transformer"]
+    constant = nets["constant"].astype(bool)
+    nonconstant = nets[~constant]
+    control = df[df["function"] == "random function"] if "function" in df else df.iloc[:0]
+    n_bits = sorted(nets["n_bits"].unique())
+    text = (
+        f"**Random transformers** (rough: quick preset, Köver et al.'s recognizer setting, "
+        f"{nets['seed'].nunique()} seeds per setting, N = {', '.join(map(str, n_bits))}; "
+        f"95% Wilson intervals): {_rate(constant)} of the {len(nets)} random networks compute "
+        "a constant function (every string has sensitivity 0); of the non-constant ones, "
+        f"{_rate(nonconstant['has_zero'].astype(bool))} have a zero-sensitivity string"
+    )
+    if len(nonconstant):
+        text += f" (mean share of such strings {nonconstant['zero_fraction'].mean():.2f})"
+    text += "; PARITY and FIRST have none."
+    if len(control):
+        wins, total = int(control["with_zero"].sum()), int(control["n_functions"].sum())
+        text += (
+            " Uniformly random Boolean functions: "
+            f"{_rate([True] * wins + [False] * (total - wins))} have one "
+            "(the limit for large N is 1 - 1/e = 0.63)."
+        )
+    return text
+
+
+def _zero_sensitivity_bound(df):
+    nets = df
+    constant = nets["constant"].astype(bool)
+    nonconstant = nets[~constant]
+    return (
+        f"**Zero-sensitivity strings against Köver et al.'s bound** (rough: quick preset, "
+        f"{len(nets)} random networks): a zero-sensitivity string was found in "
+        f"{_rate(nets['has_zero'].astype(bool))} of all networks and "
+        f"{_rate(nonconstant['has_zero'].astype(bool))} of the non-constant ones; "
+        f"{_rate(constant)} are constant."
+    )
+
+
+#: Study name -> function rendering its headline bullet from its table.
+HEADLINES = {
+    "one_step": _one_step,
+    "parameter_scaling": _parameter_scaling,
+    "sample_complexity": _sample_complexity,
+    "random_init_sensitivity": _random_init,
+    "training_sensitivity": _training,
+    "k_sparse": _k_sparse,
+    "zero_sensitivity_bound": _zero_sensitivity_bound,
+}
+
+
+def render_headline(folder, fmt="md"):
+    """The headline block for the tables in ``folder``.
+
+    Parameters
+    ----------
+    folder : path
+        A results folder written by ``skxor reproduce`` (one ``<study>.csv``
+        per study).
+    fmt : {"md", "rst"}, default="md"
+
+    Returns
+    -------
+    text : str
+        One bullet per study found in the folder, in a fixed order.
+    """
+    if fmt not in MARKERS:
+        raise ValueError(f"fmt must be one of {sorted(MARKERS)}; got {fmt!r}.")
+    folder = Path(folder)
+    bullets = []
+    for name, render in HEADLINES.items():
+        path = folder / f"{name}.csv"
+        if not path.exists():
+            continue
+        bullets.append(render(pd.read_csv(path)))
+    if not bullets:
+        raise ValueError(f"no study table (e.g. one_step.csv) found in {folder}.")
+    return "\n".join(f"* {b}" for b in bullets)
+
+
+def replace_block(text, block, fmt):
+    """``text`` with the lines between the headline markers replaced by ``block``."""
+    start, end = MARKERS[fmt]
+    pattern = re.compile(re.escape(start) + r"\n(?:.*?\n)?" + re.escape(end), re.S)
+    if not pattern.search(text):
+        raise ValueError(f"the markers {start!r} and {end!r} were not found.")
+    return pattern.sub(lambda _: f"{start}\n{block}\n{end}", text)
+
+
+def read_block(text, fmt):
+    """The lines between the headline markers of ``text`` (None when absent)."""
+    start, end = MARKERS[fmt]
+    match = re.search(re.escape(start) + r"\n(?:(.*?)\n)?" + re.escape(end), text, re.S)
+    return (match.group(1) or "") if match else None
+
+
+def write_headline(folder, paths):
+    """Replace the headline block of each file in ``paths`` (``.md`` or ``.rst``)."""
+    for path in map(Path, paths):
+        fmt = "rst" if path.suffix == ".rst" else "md"
+        block = render_headline(folder, fmt)
+        if fmt == "rst":
+            block = "\n" + block + "\n"
+        path.write_text(replace_block(path.read_text(), block, fmt))
+
