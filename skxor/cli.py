@@ -190,7 +190,7 @@ def _studies_text():
 
 def _run(args, names):
     from .studies import STUDIES, get_study
-    from .studies._runner import prepare_out_dir
+    from ._utils._files import prepare_out_dir
 
     if "all" in names:
         names = list(STUDIES)

@@ -20,7 +20,7 @@ from .._utils._skorch import (
 )
 from .._utils._torch import torch_threads
 from .._utils._validation import Integers, to_spins
-from ..nn._boolean_transformer import (
+from ..nn import (
     ACTIVATIONS,
     INIT_SCHEMES,
     NORM_PLACEMENTS,
@@ -109,7 +109,8 @@ class BooleanTransformerClassifier(TorchBinaryClassifier):
         so no NaN ever appears (see :class:`skxor.nn.LayerNorm`).
     readout : {"last", "cls"}, default="last"
         Read f(x) at the last bit's token or at a prepended CLS token.
-    activation : {"relu", "gelu"}, default="relu"
+    activation : {"relu", "gelu", "tanh", "logistic", "square", "identity"}, \
+default="relu"
         MLP non-linearity.
     init : {"default", "normal", "uniform"}, default="default"
         ``"default"``: PyTorch's initialisation of each layer. ``"normal"``:

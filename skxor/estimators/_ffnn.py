@@ -21,11 +21,10 @@ from .._utils._skorch import (
     fit_seeded,
     quiet_settings,
 )
-from .._utils._torch import seed_from
+from .._utils._torch import count_module_parameters, seed_from
 from .._utils._validation import Integers, to_spins
-from ..nn._ffnn import ACTIVATIONS, TwoLayerNetwork
+from ..nn import ACTIVATIONS, TwoLayerNetwork
 from ._base import TorchBinaryClassifier
-from ._parameters import count_module_parameters
 
 _OPTIMIZERS = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torch.optim.SGD}
 

@@ -8,8 +8,10 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils._sphere import initial_queries, sphere_keys  # noqa: F401  (old home, still importable)
+from .._utils._torch import count_module_parameters
 from .._utils._validation import Integers, check_dtype, row_batches, to_spins
-from ..nn import ATTENTION_TYPES, SparseXORAttention
+from ..nn import ATTENTION_TYPES, SparseXORAttention, sparse_xor_init
 from ._base import TorchBinaryClassifier
 
 #: Training rows (at most) on which fit checks the read-out's orientation.
@@ -19,40 +21,6 @@ _ORIENTATION_ACCURACY = 0.9
 #: The mirror must beat the paper's subsample accuracy by at least this much
 #: (and three standard errors): two chance-level fits never swap.
 _ORIENTATION_MARGIN = 0.1
-
-
-def sphere_keys(n_positions, m, rng):
-    """``n_positions`` i.i.d. uniform unit vectors in R^m (normalised Gaussians)."""
-    keys = rng.standard_normal((n_positions, m))
-    norms = np.linalg.norm(keys, axis=1, keepdims=True)
-    # A zero Gaussian draw has probability 0; guard anyway against a 0/0.
-    norms[norms == 0] = 1.0
-    return keys / norms
-
-
-def initial_queries(n_heads, m, init, rng):
-    """Initial query vectors, shape (n_heads, m).
-
-    ``"antisymmetric"`` places the heads at the vertices of a regular simplex
-    on the unit sphere, rotated uniformly at random: for two heads this is
-    ``theta_2 = -theta_1`` with ``theta_1 ~ Unif(S^{m-1})``; for H heads the
-    pairwise inner products are all ``-1/(H-1)`` (maximal spread; needs
-    ``m >= H - 1``). ``"random"`` draws every head independently and
-    uniformly from the sphere.
-    """
-    if init == "random" or n_heads == 1:
-        return sphere_keys(n_heads, m, rng)
-    if n_heads == 2:
-        theta = sphere_keys(1, m, rng)[0]
-        return np.stack([theta, -theta])
-    # Simplex vertices: centred standard basis of R^H, written in an
-    # orthonormal basis of the (H-1)-dim subspace orthogonal to (1, .., 1).
-    centred = np.eye(n_heads) - 1.0 / n_heads
-    basis = np.linalg.svd(centred)[2][: n_heads - 1].T  # (H, H-1)
-    vertices = centred @ basis
-    vertices /= np.linalg.norm(vertices, axis=1, keepdims=True)
-    rotation, _ = np.linalg.qr(rng.standard_normal((m, n_heads - 1)))
-    return vertices @ rotation.T
 
 
 class SparseXORTransformer(TorchBinaryClassifier):
@@ -362,14 +330,8 @@ class SparseXORTransformer(TorchBinaryClassifier):
                 f"{name} needs at least n_heads={self.n_heads} features; got "
                 f"{d} feature(s)."
             )
-        if self.init == "antisymmetric" and self.m < self.n_heads - 1:
-            raise ValueError(
-                f"init='antisymmetric' with n_heads={self.n_heads} needs "
-                f"m >= {self.n_heads - 1}; got m={self.m}."
-            )
         rng = start.rng
-        keys = sphere_keys(d, self.m, rng)
-        queries = initial_queries(self.n_heads, self.m, self.init, rng)
+        keys, queries = sparse_xor_init(d, self.m, self.n_heads, self.init, random_state=rng)
         # The mirrored fit replays the same mini-batch order.
         rng_state = rng.get_state()
         model, loss_curve = self._train(start, keys, queries, start.y_spins, rng)
@@ -407,7 +369,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
         self.queries_ = model.queries.detach().cpu().numpy().astype(np.float64)
         self.attention_ = attention.cpu().numpy().astype(np.float64)
         self.support_ = np.argmax(self.attention_, axis=1)
-        self.n_parameters_ = self.n_heads * self.m
+        self.n_parameters_ = count_module_parameters(model)  # n_heads * m: keys are frozen
 
     # -- prediction -----------------------------------------------------------
 

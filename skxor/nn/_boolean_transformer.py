@@ -39,13 +39,13 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .._utils._torch import seeded_torch
+from .._utils._torch import count_module_parameters, seeded_torch
+from ._activations import ACTIVATIONS, activation_function
 
 INIT_SCHEMES = ("default", "normal", "uniform", "xavier_uniform", "xavier_normal")
 POSITIONAL_ENCODINGS = ("learned", "sinusoidal")
 NORM_PLACEMENTS = ("pre", "post")
 READOUTS = ("last", "cls", "eos")
-ACTIVATIONS = ("relu", "gelu")
 
 #: Strings evaluated at once by the no-grad batch paths (bounds memory).
 DEFAULT_EVAL_BATCH = 1024
@@ -220,8 +220,7 @@ class _Block(nn.Module):
         return self.attn_out(heads)
 
     def _mlp(self, h):
-        act = F.relu if self.activation == "relu" else F.gelu
-        return self.mlp_out(act(self.mlp_in(h)))
+        return self.mlp_out(activation_function(self.activation)(self.mlp_in(h)))
 
     def forward(self, h, query=None, record=None, name=""):
         """h: (B, T, D) -> (B, T', D); ``query`` keeps only that token."""
@@ -300,8 +299,9 @@ class BooleanTransformer(nn.Module):
         N + 1, ``T(x) = w . y_{N+1} + omega``). The CLS and eos vectors are
         learned; with ``positional="sinusoidal"`` the eos token gets the
         fixed code of position N + 1, so the positions stay fixed.
-    activation : {"relu", "gelu"}, default="relu"
-        MLP non-linearity.
+    activation : {"relu", "gelu", "tanh", "logistic", "square", "identity"}, \
+default="relu"
+        MLP non-linearity (:data:`skxor.nn.ACTIVATIONS`).
     init : {"default", "normal", "uniform", "xavier_uniform", \
 "xavier_normal"}, default="default"
         ``"default"``: PyTorch's own initialisation of each layer
@@ -461,7 +461,7 @@ class BooleanTransformer(nn.Module):
     @property
     def n_parameters(self):
         """Number of trainable parameters."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
+        return count_module_parameters(self)
 
     @property
     def layer_norm_names(self):

@@ -36,6 +36,7 @@ import math
 import torch
 from torch import nn
 
+from .._utils._torch import count_module_parameters
 from ._boolean_transformer import _check_int, check_spins
 
 
@@ -166,7 +167,7 @@ class KParityAttention(nn.Module):
     @property
     def n_parameters(self):
         """Trainable parameters: ``2 H``."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
+        return count_module_parameters(self)
 
     def embed(self, spins):
         """Tokens ``[b_i, 1 - b_i, cos, sin]`` of spins (B, N): shape (B, N, 4)."""

@@ -21,7 +21,7 @@ from .._utils._validation import (
     restore_on_error,
     validate_binary_data,
 )
-from ..boolean._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
+from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
 from ._profile import exhaustive_counts, iter_flips, profile_strings, summarise
 
 

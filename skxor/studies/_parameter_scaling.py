@@ -50,14 +50,11 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 import torch
-from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..datasets import make_sparse_parity
-from ..estimators._ffnn import FFNNParityBaseline
-from ..estimators._parameters import count_parameters
-from ..estimators._sparse_xor import SparseXORTransformer, initial_queries, sphere_keys
-from ..nn import SparseXORAttention
+from ..estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
+from ..nn import SparseXORAttention, sparse_xor_init
 from ..theory import population_step
 from ._common import Grid, Study, loglog_slope, single_thread
 from ._sweep import run_sweep
@@ -137,9 +134,7 @@ def cell_seeds(random_state, d, seed):
 
 def transformer_start(d, m, seed):
     """Keys (d, m) and initial queries (2, m), drawn as the estimator draws them."""
-    rng = check_random_state(seed)  # the estimator's order: keys, then queries
-    keys = sphere_keys(d, m, rng)
-    return keys, initial_queries(2, m, "antisymmetric", rng)
+    return sparse_xor_init(d, m, random_state=seed)  # the estimator's draw
 
 
 def _transformer_cell(d, size, data_seed, model_seed, n_test, transformer_samples, step_length):
