@@ -13,10 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
+from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils._skorch import LeanNet, fit_seeded, quiet_settings
 from .._utils._validation import (
     binary_encoding,
     check_binary_target,
@@ -47,7 +50,9 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
 
     Subclasses store ``device``, ``dtype``, ``binarize`` and ``random_state``
     parameters, implement ``_fit(X, y)`` (starting with :meth:`_start_fit`)
-    and ``decision_function`` (with :meth:`_evaluate`). :meth:`fit` wraps
+    and ``_forward()`` (the fitted model as a function of spins, and its
+    device), from which ``decision_function``, ``predict`` and, with
+    ``loss="logistic"``, ``predict_proba`` follow. :meth:`fit` wraps
     ``_fit`` so that an exception leaves the estimator exactly as it was.
     """
 
@@ -137,6 +142,54 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
                 out[rows] = forward(spins).cpu().numpy()
         return out
 
+    def _forward(self):
+        """``(forward, device)``: the fitted model as ``forward(spins) -> f`` and its device.
+
+        Each estimator provides only this; :meth:`decision_function`,
+        :meth:`predict` and :meth:`predict_proba` are shared.
+        """
+        raise NotImplementedError
+
+    def decision_function(self, X):
+        """Model output ``f(x)`` for each row (the logit for the logistic loss).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        f : ndarray of shape (n_samples,)
+            Positive values predict ``classes_[1]``.
+        """
+        check_is_fitted(self)
+        forward, device = self._forward()
+        return self._evaluate(X, forward, device)
+
+    def _has_logistic_loss(self):
+        return getattr(self, "loss", None) == "logistic"
+
+    @available_if(_has_logistic_loss)
+    def predict_proba(self, X):
+        """Class probabilities ``[1 - p, p]`` with ``p = 1 / (1 + exp(-f(x)))``.
+
+        Only with ``loss="logistic"``, where ``f`` is trained as a logit.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, 2)
+            Columns follow ``classes_``.
+        """
+        f = self.decision_function(X)
+        # expit(-f) rather than 1 - expit(f): no cancellation for large f.
+        return np.column_stack([expit(-f), expit(f)])
+
     def predict(self, X):
         """Predicted labels: ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
 
@@ -151,6 +204,44 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+
+class SkorchTrainedClassifier(TorchBinaryClassifier):
+    """Base of the estimators trained by skorch (FFNN and Boolean transformer).
+
+    Owns the one training loop they share: targets for the chosen ``loss``,
+    the criterion, the :class:`~skxor._utils._skorch.LeanNet` with quiet
+    settings, seeded fitting and the record of the run (``history_``,
+    ``loss_curve_``, ``n_iter_``). Subclasses store ``loss``,
+    ``learning_rate``, ``max_iter`` and ``verbose`` and pass their module,
+    optimizer, batches and callbacks.
+    """
+
+    def _targets(self, y_spins, dtype, device):
+        """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""
+        y_spins = np.asarray(y_spins, dtype=np.float64)
+        target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
+        return torch.as_tensor(target, dtype=dtype, device=device)
+
+    def _train_net(self, module, spins, target, seed, device, **net_kwargs):
+        """Build the skorch net for ``module`` and fit it on ``(spins, target)``, seeded."""
+        criterion = torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
+        net = LeanNet(
+            module,
+            criterion,
+            lr=self.learning_rate,
+            max_epochs=self.max_iter,
+            **quiet_settings(self.verbose, device),
+            **net_kwargs,
+        )
+        fit_seeded(net, spins, target, seed, device, self.max_iter, type(self).__name__)
+        return net
+
+    def _record_history(self, net):
+        """``history_``, ``loss_curve_`` and ``n_iter_`` of a trained net."""
+        self.history_ = net.history
+        self.loss_curve_ = [float(v) for v in net.history[:, "train_loss"]]
+        self.n_iter_ = len(net.history)
 
 
 # The former name of the base, kept for code that subclassed it.

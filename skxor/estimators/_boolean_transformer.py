@@ -11,12 +11,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._utils._skorch import (
     FreshBatches,
-    LeanNet,
     StopAtAccuracy,
     StopOnNonFinite,
     TensorBatches,
-    fit_seeded,
-    quiet_settings,
 )
 from .._utils._torch import torch_threads
 from .._utils._validation import Integers, to_spins
@@ -28,7 +25,7 @@ from ..nn import (
     READOUTS,
     BooleanTransformer,
 )
-from ._base import TorchBinaryClassifier
+from ._base import SkorchTrainedClassifier
 
 _SEED_MAX = np.iinfo(np.int32).max
 
@@ -63,7 +60,7 @@ def _function_labels(function, bits, name="target_function"):
     return out == 1
 
 
-class BooleanTransformerClassifier(TorchBinaryClassifier):
+class BooleanTransformerClassifier(SkorchTrainedClassifier):
     """Transformer classifier for Boolean functions of bit strings (Köver et al.).
 
     Each of the N input bits is a token of a
@@ -290,12 +287,6 @@ default="relu"
                 "(each head gets d_model / n_heads dimensions)."
             )
 
-    def _targets(self, y_spins, dtype, device):
-        """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""
-        y_spins = np.asarray(y_spins, dtype=np.float64)
-        target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
-        return torch.as_tensor(target, dtype=dtype, device=device)
-
     def _fresh_sampler(self, n_bits, seed, dtype, device):
         """``sampler(n) -> (spins, targets)``: n uniform strings, labelled."""
         rng = np.random.default_rng(seed)
@@ -381,35 +372,30 @@ default="relu"
             }
         else:
             iterator_kwargs = {"iterator_train": TensorBatches, "iterator_train__shuffle": True}
-        criterion = torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
-        net = LeanNet(
-            module,
-            criterion,
-            optimizer=torch.optim.AdamW,
-            lr=self.learning_rate,
-            optimizer__weight_decay=self.weight_decay,
-            max_epochs=self.max_iter,
-            batch_size=batch_size,
-            train_split=None,
-            callbacks=callbacks,
-            **quiet_settings(self.verbose, device),
-            **iterator_kwargs,
-        )
         # One torch thread: float sums then do not depend on the caller's
         # thread count (joblib workers, OMP_NUM_THREADS), so fits are bit-identical.
         with torch_threads(1):
-            fit_seeded(net, spins, target, train_seed, device, self.max_iter, type(self).__name__)
+            net = self._train_net(
+                module,
+                spins,
+                target,
+                train_seed,
+                device,
+                optimizer=torch.optim.AdamW,
+                optimizer__weight_decay=self.weight_decay,
+                batch_size=batch_size,
+                train_split=None,
+                callbacks=callbacks,
+                **iterator_kwargs,
+            )
 
-        history = net.history
         self.encoding_ = start.encoding
         self.classes_ = classes
         # The callbacks hold the monitoring tensors: keep only the record.
-        self.history_ = history
-        self.loss_curve_ = [float(v) for v in history[:, "train_loss"]]
+        self._record_history(net)
         self.accuracy_curve_ = (
-            [float(v) for v in history[:, "accuracy"]] if self.target_accuracy is not None else []
+            [float(v) for v in net.history[:, "accuracy"]] if self.target_accuracy is not None else []
         )
-        self.n_iter_ = len(history)
         self.module_ = net.module_.cpu().eval()
         self.n_parameters_ = self.module_.n_parameters
 
@@ -422,23 +408,15 @@ default="relu"
             return self.module_, device
         return copy.deepcopy(self.module_).to(device), device
 
-    def decision_function(self, X):
-        """Network output ``f(x)`` for each row (the logit for the logistic loss).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
-
-        Returns
-        -------
-        f : ndarray of shape (n_samples,)
-            Positive values predict ``classes_[1]``.
-        """
-        check_is_fitted(self)
+    def _forward(self):
+        """The fitted module and its device; one torch thread, as in fit."""
         module, device = self._predict_module()
-        with torch_threads(1):  # thread-count independent, like fit
-            return self._evaluate(X, module, device)
+
+        def forward(spins):
+            with torch_threads(1):  # thread-count independent, like fit
+                return module(spins)
+
+        return forward, device
 
     def layer_norm_inverse_std(self, X):
         """Layer-norm blow-up ``1 / sqrt(var + eps)`` of every norm's input.

@@ -4,32 +4,23 @@ from numbers import Real
 
 import numpy as np
 import torch
-from scipy.special import expit
 from sklearn.base import _fit_context
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted
 from skorch.callbacks import EarlyStopping
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
 
-from .._utils._skorch import (
-    LeanNet,
-    StopOnNonFinite,
-    TensorBatches,
-    fit_seeded,
-    quiet_settings,
-)
+from .._utils._skorch import StopOnNonFinite, TensorBatches
 from .._utils._torch import count_module_parameters, seed_from
 from .._utils._validation import Integers, to_spins
 from ..nn import ACTIVATIONS, TwoLayerNetwork
-from ._base import TorchBinaryClassifier
+from ._base import SkorchTrainedClassifier
 
 _OPTIMIZERS = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torch.optim.SGD}
 
 
-class FFNNParityBaseline(TorchBinaryClassifier):
+class FFNNParityBaseline(SkorchTrainedClassifier):
     """Two-layer feed-forward network classifier, the baseline of SPEC section 3.
 
     ``f(x) = sum_j a_j sigma(w_j . x + c_j) + c_0`` on the input spins
@@ -201,11 +192,6 @@ class FFNNParityBaseline(TorchBinaryClassifier):
 
     # -- validation -----------------------------------------------------------
 
-    def _targets(self, y_spins, dtype, device):
-        """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""
-        target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
-        return torch.as_tensor(target, dtype=dtype, device=device)
-
     def _split(self, spins, target, y_spins, seed):
         """Stratified hold-out for early stopping, as tensors."""
         n_samples = spins.shape[0]
@@ -278,17 +264,17 @@ class FFNNParityBaseline(TorchBinaryClassifier):
         if self.optimizer == "sgd":
             optimizer_kwargs["optimizer__momentum"] = self.momentum
 
-        criterion = torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
-        net = LeanNet(
+        net = self._train_net(
             TwoLayerNetwork,
-            criterion,
+            spins,
+            target,
+            seed,
+            device,
             module__n_features=X.shape[1],
             module__width=self.width,
             module__activation=self.activation,
             module__dtype=dtype,
             optimizer=_OPTIMIZERS[self.optimizer],
-            lr=self.learning_rate,
-            max_epochs=self.max_iter,
             batch_size=batch_size,
             iterator_train=TensorBatches,
             iterator_train__shuffle=True,
@@ -296,64 +282,26 @@ class FFNNParityBaseline(TorchBinaryClassifier):
             iterator_valid__batch_size=-1,  # the whole hold-out at once
             train_split=train_split,
             callbacks=callbacks,
-            **quiet_settings(self.verbose, device),
             **optimizer_kwargs,
         )
-        fit_seeded(net, spins, target, seed, device, self.max_iter, type(self).__name__)
         # Drop the reference to the hold-out tensors: a fitted model keeps no data.
         net.train_split = None
 
         self._net = net
         self.encoding_ = encoding
         self.classes_ = classes
-        self.history_ = net.history
-        self.loss_curve_ = [float(v) for v in net.history[:, "train_loss"]]
+        self._record_history(net)
         self.validation_loss_curve_ = (
             [float(v) for v in net.history[:, "valid_loss"]] if self.early_stopping else None
         )
-        self.n_iter_ = len(net.history)
         self.n_parameters_ = count_module_parameters(net.module_)
 
     # -- prediction -----------------------------------------------------------
 
-    def decision_function(self, X):
-        """Network output ``f(x)`` for each row (the logit for the logistic loss).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
-
-        Returns
-        -------
-        f : ndarray of shape (n_samples,)
-            Positive values predict ``classes_[1]``.
-        """
-        check_is_fitted(self)
+    def _forward(self):
+        """The trained network (moved to the prediction device) and that device."""
         device = self._prediction_device()
         module = self._net.module_
         if next(module.parameters()).device != device:
             module.to(device)
-        return self._evaluate(X, module, device)
-
-    def _has_logistic_loss(self):
-        return self.loss == "logistic"
-
-    @available_if(_has_logistic_loss)
-    def predict_proba(self, X):
-        """Class probabilities ``[1 - p, p]`` with ``p = 1 / (1 + exp(-f(x)))``.
-
-        Only with ``loss="logistic"``, where ``f`` is trained as a logit.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, 2)
-            Columns follow ``classes_``.
-        """
-        f = self.decision_function(X)
-        # expit(-f) rather than 1 - expit(f): no cancellation for large f.
-        return np.column_stack([expit(-f), expit(f)])
+        return module, device

@@ -6,7 +6,6 @@ import numpy as np
 import torch
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
 from .._utils._sphere import initial_queries, sphere_keys  # noqa: F401  (old home, still importable)
 from .._utils._torch import count_module_parameters
@@ -373,22 +372,10 @@ class SparseXORTransformer(TorchBinaryClassifier):
 
     # -- prediction -----------------------------------------------------------
 
-    def decision_function(self, X):
-        """Model output ``f(x) = -prod_h (gamma_h . x)`` for each row.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
-
-        Returns
-        -------
-        f : ndarray of shape (n_samples,)
-            Positive values predict ``classes_[1]``.
-        """
-        check_is_fitted(self)
+    def _forward(self):
+        """``f(x) = -output_sign_ * prod_h (gamma_h . x)`` from the fitted attention."""
         device = self._prediction_device()
         gamma = torch.as_tensor(self.attention_.T, dtype=check_dtype(self.dtype), device=device)
         if getattr(self, "output_sign_", 1) == 1:
-            return self._evaluate(X, lambda spins: SparseXORAttention.read_out(spins, gamma), device)
-        return -self._evaluate(X, lambda spins: SparseXORAttention.read_out(spins, gamma), device)
+            return (lambda spins: SparseXORAttention.read_out(spins, gamma)), device
+        return (lambda spins: -SparseXORAttention.read_out(spins, gamma)), device
