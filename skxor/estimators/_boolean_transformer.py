@@ -1,4 +1,7 @@
-"""BooleanTransformerClassifier: a transformer classifier on bit strings (paper 2)."""
+"""BooleanTransformerClassifier: a transformer classifier on bit strings.
+
+After Köver et al. (2026, arXiv 2606.08768).
+"""
 
 import copy
 from numbers import Real

@@ -1,4 +1,7 @@
-"""FFNNParityBaseline: the two-layer feed-forward network of SPEC section 3."""
+"""FFNNParityBaseline: the two-layer feed-forward baseline.
+
+After Han & Ghoshdastidar (2025, arXiv 2502.07553).
+"""
 
 from numbers import Real
 
@@ -21,7 +24,7 @@ _OPTIMIZERS = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torc
 
 
 class FFNNParityBaseline(SkorchTrainedClassifier):
-    """Two-layer feed-forward network classifier, the baseline of SPEC section 3.
+    """Two-layer feed-forward network classifier, the baseline of Han & Ghoshdastidar (2025, arXiv 2502.07553).
 
     ``f(x) = sum_j a_j sigma(w_j . x + c_j) + c_0`` on the input spins
     ``x in {-1, +1}^d``, with ``width`` hidden units; the prediction is

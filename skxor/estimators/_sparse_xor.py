@@ -1,4 +1,7 @@
-"""SparseXORTransformer: the one-layer, H-head attention classifier of SPEC 2."""
+"""SparseXORTransformer: the one-layer, H-head attention classifier.
+
+After Han & Ghoshdastidar (2025, arXiv 2502.07553).
+"""
 
 from numbers import Real
 

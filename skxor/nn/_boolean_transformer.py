@@ -1,4 +1,4 @@
-"""A small encoder transformer on bit strings (paper 2, Köver et al.).
+"""A small encoder transformer on bit strings (Köver et al. (2026, arXiv 2606.08768)).
 
 Shapes in comments follow one notation: ``B`` strings in a batch, ``N`` bits
 per string, ``T`` tokens (``N``, or ``N + 1`` with a CLS token), ``D`` the
@@ -6,7 +6,7 @@ model width, ``H`` heads of width ``Dh = D / H`` and ``M`` the MLP width.
 
 Layer norm with stabiliser ``eps = 0``
 --------------------------------------
-Paper 2 studies layer norm ``LN(h) = (h - mean h) / sqrt(var h + eps) * g + b``
+Köver et al. (2026) study layer norm ``LN(h) = (h - mean h) / sqrt(var h + eps) * g + b``
 with ``eps = 0`` as well as ``eps > 0``. With ``eps = 0`` a token whose D
 coordinates are all equal has ``var h = 0`` and the formula reads ``0 / 0``.
 :class:`LayerNorm` defines the normalised vector to be **0** there (the
@@ -141,6 +141,18 @@ class LayerNorm(nn.Module):
         Width D of the normalised axis.
     eps : float, default=1e-5
         Stabiliser, ``>= 0``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn import LayerNorm
+    >>> ln = LayerNorm(3, eps=0.0)
+    >>> h = torch.tensor([[1., 2., 3.], [5., 5., 5.]])  # the second token is constant
+    >>> ln(h).detach()
+    tensor([[-1.2247,  0.0000,  1.2247],
+            [ 0.0000,  0.0000,  0.0000]])
+    >>> ln.inverse_std(h)  # the blow-up 1 / sqrt(var + eps)
+    tensor([1.2247,    inf])
     """
 
     def __init__(self, d_model, eps=1e-5):
@@ -310,9 +322,9 @@ default="relu"
         parameter, layer-norm gains and biases included, i.i.d.
         ``N(0, init_scale^2)``. ``"uniform"``: every parameter i.i.d.
         ``U[-init_scale, init_scale]``. These two draw a point from a density
-        on the whole parameter space, the setting of paper 2's
-        measure-theoretic results (its "Gaussian" and "uniform" schemes).
-        ``"xavier_uniform"`` / ``"xavier_normal"`` (paper 2's
+        on the whole parameter space, the setting of the measure-theoretic
+        results of Köver et al. (2026, arXiv 2606.08768) (its "Gaussian" and "uniform" schemes).
+        ``"xavier_uniform"`` / ``"xavier_normal"`` (their
         Xavier-uniform and Xavier-Gaussian): every weight matrix W of shape
         (fan_out, fan_in) i.i.d. ``U[-a, a]`` with
         ``a = init_scale * sqrt(6 / (fan_in + fan_out))``, or

@@ -1,4 +1,4 @@
-"""The two-layer feed-forward network of SPEC section 3.
+"""The two-layer feed-forward baseline of Han & Ghoshdastidar (2025, arXiv 2502.07553).
 
 ``f(x) = sum_j a_j sigma(w_j . x + c_j) + c_0`` with width ``w``: the
 trainable parameters are ``W`` (w x d), ``c`` (w), ``a`` (w) and ``c_0``,

@@ -226,6 +226,14 @@ class SquaredMeanHingeLoss(nn.Module):
     ``T`` is the model output ``2 g - 1`` and ``t`` the target in
     {-1, +1}. Note the square of the **mean** hinge, as in the public code,
     not the mean of squared hinges (:class:`SquaredHingeLoss`).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn import SquaredMeanHingeLoss
+    >>> output, target = torch.tensor([2., 0.5, -1.]), torch.ones(3)
+    >>> SquaredMeanHingeLoss()(output, target)  # ((0 + 0.5 + 2) / 3) ** 2
+    tensor(0.6944)
     """
 
     def forward(self, output, target):
@@ -233,7 +241,16 @@ class SquaredMeanHingeLoss(nn.Module):
 
 
 class SquaredHingeLoss(nn.Module):
-    """``mean_j max(0, 1 - t_j T_j)^2``, the textbook squared hinge."""
+    """``mean_j max(0, 1 - t_j T_j)^2``, the textbook squared hinge.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn import SquaredHingeLoss
+    >>> output, target = torch.tensor([2., 0.5, -1.]), torch.ones(3)
+    >>> SquaredHingeLoss()(output, target)  # (0 + 0.25 + 4) / 3
+    tensor(1.4167)
+    """
 
     def forward(self, output, target):
         return torch.clamp(1 - output * target, min=0).square().mean()
