@@ -8,7 +8,7 @@ import numpy as np
 
 
 def sphere_keys(n_positions, m, rng):
-    """``n_positions`` i.i.d. uniform unit vectors in R^m (normalised Gaussians)."""
+    """``n_positions`` i.i.d. uniform unit vectors in R^m (normalized Gaussians)."""
     keys = rng.standard_normal((n_positions, m))
     norms = np.linalg.norm(keys, axis=1, keepdims=True)
     # A zero Gaussian draw has probability 0; guard anyway against a 0/0.

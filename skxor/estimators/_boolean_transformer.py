@@ -69,7 +69,7 @@ class BooleanTransformerClassifier(SkorchTrainedClassifier):
     Each of the N input bits is a token of a
     :class:`~skxor.nn.BooleanTransformer` (token plus
     position embedding, ``n_layers`` layers of multi-head softmax attention
-    and an MLP, layer norm with a stabiliser that may be 0); its scalar
+    and an MLP, layer norm with a stabilizer that may be 0); its scalar
     output f(x) is read at the last token or at a CLS token, and the
     prediction is ``classes_[1]`` where ``f(x) > 0``.
 
@@ -104,8 +104,8 @@ class BooleanTransformerClassifier(SkorchTrainedClassifier):
         Layer norm before each sub-layer (plus a final one) or after each
         residual sum.
     layer_norm_eps : float, default=1e-5
-        Layer-norm stabiliser, ``>= 0``. With 0 a constant token would give
-        ``0 / 0``; it is normalised to 0 instead (the norm outputs its bias),
+        Layer-norm stabilizer, ``>= 0``. With 0 a constant token would give
+        ``0 / 0``; it is normalized to 0 instead (the norm outputs its bias),
         so no NaN ever appears (see :class:`skxor.nn.LayerNorm`).
     readout : {"last", "cls"}, default="last"
         Read f(x) at the last bit's token or at a prepended CLS token.
@@ -113,7 +113,7 @@ class BooleanTransformerClassifier(SkorchTrainedClassifier):
 default="relu"
         MLP non-linearity.
     init : {"default", "normal", "uniform"}, default="default"
-        ``"default"``: PyTorch's initialisation of each layer. ``"normal"``:
+        ``"default"``: PyTorch's initialization of each layer. ``"normal"``:
         every parameter i.i.d. ``N(0, init_scale^2)``. ``"uniform"``: every
         parameter i.i.d. ``U[-init_scale, init_scale]``.
     init_scale : float, default=1.0
@@ -151,7 +151,7 @@ default="relu"
     verbose : int, default=0
         0 is silent; 1 or more prints skorch's per-epoch table.
     random_state : int, RandomState instance or None, default=None
-        Seeds the initialisation, the batch order and the fresh strings;
+        Seeds the initialization, the batch order and the fresh strings;
         torch's global generator is left untouched. The same seed gives
         bit-identical fits and decision values on the same machine, whatever
         the torch thread count or joblib ``n_jobs`` (fit and evaluation run

@@ -35,7 +35,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
 
     Training is mini-batch gradient descent run through skorch (held as a
     private fitted attribute): PyTorch's default ``nn.Linear``
-    initialisation, then ``max_iter`` epochs (fewer with early stopping),
+    initialization, then ``max_iter`` epochs (fewer with early stopping),
     each over all training rows in a fresh random order.
 
     Parameters
@@ -54,9 +54,9 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         ``predict_proba``). ``"squared_error"``: ``(f(x) - y) ** 2``, the
         transformer's loss.
     optimizer : {"adam", "adamw", "sgd"}, default="adam"
-        Torch optimiser.
+        Torch optimizer.
     learning_rate : float, default=0.01
-        Step size of the optimiser.
+        Step size of the optimizer.
     momentum : float, default=0.9
         Momentum of ``optimizer="sgd"``; ignored otherwise.
     weight_decay : float, default=0.0

@@ -59,7 +59,7 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
     ``"auto"`` the odd orientation (``classes_[1]`` = odd count, the
     authors' labels; :func:`skxor.datasets.make_sparse_parity` labels odd
     counts +1) is trained first, and only if it leaves training errors the
-    even orientation is trained from the same initialisation and the one
+    even orientation is trained from the same initialization and the one
     with the higher training accuracy (then lower final loss; then odd) is
     kept. Relabelling y (``y -> -y``, renamed labels) therefore gives the
     same predictions.
@@ -150,7 +150,7 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
     >>> clf.orientation_, clf.score(X, y)
     ('odd', 1.0)
 
-    Not every initialisation succeeds: with other seeds the heads can settle
+    Not every initialization succeeds: with other seeds the heads can settle
     next to the support (see the settings page of the documentation).
     """
 

@@ -34,7 +34,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
     positions, ``gamma_h = attn(v_i . theta_h)``, average the input spins,
     and the output is ``f(x) = -prod_h (sum_i gamma_{h,i} x_i)``. Training is
     gradient descent on the mean squared error against labels in {-1, +1};
-    the default is a single full-batch, normalised gradient step.
+    the default is a single full-batch, normalized gradient step.
 
     Class orientation: the read-out ``-prod_h(...)`` has a fixed sign, so a
     model of this form fits ``y = -x_i x_j`` but not ``y = +x_i x_j``. ``fit``
@@ -73,7 +73,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
         ||g||`` with g the gradient of all queries together. A float gives
         plain gradient descent ``theta <- theta - learning_rate * g``.
     step_length : float, default=100.0
-        Length of a normalised step in query space (only used with
+        Length of a normalized step in query space (only used with
         ``learning_rate="normalized"``). Large steps make the softmax sharp.
     max_iter : int, default=1
         Number of passes over the data (epochs). With ``batch_size=None`` one
@@ -111,7 +111,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
         prod_h (gamma_h . x)`` (1 is the paper's model).
     loss_curve_ : list of float
         Training loss per epoch, measured during the pass that computed the
-        gradient (so ``loss_curve_[0]`` is the loss at initialisation).
+        gradient (so ``loss_curve_[0]`` is the loss at initialization).
     n_iter_ : int
         Number of epochs run.
     classes_ : ndarray of shape (2,)

@@ -7,7 +7,7 @@ All three equal ``1/d`` at ``theta = 0``:
 * ``softmax``: ``gamma_i = exp(s_i) / sum_j exp(s_j)`` (max-subtracted, stable);
 * ``linear``: ``gamma_i = (1 + s_i) / d``, the first-order expansion of softmax
   at ``theta = 0``;
-* ``erf``: ``gamma_i = (1 + erf(s_i)) / d``, component-wise and unnormalised.
+* ``erf``: ``gamma_i = (1 + erf(s_i)) / d``, component-wise and unnormalized.
 """
 
 import torch

@@ -4,17 +4,17 @@ Shapes in comments follow one notation: ``B`` strings in a batch, ``N`` bits
 per string, ``T`` tokens (``N``, or ``N + 1`` with a CLS token), ``D`` the
 model width, ``H`` heads of width ``Dh = D / H`` and ``M`` the MLP width.
 
-Layer norm with stabiliser ``eps = 0``
+Layer norm with stabilizer ``eps = 0``
 --------------------------------------
 Köver et al. (2026) study layer norm ``LN(h) = (h - mean h) / sqrt(var h + eps) * g + b``
 with ``eps = 0`` as well as ``eps > 0``. With ``eps = 0`` a token whose D
 coordinates are all equal has ``var h = 0`` and the formula reads ``0 / 0``.
-:class:`LayerNorm` defines the normalised vector to be **0** there (the
+:class:`LayerNorm` defines the normalized vector to be **0** there (the
 limit along any path of constant vectors), so the output is the bias ``b``,
 exactly what ``eps > 0`` gives on a constant input. The gradient at such a
-token is defined as 0 through the normalisation, so neither the forward nor
+token is defined as 0 through the normalization, so neither the forward nor
 the backward pass ever produces NaN. Near-constant tokens (tiny but positive
-variance) are normalised as usual: that is the blow-up the paper studies,
+variance) are normalized as usual: that is the blow-up the paper studies,
 and :meth:`BooleanTransformer.layer_norm_inverse_std` measures it.
 
 Layer-norm blow-up (Köver et al. 2026, arXiv 2606.08768)
@@ -40,6 +40,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .._utils._torch import count_module_parameters, seeded_torch
+from .._utils._deprecation import renamed_argument, renamed_attribute
 from ._activations import ACTIVATIONS, activation_function
 
 INIT_SCHEMES = ("default", "normal", "uniform", "xavier_uniform", "xavier_normal")
@@ -74,8 +75,8 @@ def _check_real(value, name, *, positive):
     return float(value)
 
 
-def check_spins(spins, n_positions, owner):
-    """``spins`` as a tensor of shape (B, n_positions) holding only +1 / -1.
+def check_spins(spins, n_bits, owner):
+    """``spins`` as a tensor of shape (B, n_bits) holding only +1 / -1.
 
     Anything else is a clear error naming ``owner``: a wrong shape, complex
     or bool values (TypeError), or a value other than +-1 such as 0, 2, NaN
@@ -83,10 +84,10 @@ def check_spins(spins, n_positions, owner):
     search for an example runs only on the error path.
     """
     spins = torch.as_tensor(spins)
-    if spins.ndim != 2 or spins.shape[1] != n_positions:
+    if spins.ndim != 2 or spins.shape[1] != n_bits:
         raise ValueError(
-            f"{owner} was built for strings of n_positions={n_positions} and "
-            f"expects spins of shape (batch, {n_positions}); got shape "
+            f"{owner} was built for strings of n_bits={n_bits} and "
+            f"expects spins of shape (batch, {n_bits}); got shape "
             f"{tuple(spins.shape)}."
         )
     if spins.is_complex():
@@ -124,7 +125,7 @@ def sinusoidal_positions(n_tokens, d_model):
 
 
 class LayerNorm(nn.Module):
-    """Layer norm over the last axis whose stabiliser ``eps`` may be exactly 0.
+    """Layer norm over the last axis whose stabilizer ``eps`` may be exactly 0.
 
     ``LN(h) = (h - mean h) * r(h) * weight + bias`` with
     ``r(h) = 1 / sqrt(var h + eps)`` (biased variance over the D coordinates,
@@ -138,7 +139,7 @@ class LayerNorm(nn.Module):
     Parameters
     ----------
     d_model : int
-        Width D of the normalised axis.
+        Width D of the normalized axis.
     eps : float, default=1e-5
         Stabiliser, ``>= 0``.
 
@@ -177,7 +178,7 @@ class LayerNorm(nn.Module):
         return torch.rsqrt(var + self.eps).squeeze(-1)
 
     def forward(self, h):
-        """Normalise h of shape (..., D); returns the same shape."""
+        """Normalize h of shape (..., D); returns the same shape."""
         if self.eps > 0:
             return F.layer_norm(h, (self.d_model,), self.weight, self.bias, self.eps)
         centred, var = self._moments(h)
@@ -288,8 +289,9 @@ class BooleanTransformer(nn.Module):
 
     Parameters
     ----------
-    n_positions : int
-        Number of input bits N.
+    n_bits : int
+        Number of input bits N. (Formerly ``n_positions``; that name still
+        works, with a FutureWarning, until the next release.)
     d_model : int, default=64
         Width D; must be divisible by ``n_heads``.
     n_layers : int, default=2
@@ -316,7 +318,7 @@ default="relu"
         MLP non-linearity (:data:`skxor.nn.ACTIVATIONS`).
     init : {"default", "normal", "uniform", "xavier_uniform", \
 "xavier_normal"}, default="default"
-        ``"default"``: PyTorch's own initialisation of each layer
+        ``"default"``: PyTorch's own initialization of each layer
         (Kaiming-uniform linear maps, N(0, 1) embeddings, layer-norm gain 1
         and bias 0; the CLS / eos vector N(0, 1)). ``"normal"``: every
         parameter, layer-norm gains and biases included, i.i.d.
@@ -342,7 +344,7 @@ default="relu"
     margin : float, default=0.0
         Margin xi ``>= 0`` of :meth:`decide` (see above).
     seed : int or None, default=None
-        Seeds the initialisation without touching torch's global RNG. None
+        Seeds the initialization without touching torch's global RNG. None
         draws from the global RNG, as torch modules usually do.
 
     Attributes
@@ -373,7 +375,7 @@ default="relu"
 
     def __init__(
         self,
-        n_positions,
+        n_bits=None,
         d_model=64,
         n_layers=2,
         n_heads=4,
@@ -388,9 +390,11 @@ default="relu"
         init_scale=1.0,
         margin=0.0,
         seed=None,
+        n_positions=None,
     ):
         super().__init__()
-        self.n_positions = _check_int(n_positions, "n_positions", 1)
+        n_bits = renamed_argument(n_bits, n_positions, "n_bits", "n_positions", "BooleanTransformer")
+        self.n_bits = _check_int(n_bits, "n_bits", 1)
         self.d_model = _check_int(d_model, "d_model", 1)
         self.n_layers = _check_int(n_layers, "n_layers", 1)
         self.n_heads = _check_int(n_heads, "n_heads", 1)
@@ -411,7 +415,7 @@ default="relu"
         if seed is not None:
             _check_int(seed, "seed", 0)
         self.seed = seed
-        self.n_tokens = self.n_positions + (self.readout != "last")
+        self.n_tokens = self.n_bits + (self.readout != "last")
 
         if seed is None:
             self._build()
@@ -476,6 +480,11 @@ default="relu"
         return count_module_parameters(self)
 
     @property
+    def n_positions(self):
+        """Former name of :attr:`n_bits` (deprecated)."""
+        return renamed_attribute(self, "n_bits", "n_positions")
+
+    @property
     def layer_norm_names(self):
         """Names of the layer norms, in the order the input meets them."""
         names = [f"layers.{i}.{ln}" for i in range(self.n_layers) for ln in ("ln_attn", "ln_mlp")]
@@ -487,7 +496,7 @@ default="relu"
         return 1 - 2 * torch.as_tensor(bits).float()
 
     def _check_spins(self, spins):
-        return check_spins(spins, self.n_positions, type(self).__name__)
+        return check_spins(spins, self.n_bits, type(self).__name__)
 
     def _run(self, spins, full=False, record=None):
         """Output (B,) for spins (B, N); ``full`` keeps every token to the end."""
@@ -668,7 +677,7 @@ default="relu"
 
     def extra_repr(self):
         return (
-            f"n_positions={self.n_positions}, readout={self.readout!r}, "
+            f"n_bits={self.n_bits}, readout={self.readout!r}, "
             f"positional={self.positional!r}, norm={self.norm!r}, "
             f"init={self.init!r}" + (f", margin={self.margin}" if self.margin else "")
         )

@@ -26,7 +26,7 @@ default="relu"
 
     Notes
     -----
-    Both layers use PyTorch's default ``nn.Linear`` initialisation (uniform
+    Both layers use PyTorch's default ``nn.Linear`` initialization (uniform
     in ``+-1/sqrt(fan_in)``), drawn from torch's global generator: seed it
     (e.g. inside :func:`skxor._utils._torch.seeded_torch`) for a reproducible
     network.

@@ -1,4 +1,4 @@
-"""Random initialisation of the sparse-XOR attention model (keys and queries)."""
+"""Random initialization of the sparse-XOR attention model (keys and queries)."""
 
 from sklearn.utils import check_random_state
 
@@ -8,7 +8,7 @@ from .._utils._sphere import initial_queries, sphere_keys
 def sparse_xor_init(n_features, m, n_heads=2, init="antisymmetric", random_state=None):
     """Random keys and initial queries of the sparse-XOR attention model.
 
-    The initialisation of Han & Ghoshdastidar (2025, arXiv 2502.07553): the
+    The initialization of Han & Ghoshdastidar (2025, arXiv 2502.07553): the
     positional keys ``v_1 .. v_d`` are i.i.d. uniform on the unit sphere of
     R^m, then the queries are drawn, in that order from one generator. This
     is the draw :class:`skxor.SparseXORTransformer` makes at the start of

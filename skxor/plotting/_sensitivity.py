@@ -16,7 +16,7 @@ from ._base import (
 
 
 class SensitivityProfileDisplay:
-    """Sensitivity profile visualisation: the fraction of strings per sensitivity.
+    """Sensitivity profile visualization: the fraction of strings per sensitivity.
 
     The sensitivity of a string x is the number of positions whose flip
     changes f(x). The display draws the profile of a function as bars, with

@@ -375,7 +375,7 @@ def wilson_interval(counts, n, confidence=0.95):
     return np.stack([low, high], axis=1)
 
 
-def summarise(n_bits, method, counts, flip_counts, confidence=0.95):
+def summarize(n_bits, method, counts, flip_counts, confidence=0.95):
     """Build a :class:`SensitivityProfile`, with intervals unless exhaustive."""
     n_strings = int(counts.sum())
     if method == "exhaustive":
@@ -415,7 +415,7 @@ def profile_strings(evaluator, bits, *, method, batch_size, confidence):
     for _, flips in iter_flips(evaluator, bits, batch_size):
         counts += np.bincount(flips.sum(axis=1), minlength=n_bits + 1)
         flip_counts += flips.sum(axis=0)
-    return summarise(n_bits, method, counts, flip_counts, confidence)
+    return summarize(n_bits, method, counts, flip_counts, confidence)
 
 
 def resolve_method(method, n_bits, n_samples, *, fallback="sampled", table=False):
@@ -453,7 +453,7 @@ def profile_model(
     if method == "exhaustive":
         table = evaluator.truth_table(batch_size)
         counts, flip_counts = exhaustive_counts(table, n_bits)
-        return summarise(n_bits, "exhaustive", counts, flip_counts), table
+        return summarize(n_bits, "exhaustive", counts, flip_counts), table
     rng = check_random_state(random_state)
     if method == "sampled":
         strings = rng.randint(0, 2, size=(n_samples, n_bits), dtype=np.uint8)
