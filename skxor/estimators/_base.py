@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
@@ -65,6 +65,25 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     # -- fit --------------------------------------------------------------------
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit the model; an exception leaves the estimator as it was.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
+            ``binarize`` set).
+        y : array-like of shape (n_samples,)
+            Two class labels; ``classes_[1]`` is mapped to +1.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        return self._commit_fit(X, y)
 
     def _commit_fit(self, X, y):
         """Run ``_fit``; any exception restores the state before the call."""
@@ -207,7 +226,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
 
 
 class SkorchTrainedClassifier(TorchBinaryClassifier):
-    """Base of the estimators trained by skorch (FFNN and Boolean transformer).
+    """Base of the estimators trained by skorch (FFNN, Boolean transformer, k-parity).
 
     Owns the one training loop they share: targets for the chosen ``loss``,
     the criterion, the :class:`~skxor._utils._skorch.LeanNet` with quiet
@@ -223,12 +242,15 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
         target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
         return torch.as_tensor(target, dtype=dtype, device=device)
 
+    def _criterion(self):
+        """The loss module class for ``self.loss``."""
+        return torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
+
     def _train_net(self, module, spins, target, seed, device, **net_kwargs):
         """Build the skorch net for ``module`` and fit it on ``(spins, target)``, seeded."""
-        criterion = torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
         net = LeanNet(
             module,
-            criterion,
+            self._criterion(),
             lr=self.learning_rate,
             max_epochs=self.max_iter,
             **quiet_settings(self.verbose, device),

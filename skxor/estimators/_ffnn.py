@@ -7,7 +7,6 @@ from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.base import _fit_context
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
 from skorch.callbacks import EarlyStopping
@@ -218,25 +217,6 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         return (spins[train], target[train]), (spins[valid], target[valid])
 
     # -- training -------------------------------------------------------------
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Train the network.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-            ``binarize`` set).
-        y : array-like of shape (n_samples,)
-            Two class labels; ``classes_[1]`` is mapped to +1.
-
-        Returns
-        -------
-        self : FFNNParityBaseline
-            The fitted estimator.
-        """
-        return self._commit_fit(X, y)
 
     def _fit(self, X, y):
         start = self._start_fit(X, y)

@@ -7,7 +7,6 @@ from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._sphere import initial_queries, sphere_keys  # noqa: F401  (old home, still importable)
@@ -303,25 +302,6 @@ class SparseXORTransformer(TorchBinaryClassifier):
         f = f.numpy()
         target = y_spins[rows]
         return float(np.mean((f > 0) == (target > 0))), float(np.mean((f - target) ** 2))
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit the queries by gradient descent on the squared error.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-            ``binarize`` set).
-        y : array-like of shape (n_samples,)
-            Two class labels; ``classes_[1]`` is mapped to +1.
-
-        Returns
-        -------
-        self : SparseXORTransformer
-            The fitted estimator.
-        """
-        return self._commit_fit(X, y)
 
     def _fit(self, X, y):
         start = self._start_fit(X, y)
