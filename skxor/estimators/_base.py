@@ -10,12 +10,14 @@ constraints, module builder and training routine.
 
 import warnings
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 import torch
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
@@ -58,6 +60,13 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
 
     #: Finite-valued float parameters (Interval constraints admit inf).
     _finite_params = ("binarize",)
+    #: Constraints of the parameters every torch estimator has.
+    _shared_constraints = {
+        "binarize": [Real, None],
+        "dtype": [StrOptions({"float32", "float64"})],
+        "device": [str, torch.device],
+        "random_state": ["random_state"],
+    }
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -235,6 +244,11 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
     ``learning_rate``, ``max_iter`` and ``verbose`` and pass their module,
     optimizer, batches and callbacks.
     """
+
+    _shared_constraints = {
+        **TorchBinaryClassifier._shared_constraints,
+        "verbose": ["verbose"],
+    }
 
     def _targets(self, y_spins, dtype, device):
         """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""

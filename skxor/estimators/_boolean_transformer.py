@@ -220,11 +220,7 @@ default="relu"
         "batch_size": [Integers(1, None, closed="left")],
         "target_function": [callable, None],
         "target_accuracy": [Interval(Real, 0, 1, closed="right"), None],
-        "binarize": [Real, None],
-        "dtype": [StrOptions({"float32", "float64"})],
-        "device": [str, torch.device],
-        "verbose": ["verbose"],
-        "random_state": ["random_state"],
+        **SkorchTrainedClassifier._shared_constraints,
     }
 
     def __init__(

@@ -144,11 +144,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "n_iter_no_change": [Integers(1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
-        "binarize": [Real, None],
-        "dtype": [StrOptions({"float32", "float64"})],
-        "device": [str, torch.device],
-        "verbose": ["verbose"],
-        "random_state": ["random_state"],
+        **SkorchTrainedClassifier._shared_constraints,
     }
 
     def __init__(

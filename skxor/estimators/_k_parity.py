@@ -145,11 +145,7 @@ class KParityTransformer(SkorchTrainedClassifier):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "target_accuracy": [Interval(Real, 0, 1, closed="right"), None],
-        "binarize": [Real, None],
-        "dtype": [StrOptions({"float32", "float64"})],
-        "device": [str, torch.device],
-        "verbose": ["verbose"],
-        "random_state": ["random_state"],
+        **SkorchTrainedClassifier._shared_constraints,
     }
 
     def __init__(

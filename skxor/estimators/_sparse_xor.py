@@ -150,10 +150,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
         "step_length": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Integers(1, None, closed="left")],
         "batch_size": [Integers(1, None, closed="left"), None],
-        "binarize": [Real, None],
-        "dtype": [StrOptions({"float32", "float64"})],
-        "device": [str, torch.device],
-        "random_state": ["random_state"],
+        **TorchBinaryClassifier._shared_constraints,
     }
 
     def __init__(
