@@ -7,6 +7,7 @@ from numbers import Real
 
 import numpy as np
 import torch
+from sklearn.utils import gen_batches
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._sphere import initial_queries, sphere_keys  # noqa: F401  (old home, still importable)
@@ -251,7 +252,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
                 batches = [slice(None)]
             else:
                 order = rng.permutation(n_samples)
-                batches = [order[i : i + batch_size] for i in range(0, n_samples, batch_size)]
+                batches = [order[rows] for rows in gen_batches(n_samples, batch_size)]
             epoch_loss = 0.0
             for rows in batches:
                 n_rows = n_samples if isinstance(rows, slice) else rows.shape[0]
