@@ -1,14 +1,14 @@
 """KParityTransformer: Han & Ghoshdastidar's v1 k-parity model as a classifier."""
 
 import copy
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import torch
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
-from .._utils._validation import to_spins
+from .._utils._validation import Integers, to_spins
 from ..nn import KParityAttention, SquaredHingeLoss, SquaredMeanHingeLoss
 from ._base import SkorchTrainedClassifier
 
@@ -138,12 +138,12 @@ class KParityTransformer(SkorchTrainedClassifier):
     """
 
     _parameter_constraints = {
-        "n_heads": [Interval(Integral, 1, None, closed="left")],
+        "n_heads": [Integers(1, None, closed="left")],
         "orientation": [StrOptions({"auto", "odd", "even"})],
         "loss": [StrOptions(set(_LOSSES))],
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Integers(1, None, closed="left")],
+        "batch_size": [Integers(1, None, closed="left")],
         "target_accuracy": [Interval(Real, 0, 1, closed="right"), None],
         **SkorchTrainedClassifier._shared_constraints,
     }

@@ -318,8 +318,8 @@ def test_all_estimators_lists_the_public_estimators():
     names = [name for name, _ in all_estimators()]
     assert names == sorted(names)
     assert set(names) == {
-        "BooleanTransformerClassifier", "FFNNParityBaseline", "SensitivityProfiler",
-        "SparseXORTransformer",
+        "BooleanTransformerClassifier", "FFNNParityBaseline", "KParityTransformer",
+        "SensitivityProfiler", "SparseXORTransformer",
     }
     classifiers = {name for name, _ in all_estimators(type_filter="classifier")}
     assert "SparseXORTransformer" in classifiers
