@@ -627,23 +627,3 @@ class RandomFunction(TruthTable):
 
     def _repr_args(self):
         return f"n_bits={self.n_bits}, p={self.p}"
-
-
-__all__ = [
-    "BIT_ORDERS",
-    "EXHAUSTIVE_MAX_BITS",
-    "INPUT_ENCODINGS",
-    "VALUE_CONVENTIONS",
-    "BooleanFunction",
-    "Dictator",
-    "First",
-    "Majority",
-    "Parity",
-    "RandomFunction",
-    "SparseParity",
-    "TruthTable",
-    "all_strings",
-    "bit_reversal_permutation",
-    "encoded_strings_to_bits",
-    "values_to_f",
-]
