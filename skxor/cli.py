@@ -55,7 +55,7 @@ def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
     d, n, n_test, m : int
         Input length, training samples, test samples, keys per head.
     step_length : float
-        The normalised step length.
+        The normalized step length.
     seeds : int
         Seeds per attention type.
     out : file-like, default=sys.stdout
@@ -88,7 +88,7 @@ def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
     step = "the exact population step" if n == 0 else f"a full-batch step on n={n} samples"
     print(
         f"One gradient step on sparse XOR: d={d}, {step}, m={m} (trainable "
-        f"parameters {2 * m}), normalised step length {step_length}, {seeds} seed(s); "
+        f"parameters {2 * m}), normalized step length {step_length}, {seeds} seed(s); "
         f"test accuracy exact where every head has a dominant position, else on up to "
         f"{n_test} fresh samples.\n",
         file=out,
@@ -192,7 +192,7 @@ def _studies_text():
 
 def _run(args, names):
     from .studies import STUDIES, get_study
-    from .studies._runner import prepare_out_dir
+    from ._utils._files import prepare_out_dir
 
     if "all" in names:
         names = list(STUDIES)
@@ -285,7 +285,7 @@ def build_parser():
         )
     demo.add_argument(
         "--step-length", type=float, default=DEMO_DEFAULTS["step_length"],
-        help="normalised step length, in (0, 1e6] (default: %(default)s)",
+        help="normalized step length, in (0, 1e6] (default: %(default)s)",
     )
     demo.add_argument("--no-progress", action="store_true",
                       help="hide the progress bar (hidden anyway when output is not a "

@@ -1,4 +1,4 @@
-"""Torch helpers: seeding inside a call without touching the global RNG."""
+"""Torch helpers: seeding inside a call without touching the global RNG; counting parameters."""
 
 from contextlib import contextmanager
 
@@ -44,3 +44,24 @@ def torch_threads(n_threads):
         yield
     finally:
         torch.set_num_threads(previous)
+
+
+def count_module_parameters(module):
+    """Trainable parameters of a torch module (each shared tensor once).
+
+    Parameters
+    ----------
+    module : torch.nn.Module
+
+    Returns
+    -------
+    n_parameters : int
+        Number of scalars in the parameters with ``requires_grad=True``;
+        buffers and frozen parameters are not counted. A module whose
+        trainable weights are structurally masked reports its free entries
+        through an ``n_trainable_parameters`` attribute, which is used instead
+        (:class:`skxor.nn.CLSTransformer`: ``H * m``).
+    """
+    if hasattr(module, "n_trainable_parameters"):
+        return int(module.n_trainable_parameters)
+    return int(sum(p.numel() for p in module.parameters() if p.requires_grad))

@@ -1,4 +1,4 @@
-"""Input conventions shared by every estimator (SPEC section 1).
+"""Input conventions shared by every estimator (see the user guide).
 
 Bits ``b in {0, 1}`` and spins ``x = 1 - 2 b in {-1, +1}``; the library works
 in spins internally. X may come in either encoding (any numeric dtype, bool

@@ -1,6 +1,6 @@
 """Boolean functions ``f: {0,1}^N -> {0,1}``, all strings, and truth tables.
 
-The zoo of SPEC section 4: :class:`Parity`, :class:`SparseParity` (k-sparse
+The function zoo: :class:`Parity`, :class:`SparseParity` (k-sparse
 parity; sparse XOR for k = 2), :class:`Dictator` / :class:`First`,
 :class:`Majority` (ties give 0 for even N), :class:`RandomFunction` and
 :class:`TruthTable`. Each is evaluable on 0/1 bits, -1/+1 spins or bools

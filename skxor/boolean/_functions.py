@@ -217,7 +217,7 @@ class BooleanFunction:
     Calling the function on strings returns their values as a uint8 array of
     0/1. Strings may be 0/1 bits, -1/+1 spins (spin ``1 - 2 b``) or bools;
     the encoding is detected, or forced with ``encoding``. As labels, value 1
-    is the class ``+1`` of SPEC 1 (``y = 2 f(x) - 1``).
+    is the class ``+1`` of the estimators (``y = 2 f(x) - 1``).
 
     Subclasses implement ``_evaluate_bits(bits)`` on a validated uint8 array
     of shape (n, N).
@@ -226,6 +226,18 @@ class BooleanFunction:
     ----------
     n_bits : int
         The input length N.
+
+    Examples
+    --------
+    >>> from skxor.boolean import BooleanFunction
+    >>> class Xor(BooleanFunction):
+    ...     def _evaluate_bits(self, bits):
+    ...         return bits[:, 0] ^ bits[:, 1]
+    >>> f = Xor(2)
+    >>> f([[0, 0], [0, 1], [1, 1]]).tolist()
+    [0, 1, 0]
+    >>> f.truth_table().tolist()  # index order: 00, 10, 01, 11
+    [0, 1, 1, 0]
     """
 
     def __init__(self, n_bits):
@@ -615,23 +627,3 @@ class RandomFunction(TruthTable):
 
     def _repr_args(self):
         return f"n_bits={self.n_bits}, p={self.p}"
-
-
-__all__ = [
-    "BIT_ORDERS",
-    "EXHAUSTIVE_MAX_BITS",
-    "INPUT_ENCODINGS",
-    "VALUE_CONVENTIONS",
-    "BooleanFunction",
-    "Dictator",
-    "First",
-    "Majority",
-    "Parity",
-    "RandomFunction",
-    "SparseParity",
-    "TruthTable",
-    "all_strings",
-    "bit_reversal_permutation",
-    "encoded_strings_to_bits",
-    "values_to_f",
-]

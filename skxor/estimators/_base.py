@@ -10,13 +10,18 @@ constraints, module builder and training routine.
 
 import warnings
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.base import BaseEstimator, ClassifierMixin
+from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils._skorch import LeanNet, fit_seeded, quiet_settings
 from .._utils._validation import (
     binary_encoding,
     check_binary_target,
@@ -47,12 +52,21 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
 
     Subclasses store ``device``, ``dtype``, ``binarize`` and ``random_state``
     parameters, implement ``_fit(X, y)`` (starting with :meth:`_start_fit`)
-    and ``decision_function`` (with :meth:`_evaluate`). :meth:`fit` wraps
+    and ``_forward()`` (the fitted model as a function of spins, and its
+    device), from which ``decision_function``, ``predict`` and, with
+    ``loss="logistic"``, ``predict_proba`` follow. :meth:`fit` wraps
     ``_fit`` so that an exception leaves the estimator exactly as it was.
     """
 
     #: Finite-valued float parameters (Interval constraints admit inf).
     _finite_params = ("binarize",)
+    #: Constraints of the parameters every torch estimator has.
+    _shared_constraints = {
+        "binarize": [Real, None],
+        "dtype": [StrOptions({"float32", "float64"})],
+        "device": [str, torch.device],
+        "random_state": ["random_state"],
+    }
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -60,6 +74,25 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     # -- fit --------------------------------------------------------------------
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit the model; an exception leaves the estimator as it was.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
+            ``binarize`` set).
+        y : array-like of shape (n_samples,)
+            Two class labels; ``classes_[1]`` is mapped to +1.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        return self._commit_fit(X, y)
 
     def _commit_fit(self, X, y):
         """Run ``_fit``; any exception restores the state before the call."""
@@ -137,6 +170,54 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
                 out[rows] = forward(spins).cpu().numpy()
         return out
 
+    def _forward(self):
+        """``(forward, device)``: the fitted model as ``forward(spins) -> f`` and its device.
+
+        Each estimator provides only this; :meth:`decision_function`,
+        :meth:`predict` and :meth:`predict_proba` are shared.
+        """
+        raise NotImplementedError
+
+    def decision_function(self, X):
+        """Model output ``f(x)`` for each row (the logit for the logistic loss).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        f : ndarray of shape (n_samples,)
+            Positive values predict ``classes_[1]``.
+        """
+        check_is_fitted(self)
+        forward, device = self._forward()
+        return self._evaluate(X, forward, device)
+
+    def _has_logistic_loss(self):
+        return getattr(self, "loss", None) == "logistic"
+
+    @available_if(_has_logistic_loss)
+    def predict_proba(self, X):
+        """Class probabilities ``[1 - p, p]`` with ``p = 1 / (1 + exp(-f(x)))``.
+
+        Only with ``loss="logistic"``, where ``f`` is trained as a logit.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs in the encoding used in fit.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, 2)
+            Columns follow ``classes_``.
+        """
+        f = self.decision_function(X)
+        # expit(-f) rather than 1 - expit(f): no cancellation for large f.
+        return np.column_stack([expit(-f), expit(f)])
+
     def predict(self, X):
         """Predicted labels: ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
 
@@ -151,6 +232,52 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+
+class SkorchTrainedClassifier(TorchBinaryClassifier):
+    """Base of the estimators trained by skorch (FFNN, Boolean transformer, k-parity).
+
+    Owns the one training loop they share: targets for the chosen ``loss``,
+    the criterion, the :class:`~skxor._utils._skorch.LeanNet` with quiet
+    settings, seeded fitting and the record of the run (``history_``,
+    ``loss_curve_``, ``n_iter_``). Subclasses store ``loss``,
+    ``learning_rate``, ``max_iter`` and ``verbose`` and pass their module,
+    optimizer, batches and callbacks.
+    """
+
+    _shared_constraints = {
+        **TorchBinaryClassifier._shared_constraints,
+        "verbose": ["verbose"],
+    }
+
+    def _targets(self, y_spins, dtype, device):
+        """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""
+        y_spins = np.asarray(y_spins, dtype=np.float64)
+        target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
+        return torch.as_tensor(target, dtype=dtype, device=device)
+
+    def _criterion(self):
+        """The loss module class for ``self.loss``."""
+        return torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
+
+    def _train_net(self, module, spins, target, seed, device, **net_kwargs):
+        """Build the skorch net for ``module`` and fit it on ``(spins, target)``, seeded."""
+        net = LeanNet(
+            module,
+            self._criterion(),
+            lr=self.learning_rate,
+            max_epochs=self.max_iter,
+            **quiet_settings(self.verbose, device),
+            **net_kwargs,
+        )
+        fit_seeded(net, spins, target, seed, device, self.max_iter, type(self).__name__)
+        return net
+
+    def _record_history(self, net):
+        """``history_``, ``loss_curve_`` and ``n_iter_`` of a trained net."""
+        self.history_ = net.history
+        self.loss_curve_ = [float(v) for v in net.history[:, "train_loss"]]
+        self.n_iter_ = len(net.history)
 
 
 # The former name of the base, kept for code that subclassed it.

@@ -1,4 +1,7 @@
-"""BooleanTransformerClassifier: a transformer classifier on bit strings (paper 2)."""
+"""BooleanTransformerClassifier: a transformer classifier on bit strings.
+
+After Köver et al. (2026, arXiv 2606.08768).
+"""
 
 import copy
 from numbers import Real
@@ -11,16 +14,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._utils._skorch import (
     FreshBatches,
-    LeanNet,
     StopAtAccuracy,
     StopOnNonFinite,
     TensorBatches,
-    fit_seeded,
-    quiet_settings,
 )
 from .._utils._torch import torch_threads
 from .._utils._validation import Integers, to_spins
-from ..nn._boolean_transformer import (
+from ..nn import (
     ACTIVATIONS,
     INIT_SCHEMES,
     NORM_PLACEMENTS,
@@ -28,7 +28,7 @@ from ..nn._boolean_transformer import (
     READOUTS,
     BooleanTransformer,
 )
-from ._base import TorchBinaryClassifier
+from ._base import SkorchTrainedClassifier
 
 _SEED_MAX = np.iinfo(np.int32).max
 
@@ -63,13 +63,13 @@ def _function_labels(function, bits, name="target_function"):
     return out == 1
 
 
-class BooleanTransformerClassifier(TorchBinaryClassifier):
+class BooleanTransformerClassifier(SkorchTrainedClassifier):
     """Transformer classifier for Boolean functions of bit strings (Köver et al.).
 
     Each of the N input bits is a token of a
     :class:`~skxor.nn.BooleanTransformer` (token plus
     position embedding, ``n_layers`` layers of multi-head softmax attention
-    and an MLP, layer norm with a stabiliser that may be 0); its scalar
+    and an MLP, layer norm with a stabilizer that may be 0); its scalar
     output f(x) is read at the last token or at a CLS token, and the
     prediction is ``classes_[1]`` where ``f(x) > 0``.
 
@@ -104,15 +104,16 @@ class BooleanTransformerClassifier(TorchBinaryClassifier):
         Layer norm before each sub-layer (plus a final one) or after each
         residual sum.
     layer_norm_eps : float, default=1e-5
-        Layer-norm stabiliser, ``>= 0``. With 0 a constant token would give
-        ``0 / 0``; it is normalised to 0 instead (the norm outputs its bias),
+        Layer-norm stabilizer, ``>= 0``. With 0 a constant token would give
+        ``0 / 0``; it is normalized to 0 instead (the norm outputs its bias),
         so no NaN ever appears (see :class:`skxor.nn.LayerNorm`).
     readout : {"last", "cls"}, default="last"
         Read f(x) at the last bit's token or at a prepended CLS token.
-    activation : {"relu", "gelu"}, default="relu"
+    activation : {"relu", "gelu", "tanh", "logistic", "square", "identity"}, \
+default="relu"
         MLP non-linearity.
     init : {"default", "normal", "uniform"}, default="default"
-        ``"default"``: PyTorch's initialisation of each layer. ``"normal"``:
+        ``"default"``: PyTorch's initialization of each layer. ``"normal"``:
         every parameter i.i.d. ``N(0, init_scale^2)``. ``"uniform"``: every
         parameter i.i.d. ``U[-init_scale, init_scale]``.
     init_scale : float, default=1.0
@@ -150,7 +151,7 @@ class BooleanTransformerClassifier(TorchBinaryClassifier):
     verbose : int, default=0
         0 is silent; 1 or more prints skorch's per-epoch table.
     random_state : int, RandomState instance or None, default=None
-        Seeds the initialisation, the batch order and the fresh strings;
+        Seeds the initialization, the batch order and the fresh strings;
         torch's global generator is left untouched. The same seed gives
         bit-identical fits and decision values on the same machine, whatever
         the torch thread count or joblib ``n_jobs`` (fit and evaluation run
@@ -219,11 +220,7 @@ class BooleanTransformerClassifier(TorchBinaryClassifier):
         "batch_size": [Integers(1, None, closed="left")],
         "target_function": [callable, None],
         "target_accuracy": [Interval(Real, 0, 1, closed="right"), None],
-        "binarize": [Real, None],
-        "dtype": [StrOptions({"float32", "float64"})],
-        "device": [str, torch.device],
-        "verbose": ["verbose"],
-        "random_state": ["random_state"],
+        **SkorchTrainedClassifier._shared_constraints,
     }
 
     def __init__(
@@ -288,12 +285,6 @@ class BooleanTransformerClassifier(TorchBinaryClassifier):
                 f"d_model={self.d_model} must be divisible by n_heads={self.n_heads} "
                 "(each head gets d_model / n_heads dimensions)."
             )
-
-    def _targets(self, y_spins, dtype, device):
-        """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""
-        y_spins = np.asarray(y_spins, dtype=np.float64)
-        target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
-        return torch.as_tensor(target, dtype=dtype, device=device)
 
     def _fresh_sampler(self, n_bits, seed, dtype, device):
         """``sampler(n) -> (spins, targets)``: n uniform strings, labelled."""
@@ -380,35 +371,30 @@ class BooleanTransformerClassifier(TorchBinaryClassifier):
             }
         else:
             iterator_kwargs = {"iterator_train": TensorBatches, "iterator_train__shuffle": True}
-        criterion = torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
-        net = LeanNet(
-            module,
-            criterion,
-            optimizer=torch.optim.AdamW,
-            lr=self.learning_rate,
-            optimizer__weight_decay=self.weight_decay,
-            max_epochs=self.max_iter,
-            batch_size=batch_size,
-            train_split=None,
-            callbacks=callbacks,
-            **quiet_settings(self.verbose, device),
-            **iterator_kwargs,
-        )
         # One torch thread: float sums then do not depend on the caller's
         # thread count (joblib workers, OMP_NUM_THREADS), so fits are bit-identical.
         with torch_threads(1):
-            fit_seeded(net, spins, target, train_seed, device, self.max_iter, type(self).__name__)
+            net = self._train_net(
+                module,
+                spins,
+                target,
+                train_seed,
+                device,
+                optimizer=torch.optim.AdamW,
+                optimizer__weight_decay=self.weight_decay,
+                batch_size=batch_size,
+                train_split=None,
+                callbacks=callbacks,
+                **iterator_kwargs,
+            )
 
-        history = net.history
         self.encoding_ = start.encoding
         self.classes_ = classes
         # The callbacks hold the monitoring tensors: keep only the record.
-        self.history_ = history
-        self.loss_curve_ = [float(v) for v in history[:, "train_loss"]]
+        self._record_history(net)
         self.accuracy_curve_ = (
-            [float(v) for v in history[:, "accuracy"]] if self.target_accuracy is not None else []
+            [float(v) for v in net.history[:, "accuracy"]] if self.target_accuracy is not None else []
         )
-        self.n_iter_ = len(history)
         self.module_ = net.module_.cpu().eval()
         self.n_parameters_ = self.module_.n_parameters
 
@@ -421,23 +407,15 @@ class BooleanTransformerClassifier(TorchBinaryClassifier):
             return self.module_, device
         return copy.deepcopy(self.module_).to(device), device
 
-    def decision_function(self, X):
-        """Network output ``f(x)`` for each row (the logit for the logistic loss).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
-
-        Returns
-        -------
-        f : ndarray of shape (n_samples,)
-            Positive values predict ``classes_[1]``.
-        """
-        check_is_fitted(self)
+    def _forward(self):
+        """The fitted module and its device; one torch thread, as in fit."""
         module, device = self._predict_module()
-        with torch_threads(1):  # thread-count independent, like fit
-            return self._evaluate(X, module, device)
+
+        def forward(spins):
+            with torch_threads(1):  # thread-count independent, like fit
+                return module(spins)
+
+        return forward, device
 
     def layer_norm_inverse_std(self, X):
         """Layer-norm blow-up ``1 / sqrt(var + eps)`` of every norm's input.

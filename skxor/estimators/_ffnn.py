@@ -1,37 +1,29 @@
-"""FFNNParityBaseline: the two-layer feed-forward network of SPEC section 3."""
+"""FFNNParityBaseline: the two-layer feed-forward baseline.
+
+After Han & Ghoshdastidar (2025, arXiv 2502.07553).
+"""
 
 from numbers import Real
 
 import numpy as np
 import torch
-from scipy.special import expit
-from sklearn.base import _fit_context
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted
 from skorch.callbacks import EarlyStopping
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
 
-from .._utils._skorch import (
-    LeanNet,
-    StopOnNonFinite,
-    TensorBatches,
-    fit_seeded,
-    quiet_settings,
-)
-from .._utils._torch import seed_from
+from .._utils._skorch import StopOnNonFinite, TensorBatches
+from .._utils._torch import count_module_parameters, seed_from
 from .._utils._validation import Integers, to_spins
-from ..nn._ffnn import ACTIVATIONS, TwoLayerNetwork
-from ._base import TorchBinaryClassifier
-from ._parameters import count_module_parameters
+from ..nn import ACTIVATIONS, TwoLayerNetwork
+from ._base import SkorchTrainedClassifier
 
 _OPTIMIZERS = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torch.optim.SGD}
 
 
-class FFNNParityBaseline(TorchBinaryClassifier):
-    """Two-layer feed-forward network classifier, the baseline of SPEC section 3.
+class FFNNParityBaseline(SkorchTrainedClassifier):
+    """Two-layer feed-forward network classifier, the baseline of Han & Ghoshdastidar (2025, arXiv 2502.07553).
 
     ``f(x) = sum_j a_j sigma(w_j . x + c_j) + c_0`` on the input spins
     ``x in {-1, +1}^d``, with ``width`` hidden units; the prediction is
@@ -42,7 +34,7 @@ class FFNNParityBaseline(TorchBinaryClassifier):
 
     Training is mini-batch gradient descent run through skorch (held as a
     private fitted attribute): PyTorch's default ``nn.Linear``
-    initialisation, then ``max_iter`` epochs (fewer with early stopping),
+    initialization, then ``max_iter`` epochs (fewer with early stopping),
     each over all training rows in a fresh random order.
 
     Parameters
@@ -61,9 +53,9 @@ class FFNNParityBaseline(TorchBinaryClassifier):
         ``predict_proba``). ``"squared_error"``: ``(f(x) - y) ** 2``, the
         transformer's loss.
     optimizer : {"adam", "adamw", "sgd"}, default="adam"
-        Torch optimiser.
+        Torch optimizer.
     learning_rate : float, default=0.01
-        Step size of the optimiser.
+        Step size of the optimizer.
     momentum : float, default=0.9
         Momentum of ``optimizer="sgd"``; ignored otherwise.
     weight_decay : float, default=0.0
@@ -152,11 +144,7 @@ class FFNNParityBaseline(TorchBinaryClassifier):
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "n_iter_no_change": [Integers(1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
-        "binarize": [Real, None],
-        "dtype": [StrOptions({"float32", "float64"})],
-        "device": [str, torch.device],
-        "verbose": ["verbose"],
-        "random_state": ["random_state"],
+        **SkorchTrainedClassifier._shared_constraints,
     }
 
     def __init__(
@@ -202,11 +190,6 @@ class FFNNParityBaseline(TorchBinaryClassifier):
 
     # -- validation -----------------------------------------------------------
 
-    def _targets(self, y_spins, dtype, device):
-        """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""
-        target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
-        return torch.as_tensor(target, dtype=dtype, device=device)
-
     def _split(self, spins, target, y_spins, seed):
         """Stratified hold-out for early stopping, as tensors."""
         n_samples = spins.shape[0]
@@ -230,25 +213,6 @@ class FFNNParityBaseline(TorchBinaryClassifier):
         return (spins[train], target[train]), (spins[valid], target[valid])
 
     # -- training -------------------------------------------------------------
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Train the network.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-            ``binarize`` set).
-        y : array-like of shape (n_samples,)
-            Two class labels; ``classes_[1]`` is mapped to +1.
-
-        Returns
-        -------
-        self : FFNNParityBaseline
-            The fitted estimator.
-        """
-        return self._commit_fit(X, y)
 
     def _fit(self, X, y):
         start = self._start_fit(X, y)
@@ -279,17 +243,17 @@ class FFNNParityBaseline(TorchBinaryClassifier):
         if self.optimizer == "sgd":
             optimizer_kwargs["optimizer__momentum"] = self.momentum
 
-        criterion = torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
-        net = LeanNet(
+        net = self._train_net(
             TwoLayerNetwork,
-            criterion,
+            spins,
+            target,
+            seed,
+            device,
             module__n_features=X.shape[1],
             module__width=self.width,
             module__activation=self.activation,
             module__dtype=dtype,
             optimizer=_OPTIMIZERS[self.optimizer],
-            lr=self.learning_rate,
-            max_epochs=self.max_iter,
             batch_size=batch_size,
             iterator_train=TensorBatches,
             iterator_train__shuffle=True,
@@ -297,64 +261,26 @@ class FFNNParityBaseline(TorchBinaryClassifier):
             iterator_valid__batch_size=-1,  # the whole hold-out at once
             train_split=train_split,
             callbacks=callbacks,
-            **quiet_settings(self.verbose, device),
             **optimizer_kwargs,
         )
-        fit_seeded(net, spins, target, seed, device, self.max_iter, type(self).__name__)
         # Drop the reference to the hold-out tensors: a fitted model keeps no data.
         net.train_split = None
 
         self._net = net
         self.encoding_ = encoding
         self.classes_ = classes
-        self.history_ = net.history
-        self.loss_curve_ = [float(v) for v in net.history[:, "train_loss"]]
+        self._record_history(net)
         self.validation_loss_curve_ = (
             [float(v) for v in net.history[:, "valid_loss"]] if self.early_stopping else None
         )
-        self.n_iter_ = len(net.history)
         self.n_parameters_ = count_module_parameters(net.module_)
 
     # -- prediction -----------------------------------------------------------
 
-    def decision_function(self, X):
-        """Network output ``f(x)`` for each row (the logit for the logistic loss).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
-
-        Returns
-        -------
-        f : ndarray of shape (n_samples,)
-            Positive values predict ``classes_[1]``.
-        """
-        check_is_fitted(self)
+    def _forward(self):
+        """The trained network (moved to the prediction device) and that device."""
         device = self._prediction_device()
         module = self._net.module_
         if next(module.parameters()).device != device:
             module.to(device)
-        return self._evaluate(X, module, device)
-
-    def _has_logistic_loss(self):
-        return self.loss == "logistic"
-
-    @available_if(_has_logistic_loss)
-    def predict_proba(self, X):
-        """Class probabilities ``[1 - p, p]`` with ``p = 1 / (1 + exp(-f(x)))``.
-
-        Only with ``loss="logistic"``, where ``f`` is trained as a logit.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, 2)
-            Columns follow ``classes_``.
-        """
-        f = self.decision_function(X)
-        # expit(-f) rather than 1 - expit(f): no cancellation for large f.
-        return np.column_stack([expit(-f), expit(f)])
+        return module, device

@@ -5,37 +5,19 @@ from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
-from .._utils._skorch import (
-    LeanNet,
-    StopAtAccuracy,
-    StopOnNonFinite,
-    TensorBatches,
-    fit_seeded,
-    quiet_settings,
-)
-from .._utils._validation import (
-    Integers,
-    binary_encoding,
-    check_binary_target,
-    check_device,
-    check_dtype,
-    to_spins,
-    validate_binary_data,
-)
+from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
+from .._utils._validation import Integers, to_spins
 from ..nn import KParityAttention, SquaredHingeLoss, SquaredMeanHingeLoss
-from ._base import TorchBinaryClassifierMixin
+from ._base import SkorchTrainedClassifier
 
 _SEED_MAX = np.iinfo(np.int32).max
 _LOSSES = {"squared_mean_hinge": SquaredMeanHingeLoss, "squared_hinge": SquaredHingeLoss}
 _SIGNS = {"odd": 1.0, "even": -1.0}
 
 
-class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstimator):
+class KParityTransformer(SkorchTrainedClassifier):
     """The k-parity transformer of Han & Ghoshdastidar's first version (arXiv 2502.07553 v1).
 
     A one-layer transformer whose ``n_heads`` heads attend by position only
@@ -60,7 +42,7 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
     ``"auto"`` the odd orientation (``classes_[1]`` = odd count, the
     authors' labels; :func:`skxor.datasets.make_sparse_parity` labels odd
     counts +1) is trained first, and only if it leaves training errors the
-    even orientation is trained from the same initialisation and the one
+    even orientation is trained from the same initialization and the one
     with the higher training accuracy (then lower final loss; then odd) is
     kept. Relabelling y (``y -> -y``, renamed labels) therefore gives the
     same predictions.
@@ -151,7 +133,7 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
     >>> clf.orientation_, clf.score(X, y)
     ('odd', 1.0)
 
-    Not every initialisation succeeds: with other seeds the heads can settle
+    Not every initialization succeeds: with other seeds the heads can settle
     next to the support (see the settings page of the documentation).
     """
 
@@ -163,11 +145,7 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
         "max_iter": [Integers(1, None, closed="left")],
         "batch_size": [Integers(1, None, closed="left")],
         "target_accuracy": [Interval(Real, 0, 1, closed="right"), None],
-        "binarize": [Real, None],
-        "dtype": [StrOptions({"float32", "float64"})],
-        "device": [str, torch.device],
-        "verbose": ["verbose"],
-        "random_state": ["random_state"],
+        **SkorchTrainedClassifier._shared_constraints,
     }
 
     def __init__(
@@ -199,11 +177,11 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
         self.verbose = verbose
         self.random_state = random_state
 
-    def _check_params(self):
-        for name in ("learning_rate", "binarize"):
-            value = getattr(self, name)
-            if value is not None and not np.isfinite(value):
-                raise ValueError(f"{name} must be finite; got {value!r}.")
+    # Interval constraints without an upper bound still admit inf.
+    _finite_params = ("learning_rate", "binarize")
+
+    def _criterion(self):
+        return _LOSSES[self.loss]
 
     def _train(self, spins, target, n_bits, init_seed, train_seed, device, dtype):
         """One training run; returns the skorch net."""
@@ -213,20 +191,19 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
             callbacks.append(
                 ("stop_at_accuracy", StopAtAccuracy(spins, target, self.target_accuracy))
             )
-        net = LeanNet(
+        return self._train_net(
             module,
-            _LOSSES[self.loss],
+            spins,
+            target,
+            train_seed,
+            device,
             optimizer=torch.optim.Adam,
-            lr=self.learning_rate,
-            max_epochs=self.max_iter,
             batch_size=min(self.batch_size, spins.shape[0]),
             iterator_train=TensorBatches,
             iterator_train__shuffle=True,
             train_split=None,
             callbacks=callbacks,
-            **quiet_settings(self.verbose, device),
         )
-        return fit_seeded(net, spins, target, train_seed, device, self.max_iter, type(self).__name__)
 
     @staticmethod
     def _accuracy(net, spins, target):
@@ -235,42 +212,12 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
         with torch.no_grad():
             return float(((module(spins) > 0) == (target > 0)).double().mean())
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Train the score vectors.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-            ``binarize`` set).
-        y : array-like of shape (n_samples,)
-            Two class labels.
-
-        Returns
-        -------
-        self : KParityTransformer
-            The fitted estimator.
-        """
-        before = dict(self.__dict__)
-        try:
-            return self._fit(X, y)
-        except BaseException:
-            # validate_data records n_features_in_ early: undo everything.
-            self.__dict__.clear()
-            self.__dict__.update(before)
-            raise
-
     def _fit(self, X, y):
-        self._check_params()
-        X, y = validate_binary_data(self, X, y, dtype="numeric")
+        start = self._start_fit(X, y)
+        X, encoding, classes, y_spins = start.X, start.encoding, start.classes, start.y_spins
+        device, dtype = start.device, start.dtype
         n_bits = X.shape[1]
-        encoding = binary_encoding(X, self.binarize)
-        classes, y_spins = check_binary_target(y, type(self).__name__)
-        device = check_device(self.device)
-        dtype = check_dtype(self.dtype)
-        rng = check_random_state(self.random_state)
-        init_seed, train_seed = (int(s) for s in rng.randint(_SEED_MAX, size=2))
+        init_seed, train_seed = (int(s) for s in start.rng.randint(_SEED_MAX, size=2))
 
         spins = to_spins(X, encoding, self.binarize, dtype=dtype, device=device)
         y_t = torch.as_tensor(y_spins, dtype=dtype, device=device)
@@ -290,7 +237,6 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
         )
         orientation, net, _ = runs[best]
         module = net.module_.cpu().eval()
-        history = net.history
 
         self.encoding_ = encoding
         self.classes_ = classes
@@ -303,30 +249,15 @@ class KParityTransformer(TorchBinaryClassifierMixin, ClassifierMixin, BaseEstima
         self.initial_score_vectors_ = initial.scores.detach().numpy().copy()
         self.support_ = np.argmax(self.attention_, axis=1)
         self.n_parameters_ = module.n_parameters
-        self.history_ = history
-        self.loss_curve_ = [float(v) for v in history[:, "train_loss"]]
+        self._record_history(net)
         self.accuracy_curve_ = (
-            [float(v) for v in history[:, "accuracy"]] if self.target_accuracy is not None else []
+            [float(v) for v in net.history[:, "accuracy"]] if self.target_accuracy is not None else []
         )
-        self.n_iter_ = len(history)
         self.n_iter_total_ = sum(len(run[1].history) for run in runs)
-        return self
 
-    def decision_function(self, X):
-        """Output ``T(x) = 2 g - 1``, negated for ``orientation_ == "even"``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
-
-        Returns
-        -------
-        f : ndarray of shape (n_samples,)
-            Positive values predict ``classes_[1]``.
-        """
-        check_is_fitted(self)
+    def _forward(self):
+        """``T(x) = 2 g - 1``, negated for ``orientation_ == "even"``, and the device."""
         device = self._prediction_device()
         module = self.module_ if device.type == "cpu" else copy.deepcopy(self.module_).to(device)
         sign = _SIGNS[self.orientation_]
-        return self._evaluate(X, lambda spins: sign * module(spins), device)
+        return (lambda spins: sign * module(spins)), device

@@ -4,26 +4,7 @@ import torch
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-
-def count_module_parameters(module):
-    """Trainable parameters of a torch module (each shared tensor once).
-
-    Parameters
-    ----------
-    module : torch.nn.Module
-
-    Returns
-    -------
-    n_parameters : int
-        Number of scalars in the parameters with ``requires_grad=True``;
-        buffers and frozen parameters are not counted. A module whose
-        trainable weights are structurally masked reports its free entries
-        through an ``n_trainable_parameters`` attribute, which is used instead
-        (:class:`skxor.nn.CLSTransformer`: ``H * m``).
-    """
-    if hasattr(module, "n_trainable_parameters"):
-        return int(module.n_trainable_parameters)
-    return int(sum(p.numel() for p in module.parameters() if p.requires_grad))
+from .._utils._torch import count_module_parameters
 
 
 def count_parameters(model):

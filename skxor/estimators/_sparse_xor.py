@@ -1,15 +1,19 @@
-"""SparseXORTransformer: the one-layer, H-head attention classifier of SPEC 2."""
+"""SparseXORTransformer: the one-layer, H-head attention classifier.
+
+After Han & Ghoshdastidar (2025, arXiv 2502.07553).
+"""
 
 from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.base import _fit_context
+from sklearn.utils import gen_batches
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
+from .._utils._sphere import initial_queries, sphere_keys  # noqa: F401  (old home, still importable)
+from .._utils._torch import count_module_parameters
 from .._utils._validation import Integers, check_dtype, row_batches, to_spins
-from ..nn import ATTENTION_TYPES, SparseXORAttention
+from ..nn import ATTENTION_TYPES, SparseXORAttention, sparse_xor_init
 from ._base import TorchBinaryClassifier
 
 #: Training rows (at most) on which fit checks the read-out's orientation.
@@ -21,40 +25,6 @@ _ORIENTATION_ACCURACY = 0.9
 _ORIENTATION_MARGIN = 0.1
 
 
-def sphere_keys(n_positions, m, rng):
-    """``n_positions`` i.i.d. uniform unit vectors in R^m (normalised Gaussians)."""
-    keys = rng.standard_normal((n_positions, m))
-    norms = np.linalg.norm(keys, axis=1, keepdims=True)
-    # A zero Gaussian draw has probability 0; guard anyway against a 0/0.
-    norms[norms == 0] = 1.0
-    return keys / norms
-
-
-def initial_queries(n_heads, m, init, rng):
-    """Initial query vectors, shape (n_heads, m).
-
-    ``"antisymmetric"`` places the heads at the vertices of a regular simplex
-    on the unit sphere, rotated uniformly at random: for two heads this is
-    ``theta_2 = -theta_1`` with ``theta_1 ~ Unif(S^{m-1})``; for H heads the
-    pairwise inner products are all ``-1/(H-1)`` (maximal spread; needs
-    ``m >= H - 1``). ``"random"`` draws every head independently and
-    uniformly from the sphere.
-    """
-    if init == "random" or n_heads == 1:
-        return sphere_keys(n_heads, m, rng)
-    if n_heads == 2:
-        theta = sphere_keys(1, m, rng)[0]
-        return np.stack([theta, -theta])
-    # Simplex vertices: centred standard basis of R^H, written in an
-    # orthonormal basis of the (H-1)-dim subspace orthogonal to (1, .., 1).
-    centred = np.eye(n_heads) - 1.0 / n_heads
-    basis = np.linalg.svd(centred)[2][: n_heads - 1].T  # (H, H-1)
-    vertices = centred @ basis
-    vertices /= np.linalg.norm(vertices, axis=1, keepdims=True)
-    rotation, _ = np.linalg.qr(rng.standard_normal((m, n_heads - 1)))
-    return vertices @ rotation.T
-
-
 class SparseXORTransformer(TorchBinaryClassifier):
     """One-layer attention classifier that learns sparse XOR (Han & Ghoshdastidar).
 
@@ -64,7 +34,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
     positions, ``gamma_h = attn(v_i . theta_h)``, average the input spins,
     and the output is ``f(x) = -prod_h (sum_i gamma_{h,i} x_i)``. Training is
     gradient descent on the mean squared error against labels in {-1, +1};
-    the default is a single full-batch, normalised gradient step.
+    the default is a single full-batch, normalized gradient step.
 
     Class orientation: the read-out ``-prod_h(...)`` has a fixed sign, so a
     model of this form fits ``y = -x_i x_j`` but not ``y = +x_i x_j``. ``fit``
@@ -103,7 +73,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
         ||g||`` with g the gradient of all queries together. A float gives
         plain gradient descent ``theta <- theta - learning_rate * g``.
     step_length : float, default=100.0
-        Length of a normalised step in query space (only used with
+        Length of a normalized step in query space (only used with
         ``learning_rate="normalized"``). Large steps make the softmax sharp.
     max_iter : int, default=1
         Number of passes over the data (epochs). With ``batch_size=None`` one
@@ -141,7 +111,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
         prod_h (gamma_h . x)`` (1 is the paper's model).
     loss_curve_ : list of float
         Training loss per epoch, measured during the pass that computed the
-        gradient (so ``loss_curve_[0]`` is the loss at initialisation).
+        gradient (so ``loss_curve_[0]`` is the loss at initialization).
     n_iter_ : int
         Number of epochs run.
     classes_ : ndarray of shape (2,)
@@ -181,10 +151,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
         "step_length": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Integers(1, None, closed="left")],
         "batch_size": [Integers(1, None, closed="left"), None],
-        "binarize": [Real, None],
-        "dtype": [StrOptions({"float32", "float64"})],
-        "device": [str, torch.device],
-        "random_state": ["random_state"],
+        **TorchBinaryClassifier._shared_constraints,
     }
 
     def __init__(
@@ -285,7 +252,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
                 batches = [slice(None)]
             else:
                 order = rng.permutation(n_samples)
-                batches = [order[i : i + batch_size] for i in range(0, n_samples, batch_size)]
+                batches = [order[rows] for rows in gen_batches(n_samples, batch_size)]
             epoch_loss = 0.0
             for rows in batches:
                 n_rows = n_samples if isinstance(rows, slice) else rows.shape[0]
@@ -334,25 +301,6 @@ class SparseXORTransformer(TorchBinaryClassifier):
         target = y_spins[rows]
         return float(np.mean((f > 0) == (target > 0))), float(np.mean((f - target) ** 2))
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit the queries by gradient descent on the squared error.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-            ``binarize`` set).
-        y : array-like of shape (n_samples,)
-            Two class labels; ``classes_[1]`` is mapped to +1.
-
-        Returns
-        -------
-        self : SparseXORTransformer
-            The fitted estimator.
-        """
-        return self._commit_fit(X, y)
-
     def _fit(self, X, y):
         start = self._start_fit(X, y)
         n_samples, d = start.X.shape
@@ -362,14 +310,8 @@ class SparseXORTransformer(TorchBinaryClassifier):
                 f"{name} needs at least n_heads={self.n_heads} features; got "
                 f"{d} feature(s)."
             )
-        if self.init == "antisymmetric" and self.m < self.n_heads - 1:
-            raise ValueError(
-                f"init='antisymmetric' with n_heads={self.n_heads} needs "
-                f"m >= {self.n_heads - 1}; got m={self.m}."
-            )
         rng = start.rng
-        keys = sphere_keys(d, self.m, rng)
-        queries = initial_queries(self.n_heads, self.m, self.init, rng)
+        keys, queries = sparse_xor_init(d, self.m, self.n_heads, self.init, random_state=rng)
         # The mirrored fit replays the same mini-batch order.
         rng_state = rng.get_state()
         model, loss_curve = self._train(start, keys, queries, start.y_spins, rng)
@@ -407,26 +349,14 @@ class SparseXORTransformer(TorchBinaryClassifier):
         self.queries_ = model.queries.detach().cpu().numpy().astype(np.float64)
         self.attention_ = attention.cpu().numpy().astype(np.float64)
         self.support_ = np.argmax(self.attention_, axis=1)
-        self.n_parameters_ = self.n_heads * self.m
+        self.n_parameters_ = count_module_parameters(model)  # n_heads * m: keys are frozen
 
     # -- prediction -----------------------------------------------------------
 
-    def decision_function(self, X):
-        """Model output ``f(x) = -prod_h (gamma_h . x)`` for each row.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
-
-        Returns
-        -------
-        f : ndarray of shape (n_samples,)
-            Positive values predict ``classes_[1]``.
-        """
-        check_is_fitted(self)
+    def _forward(self):
+        """``f(x) = -output_sign_ * prod_h (gamma_h . x)`` from the fitted attention."""
         device = self._prediction_device()
         gamma = torch.as_tensor(self.attention_.T, dtype=check_dtype(self.dtype), device=device)
         if getattr(self, "output_sign_", 1) == 1:
-            return self._evaluate(X, lambda spins: SparseXORAttention.read_out(spins, gamma), device)
-        return -self._evaluate(X, lambda spins: SparseXORAttention.read_out(spins, gamma), device)
+            return (lambda spins: SparseXORAttention.read_out(spins, gamma)), device
+        return (lambda spins: -SparseXORAttention.read_out(spins, gamma)), device

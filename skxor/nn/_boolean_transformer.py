@@ -1,20 +1,20 @@
-"""A small encoder transformer on bit strings (paper 2, Köver et al.).
+"""A small encoder transformer on bit strings (Köver et al. (2026, arXiv 2606.08768)).
 
 Shapes in comments follow one notation: ``B`` strings in a batch, ``N`` bits
 per string, ``T`` tokens (``N``, or ``N + 1`` with a CLS token), ``D`` the
 model width, ``H`` heads of width ``Dh = D / H`` and ``M`` the MLP width.
 
-Layer norm with stabiliser ``eps = 0``
+Layer norm with stabilizer ``eps = 0``
 --------------------------------------
-Paper 2 studies layer norm ``LN(h) = (h - mean h) / sqrt(var h + eps) * g + b``
+Köver et al. (2026) study layer norm ``LN(h) = (h - mean h) / sqrt(var h + eps) * g + b``
 with ``eps = 0`` as well as ``eps > 0``. With ``eps = 0`` a token whose D
 coordinates are all equal has ``var h = 0`` and the formula reads ``0 / 0``.
-:class:`LayerNorm` defines the normalised vector to be **0** there (the
+:class:`LayerNorm` defines the normalized vector to be **0** there (the
 limit along any path of constant vectors), so the output is the bias ``b``,
 exactly what ``eps > 0`` gives on a constant input. The gradient at such a
-token is defined as 0 through the normalisation, so neither the forward nor
+token is defined as 0 through the normalization, so neither the forward nor
 the backward pass ever produces NaN. Near-constant tokens (tiny but positive
-variance) are normalised as usual: that is the blow-up the paper studies,
+variance) are normalized as usual: that is the blow-up the paper studies,
 and :meth:`BooleanTransformer.layer_norm_inverse_std` measures it.
 
 Layer-norm blow-up (Köver et al. 2026, arXiv 2606.08768)
@@ -39,13 +39,14 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .._utils._torch import seeded_torch
+from .._utils._torch import count_module_parameters, seeded_torch
+from .._utils._deprecation import renamed_argument, renamed_attribute
+from ._activations import ACTIVATIONS, activation_function
 
 INIT_SCHEMES = ("default", "normal", "uniform", "xavier_uniform", "xavier_normal")
 POSITIONAL_ENCODINGS = ("learned", "sinusoidal")
 NORM_PLACEMENTS = ("pre", "post")
 READOUTS = ("last", "cls", "eos")
-ACTIVATIONS = ("relu", "gelu")
 
 #: Strings evaluated at once by the no-grad batch paths (bounds memory).
 DEFAULT_EVAL_BATCH = 1024
@@ -74,8 +75,8 @@ def _check_real(value, name, *, positive):
     return float(value)
 
 
-def check_spins(spins, n_positions, owner):
-    """``spins`` as a tensor of shape (B, n_positions) holding only +1 / -1.
+def check_spins(spins, n_bits, owner):
+    """``spins`` as a tensor of shape (B, n_bits) holding only +1 / -1.
 
     Anything else is a clear error naming ``owner``: a wrong shape, complex
     or bool values (TypeError), or a value other than +-1 such as 0, 2, NaN
@@ -83,10 +84,10 @@ def check_spins(spins, n_positions, owner):
     search for an example runs only on the error path.
     """
     spins = torch.as_tensor(spins)
-    if spins.ndim != 2 or spins.shape[1] != n_positions:
+    if spins.ndim != 2 or spins.shape[1] != n_bits:
         raise ValueError(
-            f"{owner} was built for strings of n_positions={n_positions} and "
-            f"expects spins of shape (batch, {n_positions}); got shape "
+            f"{owner} was built for strings of n_bits={n_bits} and "
+            f"expects spins of shape (batch, {n_bits}); got shape "
             f"{tuple(spins.shape)}."
         )
     if spins.is_complex():
@@ -124,7 +125,7 @@ def sinusoidal_positions(n_tokens, d_model):
 
 
 class LayerNorm(nn.Module):
-    """Layer norm over the last axis whose stabiliser ``eps`` may be exactly 0.
+    """Layer norm over the last axis whose stabilizer ``eps`` may be exactly 0.
 
     ``LN(h) = (h - mean h) * r(h) * weight + bias`` with
     ``r(h) = 1 / sqrt(var h + eps)`` (biased variance over the D coordinates,
@@ -138,9 +139,21 @@ class LayerNorm(nn.Module):
     Parameters
     ----------
     d_model : int
-        Width D of the normalised axis.
+        Width D of the normalized axis.
     eps : float, default=1e-5
         Stabiliser, ``>= 0``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn import LayerNorm
+    >>> ln = LayerNorm(3, eps=0.0)
+    >>> h = torch.tensor([[1., 2., 3.], [5., 5., 5.]])  # the second token is constant
+    >>> ln(h).detach()
+    tensor([[-1.2247,  0.0000,  1.2247],
+            [ 0.0000,  0.0000,  0.0000]])
+    >>> ln.inverse_std(h)  # the blow-up 1 / sqrt(var + eps)
+    tensor([1.2247,    inf])
     """
 
     def __init__(self, d_model, eps=1e-5):
@@ -165,7 +178,7 @@ class LayerNorm(nn.Module):
         return torch.rsqrt(var + self.eps).squeeze(-1)
 
     def forward(self, h):
-        """Normalise h of shape (..., D); returns the same shape."""
+        """Normalize h of shape (..., D); returns the same shape."""
         if self.eps > 0:
             return F.layer_norm(h, (self.d_model,), self.weight, self.bias, self.eps)
         centred, var = self._moments(h)
@@ -220,8 +233,7 @@ class _Block(nn.Module):
         return self.attn_out(heads)
 
     def _mlp(self, h):
-        act = F.relu if self.activation == "relu" else F.gelu
-        return self.mlp_out(act(self.mlp_in(h)))
+        return self.mlp_out(activation_function(self.activation)(self.mlp_in(h)))
 
     def forward(self, h, query=None, record=None, name=""):
         """h: (B, T, D) -> (B, T', D); ``query`` keeps only that token."""
@@ -277,8 +289,9 @@ class BooleanTransformer(nn.Module):
 
     Parameters
     ----------
-    n_positions : int
-        Number of input bits N.
+    n_bits : int
+        Number of input bits N. (Formerly ``n_positions``; that name still
+        works, with a FutureWarning, until the next release.)
     d_model : int, default=64
         Width D; must be divisible by ``n_heads``.
     n_layers : int, default=2
@@ -300,19 +313,20 @@ class BooleanTransformer(nn.Module):
         N + 1, ``T(x) = w . y_{N+1} + omega``). The CLS and eos vectors are
         learned; with ``positional="sinusoidal"`` the eos token gets the
         fixed code of position N + 1, so the positions stay fixed.
-    activation : {"relu", "gelu"}, default="relu"
-        MLP non-linearity.
+    activation : {"relu", "gelu", "tanh", "logistic", "square", "identity"}, \
+default="relu"
+        MLP non-linearity (:data:`skxor.nn.ACTIVATIONS`).
     init : {"default", "normal", "uniform", "xavier_uniform", \
 "xavier_normal"}, default="default"
-        ``"default"``: PyTorch's own initialisation of each layer
+        ``"default"``: PyTorch's own initialization of each layer
         (Kaiming-uniform linear maps, N(0, 1) embeddings, layer-norm gain 1
         and bias 0; the CLS / eos vector N(0, 1)). ``"normal"``: every
         parameter, layer-norm gains and biases included, i.i.d.
         ``N(0, init_scale^2)``. ``"uniform"``: every parameter i.i.d.
         ``U[-init_scale, init_scale]``. These two draw a point from a density
-        on the whole parameter space, the setting of paper 2's
-        measure-theoretic results (its "Gaussian" and "uniform" schemes).
-        ``"xavier_uniform"`` / ``"xavier_normal"`` (paper 2's
+        on the whole parameter space, the setting of the measure-theoretic
+        results of Köver et al. (2026, arXiv 2606.08768) (its "Gaussian" and "uniform" schemes).
+        ``"xavier_uniform"`` / ``"xavier_normal"`` (their
         Xavier-uniform and Xavier-Gaussian): every weight matrix W of shape
         (fan_out, fan_in) i.i.d. ``U[-a, a]`` with
         ``a = init_scale * sqrt(6 / (fan_in + fan_out))``, or
@@ -330,7 +344,7 @@ class BooleanTransformer(nn.Module):
     margin : float, default=0.0
         Margin xi ``>= 0`` of :meth:`decide` (see above).
     seed : int or None, default=None
-        Seeds the initialisation without touching torch's global RNG. None
+        Seeds the initialization without touching torch's global RNG. None
         draws from the global RNG, as torch modules usually do.
 
     Attributes
@@ -361,7 +375,7 @@ class BooleanTransformer(nn.Module):
 
     def __init__(
         self,
-        n_positions,
+        n_bits=None,
         d_model=64,
         n_layers=2,
         n_heads=4,
@@ -376,9 +390,11 @@ class BooleanTransformer(nn.Module):
         init_scale=1.0,
         margin=0.0,
         seed=None,
+        n_positions=None,
     ):
         super().__init__()
-        self.n_positions = _check_int(n_positions, "n_positions", 1)
+        n_bits = renamed_argument(n_bits, n_positions, "n_bits", "n_positions", "BooleanTransformer")
+        self.n_bits = _check_int(n_bits, "n_bits", 1)
         self.d_model = _check_int(d_model, "d_model", 1)
         self.n_layers = _check_int(n_layers, "n_layers", 1)
         self.n_heads = _check_int(n_heads, "n_heads", 1)
@@ -399,7 +415,7 @@ class BooleanTransformer(nn.Module):
         if seed is not None:
             _check_int(seed, "seed", 0)
         self.seed = seed
-        self.n_tokens = self.n_positions + (self.readout != "last")
+        self.n_tokens = self.n_bits + (self.readout != "last")
 
         if seed is None:
             self._build()
@@ -461,7 +477,12 @@ class BooleanTransformer(nn.Module):
     @property
     def n_parameters(self):
         """Number of trainable parameters."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
+        return count_module_parameters(self)
+
+    @property
+    def n_positions(self):
+        """Former name of :attr:`n_bits` (deprecated)."""
+        return renamed_attribute(self, "n_bits", "n_positions")
 
     @property
     def layer_norm_names(self):
@@ -475,7 +496,7 @@ class BooleanTransformer(nn.Module):
         return 1 - 2 * torch.as_tensor(bits).float()
 
     def _check_spins(self, spins):
-        return check_spins(spins, self.n_positions, type(self).__name__)
+        return check_spins(spins, self.n_bits, type(self).__name__)
 
     def _run(self, spins, full=False, record=None):
         """Output (B,) for spins (B, N); ``full`` keeps every token to the end."""
@@ -656,7 +677,7 @@ class BooleanTransformer(nn.Module):
 
     def extra_repr(self):
         return (
-            f"n_positions={self.n_positions}, readout={self.readout!r}, "
+            f"n_bits={self.n_bits}, readout={self.readout!r}, "
             f"positional={self.positional!r}, norm={self.norm!r}, "
             f"init={self.init!r}" + (f", margin={self.margin}" if self.margin else "")
         )

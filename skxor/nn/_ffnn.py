@@ -1,34 +1,13 @@
-"""The two-layer feed-forward network of SPEC section 3.
+"""The two-layer feed-forward baseline of Han & Ghoshdastidar (2025, arXiv 2502.07553).
 
 ``f(x) = sum_j a_j sigma(w_j . x + c_j) + c_0`` with width ``w``: the
 trainable parameters are ``W`` (w x d), ``c`` (w), ``a`` (w) and ``c_0``,
 ``w (d + 2) + 1`` in all, so at least ``d + 3`` for any width.
 """
 
-import torch
 from torch import nn
 
-#: Hidden activations sigma; "logistic" is the sigmoid, "square" is z ** 2.
-ACTIVATIONS = ("relu", "gelu", "tanh", "logistic", "square", "identity")
-
-
-def _square(z):
-    return z * z
-
-
-def _identity(z):
-    return z
-
-
-_ACTIVATION_FUNCTIONS = {
-    "relu": torch.relu,
-    "gelu": nn.functional.gelu,
-    "tanh": torch.tanh,
-    "logistic": torch.sigmoid,
-    "square": _square,
-    "identity": _identity,
-}
-
+from ._activations import ACTIVATIONS, activation_function  # noqa: F401  (ACTIVATIONS: old home)
 
 class TwoLayerNetwork(nn.Module):
     """Two-layer network ``f(x) = a @ sigma(W x + c) + c_0``, one real output per row.
@@ -47,7 +26,7 @@ default="relu"
 
     Notes
     -----
-    Both layers use PyTorch's default ``nn.Linear`` initialisation (uniform
+    Both layers use PyTorch's default ``nn.Linear`` initialization (uniform
     in ``+-1/sqrt(fan_in)``), drawn from torch's global generator: seed it
     (e.g. inside :func:`skxor._utils._torch.seeded_torch`) for a reproducible
     network.
@@ -62,8 +41,7 @@ default="relu"
 
     def __init__(self, n_features, width, activation="relu", dtype=None):
         super().__init__()
-        if activation not in _ACTIVATION_FUNCTIONS:
-            raise ValueError(f"activation must be one of {ACTIVATIONS}; got {activation!r}.")
+        activation_function(activation)  # an unknown name raises here
         self.hidden = nn.Linear(n_features, width, dtype=dtype)
         self.output = nn.Linear(width, 1, dtype=dtype)
         # Stored by name (not as a function) so the module pickles cleanly.
@@ -71,5 +49,5 @@ default="relu"
 
     def forward(self, spins):
         """Output f(x) of shape (n,) for spins of shape (n, d)."""
-        sigma = _ACTIVATION_FUNCTIONS[self.activation]
+        sigma = activation_function(self.activation)
         return self.output(sigma(self.hidden(spins))).squeeze(-1)

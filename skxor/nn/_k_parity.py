@@ -14,7 +14,7 @@ The model (as in the authors' public code; our notation):
 * token i of string x (bits ``b_i``) is ``e_i = [b_i, 1 - b_i, cos(2 pi
   i / N), sin(2 pi i / N)]`` (i = 0 .. N-1);
 * head h has a trainable score vector ``a_h in R^2`` (a free 2-vector,
-  initialised as ``(cos phi_h, sin phi_h)`` with ``phi_h ~ U[0, 2 pi)``) and
+  initialized as ``(cos phi_h, sin phi_h)`` with ``phi_h ~ U[0, 2 pi)``) and
   attends by position only: ``alpha_h = softmax_i(a_h . p_i / (N / 4))``,
   ``p_i = (cos(2 pi i / N), sin(2 pi i / N))`` (temperature N / 4); its
   output is ``sum_i alpha_{h,i} e_i`` (the value map is the identity);
@@ -36,6 +36,8 @@ import math
 import torch
 from torch import nn
 
+from .._utils._deprecation import renamed_argument, renamed_attribute
+from .._utils._torch import count_module_parameters
 from ._boolean_transformer import _check_int, check_spins
 
 
@@ -106,8 +108,9 @@ class KParityAttention(nn.Module):
 
     Parameters
     ----------
-    n_positions : int
-        Number of bits N (the paper's n).
+    n_bits : int
+        Number of bits N (the paper's n). (Formerly ``n_positions``; that
+        name still works, with a FutureWarning, until the next release.)
     n_heads : int, default=3
         Number of heads H (the paper's k); the read-out decodes counts
         0 .. H, so H heads represent a parity of up to H bits.
@@ -144,15 +147,16 @@ class KParityAttention(nn.Module):
     torch.Size([5])
     """
 
-    def __init__(self, n_positions, n_heads=3, *, dtype=None, seed=None):
+    def __init__(self, n_bits=None, n_heads=3, *, dtype=None, seed=None, n_positions=None):
         super().__init__()
-        self.n_positions = _check_int(n_positions, "n_positions", 1)
+        n_bits = renamed_argument(n_bits, n_positions, "n_bits", "n_positions", "KParityAttention")
+        self.n_bits = _check_int(n_bits, "n_bits", 1)
         self.n_heads = _check_int(n_heads, "n_heads", 1)
         if seed is not None:
             _check_int(seed, "seed", 0)
         self.seed = seed
-        self.temperature = self.n_positions / 4
-        angles = 2 * math.pi * torch.arange(self.n_positions, dtype=torch.float64) / self.n_positions
+        self.temperature = self.n_bits / 4
+        angles = 2 * math.pi * torch.arange(self.n_bits, dtype=torch.float64) / self.n_bits
         positions = torch.stack([torch.cos(angles), torch.sin(angles)], dim=1)  # (N, 2)
         self.register_buffer("positions", positions.to(dtype or torch.get_default_dtype()))
         generator = None
@@ -164,13 +168,18 @@ class KParityAttention(nn.Module):
         self.readout = parity_readout_network(self.n_heads, dtype=dtype)
 
     @property
+    def n_positions(self):
+        """Former name of :attr:`n_bits` (deprecated)."""
+        return renamed_attribute(self, "n_bits", "n_positions")
+
+    @property
     def n_parameters(self):
         """Trainable parameters: ``2 H``."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
+        return count_module_parameters(self)
 
     def embed(self, spins):
         """Tokens ``[b_i, 1 - b_i, cos, sin]`` of spins (B, N): shape (B, N, 4)."""
-        spins = check_spins(spins, self.n_positions, type(self).__name__)
+        spins = check_spins(spins, self.n_bits, type(self).__name__)
         bits = (1 - spins.to(device=self.scores.device, dtype=self.scores.dtype)) / 2  # (B, N)
         B = bits.shape[0]
         return torch.cat(
@@ -196,7 +205,7 @@ class KParityAttention(nn.Module):
         (B, N) x (N,) product instead of H weighted sums of (B, N, 4)
         tokens (same numbers; :meth:`embed` gives the tokens themselves).
         """
-        spins = check_spins(spins, self.n_positions, type(self).__name__)
+        spins = check_spins(spins, self.n_bits, type(self).__name__)
         bits = (1 - spins.to(device=self.scores.device, dtype=self.scores.dtype)) / 2  # (B, N)
         mean_attention = self.attention().mean(dim=0)  # (N,)
         count_part = bits @ mean_attention  # (B,): sum_i abar_i b_i
@@ -216,7 +225,7 @@ class KParityAttention(nn.Module):
         return 2 * g - 1
 
     def extra_repr(self):
-        return f"n_positions={self.n_positions}, n_heads={self.n_heads}"
+        return f"n_bits={self.n_bits}, n_heads={self.n_heads}"
 
 
 class SquaredMeanHingeLoss(nn.Module):
@@ -225,6 +234,14 @@ class SquaredMeanHingeLoss(nn.Module):
     ``T`` is the model output ``2 g - 1`` and ``t`` the target in
     {-1, +1}. Note the square of the **mean** hinge, as in the public code,
     not the mean of squared hinges (:class:`SquaredHingeLoss`).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn import SquaredMeanHingeLoss
+    >>> output, target = torch.tensor([2., 0.5, -1.]), torch.ones(3)
+    >>> SquaredMeanHingeLoss()(output, target)  # ((0 + 0.5 + 2) / 3) ** 2
+    tensor(0.6944)
     """
 
     def forward(self, output, target):
@@ -232,7 +249,16 @@ class SquaredMeanHingeLoss(nn.Module):
 
 
 class SquaredHingeLoss(nn.Module):
-    """``mean_j max(0, 1 - t_j T_j)^2``, the textbook squared hinge."""
+    """``mean_j max(0, 1 - t_j T_j)^2``, the textbook squared hinge.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn import SquaredHingeLoss
+    >>> output, target = torch.tensor([2., 0.5, -1.]), torch.ones(3)
+    >>> SquaredHingeLoss()(output, target)  # (0 + 0.25 + 4) / 3
+    tensor(1.4167)
+    """
 
     def forward(self, output, target):
         return torch.clamp(1 - output * target, min=0).square().mean()

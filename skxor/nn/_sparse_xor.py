@@ -1,4 +1,7 @@
-"""The one-layer sparse-XOR attention model (SPEC 2) and its standard twin (SPEC 2.2)."""
+"""The one-layer sparse-XOR attention model and its standard-transformer twin.
+
+After Han & Ghoshdastidar (2025, arXiv 2502.07553).
+"""
 
 import torch
 import torch.nn.functional as F
@@ -20,6 +23,20 @@ class SparseXORAttention(nn.Module):
     queries : Tensor of shape (H, m)
         Initial query vectors ``theta_h`` (the only parameters).
     attention : {"softmax", "linear", "erf"}, default="softmax"
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn import SparseXORAttention, sparse_xor_init
+    >>> keys, queries = sparse_xor_init(6, 4, random_state=0)
+    >>> model = SparseXORAttention(torch.tensor(keys, dtype=torch.float32),
+    ...                            torch.tensor(queries, dtype=torch.float32))
+    >>> model.weights().shape  # (d, H)
+    torch.Size([6, 2])
+    >>> sum(p.numel() for p in model.parameters())  # only the H * m queries
+    8
+    >>> model(torch.tensor([[1., -1, 1, 1, -1, 1]])).shape
+    torch.Size([1])
     """
 
     def __init__(self, keys, queries, attention="softmax"):
@@ -60,6 +77,19 @@ class CLSTransformer(nn.Module):
         Positional embeddings (part of the token embeddings, frozen).
     queries : Tensor of shape (H, m)
         Initial CLS queries; stored in the masked query weight.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn import CLSTransformer, SparseXORAttention, sparse_xor_init
+    >>> keys, queries = (torch.tensor(a, dtype=torch.float32)
+    ...                  for a in sparse_xor_init(6, 4, random_state=0))
+    >>> twin = CLSTransformer(keys, queries)
+    >>> spins = torch.tensor([[1., -1, 1, 1, -1, 1]])
+    >>> bool(torch.allclose(twin(spins), SparseXORAttention(keys, queries)(spins)))
+    True
+    >>> twin.n_trainable_parameters  # H * m, as in the simplified model
+    8
     """
 
     def __init__(self, keys, queries):

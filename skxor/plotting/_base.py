@@ -119,3 +119,28 @@ def default_name(f):
     if type(f).__name__ in ("function", "builtin_function_or_method"):
         return getattr(f, "__name__", "f").replace("<lambda>", "f")
     return type(f).__name__
+
+
+def estimator_n_bits(estimator, n_bits):
+    """``n_bits``, or the fitted ``estimator``'s ``n_features_in_`` when None."""
+    from sklearn.utils.validation import check_is_fitted
+
+    check_is_fitted(estimator)
+    if n_bits is None:
+        n_bits = getattr(estimator, "n_features_in_", None)
+        if n_bits is None:
+            raise ValueError(f"{type(estimator).__name__} has no n_features_in_; pass n_bits.")
+    return n_bits
+
+
+def finish_bars(display, ax, figure, x, *, xlabel, ylabel, heights, errors=None, log=False):
+    """Label the axes of a bar display, thin the ticks, place the legend, store ``ax_``."""
+    if log:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_xticks(x if x.size <= 16 else x[:: int(np.ceil(x.size / 16))])
+    legend_with_headroom(ax, heights, errors, log=log)
+    display.ax_ = ax
+    display.figure_ = figure
+    return display

@@ -1,7 +1,6 @@
 """FourierSpectrumDisplay: Fourier weight per degree."""
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from ..boolean import TruthTable, truth_table
 from ..sensitivity import degree_weights
@@ -10,7 +9,8 @@ from ._base import (
     check_matplotlib,
     default_name,
     grouped_bars,
-    legend_with_headroom,
+    estimator_n_bits,
+    finish_bars,
     resolve_references,
 )
 
@@ -118,15 +118,10 @@ class FourierSpectrumDisplay:
         self.bars_ = grouped_bars(
             ax, degrees, list(series.values()), labels, bar_kwargs=bar_kwargs
         )
-        if log:
-            ax.set_yscale("log")
-        ax.set_xlabel("degree k")
-        ax.set_ylabel("Fourier weight W^k")
-        ax.set_xticks(degrees if degrees.size <= 16 else degrees[:: int(np.ceil(degrees.size / 16))])
-        legend_with_headroom(ax, list(series.values()), log=log)
-        self.ax_ = ax
-        self.figure_ = figure
-        return self
+        return finish_bars(
+            self, ax, figure, degrees, xlabel="degree k", ylabel="Fourier weight W^k",
+            heights=list(series.values()), log=log,
+        )
 
     @classmethod
     def from_function(cls, f, n_bits, *, name=None, references=None, input_encoding=None,
@@ -185,15 +180,8 @@ default=None
         -------
         display : FourierSpectrumDisplay
         """
-        check_is_fitted(estimator)
-        if n_bits is None:
-            n_bits = getattr(estimator, "n_features_in_", None)
-            if n_bits is None:
-                raise ValueError(
-                    f"{type(estimator).__name__} has no n_features_in_; pass n_bits."
-                )
         return cls.from_function(
-            estimator, n_bits, name=name or type(estimator).__name__,
+            estimator, estimator_n_bits(estimator, n_bits), name=name or type(estimator).__name__,
             references=references, log=log, ax=ax, **bar_kwargs,
         )
 

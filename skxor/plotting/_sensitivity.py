@@ -1,7 +1,6 @@
 """SensitivityProfileDisplay: per-string sensitivity histograms."""
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from ..boolean import TruthTable
 from ..sensitivity import SensitivityProfile, sensitivity_profile
@@ -10,13 +9,14 @@ from ._base import (
     check_matplotlib,
     default_name,
     grouped_bars,
-    legend_with_headroom,
+    estimator_n_bits,
+    finish_bars,
     resolve_references,
 )
 
 
 class SensitivityProfileDisplay:
-    """Sensitivity profile visualisation: the fraction of strings per sensitivity.
+    """Sensitivity profile visualization: the fraction of strings per sensitivity.
 
     The sensitivity of a string x is the number of positions whose flip
     changes f(x). The display draws the profile of a function as bars, with
@@ -120,14 +120,12 @@ class SensitivityProfileDisplay:
             ax, x, [p.fractions for p in profiles], labels, errors=errors,
             bar_kwargs=bar_kwargs,
         )
-        ax.set_xlabel("sensitivity s(f, x)")
         sampled = any(p.method != "exhaustive" for p in profiles)
-        ax.set_ylabel("fraction of sampled strings" if sampled else "fraction of strings")
-        ax.set_xticks(x if x.size <= 16 else x[:: int(np.ceil(x.size / 16))])
-        legend_with_headroom(ax, [p.fractions for p in profiles], errors)
-        self.ax_ = ax
-        self.figure_ = figure
-        return self
+        return finish_bars(
+            self, ax, figure, x, xlabel="sensitivity s(f, x)",
+            ylabel="fraction of sampled strings" if sampled else "fraction of strings",
+            heights=[p.fractions for p in profiles], errors=errors,
+        )
 
     @classmethod
     def from_function(
@@ -213,15 +211,8 @@ default=None
         -------
         display : SensitivityProfileDisplay
         """
-        check_is_fitted(estimator)
-        if n_bits is None:
-            n_bits = getattr(estimator, "n_features_in_", None)
-            if n_bits is None:
-                raise ValueError(
-                    f"{type(estimator).__name__} has no n_features_in_; pass n_bits."
-                )
         return cls.from_function(
-            estimator, n_bits, name=name or type(estimator).__name__,
+            estimator, estimator_n_bits(estimator, n_bits), name=name or type(estimator).__name__,
             references=references, method=method, n_samples=n_samples,
             random_state=random_state, ax=ax, **bar_kwargs,
         )

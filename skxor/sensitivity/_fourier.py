@@ -26,7 +26,7 @@ def _n_bits_of(length, name):
 
 
 def walsh_hadamard(values):
-    """Unnormalised fast Walsh-Hadamard transform, O(N 2^N).
+    """Unnormalized fast Walsh-Hadamard transform, O(N 2^N).
 
     ``out[S] = sum_x values[x] (-1)^popcount(x & S)``.
 

@@ -65,6 +65,14 @@ class MarginProfile:
         Average margin sensitivity over the decided strings.
     n_zero : int
         Decided strings of margin sensitivity 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.sensitivity import margin_profile
+    >>> prof = margin_profile(lambda X: np.where(X[:, 0] != X[:, 1], 1, -1), 3)  # XOR
+    >>> prof.n_decided, prof.undecided_fraction, prof.average
+    (8, 0.0, 2.0)
     """
 
     n_bits: int

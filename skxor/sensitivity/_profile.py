@@ -375,7 +375,7 @@ def wilson_interval(counts, n, confidence=0.95):
     return np.stack([low, high], axis=1)
 
 
-def summarise(n_bits, method, counts, flip_counts, confidence=0.95):
+def summarize(n_bits, method, counts, flip_counts, confidence=0.95):
     """Build a :class:`SensitivityProfile`, with intervals unless exhaustive."""
     n_strings = int(counts.sum())
     if method == "exhaustive":
@@ -415,21 +415,56 @@ def profile_strings(evaluator, bits, *, method, batch_size, confidence):
     for _, flips in iter_flips(evaluator, bits, batch_size):
         counts += np.bincount(flips.sum(axis=1), minlength=n_bits + 1)
         flip_counts += flips.sum(axis=0)
-    return summarise(n_bits, method, counts, flip_counts, confidence)
+    return summarize(n_bits, method, counts, flip_counts, confidence)
 
 
-def _resolve_method(method, n_bits, n_samples, evaluator):
-    if method not in METHODS:
+def resolve_method(method, n_bits, n_samples, *, fallback="sampled", table=False):
+    """The one rule for ``method="auto"``: exhaustive when it costs no more.
+
+    Exhaustive costs 2^N evaluations, sampling ``(N + 1) n_samples``: when the
+    exact answer is no dearer than the estimate (and N is at most 28), take
+    the exact one; else ``fallback`` (``"sampled"`` for a bare function,
+    ``"data"`` for :class:`SensitivityProfiler`, which has training strings).
+    A truth table (``table=True``) is always profiled exhaustively.
+    """
+    if method not in METHODS + ("data",):
         raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
     if method != "auto":
         return method
-    if evaluator.kind == "table":
+    if table:
         return "exhaustive"
-    # Exhaustive costs 2^N evaluations, sampling (N + 1) n_samples: when the
-    # exact answer is no dearer than the estimate, take the exact one.
     if n_bits <= EXHAUSTIVE_MAX_BITS and (1 << n_bits) <= (n_bits + 1) * n_samples:
         return "exhaustive"
-    return "sampled"
+    return fallback
+
+
+def profile_model(
+    evaluator, method, *, n_samples, batch_size, confidence, random_state, data=None
+):
+    """The sensitivity engine: ``(profile, truth table or None)`` of a model.
+
+    ``method`` is resolved (not ``"auto"``). ``"exhaustive"`` evaluates all
+    2^N strings and returns the table too; ``"sampled"`` draws ``n_samples``
+    uniform strings from ``random_state``; ``"data"`` profiles the 0/1
+    strings ``data`` (a random subset of ``n_samples`` rows, in their order,
+    when there are more).
+    """
+    n_bits = evaluator.n_bits
+    if method == "exhaustive":
+        table = evaluator.truth_table(batch_size)
+        counts, flip_counts = exhaustive_counts(table, n_bits)
+        return summarize(n_bits, "exhaustive", counts, flip_counts), table
+    rng = check_random_state(random_state)
+    if method == "sampled":
+        strings = rng.randint(0, 2, size=(n_samples, n_bits), dtype=np.uint8)
+    elif data.shape[0] > n_samples:
+        strings = data[np.sort(rng.choice(data.shape[0], n_samples, replace=False))]
+    else:
+        strings = data
+    profile = profile_strings(
+        evaluator, strings, method=method, batch_size=batch_size, confidence=confidence
+    )
+    return profile, None
 
 
 @validate_params(
@@ -528,13 +563,13 @@ def sensitivity_profile(
     if method == "exhaustive":
         check_exhaustive_bits(n_bits)
     evaluator = ModelEvaluator(f, n_bits, input_encoding)
-    method = _resolve_method(method, n_bits, n_samples, evaluator)
-    if method == "exhaustive":
-        table = evaluator.truth_table(batch_size)
-        counts, flip_counts = exhaustive_counts(table, n_bits)
-        return summarise(n_bits, "exhaustive", counts, flip_counts)
-    rng = check_random_state(random_state)
-    bits = rng.randint(0, 2, size=(n_samples, n_bits), dtype=np.uint8)
-    return profile_strings(
-        evaluator, bits, method="sampled", batch_size=batch_size, confidence=confidence
+    method = resolve_method(method, n_bits, n_samples, table=evaluator.kind == "table")
+    profile, _ = profile_model(
+        evaluator,
+        method,
+        n_samples=n_samples,
+        batch_size=batch_size,
+        confidence=confidence,
+        random_state=random_state,
     )
+    return profile

@@ -4,7 +4,7 @@ from numbers import Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, TransformerMixin, _fit_context, clone
-from sklearn.utils import check_random_state, get_tags
+from sklearn.utils import get_tags
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
@@ -14,15 +14,15 @@ from sklearn.utils.validation import (
     column_or_1d,
 )
 
-from .._utils._bits import EXHAUSTIVE_MAX_BITS, bits_to_index, check_exhaustive_bits, to_bits
+from .._utils._bits import bits_to_index, check_exhaustive_bits, to_bits
 from .._utils._validation import (
     Integers,
     binary_encoding,
     restore_on_error,
     validate_binary_data,
 )
-from ..boolean._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
-from ._profile import exhaustive_counts, iter_flips, profile_strings, summarise
+from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
+from ._profile import iter_flips, profile_model, resolve_method
 
 
 def _inner_has(method):
@@ -245,13 +245,6 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
                 "class labels."
             )
 
-    def _resolve_method(self, n_bits):
-        if self.method != "auto":
-            return self.method
-        if n_bits <= EXHAUSTIVE_MAX_BITS and (1 << n_bits) <= (n_bits + 1) * self.n_samples:
-            return "exhaustive"
-        return "data"
-
     # -- fit ----------------------------------------------------------------------
 
     @_fit_context(prefer_skip_nested_validation=False)
@@ -281,7 +274,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
             raise ValueError(f"binarize must be finite; got {self.binarize!r}.")
         X, bits = self._bits(X, reset=True)
         n_bits = X.shape[1]
-        method = self._resolve_method(n_bits)
+        method = resolve_method(self.method, n_bits, self.n_samples, fallback="data")
         if method == "exhaustive":
             check_exhaustive_bits(n_bits)
         if self.prefit:
@@ -302,28 +295,15 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         if classes is not None:
             self.classes_ = classes
 
-        evaluator = self._evaluator()
-        self.truth_table_ = None
-        if method == "exhaustive":
-            table = evaluator.truth_table(self.batch_size)
-            counts, flip_counts = exhaustive_counts(table, n_bits)
-            self.profile_ = summarise(n_bits, "exhaustive", counts, flip_counts)
-            self.truth_table_ = table
-        else:
-            rng = check_random_state(self.random_state)
-            if method == "sampled":
-                strings = rng.randint(0, 2, size=(self.n_samples, n_bits), dtype=np.uint8)
-            elif bits.shape[0] > self.n_samples:
-                strings = bits[np.sort(rng.choice(bits.shape[0], self.n_samples, replace=False))]
-            else:
-                strings = bits
-            self.profile_ = profile_strings(
-                evaluator,
-                strings,
-                method=method,
-                batch_size=self.batch_size,
-                confidence=self.confidence,
-            )
+        self.profile_, self.truth_table_ = profile_model(
+            self._evaluator(),
+            method,
+            n_samples=self.n_samples,
+            batch_size=self.batch_size,
+            confidence=self.confidence,
+            random_state=self.random_state,
+            data=bits,
+        )
         self.average_sensitivity_ = self.profile_.average
         self.min_sensitivity_ = self.profile_.minimum
         self.zero_sensitivity_fraction_ = self.profile_.zero_fraction

@@ -49,9 +49,7 @@ the labels of :func:`skxor.datasets.make_sparse_parity`) and stops at
 training accuracy 1.
 
 The initial keys and queries of a population cell are drawn as the estimator
-draws them (``sphere_keys`` then ``initial_queries`` from one
-``RandomState``), mirroring :mod:`skxor.studies._one_step` until a public
-constructor for them exists.
+draws them, with :func:`skxor.nn.sparse_xor_init`.
 """
 
 import time
@@ -59,12 +57,11 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, Options
 
 from ..datasets import make_sparse_parity
 from ..estimators import KParityTransformer, SparseXORTransformer
-from ..estimators._sparse_xor import initial_queries, sphere_keys
+from ..nn import sparse_xor_init
 from ..theory import population_gradient, population_loss, population_step
 from ._common import Grid, Study, cell_seed, expand_grid, single_thread
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
@@ -218,9 +215,7 @@ def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test):
     step_length = path_length / n_steps
     with single_thread():
         # The estimator's draw order: keys, then the initial queries.
-        rng = check_random_state(init_seed)
-        keys = sphere_keys(d, m, rng)
-        theta0 = initial_queries(k, m, "antisymmetric", rng)
+        keys, theta0 = sparse_xor_init(d, m, n_heads=k, random_state=init_seed)
         signal = _initial_signal(theta0, keys, support)
         start = time.perf_counter()
         if n == 0:

@@ -38,8 +38,7 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import SparseXORTransformer
-from ..estimators._sparse_xor import initial_queries, sphere_keys
-from ..nn import attention_weights
+from ..nn import attention_weights, sparse_xor_init
 from ..theory import population_loss, population_step
 from ._common import Grid, Study, expand_grid, single_thread
 from ._stats import format_interval, rate_with_interval, wilson_interval
@@ -250,10 +249,9 @@ def _one_step_cell(attention, d, m, n, seed, step_length, n_test):
     start = time.perf_counter()
     _, _, support = make_sparse_parity(1, d, return_support=True, random_state=seed)
     if n == 0:
-        rng = check_random_state(seed)  # the estimator's draw order: keys, then queries
-        keys = sphere_keys(d, m, rng)
+        keys, theta0 = sparse_xor_init(d, m, random_state=seed)  # the estimator's draw
         theta = population_step(
-            initial_queries(2, m, "antisymmetric", rng), keys, support, attention,
+            theta0, keys, support, attention,
             step_length=step_length,
         )
     else:
@@ -415,10 +413,9 @@ def attention_maps(d=60, m=32, seed=1, step_length=100.0):
     _, _, support = make_sparse_parity(1, d, return_support=True, random_state=seed)
     maps = {}
     for attention in ("softmax", "linear", "erf"):
-        rng = check_random_state(seed)
-        keys = sphere_keys(d, m, rng)
+        keys, theta0 = sparse_xor_init(d, m, random_state=seed)
         theta = population_step(
-            initial_queries(2, m, "antisymmetric", rng), keys, support, attention,
+            theta0, keys, support, attention,
             step_length=step_length,
         )
         with torch.no_grad():

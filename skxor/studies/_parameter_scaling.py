@@ -80,8 +80,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
-from ..estimators._sparse_xor import initial_queries, sphere_keys
-from ..nn import SparseXORAttention
+from ..nn import SparseXORAttention, sparse_xor_init
 from ..theory import population_step
 from ._common import Grid, Study, single_thread
 from ._stats import bootstrap_loglog_slope, format_interval, wilson_interval
@@ -247,9 +246,7 @@ def cell_data(d, n_train, n_test, random_state, seed):
 
 def transformer_start(d, m, seed):
     """Keys (d, m) and initial queries (2, m), drawn as the estimator draws them."""
-    rng = check_random_state(seed)  # the estimator's order: keys, then queries
-    keys = sphere_keys(d, m, rng)
-    return keys, initial_queries(2, m, "antisymmetric", rng)
+    return sparse_xor_init(d, m, random_state=seed)  # the estimator's draw
 
 
 def _population_cell(d, size, support, X_test, y_test, model_seed, transformer_steps, step_length):

@@ -518,7 +518,7 @@ def population_step(
         ``"normalized"`` steps ``step_length * g / ||g||``; a float steps
         ``learning_rate * g``.
     step_length : float, default=100.0
-        Length of a normalised step.
+        Length of a normalized step.
     dtype : {"float64", "float32"}, default="float64"
 
     Returns

@@ -213,3 +213,19 @@ def test_a_users_interrupt_is_not_swallowed(monkeypatch):
     with pytest.raises(KeyboardInterrupt, match="interrupted after 2 of 20 epochs"):
         clf.fit(X)
     assert not hasattr(clf, "module_")
+
+
+def test_predict_proba_comes_from_the_base_with_the_logistic_loss():
+    """The shared plumbing: [1 - p, p] with p = expit(decision_function), only for logits."""
+    from scipy.special import expit
+
+    from skxor.datasets import make_sparse_parity
+
+    X, y = make_sparse_parity(200, 6, random_state=0)
+    clf = BooleanTransformerClassifier(d_model=8, n_layers=1, n_heads=2, max_iter=2,
+                                       random_state=0).fit(X, y)
+    proba = clf.predict_proba(X[:20])
+    np.testing.assert_allclose(proba[:, 1], expit(clf.decision_function(X[:20])))
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(X[:20]))
+    assert not hasattr(BooleanTransformerClassifier(loss="squared_error"), "predict_proba")

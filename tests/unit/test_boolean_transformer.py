@@ -408,16 +408,16 @@ def test_forward_accepts_integer_and_double_spins():
     ],
 )
 def test_bad_constructor_arguments(kwargs, error, match):
-    args = {"n_positions": 4, "d_model": 8, "n_heads": 2, **kwargs}
+    args = {"n_bits": 4, "d_model": 8, "n_heads": 2, **kwargs}
     with pytest.raises(error, match=match):
         BooleanTransformer(**args)
 
 
 def test_wrong_input_length_is_a_clear_error():
     model = BooleanTransformer(5, d_model=8, n_heads=2)
-    with pytest.raises(ValueError, match=r"n_positions=5.*got shape \(3, 4\)"):
+    with pytest.raises(ValueError, match=r"n_bits=5.*got shape \(3, 4\)"):
         model(torch.ones(3, 4))
-    with pytest.raises(ValueError, match="n_positions=5"):
+    with pytest.raises(ValueError, match="n_bits=5"):
         model.layer_norm_inverse_std(torch.ones(5))
 
 
@@ -433,3 +433,19 @@ def test_random_initialisation_has_many_zero_sensitivity_strings():
     ]
     assert np.mean(fractions) > 0.5
     assert sensitivity_profile(Parity(8), 8).zero_fraction == 0.0
+
+
+@pytest.mark.parametrize("cls, extra", [(BooleanTransformer, {"d_model": 8, "n_heads": 2})])
+def test_n_positions_is_the_former_name_of_n_bits(cls, extra):
+    with pytest.warns(FutureWarning, match="'n_positions' was renamed 'n_bits'"):
+        old = cls(n_positions=5, seed=0, **extra)
+    new = cls(n_bits=5, seed=0, **extra)
+    assert old.n_bits == new.n_bits == 5
+    for a, b in zip(old.parameters(), new.parameters()):
+        assert torch.equal(a, b)
+    with pytest.warns(FutureWarning, match="n_positions was renamed n_bits"):
+        assert old.n_positions == 5
+    with pytest.raises(TypeError, match="both n_bits=5 and its former name"):
+        cls(5, n_positions=5, **extra)
+    with pytest.raises(TypeError, match="missing required argument 'n_bits'"):
+        cls(**extra)

@@ -108,7 +108,7 @@ def test_module_rejects_non_spins(value, match):
     spins[0, 1] = value
     with pytest.raises(ValueError, match=match):
         model(spins)
-    with pytest.raises(ValueError, match="n_positions=4"):
+    with pytest.raises(ValueError, match="n_bits=4"):
         model(torch.ones(3, 5))
 
 
@@ -228,3 +228,13 @@ def test_finds_the_3_parity_support_at_n_16():
     assert clf.loss_curve_[-1] < 0.5 * clf.loss_curve_[0]
     assert clf.n_parameters_ == 6
     print(f"3-parity, n=16: {clf.n_iter_} epochs, {elapsed:.1f} s")
+
+
+def test_n_positions_is_the_former_name_of_n_bits():
+    with pytest.warns(FutureWarning, match="'n_positions' was renamed 'n_bits'"):
+        old = KParityAttention(n_positions=6, n_heads=2, seed=0)
+    new = KParityAttention(6, n_heads=2, seed=0)
+    assert old.n_bits == 6
+    assert torch.equal(old.scores, new.scores)
+    with pytest.warns(FutureWarning, match="n_positions was renamed n_bits"):
+        assert new.n_positions == 6

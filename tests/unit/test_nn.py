@@ -69,3 +69,30 @@ def test_both_twins_count_the_same_trainable_parameters():
 
     simple, standard, _ = _pair(d=12, m=5, heads=3)
     assert count_parameters(simple) == count_parameters(standard) == 3 * 5
+
+
+def test_sparse_xor_init_is_the_estimators_draw():
+    """The public constructor draws exactly the keys and queries fit starts from."""
+    import numpy as np
+
+    from skxor import SparseXORTransformer
+    from skxor.datasets import make_sparse_parity
+    from skxor.nn import sparse_xor_init
+
+    X, y = make_sparse_parity(200, 9, random_state=0)
+    for n_heads, init in [(2, "antisymmetric"), (3, "antisymmetric"), (2, "random")]:
+        clf = SparseXORTransformer(m=5, n_heads=n_heads, init=init, random_state=3).fit(X, y)
+        keys, queries = sparse_xor_init(9, 5, n_heads, init, random_state=3)
+        np.testing.assert_array_equal(keys, clf.keys_)
+        np.testing.assert_array_equal(queries, clf.initial_queries_)
+
+
+def test_sparse_xor_init_rejects_a_simplex_that_does_not_fit():
+    import pytest
+
+    from skxor.nn import sparse_xor_init
+
+    with pytest.raises(ValueError, match="m >= 3"):
+        sparse_xor_init(9, 2, n_heads=4)
+    with pytest.raises(ValueError, match="init must be"):
+        sparse_xor_init(9, 2, init="zeros")

@@ -1,0 +1,40 @@
+"""Output folders: created and probed for writing before any work starts."""
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def prepare_out_dir(out_dir, name="out_dir"):
+    """Create ``out_dir`` if needed and check that files can be written there.
+
+    Raises
+    ------
+    ValueError
+        ``out_dir`` is an existing file, or the folder cannot be created or
+        written (the message names ``name``, the option that gave it).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from skxor._utils._files import prepare_out_dir
+    >>> folder = prepare_out_dir(tempfile.mkdtemp())
+    >>> folder.is_dir()
+    True
+    """
+    path = Path(out_dir)
+    if path.exists() and not path.is_dir():
+        raise ValueError(
+            f"{name} {str(path)!r} is an existing file; give a folder (created if missing)."
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise ValueError(
+            f"{name} {str(path)!r}: cannot create or write this folder "
+            f"({exc.strerror or exc}); give a writable folder."
+        ) from exc
+    return path

@@ -1,0 +1,97 @@
+"""The package's layout rules (issue 13): no reaching into another package's private module."""
+
+import ast
+from pathlib import Path
+
+import skxor
+
+ROOT = Path(skxor.__file__).parent
+#: Private modules every subpackage may use.
+SHARED = {"_utils", "_version"}
+
+
+def _imported_modules(path, root):
+    """``(line, absolute module)`` of every ``from ... import`` in ``path``."""
+    package = ["skxor", *path.relative_to(root).parent.parts]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                module = [*base, *(node.module.split(".") if node.module else [])]
+                # "from .. import _x" imports the module _x itself.
+                names = [[*module, a.name] for a in node.names]
+            else:
+                module = node.module.split(".")
+                names = [module]
+            for name in names:
+                yield node.lineno, name
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name.split(".")
+
+
+def private_cross_imports(root=ROOT):
+    """Imports of a private module (or package) of another subpackage of skxor."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        own = path.relative_to(root).parts[0]  # subpackage, or module at the top
+        for line, module in _imported_modules(path, root):
+            if module[:1] != ["skxor"] or len(module) < 3:
+                continue
+            package, inner = module[1], module[2]
+            if package in SHARED or package == own or not package.isidentifier():
+                continue
+            if package.startswith("_") or inner.startswith("_"):
+                found.append(f"{path.relative_to(root.parent)}:{line}: {'.'.join(module[:3])}")
+    return found
+
+
+def test_no_module_imports_another_packages_private_module():
+    assert private_cross_imports() == []
+
+
+def test_the_check_sees_a_private_import(tmp_path):
+    """The walker flags ``from ..nn._ffnn import`` (so the test above can fail)."""
+    fake = tmp_path / "skxor"
+    (fake / "estimators").mkdir(parents=True)
+    (fake / "estimators" / "_x.py").write_text(
+        "from ..nn._ffnn import TwoLayerNetwork\nfrom .._utils._torch import seed_from\n"
+        "from ..nn import ACTIVATIONS\nfrom ._base import B\nfrom ..studies import _common\n"
+    )
+    assert private_cross_imports(fake) == [
+        "skxor/estimators/_x.py:1: skxor.nn._ffnn",
+        "skxor/estimators/_x.py:5: skxor.studies._common",
+    ]
+
+
+PUBLIC_PACKAGES = [
+    "skxor", "skxor.boolean", "skxor.datasets", "skxor.estimators", "skxor.nn",
+    "skxor.plotting", "skxor.sensitivity", "skxor.studies", "skxor.theory", "skxor.utils",
+]
+#: Study plot/report functions: their docstrings are being rewritten with the
+#: study declarations (issue 13, item 5); each study's own entry point has one.
+_STUDY_MODULES = ("skxor.studies._",)
+
+
+def public_definitions_without_examples():
+    import importlib
+    import inspect
+
+    missing, seen = [], set()
+    for name in PUBLIC_PACKAGES:
+        package = importlib.import_module(name)
+        for attr in getattr(package, "__all__", []):
+            obj = getattr(package, attr)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)) or id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            if obj.__module__.startswith(_STUDY_MODULES) and obj.__module__ != "skxor.studies._runner":
+                if attr.startswith(("plot_", "report_", "samples_needed")):
+                    continue
+            if ">>>" not in (inspect.getdoc(obj) or ""):
+                missing.append(f"{name}.{attr}")
+    return missing
+
+
+def test_every_public_definition_has_a_doctested_example():
+    assert public_definitions_without_examples() == []
