@@ -329,7 +329,7 @@ def build_parser():
 
 
 def _headline(args):
-    from .studies._headline import render_headline, write_headline
+    from .studies import render_headline, write_headline
 
     try:
         if args.write:

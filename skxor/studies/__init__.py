@@ -38,11 +38,14 @@ from ._zero_sensitivity_bound import (
     summarise_bound,
     zero_sensitivity_bound,
 )
+from ._headline import render_headline, write_headline
 from ._registry import STUDIES, get_study, register
 from ._runner import run_studies
 from ._sweep import run_sweep
 
 __all__ = [
+    "render_headline",
+    "write_headline",
     "plot_zero_sensitivity_bound",
     "report_zero_sensitivity_bound",
     "summarise_bound",

@@ -202,6 +202,21 @@ def render_headline(folder, fmt="md"):
     -------
     text : str
         One bullet per study found in the folder, in a fixed order.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import pandas as pd
+    >>> from skxor.studies import render_headline
+    >>> folder = tempfile.mkdtemp()
+    >>> pd.DataFrame({"attention": ["softmax"] * 4, "n": 0, "d": 100, "m": 16,
+    ...               "seed": range(4), "success": [True, True, True, False],
+    ...               "specialised": True}).to_csv(f"{folder}/one_step.csv", index=False)
+    >>> print(render_headline(folder))  # doctest: +NORMALIZE_WHITESPACE
+    * **One step, softmax vs linear vs erf** (exact population step, 4 seeds, d = 100,
+      m = 16; success = test accuracy >= 0.99; 95% Wilson intervals): softmax succeeds
+      in 3/4 = 0.75 [0.30, 0.95] of runs, its heads land on distinct support bits in
+      4/4 = 1.00 [0.51, 1.00].
     """
     if fmt not in MARKERS:
         raise ValueError(f"fmt must be one of {sorted(MARKERS)}; got {fmt!r}.")
@@ -234,7 +249,31 @@ def read_block(text, fmt):
 
 
 def write_headline(folder, paths):
-    """Replace the headline block of each file in ``paths`` (``.md`` or ``.rst``)."""
+    """Replace the headline block of each file in ``paths`` (``.md`` or ``.rst``).
+
+    Parameters
+    ----------
+    folder : path
+        A results folder written by ``skxor reproduce``.
+    paths : list of path
+        Files holding the headline markers (:data:`MARKERS`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from skxor.studies import write_headline
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> pd.DataFrame({"attention": ["erf"], "n": 0, "d": 10, "m": 4, "seed": 0,
+    ...               "success": False, "specialised": False}).to_csv(
+    ...     folder / "one_step.csv", index=False)
+    >>> page = folder / "page.md"
+    >>> _ = page.write_text("<!-- skxor-headline:start -->\\n<!-- skxor-headline:end -->\\n")
+    >>> write_headline(folder, [page])
+    >>> "erf succeeds in 0/1" in page.read_text()
+    True
+    """
     for path in map(Path, paths):
         fmt = "rst" if path.suffix == ".rst" else "md"
         block = render_headline(folder, fmt)
