@@ -49,6 +49,9 @@ ACTIVATIONS = ("relu", "gelu")
 
 #: Strings evaluated at once by the no-grad batch paths (bounds memory).
 DEFAULT_EVAL_BATCH = 1024
+#: Tokens evaluated at once by the no-grad batch paths: long inputs get fewer
+#: strings per chunk (1024 strings up to T = 256 tokens).
+DEFAULT_EVAL_TOKENS = 2**18
 
 
 def _check_int(value, name, minimum):
@@ -179,6 +182,14 @@ class LayerNorm(nn.Module):
         return f"{self.d_model}, eps={self.eps}"
 
 
+def _residual(x, branch):
+    """``x + branch``; without autograd written into ``branch``, a fresh temporary.
+
+    Float addition is commutative, so both give the same bits.
+    """
+    return x + branch if torch.is_grad_enabled() else branch.add_(x)
+
+
 class _Block(nn.Module):
     """One transformer layer: multi-head softmax attention, then an MLP."""
 
@@ -220,17 +231,23 @@ class _Block(nn.Module):
         return self.attn_out(heads)
 
     def _mlp(self, h):
-        act = F.relu if self.activation == "relu" else F.gelu
-        return self.mlp_out(act(self.mlp_in(h)))
+        hidden = self.mlp_in(h)  # (B, T, M)
+        if self.activation == "gelu":
+            return self.mlp_out(F.gelu(hidden))
+        # Without autograd nothing keeps the pre-activation: ReLU in place
+        # saves a (B, T, M) temporary and a pass over memory.
+        return self.mlp_out(F.relu(hidden, inplace=not torch.is_grad_enabled()))
 
     def forward(self, h, query=None, record=None, name=""):
         """h: (B, T, D) -> (B, T', D); ``query`` keeps only that token."""
         keep = h if query is None else h[:, query : query + 1]
         if self.norm == "pre":
-            a = keep + self._attention(self._norm(self.ln_attn, h, record, name + "ln_attn"), query)
-            return a + self._mlp(self._norm(self.ln_mlp, a, record, name + "ln_mlp"))
-        a = self._norm(self.ln_attn, keep + self._attention(h, query), record, name + "ln_attn")
-        return self._norm(self.ln_mlp, a + self._mlp(a), record, name + "ln_mlp")
+            attended = self._attention(self._norm(self.ln_attn, h, record, name + "ln_attn"), query)
+            a = _residual(keep, attended)
+            return _residual(a, self._mlp(self._norm(self.ln_mlp, a, record, name + "ln_mlp")))
+        a = _residual(keep, self._attention(h, query))
+        a = self._norm(self.ln_attn, a, record, name + "ln_attn")
+        return self._norm(self.ln_mlp, _residual(a, self._mlp(a)), record, name + "ln_mlp")
 
 
 class BooleanTransformer(nn.Module):
@@ -340,7 +357,9 @@ class BooleanTransformer(nn.Module):
     n_parameters : int
         Number of trainable parameters.
     eval_batch_size : int
-        Strings per chunk of a no-grad forward pass (default 1024; settable).
+        Strings per chunk of a no-grad forward pass: 1024, or fewer for long
+        inputs so that a chunk holds at most 2^18 tokens (``2^18 // T``
+        strings when T > 256); settable.
 
     Examples
     --------
@@ -400,6 +419,10 @@ class BooleanTransformer(nn.Module):
             _check_int(seed, "seed", 0)
         self.seed = seed
         self.n_tokens = self.n_positions + (self.readout != "last")
+        # Chunks of at most DEFAULT_EVAL_TOKENS tokens bound the activations' memory.
+        self.eval_batch_size = max(
+            1, min(DEFAULT_EVAL_BATCH, DEFAULT_EVAL_TOKENS // self.n_tokens)
+        )
 
         if seed is None:
             self._build()
