@@ -357,9 +357,9 @@ class BooleanTransformer(nn.Module):
     n_parameters : int
         Number of trainable parameters.
     eval_batch_size : int
-        Strings per chunk of a no-grad forward pass: 1024, or fewer for long
-        inputs so that a chunk holds at most 2^18 tokens (``2^18 // T``
-        strings when T > 256); settable.
+        Strings per chunk of a no-grad forward pass: 1024, or for long
+        inputs (T > 256) the largest power of two of strings whose chunk
+        holds at most 2^18 tokens (512 up to T = 512, ...); settable.
 
     Examples
     --------
@@ -419,10 +419,11 @@ class BooleanTransformer(nn.Module):
             _check_int(seed, "seed", 0)
         self.seed = seed
         self.n_tokens = self.n_positions + (self.readout != "last")
-        # Chunks of at most DEFAULT_EVAL_TOKENS tokens bound the activations' memory.
-        self.eval_batch_size = max(
-            1, min(DEFAULT_EVAL_BATCH, DEFAULT_EVAL_TOKENS // self.n_tokens)
-        )
+        # Chunks of at most DEFAULT_EVAL_TOKENS tokens bound the activations'
+        # memory. A power of two: torch's kernels then see rows in the same
+        # alignment as in chunks of 1024, so every output keeps its bits.
+        fits = max(1, DEFAULT_EVAL_TOKENS // self.n_tokens)
+        self.eval_batch_size = min(DEFAULT_EVAL_BATCH, 1 << (fits.bit_length() - 1))
 
         if seed is None:
             self._build()

@@ -91,8 +91,9 @@ def test_no_grad_pass_computes_in_place_with_the_same_bits(config):
 
 @pytest.mark.parametrize(
     "n_positions, readout, expected",
-    [(20, "last", 1024), (255, "eos", 1024), (256, "last", 1024), (257, "last", 1020),
-     (512, "last", 512), (511, "cls", 512), (4096, "last", 64)],
+    [(20, "last", 1024), (255, "eos", 1024), (256, "last", 1024), (257, "last", 512),
+     (512, "last", 512), (512, "eos", 256), (511, "cls", 512), (4096, "last", 64),
+     (5000, "last", 32), (2**18, "last", 1)],
 )
 def test_no_grad_chunks_hold_at_most_2_18_tokens(n_positions, readout, expected):
     model = BooleanTransformer(n_positions, d_model=8, n_layers=1, n_heads=2, readout=readout,
