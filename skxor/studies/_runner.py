@@ -198,7 +198,7 @@ def format_timing(seconds, floor_seconds, floor_description):
     --------
     >>> from skxor.studies._runner import format_timing
     >>> format_timing(12.0, 4.0, "population steps x their measured cost")
-    'wall time 12.0 s, floor 4.0 s (population steps x their measured cost), ratio 3.0x'
+    'wall time 12.0 s, floor 4 s (population steps x their measured cost), ratio 3.00x'
     >>> format_timing(12.0, None, None)
     'wall time 12.0 s, floor not measured'
     """
@@ -206,7 +206,7 @@ def format_timing(seconds, floor_seconds, floor_description):
         return f"wall time {seconds:.1f} s, floor not measured"
     return (
         f"wall time {seconds:.1f} s, floor {floor_seconds:.3g} s ({floor_description}), "
-        f"ratio {seconds / floor_seconds:.3g}x"
+        f"ratio {seconds / floor_seconds:.2f}x"
     )
 
 
