@@ -9,7 +9,7 @@ from skxor.estimators._sparse_xor import initial_queries, sphere_keys
 from skxor.nn import CLSTransformer
 from skxor.theory import population_step
 
-from _common import PeakRSS, best_time, size
+from _common import PeakRSS, best_time, interleaved_best, size
 
 
 def cls_one_step(X, y, keys, queries, chunk=512):
@@ -51,11 +51,14 @@ def _floor(Xf, W, R):
     return Z, G
 
 
-def _time_floor(X):
+def _time_floor_and_fit(X, y, est, repeat=5):
+    """Best times of the floor and of ``est.fit(X, y)``, interleaved (A B A B ...)."""
     Xf = torch.as_tensor(X, dtype=torch.float32)
     W = torch.randn(X.shape[1], 2)
     R = torch.randn(X.shape[0], 2)
-    return best_time(lambda: _floor(Xf, W, R))
+    best = interleaved_best({"floor": lambda: _floor(Xf, W, R), "fit": lambda: est.fit(X, y)},
+                            repeat=repeat)
+    return best["floor"], best["fit"]  # the float32 copy of X is freed on return
 
 
 def target_2_vs_floor(d=None, n=None, m=32):
@@ -63,8 +66,7 @@ def target_2_vs_floor(d=None, n=None, m=32):
     X, y = make_sparse_parity(n, d, random_state=0)  # int8 spins, as users get them
     est = SparseXORTransformer(m=m, random_state=0)
     est.fit(X[:1000], y[:1000])  # warm-up
-    floor = _time_floor(X)  # its float32 copy of X is freed on return
-    ours = best_time(lambda: est.fit(X, y))
+    floor, ours = _time_floor_and_fit(X, y, est)
     with PeakRSS() as mem:
         est.fit(X, y)
     allowed = X.nbytes + 1.5 * 4 * X.size + 200 * 2**20

@@ -217,21 +217,27 @@ class ModelEvaluator:
 
     def encode(self, bits):
         """The model input for 0/1 strings ``bits`` (uint8, shape (n, N))."""
+        # Spins 1 - 2 b are made in place in the converted copy: no temporaries.
         if self.kind == "torch":
             x = torch.from_numpy(np.ascontiguousarray(bits)).to(
-                device=self.device, dtype=self.dtype
+                device=self.device, dtype=self.dtype, copy=True
             )
-            return 1 - 2 * x if self.input_encoding == "pm1" else x
+            return x.mul_(-2).add_(1) if self.input_encoding == "pm1" else x
         if self._shift is not None:
-            return self._shift + bits.astype(np.float64)
+            x = bits.astype(np.float64)
+            x += self._shift
+            return x
         if self.kind == "callable":
             # int64: whatever arithmetic the callable does cannot wrap round.
-            x = np.ascontiguousarray(bits, dtype=np.int64)
-            return 1 - 2 * x if self.input_encoding == "pm1" else x
-        dtype = np.float32 if self._as_float else np.int8
+            x = bits.astype(np.int64, order="C")
+        elif self.input_encoding == "pm1" or self._as_float:
+            x = bits.astype(np.float32 if self._as_float else np.int8)
+        else:
+            return bits
         if self.input_encoding == "pm1":
-            return (1 - 2 * bits.astype(dtype)).astype(dtype, copy=False)
-        return bits.astype(np.float32) if self._as_float else bits
+            x *= -2
+            x += 1
+        return x
 
     def _low(self, size):
         """Low-bit pattern of an exhaustive block of ``size`` strings (cached)."""

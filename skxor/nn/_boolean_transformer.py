@@ -50,6 +50,9 @@ READOUTS = ("last", "cls", "eos")
 
 #: Strings evaluated at once by the no-grad batch paths (bounds memory).
 DEFAULT_EVAL_BATCH = 1024
+#: Tokens evaluated at once by the no-grad batch paths: long inputs get fewer
+#: strings per chunk (1024 strings up to T = 256 tokens).
+DEFAULT_EVAL_TOKENS = 2**18
 
 
 def _check_int(value, name, minimum):
@@ -192,6 +195,14 @@ class LayerNorm(nn.Module):
         return f"{self.d_model}, eps={self.eps}"
 
 
+def _residual(x, branch):
+    """``x + branch``; without autograd written into ``branch``, a fresh temporary.
+
+    Float addition is commutative, so both give the same bits.
+    """
+    return x + branch if torch.is_grad_enabled() else branch.add_(x)
+
+
 class _Block(nn.Module):
     """One transformer layer: multi-head softmax attention, then an MLP."""
 
@@ -233,16 +244,23 @@ class _Block(nn.Module):
         return self.attn_out(heads)
 
     def _mlp(self, h):
-        return self.mlp_out(activation_function(self.activation)(self.mlp_in(h)))
+        hidden = self.mlp_in(h)  # (B, T, M)
+        if self.activation == "relu":
+            # Without autograd nothing keeps the pre-activation: ReLU in place
+            # saves a (B, T, M) temporary and a pass over memory.
+            return self.mlp_out(F.relu(hidden, inplace=not torch.is_grad_enabled()))
+        return self.mlp_out(activation_function(self.activation)(hidden))
 
     def forward(self, h, query=None, record=None, name=""):
         """h: (B, T, D) -> (B, T', D); ``query`` keeps only that token."""
         keep = h if query is None else h[:, query : query + 1]
         if self.norm == "pre":
-            a = keep + self._attention(self._norm(self.ln_attn, h, record, name + "ln_attn"), query)
-            return a + self._mlp(self._norm(self.ln_mlp, a, record, name + "ln_mlp"))
-        a = self._norm(self.ln_attn, keep + self._attention(h, query), record, name + "ln_attn")
-        return self._norm(self.ln_mlp, a + self._mlp(a), record, name + "ln_mlp")
+            attended = self._attention(self._norm(self.ln_attn, h, record, name + "ln_attn"), query)
+            a = _residual(keep, attended)
+            return _residual(a, self._mlp(self._norm(self.ln_mlp, a, record, name + "ln_mlp")))
+        a = _residual(keep, self._attention(h, query))
+        a = self._norm(self.ln_attn, a, record, name + "ln_attn")
+        return self._norm(self.ln_mlp, _residual(a, self._mlp(a)), record, name + "ln_mlp")
 
 
 class BooleanTransformer(nn.Module):
@@ -354,7 +372,9 @@ default="relu"
     n_parameters : int
         Number of trainable parameters.
     eval_batch_size : int
-        Strings per chunk of a no-grad forward pass (default 1024; settable).
+        Strings per chunk of a no-grad forward pass: 1024, or for long
+        inputs (T > 256) the largest power of two of strings whose chunk
+        holds at most 2^18 tokens (512 up to T = 512, ...); settable.
 
     Examples
     --------
@@ -416,6 +436,11 @@ default="relu"
             _check_int(seed, "seed", 0)
         self.seed = seed
         self.n_tokens = self.n_bits + (self.readout != "last")
+        # Chunks of at most DEFAULT_EVAL_TOKENS tokens bound the activations'
+        # memory. A power of two: torch's kernels then see rows in the same
+        # alignment as in chunks of 1024, so every output keeps its bits.
+        fits = max(1, DEFAULT_EVAL_TOKENS // self.n_tokens)
+        self.eval_batch_size = min(DEFAULT_EVAL_BATCH, 1 << (fits.bit_length() - 1))
 
         if seed is None:
             self._build()

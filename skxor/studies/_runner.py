@@ -10,12 +10,21 @@ rows, date, skxor version, machine). Every file is written under a unique
 temporary name and moved into place atomically, and the merge happens under a
 lock on the folder, so concurrent runs on one folder neither crash nor lose a
 finished row.
+
+Each run records its wall time and, where the study measured it, its floor:
+the unavoidable work of the run (for example the model evaluations it must
+make times their measured cost), measured in the same run. A study reports
+its floor by setting ``floor_seconds`` (and a one-line ``floor_description``)
+in the ``attrs`` of the table its ``compute`` returns; the run record, the
+report's header and the study's section footer give wall time, floor and
+their ratio, or say "floor not measured".
 """
 
 import contextlib
 import datetime
 import io
 import json
+import math
 import os
 import platform
 import tempfile
@@ -113,6 +122,60 @@ def merge_tables(path, new, key):
     return table, replaced
 
 
+def study_floor(table):
+    """The floor a study measured, from ``table.attrs``: ``(seconds, description)``.
+
+    ``(None, None)`` when the study did not set ``floor_seconds`` (or set
+    something other than a finite number > 0, which is warned about).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._runner import study_floor
+    >>> table = pd.DataFrame({"x": [1]})
+    >>> study_floor(table)
+    (None, None)
+    >>> table.attrs.update(floor_seconds=2.5, floor_description="40 steps x 62 ms")
+    >>> study_floor(table)
+    (2.5, '40 steps x 62 ms')
+    """
+    seconds = table.attrs.get("floor_seconds")
+    if seconds is None:
+        return None, None
+    try:
+        seconds = float(seconds)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        warnings.warn(
+            f"the study's floor_seconds must be a finite number > 0; got "
+            f"{table.attrs['floor_seconds']!r}: floor not measured.",
+            RuntimeWarning, stacklevel=2,
+        )
+        return None, None
+    description = str(table.attrs.get("floor_description") or "no description").strip()
+    return seconds, " ".join(description.split())  # one line
+
+
+def format_timing(seconds, floor_seconds, floor_description):
+    """``"wall time X s, floor Y s (what), ratio Rx"``, or ``"..., floor not measured"``.
+
+    Examples
+    --------
+    >>> from skxor.studies._runner import format_timing
+    >>> format_timing(12.0, 4.0, "population steps x their measured cost")
+    'wall time 12.0 s, floor 4 s (population steps x their measured cost), ratio 3.00x'
+    >>> format_timing(12.0, None, None)
+    'wall time 12.0 s, floor not measured'
+    """
+    if floor_seconds is None:
+        return f"wall time {seconds:.1f} s, floor not measured"
+    return (
+        f"wall time {seconds:.1f} s, floor {floor_seconds:.3g} s ({floor_description}), "
+        f"ratio {seconds / floor_seconds:.2f}x"
+    )
+
+
 def _machine():
     return (
         f"{platform.node() or 'unknown host'} ({platform.system()} {platform.machine()}, "
@@ -145,18 +208,26 @@ def _write_report(folder):
         "by the study's parameters: a later run replaces only rows with the same "
         "parameters.",
         "",
-        "| study | preset | overrides (--set) | rows written | date (UTC) | skxor | machine |",
-        "|---|---|---|---|---|---|---|",
+        "| study | preset | overrides (--set) | rows written | date (UTC) | skxor | machine "
+        "| wall time and floor |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     lines += [
         f"| {r['study']} | {r['preset']} | {r['overrides']} | {r['rows']} | {r['date']} "
-        f"| {r['skxor']} | {r['machine']} |"
+        f"| {r['skxor']} | {r['machine']} | {_run_timing(r)} |"
         for r in runs
     ]
     lines.append("")
     for name in stored:
         lines += [stored[name]["section"], ""]
     _atomic_write_text(folder / "report.md", "\n".join(lines))
+
+
+def _run_timing(run):
+    """The timing cell of a stored run (runs stored before floors were recorded: "")."""
+    if "seconds" not in run:
+        return ""
+    return format_timing(run["seconds"], run.get("floor_seconds"), run.get("floor_description"))
 
 
 def _stored_studies(state):
@@ -243,12 +314,17 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         scheduler=scheduler,
     )
     seconds = time.perf_counter() - start
+    floor, floor_description = study_floor(df)
+    timing = format_timing(seconds, floor, floor_description)
     run = {
         "study": study.name,
         "preset": preset,
         "overrides": _format_overrides(overrides),
         "rows": len(df),
         "seconds": round(seconds, 1),
+        "floor_seconds": floor,
+        "floor_description": floor_description,
+        "floor_ratio": None if floor is None else seconds / floor,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
         "skxor": __version__,
         "machine": _machine(),
@@ -273,7 +349,7 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
             study.report(table),
             "",
             f"_{len(table)} rows{merged}; latest run: {preset} preset, overrides: "
-            f"{run['overrides']}, {seconds:.1f} s._",
+            f"{run['overrides']}; {timing}._",
         ])
         state = _load_state(state_path)
         state["runs"] = state.get("runs", []) + [run]
@@ -281,5 +357,5 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         _atomic_write_text(state_path, json.dumps(state, indent=1))
         _write_report(out)
     note = f", replacing {replaced} earlier row(s) with the same parameters" if replaced else ""
-    echo(f"{study.name}: {len(df)} rows in {seconds:.1f} s -> {csv} ({len(table)} rows{note})")
+    echo(f"{study.name}: {len(df)} rows ({timing}) -> {csv} ({len(table)} rows{note})")
     return df

@@ -183,3 +183,70 @@ def test_concurrent_runs_on_one_folder_lose_nothing(tmp_path):
     assert leftovers == []
     for name in ["one_step_success.png", "one_step_attention_maps.png"]:
         assert (tmp_path / name).read_bytes()[:4] == b"\x89PNG"
+
+
+# -- wall time against the study's own floor ------------------------------------------
+
+
+def _toy_floor_compute(params, *, checkpoint_dir, n_jobs, progress, scheduler):
+    import time
+
+    table = pd.DataFrame({"x": [1, 2]})
+    start = time.perf_counter()
+    time.sleep(params["sleep"])  # the toy's "unavoidable work", timed like a real floor
+    floor = time.perf_counter() - start
+    time.sleep(params["sleep"])  # and as much overhead again
+    if params["floor"] == "measured":
+        table.attrs.update(floor_seconds=floor, floor_description="one sleep\nof the toy")
+    elif params["floor"] == "nan":
+        table.attrs.update(floor_seconds=float("nan"))
+    return table
+
+
+def _toy_floor_study(monkeypatch):
+    from sklearn.utils._param_validation import Interval, StrOptions
+    from numbers import Real
+
+    study = Study(
+        name="toy_floor", description="A toy that reports its floor.",
+        parameters={"sleep": [Interval(Real, 0, None, closed="left")],
+                    "floor": [StrOptions({"measured", "absent", "nan"})]},
+        presets={"quick": {"sleep": 0.2, "floor": "measured"}},
+        cell=_toy_floor_compute, compute=_toy_floor_compute, summary=lambda t: t,
+        figures=lambda t: {}, report=lambda t: "## Toy floor", key=("x",),
+    )
+    monkeypatch.setitem(STUDIES, "toy_floor", study)
+
+
+def test_the_runner_records_wall_time_and_the_studys_floor(tmp_path, monkeypatch):
+    import json
+
+    _toy_floor_study(monkeypatch)
+    lines = []
+    run_studies(["toy_floor"], out_dir=tmp_path, progress=False, echo=lines.append)
+    record = json.loads((tmp_path / ".skxor" / "toy_floor.json").read_text())["runs"][-1]
+    assert record["floor_seconds"] >= 0.2 and record["seconds"] >= 2 * 0.2
+    assert record["floor_description"] == "one sleep of the toy"  # one line
+    # "seconds" is rounded to 0.1 s in the record; the ratio is of the exact times.
+    assert record["floor_ratio"] == pytest.approx(record["seconds"] / record["floor_seconds"],
+                                                  abs=0.1 / record["floor_seconds"])
+    assert 1.5 < record["floor_ratio"] < 10
+    report = (tmp_path / "report.md").read_text()
+    match = re.search(r"wall time ([\d.]+) s, floor ([\d.]+) s \(one sleep of the toy\), "
+                      r"ratio ([\d.]+)x", report.split("## Toy floor")[1])
+    assert match, report
+    wall, floor, ratio = map(float, match.groups())
+    assert wall > floor > 0 and ratio == pytest.approx(wall / floor, rel=0.1)
+    assert "floor" in report.split("## Toy floor")[0]  # the header lists it too
+    assert "floor" in lines[0] and "ratio" in lines[0]
+
+    run_studies(["toy_floor"], out_dir=tmp_path, overrides={"toy_floor": {"floor": "absent"}},
+                progress=False, echo=None)
+    record = json.loads((tmp_path / ".skxor" / "toy_floor.json").read_text())["runs"][-1]
+    assert record["floor_seconds"] is None and record["floor_ratio"] is None
+    section = (tmp_path / "report.md").read_text().split("## Toy floor")[1]
+    assert re.search(r"wall time [\d.]+ s, floor not measured", section)
+    with pytest.warns(RuntimeWarning, match="floor_seconds must be a finite number"):
+        run_studies(["toy_floor"], out_dir=tmp_path, overrides={"toy_floor": {"floor": "nan"}},
+                    progress=False, echo=None)
+    assert "floor not measured" in (tmp_path / "report.md").read_text().split("## Toy floor")[1]

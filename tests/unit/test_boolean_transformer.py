@@ -66,6 +66,42 @@ def test_no_grad_chunking_matches_one_pass():
     torch.testing.assert_close(chunked, full.detach(), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("config", CONFIGS + [{"activation": "relu", "norm": "post"}])
+def test_no_grad_pass_computes_in_place_with_the_same_bits(config):
+    # Without autograd the ReLU and the residual sums write into temporaries;
+    # the output must be bit for bit the autograd pass's, and the input untouched.
+    model = BooleanTransformer(7, d_model=16, n_layers=2, n_heads=2, seed=0, **config)
+    spins = random_spins(300, 7)
+    kept = spins.clone()
+    with_grad = model(spins).detach()
+    with torch.no_grad():
+        assert torch.equal(model(spins), with_grad)
+    with torch.inference_mode():
+        assert torch.equal(model(spins), with_grad)
+    assert torch.equal(spins, kept)
+    # The full pass (every token to the end) of the diagnostic is unchanged too.
+    model.eval_batch_size = 1000
+    inverse_std = model.layer_norm_inverse_std(spins)
+    with torch.enable_grad():
+        record = {name: [] for name in model.layer_norm_names}
+        model._run(spins, full=True, record=record)
+    for name, parts in record.items():
+        assert torch.equal(inverse_std[name], torch.cat(parts))
+
+
+@pytest.mark.parametrize(
+    "n_positions, readout, expected",
+    [(20, "last", 1024), (255, "eos", 1024), (256, "last", 1024), (257, "last", 512),
+     (512, "last", 512), (512, "eos", 256), (511, "cls", 512), (4096, "last", 64),
+     (5000, "last", 32), (2**18, "last", 1)],
+)
+def test_no_grad_chunks_hold_at_most_2_18_tokens(n_positions, readout, expected):
+    model = BooleanTransformer(n_positions, d_model=8, n_layers=1, n_heads=2, readout=readout,
+                               seed=0)
+    assert model.eval_batch_size == expected
+    assert model.eval_batch_size * model.n_tokens <= 2**18
+
+
 def test_sensitivity_profile_of_module_uses_spins():
     # skxor.sensitivity feeds torch modules float spins 1 - 2b: the profile
     # must be the one of the table computed from the module on all strings.

@@ -355,6 +355,28 @@ def test_neighbours_of_long_strings_keep_memory_bounded():
     assert peak < 1 * 2**20, f"peak {peak / 2**20:.1f} MiB"
 
 
+def test_encode_makes_spins_in_place_without_temporaries():
+    bits = np.random.RandomState(0).randint(0, 2, size=(4096, 64)).astype(np.uint8)
+    kept = bits.copy()
+    spins = 1 - 2 * bits.astype(np.int64)
+    evaluator = ModelEvaluator(lambda X: X[:, 0], 64, input_encoding="pm1")
+    tracemalloc.start()
+    try:
+        x = evaluator.encode(bits)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert x.dtype == np.int64 and np.array_equal(x, spins)
+    # One int64 copy (2 MiB): 1 - 2 * x would hold two more of the same size.
+    assert peak < 1.1 * x.nbytes, f"peak {peak / x.nbytes:.2f} copies"
+    assert np.array_equal(ModelEvaluator(lambda X: X[:, 0], 64, input_encoding="01")
+                          .encode(bits), bits)
+    model = torch.nn.Linear(64, 1)
+    x = ModelEvaluator(model, 64).encode(bits)
+    assert x.dtype == torch.float32 and torch.equal(x, torch.from_numpy(spins).float())
+    assert np.array_equal(bits, kept)  # the caller's bits are never written to
+
+
 def test_sampled_profile_on_long_strings_honours_batch_size():
     f = RecordingParity([0, 499])
     prof = sensitivity_profile(f, 500, method="sampled", n_samples=3, batch_size=32,
