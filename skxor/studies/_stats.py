@@ -27,6 +27,15 @@ def _check_counts(successes, n):
     return successes, n
 
 
+def _binomial_interval(successes, n, confidence, method):
+    """scipy's interval of a binomial proportion; ``(nan, nan)`` for no trials."""
+    successes, n = _check_counts(successes, n)
+    if n == 0:
+        return float("nan"), float("nan")
+    ci = stats.binomtest(successes, n).proportion_ci(confidence_level=confidence, method=method)
+    return float(ci.low), float(ci.high)
+
+
 def wilson_interval(successes, n, confidence=0.95):
     """Wilson score interval of a binomial proportion.
 
@@ -49,11 +58,7 @@ def wilson_interval(successes, n, confidence=0.95):
     >>> [round(v, 3) for v in wilson_interval(9, 10)]
     [0.596, 0.982]
     """
-    successes, n = _check_counts(successes, n)
-    if n == 0:
-        return float("nan"), float("nan")
-    ci = stats.binomtest(successes, n).proportion_ci(confidence_level=confidence, method="wilson")
-    return float(ci.low), float(ci.high)
+    return _binomial_interval(successes, n, confidence, "wilson")
 
 
 def clopper_pearson_interval(successes, n, confidence=0.95):
@@ -68,11 +73,7 @@ def clopper_pearson_interval(successes, n, confidence=0.95):
     >>> [round(v, 3) for v in clopper_pearson_interval(10, 10)]
     [0.692, 1.0]
     """
-    successes, n = _check_counts(successes, n)
-    if n == 0:
-        return float("nan"), float("nan")
-    ci = stats.binomtest(successes, n).proportion_ci(confidence_level=confidence, method="exact")
-    return float(ci.low), float(ci.high)
+    return _binomial_interval(successes, n, confidence, "exact")
 
 
 def rate_with_interval(flags, confidence=0.95):
