@@ -191,19 +191,12 @@ def _decision_table(f, n_bits, batch_size):
 def margin_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
     """Margin-sensitivity counts from a full table of decisions.
 
-    Parameters
-    ----------
-    table : ndarray of shape (2^n_bits,), dtype int8
-        Decisions -1 / 0 / +1 in index order.
-    n_bits : int
-    chunk_bits : int
-        Chunks of ``2^chunk_bits`` strings.
-
-    Returns
-    -------
-    counts : ndarray of shape (n_bits + 1,), int64
-        Over the decided strings only.
-    flip_counts, band_counts : ndarray of shape (n_bits,), int64
+    The margin version of ``_profile.exhaustive_counts`` (same arguments
+    and chunking) for a table of int8 decisions -1 / 0 / +1
+    in index order: ``counts`` is over the decided strings only, a flip
+    counts only from +1 to -1 or back, and ``band_counts`` (shape
+    ``(n_bits,)``, int64) counts the flips from a decided string into the
+    band. Returns ``(counts, flip_counts, band_counts)``.
     """
     total = 1 << n_bits
     n_low = min(n_bits, chunk_bits)

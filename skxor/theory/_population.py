@@ -441,15 +441,9 @@ def population_gradient(queries, keys, support, attention="softmax", *, dtype="f
 
     Parameters
     ----------
-    queries : array-like of shape (H, m)
-        One query vector per head, ``1 <= H <= 5``.
-    keys : array-like of shape (d, m)
-        Positional keys.
-    support : array-like of k ints
-        The positions S of the parity, ``1 <= k <= 5``.
-    attention : {"softmax", "linear", "erf"}, default="softmax"
-    dtype : {"float64", "float32"}, default="float64"
-        Precision of the products with the keys.
+    queries, keys, support, attention, dtype
+        As in :func:`population_loss` (``dtype`` sets the precision of the
+        products with the keys).
 
     Returns
     -------
@@ -507,13 +501,8 @@ def population_step(
 
     Parameters
     ----------
-    queries : array-like of shape (H, m)
-        One query vector per head, ``1 <= H <= 5``.
-    keys : array-like of shape (d, m)
-        Positional keys.
-    support : array-like of k ints
-        The positions S of the parity, ``1 <= k <= 5``.
-    attention : {"softmax", "linear", "erf"}, default="softmax"
+    queries, keys, support, attention
+        As in :func:`population_loss`.
     learning_rate : "normalized" or float, default="normalized"
         ``"normalized"`` steps ``step_length * g / ||g||``; a float steps
         ``learning_rate * g``.
