@@ -92,6 +92,24 @@ def _describe(f):
     return type(f).__name__
 
 
+def _one_per_string(out, n_rows, what, expected=None):
+    """``out`` (array or tensor) as one entry per string, a column raveled.
+
+    Any shape other than ``(n_rows,)`` or ``(n_rows, 1)`` is refused with a
+    ValueError naming ``what`` returned it and ``expected`` (default
+    ``"(n_rows,)"``).
+    """
+    if out.ndim == 2 and out.shape[1] == 1:
+        out = out[:, 0]
+    if tuple(out.shape) != (n_rows,):
+        raise ValueError(
+            f"{what} returned an output of shape {tuple(out.shape)} for {n_rows} "
+            f"strings; it must return one label per string, shape "
+            f"{expected or f'({n_rows},)'}."
+        )
+    return out
+
+
 class ModelEvaluator:
     """A model seen as a Boolean function of 0/1 strings (see the module docstring).
 
@@ -259,15 +277,7 @@ class ModelEvaluator:
         """
         if isinstance(out, torch.Tensor):
             out = out.detach().cpu().numpy()
-        out = np.asarray(out)
-        if out.ndim == 2 and out.shape[1] == 1:
-            out = out[:, 0]
-        if out.shape != (n_rows,):
-            raise ValueError(
-                f"{_describe(self.model)} returned an output of shape {out.shape} "
-                f"for {n_rows} strings; it must return one label per string, "
-                f"shape ({n_rows},)."
-            )
+        out = _one_per_string(np.asarray(out), n_rows, _describe(self.model))
         if out.dtype == bool:
             return out.astype(np.uint8)
         if out.dtype.kind not in "biuf":
@@ -306,13 +316,7 @@ class ModelEvaluator:
         pred = np.asarray(self.model.predict(X))
         if self.classes is None:
             return self._decode_labels(pred, n_rows, X)
-        if pred.ndim == 2 and pred.shape[1] == 1:
-            pred = pred[:, 0]
-        if pred.shape != (n_rows,):
-            raise ValueError(
-                f"{_describe(self.model)}.predict returned shape {pred.shape} for "
-                f"{n_rows} strings; expected ({n_rows},)."
-            )
+        pred = _one_per_string(pred, n_rows, f"{_describe(self.model)}.predict")
         known = np.isin(pred, self.classes)
         if not known.all():
             raise ValueError(
@@ -351,14 +355,10 @@ class ModelEvaluator:
         if out.ndim == 2 and out.shape[1] == 2:
             labels = out.argmax(dim=1) == 1
         else:
-            if out.ndim == 2 and out.shape[1] == 1:
-                out = out[:, 0]
-            if tuple(out.shape) != (n_rows,):
-                raise ValueError(
-                    f"{_describe(module)} returned an output of shape "
-                    f"{tuple(out.shape)} for {n_rows} strings; expected ({n_rows},) "
-                    f"or ({n_rows}, 1) (a real score), or ({n_rows}, 2) (logits)."
-                )
+            out = _one_per_string(
+                out, n_rows, _describe(module),
+                f"({n_rows},) or ({n_rows}, 1) (a real score), or ({n_rows}, 2) (logits)",
+            )
             if out.dtype == torch.bool:
                 labels = out
             else:
