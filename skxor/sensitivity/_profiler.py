@@ -35,6 +35,32 @@ def _inner_has(method):
     return check
 
 
+def _delegated(method, what, returns):
+    """A profiler method returning the fitted classifier's ``method`` on X.
+
+    X is validated against fit and presented in the classifier's own
+    encoding (see ``SensitivityProfiler._inner_X``).
+    """
+
+    def delegate(self, X):
+        return self._delegate(method, X)
+
+    delegate.__name__ = method
+    delegate.__qualname__ = f"SensitivityProfiler.{method}"
+    delegate.__doc__ = f"""{what} of the fitted classifier.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Inputs in the encoding used in fit.
+
+    Returns
+    -------
+    {returns}
+    """
+    return delegate
+
+
 class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
     """Fit a classifier and profile the sensitivity of the function it computes.
 
@@ -381,49 +407,20 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         check_is_fitted(self)
         return getattr(self.estimator_, method)(self._inner_X(X), *args)
 
-    def predict(self, X):
-        """Predictions of the fitted classifier.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
-        return self._delegate("predict", X)
-
-    @available_if(_inner_has("decision_function"))
-    def decision_function(self, X):
-        """Decision function of the fitted classifier (e.g. for ROC AUC scoring).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-        """
-        return self._delegate("decision_function", X)
-
-    @available_if(_inner_has("predict_proba"))
-    def predict_proba(self, X):
-        """Class probabilities of the fitted classifier.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, 2)
-        """
-        return self._delegate("predict_proba", X)
+    # The fitted classifier's prediction methods, on X in its own encoding.
+    predict = _delegated("predict", "Predictions", "y_pred : ndarray of shape (n_samples,)")
+    decision_function = available_if(_inner_has("decision_function"))(
+        _delegated(
+            "decision_function",
+            "Decision function (e.g. for ROC AUC scoring)",
+            "scores : ndarray of shape (n_samples,)",
+        )
+    )
+    predict_proba = available_if(_inner_has("predict_proba"))(
+        _delegated(
+            "predict_proba", "Class probabilities", "proba : ndarray of shape (n_samples, 2)"
+        )
+    )
 
     def score(self, X, y):
         """Score of the fitted classifier (its own ``score``, e.g. accuracy).
