@@ -275,6 +275,15 @@ def check_positive_finite(value, name):
     return float(value)
 
 
+def check_head_split(d_model, n_heads):
+    """Refuse a model width that the heads cannot split evenly (ValueError)."""
+    if d_model % n_heads:
+        raise ValueError(
+            f"d_model={d_model} must be divisible by n_heads={n_heads} "
+            "(each head gets d_model / n_heads dimensions)."
+        )
+
+
 def check_count(value, name, minimum=1):
     """An integer >= minimum, else ValueError/TypeError naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, Integral):

@@ -19,7 +19,7 @@ from .._utils._skorch import (
     TensorBatches,
 )
 from .._utils._torch import torch_threads
-from .._utils._validation import Integers, to_spins
+from .._utils._validation import Integers, check_head_split, to_spins
 from ..nn import (
     ACTIVATIONS,
     INIT_SCHEMES,
@@ -280,11 +280,7 @@ default="relu"
     _finite_params = ("layer_norm_eps", "init_scale", "learning_rate", "weight_decay", "binarize")
 
     def _check_params(self):
-        if self.d_model % self.n_heads:
-            raise ValueError(
-                f"d_model={self.d_model} must be divisible by n_heads={self.n_heads} "
-                "(each head gets d_model / n_heads dimensions)."
-            )
+        check_head_split(self.d_model, self.n_heads)
 
     def _fresh_sampler(self, n_bits, seed, dtype, device):
         """``sampler(n) -> (spins, targets)``: n uniform strings, labelled."""

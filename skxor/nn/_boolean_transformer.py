@@ -39,7 +39,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .._utils._bits import largest_power_of_two_at_most
 from .._utils._torch import count_module_parameters, seeded_torch
+from .._utils._validation import check_head_split
 from .._utils._deprecation import renamed_argument, renamed_attribute
 from ._activations import ACTIVATIONS, activation_function
 
@@ -418,11 +420,7 @@ default="relu"
         self.d_model = _check_int(d_model, "d_model", 1)
         self.n_layers = _check_int(n_layers, "n_layers", 1)
         self.n_heads = _check_int(n_heads, "n_heads", 1)
-        if self.d_model % self.n_heads:
-            raise ValueError(
-                f"d_model={d_model} must be divisible by n_heads={n_heads} "
-                "(each head gets d_model / n_heads dimensions)."
-            )
+        check_head_split(self.d_model, self.n_heads)
         self.d_mlp = 4 * self.d_model if d_mlp is None else _check_int(d_mlp, "d_mlp", 1)
         self.positional = _check_option(positional, "positional", POSITIONAL_ENCODINGS)
         self.norm = _check_option(norm, "norm", NORM_PLACEMENTS)
@@ -440,7 +438,7 @@ default="relu"
         # memory. A power of two: torch's kernels then see rows in the same
         # alignment as in chunks of 1024, so every output keeps its bits.
         fits = max(1, DEFAULT_EVAL_TOKENS // self.n_tokens)
-        self.eval_batch_size = min(DEFAULT_EVAL_BATCH, 1 << (fits.bit_length() - 1))
+        self.eval_batch_size = min(DEFAULT_EVAL_BATCH, largest_power_of_two_at_most(fits))
 
         if seed is None:
             self._build()
