@@ -27,6 +27,17 @@ def check_n_bits(n_bits, name="n_bits"):
     return int(n_bits)
 
 
+def table_n_bits(table, name="table"):
+    """N of a table with one entry per string: 1-D of length 2^N, N >= 1."""
+    size = table.shape[0] if table.ndim == 1 else 0
+    if size < 2 or size & (size - 1):
+        raise ValueError(
+            f"{name} must be 1-D with a power-of-two length 2^N >= 2; got shape "
+            f"{table.shape}."
+        )
+    return size.bit_length() - 1
+
+
 def check_exhaustive_bits(n_bits, what="Exhaustive profiling"):
     """Refuse 2^N-sized work beyond ``EXHAUSTIVE_MAX_BITS`` with a useful hint."""
     if n_bits > EXHAUSTIVE_MAX_BITS:

@@ -11,6 +11,7 @@ from .._utils._bits import (
     check_exhaustive_bits,
     check_n_bits,
     index_to_bits,
+    table_n_bits,
 )
 from .._utils._support import check_support
 
@@ -494,12 +495,7 @@ class TruthTable(BooleanFunction):
     def __init__(self, table, *, bit_order="lsb", values="01"):
         bit_order = _check_option(bit_order, BIT_ORDERS, {}, "bit_order")
         table = np.asarray(table)
-        if table.ndim != 1 or table.size < 2 or table.size & (table.size - 1):
-            raise ValueError(
-                "table must be 1-D with a power-of-two length 2^N >= 2; got "
-                f"shape {table.shape}."
-            )
-        n_bits = table.size.bit_length() - 1
+        n_bits = table_n_bits(table)
         check_exhaustive_bits(n_bits, "A truth table")
         if table.dtype.kind not in "biuf":
             raise ValueError(

@@ -13,16 +13,7 @@ influence ``sum_S |S| F^(S)^2`` equals the average sensitivity.
 
 import numpy as np
 
-from .._utils._bits import popcount
-
-
-def _n_bits_of(length, name):
-    if length < 2 or length & (length - 1):
-        raise ValueError(
-            f"{name} must have a power-of-two length 2^N with N >= 1; got length "
-            f"{length}."
-        )
-    return length.bit_length() - 1
+from .._utils._bits import popcount, table_n_bits
 
 
 def walsh_hadamard(values):
@@ -48,11 +39,9 @@ def walsh_hadamard(values):
     [0.0, 0.0, 0.0, 4.0]
     """
     out = np.array(values, dtype=np.float64)
-    if out.ndim != 1:
-        raise ValueError(f"values must be 1-D; got shape {out.shape}.")
+    n_bits = table_n_bits(out, "values")
     if not np.isfinite(out).all():
         raise ValueError("values must be finite; got NaN or inf.")
-    n_bits = _n_bits_of(out.shape[0], "values")
     for i in range(n_bits):
         # Butterfly on bit i: (a, b) -> (a + b, a - b) for each pair r, r ^ (1 << i).
         pairs = out.reshape(-1, 2, 1 << i)
@@ -64,9 +53,7 @@ def walsh_hadamard(values):
 
 def _check_table(table):
     table = np.asarray(table)
-    if table.ndim != 1:
-        raise ValueError(f"table must be a 1-D truth table; got shape {table.shape}.")
-    _n_bits_of(table.shape[0], "table")
+    table_n_bits(table)
     if table.dtype != bool and (
         table.dtype.kind not in "iuf" or not np.isin(table, [0, 1]).all()
     ):
@@ -103,6 +90,12 @@ def fourier_spectrum(table):
     return walsh_hadamard(signs) / table.shape[0]
 
 
+def _fourier_weights(table):
+    """``(F^(S)^2 for every S, N)`` of a truth table."""
+    weights = fourier_spectrum(table) ** 2
+    return weights, weights.shape[0].bit_length() - 1
+
+
 def influences(table):
     """Influence of each bit, ``Pr_x[f(x) != f(x^{+i})] = sum_{S ∋ i} F^(S)^2``.
 
@@ -122,8 +115,7 @@ def influences(table):
     >>> influences(Majority(3).truth_table()).tolist()
     [0.5, 0.5, 0.5]
     """
-    weights = fourier_spectrum(table) ** 2
-    n_bits = weights.shape[0].bit_length() - 1
+    weights, n_bits = _fourier_weights(table)
     return np.array(
         [weights.reshape(-1, 2, 1 << i)[:, 1, :].sum() for i in range(n_bits)]
     )
@@ -173,7 +165,6 @@ def degree_weights(table):
     >>> degree_weights(Dictator(3, index=1).truth_table()).tolist()
     [0.0, 1.0, 0.0, 0.0]
     """
-    weights = fourier_spectrum(table) ** 2
-    n_bits = weights.shape[0].bit_length() - 1
+    weights, n_bits = _fourier_weights(table)
     degrees = popcount(np.arange(weights.shape[0], dtype=np.int64))
     return np.bincount(degrees, weights=weights, minlength=n_bits + 1)
