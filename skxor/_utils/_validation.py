@@ -275,6 +275,19 @@ def check_positive_finite(value, name):
     return float(value)
 
 
+def check_finite_params(estimator, names):
+    """Refuse inf or NaN in the float parameters ``names`` (None is let through).
+
+    scikit-learn's ``Interval`` constraints without an upper bound admit inf,
+    and ``[Real, None]`` admits NaN; this is the check that follows them.
+    """
+    for name in names:
+        value = getattr(estimator, name)
+        if value is not None and not np.isfinite(value):
+            what = "a finite threshold or None" if name == "binarize" else "finite"
+            raise ValueError(f"{name} must be {what}; got {value!r}.")
+
+
 def check_head_split(d_model, n_heads):
     """Refuse a model width that the heads cannot split evenly (ValueError)."""
     if d_model % n_heads:

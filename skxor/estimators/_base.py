@@ -27,6 +27,7 @@ from .._utils._validation import (
     check_binary_target,
     check_device,
     check_dtype,
+    check_finite_params,
     restore_on_error,
     row_batches,
     to_spins,
@@ -100,20 +101,13 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
             self._fit(X, y)
         return self
 
-    def _check_finite_params(self):
-        for name in self._finite_params:
-            value = getattr(self, name)
-            if value is not None and not np.isfinite(value):
-                what = "a finite threshold or None" if name == "binarize" else "finite"
-                raise ValueError(f"{name} must be {what}; got {value!r}.")
-
     def _start_fit(self, X, y, *, need_y=True):
         """Validate X (and y), read the encoding, target, device, dtype and RNG.
 
         With ``need_y=False`` and ``y=None`` only X is validated; ``classes``
         and ``y_spins`` are then None.
         """
-        self._check_finite_params()
+        check_finite_params(self, self._finite_params)
         if y is None and not need_y:
             X = validate_binary_data(self, X, dtype="numeric")
             classes = y_spins = None

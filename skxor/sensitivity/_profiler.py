@@ -18,6 +18,7 @@ from .._utils._bits import bits_to_index, check_exhaustive_bits, to_bits
 from .._utils._validation import (
     Integers,
     binary_encoding,
+    check_finite_params,
     restore_on_error,
     validate_binary_data,
 )
@@ -296,8 +297,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         return self
 
     def _fit(self, X, y):
-        if self.binarize is not None and not np.isfinite(self.binarize):
-            raise ValueError(f"binarize must be finite; got {self.binarize!r}.")
+        check_finite_params(self, ["binarize"])
         X, bits = self._bits(X, reset=True)
         n_bits = X.shape[1]
         method = resolve_method(self.method, n_bits, self.n_samples, fallback="data")
