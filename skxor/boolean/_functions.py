@@ -5,7 +5,6 @@ from sklearn.utils import check_random_state
 
 from .._utils._bits import (
     ALL_STRINGS_MAX_BITS,
-    EXHAUSTIVE_MAX_BITS,
     as_bit_strings,
     bits_to_index,
     check_exhaustive_bits,
