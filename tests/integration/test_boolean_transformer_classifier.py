@@ -229,3 +229,20 @@ def test_predict_proba_comes_from_the_base_with_the_logistic_loss():
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     np.testing.assert_array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(X[:20]))
     assert not hasattr(BooleanTransformerClassifier(loss="squared_error"), "predict_proba")
+
+
+def test_architecture_defaults_are_the_modules():
+    """The estimator mirrors nn.BooleanTransformer's architecture parameters
+    (scikit-learn needs them in its own signature): same names, same defaults."""
+    import inspect
+
+    from skxor.nn import BooleanTransformer
+
+    module = inspect.signature(BooleanTransformer).parameters
+    estimator = inspect.signature(BooleanTransformerClassifier).parameters
+    shared = set(module) & set(estimator)
+    assert {"d_model", "n_layers", "n_heads", "d_mlp", "positional", "norm",
+            "layer_norm_eps", "readout", "activation", "init", "init_scale"} <= shared
+    assert {name: estimator[name].default for name in shared} == {
+        name: module[name].default for name in shared
+    }
