@@ -13,7 +13,8 @@ def sphere_keys(n_positions, m, rng):
     norms = np.linalg.norm(keys, axis=1, keepdims=True)
     # A zero Gaussian draw has probability 0; guard anyway against a 0/0.
     norms[norms == 0] = 1.0
-    return keys / norms
+    keys /= norms  # in place: keys can be d x m = 10^7 floats
+    return keys
 
 
 def initial_queries(n_heads, m, init, rng):

@@ -179,9 +179,20 @@ def format_interval(value, low, high, digits=2):
     '0.80 [0.49, 0.94]'
     >>> format_interval(float("nan"), float("nan"), float("nan"))
     '-'
+
+    An interval narrower than the rounding gets the digits it needs, so
+    that 0 successes in 1 050 runs do not read as the interval [0, 0]:
+
+    >>> format_interval(0.0, 0.0, 0.0036)
+    '0.000 [0.000, 0.004]'
     """
     if value is None or not np.isfinite(value):
         return "-"
     if low is None or high is None or not (np.isfinite(low) and np.isfinite(high)):
         return f"{value:.{digits}f}"
-    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+    # Up to 4 digits: a bound that differs from the value must read differently.
+    for shown in range(digits, max(digits, 4) + 1):
+        texts = [f"{x:.{shown}f}" for x in (value, low, high)]
+        if all(texts[0] != t for x, t in zip((low, high), texts[1:]) if x != value):
+            break
+    return f"{texts[0]} [{texts[1]}, {texts[2]}]"

@@ -97,7 +97,9 @@ def _as_tensor(name, value, dtype, ndim):
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} contains NaN or infinite values.")
     tensor = torch.as_tensor(arr, dtype=dtype)
-    if not torch.isfinite(tensor).all():
+    # Finite float64 values stay finite in float64; only a narrower dtype can
+    # overflow (a second pass over d x m keys costs as much as the step).
+    if tensor.dtype != torch.float64 and not torch.isfinite(tensor).all():
         raise ValueError(
             f"{name} overflow the range of {dtype} (largest magnitude "
             f"{np.abs(arr).max():.3g}); use dtype='float64'."

@@ -54,3 +54,12 @@ def test_bootstrap_slope_drops_unusable_points_and_needs_two_x_values():
 def test_format_interval():
     assert format_interval(0.5, 0.2, 0.8, digits=1) == "0.5 [0.2, 0.8]"
     assert format_interval(1.0, np.nan, np.nan) == "1.00"
+
+
+def test_format_interval_never_shows_a_nonzero_interval_as_a_point():
+    # 0/1050 successes: Wilson upper bound 0.0036, which rounds to 0.00.
+    low, high = wilson_interval(0, 1050)
+    text = format_interval(0.0, low, high)
+    assert text == "0.000 [0.000, 0.004]"
+    # Ordinary intervals keep two digits.
+    assert format_interval(0.5, 0.3, 0.7) == "0.50 [0.30, 0.70]"
