@@ -875,6 +875,9 @@ STUDY = Study(
     key=("function", "n_bits", "layer_norm_eps", "seed", "random_state", "d_model",
          "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
          "target_accuracy", "exhaustive_max", "n_eval", "n_samples"),
+    setting=("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
+             "check_every", "target_accuracy", "exhaustive_max", "n_eval", "n_samples",
+             "device", "random_state"),
     check=_check,
 )
 
