@@ -231,6 +231,29 @@ def split_settings(table, latest=None):
     return parts
 
 
+def _backfill_setting(path, study):
+    """Give a table written before the ``setting`` column its rows' settings.
+
+    Possible when every setting parameter of the study is a column without
+    gaps (one_step, sample_complexity, training_sensitivity, ...); otherwise
+    the table is left as it is, and :func:`merge_tables` sets it aside.
+    """
+    try:
+        old = pd.read_csv(path)
+    except (OSError, ValueError):
+        return
+    names = list(study.setting)
+    if SETTING_COLUMN in old or not names or not all(n in old for n in names):
+        return
+    if old[names].isna().any().any():
+        return
+    old[SETTING_COLUMN] = [
+        json.dumps({n: _canonical(v) for n, v in zip(names, values)})
+        for values in old[names].itertuples(index=False, name=None)
+    ]
+    _atomic_write_text(path, old.to_csv(index=False))
+
+
 def _section(study, table, latest):
     """The study's report section: one part per setting in ``table``, the latest first."""
     parts = split_settings(table, latest)
@@ -475,6 +498,8 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         setting = run_setting(study, params)
         stored = df.copy()
         stored[SETTING_COLUMN] = setting
+        if csv.exists():
+            _backfill_setting(csv, study)
         table, replaced = merge_tables(csv, stored, (*study.key, SETTING_COLUMN))
         _atomic_write_text(csv, table.to_csv(index=False))
         parts = split_settings(table, setting)

@@ -353,3 +353,15 @@ def test_the_headline_refuses_a_table_of_several_settings(tmp_path):
                  ).to_csv(tmp_path / "one_step.csv", index=False)
     with pytest.raises(ValueError, match="holds rows of 2 settings"):
         render_headline(tmp_path)
+
+
+def test_a_table_written_before_the_setting_column_is_merged(tmp_path):
+    out = str(tmp_path)
+    assert main(["run", "one_step", "--out", out, *_tiny(20)]) == 0
+    older = pd.read_csv(tmp_path / "one_step.csv").drop(columns="setting")
+    older.to_csv(tmp_path / "one_step.csv", index=False)
+    assert main(["run", "one_step", "--out", out, *_tiny(30)]) == 0
+    table = pd.read_csv(tmp_path / "one_step.csv")
+    # Its settings are read from its own columns: one setting, 12 rows, nothing set aside.
+    assert len(table) == 12 and table["setting"].nunique() == 1
+    assert list(tmp_path.glob("one_step.*.csv")) == []
