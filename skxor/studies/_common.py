@@ -112,10 +112,10 @@ class Study:
     report : callable
         ``report(table)``: the study's Markdown section of ``report.md``.
     key : tuple of str
-        The columns identifying one row of the table: when runs with other
-        parameters write to the same folder, their rows are merged into one
-        table on these columns (a later row replaces an earlier one with the
-        same key).
+        The columns identifying one row of the table within a run: when runs
+        write to the same folder, their rows are merged into one table on
+        these columns plus the run's ``setting`` (a later row replaces an
+        earlier one with the same key and setting).
     check : callable or None, default=None
         ``check(params)``: rules between parameters (for example ``n_heads``
         dividing ``d_model``); raises ValueError.

@@ -414,8 +414,10 @@ def run_studies(
     ``<out_dir>/checkpoints`` so an interrupted run resumes where it stopped.
     Every study's parameters are validated, and the scheduler (if any)
     reached, before any work starts. Results already in ``out_dir`` are kept:
-    the table merges rows of earlier runs keyed by their parameters, and the
-    report keeps the other studies' sections (see the module documentation).
+    the table merges rows of earlier runs keyed by their cell and their run's
+    setting (a ``setting`` column), each setting is analysed on its own in
+    the report, and the report keeps the other studies' sections (see the
+    module documentation).
 
     Parameters
     ----------
