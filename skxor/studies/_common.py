@@ -112,13 +112,21 @@ class Study:
     report : callable
         ``report(table)``: the study's Markdown section of ``report.md``.
     key : tuple of str
-        The columns identifying one row of the table: when runs with other
-        parameters write to the same folder, their rows are merged into one
-        table on these columns (a later row replaces an earlier one with the
-        same key).
+        The columns identifying one row of the table within a run: when runs
+        write to the same folder, their rows are merged into one table on
+        these columns plus the run's ``setting`` (a later row replaces an
+        earlier one with the same key and setting).
     check : callable or None, default=None
         ``check(params)``: rules between parameters (for example ``n_heads``
         dividing ``d_model``); raises ValueError.
+    setting : tuple of str, default=()
+        The parameters that set up a run rather than name a cell of its
+        sweep (budgets, test split, random state, size grids, ...): every
+        parameter except the sweep axes whose values are ``key`` columns and
+        counts of per-seed rows (``seeds``). The runner writes them into a
+        ``setting`` column of the stored table and merges on ``key`` plus
+        ``setting``, so rows of runs with other settings coexist and each
+        setting is analysed on its own.
 
     Examples
     --------
@@ -143,6 +151,7 @@ class Study:
     report: Callable
     key: tuple
     check: Optional[Callable] = field(default=None)
+    setting: tuple = field(default=())
 
     def __post_init__(self):
         declared = set(self.parameters)
@@ -160,6 +169,9 @@ class Study:
             validate_parameter_constraints(
                 self.parameters, self.preset(preset), caller_name=self.name
             )
+        unknown = sorted(set(self.setting) - declared)
+        if unknown:
+            raise ValueError(f"study {self.name!r}: setting names undeclared {unknown}.")
 
     def preset(self, name):
         """Every parameter of preset ``name``: ``quick`` updated with its differences."""

@@ -203,6 +203,12 @@ def render_headline(folder, fmt="md"):
     text : str
         One bullet per study found in the folder, in a fixed order.
 
+    Raises
+    ------
+    ValueError
+        No study table in ``folder``, or a table holding rows of several
+        settings (its ``setting`` column; see :func:`run_studies`).
+
     Examples
     --------
     >>> import tempfile
@@ -226,7 +232,16 @@ def render_headline(folder, fmt="md"):
         path = folder / f"{name}.csv"
         if not path.exists():
             continue
-        bullets.append(render(pd.read_csv(path)))
+        table = pd.read_csv(path)
+        # The headline states one setting's figures: never pool several.
+        settings = table["setting"].nunique(dropna=False) if "setting" in table else 1
+        if settings > 1:
+            raise ValueError(
+                f"{path} holds rows of {settings} settings (runs with other parameters "
+                "merged into it); the headline describes one: render it from a folder "
+                "written by one run (skxor reproduce --out EMPTY_FOLDER)."
+            )
+        bullets.append(render(table))
     if not bullets:
         raise ValueError(f"no study table (e.g. one_step.csv) found in {folder}.")
     return "\n".join(f"* {b}" for b in bullets)

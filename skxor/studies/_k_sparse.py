@@ -793,6 +793,9 @@ STUDY = Study(
     report=report_k_sparse,
     key=_KEY,
     check=_check,
+    # v1_k, v1_d and v1_n are sweep axes of the v1 rows (their k, d, n columns).
+    setting=("path_length", "n_test", "random_state", "v1_epochs", "v1_learning_rate",
+             "v1_batch_size", "v1_m"),
 )
 
 __all__ = [

@@ -617,6 +617,7 @@ STUDY = Study(
     figures=plot_one_step,
     report=report_one_step,
     key=("attention", "d", "m", "n", "seed", "step_length", "n_test"),
+    setting=("step_length", "n_test"),
 )
 
 __all__ = [

@@ -607,7 +607,7 @@ def _setting(df):
     :func:`parameter_scaling` or from ``skxor run``.
     """
     seeds = int(df["seeds"].iloc[0]) if len(df) else 0
-    params = df.attrs.get("params")
+    params = df.attrs.get("params") or ("setting" in df and len(df) and _run_params(df))
     if not params:
         return f"{seeds} seeds"
     params = _normalised(params)
@@ -735,8 +735,17 @@ def plot_parameter_scaling(df):
 
 
 def _run_params(df):
-    """The parameters of the run (the runner keeps the latest run's attrs); quick's if unknown."""
-    return df.attrs.get("params") or STUDY.preset("quick")
+    """The parameters of the rows' run: ``attrs["params"]`` (a fresh result, or the
+    latest setting of a merged table), else the run's setting stored in the
+    ``setting`` column (rows of an earlier setting); quick's where unknown."""
+    if df.attrs.get("params"):
+        return df.attrs["params"]
+    params = STUDY.preset("quick")
+    if "setting" in df and len(df) and isinstance(df["setting"].iloc[0], str):
+        params.update(json.loads(df["setting"].iloc[0]))
+        params["model"] = [m for m in MODELS if m in set(df["model"])]
+        params["d"] = sorted(int(d) for d in set(df["d"]))
+    return params
 
 
 def _summary(df):
@@ -913,9 +922,16 @@ STUDY = Study(
     summary=_summary,
     figures=plot_parameter_scaling,
     report=report_parameter_scaling,
-    # One row per (model, d): a later run replaces the rows of the (model, d) it ran.
+    # One row per (model, d) of a setting: seeds, threshold, size grids, training
+    # sets, budgets and random state all define the row (the runner merges on
+    # key plus setting), so a run with other settings never replaces it.
+    # samples_d_max only chooses which d the finite-sample models run.
     key=("model", "d"),
     check=_check,
+    setting=("seeds", "threshold", "success_share", "n_test", "n_train_min",
+             "n_train_per_d2", "transformer_m", "transformer_steps", "step_length",
+             "ffnn_width", "ffnn_activation", "ffnn_steps", "ffnn_batch_size",
+             "ffnn_learning_rate", "random_state"),
 )
 
 __all__ = [

@@ -910,6 +910,8 @@ STUDY = Study(
     key=("function", "n_bits", "d_model", "n_layers", "n_heads", "layer_norm_eps", "init",
          "readout", "positional", "init_scale", "seed", "random_state", "exhaustive_max",
          "n_samples", "n_blowup", "n_functions"),
+    setting=("n_heads", "init_scale", "exhaustive_max", "n_samples", "n_blowup",
+             "n_random_functions", "device", "random_state"),
     check=_check,
 )
 

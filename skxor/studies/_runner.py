@@ -1,12 +1,18 @@
 """Run registered studies into an output folder: CSV, PNG figures, Markdown report.
 
 Nothing in the folder is silently overwritten. A study's table
-``<study>.csv`` merges the rows of every run written to the folder, keyed by
-the study's parameter columns (:attr:`Study.key`): a later run replaces only
-rows with the same parameters, and says how many it replaced. ``report.md``
-is rebuilt from one stored section per study, so running one study keeps the
-other studies' sections; its header lists every run (preset, every override,
-rows, date, skxor version, machine). Every file is written under a unique
+``<study>.csv`` merges the rows of every run written to the folder. Each row
+carries its run's setting in a ``setting`` column (the JSON of the study's
+:attr:`Study.setting` parameters: budgets, test split, random state, size
+grids, ...) and is keyed by the study's cell columns (:attr:`Study.key`) plus
+that setting: a later run replaces only rows with the same cell and the same
+setting (the same computation again), says how many it replaced, and leaves
+rows of other settings in place. Nothing mixes settings either: the report
+analyses each setting of the table on its own (one part per setting, the
+latest run's first, each stating its setting), and the figures show the
+latest run's setting. ``report.md`` is rebuilt from one stored section per
+study, so running one study keeps the other studies' sections; its header
+lists every run (preset, every override, rows, date, skxor version, machine). Every file is written under a unique
 temporary name and moved into place atomically, and the merge happens under a
 lock on the folder, so concurrent runs on one folder neither crash nor lose a
 finished row.
@@ -25,6 +31,7 @@ import datetime
 import io
 import json
 import math
+import numbers
 import os
 import platform
 import tempfile
@@ -32,6 +39,7 @@ import time
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .._utils._files import prepare_out_dir
@@ -122,6 +130,157 @@ def merge_tables(path, new, key):
     return table, replaced
 
 
+#: The column of a stored table holding the setting of the run that wrote the row.
+SETTING_COLUMN = "setting"
+
+
+def _canonical(value):
+    """``value`` as plain JSON: integral numbers as ints, number lists sorted, unique."""
+    if isinstance(value, (list, tuple)):
+        items = [_canonical(v) for v in value]
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in items):
+            items = sorted(set(items))  # a grid of sizes is a set of values
+        return items
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        value = float(value)
+        # 20 and 20.0 are the same setting.
+        return int(value) if value.is_integer() and abs(value) < 2**53 else value
+    return str(value)
+
+
+def run_setting(study, params):
+    """The setting of a run, as stored in its rows' ``setting`` column.
+
+    JSON of the study's :attr:`~skxor.studies.Study.setting` parameters, in
+    declared order, with integral numbers written as integers and number
+    lists sorted (so ``--set step_length=20`` and the preset's ``20.0`` are
+    the same setting).
+
+    Parameters
+    ----------
+    study : Study
+    params : dict
+        The run's validated parameters (:meth:`Study.params`).
+
+    Returns
+    -------
+    setting : str
+
+    Examples
+    --------
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies._runner import run_setting
+    >>> study = get_study("one_step")
+    >>> run_setting(study, study.params("quick", {"n_test": 500}))
+    '{"step_length": 100, "n_test": 500}'
+    """
+    return json.dumps({name: _canonical(params[name]) for name in study.setting})
+
+
+def describe_setting(setting):
+    """``'{"a": 1, "b": [2, 3]}'`` as ``"a=1, b=[2, 3]"`` (a setting with no parameters: "-").
+
+    Examples
+    --------
+    >>> from skxor.studies._runner import describe_setting
+    >>> describe_setting('{"step_length": 100, "n_test": 500}')
+    'step_length=100, n_test=500'
+    """
+    try:
+        values = json.loads(setting)
+    except (TypeError, ValueError):
+        return str(setting)
+    if not isinstance(values, dict):
+        return str(setting)
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in values.items()) or "-"
+
+
+def split_settings(table, latest=None):
+    """The rows of ``table`` per setting: a list of ``(setting, rows)``.
+
+    The setting ``latest`` (or, by default, that of the last row) comes
+    first, then the others in the order they first occur. A table without a
+    ``setting`` column is one setting (``None``). The first part keeps the
+    table's ``attrs`` (the latest run's); the others get none.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._runner import split_settings
+    >>> table = pd.DataFrame({"d": [1, 2, 1], "setting": ["a", "b", "b"]})
+    >>> [(s, rows["d"].tolist()) for s, rows in split_settings(table)]
+    [('b', [2, 1]), ('a', [1])]
+    """
+    if SETTING_COLUMN not in table or table.empty:
+        return [(None, table)]
+    values = table[SETTING_COLUMN].astype(str)
+    latest = values.iloc[-1] if latest is None else str(latest)
+    order = [latest] + [v for v in dict.fromkeys(values) if v != latest]
+    parts = []
+    for setting in order:
+        rows = table[values == setting].reset_index(drop=True)
+        rows.attrs = dict(table.attrs) if setting == latest else {}
+        if len(rows):
+            parts.append((setting, rows))
+    return parts
+
+
+def _backfill_setting(path, study):
+    """Give a table written before the ``setting`` column its rows' settings.
+
+    Possible when every setting parameter of the study is a column without
+    gaps (one_step, sample_complexity, training_sensitivity, ...); otherwise
+    the table is left as it is, and :func:`merge_tables` sets it aside.
+    """
+    try:
+        old = pd.read_csv(path)
+    except (OSError, ValueError):
+        return
+    names = list(study.setting)
+    if SETTING_COLUMN in old or not names or not all(n in old for n in names):
+        return
+    if old[names].isna().any().any():
+        return
+    old[SETTING_COLUMN] = [
+        json.dumps({n: _canonical(v) for n, v in zip(names, values)})
+        for values in old[names].itertuples(index=False, name=None)
+    ]
+    _atomic_write_text(path, old.to_csv(index=False))
+
+
+def _section(study, table, latest):
+    """The study's report section: one part per setting in ``table``, the latest first."""
+    parts = split_settings(table, latest)
+    if len(parts) == 1:
+        return study.report(parts[0][1])
+    texts = []
+    for i, (setting, rows) in enumerate(parts, 1):
+        head, _, body = study.report(rows).partition("\n")
+        which = "the latest run's setting" if i == 1 else "an earlier run's setting"
+        lines = [f"{head} ({which}, {i} of {len(parts)})", ""]
+        lines.append(
+            f"_Setting {i} of {len(parts)} ({len(rows)} rows): {describe_setting(setting)}; "
+            f"in the table's `{SETTING_COLUMN}` column: `{setting}`._"
+        )
+        if i == 1:
+            lines += ["", (
+                f"_The table `{study.name}.csv` holds rows of {len(parts)} settings "
+                f"(its `{SETTING_COLUMN}` column); each is analysed on its own below, "
+                "never pooled, and the figures show this one. To draw another: "
+                f"`t = pandas.read_csv(\"{study.name}.csv\"); "
+                f"skxor.studies.get_study(\"{study.name}\").figures("
+                f"t[t.{SETTING_COLUMN} == VALUE])`._"
+            )]
+        texts.append("\n".join(lines) + "\n" + body)
+    return "\n\n".join(texts)
+
+
 def study_floor(table):
     """The floor a study measured, from ``table.attrs``: ``(seconds, description)``.
 
@@ -205,8 +364,9 @@ def _write_report(folder):
         "# skxor results",
         "",
         "Each study's table (`<study>.csv`) merges the rows of every run below, keyed "
-        "by the study's parameters: a later run replaces only rows with the same "
-        "parameters.",
+        "by the study's parameters and the run's setting (column `setting`): a later "
+        "run replaces only rows with the same parameters and setting. A table holding "
+        "several settings is analysed per setting, never pooled.",
         "",
         "| study | preset | overrides (--set) | rows written | date (UTC) | skxor | machine "
         "| wall time and floor |",
@@ -254,8 +414,10 @@ def run_studies(
     ``<out_dir>/checkpoints`` so an interrupted run resumes where it stopped.
     Every study's parameters are validated, and the scheduler (if any)
     reached, before any work starts. Results already in ``out_dir`` are kept:
-    the table merges rows of earlier runs keyed by their parameters, and the
-    report keeps the other studies' sections (see the module documentation).
+    the table merges rows of earlier runs keyed by their cell and their run's
+    setting (a ``setting`` column), each setting is analysed on its own in
+    the report, and the report keeps the other studies' sections (see the
+    module documentation).
 
     Parameters
     ----------
@@ -335,18 +497,25 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         if (out / "report.md").exists() and not any((out / STATE_DIR).glob("*.json")):
             # A report from an older skxor, without stored sections: keep it.
             _set_aside(out / "report.md", "was written without per-study sections")
-        table, replaced = merge_tables(csv, df, study.key)
+        setting = run_setting(study, params)
+        stored = df.copy()
+        stored[SETTING_COLUMN] = setting
+        if csv.exists():
+            _backfill_setting(csv, study)
+        table, replaced = merge_tables(csv, stored, (*study.key, SETTING_COLUMN))
         _atomic_write_text(csv, table.to_csv(index=False))
-        for fig_name, fig in study.figures(table).items():
+        parts = split_settings(table, setting)
+        for fig_name, fig in study.figures(parts[0][1]).items():
             _atomic_write(
                 out / f"{study.name}_{fig_name}.png",
                 lambda fh, fig=fig: fig.savefig(fh, format="png", dpi=110), mode="wb",
             )
         merged = "" if len(table) == len(df) else (
-            f" ({len(df)} from the latest run, {len(table) - len(df)} kept from earlier runs)"
+            f" ({len(df)} from the latest run, {len(table) - len(df)} kept from earlier runs"
+            + ("" if len(parts) == 1 else f"; {len(parts)} settings") + ")"
         )
         section = "\n".join([
-            study.report(table),
+            _section(study, table, setting),
             "",
             f"_{len(table)} rows{merged}; latest run: {preset} preset, overrides: "
             f"{run['overrides']}; {timing}._",
@@ -357,5 +526,7 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         _atomic_write_text(state_path, json.dumps(state, indent=1))
         _write_report(out)
     note = f", replacing {replaced} earlier row(s) with the same parameters" if replaced else ""
+    if len(parts) > 1:
+        note += f"; {len(parts)} settings, each analysed on its own in report.md"
     echo(f"{study.name}: {len(df)} rows ({timing}) -> {csv} ({len(table)} rows{note})")
     return df

@@ -545,11 +545,7 @@ def report_sample_complexity(df):
             f"and {int(fit['left_out_unreached'])} unreached left out); the proof's bound "
             "grows as d^4 up to polylog factors."
         )
-    if len(df) < len(everything):
-        lines.append(
-            f"- {len(everything) - len(df)} rows of the table, from earlier runs with "
-            "another grid, test split or target, are left out of this analysis."
-        )
+    lines += _other_settings(everything, df)
     lines += _tradeoff(table)
     timing = sample_complexity_timing(df)
     if len(timing) == 2:
@@ -559,6 +555,26 @@ def report_sample_complexity(df):
             f"({timing['seconds'] / max(timing['floor_seconds'], 1e-9):.2f}x the floor)."
         )
     return "\n".join(lines)
+
+
+def _other_settings(everything, analysed):
+    """Sentences naming the rows of other settings that ``like_for_like`` left out."""
+    others = everything[~everything.index.isin(analysed.index)]
+    if others.empty:
+        return []
+    columns = [c for c in SETTING_COLUMNS if c in everything]
+    counts = others.groupby(columns, sort=False).size()
+    listed = "; ".join(
+        ", ".join(f"{c}={v:g}" for c, v in zip(columns, values)) + f": {count} rows"
+        for values, count in counts.items()
+    )
+    return [
+        f"- Not pooled: this analysis uses the latest setting only; the table also holds "
+        f"{len(others)} rows of {len(counts)} other setting(s) of {', '.join(columns)} "
+        f"({listed}). Analyse one with `report_sample_complexity(table[table.n_test == "
+        "...])` (select on every column that differs); `skxor run` writes one part of "
+        "report.md per setting."
+    ]
 
 
 def _tradeoff(table):
@@ -601,6 +617,7 @@ STUDY = Study(
     report=report_sample_complexity,
     key=("model", "d", "seed", "n", *SETTING_COLUMNS),
     check=_check,
+    setting=SETTING_COLUMNS,
 )
 
 __all__ = [

@@ -513,6 +513,8 @@ STUDY = Study(
     key=("n_bits", "d_model", "n_layers", "layer_norm_eps", "n_heads", "init", "init_scale",
          "readout", "positional", "seed", "random_state", "exhaustive_max", "n_samples",
          "n_blowup"),
+    setting=("n_heads", "init", "init_scale", "readout", "positional", "exhaustive_max",
+             "n_samples", "n_blowup", "device", "random_state"),
     check=_check,
 )
 

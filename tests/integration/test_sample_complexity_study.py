@@ -152,4 +152,10 @@ def test_a_merged_table_is_analysed_on_the_latest_setting(tmp_path):
     assert len(table) == 6 and sorted(table["n_test"].unique()) == [100, 200]
     assert (n_star_per_seed(table)["seed"] == 0).all() and len(n_star_per_seed(table)) == 1
     report = (tmp_path / "report.md").read_text()
-    assert "3 rows of the table, from earlier runs with another grid" in report
+    # The runner analyses each setting in its own part; called on the merged
+    # table, the report analyses the latest and names the rows it left out.
+    assert "## Sample complexity (an earlier run's setting, 2 of 2)" in report
+    assert "n_test=100" in report and "n_test=200" in report
+    text = report_sample_complexity(table)
+    assert "the table also holds 3 rows of 1 other setting(s)" in text
+    assert "n_test=100" in text

@@ -1,6 +1,7 @@
 """The study registry, runner and command line (the studies' own tests:
 test_one_step_study.py, test_sample_complexity_study.py)."""
 
+import io
 import platform
 import re
 import subprocess
@@ -250,3 +251,117 @@ def test_the_runner_records_wall_time_and_the_studys_floor(tmp_path, monkeypatch
         run_studies(["toy_floor"], out_dir=tmp_path, overrides={"toy_floor": {"floor": "nan"}},
                     progress=False, echo=None)
     assert "floor not measured" in (tmp_path / "report.md").read_text().split("## Toy floor")[1]
+
+
+# -- settings: merged, never replaced by another setting, never pooled -------------------
+
+#: Parameters that are neither part of a run's setting nor a key column, and why.
+_NOT_IN_SETTING = {
+    "seeds": "a count of per-seed rows: the seed is a key column",
+    "v1_seeds": "a count of per-seed v1 rows: the seed is a key column",
+    "samples_d_max": "chooses which d the finite-sample models run; d is a key column",
+    "v1_k": "the k column of the v1 rows", "v1_d": "the d column of the v1 rows",
+    "v1_n": "the n column of the v1 rows",
+}
+
+
+@pytest.mark.parametrize("name", list(STUDIES))
+def test_every_parameter_defining_a_row_is_in_its_merge_key(name):
+    # A row is replaced only by a row of the same cell and the same setting:
+    # every parameter is a key column (a sweep axis) or part of the setting.
+    study = STUDIES[name]
+    covered = set(study.key) | set(study.setting)
+    if name == "parameter_scaling":  # one row per (model, d) pools its seeds
+        assert "seeds" in study.setting
+    missing = [p for p in study.parameters if p not in covered and p not in _NOT_IN_SETTING]
+    assert missing == []
+
+
+def test_run_setting_is_canonical():
+    from skxor.studies._runner import run_setting
+
+    study = STUDIES["parameter_scaling"]
+    preset = run_setting(study, study.params("quick"))
+    same = run_setting(study, study.params("quick", {
+        "step_length": 20, "transformer_m": [64, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 2],
+        "seeds": 5, "d": [16]}))
+    assert same == preset
+    assert run_setting(study, study.params("quick", {"seeds": 6})) != preset
+    assert run_setting(study, study.params("quick", {"ffnn_width": [1, 2]})) != preset
+
+
+def _ps(tmp_path, **changes):
+    tiny = {"model": ["transformer_population", "transformer"], "d": [16],
+            "transformer_m": [2, 8], "n_test": 300, "n_train_min": 256, "seeds": 2}
+    return run_studies(["parameter_scaling"], out_dir=tmp_path, progress=False,
+                       overrides={"parameter_scaling": {**tiny, **changes}},
+                       echo=lambda line: None)["parameter_scaling"]
+
+
+def test_parameter_scaling_runs_with_other_settings_coexist_and_are_reported_apart(tmp_path):
+    # Before the fix the key was (model, d): the second run replaced the first's rows.
+    first = _ps(tmp_path)
+    second = _ps(tmp_path, seeds=3, n_test=400)
+    table = pd.read_csv(tmp_path / "parameter_scaling.csv")
+    assert len(table) == len(first) + len(second) == 4
+    assert table["setting"].nunique() == 2
+    for run in (first, second):  # no row lost, none altered or mixed
+        rows = table[table["seeds"] == run["seeds"].iloc[0]].reset_index(drop=True)
+        pd.testing.assert_frame_equal(
+            rows[list(run.columns)], pd.read_csv(io.StringIO(run.to_csv(index=False))),
+            check_dtype=False)
+    report = (tmp_path / "report.md").read_text()
+    assert "## Parameter scaling (the latest run's setting, 1 of 2)" in report
+    assert "## Parameter scaling (an earlier run's setting, 2 of 2)" in report
+    assert "seeds=3, threshold=0.99" in report and "seeds=2, threshold=0.99" in report
+    assert '"n_test": 400' in report and '"n_test": 300' in report
+    assert "4 rows (2 from the latest run, 2 kept from earlier runs; 2 settings)" in report
+    # Each part analyses its own rows: 3 seeds in one, 2 in the other.
+    latest, earlier = report.split("(an earlier run's setting, 2 of 2)")
+    assert "/3 = " in latest and "/2 = " not in latest
+    assert "/2 = " in earlier and "/3 = " not in earlier
+    # The same setting again: replaced by the identical recomputation, not duplicated.
+    _ps(tmp_path, seeds=3, n_test=400)
+    again = pd.read_csv(tmp_path / "parameter_scaling.csv")
+    assert len(again) == 4 and not again.duplicated(["model", "d", "setting"]).any()
+    pd.testing.assert_frame_equal(
+        again.drop(columns="seconds").sort_values(["setting", "model"], ignore_index=True),
+        table.drop(columns="seconds").sort_values(["setting", "model"], ignore_index=True))
+
+
+def test_one_step_runs_with_other_settings_coexist_via_the_command_line(tmp_path, capsys):
+    out = str(tmp_path)
+    assert main(["run", "one_step", "--out", out, *_tiny(20)]) == 0
+    assert main(["run", "one_step", "--out", out, *_tiny("20,30"), "--set", "n_test=60"]) == 0
+    table = pd.read_csv(tmp_path / "one_step.csv")
+    # 6 rows at n_test = 50, 12 at n_test = 60: the shared d = 20 is kept at both.
+    assert len(table) == 18
+    assert table.groupby("n_test").size().to_dict() == {50: 6, 60: 12}
+    assert "2 settings, each analysed on its own" in capsys.readouterr().out
+    report = (tmp_path / "report.md").read_text()
+    assert report.count("attention (the latest run's setting, 1 of 2)") == 1
+    latest, earlier = report.split("(an earlier run's setting, 2 of 2)")
+    assert "n_test=60" in latest and "(12 rows)" in latest
+    assert "n_test=50" in earlier and "(6 rows)" in earlier
+
+
+def test_the_headline_refuses_a_table_of_several_settings(tmp_path):
+    from skxor.studies import render_headline
+
+    pd.DataFrame({"attention": "softmax", "n": 0, "d": 100, "m": 16, "seed": [0, 1],
+                  "success": True, "specialised": True, "setting": ["a", "b"]}
+                 ).to_csv(tmp_path / "one_step.csv", index=False)
+    with pytest.raises(ValueError, match="holds rows of 2 settings"):
+        render_headline(tmp_path)
+
+
+def test_a_table_written_before_the_setting_column_is_merged(tmp_path):
+    out = str(tmp_path)
+    assert main(["run", "one_step", "--out", out, *_tiny(20)]) == 0
+    older = pd.read_csv(tmp_path / "one_step.csv").drop(columns="setting")
+    older.to_csv(tmp_path / "one_step.csv", index=False)
+    assert main(["run", "one_step", "--out", out, *_tiny(30)]) == 0
+    table = pd.read_csv(tmp_path / "one_step.csv")
+    # Its settings are read from its own columns: one setting, 12 rows, nothing set aside.
+    assert len(table) == 12 and table["setting"].nunique() == 1
+    assert list(tmp_path.glob("one_step.*.csv")) == []

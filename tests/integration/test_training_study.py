@@ -46,6 +46,34 @@ def test_full_preset_reaches_128_with_enough_seeds_for_intervals():
     assert full["target_accuracy"] > LEARNED
 
 
+def test_full_preset_is_the_published_setting():
+    # docs/results/measured.rst publishes the full preset's table: its budget
+    # sentence is the one the report writes for a table of the full preset.
+    import re
+    from pathlib import Path
+
+    from skxor.studies._common import expand_grid
+    from skxor.studies._training import _budget_lines, _preset_label
+
+    full = STUDY.preset("full")
+    scalars = {k: [v] for k, v in full.items()
+               if k not in ("function", "n_bits", "layer_norm_eps", "seeds")}
+    table = pd.DataFrame(expand_grid(
+        function=full["function"], n_bits=full["n_bits"],
+        layer_norm_eps=full["layer_norm_eps"], seed=list(range(full["seeds"])), **scalars))
+    table["n_parameters"] = 1
+    assert _preset_label(table) == "full preset"
+    docs = (Path(__file__).parents[2] / "docs" / "results" / "measured.rst").read_text()
+    section = docs.split("Training on PARITY, MAJORITY and FIRST\n---")[1].split("\n----")[0]
+    count = re.compile(r"[\d-]+ trainable parameters")
+    (budget,) = _budget_lines(table)
+    published = next(line for line in section.splitlines() if line.startswith("Budget per run"))
+    assert count.sub("N trainable parameters", published) == count.sub(
+        "N trainable parameters", budget)
+    assert "skxor run training_sensitivity --preset full --n-jobs 2 --out results\n" in section
+    assert "Measured here (full preset, 5 seeds per cell" in section
+
+
 def test_quick_preset(quick_df):
     quick = STUDY.preset("quick")
     assert len(quick_df) == 3 * len(quick["n_bits"]) * quick["seeds"]
