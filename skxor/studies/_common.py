@@ -12,23 +12,34 @@ drawn from the resulting table.
 import contextlib
 import json
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import Callable, Optional
 
 import numpy as np
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils._param_validation import (
+    Interval,
     InvalidParameterError,
     Options,
     make_constraint,
     validate_parameter_constraints,
 )
 
+from .._utils._validation import check_device
 from ..sensitivity import sensitivity_profile
 
 __all__ = [
+    "AT_LEAST_TWO",
     "Grid",
+    "NON_NEGATIVE",
+    "POSITIVE",
+    "SAMPLES",
+    "SEEDS",
+    "STEP_LENGTH",
     "Study",
     "cell_seed",
+    "check_transformer",
+    "estimator_parameters",
     "expand_grid",
     "loglog_slope",
     "profile",
@@ -80,6 +91,94 @@ class Grid(Options):
     def __str__(self):
         each = " or ".join(str(c) for c in self.constraints)
         return f"{each} (or a non-empty list of such values)"
+
+
+# -- constraints the studies' parameter declarations share ---------------------------
+
+#: A count: 1, 2, ...
+POSITIVE = Interval(Integral, 1, None, closed="left")
+#: 0, 1, 2, ...: a ``random_state``, or a count where 0 switches a part off.
+NON_NEGATIVE = Interval(Integral, 0, None, closed="left")
+#: At least two: the number of bits d of which two are XOR-ed.
+AT_LEAST_TWO = Interval(Integral, 2, None, closed="left")
+#: A training-set size ``n``: 0 for the exact population loss, else at least 2
+#: samples (so that both classes can occur).
+SAMPLES = [Options(Integral, {0}), AT_LEAST_TWO]
+#: The length of a normalised step (or path): beyond 1e6 the attention is
+#: saturated (one-hot) and larger values only overflow the floating point.
+STEP_LENGTH = Interval(Real, 0, 1e6, closed="right")
+#: Every study's seeds: how many per cell, and the ``random_state`` they derive from
+#: (it names the cells of the checkpointed sweep, so a plain int).
+SEEDS = {"seeds": [POSITIVE], "random_state": [NON_NEGATIVE]}
+
+
+def estimator_parameters(estimator, names, *, grid=(), prefix=""):
+    """An estimator's own constraints for study parameters passed to it unchanged.
+
+    Parameters
+    ----------
+    estimator : type
+        An estimator class with scikit-learn's ``_parameter_constraints``.
+    names : sequence of str
+        The estimator's parameters the study takes.
+    grid : sequence of str, default=()
+        Those of ``names`` that are sweep axes (a :class:`Grid` of the
+        estimator's constraints).
+    prefix : str, default=""
+        Prepended to each study parameter's name (``"ffnn_"``: the study's
+        ``ffnn_activation`` is the estimator's ``activation``).
+
+    Returns
+    -------
+    parameters : dict of str to list of constraints
+
+    Examples
+    --------
+    >>> from skxor import BooleanTransformerClassifier
+    >>> from skxor.studies._common import estimator_parameters
+    >>> params = estimator_parameters(
+    ...     BooleanTransformerClassifier, ["d_model", "n_layers"], grid=["n_layers"])
+    >>> params["d_model"] is BooleanTransformerClassifier._parameter_constraints["d_model"]
+    True
+    >>> params["n_layers"][0].is_satisfied_by([1, 2])
+    True
+    """
+    constraints = estimator._parameter_constraints
+    return {
+        prefix + name: [Grid(*constraints[name])] if name in grid else constraints[name]
+        for name in names
+    }
+
+
+def check_transformer(params):
+    """Rules of the transformer studies: a usable ``device``, ``n_heads`` dividing ``d_model``.
+
+    ``d_model`` is one value or a list (a sweep axis); every value must be
+    divisible by ``n_heads``.
+
+    Raises
+    ------
+    ValueError
+        Naming the first ``d_model`` that ``n_heads`` does not divide.
+
+    Examples
+    --------
+    >>> from skxor.studies._common import check_transformer
+    >>> check_transformer({"device": "cpu", "d_model": [8, 6], "n_heads": 4})
+    Traceback (most recent call last):
+    ...
+    ValueError: d_model=6 must be divisible by n_heads=4.
+    """
+    check_device(params["device"])
+    d_models = params["d_model"] if isinstance(params["d_model"], list) else [params["d_model"]]
+    for d_model in d_models:
+        if d_model % params["n_heads"]:
+            raise ValueError(
+                f"d_model={d_model} must be divisible by n_heads={params['n_heads']}."
+            )
+
+
+# -- the study declaration ----------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -29,18 +29,26 @@ decides, as before.
 """
 
 import time
-from numbers import Integral, Real
 
 import numpy as np
 import torch
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils._param_validation import StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import SparseXORTransformer
 from ..nn import attention_weights, sparse_xor_init
 from ..theory import population_loss, population_step
-from ._common import Grid, Study, expand_grid, single_thread
+from ._common import (
+    AT_LEAST_TWO,
+    POSITIVE,
+    SAMPLES,
+    STEP_LENGTH,
+    Grid,
+    Study,
+    expand_grid,
+    single_thread,
+)
 from ._stats import format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -50,17 +58,15 @@ _ATTENTIONS = ("softmax", "linear", "erf")
 PARAMETERS = {
     "attention": [Grid(StrOptions(set(_ATTENTIONS)))],
     # The XOR of two of the d bits.
-    "d": [Grid(Interval(Integral, 2, None, closed="left"))],
-    "m": [Grid(Interval(Integral, 1, None, closed="left"))],
-    # 0: the exact population step; otherwise a full-batch step on n samples
-    # (at least 2, so that both classes can occur).
-    "n": [Grid(Options(Integral, {0}), Interval(Integral, 2, None, closed="left"))],
-    "seeds": [Interval(Integral, 1, None, closed="left")],
-    # A normalised step: beyond 1e6 the attention is saturated (one-hot) and
-    # larger values only overflow the estimator's floating point.
-    "step_length": [Interval(Real, 0, 1e6, closed="right")],
+    "d": [Grid(AT_LEAST_TWO)],
+    "m": [Grid(POSITIVE)],
+    # 0: the exact population step; otherwise a full-batch step on n samples.
+    "n": [Grid(*SAMPLES)],
+    "seeds": [POSITIVE],
+    # A normalised step.
+    "step_length": [STEP_LENGTH],
     # The most test inputs a cell draws (most cells are scored exactly).
-    "n_test": [Interval(Integral, 1, None, closed="left")],
+    "n_test": [POSITIVE],
 }
 
 PRESETS = {

@@ -14,7 +14,7 @@ d^4 up to polylog factors.
 """
 
 import time
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -23,7 +23,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer
-from ._common import Grid, Study, expand_grid, single_thread
+from ._common import AT_LEAST_TWO, POSITIVE, Grid, Study, expand_grid, single_thread
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
@@ -40,15 +40,15 @@ SETTING_COLUMNS = ("n_min", "n_max", "n_sizes", "n_test", "target")
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
     "model": [Grid(StrOptions(set(MODELS)))],
-    "d": [Grid(Interval(Integral, 2, None, closed="left"))],
+    "d": [Grid(AT_LEAST_TWO)],
     # Training sizes: a geometric grid of n_sizes values from n_min to n_max.
-    "n_min": [Interval(Integral, 2, None, closed="left")],
-    "n_max": [Interval(Integral, 2, None, closed="left")],
-    "n_sizes": [Interval(Integral, 1, None, closed="left")],
-    "seeds": [Interval(Integral, 1, None, closed="left")],
+    "n_min": [AT_LEAST_TWO],
+    "n_max": [AT_LEAST_TWO],
+    "n_sizes": [POSITIVE],
+    "seeds": [POSITIVE],
     # Above 1/2, the accuracy of guessing.
     "target": [Interval(Real, 0.5, 1, closed="right")],
-    "n_test": [Interval(Integral, 1, None, closed="left")],
+    "n_test": [POSITIVE],
 }
 
 PRESETS = {

@@ -26,7 +26,7 @@ comes from ``n_jobs`` or a dask scheduler.
 
 import json
 import time
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -35,9 +35,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._utils._validation import check_device
 from ..estimators import BooleanTransformerClassifier
 from ._common import (
+    NON_NEGATIVE,
+    POSITIVE,
+    SEEDS,
     Grid,
     Study,
     cell_seed,
+    check_transformer,
+    estimator_parameters,
     expand_grid,
     profile,
     profile_result,
@@ -47,29 +52,24 @@ from ._random_init import FUNCTIONS
 from ._stats import format_interval, wilson_interval
 from ._sweep import run_sweep
 
-_POSITIVE = Interval(Integral, 1, None, closed="left")
-# The classifier's own constraints for what is passed to it unchanged.
-_MODEL = BooleanTransformerClassifier._parameter_constraints
-
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
     "function": [Grid(StrOptions(set(FUNCTIONS)))],
-    "n_bits": [Grid(_POSITIVE)],
-    "d_model": _MODEL["d_model"],
-    "n_layers": _MODEL["n_layers"],
-    "n_heads": _MODEL["n_heads"],
-    "layer_norm_eps": [Grid(*_MODEL["layer_norm_eps"])],
-    "learning_rate": _MODEL["learning_rate"],
-    "batch_size": _MODEL["batch_size"],
-    "n_steps": [_POSITIVE],
-    "check_every": [_POSITIVE],
+    "n_bits": [Grid(POSITIVE)],
+    # The classifier's own constraints for what is passed to it unchanged.
+    **estimator_parameters(
+        BooleanTransformerClassifier,
+        ("d_model", "n_layers", "n_heads", "layer_norm_eps", "learning_rate", "batch_size"),
+        grid=("layer_norm_eps",),
+    ),
+    "n_steps": [POSITIVE],
+    "check_every": [POSITIVE],
     "target_accuracy": [Interval(Real, 0, 1, closed="right")],
-    "seeds": [_POSITIVE],
-    "exhaustive_max": [Interval(Integral, 0, None, closed="left")],
-    "n_eval": [_POSITIVE],
-    "n_samples": [_POSITIVE],
+    "exhaustive_max": [NON_NEGATIVE],
+    "n_eval": [POSITIVE],
+    "n_samples": [POSITIVE],
     "device": [str],
-    "random_state": [Interval(Integral, 0, None, closed="left")],
+    **SEEDS,
 }
 
 PRESETS = {
@@ -108,13 +108,6 @@ PRESETS = {
         n_samples=1000,
     ),
 }
-
-def _check(params):
-    check_device(params["device"])
-    if params["d_model"] % params["n_heads"]:
-        raise ValueError(
-            f"d_model={params['d_model']} must be divisible by n_heads={params['n_heads']}."
-        )
 
 
 #: An accuracy at or above this on the evaluation strings counts as learned.
@@ -875,7 +868,7 @@ STUDY = Study(
     key=("function", "n_bits", "layer_norm_eps", "seed", "random_state", "d_model",
          "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
          "target_accuracy", "exhaustive_max", "n_eval", "n_samples"),
-    check=_check,
+    check=check_transformer,
 )
 
 __all__ = [

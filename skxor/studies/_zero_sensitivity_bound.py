@@ -32,34 +32,23 @@ configuration.
 """
 
 import math
-from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import Interval
 
-from ._common import Grid, Study, expand_grid
-from ._random_init import _MODEL, _POSITIVE, _check, eps_agreement, network_cell
+from ..estimators import BooleanTransformerClassifier
+from ._common import Study, check_transformer, estimator_parameters, expand_grid
+from ._random_init import PARAMETERS as RANDOM_INIT_PARAMETERS
+from ._random_init import eps_agreement, network_cell
 from ._stats import clopper_pearson_interval, format_interval, wilson_interval
 from ._sweep import run_sweep
 
-#: Every parameter of the study and the values it accepts.
+#: Every parameter of the study and the values it accepts: those of the random
+#: networks of the random-initialisation study (whose cell computes both), with one
+#: scheme, read-out and positional encoding per run and no random-function control.
 PARAMETERS = {
-    "n_bits": [Grid(_POSITIVE)],
-    "d_model": [Grid(*_MODEL["d_model"])],
-    "n_layers": [Grid(*_MODEL["n_layers"])],
-    "layer_norm_eps": [Grid(*_MODEL["layer_norm_eps"])],
-    "n_heads": _MODEL["n_heads"],
-    "init": _MODEL["init"],
-    "init_scale": _MODEL["init_scale"],
-    "readout": _MODEL["readout"],
-    "positional": _MODEL["positional"],
-    "seeds": [_POSITIVE],
-    "exhaustive_max": [Interval(Integral, 0, 20, closed="both")],
-    "n_samples": [_POSITIVE],
-    "n_blowup": [_POSITIVE],
-    "device": [str],
-    "random_state": [Interval(Integral, 0, None, closed="left")],
+    **{k: v for k, v in RANDOM_INIT_PARAMETERS.items() if k != "n_random_functions"},
+    **estimator_parameters(BooleanTransformerClassifier, ("init", "readout", "positional")),
 }
 
 PRESETS = {
@@ -513,7 +502,7 @@ STUDY = Study(
     key=("n_bits", "d_model", "n_layers", "layer_norm_eps", "n_heads", "init", "init_scale",
          "readout", "positional", "seed", "random_state", "exhaustive_max", "n_samples",
          "n_blowup"),
-    check=_check,
+    check=check_transformer,
 )
 
 __all__ = [
