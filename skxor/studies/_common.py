@@ -16,6 +16,7 @@ from numbers import Integral, Real
 from typing import Callable, Optional
 
 import numpy as np
+import pandas as pd
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils._param_validation import (
     Interval,
@@ -44,6 +45,8 @@ __all__ = [
     "loglog_slope",
     "profile",
     "profile_result",
+    "run_preset",
+    "seeds_text",
     "single_thread",
 ]
 
@@ -270,6 +273,39 @@ class Study:
         params.update(self.presets[name])
         return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
 
+    def preset_of(self, params):
+        """The name of the preset whose parameters equal ``params``, or None (overridden).
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> study = get_study("one_step")
+        >>> full, overridden = study.preset("full"), study.params("quick", {"seeds": 1})
+        >>> study.preset_of(full), study.preset_of(overridden)
+        ('full', None)
+        """
+        return next((name for name in self.presets if self.preset(name) == params), None)
+
+    def stamp(self, table, params, floor_description):
+        """Record the run on ``table.attrs``: its parameters, preset, rows and floor.
+
+        The runner reads ``floor_seconds`` (the sum of the table's
+        ``floor_seconds`` column) and ``floor_description``; a report names
+        the preset only while the table holds exactly this run's ``rows``
+        (see :func:`run_preset`).
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            The same table.
+        """
+        table.attrs.update(
+            params=params, preset=self.preset_of(params), rows=len(table),
+            floor_seconds=float(table["floor_seconds"].sum()),
+            floor_description=floor_description,
+        )
+        return table
+
     def params(self, preset="quick", overrides=None):
         """The validated parameters of ``preset`` with ``overrides`` applied.
 
@@ -331,6 +367,38 @@ class Study:
             params, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
             scheduler=scheduler,
         )
+
+
+def run_preset(table):
+    """The preset ``table`` was computed with (see :meth:`Study.stamp`), or None.
+
+    Named only when the table is exactly that run's rows: the runner passes a
+    table merged with earlier runs, with the latest run's attrs.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._common import run_preset
+    >>> table = pd.DataFrame({"seed": [0, 1]})
+    >>> table.attrs.update(preset="quick", rows=2)
+    >>> run_preset(table), run_preset(pd.concat([table, table]))
+    ('quick', None)
+    """
+    return table.attrs.get("preset") if table.attrs.get("rows") == len(table) else None
+
+
+def seeds_text(counts):
+    """``"10 seeds"``, or ``"8-10 seeds"`` when the cells' seed ``counts`` differ.
+
+    Examples
+    --------
+    >>> from skxor.studies._common import seeds_text
+    >>> seeds_text([10, 10]), seeds_text([8, 10])
+    ('10 seeds', '8-10 seeds')
+    """
+    counts = pd.Series(counts)
+    low, high = counts.min(), counts.max()
+    return f"{low} seeds" if low == high else f"{low}-{high} seeds"
 
 
 def expand_grid(**lists):

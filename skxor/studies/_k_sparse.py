@@ -321,13 +321,6 @@ _KEY = ("part", "model", "k", "d", "m", "n", "n_steps", "path_length", "seed",
         "random_state", "n_test", "epochs", "learning_rate", "batch_size")
 
 
-def _preset_name(params):
-    for name in PRESETS:
-        if STUDY.preset(name) == params:
-            return name
-    return "custom"
-
-
 def k_sparse(
     preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
     **overrides,
@@ -415,7 +408,7 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
     for column in _KEY:
         if column not in df:
             df[column] = np.nan
-    df["preset"] = _preset_name(params)
+    df["preset"] = STUDY.preset_of(params) or "custom"
     first = list(_KEY)
     return df[first + [c for c in df.columns if c not in first]]
 

@@ -47,6 +47,8 @@ from ._common import (
     Grid,
     Study,
     expand_grid,
+    run_preset,
+    seeds_text,
     single_thread,
 )
 from ._stats import format_interval, rate_with_interval, wilson_interval
@@ -347,17 +349,9 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         one_step_cell, cells, study="one_step", checkpoint_dir=checkpoint_dir,
         n_jobs=n_jobs, progress=progress, scheduler=scheduler,
     )
-    df.attrs.update(
-        params=params, preset=_preset_of(params), rows=len(df),
-        floor_seconds=float(df["floor_seconds"].sum()),
-        floor_description="the steps (or fits, for n > 0) and exact losses of every cell",
+    return STUDY.stamp(
+        df, params, "the steps (or fits, for n > 0) and exact losses of every cell"
     )
-    return df
-
-
-def _preset_of(params):
-    """The name of the preset ``params`` equal, or None (overridden)."""
-    return next((name for name in PRESETS if STUDY.preset(name) == params), None)
 
 
 def _rate_columns(flags, name):
@@ -395,14 +389,10 @@ def _setting(df):
     ns = sorted(int(n) for n in df["n"].unique())
     kind = ("population steps (n = 0)" if ns == [0]
             else "n = " + ", ".join("population" if n == 0 else f"{n:,}" for n in ns))
-    # The preset is named only when the table is exactly that run's rows (the
-    # runner passes a table merged with earlier runs, with the latest run's attrs).
-    preset = df.attrs.get("preset") if df.attrs.get("rows") == len(df) else None
+    preset = run_preset(df)
     where = "" if preset is None else f", {preset} preset"
     seeds = df.groupby(["attention", "d", "m", "n"])["seed"].count()
-    count = (f"{seeds.min()} seeds" if seeds.min() == seeds.max()
-             else f"{seeds.min()}-{seeds.max()} seeds")
-    return f"{kind}{where}, {count} per cell"
+    return f"{kind}{where}, {seeds_text(seeds)} per cell"
 
 
 _STYLE = {"softmax": ("o", "-"), "linear": ("s", "--"), "erf": ("^", ":")}

@@ -27,7 +27,6 @@ import json
 import math
 import os
 import platform
-import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -37,30 +36,10 @@ import pandas as pd
 from .._utils._files import prepare_out_dir
 from .._version import __version__
 from ._registry import STUDIES, get_study
-from ._sweep import connect
+from ._sweep import atomic_write, atomic_write_text, connect
 
 #: Hidden folder inside an output folder: the lock, per-study report sections, runs.
 STATE_DIR = ".skxor"
-
-
-def _atomic_write(path, write, mode="w"):
-    """Write ``path`` through ``write(fh)`` to a unique temporary file, then rename it."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, mode) as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def _atomic_write_text(path, text):
-    _atomic_write(path, lambda fh: fh.write(text))
 
 
 @contextlib.contextmanager
@@ -220,7 +199,7 @@ def _write_report(folder):
     lines.append("")
     for name in stored:
         lines += [stored[name]["section"], ""]
-    _atomic_write_text(folder / "report.md", "\n".join(lines))
+    atomic_write_text(folder / "report.md", "\n".join(lines))
 
 
 def _run_timing(run):
@@ -336,9 +315,9 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
             # A report from an older skxor, without stored sections: keep it.
             _set_aside(out / "report.md", "was written without per-study sections")
         table, replaced = merge_tables(csv, df, study.key)
-        _atomic_write_text(csv, table.to_csv(index=False))
+        atomic_write_text(csv, table.to_csv(index=False))
         for fig_name, fig in study.figures(table).items():
-            _atomic_write(
+            atomic_write(
                 out / f"{study.name}_{fig_name}.png",
                 lambda fh, fig=fig: fig.savefig(fh, format="png", dpi=110), mode="wb",
             )
@@ -354,7 +333,7 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         state = _load_state(state_path)
         state["runs"] = state.get("runs", []) + [run]
         state["section"] = section
-        _atomic_write_text(state_path, json.dumps(state, indent=1))
+        atomic_write_text(state_path, json.dumps(state, indent=1))
         _write_report(out)
     note = f", replacing {replaced} earlier row(s) with the same parameters" if replaced else ""
     echo(f"{study.name}: {len(df)} rows ({timing}) -> {csv} ({len(table)} rows{note})")

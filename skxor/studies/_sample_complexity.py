@@ -23,7 +23,16 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer
-from ._common import AT_LEAST_TWO, POSITIVE, Grid, Study, expand_grid, single_thread
+from ._common import (
+    AT_LEAST_TWO,
+    POSITIVE,
+    Grid,
+    Study,
+    expand_grid,
+    run_preset,
+    seeds_text,
+    single_thread,
+)
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
@@ -199,17 +208,7 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         long[name] = np.where(first, long[name].astype(float), 0.0)
     long["target"] = params["target"]
     long = long[["model", "d", "seed", "n", "accuracy", *SETTING_COLUMNS, *TIME_COLUMNS]]
-    long.attrs.update(
-        params=params, preset=_preset_of(params), rows=len(long),
-        floor_seconds=float(long["floor_seconds"].sum()),
-        floor_description="the fits and test scoring of every learning curve",
-    )
-    return long
-
-
-def _preset_of(params):
-    """The name of the preset ``params`` equal, or None (overridden)."""
-    return next((name for name in PRESETS if STUDY.preset(name) == params), None)
+    return STUDY.stamp(long, params, "the fits and test scoring of every learning curve")
 
 
 def like_for_like(df):
@@ -373,12 +372,8 @@ def _analysed(df):
 
 
 def _setting(df):
-    seeds = df.groupby(["model", "d"])["seed"].nunique()
-    count = (f"{seeds.min()} seeds" if seeds.min() == seeds.max()
-             else f"{seeds.min()}-{seeds.max()} seeds")
-    # The preset is named only when the table is exactly that run's rows (the
-    # runner passes a table merged with earlier runs, with the latest run's attrs).
-    preset = df.attrs.get("preset") if df.attrs.get("rows") == len(df) else None
+    count = seeds_text(df.groupby(["model", "d"])["seed"].nunique())
+    preset = run_preset(df)
     where = "" if preset is None else f"{preset} preset, "
     sizes, ratio = _grid(df)
     return (f"{where}{count}, n from {sizes.min():,} to {sizes.max():,} "
