@@ -37,6 +37,7 @@ __all__ = [
     "SAMPLES",
     "SEEDS",
     "STEP_LENGTH",
+    "TIME_COLUMNS",
     "Study",
     "cell_seed",
     "check_transformer",
@@ -48,6 +49,7 @@ __all__ = [
     "run_preset",
     "seeds_text",
     "single_thread",
+    "timing_sentence",
 ]
 
 
@@ -385,6 +387,40 @@ def run_preset(table):
     ('quick', None)
     """
     return table.attrs.get("preset") if table.attrs.get("rows") == len(table) else None
+
+
+#: Timing columns (seconds) of a study's table: the whole cell, and its floor (the
+#: unavoidable work of the cell, measured in the same run).
+TIME_COLUMNS = ("seconds", "floor_seconds")
+
+
+def timing_sentence(table, summed_over, floor):
+    """The report's line on time spent against the floor, or None without timing columns.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A study's table with the :data:`TIME_COLUMNS`.
+    summed_over : str
+        What the times are summed over (``"cells"``).
+    floor : str
+        What the floor is (``"the fits"``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._common import timing_sentence
+    >>> timing_sentence(pd.DataFrame({"seconds": [3.0, 3.0], "floor_seconds": [1.0, 1.0]}),
+    ...                 "cells", "the fits")
+    '- Time: 6.0 s summed over cells, of which the floor (the fits) is 2.0 s (3.00x the floor).'
+    """
+    if not all(name in table for name in TIME_COLUMNS):
+        return None
+    seconds, floor_seconds = (float(table[name].sum()) for name in TIME_COLUMNS)
+    return (
+        f"- Time: {seconds:.1f} s summed over {summed_over}, of which the floor ({floor}) "
+        f"is {floor_seconds:.1f} s ({seconds / max(floor_seconds, 1e-9):.2f}x the floor)."
+    )
 
 
 def seeds_text(counts):

@@ -44,12 +44,14 @@ from ._common import (
     POSITIVE,
     SAMPLES,
     STEP_LENGTH,
+    TIME_COLUMNS,
     Grid,
     Study,
     expand_grid,
     run_preset,
     seeds_text,
     single_thread,
+    timing_sentence,
 )
 from ._stats import format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
@@ -92,9 +94,6 @@ PRESETS = {
 
 #: Test accuracy at or above this counts as success.
 SUCCESS_ACCURACY = 0.99
-
-#: Per-cell timing columns (seconds): the whole cell, and its floor.
-TIME_COLUMNS = ("seconds", "floor_seconds")
 
 _FIRST_BATCH = 256
 _ROWS_PER_CHUNK = 1 << 22  # spins per matrix product while scoring (32 MiB of float64)
@@ -520,11 +519,6 @@ def _pooled(df, attention, key):
     return f"{int(flags.sum())}/{n} = {format_interval(rate, low, high)}"
 
 
-def one_step_timing(df):
-    """Summed cell time and floor time, in seconds: ``{"seconds": ..., "floor_seconds": ...}``."""
-    return {name: float(df[name].sum()) for name in TIME_COLUMNS if name in df}
-
-
 def report_one_step(df):
     """Markdown: success and specialisation with Wilson 95% intervals; every number from ``df``."""
     summary = summarise_one_step(df)
@@ -588,13 +582,9 @@ def report_one_step(df):
             + (f" (median {int(sampled.median())}, at most {int(sampled.max())} inputs)"
                if len(sampled) else "") + "."
         )
-    timing = one_step_timing(df)
-    if len(timing) == 2:
-        lines.append(
-            f"- Time: {timing['seconds']:.1f} s summed over cells, of which the floor "
-            f"(steps or fits, and exact losses) is {timing['floor_seconds']:.1f} s "
-            f"({timing['seconds'] / max(timing['floor_seconds'], 1e-9):.2f}x the floor)."
-        )
+    timing = timing_sentence(df, "cells", "steps or fits, and exact losses")
+    if timing:
+        lines.append(timing)
     return "\n".join(lines)
 
 
@@ -625,7 +615,6 @@ __all__ = [
     "dominant_accuracy",
     "one_step",
     "one_step_cell",
-    "one_step_timing",
     "plot_attention_maps",
     "plot_one_step",
     "report_one_step",

@@ -26,21 +26,20 @@ from ..estimators import FFNNParityBaseline, SparseXORTransformer
 from ._common import (
     AT_LEAST_TWO,
     POSITIVE,
+    TIME_COLUMNS,
     Grid,
     Study,
     expand_grid,
     run_preset,
     seeds_text,
     single_thread,
+    timing_sentence,
 )
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
 #: The models compared; each maps to an estimator factory in ``_estimator``.
 MODELS = ("transformer_one_step", "transformer_multi_step", "ffnn")
-
-#: Timing columns (seconds), on each curve's first row: the cell, and its floor.
-TIME_COLUMNS = ("seconds", "floor_seconds")
 
 #: The columns fixing a learning curve's grid, test split and target: tables
 #: merged from runs with other values are analysed on the latest run's only.
@@ -478,11 +477,6 @@ def plot_sample_complexity(df):
     return {"learning_curves": curves, "samples_needed": scaling}
 
 
-def sample_complexity_timing(df):
-    """Summed cell time and floor time, in seconds: ``{"seconds": ..., "floor_seconds": ...}``."""
-    return {name: float(df[name].sum()) for name in TIME_COLUMNS if name in df}
-
-
 def _range(values):
     values = [v for v in values if np.isfinite(v)]
     if not values:
@@ -546,13 +540,9 @@ def report_sample_complexity(df):
             "another grid, test split or target, are left out of this analysis."
         )
     lines += _tradeoff(table)
-    timing = sample_complexity_timing(df)
-    if len(timing) == 2:
-        lines.append(
-            f"- Time: {timing['seconds']:.1f} s summed over learning curves, of which the "
-            f"floor (the fits and test scoring) is {timing['floor_seconds']:.1f} s "
-            f"({timing['seconds'] / max(timing['floor_seconds'], 1e-9):.2f}x the floor)."
-        )
+    timing = timing_sentence(df, "learning curves", "the fits and test scoring")
+    if timing:
+        lines.append(timing)
     return "\n".join(lines)
 
 
@@ -613,7 +603,6 @@ __all__ = [
     "report_sample_complexity",
     "sample_complexity",
     "sample_complexity_cell",
-    "sample_complexity_timing",
     "samples_needed",
     "train_sizes",
 ]
