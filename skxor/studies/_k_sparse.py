@@ -59,6 +59,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval
 
+from ..boolean import all_strings
 from ..datasets import make_sparse_parity
 from ..estimators import KParityTransformer, SparseXORTransformer
 from ..nn import sparse_xor_init
@@ -268,11 +269,6 @@ def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test):
     return result
 
 
-def _all_strings(d):
-    bits = (np.arange(2**d)[:, None] >> np.arange(d)) & 1
-    return (1 - 2 * bits).astype(np.int8)
-
-
 def v1_cell(model, k, d, n, seed, random_state, n_test, epochs, learning_rate, batch_size,
             m, n_steps, path_length):
     """Train the v1 k-parity model or the k-head sparse-XOR model on one data set."""
@@ -280,7 +276,7 @@ def v1_cell(model, k, d, n, seed, random_state, n_test, epochs, learning_rate, b
         n, d, k=k, return_support=True, random_state=cell_seed(random_state, seed, 20)
     )
     if d <= 16:
-        Xt = _all_strings(d)
+        Xt = all_strings(d, encoding="pm1")
         yt = -np.prod(Xt[:, support].astype(np.int64), axis=1)
         scored = "all strings"
     else:

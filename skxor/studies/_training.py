@@ -33,6 +33,7 @@ import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._validation import check_device
+from ..boolean import all_strings
 from ..estimators import BooleanTransformerClassifier
 from ._common import (
     NON_NEGATIVE,
@@ -187,7 +188,7 @@ def training_cell(
     with single_thread():
         clf.fit(monitor)
         if n_bits <= exhaustive_max:
-            X_eval = ((np.arange(2**n_bits)[:, None] >> np.arange(n_bits)) & 1).astype(np.uint8)
+            X_eval = all_strings(n_bits).astype(np.uint8)
         else:
             X_eval = rng.integers(0, 2, size=(n_eval, n_bits), dtype=np.uint8)
         accuracy = float(np.mean(clf.predict(X_eval) == target(X_eval)))
