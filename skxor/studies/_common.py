@@ -41,6 +41,7 @@ __all__ = [
     "Study",
     "cell_seed",
     "check_transformer",
+    "columns_first",
     "estimator_parameters",
     "expand_grid",
     "loglog_slope",
@@ -435,6 +436,26 @@ def seeds_text(counts):
     counts = pd.Series(counts)
     low, high = counts.min(), counts.max()
     return f"{low} seeds" if low == high else f"{low}-{high} seeds"
+
+
+def columns_first(table, first):
+    """``table`` with the columns ``first`` leading, the others after them in their order.
+
+    A column of ``first`` that ``table`` lacks (a part of the study that did
+    not run) is added, as NaN, so that the key columns always exist.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._common import columns_first
+    >>> list(columns_first(pd.DataFrame({"x": [1], "seed": [0]}), ["d", "seed"]).columns)
+    ['d', 'seed', 'x']
+    """
+    for column in first:
+        if column not in table:
+            table[column] = np.nan
+    first = list(first)
+    return table[first + [c for c in table.columns if c not in first]]
 
 
 def expand_grid(**lists):

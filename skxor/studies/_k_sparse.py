@@ -74,6 +74,7 @@ from ._common import (
     Grid,
     Study,
     cell_seed,
+    columns_first,
     expand_grid,
     single_thread,
 )
@@ -401,12 +402,8 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         reference.insert(0, "part", "v1")
         tables.append(reference)
     df = pd.concat(tables, ignore_index=True)
-    for column in _KEY:
-        if column not in df:
-            df[column] = np.nan
     df["preset"] = STUDY.preset_of(params) or "custom"
-    first = list(_KEY)
-    return df[first + [c for c in df.columns if c not in first]]
+    return columns_first(df, _KEY)
 
 
 # -- summaries, figures, report ---------------------------------------------------

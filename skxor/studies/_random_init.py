@@ -62,6 +62,7 @@ from ._common import (
     Study,
     cell_seed,
     check_transformer,
+    columns_first,
     estimator_parameters,
     expand_grid,
     profile,
@@ -341,11 +342,9 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
     if controls:
         parts.append(run_sweep(random_function_cell, controls, **sweep))
     df = pd.concat(parts, ignore_index=True)
-    first = ["function", "n_bits", *_SETTING, "n_heads", "init_scale", "seed"]
-    for column in first + ["n_functions"]:  # key columns exist even without the control
-        if column not in df:
-            df[column] = np.nan
-    return df[first + [c for c in df.columns if c not in first]]
+    if "n_functions" not in df:  # a key column, even without the control
+        df["n_functions"] = np.nan
+    return columns_first(df, ["function", "n_bits", *_SETTING, "n_heads", "init_scale", "seed"])
 
 
 # -- summaries, figures, report ---------------------------------------------------

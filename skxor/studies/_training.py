@@ -43,6 +43,7 @@ from ._common import (
     Study,
     cell_seed,
     check_transformer,
+    columns_first,
     estimator_parameters,
     expand_grid,
     profile,
@@ -294,8 +295,7 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         training_cell, cells, study="training_sensitivity", checkpoint_dir=checkpoint_dir,
         n_jobs=n_jobs, progress=progress, scheduler=scheduler,
     )
-    first = ["function", "n_bits", "layer_norm_eps", "seed"]
-    return df[first + [c for c in df.columns if c not in first]]
+    return columns_first(df, ["function", "n_bits", "layer_norm_eps", "seed"])
 
 
 # -- summaries, figures, report ---------------------------------------------------

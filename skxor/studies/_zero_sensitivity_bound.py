@@ -37,7 +37,13 @@ import numpy as np
 import pandas as pd
 
 from ..estimators import BooleanTransformerClassifier
-from ._common import Study, check_transformer, estimator_parameters, expand_grid
+from ._common import (
+    Study,
+    check_transformer,
+    columns_first,
+    estimator_parameters,
+    expand_grid,
+)
 from ._random_init import PARAMETERS as RANDOM_INIT_PARAMETERS
 from ._random_init import eps_agreement, network_cell
 from ._stats import clopper_pearson_interval, format_interval, wilson_interval
@@ -168,8 +174,9 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress, scheduler=scheduler,
     )
     df.insert(0, "function", "transformer")  # the layout eps_agreement reads
-    first = ["function", "n_bits", "d_model", "n_layers", "layer_norm_eps", "seed"]
-    return df[first + [c for c in df.columns if c not in first]]
+    return columns_first(
+        df, ["function", "n_bits", "d_model", "n_layers", "layer_norm_eps", "seed"]
+    )
 
 
 _CONFIG = ["layer_norm_eps", "d_model", "n_layers", "n_bits"]
