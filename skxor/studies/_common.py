@@ -301,6 +301,16 @@ class Study:
         -------
         table : pandas.DataFrame
             The same table.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from skxor.studies import get_study
+        >>> study = get_study("one_step")
+        >>> table = study.stamp(pd.DataFrame({"floor_seconds": [0.5, 1.0]}),
+        ...                     study.preset("quick"), "the steps")
+        >>> table.attrs["preset"], table.attrs["rows"], table.attrs["floor_seconds"]
+        ('quick', 2, 1.5)
         """
         table.attrs.update(
             params=params, preset=self.preset_of(params), rows=len(table),
