@@ -36,7 +36,9 @@ import pandas as pd
 from .._utils._files import prepare_out_dir
 from .._version import __version__
 from ._registry import STUDIES, get_study
-from ._sweep import atomic_write, atomic_write_text, connect
+from ._sweep import atomic_write as _atomic_write
+from ._sweep import atomic_write_text as _atomic_write_text
+from ._sweep import connect
 
 #: Hidden folder inside an output folder: the lock, per-study report sections, runs.
 STATE_DIR = ".skxor"
@@ -199,7 +201,7 @@ def _write_report(folder):
     lines.append("")
     for name in stored:
         lines += [stored[name]["section"], ""]
-    atomic_write_text(folder / "report.md", "\n".join(lines))
+    _atomic_write_text(folder / "report.md", "\n".join(lines))
 
 
 def _run_timing(run):
@@ -315,9 +317,9 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
             # A report from an older skxor, without stored sections: keep it.
             _set_aside(out / "report.md", "was written without per-study sections")
         table, replaced = merge_tables(csv, df, study.key)
-        atomic_write_text(csv, table.to_csv(index=False))
+        _atomic_write_text(csv, table.to_csv(index=False))
         for fig_name, fig in study.figures(table).items():
-            atomic_write(
+            _atomic_write(
                 out / f"{study.name}_{fig_name}.png",
                 lambda fh, fig=fig: fig.savefig(fh, format="png", dpi=110), mode="wb",
             )
@@ -333,7 +335,7 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         state = _load_state(state_path)
         state["runs"] = state.get("runs", []) + [run]
         state["section"] = section
-        atomic_write_text(state_path, json.dumps(state, indent=1))
+        _atomic_write_text(state_path, json.dumps(state, indent=1))
         _write_report(out)
     note = f", replacing {replaced} earlier row(s) with the same parameters" if replaced else ""
     echo(f"{study.name}: {len(df)} rows ({timing}) -> {csv} ({len(table)} rows{note})")
