@@ -12,28 +12,45 @@ drawn from the resulting table.
 import contextlib
 import json
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import Callable, Optional
 
 import numpy as np
+import pandas as pd
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils._param_validation import (
+    Interval,
     InvalidParameterError,
     Options,
     make_constraint,
     validate_parameter_constraints,
 )
 
+from .._utils._validation import check_device
 from ..sensitivity import sensitivity_profile
 
 __all__ = [
+    "AT_LEAST_TWO",
     "Grid",
+    "NON_NEGATIVE",
+    "POSITIVE",
+    "SAMPLES",
+    "SEEDS",
+    "STEP_LENGTH",
+    "TIME_COLUMNS",
     "Study",
     "cell_seed",
+    "check_transformer",
+    "columns_first",
+    "estimator_parameters",
     "expand_grid",
     "loglog_slope",
     "profile",
     "profile_result",
+    "run_preset",
+    "seeds_text",
     "single_thread",
+    "timing_sentence",
 ]
 
 
@@ -80,6 +97,94 @@ class Grid(Options):
     def __str__(self):
         each = " or ".join(str(c) for c in self.constraints)
         return f"{each} (or a non-empty list of such values)"
+
+
+# -- constraints the studies' parameter declarations share ---------------------------
+
+#: A count: 1, 2, ...
+POSITIVE = Interval(Integral, 1, None, closed="left")
+#: 0, 1, 2, ...: a ``random_state``, or a count where 0 switches a part off.
+NON_NEGATIVE = Interval(Integral, 0, None, closed="left")
+#: At least two: the number of bits d of which two are XOR-ed.
+AT_LEAST_TWO = Interval(Integral, 2, None, closed="left")
+#: A training-set size ``n``: 0 for the exact population loss, else at least 2
+#: samples (so that both classes can occur).
+SAMPLES = [Options(Integral, {0}), AT_LEAST_TWO]
+#: The length of a normalised step (or path): beyond 1e6 the attention is
+#: saturated (one-hot) and larger values only overflow the floating point.
+STEP_LENGTH = Interval(Real, 0, 1e6, closed="right")
+#: Every study's seeds: how many per cell, and the ``random_state`` they derive from
+#: (it names the cells of the checkpointed sweep, so a plain int).
+SEEDS = {"seeds": [POSITIVE], "random_state": [NON_NEGATIVE]}
+
+
+def estimator_parameters(estimator, names, *, grid=(), prefix=""):
+    """An estimator's own constraints for study parameters passed to it unchanged.
+
+    Parameters
+    ----------
+    estimator : type
+        An estimator class with scikit-learn's ``_parameter_constraints``.
+    names : sequence of str
+        The estimator's parameters the study takes.
+    grid : sequence of str, default=()
+        Those of ``names`` that are sweep axes (a :class:`Grid` of the
+        estimator's constraints).
+    prefix : str, default=""
+        Prepended to each study parameter's name (``"ffnn_"``: the study's
+        ``ffnn_activation`` is the estimator's ``activation``).
+
+    Returns
+    -------
+    parameters : dict of str to list of constraints
+
+    Examples
+    --------
+    >>> from skxor import BooleanTransformerClassifier
+    >>> from skxor.studies._common import estimator_parameters
+    >>> params = estimator_parameters(
+    ...     BooleanTransformerClassifier, ["d_model", "n_layers"], grid=["n_layers"])
+    >>> params["d_model"] is BooleanTransformerClassifier._parameter_constraints["d_model"]
+    True
+    >>> params["n_layers"][0].is_satisfied_by([1, 2])
+    True
+    """
+    constraints = estimator._parameter_constraints
+    return {
+        prefix + name: [Grid(*constraints[name])] if name in grid else constraints[name]
+        for name in names
+    }
+
+
+def check_transformer(params):
+    """Rules of the transformer studies: a usable ``device``, ``n_heads`` dividing ``d_model``.
+
+    ``d_model`` is one value or a list (a sweep axis); every value must be
+    divisible by ``n_heads``.
+
+    Raises
+    ------
+    ValueError
+        Naming the first ``d_model`` that ``n_heads`` does not divide.
+
+    Examples
+    --------
+    >>> from skxor.studies._common import check_transformer
+    >>> check_transformer({"device": "cpu", "d_model": [8, 6], "n_heads": 4})
+    Traceback (most recent call last):
+    ...
+    ValueError: d_model=6 must be divisible by n_heads=4.
+    """
+    check_device(params["device"])
+    d_models = params["d_model"] if isinstance(params["d_model"], list) else [params["d_model"]]
+    for d_model in d_models:
+        if d_model % params["n_heads"]:
+            raise ValueError(
+                f"d_model={d_model} must be divisible by n_heads={params['n_heads']}."
+            )
+
+
+# -- the study declaration ----------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -183,6 +288,49 @@ class Study:
         params.update(self.presets[name])
         return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
 
+    def preset_of(self, params):
+        """The name of the preset whose parameters equal ``params``, or None (overridden).
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> study = get_study("one_step")
+        >>> full, overridden = study.preset("full"), study.params("quick", {"seeds": 1})
+        >>> study.preset_of(full), study.preset_of(overridden)
+        ('full', None)
+        """
+        return next((name for name in self.presets if self.preset(name) == params), None)
+
+    def stamp(self, table, params, floor_description):
+        """Record the run on ``table.attrs``: its parameters, preset, rows and floor.
+
+        The runner reads ``floor_seconds`` (the sum of the table's
+        ``floor_seconds`` column) and ``floor_description``; a report names
+        the preset only while the table holds exactly this run's ``rows``
+        (see :func:`run_preset`).
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            The same table.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from skxor.studies import get_study
+        >>> study = get_study("one_step")
+        >>> table = study.stamp(pd.DataFrame({"floor_seconds": [0.5, 1.0]}),
+        ...                     study.preset("quick"), "the steps")
+        >>> table.attrs["preset"], table.attrs["rows"], table.attrs["floor_seconds"]
+        ('quick', 2, 1.5)
+        """
+        table.attrs.update(
+            params=params, preset=self.preset_of(params), rows=len(table),
+            floor_seconds=float(table["floor_seconds"].sum()),
+            floor_description=floor_description,
+        )
+        return table
+
     def params(self, preset="quick", overrides=None):
         """The validated parameters of ``preset`` with ``overrides`` applied.
 
@@ -244,6 +392,92 @@ class Study:
             params, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
             scheduler=scheduler,
         )
+
+
+def run_preset(table):
+    """The preset ``table`` was computed with (see :meth:`Study.stamp`), or None.
+
+    Named only when the table is exactly that run's rows: the runner passes a
+    table merged with earlier runs, with the latest run's attrs.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._common import run_preset
+    >>> table = pd.DataFrame({"seed": [0, 1]})
+    >>> table.attrs.update(preset="quick", rows=2)
+    >>> run_preset(table), run_preset(pd.concat([table, table]))
+    ('quick', None)
+    """
+    return table.attrs.get("preset") if table.attrs.get("rows") == len(table) else None
+
+
+#: Timing columns (seconds) of a study's table: the whole cell, and its floor (the
+#: unavoidable work of the cell, measured in the same run).
+TIME_COLUMNS = ("seconds", "floor_seconds")
+
+
+def timing_sentence(table, summed_over, floor):
+    """The report's line on time spent against the floor, or None without timing columns.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A study's table with the :data:`TIME_COLUMNS`.
+    summed_over : str
+        What the times are summed over (``"cells"``).
+    floor : str
+        What the floor is (``"the fits"``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._common import timing_sentence
+    >>> timing_sentence(pd.DataFrame({"seconds": [3.0, 3.0], "floor_seconds": [1.0, 1.0]}),
+    ...                 "cells", "the fits")
+    '- Time: 6.0 s summed over cells, of which the floor (the fits) is 2.0 s (3.00x the floor).'
+    """
+    if not all(name in table for name in TIME_COLUMNS):
+        return None
+    seconds, floor_seconds = (float(table[name].sum()) for name in TIME_COLUMNS)
+    return (
+        f"- Time: {seconds:.1f} s summed over {summed_over}, of which the floor ({floor}) "
+        f"is {floor_seconds:.1f} s ({seconds / max(floor_seconds, 1e-9):.2f}x the floor)."
+    )
+
+
+def seeds_text(counts):
+    """``"10 seeds"``, or ``"8-10 seeds"`` when the cells' seed ``counts`` differ.
+
+    Examples
+    --------
+    >>> from skxor.studies._common import seeds_text
+    >>> seeds_text([10, 10]), seeds_text([8, 10])
+    ('10 seeds', '8-10 seeds')
+    """
+    counts = pd.Series(counts)
+    low, high = counts.min(), counts.max()
+    return f"{low} seeds" if low == high else f"{low}-{high} seeds"
+
+
+def columns_first(table, first):
+    """``table`` with the columns ``first`` leading, the others after them in their order.
+
+    A column of ``first`` that ``table`` lacks (a part of the study that did
+    not run) is added, as NaN, so that the key columns always exist.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._common import columns_first
+    >>> list(columns_first(pd.DataFrame({"x": [1], "seed": [0]}), ["d", "seed"]).columns)
+    ['d', 'seed', 'x']
+    """
+    for column in first:
+        if column not in table:
+            table[column] = np.nan
+    first = list(first)
+    return table[first + [c for c in table.columns if c not in first]]
 
 
 def expand_grid(**lists):

@@ -57,17 +57,30 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import Interval, Options
+from sklearn.utils._param_validation import Interval
 
+from ..boolean import all_strings
 from ..datasets import make_sparse_parity
 from ..estimators import KParityTransformer, SparseXORTransformer
 from ..nn import sparse_xor_init
 from ..theory import population_gradient, population_loss, population_step
-from ._common import Grid, Study, cell_seed, expand_grid, single_thread
+from ._common import (
+    AT_LEAST_TWO,
+    NON_NEGATIVE,
+    POSITIVE,
+    SAMPLES,
+    SEEDS,
+    STEP_LENGTH,
+    Grid,
+    Study,
+    cell_seed,
+    columns_first,
+    expand_grid,
+    single_thread,
+)
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
-_POSITIVE = Interval(Integral, 1, None, closed="left")
 _K = Interval(Integral, 2, 5, closed="both")
 
 #: Every parameter of the study and the values it accepts.
@@ -75,28 +88,27 @@ PARAMETERS = {
     # Support size; the model has H = k heads (the exact theory covers k <= 5).
     "k": [Grid(_K)],
     "d": [Grid(Interval(Integral, 5, None, closed="left"))],
-    "m": [Grid(_POSITIVE)],
+    "m": [Grid(POSITIVE)],
     # Number of normalised steps T; each has length path_length / T.
-    "n_steps": [Grid(_POSITIVE)],
+    "n_steps": [Grid(POSITIVE)],
     # Total length of the path in query space (one step of 100 = five of 20).
-    "path_length": [Interval(Real, 0, 1e6, closed="right")],
+    "path_length": [STEP_LENGTH],
     # 0: the exact population loss; otherwise full-batch steps on n samples.
-    "n": [Grid(Options(Integral, {0}), Interval(Integral, 2, None, closed="left"))],
-    "seeds": [_POSITIVE],
+    "n": [Grid(*SAMPLES)],
+    **SEEDS,
     # Fresh strings for the sampled accuracy check (0: skip it).
-    "n_test": [Interval(Integral, 0, None, closed="left")],
-    "random_state": [Interval(Integral, 0, None, closed="left")],
+    "n_test": [NON_NEGATIVE],
     # The v1 reference (Han & Ghoshdastidar, arXiv 2502.07553 v1).
     "v1_k": [Grid(_K)],
-    "v1_d": [Grid(Interval(Integral, 2, None, closed="left"))],
-    "v1_n": [Grid(Interval(Integral, 2, None, closed="left"))],
-    "v1_epochs": [_POSITIVE],
+    "v1_d": [Grid(AT_LEAST_TWO)],
+    "v1_n": [Grid(AT_LEAST_TWO)],
+    "v1_epochs": [POSITIVE],
     "v1_learning_rate": [Interval(Real, 0, None, closed="neither")],
-    "v1_batch_size": [_POSITIVE],
+    "v1_batch_size": [POSITIVE],
     # m of the SparseXORTransformer it is compared with.
-    "v1_m": [_POSITIVE],
+    "v1_m": [POSITIVE],
     # 0: no v1 comparison.
-    "v1_seeds": [Interval(Integral, 0, None, closed="left")],
+    "v1_seeds": [NON_NEGATIVE],
 }
 
 PRESETS = {
@@ -258,11 +270,6 @@ def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test):
     return result
 
 
-def _all_strings(d):
-    bits = (np.arange(2**d)[:, None] >> np.arange(d)) & 1
-    return (1 - 2 * bits).astype(np.int8)
-
-
 def v1_cell(model, k, d, n, seed, random_state, n_test, epochs, learning_rate, batch_size,
             m, n_steps, path_length):
     """Train the v1 k-parity model or the k-head sparse-XOR model on one data set."""
@@ -270,7 +277,7 @@ def v1_cell(model, k, d, n, seed, random_state, n_test, epochs, learning_rate, b
         n, d, k=k, return_support=True, random_state=cell_seed(random_state, seed, 20)
     )
     if d <= 16:
-        Xt = _all_strings(d)
+        Xt = all_strings(d, encoding="pm1")
         yt = -np.prod(Xt[:, support].astype(np.int64), axis=1)
         scored = "all strings"
     else:
@@ -309,13 +316,6 @@ def v1_cell(model, k, d, n, seed, random_state, n_test, epochs, learning_rate, b
 
 _KEY = ("part", "model", "k", "d", "m", "n", "n_steps", "path_length", "seed",
         "random_state", "n_test", "epochs", "learning_rate", "batch_size")
-
-
-def _preset_name(params):
-    for name in PRESETS:
-        if STUDY.preset(name) == params:
-            return name
-    return "custom"
 
 
 def k_sparse(
@@ -402,12 +402,8 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         reference.insert(0, "part", "v1")
         tables.append(reference)
     df = pd.concat(tables, ignore_index=True)
-    for column in _KEY:
-        if column not in df:
-            df[column] = np.nan
-    df["preset"] = _preset_name(params)
-    first = list(_KEY)
-    return df[first + [c for c in df.columns if c not in first]]
+    df["preset"] = STUDY.preset_of(params) or "custom"
+    return columns_first(df, _KEY)
 
 
 # -- summaries, figures, report ---------------------------------------------------

@@ -29,18 +29,30 @@ decides, as before.
 """
 
 import time
-from numbers import Integral, Real
 
 import numpy as np
 import torch
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils._param_validation import StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import SparseXORTransformer
 from ..nn import attention_weights, sparse_xor_init
 from ..theory import population_loss, population_step
-from ._common import Grid, Study, expand_grid, single_thread
+from ._common import (
+    AT_LEAST_TWO,
+    POSITIVE,
+    SAMPLES,
+    STEP_LENGTH,
+    TIME_COLUMNS,
+    Grid,
+    Study,
+    expand_grid,
+    run_preset,
+    seeds_text,
+    single_thread,
+    timing_sentence,
+)
 from ._stats import format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -50,17 +62,15 @@ _ATTENTIONS = ("softmax", "linear", "erf")
 PARAMETERS = {
     "attention": [Grid(StrOptions(set(_ATTENTIONS)))],
     # The XOR of two of the d bits.
-    "d": [Grid(Interval(Integral, 2, None, closed="left"))],
-    "m": [Grid(Interval(Integral, 1, None, closed="left"))],
-    # 0: the exact population step; otherwise a full-batch step on n samples
-    # (at least 2, so that both classes can occur).
-    "n": [Grid(Options(Integral, {0}), Interval(Integral, 2, None, closed="left"))],
-    "seeds": [Interval(Integral, 1, None, closed="left")],
-    # A normalised step: beyond 1e6 the attention is saturated (one-hot) and
-    # larger values only overflow the estimator's floating point.
-    "step_length": [Interval(Real, 0, 1e6, closed="right")],
+    "d": [Grid(AT_LEAST_TWO)],
+    "m": [Grid(POSITIVE)],
+    # 0: the exact population step; otherwise a full-batch step on n samples.
+    "n": [Grid(*SAMPLES)],
+    "seeds": [POSITIVE],
+    # A normalised step.
+    "step_length": [STEP_LENGTH],
     # The most test inputs a cell draws (most cells are scored exactly).
-    "n_test": [Interval(Integral, 1, None, closed="left")],
+    "n_test": [POSITIVE],
 }
 
 PRESETS = {
@@ -84,9 +94,6 @@ PRESETS = {
 
 #: Test accuracy at or above this counts as success.
 SUCCESS_ACCURACY = 0.99
-
-#: Per-cell timing columns (seconds): the whole cell, and its floor.
-TIME_COLUMNS = ("seconds", "floor_seconds")
 
 _FIRST_BATCH = 256
 _ROWS_PER_CHUNK = 1 << 22  # spins per matrix product while scoring (32 MiB of float64)
@@ -341,17 +348,9 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         one_step_cell, cells, study="one_step", checkpoint_dir=checkpoint_dir,
         n_jobs=n_jobs, progress=progress, scheduler=scheduler,
     )
-    df.attrs.update(
-        params=params, preset=_preset_of(params), rows=len(df),
-        floor_seconds=float(df["floor_seconds"].sum()),
-        floor_description="the steps (or fits, for n > 0) and exact losses of every cell",
+    return STUDY.stamp(
+        df, params, "the steps (or fits, for n > 0) and exact losses of every cell"
     )
-    return df
-
-
-def _preset_of(params):
-    """The name of the preset ``params`` equal, or None (overridden)."""
-    return next((name for name in PRESETS if STUDY.preset(name) == params), None)
 
 
 def _rate_columns(flags, name):
@@ -389,14 +388,10 @@ def _setting(df):
     ns = sorted(int(n) for n in df["n"].unique())
     kind = ("population steps (n = 0)" if ns == [0]
             else "n = " + ", ".join("population" if n == 0 else f"{n:,}" for n in ns))
-    # The preset is named only when the table is exactly that run's rows (the
-    # runner passes a table merged with earlier runs, with the latest run's attrs).
-    preset = df.attrs.get("preset") if df.attrs.get("rows") == len(df) else None
+    preset = run_preset(df)
     where = "" if preset is None else f", {preset} preset"
     seeds = df.groupby(["attention", "d", "m", "n"])["seed"].count()
-    count = (f"{seeds.min()} seeds" if seeds.min() == seeds.max()
-             else f"{seeds.min()}-{seeds.max()} seeds")
-    return f"{kind}{where}, {count} per cell"
+    return f"{kind}{where}, {seeds_text(seeds)} per cell"
 
 
 _STYLE = {"softmax": ("o", "-"), "linear": ("s", "--"), "erf": ("^", ":")}
@@ -524,11 +519,6 @@ def _pooled(df, attention, key):
     return f"{int(flags.sum())}/{n} = {format_interval(rate, low, high)}"
 
 
-def one_step_timing(df):
-    """Summed cell time and floor time, in seconds: ``{"seconds": ..., "floor_seconds": ...}``."""
-    return {name: float(df[name].sum()) for name in TIME_COLUMNS if name in df}
-
-
 def report_one_step(df):
     """Markdown: success and specialisation with Wilson 95% intervals; every number from ``df``."""
     summary = summarise_one_step(df)
@@ -592,13 +582,9 @@ def report_one_step(df):
             + (f" (median {int(sampled.median())}, at most {int(sampled.max())} inputs)"
                if len(sampled) else "") + "."
         )
-    timing = one_step_timing(df)
-    if len(timing) == 2:
-        lines.append(
-            f"- Time: {timing['seconds']:.1f} s summed over cells, of which the floor "
-            f"(steps or fits, and exact losses) is {timing['floor_seconds']:.1f} s "
-            f"({timing['seconds'] / max(timing['floor_seconds'], 1e-9):.2f}x the floor)."
-        )
+    timing = timing_sentence(df, "cells", "steps or fits, and exact losses")
+    if timing:
+        lines.append(timing)
     return "\n".join(lines)
 
 
@@ -630,7 +616,6 @@ __all__ = [
     "dominant_accuracy",
     "one_step",
     "one_step_cell",
-    "one_step_timing",
     "plot_attention_maps",
     "plot_one_step",
     "report_one_step",

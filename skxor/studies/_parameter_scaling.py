@@ -70,7 +70,7 @@ and model from seeds derived from ``(random_state, d, seed)``
 import json
 import math
 import time
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -82,7 +82,15 @@ from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
 from ..nn import SparseXORAttention, sparse_xor_init
 from ..theory import population_step
-from ._common import Grid, Study, single_thread
+from ._common import (
+    AT_LEAST_TWO,
+    POSITIVE,
+    SEEDS,
+    Grid,
+    Study,
+    estimator_parameters,
+    single_thread,
+)
 from ._stats import bootstrap_loglog_slope, format_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -101,34 +109,29 @@ DISPLAY_NAMES = {
 #: Models trained on the finite training sets (the rest use the population gradient).
 SAMPLE_MODELS = ("transformer", "ffnn")
 
-_POSITIVE = Interval(Integral, 1, None, closed="left")
 _SHARE = Interval(Real, 0, 1, closed="right")
-_FFNN = FFNNParityBaseline._parameter_constraints
 
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
     "model": [Grid(StrOptions(set(MODELS)))],
     # The XOR of two of the d bits.
-    "d": [Grid(Interval(Integral, 2, None, closed="left"))],
-    "samples_d_max": [Interval(Integral, 2, None, closed="left")],
-    "seeds": [_POSITIVE],
+    "d": [Grid(AT_LEAST_TWO)],
+    "samples_d_max": [AT_LEAST_TWO],
+    **SEEDS,
     "threshold": [_SHARE],
     "success_share": [_SHARE],
-    "n_test": [_POSITIVE],
-    "n_train_min": [_POSITIVE],
+    "n_test": [POSITIVE],
+    "n_train_min": [POSITIVE],
     # Finite: (0, inf) open at both ends.
     "n_train_per_d2": [Interval(Real, 0, None, closed="neither")],
-    "transformer_m": [Grid(_POSITIVE)],
-    "transformer_steps": [_POSITIVE],
+    "transformer_m": [Grid(POSITIVE)],
+    "transformer_steps": [POSITIVE],
     "step_length": [Interval(Real, 0, None, closed="neither")],
-    "ffnn_width": [Grid(_POSITIVE)],
+    "ffnn_width": [Grid(POSITIVE)],
+    "ffnn_steps": [POSITIVE],
+    "ffnn_batch_size": [POSITIVE],
     # The estimator's own constraints for what is passed to it unchanged.
-    "ffnn_activation": _FFNN["activation"],
-    "ffnn_steps": [_POSITIVE],
-    "ffnn_batch_size": [_POSITIVE],
-    "ffnn_learning_rate": _FFNN["learning_rate"],
-    # Names the cells of the checkpointed sweep, so a plain int.
-    "random_state": [Interval(Integral, 0, None, closed="left")],
+    **estimator_parameters(FFNNParityBaseline, ("activation", "learning_rate"), prefix="ffnn_"),
 }
 
 PRESETS = {

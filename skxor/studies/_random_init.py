@@ -55,9 +55,15 @@ from ..estimators import BooleanTransformerClassifier
 from ..nn import BooleanTransformer
 from ..sensitivity import sensitivity_profile
 from ._common import (
+    NON_NEGATIVE,
+    POSITIVE,
+    SEEDS,
     Grid,
     Study,
     cell_seed,
+    check_transformer,
+    columns_first,
+    estimator_parameters,
     expand_grid,
     profile,
     profile_result,
@@ -78,28 +84,22 @@ PAPER_SCHEMES = ("uniform", "normal", "xavier_uniform", "xavier_normal")
 #: 1 - 1/e: the limit of the share of random functions with a zero-sensitivity string.
 POISSON_LIMIT = 1 - math.exp(-1)
 
-_POSITIVE = Interval(Integral, 1, None, closed="left")
-# The transformer's own constraints for what is passed to it unchanged.
-_MODEL = BooleanTransformerClassifier._parameter_constraints
+# The transformer's parameters of one network (network_cell), passed to it
+# unchanged; those in _GRID are sweep axes.
+_NETWORK = ("d_model", "n_layers", "n_heads", "layer_norm_eps", "init", "readout",
+            "positional", "init_scale")
+_GRID = ("d_model", "n_layers", "layer_norm_eps", "init", "readout", "positional")
 
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
-    "n_bits": [Grid(_POSITIVE)],
-    "d_model": [Grid(*_MODEL["d_model"])],
-    "n_layers": [Grid(*_MODEL["n_layers"])],
-    "n_heads": _MODEL["n_heads"],
-    "layer_norm_eps": [Grid(*_MODEL["layer_norm_eps"])],
-    "init": [Grid(*_MODEL["init"])],
-    "readout": [Grid(*_MODEL["readout"])],
-    "positional": [Grid(*_MODEL["positional"])],
-    "init_scale": _MODEL["init_scale"],
-    "seeds": [_POSITIVE],
+    "n_bits": [Grid(POSITIVE)],
+    **estimator_parameters(BooleanTransformerClassifier, _NETWORK, grid=_GRID),
     "exhaustive_max": [Interval(Integral, 0, 20, closed="both")],
-    "n_samples": [_POSITIVE],
-    "n_blowup": [_POSITIVE],
-    "n_random_functions": [Interval(Integral, 0, None, closed="left")],
+    "n_samples": [POSITIVE],
+    "n_blowup": [POSITIVE],
+    "n_random_functions": [NON_NEGATIVE],
     "device": [str],
-    "random_state": [Interval(Integral, 0, None, closed="left")],
+    **SEEDS,
 }
 
 PRESETS = {
@@ -135,15 +135,6 @@ PRESETS = {
         n_random_functions=1000,
     ),
 }
-
-
-def _check(params):
-    check_device(params["device"])
-    for D in params["d_model"]:
-        if D % params["n_heads"]:
-            raise ValueError(
-                f"d_model={D} must be divisible by n_heads={params['n_heads']}."
-            )
 
 
 def _log10_count(fraction, n_bits):
@@ -351,11 +342,9 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
     if controls:
         parts.append(run_sweep(random_function_cell, controls, **sweep))
     df = pd.concat(parts, ignore_index=True)
-    first = ["function", "n_bits", *_SETTING, "n_heads", "init_scale", "seed"]
-    for column in first + ["n_functions"]:  # key columns exist even without the control
-        if column not in df:
-            df[column] = np.nan
-    return df[first + [c for c in df.columns if c not in first]]
+    if "n_functions" not in df:  # a key column, even without the control
+        df["n_functions"] = np.nan
+    return columns_first(df, ["function", "n_bits", *_SETTING, "n_heads", "init_scale", "seed"])
 
 
 # -- summaries, figures, report ---------------------------------------------------
@@ -912,7 +901,7 @@ STUDY = Study(
          "n_samples", "n_blowup", "n_functions"),
     setting=("n_heads", "init_scale", "exhaustive_max", "n_samples", "n_blowup",
              "n_random_functions", "device", "random_state"),
-    check=_check,
+    check=check_transformer,
 )
 
 __all__ = [

@@ -23,10 +23,12 @@ def register(study):
     Parameters
     ----------
     study : Study
+        The study to add; ``skxor list`` shows studies in the order added.
 
     Returns
     -------
     study : Study
+        The same study, now found by :func:`get_study` and ``skxor run``.
 
     Examples
     --------

@@ -34,7 +34,6 @@ import math
 import numbers
 import os
 import platform
-import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -45,30 +44,12 @@ import pandas as pd
 from .._utils._files import prepare_out_dir
 from .._version import __version__
 from ._registry import STUDIES, get_study
+from ._sweep import atomic_write as _atomic_write
+from ._sweep import atomic_write_text as _atomic_write_text
 from ._sweep import connect
 
 #: Hidden folder inside an output folder: the lock, per-study report sections, runs.
 STATE_DIR = ".skxor"
-
-
-def _atomic_write(path, write, mode="w"):
-    """Write ``path`` through ``write(fh)`` to a unique temporary file, then rename it."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, mode) as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def _atomic_write_text(path, text):
-    _atomic_write(path, lambda fh: fh.write(text))
 
 
 @contextlib.contextmanager

@@ -14,7 +14,7 @@ d^4 up to polylog factors.
 """
 
 import time
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -23,15 +23,23 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer
-from ._common import Grid, Study, expand_grid, single_thread
+from ._common import (
+    AT_LEAST_TWO,
+    POSITIVE,
+    TIME_COLUMNS,
+    Grid,
+    Study,
+    expand_grid,
+    run_preset,
+    seeds_text,
+    single_thread,
+    timing_sentence,
+)
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
 #: The models compared; each maps to an estimator factory in ``_estimator``.
 MODELS = ("transformer_one_step", "transformer_multi_step", "ffnn")
-
-#: Timing columns (seconds), on each curve's first row: the cell, and its floor.
-TIME_COLUMNS = ("seconds", "floor_seconds")
 
 #: The columns fixing a learning curve's grid, test split and target: tables
 #: merged from runs with other values are analysed on the latest run's only.
@@ -40,15 +48,15 @@ SETTING_COLUMNS = ("n_min", "n_max", "n_sizes", "n_test", "target")
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
     "model": [Grid(StrOptions(set(MODELS)))],
-    "d": [Grid(Interval(Integral, 2, None, closed="left"))],
+    "d": [Grid(AT_LEAST_TWO)],
     # Training sizes: a geometric grid of n_sizes values from n_min to n_max.
-    "n_min": [Interval(Integral, 2, None, closed="left")],
-    "n_max": [Interval(Integral, 2, None, closed="left")],
-    "n_sizes": [Interval(Integral, 1, None, closed="left")],
-    "seeds": [Interval(Integral, 1, None, closed="left")],
+    "n_min": [AT_LEAST_TWO],
+    "n_max": [AT_LEAST_TWO],
+    "n_sizes": [POSITIVE],
+    "seeds": [POSITIVE],
     # Above 1/2, the accuracy of guessing.
     "target": [Interval(Real, 0.5, 1, closed="right")],
-    "n_test": [Interval(Integral, 1, None, closed="left")],
+    "n_test": [POSITIVE],
 }
 
 PRESETS = {
@@ -199,17 +207,7 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         long[name] = np.where(first, long[name].astype(float), 0.0)
     long["target"] = params["target"]
     long = long[["model", "d", "seed", "n", "accuracy", *SETTING_COLUMNS, *TIME_COLUMNS]]
-    long.attrs.update(
-        params=params, preset=_preset_of(params), rows=len(long),
-        floor_seconds=float(long["floor_seconds"].sum()),
-        floor_description="the fits and test scoring of every learning curve",
-    )
-    return long
-
-
-def _preset_of(params):
-    """The name of the preset ``params`` equal, or None (overridden)."""
-    return next((name for name in PRESETS if STUDY.preset(name) == params), None)
+    return STUDY.stamp(long, params, "the fits and test scoring of every learning curve")
 
 
 def like_for_like(df):
@@ -373,12 +371,8 @@ def _analysed(df):
 
 
 def _setting(df):
-    seeds = df.groupby(["model", "d"])["seed"].nunique()
-    count = (f"{seeds.min()} seeds" if seeds.min() == seeds.max()
-             else f"{seeds.min()}-{seeds.max()} seeds")
-    # The preset is named only when the table is exactly that run's rows (the
-    # runner passes a table merged with earlier runs, with the latest run's attrs).
-    preset = df.attrs.get("preset") if df.attrs.get("rows") == len(df) else None
+    count = seeds_text(df.groupby(["model", "d"])["seed"].nunique())
+    preset = run_preset(df)
     where = "" if preset is None else f"{preset} preset, "
     sizes, ratio = _grid(df)
     return (f"{where}{count}, n from {sizes.min():,} to {sizes.max():,} "
@@ -483,11 +477,6 @@ def plot_sample_complexity(df):
     return {"learning_curves": curves, "samples_needed": scaling}
 
 
-def sample_complexity_timing(df):
-    """Summed cell time and floor time, in seconds: ``{"seconds": ..., "floor_seconds": ...}``."""
-    return {name: float(df[name].sum()) for name in TIME_COLUMNS if name in df}
-
-
 def _range(values):
     values = [v for v in values if np.isfinite(v)]
     if not values:
@@ -547,13 +536,9 @@ def report_sample_complexity(df):
         )
     lines += _other_settings(everything, df)
     lines += _tradeoff(table)
-    timing = sample_complexity_timing(df)
-    if len(timing) == 2:
-        lines.append(
-            f"- Time: {timing['seconds']:.1f} s summed over learning curves, of which the "
-            f"floor (the fits and test scoring) is {timing['floor_seconds']:.1f} s "
-            f"({timing['seconds'] / max(timing['floor_seconds'], 1e-9):.2f}x the floor)."
-        )
+    timing = timing_sentence(df, "learning curves", "the fits and test scoring")
+    if timing:
+        lines.append(timing)
     return "\n".join(lines)
 
 
@@ -635,7 +620,6 @@ __all__ = [
     "report_sample_complexity",
     "sample_complexity",
     "sample_complexity_cell",
-    "sample_complexity_timing",
     "samples_needed",
     "train_sizes",
 ]

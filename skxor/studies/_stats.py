@@ -69,9 +69,12 @@ def clopper_pearson_interval(successes, n, confidence=0.95):
 
     Examples
     --------
-    >>> from skxor.studies._stats import clopper_pearson_interval
-    >>> [round(v, 3) for v in clopper_pearson_interval(10, 10)]
-    [0.692, 1.0]
+    With 10 successes in 10 trials the exact interval reaches lower than
+    Wilson's:
+
+    >>> from skxor.studies._stats import clopper_pearson_interval, wilson_interval
+    >>> round(clopper_pearson_interval(10, 10)[0], 3), round(wilson_interval(10, 10)[0], 3)
+    (0.692, 0.722)
     """
     return _binomial_interval(successes, n, confidence, "exact")
 

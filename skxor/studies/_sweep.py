@@ -53,17 +53,18 @@ def _check_cell(params, index):
         raise TypeError(f"cell {index} has parameters that are not JSON-serialisable: {exc}") from exc
 
 
-def write_cell(path, ident, result):
-    """Atomically write one finished cell (payload plus checksum) to ``path``."""
-    payload = {"format": FORMAT_VERSION, "cell": ident, "result": result}
-    # Stored in result order (the table keeps its column order on reuse); the
-    # checksum is over the canonical, key-sorted form.
-    text = json.dumps({"payload": payload, "sha256": _checksum(payload)}, allow_nan=True)
+def atomic_write(path, write, mode="w"):
+    """Write ``path`` through ``write(fh)`` to a unique temporary file, then rename it.
+
+    The file is flushed to disk before the rename, so ``path`` is either its
+    old content or the whole new one, never a part (even after SIGKILL); the
+    temporary file is removed if writing fails.
+    """
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
+        with os.fdopen(fd, mode) as fh:
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -71,6 +72,21 @@ def write_cell(path, ident, result):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def atomic_write_text(path, text):
+    """Atomically write the string ``text`` to ``path`` (see :func:`atomic_write`)."""
+    atomic_write(path, lambda fh: fh.write(text))
+
+
+def write_cell(path, ident, result):
+    """Atomically write one finished cell (payload plus checksum) to ``path``."""
+    payload = {"format": FORMAT_VERSION, "cell": ident, "result": result}
+    # Stored in result order (the table keeps its column order on reuse); the
+    # checksum is over the canonical, key-sorted form.
+    atomic_write_text(
+        path, json.dumps({"payload": payload, "sha256": _checksum(payload)}, allow_nan=True)
+    )
 
 
 def read_cell(path, ident):

@@ -26,18 +26,25 @@ comes from ``n_jobs`` or a dask scheduler.
 
 import json
 import time
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._validation import check_device
+from ..boolean import all_strings
 from ..estimators import BooleanTransformerClassifier
 from ._common import (
+    NON_NEGATIVE,
+    POSITIVE,
+    SEEDS,
     Grid,
     Study,
     cell_seed,
+    check_transformer,
+    columns_first,
+    estimator_parameters,
     expand_grid,
     profile,
     profile_result,
@@ -47,29 +54,24 @@ from ._random_init import FUNCTIONS
 from ._stats import format_interval, wilson_interval
 from ._sweep import run_sweep
 
-_POSITIVE = Interval(Integral, 1, None, closed="left")
-# The classifier's own constraints for what is passed to it unchanged.
-_MODEL = BooleanTransformerClassifier._parameter_constraints
-
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
     "function": [Grid(StrOptions(set(FUNCTIONS)))],
-    "n_bits": [Grid(_POSITIVE)],
-    "d_model": _MODEL["d_model"],
-    "n_layers": _MODEL["n_layers"],
-    "n_heads": _MODEL["n_heads"],
-    "layer_norm_eps": [Grid(*_MODEL["layer_norm_eps"])],
-    "learning_rate": _MODEL["learning_rate"],
-    "batch_size": _MODEL["batch_size"],
-    "n_steps": [_POSITIVE],
-    "check_every": [_POSITIVE],
+    "n_bits": [Grid(POSITIVE)],
+    # The classifier's own constraints for what is passed to it unchanged.
+    **estimator_parameters(
+        BooleanTransformerClassifier,
+        ("d_model", "n_layers", "n_heads", "layer_norm_eps", "learning_rate", "batch_size"),
+        grid=("layer_norm_eps",),
+    ),
+    "n_steps": [POSITIVE],
+    "check_every": [POSITIVE],
     "target_accuracy": [Interval(Real, 0, 1, closed="right")],
-    "seeds": [_POSITIVE],
-    "exhaustive_max": [Interval(Integral, 0, None, closed="left")],
-    "n_eval": [_POSITIVE],
-    "n_samples": [_POSITIVE],
+    "exhaustive_max": [NON_NEGATIVE],
+    "n_eval": [POSITIVE],
+    "n_samples": [POSITIVE],
     "device": [str],
-    "random_state": [Interval(Integral, 0, None, closed="left")],
+    **SEEDS,
 }
 
 PRESETS = {
@@ -108,13 +110,6 @@ PRESETS = {
         n_samples=100,
     ),
 }
-
-def _check(params):
-    check_device(params["device"])
-    if params["d_model"] % params["n_heads"]:
-        raise ValueError(
-            f"d_model={params['d_model']} must be divisible by n_heads={params['n_heads']}."
-        )
 
 
 #: An accuracy at or above this on the evaluation strings counts as learned.
@@ -194,7 +189,7 @@ def training_cell(
     with single_thread():
         clf.fit(monitor)
         if n_bits <= exhaustive_max:
-            X_eval = ((np.arange(2**n_bits)[:, None] >> np.arange(n_bits)) & 1).astype(np.uint8)
+            X_eval = all_strings(n_bits).astype(np.uint8)
         else:
             X_eval = rng.integers(0, 2, size=(n_eval, n_bits), dtype=np.uint8)
         accuracy = float(np.mean(clf.predict(X_eval) == target(X_eval)))
@@ -304,8 +299,7 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         training_cell, cells, study="training_sensitivity", checkpoint_dir=checkpoint_dir,
         n_jobs=n_jobs, progress=progress, scheduler=scheduler,
     )
-    first = ["function", "n_bits", "layer_norm_eps", "seed"]
-    return df[first + [c for c in df.columns if c not in first]]
+    return columns_first(df, ["function", "n_bits", "layer_norm_eps", "seed"])
 
 
 # -- summaries, figures, report ---------------------------------------------------
@@ -882,7 +876,7 @@ STUDY = Study(
     setting=("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
              "check_every", "target_accuracy", "exhaustive_max", "n_eval", "n_samples",
              "device", "random_state"),
-    check=_check,
+    check=check_transformer,
 )
 
 __all__ = [

@@ -32,34 +32,29 @@ configuration.
 """
 
 import math
-from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import Interval
 
-from ._common import Grid, Study, expand_grid
-from ._random_init import _MODEL, _POSITIVE, _check, eps_agreement, network_cell
+from ..estimators import BooleanTransformerClassifier
+from ._common import (
+    Study,
+    check_transformer,
+    columns_first,
+    estimator_parameters,
+    expand_grid,
+)
+from ._random_init import PARAMETERS as RANDOM_INIT_PARAMETERS
+from ._random_init import eps_agreement, network_cell
 from ._stats import clopper_pearson_interval, format_interval, wilson_interval
 from ._sweep import run_sweep
 
-#: Every parameter of the study and the values it accepts.
+#: Every parameter of the study and the values it accepts: those of the random
+#: networks of the random-initialisation study (whose cell computes both), with one
+#: scheme, read-out and positional encoding per run and no random-function control.
 PARAMETERS = {
-    "n_bits": [Grid(_POSITIVE)],
-    "d_model": [Grid(*_MODEL["d_model"])],
-    "n_layers": [Grid(*_MODEL["n_layers"])],
-    "layer_norm_eps": [Grid(*_MODEL["layer_norm_eps"])],
-    "n_heads": _MODEL["n_heads"],
-    "init": _MODEL["init"],
-    "init_scale": _MODEL["init_scale"],
-    "readout": _MODEL["readout"],
-    "positional": _MODEL["positional"],
-    "seeds": [_POSITIVE],
-    "exhaustive_max": [Interval(Integral, 0, 20, closed="both")],
-    "n_samples": [_POSITIVE],
-    "n_blowup": [_POSITIVE],
-    "device": [str],
-    "random_state": [Interval(Integral, 0, None, closed="left")],
+    **{k: v for k, v in RANDOM_INIT_PARAMETERS.items() if k != "n_random_functions"},
+    **estimator_parameters(BooleanTransformerClassifier, ("init", "readout", "positional")),
 }
 
 PRESETS = {
@@ -179,8 +174,9 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress, scheduler=scheduler,
     )
     df.insert(0, "function", "transformer")  # the layout eps_agreement reads
-    first = ["function", "n_bits", "d_model", "n_layers", "layer_norm_eps", "seed"]
-    return df[first + [c for c in df.columns if c not in first]]
+    return columns_first(
+        df, ["function", "n_bits", "d_model", "n_layers", "layer_norm_eps", "seed"]
+    )
 
 
 _CONFIG = ["layer_norm_eps", "d_model", "n_layers", "n_bits"]
@@ -409,7 +405,7 @@ def report_zero_sensitivity_bound(df):
         + f".{rough}",
         "",
         "The bound's exponent (D - 1)/(2L) - 5 is positive only when D - 1 > 10 L. "
-        + (f"It is not here for (D, L) = "
+        + ("It is not here for (D, L) = "
            + ", ".join(f"({int(d)}, {int(l)})"
                        for d, l in vacuous[["d_model", "n_layers"]].values) + ": "
            "there the bound is below 1 and asks for no more than one zero-sensitivity "
@@ -515,7 +511,7 @@ STUDY = Study(
          "n_blowup"),
     setting=("n_heads", "init", "init_scale", "readout", "positional", "exhaustive_max",
              "n_samples", "n_blowup", "device", "random_state"),
-    check=_check,
+    check=check_transformer,
 )
 
 __all__ = [
