@@ -12,6 +12,8 @@ HATCHES = ("", "//", "..", "xx", "\\\\", "++", "oo", "--")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES = ("-", "--", "-.", ":")
 COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7")
+#: Greys of references drawn as steps: they read as references, not as data.
+REFERENCE_COLOURS = ("black", "0.45", "0.25", "0.6")
 
 #: Reference functions that can be named: display label and constructor.
 REFERENCES = {
@@ -121,6 +123,8 @@ def draw_series(ax, x, heights, labels, *, errors=None, reference_style="bars",
                 bar_kwargs=None):
     """The first series as bars, the others (references) as bars beside it or steps over it.
 
+    Steps are grey, each with its own line style and marker.
+
     Returns
     -------
     bars : list of matplotlib BarContainer
@@ -139,7 +143,8 @@ def draw_series(ax, x, heights, labels, *, errors=None, reference_style="bars",
     lines = []
     for s, (height, label) in enumerate(zip(heights[1:], labels[1:]), start=1):
         (line,) = ax.plot(
-            x, height, drawstyle="steps-mid", color=COLOURS[s % len(COLOURS)],
+            x, height, drawstyle="steps-mid",
+            color=REFERENCE_COLOURS[(s - 1) % len(REFERENCE_COLOURS)],
             ls=LINESTYLES[(s - 1) % len(LINESTYLES)], marker=MARKERS[s % len(MARKERS)],
             ms=4, lw=1.5, label=label, zorder=3,
         )

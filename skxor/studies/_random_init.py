@@ -529,8 +529,10 @@ def plot_random_init_sensitivity(df):
         beside the control and its limit 1 - 1/e. ``"diagnostic"``: the
         median ``|mean| / std`` of the logit for constant and non-constant
         networks, and the largest layer-norm 1/std seen against
-        1/sqrt(eps). ``"profiles"``: the mean profile of the non-constant
-        networks at the largest exhaustive N. When eps = 0 and eps > 0
+        1/sqrt(eps). ``"profiles"``: one
+        :class:`~skxor.plotting.SensitivityProfileDisplay` per scheme, the
+        mean profile of its non-constant networks at the largest exhaustive
+        N against PARITY, MAJORITY and FIRST. When eps = 0 and eps > 0
         give identical profiles on every pair of networks, eps = 0 is drawn
         and the titles say so.
     """
@@ -659,32 +661,54 @@ def plot_random_init_sensitivity(df):
                fontsize="xx-small")
     figures["diagnostic"] = fig
 
-    # -- profiles of the non-constant networks
-    exhaustive = models[models["method"] == "exhaustive"]
-    fig = Figure(figsize=(8.0, 3.8), layout="constrained")
-    ax = fig.subplots()
-    if len(exhaustive):
-        n_bits = int(exhaustive["n_bits"].max())
-        part = exhaustive[(exhaustive["n_bits"] == n_bits)
-                          & ~exhaustive["constant"].astype(bool)]
-        for (init, r, p, d, l, eps), g in part.groupby(_SETTING, sort=False):
-            key = (init, r, p, int(d), int(l))
-            mean = np.mean([json.loads(s) for s in g["profile"]], axis=0)
-            ax.plot(np.arange(n_bits + 1), mean, ms=4, **styles[key],
-                    label=f"{_setting_label(init, r, p, d, l)} ({len(g)} non-constant)")
-        for j, function in enumerate(FUNCTIONS):
-            ref = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
-            if len(ref):
-                ax.plot(np.arange(n_bits + 1), json.loads(ref["profile"].iloc[0]),
-                        color="grey", ls=_LINESTYLES[(j + 1) % 4], lw=1,
-                        marker=_MARKERS[-1 - j], ms=3, label=f"reference: {function}")
-        ax.set_title(f"mean profile of the non-constant networks at N = {n_bits}",
-                     fontsize="small")
-    ax.set_xlabel("sensitivity s(f, x)")
-    ax.set_ylabel("fraction of strings")
-    ax.legend(fontsize="xx-small", loc="upper right")
-    figures["profiles"] = fig
+    # -- mean profile per scheme, drawn by SensitivityProfileDisplay
+    figures["profiles"] = _plot_profiles(df, models, eps_note)
     return figures
+
+
+def _plot_profiles(df, models, eps_note):
+    """Mean profile of the non-constant networks per scheme at the largest exhaustive N.
+
+    One :class:`~skxor.plotting.SensitivityProfileDisplay` per scheme (pooled
+    over the scheme's settings), PARITY, MAJORITY and FIRST as labelled
+    references; a scheme whose networks are all constant shows their mean.
+    """
+    from matplotlib.figure import Figure
+
+    from ..plotting import SensitivityProfileDisplay
+
+    exhaustive = models[models["method"] == "exhaustive"]
+    if not len(exhaustive):
+        exhaustive = models
+    n_bits = int(exhaustive["n_bits"].max())
+    at_n = exhaustive[exhaustive["n_bits"] == n_bits]
+    schemes = list(dict.fromkeys(at_n["init"]))
+    references = {}
+    for function in FUNCTIONS:
+        ref = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
+        if len(ref):
+            references[f"reference: {function}"] = json.loads(ref["profile"].iloc[0])
+    fig = Figure(figsize=(3.4 * max(len(schemes), 1) + 0.6, 3.8), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, max(len(schemes), 1), sharey=True, squeeze=False)[0])
+    for ax, init in zip(axes, schemes):
+        part = at_n[at_n["init"] == init]
+        settings = part.groupby(_SETTING, sort=False).ngroups
+        shown = part[~part["constant"].astype(bool)]
+        if len(shown):
+            name = f"mean of {len(shown)} non-constant of {len(part)} networks"
+        else:
+            shown, name = part, f"all {len(part)} networks constant"
+        mean = np.mean([json.loads(p) for p in shown["profile"]], axis=0)
+        disp = SensitivityProfileDisplay(mean, name=name, references=references).plot(
+            ax=ax, reference_style="steps", color=_SCHEME_COLOURS.get(init, "tab:gray"))
+        ax.legend(handles=[*disp.bars_, *disp.reference_lines_], fontsize="xx-small",
+                  loc="upper right")
+        ax.set_title(f"{init}" + (f" ({settings} settings pooled)" if settings > 1 else ""),
+                     fontsize="small")
+    fig.suptitle(f"Sensitivity profiles at random initialisation, N = {n_bits} (all "
+                 f"strings), {int(models['seed'].nunique())} seeds per setting.{eps_note}",
+                 fontsize="small")
+    return fig
 
 
 def _count_cell(row):

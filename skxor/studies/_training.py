@@ -532,7 +532,8 @@ def plot_training_sensitivity(df):
         each function's own strings sit: 0 and near N/2 for MAJORITY, 1 for
         FIRST, N for PARITY, trained against the function) and
         ``"profiles"`` (pooled trained histogram against the function's at
-        the largest exhaustively profiled N).
+        the largest exhaustively profiled N, one
+        :class:`~skxor.plotting.SensitivityProfileDisplay` per function).
     """
     from matplotlib.figure import Figure
 
@@ -645,25 +646,27 @@ def plot_training_sensitivity(df):
         fontsize="medium",
     )
 
-    # Histograms at the largest exhaustively profiled N.
+    # Histograms at the largest exhaustively profiled N, drawn by the display.
+    from ..plotting import SensitivityProfileDisplay
+
     exhaustive = df[df["method"] == "exhaustive"]
     n_bits = int(exhaustive["n_bits"].max()) if len(exhaustive) else int(df["n_bits"].max())
     prof = Figure(figsize=(3.8 * len(functions), 3.4), layout="constrained")
     paxes = np.atleast_1d(prof.subplots(1, len(functions), sharey=True))
-    k = np.arange(n_bits + 1)
     for ax, function in zip(paxes, functions):
         part = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
         if len(part):
             trained = np.sum([json.loads(h) for h in part["histogram"]], axis=0)
             wanted = np.sum([json.loads(h) for h in part["target_histogram"]], axis=0)
-            ax.bar(k, trained / trained.sum(), color=_STYLE[function][0], alpha=0.6,
-                   label=f"trained ({len(part)} seeds pooled)")
-            ax.step(k, wanted / wanted.sum(), where="mid", color="black", lw=1,
-                    label=f"{function} itself")
-            ax.legend(fontsize="x-small")
+            disp = SensitivityProfileDisplay(
+                trained / trained.sum(), name=f"trained ({len(part)} seeds pooled)",
+                references={f"reference: {function} itself": wanted / wanted.sum()},
+            ).plot(ax=ax, reference_style="steps", color=_STYLE[function][0], alpha=0.6)
+            ax.legend(handles=[*disp.bars_, *disp.reference_lines_], fontsize="x-small")
+        else:
+            ax.set_xlabel("sensitivity s(f, x)")
+            ax.set_ylabel("fraction of strings")
         ax.set_title(f"{function}, N = {n_bits}", fontsize="small")
-        ax.set_xlabel("sensitivity s(f, x)")
-        ax.set_ylabel("share of strings")
     prof.suptitle(f"Sensitivity histograms ({caption})", fontsize="medium")
     return {"success": success, "accuracy": acc, "sensitivity": sens, "clusters": clus,
             "profiles": prof}
