@@ -41,6 +41,7 @@ from ..estimators import SparseXORTransformer
 from ..nn import attention_weights, sparse_xor_init
 from ..theory import population_loss, population_step
 from ._common import Grid, Study, expand_grid, single_thread
+from ._figures import interval_errors, log_axis, offset
 from ._stats import format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -485,27 +486,21 @@ def plot_one_step(df):
             if group.empty:
                 continue
             marker, line = _STYLE.get(attention, ("D", "-."))
-            # Offsets of a few per cent in d keep coinciding series visible.
-            shift = 10 ** (0.035 * (i - (len(series) - 1) / 2))
             label = attention if n == 0 else f"{attention}, n = {n:,}"
             for row, key in enumerate(["success", "specialised"]):
-                rate = group[f"{key}_rate"].to_numpy()
-                err = [rate - group[f"{key}_low"].to_numpy(),
-                       group[f"{key}_high"].to_numpy() - rate]
+                rate = group[f"{key}_rate"]
+                err = interval_errors(rate, group[f"{key}_low"], group[f"{key}_high"])
                 axes[row, col].errorbar(
-                    group["d"] * shift, rate, yerr=err, marker=marker, ls=line,
+                    offset(group["d"], i, len(series), spread=0.035, base=10), rate,
+                    yerr=err, marker=marker, ls=line,
                     capsize=2, ms=5, mfc="none" if attention == "linear" else None,
                     label=label, color=f"C{i}",
                 )
         axes[0, col].set_title(f"m = {m}")
     ds = sorted(summary["d"].unique())
     for ax in axes.ravel():
-        ax.set_xscale("log")
+        log_axis(ax, ds, label="d (input length)")
         ax.set_ylim(-0.05, 1.05)
-        ax.set_xticks(ds, [f"{d:g}" for d in ds], fontsize="small")
-        ax.minorticks_off()
-    for ax in axes.ravel():
-        ax.set_xlabel("d (input length)")
     for ax in axes[0]:
         ax.set_ylabel("success rate (acc. >= 0.99)")
     for ax in axes[1]:

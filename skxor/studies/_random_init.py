@@ -63,6 +63,7 @@ from ._common import (
     profile_result,
     single_thread,
 )
+from ._figures import interval_errors, log_axis, offset, series_style
 from ._stats import format_interval, wilson_interval
 from ._sweep import finite_or_none, run_sweep
 
@@ -483,19 +484,10 @@ def _drawn(df):
     return models, agreement
 
 
-def _log2_axis(ax, ns):
-    """Log-2 x axis with a labelled tick at every N of the grid."""
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(ns, [str(n) for n in ns])
-    ax.minorticks_off()
-
-
 _SCHEME_COLOURS = {
     "uniform": "tab:blue", "normal": "tab:orange", "xavier_uniform": "tab:green",
     "xavier_normal": "tab:red", "default": "tab:purple",
 }
-_MARKERS = ["o", "s", "^", "v", "D", "P", "X", "*"]
-_LINESTYLES = ["-", "--", "-.", ":"]
 
 
 def _series_styles(summary):
@@ -507,7 +499,7 @@ def _series_styles(summary):
         j = shapes.index((r, p, int(d), int(l)))
         styles[(init, r, p, int(d), int(l))] = dict(
             color=_SCHEME_COLOURS.get(init, "tab:gray"),
-            marker=_MARKERS[j % len(_MARKERS)], ls=_LINESTYLES[j % len(_LINESTYLES)],
+            **series_style(j),
         )
     return styles
 
@@ -550,7 +542,7 @@ def plot_random_init_sensitivity(df):
         eps_note = (f"\neps = {agreement['eps']:g} gives identical profiles "
                     f"({agreement['pairs']} of {agreement['pairs']} networks): not drawn.")
     settings = list(styles)
-    offsets = {s: 2 ** (0.04 * (i - (len(settings) - 1) / 2)) for i, s in enumerate(settings)}
+    offsets = {s: float(offset(1.0, i, len(settings))) for i, s in enumerate(settings)}
     figures = {}
 
     def each_setting():
@@ -581,7 +573,7 @@ def plot_random_init_sensitivity(df):
                 zorder=5, label="reference: constant function, 2^N (drawn over the data)")
         ax.set_xlabel("string length N" + (" (log scale)" if logx else ""))
         if logx:
-            _log2_axis(ax, ns)
+            log_axis(ax, ns, base=2)
         else:
             ax.set_xticks(ns, [str(n) for n in ns])
     for ax in axes:
@@ -605,18 +597,18 @@ def plot_random_init_sensitivity(df):
     for ax, (column, title) in zip(axes, panels):
         for key, label, g in each_setting():
             x = g["n_bits"] * offsets[key]
-            ax.errorbar(x, g[column], yerr=[g[column] - g[f"{column}_low"],
-                                            g[f"{column}_high"] - g[column]],
-                        ms=4, lw=1.0, capsize=2, label=label, **styles[key])
+            ax.errorbar(x, g[column], yerr=interval_errors(
+                g[column], g[f"{column}_low"], g[f"{column}_high"]),
+                ms=4, lw=1.0, capsize=2, label=label, **styles[key])
         if column != "constant" and len(control):
             c = control.sort_values("n_bits")
             ax.errorbar(c["n_bits"], c["with_zero"],
-                        yerr=[c["with_zero"] - c["with_zero_low"],
-                              c["with_zero_high"] - c["with_zero"]],
+                        yerr=interval_errors(c["with_zero"], c["with_zero_low"],
+                                             c["with_zero_high"]),
                         fmt="k*", ms=8, capsize=2, label="random function (measured)")
             ax.plot(ns, [POISSON_LIMIT] * len(ns), color="black", lw=1.0, ls=(0, (1, 1)),
                     label="reference: random function, limit 1 - 1/e")
-        _log2_axis(ax, ns)
+        log_axis(ax, ns, base=2)
         ax.set_ylim(-0.05, 1.05)
         ax.set_xlabel("string length N")
         ax.set_title(title, fontsize="small")
@@ -643,10 +635,11 @@ def plot_random_init_sensitivity(df):
     axes[0].set_ylabel("median |mean| / std of the logit T(x) over strings")
     axes[0].set_title("constant when the logit's offset dwarfs its spread", fontsize="small")
     all_models = _models(df)
-    for j, (eps, g) in enumerate(all_models.groupby("layer_norm_eps")):
+    by_eps = list(all_models.groupby("layer_norm_eps"))
+    for j, (eps, g) in enumerate(by_eps):
         worst = g.groupby("n_bits")["ln_inv_std_max"].max()
-        axes[1].plot(worst.index * 2 ** (0.04 * j), worst.values, marker=_MARKERS[j],
-                     ls=_LINESTYLES[j], label=f"largest 1/std seen, eps={eps:g}")
+        axes[1].plot(offset(worst.index, j, len(by_eps)), worst.values, **series_style(j),
+                     label=f"largest 1/std seen, eps={eps:g}")
         if eps > 0:
             axes[1].plot(ns, [1 / math.sqrt(eps)] * len(ns), color="grey",
                          ls=(0, (5, 2)), label=f"reference: 1/sqrt(eps) for eps={eps:g}")
@@ -655,7 +648,7 @@ def plot_random_init_sensitivity(df):
     axes[1].set_title("eps matters only where 1/std nears 1/sqrt(eps)", fontsize="small")
     axes[1].legend(fontsize="xx-small")
     for ax in axes:
-        _log2_axis(ax, ns)
+        log_axis(ax, ns, base=2)
         ax.set_xlabel("string length N")
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper",
                fontsize="xx-small")
