@@ -4,8 +4,8 @@ Figures of study summaries (success against d, counts against N, ...) stay
 with their studies; these helpers give them what each of them needs so that
 no series hides another: a marker and line style per series, small offsets
 where series coincide, a labelled tick at every grid value on log axes, one
-legend with every series, and a caption. Histograms, spectra and attention
-maps are drawn by :mod:`skxor.plotting`'s displays instead.
+legend with every series, and error bars from intervals. Histograms,
+spectra and attention maps are drawn by :mod:`skxor.plotting`'s displays.
 """
 
 import numpy as np
@@ -108,24 +108,6 @@ def figure_legend(figure, axes, **kwargs):
                 handles.append(handle)
                 labels.append(label)
     return figure.legend(handles, labels, **kwargs)
-
-
-def caption(figure, what, *, data=None, preset=None, seeds=None, fontsize="small"):
-    """Title a figure with what it shows and where its numbers come from.
-
-    ``"<what> (<data>, <preset>, <seeds>)"``, leaving out what is None: the
-    data (population or samples), the preset and the seeds per point.
-
-    Examples
-    --------
-    >>> from matplotlib.figure import Figure
-    >>> from skxor.studies._figures import caption
-    >>> caption(Figure(), "Success", data="population", preset="quick preset",
-    ...         seeds="10 seeds").get_text()
-    'Success (population, quick preset, 10 seeds)'
-    """
-    where = ", ".join(str(part) for part in (data, preset, seeds) if part)
-    return figure.suptitle(f"{what} ({where})" if where else what, fontsize=fontsize)
 
 
 def interval_errors(values, low, high):
