@@ -161,7 +161,7 @@ def legend_with_headroom(ax, heights, errors=None, *, log=False, handles=None):
                 top = max(top, float(np.max(np.asarray(h) + e[1])))
     if not log and top > 0:
         # One legend line is about 6% of the axes height; keep the bars below it.
-        ax.set_ylim(0, top * (1.08 + 0.09 * len(heights)))
+        ax.set_ylim(0, top * (1.12 + 0.09 * len(heights)))
     # In the order of the series (matplotlib would list lines before bars).
     kwargs = {} if handles is None else {"handles": handles}
     ax.legend(loc="upper right" if not log else "best", **kwargs)
