@@ -491,15 +491,20 @@ _SCHEME_COLOURS = {
 
 
 def _series_styles(summary):
-    """A distinct (colour, marker, line style) per setting without eps."""
+    """A distinct (colour, marker, line style) per setting without eps.
+
+    Colour and marker name the scheme, the line style the network's shape
+    (read-out, positions, D, L), so schemes differ in more than colour.
+    """
     settings = summary[["init", "readout", "positional", "d_model", "n_layers"]].drop_duplicates()
+    schemes = list(dict.fromkeys(settings["init"]))
     shapes = sorted({(r, p, int(d), int(l)) for _, (i, r, p, d, l) in settings.iterrows()})
     styles = {}
     for _, (init, r, p, d, l) in settings.iterrows():
-        j = shapes.index((r, p, int(d), int(l)))
         styles[(init, r, p, int(d), int(l))] = dict(
             color=_SCHEME_COLOURS.get(init, "tab:gray"),
-            **series_style(j),
+            marker=series_style(schemes.index(init))["marker"],
+            ls=series_style(shapes.index((r, p, int(d), int(l))))["ls"],
         )
     return styles
 
