@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import axes_or_new
+from ._base import axes_or_new, check_matplotlib
 
 
 class AttentionDisplay:
@@ -11,8 +11,9 @@ class AttentionDisplay:
 
     One image, heads as rows and positions as columns, on one shared colour
     scale from 0 (or the smallest weight, if negative) to the largest weight,
-    with a colour bar. Each head's most
-    attended position is marked with a cross and, when given, the true
+    with a colour bar; several displays (e.g. one per attention type) share
+    one scale through ``plot(norm=AttentionDisplay.shared_norm(...))``. Each
+    head's most attended position is marked with a cross and, when given, the true
     support with triangles above the image; both have legend entries.
 
     It is recommended to build a display with :meth:`from_estimator`. Needs
@@ -49,11 +50,9 @@ class AttentionDisplay:
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
+    >>> from skxor.plotting import AttentionDisplay
     >>> from skxor import SparseXORTransformer
     >>> from skxor.datasets import make_sparse_parity
-    >>> from skxor.plotting import AttentionDisplay
     >>> X, y = make_sparse_parity(20000, 20, support=[4, 11], random_state=0)
     >>> clf = SparseXORTransformer(m=16, random_state=0).fit(X, y)
     >>> disp = AttentionDisplay.from_estimator(clf, support=[4, 11])
@@ -68,7 +67,8 @@ class AttentionDisplay:
         self.support = support
         self.name = name
 
-    def plot(self, ax=None, *, cmap="viridis", colorbar=True, name=None):
+    def plot(self, ax=None, *, cmap="viridis", norm=None, colorbar=True, legend=True,
+             name=None):
         """Draw the attention image.
 
         Parameters
@@ -77,8 +77,15 @@ class AttentionDisplay:
             Where to draw; a new figure when None.
         cmap : str or matplotlib Colormap, default="viridis"
             Colour map of the weights.
+        norm : matplotlib Normalize or None, default=None
+            Colour scale. None: from 0 (or the smallest weight, if negative)
+            to the largest weight. Pass one object to several displays (see
+            :meth:`shared_norm`) to draw them on one scale.
         colorbar : bool, default=True
             Add a colour bar.
+        legend : bool, default=True
+            Add the legend of the markers (off for all but one of several
+            displays stacked in one figure).
         name : str or None, default=None
             Title; overrides the one given at construction.
 
@@ -112,13 +119,10 @@ class AttentionDisplay:
                     f"got {self.support!r}."
                 )
         ax, figure = axes_or_new(ax, f"{type(self).__name__}.plot")
-        # One image: every head on the same colour scale, from 0 (or the
-        # smallest weight: linear attention (1 + s_i) / d can go negative).
-        vmin = min(0.0, float(attention.min()))
-        vmax = max(float(attention.max()), vmin + np.finfo(float).eps)
+        # One image: every head on the same colour scale.
         self.image_ = ax.imshow(
             attention, aspect="auto", interpolation="nearest", cmap=cmap,
-            vmin=vmin, vmax=vmax,
+            norm=self.shared_norm([attention]) if norm is None else norm,
         )
         self.colorbar_ = None
         if colorbar:
@@ -146,15 +150,45 @@ class AttentionDisplay:
         title = name if name is not None else self.name
         if title is not None:
             ax.set_title(title, loc="left", fontsize="medium")
-        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.05), ncol=2,
-                  fontsize="small", frameon=False)
+        if legend:
+            ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.05), ncol=2,
+                      fontsize="small", frameon=False)
         self.ax_ = ax
         self.figure_ = figure
         return self
 
+    @staticmethod
+    def shared_norm(attentions):
+        """One colour scale for several attention arrays.
+
+        From 0 (or the smallest weight: linear attention ``(1 + s_i) / d``
+        can go negative) to the largest weight of any of them.
+
+        Parameters
+        ----------
+        attentions : iterable of array-like
+            The weights to be drawn on the scale.
+
+        Returns
+        -------
+        norm : matplotlib.colors.Normalize
+
+        Examples
+        --------
+        >>> from skxor.plotting import AttentionDisplay
+        >>> norm = AttentionDisplay.shared_norm([[[0.1, 0.9]], [[-0.2, 0.3]]])
+        >>> norm.vmin, norm.vmax
+        (-0.2, 0.9)
+        """
+        check_matplotlib("AttentionDisplay.shared_norm")
+        from matplotlib.colors import Normalize
+
+        values = np.concatenate([np.ravel(np.asarray(a, dtype=np.float64)) for a in attentions])
+        vmin = min(0.0, float(values.min()))
+        return Normalize(vmin=vmin, vmax=max(float(values.max()), vmin + np.finfo(float).eps))
+
     @classmethod
-    def from_estimator(cls, estimator, *, support=None, name=None, ax=None,
-                       cmap="viridis", colorbar=True):
+    def from_estimator(cls, estimator, *, support=None, name=None, ax=None, **kwargs):
         """Draw the attention of a fitted estimator with an ``attention_`` attribute.
 
         Parameters
@@ -168,10 +202,8 @@ class AttentionDisplay:
             Title; none when None.
         ax : matplotlib Axes or None, default=None
             Where to draw; a new figure when None.
-        cmap : str or matplotlib Colormap, default="viridis"
-            Colour map of the weights.
-        colorbar : bool, default=True
-            Add a colour bar.
+        **kwargs
+            ``cmap``, ``norm``, ``colorbar`` and ``legend`` of :meth:`plot`.
 
         Returns
         -------
@@ -184,6 +216,4 @@ class AttentionDisplay:
                 "AttentionDisplay.from_estimator needs a fitted SparseXORTransformer "
                 "(or pass the weights to AttentionDisplay(attention))."
             )
-        return cls(estimator.attention_, support=support, name=name).plot(
-            ax=ax, cmap=cmap, colorbar=colorbar
-        )
+        return cls(estimator.attention_, support=support, name=name).plot(ax=ax, **kwargs)

@@ -2,17 +2,10 @@
 
 import numpy as np
 
-from ..boolean import TruthTable, truth_table
+from ..boolean import truth_table
 from ..sensitivity import degree_weights
-from ._base import (
-    axes_or_new,
-    check_matplotlib,
-    default_name,
-    grouped_bars,
-    estimator_n_bits,
-    finish_bars,
-    resolve_references,
-)
+from ._base import (FunctionDisplayMixin, begin_plot, check_matplotlib, default_name,
+                    draw_series, finish_bars, resolve_references)
 
 
 def _check_weights(weights, label):
@@ -27,7 +20,7 @@ def _check_weights(weights, label):
     return weights
 
 
-class FourierSpectrumDisplay:
+class FourierSpectrumDisplay(FunctionDisplayMixin):
     """Fourier weight per degree, ``W^k = sum_{|S| = k} F^(S)^2``, k = 0..N.
 
     ``F = 1 - 2 f`` is the ±1 version of f; the weights sum to 1 (Parseval)
@@ -52,11 +45,11 @@ class FourierSpectrumDisplay:
     Attributes
     ----------
     bars_ : list of matplotlib BarContainer
-        One per series, the function first.
-    ax_ : matplotlib Axes
-        Axes with the spectrum.
-    figure_ : matplotlib Figure
-        Figure containing the spectrum.
+        The function's bars, then those of references drawn as bars.
+    reference_lines_ : list of matplotlib Line2D
+        References drawn as step outlines (``reference_style="steps"``).
+    ax_, figure_ : matplotlib Axes and Figure
+        Where the spectrum is drawn.
 
     See Also
     --------
@@ -65,10 +58,8 @@ class FourierSpectrumDisplay:
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> from skxor.boolean import Majority
     >>> from skxor.plotting import FourierSpectrumDisplay
+    >>> from skxor.boolean import Majority
     >>> disp = FourierSpectrumDisplay.from_function(Majority(5), 5,
     ...                                             references=["first"])
     >>> [t.get_text() for t in disp.ax_.get_legend().get_texts()]
@@ -82,7 +73,7 @@ class FourierSpectrumDisplay:
         self.name = name
         self.references = references
 
-    def plot(self, ax=None, *, name=None, log=False, **bar_kwargs):
+    def plot(self, ax=None, *, name=None, log=False, reference_style="bars", **bar_kwargs):
         """Draw the spectrum.
 
         Parameters
@@ -90,10 +81,12 @@ class FourierSpectrumDisplay:
         ax : matplotlib Axes or None, default=None
             Where to draw; a new figure when None.
         name : str or None, default=None
-            Legend label of the function; overrides the one given at
-            construction.
+            Legend label of the function (instead of the constructor's).
         log : bool, default=False
             Logarithmic weight axis (degrees of weight 0 are then not drawn).
+        reference_style : {"bars", "steps"}, default="bars"
+            References as bars beside the function's, or as step outlines
+            over them, each with its own line style and marker.
         **bar_kwargs
             Passed to ``ax.bar`` for the function's bars.
 
@@ -102,8 +95,7 @@ class FourierSpectrumDisplay:
         display : FourierSpectrumDisplay
             Object that stores the computed values.
         """
-        ax, figure = axes_or_new(ax, f"{type(self).__name__}.plot")
-        name = name if name is not None else (self.name if self.name is not None else "f")
+        ax, figure, name = begin_plot(self, ax, name)
         series = {name: self.weights, **(self.references or {})}
         series = {label: _check_weights(w, label) for label, w in series.items()}
         n_bits = series[name].size - 1
@@ -115,8 +107,9 @@ class FourierSpectrumDisplay:
                 )
         degrees = np.arange(n_bits + 1)
         labels = [f"{label} (total influence {degrees @ w:.3g})" for label, w in series.items()]
-        self.bars_ = grouped_bars(
-            ax, degrees, list(series.values()), labels, bar_kwargs=bar_kwargs
+        self.bars_, self.reference_lines_ = draw_series(
+            ax, degrees, list(series.values()), labels, reference_style=reference_style,
+            bar_kwargs=bar_kwargs,
         )
         return finish_bars(
             self, ax, figure, degrees, xlabel="degree k", ylabel="Fourier weight W^k",
@@ -125,16 +118,15 @@ class FourierSpectrumDisplay:
 
     @classmethod
     def from_function(cls, f, n_bits, *, name=None, references=None, input_encoding=None,
-                      log=False, ax=None, **bar_kwargs):
+                      ax=None, reference_style="bars", log=False, **bar_kwargs):
         """Tabulate any function, model or truth table and draw its spectrum.
 
         Parameters
         ----------
         f : callable, fitted estimator, torch.nn.Module or ndarray
-            Anything :func:`skxor.boolean.truth_table` takes (one evaluation
-            per string, so N is at most 28).
+            Anything :func:`skxor.boolean.truth_table` takes.
         n_bits : int
-            String length N.
+            String length N (one evaluation per string: at most 28).
         name : str or None, default=None
             Legend label; the class name of ``f`` when None.
         references : sequence of {"parity", "majority", "first"}, dict or None, \
@@ -142,10 +134,12 @@ default=None
             Reference functions: names, or a mapping ``{label: function}``.
         input_encoding : {"01", "pm1"} or None, default=None
             Override how strings are presented to ``f``.
-        log : bool, default=False
-            Logarithmic weight axis.
         ax : matplotlib Axes or None, default=None
             Where to draw; a new figure when None.
+        reference_style : {"bars", "steps"}, default="bars"
+            See :meth:`plot`.
+        log : bool, default=False
+            Logarithmic weight axis.
         **bar_kwargs
             Passed to ``ax.bar`` for the function's bars.
 
@@ -160,59 +154,6 @@ default=None
             for label, value in resolve_references(references, n_bits).items()
         }
         name = default_name(f) if name is None else name
-        return cls(weights, name=name, references=refs).plot(ax=ax, log=log, **bar_kwargs)
-
-    @classmethod
-    def from_estimator(cls, estimator, n_bits=None, *, name=None, references=None,
-                       log=False, ax=None, **bar_kwargs):
-        """Tabulate a fitted classifier's predictions and draw their spectrum.
-
-        Parameters
-        ----------
-        estimator : fitted classifier
-            Its predicted class ``classes_[1]`` is the value 1.
-        n_bits : int or None, default=None
-            String length N; ``estimator.n_features_in_`` when None.
-        name, references, log, ax, **bar_kwargs
-            As in :meth:`from_function`.
-
-        Returns
-        -------
-        display : FourierSpectrumDisplay
-        """
-        return cls.from_function(
-            estimator, estimator_n_bits(estimator, n_bits), name=name or type(estimator).__name__,
-            references=references, log=log, ax=ax, **bar_kwargs,
-        )
-
-    @classmethod
-    def from_predictions(cls, X, y_pred, *, input_encoding="01", values="01", name=None,
-                         references=None, log=False, ax=None, **bar_kwargs):
-        """Draw the spectrum of saved predictions on all 2^N strings.
-
-        Parameters
-        ----------
-        X : array-like of shape (2^N, N)
-            Every string once, in any order.
-        y_pred : array-like of shape (2^N,) or (2^N, 1)
-            The prediction on each string.
-        input_encoding : {"01", "1-2b", "2b-1", "pm1"}, default="01"
-            How X encodes bits.
-        values : {"01", "pm1", "f", "1-f", "2f-1", "1-2f"}, default="01"
-            How ``y_pred`` encodes f.
-        name : str or None, default=None
-            Legend label; ``"predictions"`` when None.
-        references, log, ax, **bar_kwargs
-            As in :meth:`from_function`.
-
-        Returns
-        -------
-        display : FourierSpectrumDisplay
-        """
-        table = TruthTable.from_predictions(
-            X, y_pred, input_encoding=input_encoding, values=values
-        )
-        return cls.from_function(
-            table.table, table.n_bits, name=name or "predictions",
-            references=references, log=log, ax=ax, **bar_kwargs,
+        return cls(weights, name=name, references=refs).plot(
+            ax=ax, log=log, reference_style=reference_style, **bar_kwargs
         )

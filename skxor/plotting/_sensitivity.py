@@ -2,20 +2,33 @@
 
 import numpy as np
 
-from ..boolean import TruthTable
 from ..sensitivity import SensitivityProfile, sensitivity_profile
-from ._base import (
-    axes_or_new,
-    check_matplotlib,
-    default_name,
-    grouped_bars,
-    estimator_n_bits,
-    finish_bars,
-    resolve_references,
-)
+from ._base import (FunctionDisplayMixin, begin_plot, check_matplotlib, default_name,
+                    draw_series, finish_bars, resolve_references)
 
 
-class SensitivityProfileDisplay:
+def _series(profile, label):
+    """Fractions, average, Wilson error bars (or None) and whether sampled."""
+    if isinstance(profile, SensitivityProfile):
+        errors = (None if profile.fraction_ci is None
+                  else np.abs(profile.fraction_ci.T - profile.fractions))
+        return profile.fractions, profile.average, errors, profile.method != "exhaustive"
+    if isinstance(profile, (str, bytes)) or not np.ndim(profile):
+        raise TypeError(
+            f"{label!r} must be a SensitivityProfile or the fractions of strings per "
+            f"sensitivity; got {type(profile).__name__}."
+        )
+    fractions = np.asarray(profile, dtype=np.float64)
+    if (fractions.ndim != 1 or fractions.size < 2 or not np.isfinite(fractions).all()
+            or (fractions < 0).any() or not np.isclose(fractions.sum(), 1.0, atol=1e-6)):
+        raise ValueError(
+            f"the fractions of {label!r} must be 1-D of length N + 1 >= 2, finite, "
+            f"non-negative and sum to 1; got {np.array2string(fractions, threshold=8)}."
+        )
+    return fractions, float(np.arange(fractions.size) @ fractions), None, False
+
+
+class SensitivityProfileDisplay(FunctionDisplayMixin):
     """Sensitivity profile visualization: the fraction of strings per sensitivity.
 
     The sensitivity of a string x is the number of positions whose flip
@@ -32,17 +45,22 @@ class SensitivityProfileDisplay:
 
     Parameters
     ----------
-    profile : SensitivityProfile
-        The profile to show (from :func:`skxor.sensitivity.sensitivity_profile`).
+    profile : SensitivityProfile or array-like of shape (N + 1,)
+        The profile to show (from :func:`skxor.sensitivity.sensitivity_profile`),
+        or the fraction of strings at each sensitivity 0..N (for example the
+        mean profile of several networks).
     name : str or None, default=None
         Its legend label; ``"f"`` when None.
-    references : dict of {str: SensitivityProfile} or None, default=None
+    references : dict of {str: SensitivityProfile or array-like} or None, \
+default=None
         Reference profiles drawn beside it, labelled by their keys.
 
     Attributes
     ----------
     bars_ : list of matplotlib BarContainer
-        One per series, the profile first.
+        One per series drawn as bars, the profile first.
+    reference_lines_ : list of matplotlib Line2D
+        One per reference drawn as steps (``reference_style="steps"``).
     ax_ : matplotlib Axes
         Axes with the histogram.
     figure_ : matplotlib Figure
@@ -55,10 +73,8 @@ class SensitivityProfileDisplay:
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> from skxor.boolean import SparseParity
     >>> from skxor.plotting import SensitivityProfileDisplay
+    >>> from skxor.boolean import SparseParity
     >>> disp = SensitivityProfileDisplay.from_function(
     ...     SparseParity(6, support=[0, 3]), 6, name="sparse XOR",
     ...     references=["majority", "parity"])
@@ -73,7 +89,7 @@ class SensitivityProfileDisplay:
         self.name = name
         self.references = references
 
-    def plot(self, ax=None, *, name=None, **bar_kwargs):
+    def plot(self, ax=None, *, name=None, reference_style="bars", **bar_kwargs):
         """Draw the histogram.
 
         Parameters
@@ -83,6 +99,10 @@ class SensitivityProfileDisplay:
         name : str or None, default=None
             Legend label of the profile; overrides the one given at
             construction.
+        reference_style : {"bars", "steps"}, default="bars"
+            References as bars beside the profile's, or as step outlines
+            over them, each with its own line style and marker (readable
+            with many references or a long N axis).
         **bar_kwargs
             Passed to ``ax.bar`` for the profile's bars (not the references').
 
@@ -91,57 +111,37 @@ class SensitivityProfileDisplay:
         display : SensitivityProfileDisplay
             Object that stores the computed values.
         """
-        ax, figure = axes_or_new(ax, f"{type(self).__name__}.plot")
-        if not isinstance(self.profile, SensitivityProfile):
-            raise TypeError(
-                f"profile must be a SensitivityProfile; got {type(self.profile).__name__}."
-            )
-        name = name if name is not None else (self.name if self.name is not None else "f")
-        series = {name: self.profile, **(self.references or {})}
-        for label, prof in series.items():
-            if not isinstance(prof, SensitivityProfile):
-                raise TypeError(
-                    f"the reference {label!r} must be a SensitivityProfile; got "
-                    f"{type(prof).__name__}."
-                )
-            if prof.n_bits != self.profile.n_bits:
+        ax, figure, name = begin_plot(self, ax, name)
+        series = {name: _series(self.profile, name)}
+        for label, prof in (self.references or {}).items():
+            series[label] = _series(prof, label)
+            if series[label][0].size != series[name][0].size:
                 raise ValueError(
-                    f"the reference {label!r} has N={prof.n_bits} bits, the profile "
-                    f"N={self.profile.n_bits}."
+                    f"the reference {label!r} has N={series[label][0].size - 1} bits, the "
+                    f"profile N={series[name][0].size - 1}."
                 )
-        profiles = list(series.values())
-        errors = [
-            None if p.fraction_ci is None else np.abs(p.fraction_ci.T - p.fractions)
-            for p in profiles
-        ]
-        labels = [f"{label} (average {p.average:.3g})" for label, p in series.items()]
-        x = np.arange(self.profile.n_bits + 1)
-        self.bars_ = grouped_bars(
-            ax, x, [p.fractions for p in profiles], labels, errors=errors,
+        heights = [fractions for fractions, _, _, _ in series.values()]
+        errors = [err for _, _, err, _ in series.values()]
+        labels = [f"{label} (average {avg:.3g})" for label, (_, avg, _, _) in series.items()]
+        x = np.arange(heights[0].size)
+        self.bars_, self.reference_lines_ = draw_series(
+            ax, x, heights, labels, errors=errors, reference_style=reference_style,
             bar_kwargs=bar_kwargs,
         )
-        sampled = any(p.method != "exhaustive" for p in profiles)
+        sampled = any(s for _, _, _, s in series.values())
         return finish_bars(
             self, ax, figure, x, xlabel="sensitivity s(f, x)",
             ylabel="fraction of sampled strings" if sampled else "fraction of strings",
-            heights=[p.fractions for p in profiles], errors=errors,
+            heights=heights, errors=errors,
         )
 
+    #: ``from_predictions`` profiles all 2^N strings.
+    _predictions_kwargs = {"method": "exhaustive"}
+
     @classmethod
-    def from_function(
-        cls,
-        f,
-        n_bits,
-        *,
-        name=None,
-        references=None,
-        method="auto",
-        n_samples=10_000,
-        input_encoding=None,
-        random_state=None,
-        ax=None,
-        **bar_kwargs,
-    ):
+    def from_function(cls, f, n_bits, *, name=None, references=None, method="auto",
+                      n_samples=10_000, input_encoding=None, random_state=None, ax=None,
+                      reference_style="bars", **bar_kwargs):
         """Profile any function, model or truth table, with references, and draw it.
 
         Parameters
@@ -170,6 +170,8 @@ default=None
             Seeds sampled strings.
         ax : matplotlib Axes or None, default=None
             Where to draw; a new figure when None.
+        reference_style : {"bars", "steps"}, default="bars"
+            See :meth:`plot`.
         **bar_kwargs
             Passed to ``ax.bar`` for the profile's bars.
 
@@ -186,66 +188,6 @@ default=None
             for label, value in resolve_references(references, n_bits).items()
         }
         name = default_name(f) if name is None else name
-        return cls(profile, name=name, references=refs).plot(ax=ax, **bar_kwargs)
-
-    @classmethod
-    def from_estimator(cls, estimator, n_bits=None, *, name=None, references=None,
-                       method="auto", n_samples=10_000, random_state=None, ax=None,
-                       **bar_kwargs):
-        """Profile a fitted classifier (its predictions) and draw it.
-
-        Parameters
-        ----------
-        estimator : fitted classifier
-            Its predicted class ``classes_[1]`` is the value 1; it gets
-            strings in the encoding it was fitted with (see
-            :mod:`skxor.boolean`).
-        n_bits : int or None, default=None
-            String length N; ``estimator.n_features_in_`` when None.
-        name : str or None, default=None
-            Legend label; the estimator's class name when None.
-        references, method, n_samples, random_state, ax, **bar_kwargs
-            As in :meth:`from_function`.
-
-        Returns
-        -------
-        display : SensitivityProfileDisplay
-        """
-        return cls.from_function(
-            estimator, estimator_n_bits(estimator, n_bits), name=name or type(estimator).__name__,
-            references=references, method=method, n_samples=n_samples,
-            random_state=random_state, ax=ax, **bar_kwargs,
-        )
-
-    @classmethod
-    def from_predictions(cls, X, y_pred, *, input_encoding="01", values="01", name=None,
-                         references=None, ax=None, **bar_kwargs):
-        """Profile saved predictions on all 2^N strings and draw it.
-
-        Parameters
-        ----------
-        X : array-like of shape (2^N, N)
-            Every string once, in any order.
-        y_pred : array-like of shape (2^N,) or (2^N, 1)
-            The prediction on each string.
-        input_encoding : {"01", "1-2b", "2b-1", "pm1"}, default="01"
-            How X encodes bits (see
-            :meth:`skxor.boolean.TruthTable.from_predictions`).
-        values : {"01", "pm1", "f", "1-f", "2f-1", "1-2f"}, default="01"
-            How ``y_pred`` encodes f.
-        name : str or None, default=None
-            Legend label; ``"predictions"`` when None.
-        references, ax, **bar_kwargs
-            As in :meth:`from_function` (the profiles are exhaustive).
-
-        Returns
-        -------
-        display : SensitivityProfileDisplay
-        """
-        table = TruthTable.from_predictions(
-            X, y_pred, input_encoding=input_encoding, values=values
-        )
-        return cls.from_function(
-            table.table, table.n_bits, name=name or "predictions",
-            references=references, method="exhaustive", ax=ax, **bar_kwargs,
+        return cls(profile, name=name, references=refs).plot(
+            ax=ax, reference_style=reference_style, **bar_kwargs
         )

@@ -78,6 +78,7 @@ from ._common import (
     expand_grid,
     single_thread,
 )
+from ._figures import LINESTYLES, MARKERS, figure_legend, interval_errors, log_axis, offset
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
@@ -541,10 +542,6 @@ def _preset_label(df):
     return "preset " + ("/".join(presets) if presets else "unknown")
 
 
-_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
-_LINES = ["-", "--", ":", "-."]
-
-
 def plot_k_sparse(df):
     """Figures: success against d per k, data and T; the gradient signal; the v1 reference.
 
@@ -560,7 +557,6 @@ def plot_k_sparse(df):
         of the two models per setting.
     """
     from matplotlib.figure import Figure
-    from matplotlib.ticker import NullLocator
 
     summary = summarise_k_sparse(df)
     ks = sorted(summary["k"].unique())
@@ -582,30 +578,20 @@ def plot_k_sparse(df):
                             & (summary["m"] == m)].sort_values("d")
                 if not len(g):
                     continue
-                # Small multiplicative offsets so that equal rates stay visible.
-                shift = 1.0 + 0.035 * (i - (len(series) - 1) / 2)
                 ax.errorbar(
-                    g["d"] * shift, g["success"],
-                    yerr=[g["success"] - g["success_low"], g["success_high"] - g["success"]],
-                    marker=_MARKERS[ts.index(t) % len(_MARKERS)],
-                    ls=_LINES[ms.index(m) % len(_LINES)], ms=4, capsize=2, lw=1,
+                    offset(g["d"], i, len(series), spread=0.015, base=10), g["success"],
+                    yerr=interval_errors(g["success"], g["success_low"], g["success_high"]),
+                    marker=MARKERS[ts.index(t) % len(MARKERS)],
+                    ls=LINESTYLES[ms.index(m) % len(LINESTYLES)], ms=4, capsize=2, lw=1,
                     label=f"T = {t} (steps of {path / t:g}), m = {m}",
                 )
-            ax.set_xscale("log")
-            ax.set_xticks(ds, [str(d) for d in ds])
-            ax.xaxis.set_minor_locator(NullLocator())
+            log_axis(ax, ds, label="d (input length)")
             ax.set_ylim(-0.05, 1.05)
             ax.set_title(f"k = H = {k}, {_data_label(n)}", fontsize="small")
-            ax.set_xlabel("d (input length)")
             ax.set_ylabel("success rate (certified)")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    for ax in axes.ravel()[1:]:  # every series, even one only some panels show
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            if label not in labels:
-                handles.append(handle)
-                labels.append(label)
-    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 4),
-               fontsize="x-small")
+    n_series = len({label for ax in axes.ravel() for label in ax.get_legend_handles_labels()[1]})
+    figure_legend(fig, axes, loc="outside lower center", ncols=max(min(n_series, 4), 1),
+                  fontsize="x-small")
     fig.suptitle(f"k-sparse parity, k heads: success after T normalised steps of total "
                  f"length {path:g} ({preset}, {seeds} seeds, Wilson 95 %)", fontsize="small")
 
@@ -617,18 +603,18 @@ def plot_k_sparse(df):
         g = signal[(signal["k"] == k) & (signal["m"] == m)].sort_values("d")
         raw = _steps(df).drop_duplicates(["k", "d", "m", "seed"])
         raw = raw[(raw["k"] == k) & (raw["m"] == m)]
-        shift = 1.0 + 0.035 * (i - (len(pairs) - 1) / 2)
-        marker = _MARKERS[ks.index(k) % len(_MARKERS)]
+        shift = float(offset(1.0, i, len(pairs), spread=0.015, base=10))
+        marker = MARKERS[ks.index(k) % len(MARKERS)]
         line, = gaxes[0].plot(g["d"] * shift, g["support_gain"], marker=marker,
-                              ls=_LINES[ms.index(m) % len(_LINES)], ms=4,
+                              ls=LINESTYLES[ms.index(m) % len(LINESTYLES)], ms=4,
                               label=f"k = {k}, m = {m} (median)")
         gaxes[0].plot(raw["d"] * shift, raw["support_gain"], ls="none",
                       marker=marker, ms=2, alpha=0.4, color=line.get_color())
         gaxes[1].errorbar(
             g["d"] * shift, g["limit_distinct"],
-            yerr=[g["limit_distinct"] - g["limit_distinct_low"],
-                  g["limit_distinct_high"] - g["limit_distinct"]],
-            marker=marker, ls=_LINES[ms.index(m) % len(_LINES)], ms=4, capsize=2, lw=1,
+            yerr=interval_errors(g["limit_distinct"], g["limit_distinct_low"],
+                                 g["limit_distinct_high"]),
+            marker=marker, ls=LINESTYLES[ms.index(m) % len(LINESTYLES)], ms=4, capsize=2, lw=1,
             color=line.get_color(), label=f"k = {k}, m = {m}",
         )
     gaxes[0].axhline(0, color="grey", lw=0.6)
@@ -636,10 +622,7 @@ def plot_k_sparse(df):
     gaxes[1].set_ylabel("share of seeds: first-order long step\nputs heads on distinct support bits")
     gaxes[1].set_ylim(-0.05, 1.05)
     for ax in gaxes:
-        ax.set_xscale("log")
-        ax.set_xticks(ds, [str(d) for d in ds])
-        ax.xaxis.set_minor_locator(NullLocator())
-        ax.set_xlabel("d (input length)")
+        log_axis(ax, ds, label="d (input length)")
         ax.legend(fontsize="x-small")
     grad.suptitle(f"Exact population gradient at initialisation ({preset}, {seeds} seeds; "
                   "small dots: single seeds; bars: Wilson 95 %)", fontsize="small")
@@ -658,11 +641,11 @@ def plot_k_sparse(df):
             name = "v1 k-parity" if model == "k_parity" else "sparse-XOR"
             label = f"{name}: {budget}, {int(g['n_parameters'].iloc[0])} params"
             errorbar = vaxes[0].errorbar(
-                x, g["success"], yerr=[g["success"] - g["success_low"],
-                                       g["success_high"] - g["success"]],
-                marker=_MARKERS[i % len(_MARKERS)], ls="none", capsize=3, label=label,
+                x, g["success"], yerr=interval_errors(g["success"], g["success_low"],
+                                                      g["success_high"]),
+                marker=MARKERS[i % len(MARKERS)], ls="none", capsize=3, label=label,
             )
-            vaxes[1].plot(x, g["seconds"], marker=_MARKERS[i % len(_MARKERS)], ls="none",
+            vaxes[1].plot(x, g["seconds"], marker=MARKERS[i % len(MARKERS)], ls="none",
                           color=errorbar.lines[0].get_color(), label=label)
         for ax in vaxes:
             ax.set_xticks(range(len(settings)),

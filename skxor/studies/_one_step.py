@@ -53,6 +53,7 @@ from ._common import (
     single_thread,
     timing_sentence,
 )
+from ._figures import interval_errors, log_axis, offset
 from ._stats import format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -421,34 +422,35 @@ def attention_maps(d=60, m=32, seed=1, step_length=100.0):
 
 
 def plot_attention_maps(maps, support, title):
-    """Heatmaps of the heads' attention, one row per attention type, on one shared colour scale.
+    """Each attention type's heads as an :class:`~skxor.plotting.AttentionDisplay`, one row each.
+
+    All rows share one colour scale (:meth:`AttentionDisplay.shared_norm
+    <skxor.plotting.AttentionDisplay.shared_norm>`) and one colour bar, so
+    weights of about 1/d look as small as they are; crosses mark each head's
+    most attended position, triangles the support.
 
     Returns
     -------
     figure : matplotlib.figure.Figure
     """
-    from matplotlib.colors import TwoSlopeNorm
     from matplotlib.figure import Figure
 
-    values = np.concatenate([g.ravel() for g in maps.values()])
-    # One scale for all rows, centred at 0 so negative (linear) weights show.
-    top = float(max(np.abs(values).max(), 1e-12))
-    norm = TwoSlopeNorm(vcenter=0.0, vmin=-top, vmax=top)
-    heat = Figure(figsize=(9, 1.3 * len(maps) + 1.0), layout="constrained")
+    from ..plotting import AttentionDisplay
+
+    norm = AttentionDisplay.shared_norm(maps.values())
+    heat = Figure(figsize=(9, 1.5 * len(maps) + 1.2), layout="constrained")
     axes = np.atleast_1d(heat.subplots(len(maps), 1, sharex=True))
-    for ax, (attention, gamma) in zip(axes, maps.items()):
-        image = ax.imshow(gamma, aspect="auto", cmap="RdBu_r", norm=norm,
-                          interpolation="nearest")
-        ax.set_yticks(range(gamma.shape[0]), [f"head {h + 1}" for h in range(gamma.shape[0])])
-        ax.set_ylabel(attention)
-        ax.set_xlabel("position")
-        # The support positions get the only ticks, so they are easy to find.
-        ax.set_xticks(np.asarray(support).tolist())
-        ax.set_title(
-            f"{attention}: largest weight {np.abs(gamma).max():.3g}, heads on "
-            f"{np.argmax(np.abs(gamma), axis=1).tolist()}", fontsize="small")
-    axes[-1].set_xlabel(f"position (ticks: the support {np.asarray(support).tolist()})")
-    heat.colorbar(image, ax=axes.tolist(), label="attention weight (shared scale)")
+    displays = []
+    for row, (ax, (attention, gamma)) in enumerate(zip(axes, maps.items())):
+        gamma = np.asarray(gamma)
+        name = (f"{attention}: largest weight {gamma.max():.3g}, most attended "
+                f"{gamma.argmax(axis=1).tolist()}")
+        displays.append(AttentionDisplay(gamma, support=support, name=name).plot(
+            ax=ax, norm=norm, colorbar=False, legend=row == 0))
+        if row < len(maps) - 1:
+            ax.set_xlabel("")  # one "position" label, under the last row
+    heat.colorbar(displays[0].image_, ax=axes.tolist(),
+                  label="attention weight (one scale for all rows)")
     heat.suptitle(title, fontsize="small")
     return heat
 
@@ -479,27 +481,21 @@ def plot_one_step(df):
             if group.empty:
                 continue
             marker, line = _STYLE.get(attention, ("D", "-."))
-            # Offsets of a few per cent in d keep coinciding series visible.
-            shift = 10 ** (0.035 * (i - (len(series) - 1) / 2))
             label = attention if n == 0 else f"{attention}, n = {n:,}"
             for row, key in enumerate(["success", "specialised"]):
-                rate = group[f"{key}_rate"].to_numpy()
-                err = [rate - group[f"{key}_low"].to_numpy(),
-                       group[f"{key}_high"].to_numpy() - rate]
+                rate = group[f"{key}_rate"]
+                err = interval_errors(rate, group[f"{key}_low"], group[f"{key}_high"])
                 axes[row, col].errorbar(
-                    group["d"] * shift, rate, yerr=err, marker=marker, ls=line,
+                    offset(group["d"], i, len(series), spread=0.035, base=10), rate,
+                    yerr=err, marker=marker, ls=line,
                     capsize=2, ms=5, mfc="none" if attention == "linear" else None,
                     label=label, color=f"C{i}",
                 )
         axes[0, col].set_title(f"m = {m}")
     ds = sorted(summary["d"].unique())
     for ax in axes.ravel():
-        ax.set_xscale("log")
+        log_axis(ax, ds, label="d (input length)")
         ax.set_ylim(-0.05, 1.05)
-        ax.set_xticks(ds, [f"{d:g}" for d in ds], fontsize="small")
-        ax.minorticks_off()
-    for ax in axes.ravel():
-        ax.set_xlabel("d (input length)")
     for ax in axes[0]:
         ax.set_ylabel("success rate (acc. >= 0.99)")
     for ax in axes[1]:

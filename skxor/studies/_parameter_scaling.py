@@ -91,6 +91,7 @@ from ._common import (
     estimator_parameters,
     single_thread,
 )
+from ._figures import interval_errors, log_axis, offset
 from ._stats import bootstrap_loglog_slope, format_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -647,7 +648,6 @@ def plot_parameter_scaling(df):
         ``{"parameter_scaling": figure}``.
     """
     from matplotlib.figure import Figure  # lazily: matplotlib is optional
-    from matplotlib.ticker import NullLocator
 
     params = _run_params(df)
     threshold = params.get("threshold", 0.99)
@@ -663,7 +663,7 @@ def plot_parameter_scaling(df):
     ax, ax_share = fig.subplots(1, 2, width_ratios=[3, 2])
     models = [m for m in MODELS if m in set(df["model"])]
     for i, model in enumerate(models):
-        shift = 1.06 ** (i - (len(models) - 1) / 2)  # small offsets along the log d axis
+        shift = float(offset(1.0, i, len(models), base=1.06, spread=1.0))
         name, st = DISPLAY_NAMES[model], style[model]
         rows = df[df["model"] == model]
         seeds = minima[(minima["model"] == model) & np.isfinite(minima["params"])]
@@ -694,8 +694,8 @@ def plot_parameter_scaling(df):
                                 color=st["color"], alpha=0.12, lw=0)
         ax_share.errorbar(
             rows["d"] * shift, rows["success_rate"],
-            yerr=[rows["success_rate"] - rows["success_low"],
-                  rows["success_high"] - rows["success_rate"]],
+            yerr=interval_errors(rows["success_rate"], rows["success_low"],
+                                 rows["success_high"]),
             ls=st["ls"], marker=st["marker"], color=st["color"], capsize=3, label=name,
         )
     d_all = np.unique(df["d"].to_numpy(dtype=float))
@@ -710,12 +710,8 @@ def plot_parameter_scaling(df):
     ax_share.axhline(share, color="grey", lw=1, ls=(0, (6, 3)),
                      label=f"reference: the {share:.0%} rule")
     for a in (ax, ax_share):
-        a.set_xscale("log")
-        if d_all.size:
-            # Label exactly the d values run; log-scale minor labels would collide.
-            a.set_xticks(d_all, labels=[str(int(d)) for d in d_all])
-        a.xaxis.set_minor_locator(NullLocator())
-        a.set_xlabel("input length d")
+        # Label exactly the d values run; log-scale minor labels would collide.
+        log_axis(a, d_all, label="input length d")
     ax.set_yscale("log")
     ax.set_ylabel(f"trainable parameters for {threshold:.0%} test accuracy")
     ax_share.set_ylabel(f"share of seeds reaching {threshold:.0%} by the size needed")

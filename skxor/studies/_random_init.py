@@ -69,6 +69,7 @@ from ._common import (
     profile_result,
     single_thread,
 )
+from ._figures import interval_errors, log_axis, offset, series_style
 from ._stats import format_interval, wilson_interval
 from ._sweep import finite_or_none, run_sweep
 
@@ -472,31 +473,27 @@ def _drawn(df):
     return models, agreement
 
 
-def _log2_axis(ax, ns):
-    """Log-2 x axis with a labelled tick at every N of the grid."""
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(ns, [str(n) for n in ns])
-    ax.minorticks_off()
-
-
 _SCHEME_COLOURS = {
     "uniform": "tab:blue", "normal": "tab:orange", "xavier_uniform": "tab:green",
     "xavier_normal": "tab:red", "default": "tab:purple",
 }
-_MARKERS = ["o", "s", "^", "v", "D", "P", "X", "*"]
-_LINESTYLES = ["-", "--", "-.", ":"]
 
 
 def _series_styles(summary):
-    """A distinct (colour, marker, line style) per setting without eps."""
+    """A distinct (colour, marker, line style) per setting without eps.
+
+    Colour and marker name the scheme, the line style the network's shape
+    (read-out, positions, D, L), so schemes differ in more than colour.
+    """
     settings = summary[["init", "readout", "positional", "d_model", "n_layers"]].drop_duplicates()
+    schemes = list(dict.fromkeys(settings["init"]))
     shapes = sorted({(r, p, int(d), int(l)) for _, (i, r, p, d, l) in settings.iterrows()})
     styles = {}
     for _, (init, r, p, d, l) in settings.iterrows():
-        j = shapes.index((r, p, int(d), int(l)))
         styles[(init, r, p, int(d), int(l))] = dict(
             color=_SCHEME_COLOURS.get(init, "tab:gray"),
-            marker=_MARKERS[j % len(_MARKERS)], ls=_LINESTYLES[j % len(_LINESTYLES)],
+            marker=series_style(schemes.index(init))["marker"],
+            ls=series_style(shapes.index((r, p, int(d), int(l))))["ls"],
         )
     return styles
 
@@ -518,8 +515,10 @@ def plot_random_init_sensitivity(df):
         beside the control and its limit 1 - 1/e. ``"diagnostic"``: the
         median ``|mean| / std`` of the logit for constant and non-constant
         networks, and the largest layer-norm 1/std seen against
-        1/sqrt(eps). ``"profiles"``: the mean profile of the non-constant
-        networks at the largest exhaustive N. When eps = 0 and eps > 0
+        1/sqrt(eps). ``"profiles"``: one
+        :class:`~skxor.plotting.SensitivityProfileDisplay` per scheme, the
+        mean profile of its non-constant networks at the largest exhaustive
+        N against PARITY, MAJORITY and FIRST. When eps = 0 and eps > 0
         give identical profiles on every pair of networks, eps = 0 is drawn
         and the titles say so.
     """
@@ -537,7 +536,7 @@ def plot_random_init_sensitivity(df):
         eps_note = (f"\neps = {agreement['eps']:g} gives identical profiles "
                     f"({agreement['pairs']} of {agreement['pairs']} networks): not drawn.")
     settings = list(styles)
-    offsets = {s: 2 ** (0.04 * (i - (len(settings) - 1) / 2)) for i, s in enumerate(settings)}
+    offsets = {s: float(offset(1.0, i, len(settings))) for i, s in enumerate(settings)}
     figures = {}
 
     def each_setting():
@@ -568,7 +567,7 @@ def plot_random_init_sensitivity(df):
                 zorder=5, label="reference: constant function, 2^N (drawn over the data)")
         ax.set_xlabel("string length N" + (" (log scale)" if logx else ""))
         if logx:
-            _log2_axis(ax, ns)
+            log_axis(ax, ns, base=2)
         else:
             ax.set_xticks(ns, [str(n) for n in ns])
     for ax in axes:
@@ -592,18 +591,18 @@ def plot_random_init_sensitivity(df):
     for ax, (column, title) in zip(axes, panels):
         for key, label, g in each_setting():
             x = g["n_bits"] * offsets[key]
-            ax.errorbar(x, g[column], yerr=[g[column] - g[f"{column}_low"],
-                                            g[f"{column}_high"] - g[column]],
-                        ms=4, lw=1.0, capsize=2, label=label, **styles[key])
+            ax.errorbar(x, g[column], yerr=interval_errors(
+                g[column], g[f"{column}_low"], g[f"{column}_high"]),
+                ms=4, lw=1.0, capsize=2, label=label, **styles[key])
         if column != "constant" and len(control):
             c = control.sort_values("n_bits")
             ax.errorbar(c["n_bits"], c["with_zero"],
-                        yerr=[c["with_zero"] - c["with_zero_low"],
-                              c["with_zero_high"] - c["with_zero"]],
+                        yerr=interval_errors(c["with_zero"], c["with_zero_low"],
+                                             c["with_zero_high"]),
                         fmt="k*", ms=8, capsize=2, label="random function (measured)")
             ax.plot(ns, [POISSON_LIMIT] * len(ns), color="black", lw=1.0, ls=(0, (1, 1)),
                     label="reference: random function, limit 1 - 1/e")
-        _log2_axis(ax, ns)
+        log_axis(ax, ns, base=2)
         ax.set_ylim(-0.05, 1.05)
         ax.set_xlabel("string length N")
         ax.set_title(title, fontsize="small")
@@ -630,10 +629,11 @@ def plot_random_init_sensitivity(df):
     axes[0].set_ylabel("median |mean| / std of the logit T(x) over strings")
     axes[0].set_title("constant when the logit's offset dwarfs its spread", fontsize="small")
     all_models = _models(df)
-    for j, (eps, g) in enumerate(all_models.groupby("layer_norm_eps")):
+    by_eps = list(all_models.groupby("layer_norm_eps"))
+    for j, (eps, g) in enumerate(by_eps):
         worst = g.groupby("n_bits")["ln_inv_std_max"].max()
-        axes[1].plot(worst.index * 2 ** (0.04 * j), worst.values, marker=_MARKERS[j],
-                     ls=_LINESTYLES[j], label=f"largest 1/std seen, eps={eps:g}")
+        axes[1].plot(offset(worst.index, j, len(by_eps)), worst.values, **series_style(j),
+                     label=f"largest 1/std seen, eps={eps:g}")
         if eps > 0:
             axes[1].plot(ns, [1 / math.sqrt(eps)] * len(ns), color="grey",
                          ls=(0, (5, 2)), label=f"reference: 1/sqrt(eps) for eps={eps:g}")
@@ -642,38 +642,60 @@ def plot_random_init_sensitivity(df):
     axes[1].set_title("eps matters only where 1/std nears 1/sqrt(eps)", fontsize="small")
     axes[1].legend(fontsize="xx-small")
     for ax in axes:
-        _log2_axis(ax, ns)
+        log_axis(ax, ns, base=2)
         ax.set_xlabel("string length N")
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper",
                fontsize="xx-small")
     figures["diagnostic"] = fig
 
-    # -- profiles of the non-constant networks
-    exhaustive = models[models["method"] == "exhaustive"]
-    fig = Figure(figsize=(8.0, 3.8), layout="constrained")
-    ax = fig.subplots()
-    if len(exhaustive):
-        n_bits = int(exhaustive["n_bits"].max())
-        part = exhaustive[(exhaustive["n_bits"] == n_bits)
-                          & ~exhaustive["constant"].astype(bool)]
-        for (init, r, p, d, l, eps), g in part.groupby(_SETTING, sort=False):
-            key = (init, r, p, int(d), int(l))
-            mean = np.mean([json.loads(s) for s in g["profile"]], axis=0)
-            ax.plot(np.arange(n_bits + 1), mean, ms=4, **styles[key],
-                    label=f"{_setting_label(init, r, p, d, l)} ({len(g)} non-constant)")
-        for j, function in enumerate(FUNCTIONS):
-            ref = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
-            if len(ref):
-                ax.plot(np.arange(n_bits + 1), json.loads(ref["profile"].iloc[0]),
-                        color="grey", ls=_LINESTYLES[(j + 1) % 4], lw=1,
-                        marker=_MARKERS[-1 - j], ms=3, label=f"reference: {function}")
-        ax.set_title(f"mean profile of the non-constant networks at N = {n_bits}",
-                     fontsize="small")
-    ax.set_xlabel("sensitivity s(f, x)")
-    ax.set_ylabel("fraction of strings")
-    ax.legend(fontsize="xx-small", loc="upper right")
-    figures["profiles"] = fig
+    # -- mean profile per scheme, drawn by SensitivityProfileDisplay
+    figures["profiles"] = _plot_profiles(df, models, eps_note)
     return figures
+
+
+def _plot_profiles(df, models, eps_note):
+    """Mean profile of the non-constant networks per scheme at the largest exhaustive N.
+
+    One :class:`~skxor.plotting.SensitivityProfileDisplay` per scheme (pooled
+    over the scheme's settings), PARITY, MAJORITY and FIRST as labelled
+    references; a scheme whose networks are all constant shows their mean.
+    """
+    from matplotlib.figure import Figure
+
+    from ..plotting import SensitivityProfileDisplay
+
+    exhaustive = models[models["method"] == "exhaustive"]
+    if not len(exhaustive):
+        exhaustive = models
+    n_bits = int(exhaustive["n_bits"].max())
+    at_n = exhaustive[exhaustive["n_bits"] == n_bits]
+    schemes = list(dict.fromkeys(at_n["init"]))
+    references = {}
+    for function in FUNCTIONS:
+        ref = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
+        if len(ref):
+            references[f"reference: {function}"] = json.loads(ref["profile"].iloc[0])
+    fig = Figure(figsize=(3.4 * max(len(schemes), 1) + 0.6, 3.8), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, max(len(schemes), 1), sharey=True, squeeze=False)[0])
+    for ax, init in zip(axes, schemes):
+        part = at_n[at_n["init"] == init]
+        settings = part.groupby(_SETTING, sort=False).ngroups
+        shown = part[~part["constant"].astype(bool)]
+        if len(shown):
+            name = f"mean of {len(shown)} non-constant of {len(part)} networks"
+        else:
+            shown, name = part, f"all {len(part)} networks constant"
+        mean = np.mean([json.loads(p) for p in shown["profile"]], axis=0)
+        disp = SensitivityProfileDisplay(mean, name=name, references=references).plot(
+            ax=ax, reference_style="steps", color=_SCHEME_COLOURS.get(init, "tab:gray"))
+        ax.legend(handles=[*disp.bars_, *disp.reference_lines_], fontsize="xx-small",
+                  loc="upper right")
+        ax.set_title(f"{init}" + (f" ({settings} settings pooled)" if settings > 1 else ""),
+                     fontsize="small")
+    fig.suptitle(f"Sensitivity profiles at random initialisation, N = {n_bits} (all "
+                 f"strings), {int(models['seed'].nunique())} seeds per setting.{eps_note}",
+                 fontsize="small")
+    return fig
 
 
 def _count_cell(row):

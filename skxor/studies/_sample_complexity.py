@@ -35,6 +35,7 @@ from ._common import (
     single_thread,
     timing_sentence,
 )
+from ._figures import MARKERS, log_axis, offset
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
@@ -408,11 +409,10 @@ def plot_sample_complexity(df):
     curves = Figure(figsize=(4.0 * len(models) + 0.8, 3.6), layout="constrained")
     axes = np.atleast_1d(curves.subplots(1, len(models), sharey=True))
     mean = df.groupby(["model", "d", "n"])["accuracy"].mean().reset_index()
-    markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
     for ax, model in zip(axes, models):
         for i, d in enumerate(ds):
             group = mean[(mean["model"] == model) & (mean["d"] == d)]
-            ax.plot(group["n"], group["accuracy"], marker=markers[i % len(markers)], ms=3,
+            ax.plot(group["n"], group["accuracy"], marker=MARKERS[i % len(MARKERS)], ms=3,
                     ls="-", lw=1, label=f"d = {d}", color=f"C{i}")
         ax.axhline(target, color="grey", lw=0.8, ls="--", label=f"target {target:g}")
         ax.set_xscale("log")
@@ -432,7 +432,7 @@ def plot_sample_complexity(df):
     above = sizes.max() * 1.5  # where unreached seeds are drawn
     for i, model in enumerate(models):
         color, marker = f"C{i}", _MARKERS.get(model, "D")
-        shift = 10 ** (0.012 * (i - (len(models) - 1) / 2))  # keep models apart
+        shift = float(offset(1.0, i, len(models), spread=0.012, base=10))  # models apart
         part = per_seed[per_seed["model"] == model]
         jitter = 10 ** (0.006 * (part["seed"].to_numpy() % 5 - 2))
         x = part["d"].to_numpy() * shift * jitter
@@ -464,12 +464,9 @@ def plot_sample_complexity(df):
     ax.plot(grid_d, anchor * (grid_d / min(ds)) ** 4, color="black", ls="--", lw=1,
             label="reference slope d^4 (the proof's bound, up to polylog d)")
     ax.axhline(sizes.min(), color="grey", lw=0.6, ls=":", label=f"grid floor n = {sizes.min():,}")
-    ax.set_xscale("log")
+    log_axis(ax, ds, label="d (input length)")
     ax.set_yscale("log")
-    ax.set_xticks(ds, [str(d) for d in ds])
-    ax.minorticks_off()
     ax.set_ylim(sizes.min() / 1.5, above * 1.5)
-    ax.set_xlabel("d (input length)")
     ax.set_ylabel(f"n* per seed (accuracy stays >= {target:g})")
     ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title(f"Samples needed: {_setting(df)}\nlines: fit to the per-seed n*, "

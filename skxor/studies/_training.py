@@ -50,6 +50,7 @@ from ._common import (
     profile_result,
     single_thread,
 )
+from ._figures import interval_errors, log_axis, offset
 from ._random_init import FUNCTIONS
 from ._stats import format_interval, wilson_interval
 from ._sweep import run_sweep
@@ -488,31 +489,6 @@ def _seeds_text(df):
     return f"{low} seeds" if low == high else f"{low}-{high} seeds"
 
 
-def _log_n_axis(ax, n_values):
-    """Log-2 axis in N with a labelled tick at every N tried."""
-    from matplotlib.ticker import FixedLocator, NullLocator
-
-    ns = sorted({int(n) for n in n_values})
-    ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_locator(FixedLocator(ns))
-    ax.set_xticklabels([str(n) for n in ns], fontsize="small")
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_xlabel("string length N")
-    if ns:
-        ax.set_xlim(ns[0] / 2**0.3, ns[-1] * 2**0.3)
-
-
-def _offset(n_bits, index, count):
-    """Small horizontal offsets (on the log axis) so that coinciding series stay visible."""
-    return np.asarray(n_bits, dtype=float) * 2.0 ** (0.07 * (index - (count - 1) / 2))
-
-
-def _yerr(values, low, high):
-    """Error-bar lengths; zero where there is no interval (exact values)."""
-    values, low, high = (np.asarray(v, dtype=float) for v in (values, low, high))
-    return np.vstack([np.nan_to_num(values - low), np.nan_to_num(high - values)])
-
-
 def plot_training_sensitivity(df):
     """Figures: success rate, accuracy, sensitivity and cluster shares against N.
 
@@ -530,7 +506,8 @@ def plot_training_sensitivity(df):
         each function's own strings sit: 0 and near N/2 for MAJORITY, 1 for
         FIRST, N for PARITY, trained against the function) and
         ``"profiles"`` (pooled trained histogram against the function's at
-        the largest exhaustively profiled N).
+        the largest exhaustively profiled N, one
+        :class:`~skxor.plotting.SensitivityProfileDisplay` per function).
     """
     from matplotlib.figure import Figure
 
@@ -551,12 +528,12 @@ def plot_training_sensitivity(df):
     ax = success.subplots()
     for i, (keys, group) in enumerate(groups):
         ax.errorbar(
-            _offset(group["n_bits"], i, len(groups)), group["learned_rate"],
-            yerr=_yerr(group["learned_rate"], group["learned_low"], group["learned_high"]),
+            offset(group["n_bits"], i, len(groups), spread=0.07), group["learned_rate"],
+            yerr=interval_errors(group["learned_rate"], group["learned_low"], group["learned_high"]),
             capsize=3, ms=5, label=_series_label(keys[0], keys[1:], series, df),
             **style(keys[0], i),
         )
-    _log_n_axis(ax, n_values)
+    log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
     ax.set_ylim(-0.05, 1.05)
     ax.set_ylabel(f"share of seeds learned\n(accuracy >= {LEARNED}; 95% Wilson)")
     ax.legend(fontsize="small", loc="best")
@@ -575,7 +552,7 @@ def plot_training_sensitivity(df):
                 ls=":", label=f"{label}: worst seed")
     for ax, function in zip(axes, functions):
         ax.axhline(LEARNED, color="grey", lw=0.8, ls="--", label=f"learned: {LEARNED}")
-        _log_n_axis(ax, n_values)
+        log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
         ax.set_ylabel("test accuracy")
         ax.set_title(function, fontsize="small")
         ax.set_ylim(0.4, 1.03)
@@ -593,7 +570,7 @@ def plot_training_sensitivity(df):
         colour, marker, line = _STYLE[keys[0]]
         axes[0, col].errorbar(
             group["n_bits"], group["share_zero"],
-            yerr=_yerr(group["share_zero"], group["share_zero_low"], group["share_zero_high"]),
+            yerr=interval_errors(group["share_zero"], group["share_zero_low"], group["share_zero_high"]),
             capsize=3, color=colour, marker=marker, ls=line, label=f"{label} trained",
         )
         axes[0, col].plot(group["n_bits"], group["target_share_zero"],
@@ -608,7 +585,7 @@ def plot_training_sensitivity(df):
         axes[0, col].set_ylim(-0.05, 1.05)
         axes[1, col].set_ylabel("average sensitivity")
         for ax in axes[:, col]:
-            _log_n_axis(ax, n_values)
+            log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
             ax.legend(fontsize="x-small", loc="best")
     sens.suptitle(f"Sensitivity of the trained models ({caption})", fontsize="medium")
 
@@ -623,8 +600,8 @@ def plot_training_sensitivity(df):
         colour = _STYLE[keys[0]][0]
         for j, (name, marker, line) in enumerate(zip(shown[keys[0]], ("o", "s"), ("-", "-."))):
             ax.errorbar(
-                _offset(group["n_bits"], j, 2), group[f"share_{name}"],
-                yerr=_yerr(group[f"share_{name}"], group[f"share_{name}_low"],
+                offset(group["n_bits"], j, 2, spread=0.07), group[f"share_{name}"],
+                yerr=interval_errors(group[f"share_{name}"], group[f"share_{name}_low"],
                            group[f"share_{name}_high"]),
                 capsize=3, color=colour, marker=marker, ls=line,
                 mfc="none" if j else colour, label=f"{label} trained: {names[name]}",
@@ -636,32 +613,34 @@ def plot_training_sensitivity(df):
         ax.set_title(function, fontsize="small")
         ax.set_ylabel("share of strings")
         ax.set_ylim(-0.05, 1.05)
-        _log_n_axis(ax, n_values)
+        log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
         ax.legend(fontsize="x-small", loc="best")
     clus.suptitle(
         f"Where sensitivities sit, near N/2 = within {HALF_WINDOW} of N/2 ({caption})",
         fontsize="medium",
     )
 
-    # Histograms at the largest exhaustively profiled N.
+    # Histograms at the largest exhaustively profiled N, drawn by the display.
+    from ..plotting import SensitivityProfileDisplay
+
     exhaustive = df[df["method"] == "exhaustive"]
     n_bits = int(exhaustive["n_bits"].max()) if len(exhaustive) else int(df["n_bits"].max())
     prof = Figure(figsize=(3.8 * len(functions), 3.4), layout="constrained")
     paxes = np.atleast_1d(prof.subplots(1, len(functions), sharey=True))
-    k = np.arange(n_bits + 1)
     for ax, function in zip(paxes, functions):
         part = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
         if len(part):
             trained = np.sum([json.loads(h) for h in part["histogram"]], axis=0)
             wanted = np.sum([json.loads(h) for h in part["target_histogram"]], axis=0)
-            ax.bar(k, trained / trained.sum(), color=_STYLE[function][0], alpha=0.6,
-                   label=f"trained ({len(part)} seeds pooled)")
-            ax.step(k, wanted / wanted.sum(), where="mid", color="black", lw=1,
-                    label=f"{function} itself")
-            ax.legend(fontsize="x-small")
+            disp = SensitivityProfileDisplay(
+                trained / trained.sum(), name=f"trained ({len(part)} seeds pooled)",
+                references={f"reference: {function} itself": wanted / wanted.sum()},
+            ).plot(ax=ax, reference_style="steps", color=_STYLE[function][0], alpha=0.6)
+            ax.legend(handles=[*disp.bars_, *disp.reference_lines_], fontsize="x-small")
+        else:
+            ax.set_xlabel("sensitivity s(f, x)")
+            ax.set_ylabel("fraction of strings")
         ax.set_title(f"{function}, N = {n_bits}", fontsize="small")
-        ax.set_xlabel("sensitivity s(f, x)")
-        ax.set_ylabel("share of strings")
     prof.suptitle(f"Sensitivity histograms ({caption})", fontsize="medium")
     return {"success": success, "accuracy": acc, "sensitivity": sens, "clusters": clus,
             "profiles": prof}

@@ -46,6 +46,7 @@ from ._common import (
 )
 from ._random_init import PARAMETERS as RANDOM_INIT_PARAMETERS
 from ._random_init import eps_agreement, network_cell
+from ._figures import figure_legend, interval_errors, log_axis, offset
 from ._stats import clopper_pearson_interval, format_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -285,15 +286,10 @@ def plot_zero_sensitivity_bound(df):
             f"{agreement['pairs']} networks): not drawn." if identical else "")
     title = f"Random initialisation (uniform, eos read-out), {seeds} seeds per point.{note}"
 
-    def ticks(ax):
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(ns, [str(n) for n in ns])
-        ax.minorticks_off()
-
     def series():
         for j, d in enumerate(widths):
             for e_i, eps in enumerate(epsilons):
-                shift = 2 ** (0.05 * (j - (len(widths) - 1) / 2) + 0.02 * e_i)
+                shift = float(offset(2 ** (0.02 * e_i), j, len(widths), spread=0.05))
                 fill = {} if e_i == 0 else {"mfc": "none"}
                 eps_label = "" if identical else f", eps={eps:g}"
                 yield d, eps, shift, {**_style(d, j), **fill}, f"D={d}{eps_label}"
@@ -320,19 +316,12 @@ def plot_zero_sensitivity_bound(df):
                     label=f"reference: bound N^{e:g}, D={d}" + (" (vacuous)" if e <= 0 else ""))
         ax.plot(ns, [n * math.log10(2) for n in ns], color="black", lw=2.5, alpha=0.3,
                 label="reference: constant function, 2^N")
-        ticks(ax)
-        ax.set_xlabel("string length N (log scale)")
+        log_axis(ax, ns, base=2, label="string length N (log scale)")
         ax.set_title(f"L = {L}", fontsize="small")
     for ax in axes:
         ax.set_ylabel("log10 number of zero-sensitivity strings")
     fig.suptitle(title, fontsize="small")
-    handles, labels = [], []
-    for ax in axes:  # every label once, from whichever panel has it
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, loc="outside right upper", fontsize="xx-small")
+    figure_legend(fig, axes, loc="outside right upper", fontsize="xx-small")
     figures = {"count": fig}
 
     rows = [("with_zero", "share with a zero-sensitivity string\n(all; Clopper-Pearson)"),
@@ -352,18 +341,16 @@ def plot_zero_sensitivity_bound(df):
                 if not len(g):
                     continue
                 ax.errorbar(g["n_bits"] * shift, g[column],
-                            yerr=[g[column] - g[f"{column}_low"],
-                                  g[f"{column}_high"] - g[column]],
+                            yerr=interval_errors(g[column], g[f"{column}_low"],
+                                                 g[f"{column}_high"]),
                             ls="-", lw=1.0, ms=4, capsize=2, label=label, **style)
-            ticks(ax)
+            log_axis(ax, ns, base=2, label="string length N (log scale)")
             ax.set_ylim(-0.05, 1.05)
-            ax.set_xlabel("string length N (log scale)")
             ax.set_ylabel(ylabel, fontsize="small")
             if i == 0:
                 ax.set_title(f"L = {L}", fontsize="small")
     fig.suptitle(title, fontsize="small")
-    fig.legend(*grid[0][0].get_legend_handles_labels(), loc="outside right upper",
-               fontsize="x-small")
+    figure_legend(fig, grid, loc="outside right upper", fontsize="x-small")
     figures["shares"] = fig
     return figures
 

@@ -189,3 +189,27 @@ def test_compute_states_its_floor_for_the_runner():
     assert "exact losses" in df.attrs["floor_description"]
     assert df.attrs["preset"] is None and df.attrs["rows"] == 2
     assert "quick preset" not in report_one_step(df)
+
+
+def test_attention_maps_are_drawn_by_attention_display():
+    from unittest import mock
+
+    from skxor.plotting import AttentionDisplay
+    from skxor.studies import plot_attention_maps
+
+    maps = {"softmax": np.array([[0.0, 0.9, 0.1], [0.5, 0.0, 0.5]]),
+            "linear": np.array([[-0.1, 0.6, 0.5], [0.3, 0.3, 0.4]])}
+    plot = AttentionDisplay.plot
+    with mock.patch.object(AttentionDisplay, "plot", autospec=True, side_effect=plot) as drawn:
+        figure = plot_attention_maps(maps, np.array([1, 2]), "title")
+    assert drawn.call_count == 2
+    norms = {call.kwargs["norm"] for call in drawn.call_args_list}
+    assert len(norms) == 1 and (norms.pop().vmin, figure.axes[0].images[0].norm.vmax) == (-0.1, 0.9)
+    heat = [ax for ax in figure.axes if ax.get_images()]
+    # The display's artists: crosses on each head's argmax, triangles on the support.
+    for ax, gamma in zip(heat, maps.values()):
+        crosses = [ln for ln in ax.lines if ln.get_label() == "most attended position"]
+        np.testing.assert_array_equal(crosses[0].get_xdata(), gamma.argmax(axis=1))
+        assert any(ln.get_label() == "true support [1, 2]" for ln in ax.lines)
+    assert len(figure.axes) == 3  # two maps and one shared colour bar
+    assert_every_axis_labelled_and_series_in_legend(figure)

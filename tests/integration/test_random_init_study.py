@@ -189,6 +189,31 @@ def test_figures_show_every_series(df):
     assert [t.get_text() for t in ax.get_xticklabels()] == ["4", "6", "12"]
 
 
+def test_profiles_are_drawn_by_the_sensitivity_display(df):
+    from unittest import mock
+
+    from skxor.plotting import SensitivityProfileDisplay
+
+    plot = SensitivityProfileDisplay.plot
+    with mock.patch.object(SensitivityProfileDisplay, "plot", autospec=True,
+                           side_effect=plot) as drawn:
+        figure = plot_random_init_sensitivity(df)["profiles"]
+    assert drawn.call_count == 2  # one display per scheme
+    for call, ax, init in zip(drawn.call_args_list, figure.axes, ["normal", "xavier_uniform"]):
+        display = call.args[0]
+        assert call.kwargs["ax"] is ax and init in ax.get_title()
+        assert set(display.references) == {"reference: PARITY", "reference: MAJORITY",
+                                           "reference: FIRST"}
+        texts = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert texts[0].startswith("mean of") and texts[1].startswith("reference: PARITY")
+        # The bars are the mean profile of the scheme's non-constant networks at N = 6.
+        nets = df[(df["function"] == "transformer") & (df["n_bits"] == 6)
+                  & (df["init"] == init) & (df["layer_norm_eps"] == 0)
+                  & ~df["constant"].astype(bool)]
+        mean = np.mean([json.loads(p) for p in nets["profile"]], axis=0)
+        np.testing.assert_allclose([b.get_height() for b in ax.containers[0]], mean)
+
+
 def test_checkpoints_and_reproducibility(tmp_path):
     kwargs = dict(TINY, n_bits=[4], seeds=2, layer_norm_eps=[0.0], n_random_functions=5)
     a = random_init_sensitivity(checkpoint_dir=tmp_path, **kwargs)

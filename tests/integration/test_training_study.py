@@ -257,6 +257,24 @@ def test_quick_figures_label_every_axis_and_series(quick_df):
                 assert [t.get_text() for t in ax.get_xticklabels()] == [str(n) for n in n_values]
 
 
+def test_profiles_are_drawn_by_the_sensitivity_display(quick_df):
+    from unittest import mock
+
+    from skxor.plotting import SensitivityProfileDisplay
+
+    plot = SensitivityProfileDisplay.plot
+    with mock.patch.object(SensitivityProfileDisplay, "plot", autospec=True,
+                           side_effect=plot) as drawn:
+        figure = plot_training_sensitivity(quick_df)["profiles"]
+    assert drawn.call_count == 3  # PARITY, MAJORITY, FIRST
+    for call, ax in zip(drawn.call_args_list, figure.axes):
+        display = call.args[0]
+        function = ax.get_title().split(",")[0]
+        assert list(display.references) == [f"reference: {function} itself"]
+        assert len(display.bars_) == 1 and len(display.reference_lines_) == 1
+        assert ax.get_xlabel() == "sensitivity s(f, x)"
+
+
 def test_coinciding_series_are_offset(quick_df):
     # MAJORITY and FIRST both succeed at every N: their points must not coincide.
     ax = plot_training_sensitivity(quick_df)["success"].axes[0]

@@ -215,3 +215,51 @@ def test_attention_display_shows_negative_linear_attention_weights():
     assert disp.image_.get_clim() == (-0.2, 0.7)
     with pytest.raises(ValueError, match="finite"):
         AttentionDisplay(np.array([[np.nan, 1.0]])).plot()
+
+
+# -- options the studies' figures use --------------------------------------------
+
+
+def test_attention_displays_share_one_norm_and_one_legend():
+    maps = [np.array([[0.1, 0.9]]), np.array([[-0.2, 0.3]])]
+    norm = AttentionDisplay.shared_norm(maps)
+    fig, axes = plt.subplots(2, 1)
+    displays = [AttentionDisplay(m).plot(ax=ax, norm=norm, colorbar=False, legend=i == 0)
+                for i, (m, ax) in enumerate(zip(maps, axes))]
+    assert {d.image_.norm for d in displays} == {norm}
+    assert displays[1].image_.get_clim() == (-0.2, 0.9)
+    assert axes[0].get_legend() is not None and axes[1].get_legend() is None
+    assert all(d.colorbar_ is None for d in displays)
+
+
+def test_sensitivity_display_takes_fractions_and_draws_references_as_steps():
+    mean = np.array([0.5, 0.25, 0.25])  # e.g. a mean profile of several networks
+    target = sensitivity_profile(Majority(2), 2)
+    disp = SensitivityProfileDisplay(
+        mean, name="networks", references={"reference: MAJORITY": target}
+    ).plot(reference_style="steps")
+    assert legend_texts(disp.ax_) == ["networks (average 0.75)",
+                                      "reference: MAJORITY (average 1)"]
+    assert len(disp.bars_) == 1 and len(disp.reference_lines_) == 1
+    np.testing.assert_allclose(bar_heights(disp.bars_[0]), mean)
+    np.testing.assert_allclose(disp.reference_lines_[0].get_ydata(), target.fractions)
+    assert disp.reference_lines_[0].get_drawstyle() == "steps-mid"
+    assert disp.ax_.get_ylabel() == "fraction of strings"
+
+
+def test_sensitivity_display_rejects_bad_fractions_and_styles():
+    with pytest.raises(ValueError, match="sum to 1"):
+        SensitivityProfileDisplay([0.5, 0.2]).plot()
+    with pytest.raises(TypeError, match="SensitivityProfile or the fractions"):
+        SensitivityProfileDisplay("parity").plot()
+    with pytest.raises(ValueError, match="reference_style"):
+        SensitivityProfileDisplay([0.5, 0.5], references={"r": [1.0, 0.0]}).plot(
+            reference_style="lines")
+
+
+def test_fourier_display_references_as_steps():
+    disp = FourierSpectrumDisplay.from_function(
+        Majority(5), 5, references=["parity", "first"], reference_style="steps")
+    assert len(disp.bars_) == 1 and len(disp.reference_lines_) == 2
+    styles = {line.get_linestyle() for line in disp.reference_lines_}
+    assert len(styles) == 2  # each reference its own line style

@@ -1,0 +1,123 @@
+"""What every line figure of the studies does, in one place.
+
+Figures of study summaries (success against d, counts against N, ...) stay
+with their studies; these helpers give them what each of them needs so that
+no series hides another: a marker and line style per series, small offsets
+where series coincide, a labelled tick at every grid value on log axes, one
+legend with every series, and error bars from intervals. Histograms,
+spectra and attention maps are drawn by :mod:`skxor.plotting`'s displays.
+"""
+
+import numpy as np
+
+#: Markers and line styles cycled over series (8 markers, 4 line styles).
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", "-.", ":")
+
+
+def series_style(index):
+    """Marker and line style of series ``index``: no two of the first 8 alike.
+
+    Examples
+    --------
+    >>> from skxor.studies._figures import series_style
+    >>> series_style(0), series_style(5)
+    ({'marker': 'o', 'ls': '-'}, {'marker': 'P', 'ls': '--'})
+    """
+    return {"marker": MARKERS[index % len(MARKERS)], "ls": LINESTYLES[index % len(LINESTYLES)]}
+
+
+def offset(x, index, count, *, spread=0.04, base=2.0):
+    """``x`` moved a little along a log axis, so that coinciding series stay visible.
+
+    Series ``index`` of ``count`` is multiplied by
+    ``base ** (spread * (index - (count - 1) / 2))``: the series spread
+    symmetrically about the true value, ``spread`` (in powers of ``base``)
+    apart.
+
+    Examples
+    --------
+    >>> from skxor.studies._figures import offset
+    >>> offset([8, 16], 0, 2, spread=1.0).tolist(), offset([8, 16], 1, 2, spread=1.0).tolist()
+    ([5.656854249492381, 11.313708498984761], [11.313708498984761, 22.627416997969522])
+    """
+    return np.asarray(x, dtype=float) * float(base) ** (spread * (index - (count - 1) / 2))
+
+
+def log_axis(ax, values, *, base=10, label=None, pad=None):
+    """Log x axis with a labelled tick at every grid value and no minor ticks.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    values : iterable of numbers
+        The grid; each value gets a tick labelled as an integer when it is one.
+    base : float, default=10
+        Base of the logarithm.
+    label : str or None, default=None
+        The x label, if given.
+    pad : float or None, default=None
+        Room left and right of the grid, in powers of ``base`` (none when None).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies._figures import log_axis
+    >>> ax = Figure().subplots()
+    >>> log_axis(ax, [4, 8, 16], base=2, label="N")
+    >>> [t.get_text() for t in ax.get_xticklabels()], ax.get_xlabel()
+    (['4', '8', '16'], 'N')
+    """
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    values = sorted({float(v) for v in values})
+    ax.set_xscale("log", base=base)
+    ax.xaxis.set_major_locator(FixedLocator(values))
+    ax.set_xticklabels([f"{v:g}" if v != int(v) else str(int(v)) for v in values])
+    ax.xaxis.set_minor_locator(NullLocator())
+    if label is not None:
+        ax.set_xlabel(label)
+    if pad is not None and values:
+        ax.set_xlim(values[0] / base**pad, values[-1] * base**pad)
+
+
+def figure_legend(figure, axes, **kwargs):
+    """One legend for the figure with every labelled series of ``axes``, each once.
+
+    Series only some panels show are listed too. Keywords go to
+    ``figure.legend``.
+
+    Returns
+    -------
+    legend : matplotlib Legend
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies._figures import figure_legend
+    >>> fig = Figure()
+    >>> a, b = fig.subplots(1, 2)
+    >>> _ = a.plot([1, 2], label="x"), b.plot([1, 2], label="x"), b.plot([2, 1], label="y")
+    >>> [t.get_text() for t in figure_legend(fig, [a, b]).get_texts()]
+    ['x', 'y']
+    """
+    handles, labels = [], []
+    for ax in np.ravel(axes):
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(handle)
+                labels.append(label)
+    return figure.legend(handles, labels, **kwargs)
+
+
+def interval_errors(values, low, high):
+    """Error-bar lengths ``[values - low, high - values]``; zero where there is no interval.
+
+    Examples
+    --------
+    >>> from skxor.studies._figures import interval_errors
+    >>> interval_errors([0.5, 1.0], [0.25, float("nan")], [0.75, float("nan")]).tolist()
+    [[0.25, 0.0], [0.25, 0.0]]
+    """
+    values, low, high = (np.asarray(v, dtype=float) for v in (values, low, high))
+    return np.vstack([np.nan_to_num(values - low), np.nan_to_num(high - values)])
