@@ -194,32 +194,58 @@ class SparseXORTransformer(TorchBinaryClassifier):
 
     # -- training -------------------------------------------------------------
 
-    def _loss_and_gradient(self, model, X, rows, y, n_rows, encoding, dtype, device):
+    def _loss_and_gradient(self, model, X, rows, y, n_rows, encoding, dtype, device,
+                           mirror=False):
         """Mean squared error and its gradient over ``X[rows]``, chunk by chunk.
 
         The attention weights (d, H) are formed once; each chunk contributes
-        ``spins @ gamma`` forward and ``spins.T @ dZ`` backward, so nothing of
+        ``spins @ gamma`` forward and ``dZ.T @ spins`` backward, so nothing of
         size n * d * m is built and memory stays bounded.
+
+        With ``mirror=True`` the same pass also returns the loss and the
+        attention gradient ``(H, d)`` on the negated labels ``-y`` from the
+        same queries: the first step of the mirror fit. The loss is not
+        label-linear but ``dZ`` is cheap ``(c, H)``; the costly parts, the
+        spins of each chunk, ``spins @ gamma`` and the backward product, are
+        shared (one stacked ``(2H, c) @ (c, d)`` product).
         """
         gamma = model.weights()  # (d, H), on the autograd tape
         gamma_fixed = gamma.detach()
-        grad_gamma_t = torch.zeros_like(gamma_fixed.T)  # (H, d)
-        total = torch.zeros((), dtype=dtype, device=device)
+        n_heads = gamma_fixed.shape[1]
+        signs = (1, -1) if mirror else (1,)
+        grad_gamma_t = gamma_fixed.new_zeros((len(signs) * n_heads, gamma_fixed.shape[0]))
+        totals = [torch.zeros((), dtype=dtype, device=device) for _ in signs]
         block = X[rows]
         targets = y[rows]
         for chunk in row_batches(block.shape[0], block.shape[1]):
             spins = to_spins(block[chunk], encoding, self.binarize, dtype=dtype, device=device)
             target = torch.as_tensor(targets[chunk], dtype=dtype, device=device)
-            Z = (spins @ gamma_fixed).requires_grad_(True)  # (c, H): the head averages
-            loss = ((-Z.prod(dim=1) - target) ** 2).sum() / n_rows
-            loss.backward()
+            Z = spins @ gamma_fixed  # (c, H): the head averages
+            dZ = []
+            for k, sign in enumerate(signs):
+                Zk = Z.detach().requires_grad_(True)
+                # -target is exact, so the mirror's terms are bit for bit
+                # those of a fit on -y.
+                loss = ((-Zk.prod(dim=1) - (target if sign == 1 else -target)) ** 2).sum() / n_rows
+                loss.backward()
+                dZ.append(Zk.grad)
+                totals[k] += loss.detach()
             # dZ.T @ spins rather than spins.T @ dZ: the same product, but torch
             # runs the transposed-operand form several times slower.
-            grad_gamma_t += Z.grad.T @ spins
-            total += loss.detach()
+            grad_gamma_t += torch.cat(dZ, dim=1).T @ spins
         model.queries.grad = None
-        gamma.backward(grad_gamma_t.T)
-        return float(total), model.queries.grad
+        gamma.backward(grad_gamma_t[:n_heads].contiguous().T)
+        loss_grad = float(totals[0]), model.queries.grad
+        if not mirror:
+            return loss_grad
+        return loss_grad, (float(totals[1]), grad_gamma_t[n_heads:].contiguous())
+
+    @staticmethod
+    def _query_gradient(model, grad_gamma_t):
+        """The queries' gradient given the attention weights' gradient ``(H, d)``."""
+        model.queries.grad = None
+        model.weights().backward(grad_gamma_t.T)
+        return model.queries.grad
 
     def _step(self, model, grad):
         with torch.no_grad():
@@ -235,8 +261,14 @@ class SparseXORTransformer(TorchBinaryClassifier):
                     f"use a smaller {self._step_parameter()}."
                 )
 
-    def _train(self, start, keys, queries, y_spins, rng):
-        """Gradient descent from ``queries`` on ``y_spins``: (model, loss curve)."""
+    def _train(self, start, keys, queries, y_spins, rng, *, share_mirror=False, first=None):
+        """Gradient descent from ``queries`` on ``y_spins``: (model, loss curve, mirror).
+
+        ``share_mirror=True``: the first step's pass also computes the first
+        step of the mirror fit (on ``-y_spins``, returned as ``mirror``).
+        ``first``: that precomputed ``(loss, attention gradient)``, used for
+        the first step instead of a pass over the data (the mirror fit).
+        """
         X, dtype, device = start.X, start.dtype, start.device
         n_samples = X.shape[0]
         model = SparseXORAttention(
@@ -247,22 +279,32 @@ class SparseXORTransformer(TorchBinaryClassifier):
         )
         batch_size = n_samples if self.batch_size is None else min(self.batch_size, n_samples)
         loss_curve = []
-        for _ in range(self.max_iter):
+        mirror = None
+        for epoch in range(self.max_iter):
             if batch_size == n_samples:
                 batches = [slice(None)]
             else:
                 order = rng.permutation(n_samples)
                 batches = [order[rows] for rows in gen_batches(n_samples, batch_size)]
             epoch_loss = 0.0
-            for rows in batches:
+            for b, rows in enumerate(batches):
                 n_rows = n_samples if isinstance(rows, slice) else rows.shape[0]
-                loss, grad = self._loss_and_gradient(
-                    model, X, rows, y_spins, n_rows, start.encoding, dtype, device
-                )
+                is_first = epoch == 0 and b == 0
+                if is_first and first is not None:
+                    loss, grad = first[0], self._query_gradient(model, first[1])
+                elif is_first and share_mirror:
+                    (loss, grad), mirror = self._loss_and_gradient(
+                        model, X, rows, y_spins, n_rows, start.encoding, dtype, device,
+                        mirror=True,
+                    )
+                else:
+                    loss, grad = self._loss_and_gradient(
+                        model, X, rows, y_spins, n_rows, start.encoding, dtype, device
+                    )
                 epoch_loss += loss * n_rows / n_samples
                 self._step(model, grad)
             loss_curve.append(epoch_loss)
-        return model, loss_curve
+        return model, loss_curve, mirror
 
     def _step_parameter(self):
         """The parameter that sets the step size, for error messages."""
@@ -292,13 +334,12 @@ class SparseXORTransformer(TorchBinaryClassifier):
         step = -(-n_samples // _ORIENTATION_ROWS)
         return np.arange(0, n_samples, step)
 
-    def _fit_quality(self, start, attention, y_spins, rows, sign):
-        """Accuracy and mean squared error of ``sign * (-prod)`` on ``rows``."""
-        spins = to_spins(start.X[rows], start.encoding, self.binarize, dtype=torch.float64)
+    @staticmethod
+    def _fit_quality(spins, attention, target, sign):
+        """Accuracy and mean squared error of ``sign * (-prod)`` on float64 ``spins``."""
         with torch.no_grad():
             f = sign * SparseXORAttention.read_out(spins, attention.detach().double().cpu().T)
         f = f.numpy()
-        target = y_spins[rows]
         return float(np.mean((f > 0) == (target > 0))), float(np.mean((f - target) ** 2))
 
     def _fit(self, X, y):
@@ -314,7 +355,11 @@ class SparseXORTransformer(TorchBinaryClassifier):
         keys, queries = sparse_xor_init(d, self.m, self.n_heads, self.init, random_state=rng)
         # The mirrored fit replays the same mini-batch order.
         rng_state = rng.get_state()
-        model, loss_curve = self._train(start, keys, queries, start.y_spins, rng)
+        # The paper fit's first pass also computes the mirror's first step, so
+        # that a mirror fit (below) costs no second pass for a one-step fit.
+        model, loss_curve, mirror_first = self._train(
+            start, keys, queries, start.y_spins, rng, share_mirror=True
+        )
         with torch.no_grad():
             attention = model.weights().T  # (H, d)
         self._check_output_range(attention, start.dtype)
@@ -325,16 +370,18 @@ class SparseXORTransformer(TorchBinaryClassifier):
         # it only when it is clearly better there.
         sign = 1
         rows = self._orientation_rows(n_samples)
-        accuracy, loss = self._fit_quality(start, attention, start.y_spins, rows, 1)
+        spins = to_spins(start.X[rows], start.encoding, self.binarize, dtype=torch.float64)
+        target = start.y_spins[rows]
+        accuracy, loss = self._fit_quality(spins, attention, target, 1)
         if accuracy < _ORIENTATION_ACCURACY:
             rng.set_state(rng_state)
-            mirror_model, mirror_curve = self._train(start, keys, queries, -start.y_spins, rng)
+            mirror_model, mirror_curve, _ = self._train(
+                start, keys, queries, -start.y_spins, rng, first=mirror_first
+            )
             with torch.no_grad():
                 mirror_attention = mirror_model.weights().T
             self._check_output_range(mirror_attention, start.dtype)
-            m_accuracy, m_loss = self._fit_quality(
-                start, mirror_attention, start.y_spins, rows, -1
-            )
+            m_accuracy, m_loss = self._fit_quality(spins, mirror_attention, target, -1)
             margin = max(_ORIENTATION_MARGIN, 3 * np.sqrt(0.25 / rows.shape[0]))
             if m_loss < loss and m_accuracy > accuracy + margin:
                 sign, model, loss_curve, attention = -1, mirror_model, mirror_curve, mirror_attention
