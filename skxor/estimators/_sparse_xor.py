@@ -16,6 +16,9 @@ from .._utils._validation import Integers, check_dtype, row_batches, to_spins
 from ..nn import ATTENTION_TYPES, SparseXORAttention, sparse_xor_init
 from ._base import TorchBinaryClassifier
 
+#: Elements of X converted and multiplied at once in a training pass: small
+#: enough that a chunk's spins stay in cache between its two products.
+_PASS_CHUNK_ELEMENTS = 1 << 20
 #: Training rows (at most) on which fit checks the read-out's orientation.
 _ORIENTATION_ROWS = 4096
 #: Subsample accuracy at which the paper's orientation is kept without a mirror fit.
@@ -23,6 +26,14 @@ _ORIENTATION_ACCURACY = 0.9
 #: The mirror must beat the paper's subsample accuracy by at least this much
 #: (and three standard errors): two chance-level fits never swap.
 _ORIENTATION_MARGIN = 0.1
+
+
+def _exclusive_products(Z):
+    """``Q[h] = prod_{g != h} Z[g]`` for Z of shape (H, c), without dividing."""
+    ones = Z.new_ones((1, Z.shape[1]))
+    left = torch.cumprod(torch.cat([ones, Z[:-1]]), dim=0)
+    right = torch.cumprod(torch.cat([ones, Z.flip(0)[:-1]]), dim=0).flip(0)
+    return left * right
 
 
 class SparseXORTransformer(TorchBinaryClassifier):
@@ -210,29 +221,32 @@ class SparseXORTransformer(TorchBinaryClassifier):
         shared (one stacked ``(2H, c) @ (c, d)`` product).
         """
         gamma = model.weights()  # (d, H), on the autograd tape
-        gamma_fixed = gamma.detach()
-        n_heads = gamma_fixed.shape[1]
+        # (H, d), contiguous: gamma_t @ spins.T is the fast form of spins @ gamma
+        # (see SparseXORAttention.read_out).
+        gamma_t = gamma.detach().T.contiguous()
+        n_heads, d = gamma_t.shape
         signs = (1, -1) if mirror else (1,)
-        grad_gamma_t = gamma_fixed.new_zeros((len(signs) * n_heads, gamma_fixed.shape[0]))
+        grad_gamma_t = gamma_t.new_zeros((len(signs) * n_heads, d))
         totals = [torch.zeros((), dtype=dtype, device=device) for _ in signs]
         block = X[rows]
         targets = y[rows]
-        for chunk in row_batches(block.shape[0], block.shape[1]):
+        for chunk in row_batches(block.shape[0], d, _PASS_CHUNK_ELEMENTS):
             spins = to_spins(block[chunk], encoding, self.binarize, dtype=dtype, device=device)
             target = torch.as_tensor(targets[chunk], dtype=dtype, device=device)
-            Z = spins @ gamma_fixed  # (c, H): the head averages
+            Z = gamma_t @ spins.T  # (H, c): the head averages
+            # loss = sum_x (-prod_h Z_h - t)^2 / n, so dloss/dZ_h = 2 (P + t)
+            # Q_h / n with P = prod_h Z_h and Q_h the product of the others.
+            P, Q = Z.prod(dim=0), _exclusive_products(Z)
             dZ = []
             for k, sign in enumerate(signs):
-                Zk = Z.detach().requires_grad_(True)
-                # -target is exact, so the mirror's terms are bit for bit
-                # those of a fit on -y.
-                loss = ((-Zk.prod(dim=1) - (target if sign == 1 else -target)) ** 2).sum() / n_rows
-                loss.backward()
-                dZ.append(Zk.grad)
-                totals[k] += loss.detach()
-            # dZ.T @ spins rather than spins.T @ dZ: the same product, but torch
+                # P - t equals P + (-t) exactly, so the mirror's terms are bit
+                # for bit those of a fit on -y.
+                r = P + target if sign == 1 else P - target
+                totals[k] += (r ** 2).sum() / n_rows
+                dZ.append(Q * (r * (2.0 / n_rows)))
+            # dZ @ spins rather than spins.T @ dZ.T: the same product, but torch
             # runs the transposed-operand form several times slower.
-            grad_gamma_t += torch.cat(dZ, dim=1).T @ spins
+            grad_gamma_t += torch.cat(dZ) @ spins
         model.queries.grad = None
         gamma.backward(grad_gamma_t[:n_heads].contiguous().T)
         loss_grad = float(totals[0]), model.queries.grad
@@ -336,10 +350,10 @@ class SparseXORTransformer(TorchBinaryClassifier):
 
     @staticmethod
     def _fit_quality(spins, attention, target, sign):
-        """Accuracy and mean squared error of ``sign * (-prod)`` on float64 ``spins``."""
+        """Accuracy and mean squared error of ``sign * (-prod)`` on ``spins``."""
         with torch.no_grad():
-            f = sign * SparseXORAttention.read_out(spins, attention.detach().double().cpu().T)
-        f = f.numpy()
+            f = sign * SparseXORAttention.read_out(spins, attention.detach().T)
+        f = f.cpu().double().numpy()
         return float(np.mean((f > 0) == (target > 0))), float(np.mean((f - target) ** 2))
 
     def _fit(self, X, y):
@@ -370,7 +384,9 @@ class SparseXORTransformer(TorchBinaryClassifier):
         # it only when it is clearly better there.
         sign = 1
         rows = self._orientation_rows(n_samples)
-        spins = to_spins(start.X[rows], start.encoding, self.binarize, dtype=torch.float64)
+        # In the fit's dtype, as predict computes it.
+        spins = to_spins(start.X[rows], start.encoding, self.binarize, dtype=start.dtype,
+                         device=start.device)
         target = start.y_spins[rows]
         accuracy, loss = self._fit_quality(spins, attention, target, 1)
         if accuracy < _ORIENTATION_ACCURACY:
