@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._sphere import initial_queries, sphere_keys  # noqa: F401  (old home, still importable)
 from .._utils._torch import count_module_parameters
-from .._utils._validation import Integers, check_dtype, row_batches, to_spins
+from .._utils._validation import Integers, check_dtype, to_spins
 from ..nn import ATTENTION_TYPES, SparseXORAttention, sparse_xor_init
 from ._base import TorchBinaryClassifier
 
@@ -230,8 +230,13 @@ class SparseXORTransformer(TorchBinaryClassifier):
         totals = [torch.zeros((), dtype=dtype, device=device) for _ in signs]
         block = X[rows]
         targets = y[rows]
-        for chunk in row_batches(block.shape[0], d, _PASS_CHUNK_ELEMENTS):
-            spins = to_spins(block[chunk], encoding, self.binarize, dtype=dtype, device=device)
+        chunk_rows = max(1, _PASS_CHUNK_ELEMENTS // d)
+        # One buffer for every chunk's spins: a fresh allocation per chunk
+        # costs more in page faults than the conversion itself.
+        buffer = torch.empty((min(chunk_rows, block.shape[0]), d), dtype=dtype, device=device)
+        for chunk in gen_batches(block.shape[0], chunk_rows):
+            spins = to_spins(block[chunk], encoding, self.binarize,
+                             out=buffer[: chunk.stop - chunk.start])
             target = torch.as_tensor(targets[chunk], dtype=dtype, device=device)
             Z = gamma_t @ spins.T  # (H, c): the head averages
             # loss = sum_x (-prod_h Z_h - t)^2 / n, so dloss/dZ_h = 2 (P + t)
