@@ -30,6 +30,8 @@ _ORIENTATION_MARGIN = 0.1
 
 def _exclusive_products(Z):
     """``Q[h] = prod_{g != h} Z[g]`` for Z of shape (H, c), without dividing."""
+    if Z.shape[0] == 2:  # the common case, and the same values as below
+        return Z.flip(0)
     ones = Z.new_ones((1, Z.shape[1]))
     left = torch.cumprod(torch.cat([ones, Z[:-1]]), dim=0)
     right = torch.cumprod(torch.cat([ones, Z.flip(0)[:-1]]), dim=0).flip(0)
@@ -229,7 +231,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
         grad_gamma_t = gamma_t.new_zeros((len(signs) * n_heads, d))
         totals = [torch.zeros((), dtype=dtype, device=device) for _ in signs]
         block = X[rows]
-        targets = y[rows]
+        targets = torch.as_tensor(y[rows], dtype=dtype, device=device)
         chunk_rows = max(1, _PASS_CHUNK_ELEMENTS // d)
         # One buffer for every chunk's spins: a fresh allocation per chunk
         # costs more in page faults than the conversion itself.
@@ -237,7 +239,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
         for chunk in gen_batches(block.shape[0], chunk_rows):
             spins = to_spins(block[chunk], encoding, self.binarize,
                              out=buffer[: chunk.stop - chunk.start])
-            target = torch.as_tensor(targets[chunk], dtype=dtype, device=device)
+            target = targets[chunk]
             Z = gamma_t @ spins.T  # (H, c): the head averages
             # loss = sum_x (-prod_h Z_h - t)^2 / n, so dloss/dZ_h = 2 (P + t)
             # Q_h / n with P = prod_h Z_h and Q_h the product of the others.
@@ -353,12 +355,23 @@ class SparseXORTransformer(TorchBinaryClassifier):
         step = -(-n_samples // _ORIENTATION_ROWS)
         return np.arange(0, n_samples, step)
 
-    @staticmethod
-    def _fit_quality(spins, attention, target, sign):
-        """Accuracy and mean squared error of ``sign * (-prod)`` on ``spins``."""
+    def _fit_quality(self, start, X_rows, attention, target, sign):
+        """Accuracy and mean squared error of ``sign * (-prod)`` on the rows ``X_rows``.
+
+        In the fit's dtype, as ``predict`` computes it, chunk by chunk
+        through one spins buffer.
+        """
+        n_rows, d = X_rows.shape
+        gamma = attention.detach().T
+        chunk_rows = max(1, _PASS_CHUNK_ELEMENTS // d)
+        buffer = torch.empty((min(chunk_rows, n_rows), d), dtype=start.dtype,
+                             device=start.device)
+        f = np.empty(n_rows)
         with torch.no_grad():
-            f = sign * SparseXORAttention.read_out(spins, attention.detach().T)
-        f = f.cpu().double().numpy()
+            for chunk in gen_batches(n_rows, chunk_rows):
+                spins = to_spins(X_rows[chunk], start.encoding, self.binarize,
+                                 out=buffer[: chunk.stop - chunk.start])
+                f[chunk] = (sign * SparseXORAttention.read_out(spins, gamma)).cpu().numpy()
         return float(np.mean((f > 0) == (target > 0))), float(np.mean((f - target) ** 2))
 
     def _fit(self, X, y):
@@ -389,11 +402,9 @@ class SparseXORTransformer(TorchBinaryClassifier):
         # it only when it is clearly better there.
         sign = 1
         rows = self._orientation_rows(n_samples)
-        # In the fit's dtype, as predict computes it.
-        spins = to_spins(start.X[rows], start.encoding, self.binarize, dtype=start.dtype,
-                         device=start.device)
+        X_rows = start.X[rows]
         target = start.y_spins[rows]
-        accuracy, loss = self._fit_quality(spins, attention, target, 1)
+        accuracy, loss = self._fit_quality(start, X_rows, attention, target, 1)
         if accuracy < _ORIENTATION_ACCURACY:
             rng.set_state(rng_state)
             mirror_model, mirror_curve, _ = self._train(
@@ -402,7 +413,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
             with torch.no_grad():
                 mirror_attention = mirror_model.weights().T
             self._check_output_range(mirror_attention, start.dtype)
-            m_accuracy, m_loss = self._fit_quality(spins, mirror_attention, target, -1)
+            m_accuracy, m_loss = self._fit_quality(start, X_rows, mirror_attention, target, -1)
             margin = max(_ORIENTATION_MARGIN, 3 * np.sqrt(0.25 / rows.shape[0]))
             if m_loss < loss and m_accuracy > accuracy + margin:
                 sign, model, loss_curve, attention = -1, mirror_model, mirror_curve, mirror_attention
