@@ -81,7 +81,7 @@ def target_2_vs_floor(d=None, n=None, m=32):
     # What the timed fit learned: at chance on this problem with one step, so
     # the fit includes the orientation check's mirror (sharing the pass).
     accuracy = est.score(X, y)
-    learned = (f"learned training accuracy {accuracy:.3f}, output_sign_ {est.output_sign_}; "
+    learned = (f"learned training accuracy {accuracy:.3f}, read-out sign {est.output_sign_:+d}; "
                f"floor with the plain X @ W form {plain:.4g} s (fit {ours / plain:.2f}x that)")
     allowed = X.nbytes + 1.5 * 4 * X.size + 200 * 2**20
     # X is already in memory here, so the increase must stay within the rest.
