@@ -14,6 +14,7 @@ check, or that raises, is reported as ERROR, never as PASS.
 
 import argparse
 import importlib
+import os
 import sys
 import time
 import traceback
@@ -23,6 +24,8 @@ import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+# Benchmark the checkout this script is in, not whatever skxor is installed.
+sys.path.insert(1, str(HERE.parent))
 
 import _common  # noqa: E402
 
@@ -71,6 +74,7 @@ def main(argv=None):
     rows = []
     for module_name, bench in selected:
         start = time.perf_counter()
+        load_start = os.getloadavg()
         try:
             result = bench()
         except Exception as exc:  # report it, run the rest
@@ -79,8 +83,10 @@ def main(argv=None):
                       "baseline_s": float("nan"), "skxor_s": float("nan"),
                       "ratio": float("nan"), "passes": False, "status": "ERROR",
                       "note": f"raised {type(exc).__name__}: {exc}"}
+        load = (f"load average {', '.join(f'{v:.2f}' for v in load_start)} at start, "
+                f"{', '.join(f'{v:.2f}' for v in os.getloadavg())} at end")
         for row in result if isinstance(result, list) else [result]:
-            row.setdefault("note", "")
+            row["note"] = "; ".join(filter(None, [row.get("note", ""), load]))
             row["status"] = _status(row)
             rows.append(row)
             print(f"{row['benchmark']}: ratio {row['ratio']:.3g} ({row['target']}) "

@@ -118,7 +118,7 @@ def binary_encoding(X, binarize, expected=None, *, name="X"):
     return detect_encoding(X, expected, name=name)
 
 
-def to_spins(X, encoding, binarize=None, *, dtype=torch.float32, device="cpu"):
+def to_spins(X, encoding, binarize=None, *, dtype=torch.float32, device="cpu", out=None):
     """Convert a block of X to a spins tensor (+1 for bit 0, -1 for bit 1).
 
     Parameters
@@ -130,6 +130,10 @@ def to_spins(X, encoding, binarize=None, *, dtype=torch.float32, device="cpu"):
         Threshold used when ``encoding == "binarized"``.
     dtype, device
         Of the returned tensor.
+    out : Tensor of shape (n_rows, n_features) or None, default=None
+        Written in place and returned when given (its dtype and device are
+        used): a loop over chunks reuses one buffer instead of allocating,
+        and page-faulting, a fresh one per chunk.
 
     Returns
     -------
@@ -137,8 +141,14 @@ def to_spins(X, encoding, binarize=None, *, dtype=torch.float32, device="cpu"):
     """
     if encoding == "binarized":
         bits = torch.from_numpy(np.ascontiguousarray(X > binarize))
+        if out is not None:
+            return out.copy_(bits).mul_(-2).add_(1)
         return (1 - 2 * bits.to(device=device, dtype=dtype))
-    block = torch.from_numpy(np.ascontiguousarray(X)).to(device=device, dtype=dtype)
+    block = torch.from_numpy(np.ascontiguousarray(X))
+    if out is not None:
+        out.copy_(block)
+        return out.mul_(-2).add_(1) if encoding == "01" else out
+    block = block.to(device=device, dtype=dtype)
     if encoding == "01":
         return 1 - 2 * block
     return block

@@ -12,10 +12,13 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._sphere import initial_queries, sphere_keys  # noqa: F401  (old home, still importable)
 from .._utils._torch import count_module_parameters
-from .._utils._validation import Integers, check_dtype, row_batches, to_spins
+from .._utils._validation import Integers, check_dtype, to_spins
 from ..nn import ATTENTION_TYPES, SparseXORAttention, sparse_xor_init
 from ._base import TorchBinaryClassifier
 
+#: Elements of X converted and multiplied at once in a training pass: small
+#: enough that a chunk's spins stay in cache between its two products.
+_PASS_CHUNK_ELEMENTS = 1 << 20
 #: Training rows (at most) on which fit checks the read-out's orientation.
 _ORIENTATION_ROWS = 4096
 #: Subsample accuracy at which the paper's orientation is kept without a mirror fit.
@@ -23,6 +26,16 @@ _ORIENTATION_ACCURACY = 0.9
 #: The mirror must beat the paper's subsample accuracy by at least this much
 #: (and three standard errors): two chance-level fits never swap.
 _ORIENTATION_MARGIN = 0.1
+
+
+def _exclusive_products(Z):
+    """``Q[h] = prod_{g != h} Z[g]`` for Z of shape (H, c), without dividing."""
+    if Z.shape[0] == 2:  # the common case, and the same values as below
+        return Z.flip(0)
+    ones = Z.new_ones((1, Z.shape[1]))
+    left = torch.cumprod(torch.cat([ones, Z[:-1]]), dim=0)
+    right = torch.cumprod(torch.cat([ones, Z.flip(0)[:-1]]), dim=0).flip(0)
+    return left * right
 
 
 class SparseXORTransformer(TorchBinaryClassifier):
@@ -194,32 +207,66 @@ class SparseXORTransformer(TorchBinaryClassifier):
 
     # -- training -------------------------------------------------------------
 
-    def _loss_and_gradient(self, model, X, rows, y, n_rows, encoding, dtype, device):
+    def _loss_and_gradient(self, model, X, rows, y, n_rows, encoding, dtype, device,
+                           mirror=False):
         """Mean squared error and its gradient over ``X[rows]``, chunk by chunk.
 
         The attention weights (d, H) are formed once; each chunk contributes
-        ``spins @ gamma`` forward and ``spins.T @ dZ`` backward, so nothing of
+        ``spins @ gamma`` forward and ``dZ.T @ spins`` backward, so nothing of
         size n * d * m is built and memory stays bounded.
+
+        With ``mirror=True`` the same pass also returns the loss and the
+        attention gradient ``(H, d)`` on the negated labels ``-y`` from the
+        same queries: the first step of the mirror fit. The loss is not
+        label-linear but ``dZ`` is cheap ``(c, H)``; the costly parts, the
+        spins of each chunk, ``spins @ gamma`` and the backward product, are
+        shared (one stacked ``(2H, c) @ (c, d)`` product).
         """
         gamma = model.weights()  # (d, H), on the autograd tape
-        gamma_fixed = gamma.detach()
-        grad_gamma_t = torch.zeros_like(gamma_fixed.T)  # (H, d)
-        total = torch.zeros((), dtype=dtype, device=device)
+        # (H, d), contiguous: gamma_t @ spins.T is the fast form of spins @ gamma
+        # (see SparseXORAttention.read_out).
+        gamma_t = gamma.detach().T.contiguous()
+        n_heads, d = gamma_t.shape
+        signs = (1, -1) if mirror else (1,)
+        grad_gamma_t = gamma_t.new_zeros((len(signs) * n_heads, d))
+        totals = [torch.zeros((), dtype=dtype, device=device) for _ in signs]
         block = X[rows]
-        targets = y[rows]
-        for chunk in row_batches(block.shape[0], block.shape[1]):
-            spins = to_spins(block[chunk], encoding, self.binarize, dtype=dtype, device=device)
-            target = torch.as_tensor(targets[chunk], dtype=dtype, device=device)
-            Z = (spins @ gamma_fixed).requires_grad_(True)  # (c, H): the head averages
-            loss = ((-Z.prod(dim=1) - target) ** 2).sum() / n_rows
-            loss.backward()
-            # dZ.T @ spins rather than spins.T @ dZ: the same product, but torch
+        targets = torch.as_tensor(y[rows], dtype=dtype, device=device)
+        chunk_rows = max(1, _PASS_CHUNK_ELEMENTS // d)
+        # One buffer for every chunk's spins: a fresh allocation per chunk
+        # costs more in page faults than the conversion itself.
+        buffer = torch.empty((min(chunk_rows, block.shape[0]), d), dtype=dtype, device=device)
+        for chunk in gen_batches(block.shape[0], chunk_rows):
+            spins = to_spins(block[chunk], encoding, self.binarize,
+                             out=buffer[: chunk.stop - chunk.start])
+            target = targets[chunk]
+            Z = gamma_t @ spins.T  # (H, c): the head averages
+            # loss = sum_x (-prod_h Z_h - t)^2 / n, so dloss/dZ_h = 2 (P + t)
+            # Q_h / n with P = prod_h Z_h and Q_h the product of the others.
+            P, Q = Z.prod(dim=0), _exclusive_products(Z)
+            dZ = []
+            for k, sign in enumerate(signs):
+                # P - t equals P + (-t) exactly, so the mirror's terms are bit
+                # for bit those of a fit on -y.
+                r = P + target if sign == 1 else P - target
+                totals[k] += (r ** 2).sum() / n_rows
+                dZ.append(Q * (r * (2.0 / n_rows)))
+            # dZ @ spins rather than spins.T @ dZ.T: the same product, but torch
             # runs the transposed-operand form several times slower.
-            grad_gamma_t += Z.grad.T @ spins
-            total += loss.detach()
+            grad_gamma_t += torch.cat(dZ) @ spins
         model.queries.grad = None
-        gamma.backward(grad_gamma_t.T)
-        return float(total), model.queries.grad
+        gamma.backward(grad_gamma_t[:n_heads].contiguous().T)
+        loss_grad = float(totals[0]), model.queries.grad
+        if not mirror:
+            return loss_grad
+        return loss_grad, (float(totals[1]), grad_gamma_t[n_heads:].contiguous())
+
+    @staticmethod
+    def _query_gradient(model, grad_gamma_t):
+        """The queries' gradient given the attention weights' gradient ``(H, d)``."""
+        model.queries.grad = None
+        model.weights().backward(grad_gamma_t.T)
+        return model.queries.grad
 
     def _step(self, model, grad):
         with torch.no_grad():
@@ -235,8 +282,14 @@ class SparseXORTransformer(TorchBinaryClassifier):
                     f"use a smaller {self._step_parameter()}."
                 )
 
-    def _train(self, start, keys, queries, y_spins, rng):
-        """Gradient descent from ``queries`` on ``y_spins``: (model, loss curve)."""
+    def _train(self, start, keys, queries, y_spins, rng, *, share_mirror=False, first=None):
+        """Gradient descent from ``queries`` on ``y_spins``: (model, loss curve, mirror).
+
+        ``share_mirror=True``: the first step's pass also computes the first
+        step of the mirror fit (on ``-y_spins``, returned as ``mirror``).
+        ``first``: that precomputed ``(loss, attention gradient)``, used for
+        the first step instead of a pass over the data (the mirror fit).
+        """
         X, dtype, device = start.X, start.dtype, start.device
         n_samples = X.shape[0]
         model = SparseXORAttention(
@@ -247,22 +300,32 @@ class SparseXORTransformer(TorchBinaryClassifier):
         )
         batch_size = n_samples if self.batch_size is None else min(self.batch_size, n_samples)
         loss_curve = []
-        for _ in range(self.max_iter):
+        mirror = None
+        for epoch in range(self.max_iter):
             if batch_size == n_samples:
                 batches = [slice(None)]
             else:
                 order = rng.permutation(n_samples)
                 batches = [order[rows] for rows in gen_batches(n_samples, batch_size)]
             epoch_loss = 0.0
-            for rows in batches:
+            for b, rows in enumerate(batches):
                 n_rows = n_samples if isinstance(rows, slice) else rows.shape[0]
-                loss, grad = self._loss_and_gradient(
-                    model, X, rows, y_spins, n_rows, start.encoding, dtype, device
-                )
+                is_first = epoch == 0 and b == 0
+                if is_first and first is not None:
+                    loss, grad = first[0], self._query_gradient(model, first[1])
+                elif is_first and share_mirror:
+                    (loss, grad), mirror = self._loss_and_gradient(
+                        model, X, rows, y_spins, n_rows, start.encoding, dtype, device,
+                        mirror=True,
+                    )
+                else:
+                    loss, grad = self._loss_and_gradient(
+                        model, X, rows, y_spins, n_rows, start.encoding, dtype, device
+                    )
                 epoch_loss += loss * n_rows / n_samples
                 self._step(model, grad)
             loss_curve.append(epoch_loss)
-        return model, loss_curve
+        return model, loss_curve, mirror
 
     def _step_parameter(self):
         """The parameter that sets the step size, for error messages."""
@@ -292,13 +355,23 @@ class SparseXORTransformer(TorchBinaryClassifier):
         step = -(-n_samples // _ORIENTATION_ROWS)
         return np.arange(0, n_samples, step)
 
-    def _fit_quality(self, start, attention, y_spins, rows, sign):
-        """Accuracy and mean squared error of ``sign * (-prod)`` on ``rows``."""
-        spins = to_spins(start.X[rows], start.encoding, self.binarize, dtype=torch.float64)
+    def _fit_quality(self, start, X_rows, attention, target, sign):
+        """Accuracy and mean squared error of ``sign * (-prod)`` on the rows ``X_rows``.
+
+        In the fit's dtype, as ``predict`` computes it, chunk by chunk
+        through one spins buffer.
+        """
+        n_rows, d = X_rows.shape
+        gamma = attention.detach().T
+        chunk_rows = max(1, _PASS_CHUNK_ELEMENTS // d)
+        buffer = torch.empty((min(chunk_rows, n_rows), d), dtype=start.dtype,
+                             device=start.device)
+        f = np.empty(n_rows)
         with torch.no_grad():
-            f = sign * SparseXORAttention.read_out(spins, attention.detach().double().cpu().T)
-        f = f.numpy()
-        target = y_spins[rows]
+            for chunk in gen_batches(n_rows, chunk_rows):
+                spins = to_spins(X_rows[chunk], start.encoding, self.binarize,
+                                 out=buffer[: chunk.stop - chunk.start])
+                f[chunk] = (sign * SparseXORAttention.read_out(spins, gamma)).cpu().numpy()
         return float(np.mean((f > 0) == (target > 0))), float(np.mean((f - target) ** 2))
 
     def _fit(self, X, y):
@@ -314,7 +387,11 @@ class SparseXORTransformer(TorchBinaryClassifier):
         keys, queries = sparse_xor_init(d, self.m, self.n_heads, self.init, random_state=rng)
         # The mirrored fit replays the same mini-batch order.
         rng_state = rng.get_state()
-        model, loss_curve = self._train(start, keys, queries, start.y_spins, rng)
+        # The paper fit's first pass also computes the mirror's first step, so
+        # that a mirror fit (below) costs no second pass for a one-step fit.
+        model, loss_curve, mirror_first = self._train(
+            start, keys, queries, start.y_spins, rng, share_mirror=True
+        )
         with torch.no_grad():
             attention = model.weights().T  # (H, d)
         self._check_output_range(attention, start.dtype)
@@ -325,16 +402,18 @@ class SparseXORTransformer(TorchBinaryClassifier):
         # it only when it is clearly better there.
         sign = 1
         rows = self._orientation_rows(n_samples)
-        accuracy, loss = self._fit_quality(start, attention, start.y_spins, rows, 1)
+        X_rows = start.X[rows]
+        target = start.y_spins[rows]
+        accuracy, loss = self._fit_quality(start, X_rows, attention, target, 1)
         if accuracy < _ORIENTATION_ACCURACY:
             rng.set_state(rng_state)
-            mirror_model, mirror_curve = self._train(start, keys, queries, -start.y_spins, rng)
+            mirror_model, mirror_curve, _ = self._train(
+                start, keys, queries, -start.y_spins, rng, first=mirror_first
+            )
             with torch.no_grad():
                 mirror_attention = mirror_model.weights().T
             self._check_output_range(mirror_attention, start.dtype)
-            m_accuracy, m_loss = self._fit_quality(
-                start, mirror_attention, start.y_spins, rows, -1
-            )
+            m_accuracy, m_loss = self._fit_quality(start, X_rows, mirror_attention, target, -1)
             margin = max(_ORIENTATION_MARGIN, 3 * np.sqrt(0.25 / rows.shape[0]))
             if m_loss < loss and m_accuracy > accuracy + margin:
                 sign, model, loss_curve, attention = -1, mirror_model, mirror_curve, mirror_attention

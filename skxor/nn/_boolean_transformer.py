@@ -55,6 +55,11 @@ DEFAULT_EVAL_BATCH = 1024
 #: Tokens evaluated at once by the no-grad batch paths: long inputs get fewer
 #: strings per chunk (1024 strings up to T = 256 tokens).
 DEFAULT_EVAL_TOKENS = 2**18
+#: Floats of a layer's widest activation (B x T x max(3 D, M)) per no-grad
+#: chunk: 4 MiB of float32, which stays in cache between a layer's products
+#: (at N = 20, D = 64 a chunk of 128 strings ran the forward pass at 1.4x the
+#: rate of a chunk of 1024).
+DEFAULT_EVAL_FLOATS = 2**20
 
 
 def _check_int(value, name, minimum):
@@ -374,9 +379,11 @@ default="relu"
     n_parameters : int
         Number of trainable parameters.
     eval_batch_size : int
-        Strings per chunk of a no-grad forward pass: 1024, or for long
-        inputs (T > 256) the largest power of two of strings whose chunk
-        holds at most 2^18 tokens (512 up to T = 512, ...); settable.
+        Strings per chunk of a no-grad forward pass: the largest power of
+        two of strings, at most 1024, whose chunk holds at most 2^18 tokens
+        and at most 2^20 floats of the widest activation
+        (``T * max(3 D, M)`` per string), so that a chunk stays in cache
+        (128 strings at N = 20, D = 64; 512 at N = 20, D = 16); settable.
 
     Examples
     --------
@@ -435,9 +442,13 @@ default="relu"
         self.seed = seed
         self.n_tokens = self.n_bits + (self.readout != "last")
         # Chunks of at most DEFAULT_EVAL_TOKENS tokens bound the activations'
-        # memory. A power of two: torch's kernels then see rows in the same
-        # alignment as in chunks of 1024, so every output keeps its bits.
-        fits = max(1, DEFAULT_EVAL_TOKENS // self.n_tokens)
+        # memory, and of at most DEFAULT_EVAL_FLOATS floats of the widest
+        # activation keep them cache-sized. A power of two: torch's kernels
+        # then see rows in the same alignment as in chunks of 1024, so every
+        # output keeps its bits.
+        width = max(3 * self.d_model, self.d_mlp)
+        fits = max(1, min(DEFAULT_EVAL_TOKENS // self.n_tokens,
+                          DEFAULT_EVAL_FLOATS // (self.n_tokens * width)))
         self.eval_batch_size = min(DEFAULT_EVAL_BATCH, largest_power_of_two_at_most(fits))
 
         if seed is None:

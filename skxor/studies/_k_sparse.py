@@ -79,6 +79,7 @@ from ._common import (
     single_thread,
 )
 from ._figures import LINESTYLES, MARKERS, figure_legend, interval_errors, log_axis, offset
+from ._floor import floor_work
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
@@ -233,19 +234,22 @@ def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test):
         start = time.perf_counter()
         if n == 0:
             theta = theta0
-            for _ in range(n_steps):
-                theta = population_step(theta, keys, support, "softmax",
-                                        step_length=step_length)
+            with floor_work("population steps or fits, exact losses, test scoring"):
+                for _ in range(n_steps):
+                    theta = population_step(theta, keys, support, "softmax",
+                                            step_length=step_length)
         else:
             X, y = make_sparse_parity(n, d, k=k, support=support, random_state=data_seed)
-            clf = SparseXORTransformer(
-                m=m, n_heads=k, max_iter=n_steps, step_length=step_length,
-                random_state=init_seed,
-            ).fit(X, y)
+            with floor_work("population steps or fits, exact losses, test scoring"):
+                clf = SparseXORTransformer(
+                    m=m, n_heads=k, max_iter=n_steps, step_length=step_length,
+                    random_state=init_seed,
+                ).fit(X, y)
             del X, y
             theta = clf.queries_
         seconds = time.perf_counter() - start
-        loss = population_loss(theta, keys, support, "softmax")
+        with floor_work("population steps or fits, exact losses, test scoring"):
+            loss = population_loss(theta, keys, support, "softmax")
     gamma = _softmax(keys @ theta.T)  # (d, k)
     heads = np.argmax(gamma, axis=0)
     own = gamma[heads, np.arange(k)]  # each head's mass on its most-attended bit
@@ -265,7 +269,8 @@ def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test):
     }
     if n_test:
         Xt, yt = make_sparse_parity(n_test, d, k=k, support=support, random_state=test_seed)
-        accuracy = _spins_accuracy(Xt, yt, gamma)
+        with floor_work("population steps or fits, exact losses, test scoring"):
+            accuracy = _spins_accuracy(Xt, yt, gamma)
         result["test_accuracy"] = accuracy
         result["accurate"] = bool(accuracy >= TARGET_ACCURACY)
     return result
@@ -296,7 +301,7 @@ def v1_cell(model, k, d, n, seed, random_state, n_test, epochs, learning_rate, b
             m=m, n_heads=k, max_iter=n_steps, step_length=path_length / n_steps,
             random_state=fit_seed,
         )
-    with single_thread():
+    with single_thread(), floor_work("v1 reference fits and scoring"):
         start = time.perf_counter()
         clf.fit(X, y)
         seconds = time.perf_counter() - start

@@ -92,6 +92,7 @@ from ._common import (
     single_thread,
 )
 from ._figures import interval_errors, log_axis, offset
+from ._floor import floor_work
 from ._stats import bootstrap_loglog_slope, format_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -289,7 +290,7 @@ def parameter_scaling_cell(model, d, size, seed, random_state, n_train=0, **budg
     support, X, y, X_test, y_test = cell_data(
         d, n_train if model in SAMPLE_MODELS else 0, n_test, random_state, seed
     )
-    with single_thread():
+    with single_thread(), floor_work("fits (population steps) and test scoring"):
         if model == "transformer_population":
             accuracy, params = _population_cell(
                 d, size, support, X_test, y_test, model_seed, **budget

@@ -70,6 +70,7 @@ from ._common import (
     single_thread,
 )
 from ._figures import interval_errors, log_axis, offset, series_style
+from ._floor import floor_work
 from ._stats import format_interval, wilson_interval
 from ._sweep import finite_or_none, run_sweep
 
@@ -173,14 +174,15 @@ def network_cell(
             init=init, init_scale=init_scale, readout=readout, positional=positional,
             seed=cell_seed(random_state, seed),
         ).eval().to(check_device(device))
-        prof = profile(model, n_bits, exhaustive_max, n_samples,
-                       cell_seed(random_state, seed, 1))
         g = torch.Generator().manual_seed(cell_seed(random_state, seed, 2))
         spins = 1.0 - 2.0 * torch.randint(0, 2, (n_blowup, n_bits), generator=g).float()
-        with torch.no_grad():
-            logits = model(spins).double().cpu()
-        inv = torch.cat([v.flatten() for v in model.layer_norm_inverse_std(spins).values()])
-        beta = model.layer_norm_beta(spins)
+        with floor_work("sensitivity profiles and diagnostic evaluations of the networks"):
+            prof = profile(model, n_bits, exhaustive_max, n_samples,
+                           cell_seed(random_state, seed, 1))
+            with torch.no_grad():
+                logits = model(spins).double().cpu()
+            inv = torch.cat([v.flatten() for v in model.layer_norm_inverse_std(spins).values()])
+            beta = model.layer_norm_beta(spins)
     finite = inv[torch.isfinite(inv)]
     result = profile_result(prof)
     n_zero = int(prof.n_zero)
@@ -220,8 +222,9 @@ def random_init_cell(
 
 def reference_cell(function, n_bits, exhaustive_max, n_samples, random_state):
     """Profile PARITY, MAJORITY or FIRST on N bits the way the models are profiled."""
-    prof = profile(FUNCTIONS[function](n_bits), n_bits, exhaustive_max, n_samples,
-                   cell_seed(random_state, 0, 3))
+    with floor_work("sensitivity profiles of the reference functions"):
+        prof = profile(FUNCTIONS[function](n_bits), n_bits, exhaustive_max, n_samples,
+                       cell_seed(random_state, 0, 3))
     return {"function": function, **profile_result(prof)}
 
 
@@ -237,10 +240,11 @@ def random_function_cell(n_bits, n_functions, random_state):
         fraction) and ``zero_count_max``.
     """
     rng = np.random.RandomState(cell_seed(random_state, n_bits, 4))
-    counts = np.array([
-        sensitivity_profile(RandomFunction(n_bits, random_state=rng).table, n_bits).n_zero
-        for _ in range(n_functions)
-    ])
+    with floor_work("profiles of the random control functions"):
+        counts = np.array([
+            sensitivity_profile(RandomFunction(n_bits, random_state=rng).table, n_bits).n_zero
+            for _ in range(n_functions)
+        ])
     return {
         "function": RANDOM_FUNCTION,
         "method": "exhaustive",

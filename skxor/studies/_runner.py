@@ -17,13 +17,15 @@ temporary name and moved into place atomically, and the merge happens under a
 lock on the folder, so concurrent runs on one folder neither crash nor lose a
 finished row.
 
-Each run records its wall time and, where the study measured it, its floor:
-the unavoidable work of the run (for example the model evaluations it must
-make times their measured cost), measured in the same run. A study reports
-its floor by setting ``floor_seconds`` (and a one-line ``floor_description``)
-in the ``attrs`` of the table its ``compute`` returns; the run record, the
-report's header and the study's section footer give wall time, floor and
-their ratio, or say "floor not measured".
+Each run records its wall time and its floor: the unavoidable work of the
+run (the model fits, evaluations and exact computations its cells must
+make), measured in the same run. A study reports its floor by setting
+``floor_seconds`` (and a one-line ``floor_description``) in the ``attrs`` of
+the table its ``compute`` returns; otherwise the floor is the sum of the
+time its cells spent in :func:`~skxor.studies._floor.floor_work` blocks
+(cells reused from a checkpoint add nothing). The run record, the report's
+header and the study's section footer give wall time, floor and their
+ratio, or say "floor not measured".
 """
 
 import contextlib
@@ -43,6 +45,7 @@ import pandas as pd
 
 from .._utils._files import prepare_out_dir
 from .._version import __version__
+from ._floor import collect_floor, describe_floor
 from ._registry import STUDIES, get_study
 from ._sweep import atomic_write as _atomic_write
 from ._sweep import atomic_write_text as _atomic_write_text
@@ -452,12 +455,16 @@ def run_studies(
 
 def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, scheduler, echo):
     start = time.perf_counter()
-    df = study.compute(
-        params, checkpoint_dir=out / "checkpoints", n_jobs=n_jobs, progress=progress,
-        scheduler=scheduler,
-    )
+    with collect_floor() as cells_floor:
+        df = study.compute(
+            params, checkpoint_dir=out / "checkpoints", n_jobs=n_jobs, progress=progress,
+            scheduler=scheduler,
+        )
     seconds = time.perf_counter() - start
     floor, floor_description = study_floor(df)
+    if floor is None and cells_floor["seconds"] > 0:
+        # The study set no floor itself: its cells' floor_work, summed.
+        floor, floor_description = cells_floor["seconds"], describe_floor(cells_floor)
     timing = format_timing(seconds, floor, floor_description)
     run = {
         "study": study.name,

@@ -24,6 +24,8 @@ from pathlib import Path
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
+from ._floor import add_floor, cell_floor
+
 FORMAT_VERSION = 1
 
 
@@ -257,8 +259,9 @@ def run_sweep(
                 outputs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
                     delayed(_indexed)(i, cell_fn, cells[i]) for i in todo
                 )
-                for i, result in outputs:
+                for i, result, floor in outputs:
                     results[i] = result
+                    add_floor(floor["seconds"], floor["what"])
                     if folder is not None:
                         _store(folder, *keys[i], result)
                     if bar is not None:
@@ -271,7 +274,11 @@ def run_sweep(
 
 
 def _indexed(i, cell_fn, params):
-    return i, _run_cell(cell_fn, params)
+    # The cell's floor (its floor_work time) goes back with its result, so
+    # that it reaches the sweeping process from a joblib or dask worker too.
+    with cell_floor() as floor:
+        result = _run_cell(cell_fn, params)
+    return i, result, floor
 
 
 def finite_or_none(value):

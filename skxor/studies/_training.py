@@ -51,6 +51,7 @@ from ._common import (
     single_thread,
 )
 from ._figures import interval_errors, log_axis, offset
+from ._floor import floor_work
 from ._random_init import FUNCTIONS
 from ._stats import format_interval, wilson_interval
 from ._sweep import run_sweep
@@ -188,16 +189,18 @@ def training_cell(
         device=device,
     )
     with single_thread():
-        clf.fit(monitor)
+        with floor_work("fits"):
+            clf.fit(monitor)
         if n_bits <= exhaustive_max:
             X_eval = all_strings(n_bits).astype(np.uint8)
         else:
             X_eval = rng.integers(0, 2, size=(n_eval, n_bits), dtype=np.uint8)
-        accuracy = float(np.mean(clf.predict(X_eval) == target(X_eval)))
         profile_seed = cell_seed(random_state, seed, 12)
-        learned = profile(clf.module_.to(check_device(device)), n_bits, exhaustive_max,
-                           n_samples, profile_seed)
-        wanted = profile(target, n_bits, exhaustive_max, n_samples, profile_seed)
+        with floor_work("accuracy and sensitivity profiles of the fitted models and targets"):
+            accuracy = float(np.mean(clf.predict(X_eval) == target(X_eval)))
+            learned = profile(clf.module_.to(check_device(device)), n_bits, exhaustive_max,
+                              n_samples, profile_seed)
+            wanted = profile(target, n_bits, exhaustive_max, n_samples, profile_seed)
     model = profile_result(learned)
     reference = profile_result(wanted)
     return {

@@ -122,10 +122,48 @@ def test_sparse_xor_paper_orientation_is_the_unchanged_paper_fit(attention, seed
 
         keys = sphere_keys(10, 8, rng)
         queries = initial_queries(2, 8, "antisymmetric", rng)
-        model, curve = clf._train(start, keys, queries, start.y_spins, rng)
+        model, curve, _ = clf._train(start, keys, queries, start.y_spins, rng,
+                                     share_mirror=True)
         assert clf.output_sign_ == 1
         np.testing.assert_array_equal(clf.queries_, model.queries.detach().numpy().astype(float))
         assert clf.loss_curve_ == curve
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"max_iter": 3, "batch_size": 700, "step_length": 20.0}]
+)
+def test_sparse_xor_mirror_fit_equals_an_independent_fit_on_negated_labels(seed, kwargs):
+    # The mirror fit takes its first step from the paper pass's shared
+    # products; it must be the fit on -y all the same, bit for bit: on
+    # +x_i x_j labels the mirror is kept, and the paper fit of -y is the
+    # independent fit it must equal.
+    X, y = make_sparse_parity(3000, 10, random_state=seed)
+    clf = SparseXORTransformer(m=8, random_state=seed, **kwargs).fit(X, -y)
+    independent = SparseXORTransformer(m=8, random_state=seed, **kwargs).fit(X, y)
+    assert clf.output_sign_ == -1 and independent.output_sign_ == 1
+    np.testing.assert_array_equal(clf.queries_, independent.queries_)
+    np.testing.assert_array_equal(clf.attention_, independent.attention_)
+    assert clf.loss_curve_ == independent.loss_curve_
+
+
+def test_sparse_xor_unlearned_one_step_fit_makes_one_pass(monkeypatch):
+    # At chance the orientation check fits the mirror too; its one step
+    # reuses the paper pass's products, so the data is read once, and the
+    # (rejected) mirror changes nothing about the result.
+    X, y = make_sparse_parity(2000, 64, random_state=0)
+    y = np.random.RandomState(1).permutation(y)  # no signal to learn
+    passes = []
+    original = SparseXORTransformer._loss_and_gradient
+
+    def counting(self, *args, **kwargs):
+        passes.append(kwargs.get("mirror", False))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SparseXORTransformer, "_loss_and_gradient", counting)
+    clf = SparseXORTransformer(m=8, random_state=0).fit(X, y)
+    assert clf.output_sign_ == 1 and clf.score(X, y) < 0.9  # the mirror was tried
+    assert passes == [True]
 
 
 def _ffnn(seed):

@@ -219,6 +219,24 @@ def _toy_floor_study(monkeypatch):
     monkeypatch.setitem(STUDIES, "toy_floor", study)
 
 
+def test_a_study_without_its_own_floor_gets_its_cells_floor_work(tmp_path):
+    # zero_sensitivity_bound sets no floor_seconds; its cells time their
+    # profiles in floor_work, which comes back from joblib workers too.
+    import json
+
+    overrides = {"zero_sensitivity_bound": dict(
+        n_bits=[4, 6], d_model=[8], n_layers=[1], layer_norm_eps=[0.0], seeds=2)}
+    run_studies(["zero_sensitivity_bound"], out_dir=tmp_path, overrides=overrides, n_jobs=2,
+                progress=False, echo=None)
+    record = json.loads((tmp_path / ".skxor" / "zero_sensitivity_bound.json").read_text())
+    run = record["runs"][-1]
+    assert 0 < run["floor_seconds"] < run["seconds"] + 0.1
+    assert "sensitivity profiles" in run["floor_description"]
+    assert "the 4 of 4 computed cells" in run["floor_description"]
+    section = (tmp_path / "report.md").read_text()
+    assert re.search(r"wall time [\d.]+ s, floor [\d.e-]+ s \(sensitivity profiles", section)
+
+
 def test_the_runner_records_wall_time_and_the_studys_floor(tmp_path, monkeypatch):
     import json
 

@@ -90,16 +90,23 @@ def test_no_grad_pass_computes_in_place_with_the_same_bits(config):
 
 
 @pytest.mark.parametrize(
-    "n_positions, readout, expected",
-    [(20, "last", 1024), (255, "eos", 1024), (256, "last", 1024), (257, "last", 512),
-     (512, "last", 512), (512, "eos", 256), (511, "cls", 512), (4096, "last", 64),
-     (5000, "last", 32), (2**18, "last", 1)],
+    "n_positions, readout, d_model, expected",
+    [(20, "last", 8, 1024), (255, "eos", 8, 128), (256, "last", 8, 128), (257, "last", 8, 64),
+     (512, "last", 8, 64), (512, "eos", 8, 32), (511, "cls", 8, 64), (4096, "last", 8, 8),
+     (5000, "last", 8, 4), (2**18, "last", 8, 1), (20, "last", 64, 128), (20, "last", 16, 512),
+     (512, "last", 32, 16)],
 )
-def test_no_grad_chunks_hold_at_most_2_18_tokens(n_positions, readout, expected):
-    model = BooleanTransformer(n_positions, d_model=8, n_layers=1, n_heads=2, readout=readout,
-                               seed=0)
+def test_no_grad_chunks_are_cache_sized_and_hold_at_most_2_18_tokens(
+    n_positions, readout, d_model, expected
+):
+    # The largest power of two of strings (at most 1024) whose chunk holds at
+    # most 2^18 tokens and 2^20 floats of the widest activation, T * max(3D, M).
+    model = BooleanTransformer(n_positions, d_model=d_model, n_layers=1, n_heads=2,
+                               readout=readout, seed=0)
     assert model.eval_batch_size == expected
     assert model.eval_batch_size * model.n_tokens <= 2**18
+    width = max(3 * model.d_model, model.d_mlp)
+    assert expected == 1 or model.eval_batch_size * model.n_tokens * width <= 2**20
 
 
 def test_sensitivity_profile_of_module_uses_spins():

@@ -1,0 +1,107 @@
+"""A study's floor: the unavoidable work of its cells, timed inside them.
+
+A cell wraps the work it cannot avoid (its model fits, evaluations and exact
+computations) in :func:`floor_work`; :func:`~skxor.studies.run_sweep` hands
+each freshly computed cell's floor time back to the process that runs the
+sweep (also from joblib or dask workers), and :func:`collect_floor` sums
+them over everything computed while it is open. The runner uses that sum as
+the study's floor when the study does not set ``floor_seconds`` itself.
+Cells reused from a checkpoint add nothing: their work was not done in this
+run, so neither its wall time nor its floor includes it.
+"""
+
+import contextlib
+import time
+
+# This process's floor time in the cell now running, and what it covered.
+_cell = {"seconds": 0.0, "what": set()}
+# Open collections (in the process running the sweeps): innermost last.
+_collections = []
+
+
+@contextlib.contextmanager
+def floor_work(what):
+    """Count the time of the enclosed block towards the running cell's floor.
+
+    Parameters
+    ----------
+    what : str
+        A few words naming the work (for the report), e.g. ``"fits and test
+        scoring"``.
+
+    Examples
+    --------
+    >>> from skxor.studies._floor import cell_floor, floor_work
+    >>> with cell_floor() as floor:
+    ...     with floor_work("a sum"):
+    ...         total = sum(range(1000))
+    >>> floor["seconds"] > 0, floor["what"]
+    (True, ['a sum'])
+    """
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        _cell["seconds"] += time.perf_counter() - start
+        _cell["what"].add(str(what))
+
+
+@contextlib.contextmanager
+def cell_floor():
+    """Measure the floor of one cell: yields a dict filled in on exit.
+
+    The dict holds ``seconds`` (summed :func:`floor_work` time) and ``what``
+    (the sorted labels of that work).
+    """
+    saved = dict(_cell, what=set(_cell["what"]))
+    _cell.update(seconds=0.0, what=set())
+    out = {}
+    try:
+        yield out
+    finally:
+        out.update(seconds=_cell["seconds"], what=sorted(_cell["what"]))
+        _cell.update(saved)
+
+
+def add_floor(seconds, what, n_cells=1):
+    """Add a computed cell's floor to every open :func:`collect_floor`."""
+    for total in _collections:
+        total["seconds"] += seconds
+        total["what"].update(what)
+        total["cells"] += n_cells
+        total["timed_cells"] += n_cells if what else 0
+
+
+@contextlib.contextmanager
+def collect_floor():
+    """Sum the floors of the cells computed while open: yields a dict.
+
+    The dict holds ``seconds``, ``cells`` (cells computed), ``timed_cells``
+    (those that timed floor work) and ``what`` (a set of labels).
+
+    Examples
+    --------
+    >>> from skxor.studies import run_sweep
+    >>> from skxor.studies._floor import collect_floor, floor_work
+    >>> def cell(x):
+    ...     with floor_work("squaring"):
+    ...         y = x * x
+    ...     return {"y": y}
+    >>> with collect_floor() as floor:
+    ...     _ = run_sweep(cell, [{"x": 2}, {"x": 3}], study="demo")
+    >>> floor["cells"], floor["timed_cells"], sorted(floor["what"])
+    (2, 2, ['squaring'])
+    """
+    total = {"seconds": 0.0, "cells": 0, "timed_cells": 0, "what": set()}
+    _collections.append(total)
+    try:
+        yield total
+    finally:
+        _collections.remove(total)
+
+
+def describe_floor(total):
+    """One line for the report: what the collected floor covers."""
+    what = ", ".join(sorted(total["what"])) or "nothing timed"
+    return (f"{what}, timed inside the {total['timed_cells']} of {total['cells']} computed "
+            "cells that do such work")
