@@ -72,12 +72,19 @@ def add_floor(seconds, what, n_cells=1):
         total["timed_cells"] += n_cells if what else 0
 
 
+def add_loaded(n_cells):
+    """Count cells read from checkpoints (not computed) in every open :func:`collect_floor`."""
+    for total in _collections:
+        total["loaded_cells"] += n_cells
+
+
 @contextlib.contextmanager
 def collect_floor():
     """Sum the floors of the cells computed while open: yields a dict.
 
     The dict holds ``seconds``, ``cells`` (cells computed), ``timed_cells``
-    (those that timed floor work) and ``what`` (a set of labels).
+    (those that timed floor work), ``loaded_cells`` (read from checkpoints
+    instead) and ``what`` (a set of labels).
 
     Examples
     --------
@@ -92,7 +99,7 @@ def collect_floor():
     >>> floor["cells"], floor["timed_cells"], sorted(floor["what"])
     (2, 2, ['squaring'])
     """
-    total = {"seconds": 0.0, "cells": 0, "timed_cells": 0, "what": set()}
+    total = {"seconds": 0.0, "cells": 0, "timed_cells": 0, "loaded_cells": 0, "what": set()}
     _collections.append(total)
     try:
         yield total

@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from joblib import effective_n_jobs
 
 from .._utils._files import prepare_out_dir
 from .._version import __version__
@@ -300,23 +301,46 @@ def study_floor(table):
     return seconds, " ".join(description.split())  # one line
 
 
-def format_timing(seconds, floor_seconds, floor_description):
+def format_timing(seconds, floor_seconds, floor_description, *, workers=1, loaded_cells=0,
+                  computed_cells=None):
     """``"wall time X s, floor Y s (what), ratio Rx"``, or ``"..., floor not measured"``.
+
+    The floor is work summed over cells, so with several ``workers`` the
+    ratio compares the wall time with the floor per worker. Cells read from
+    checkpoints were not computed in this run: when every cell was read, no
+    floor is reported; when some were, the ratio is left out (the study's
+    floor may include their stored times).
 
     Examples
     --------
     >>> from skxor.studies._runner import format_timing
     >>> format_timing(12.0, 4.0, "population steps x their measured cost")
     'wall time 12.0 s, floor 4 s (population steps x their measured cost), ratio 3.00x'
+    >>> format_timing(12.0, 8.0, "fits", workers=2)
+    'wall time 12.0 s on 2 workers, floor 8 s (fits; 4 s per worker), ratio 3.00x'
+    >>> format_timing(0.2, 8.0, "fits", loaded_cells=30, computed_cells=0)
+    'wall time 0.2 s, all 30 cells read from checkpoints (nothing computed, no floor)'
     >>> format_timing(12.0, None, None)
     'wall time 12.0 s, floor not measured'
     """
+    wall = f"wall time {seconds:.1f} s" + (f" on {workers} workers" if workers > 1 else "")
+    if loaded_cells and not computed_cells:
+        return f"{wall}, all {loaded_cells} cells read from checkpoints (nothing computed, no floor)"
     if floor_seconds is None:
-        return f"wall time {seconds:.1f} s, floor not measured"
-    return (
-        f"wall time {seconds:.1f} s, floor {floor_seconds:.3g} s ({floor_description}), "
-        f"ratio {seconds / floor_seconds:.2f}x"
-    )
+        return f"{wall}, floor not measured"
+    per_worker = floor_seconds / workers
+    what = floor_description + (f"; {per_worker:.3g} s per worker" if workers > 1 else "")
+    text = f"{wall}, floor {floor_seconds:.3g} s ({what})"
+    if loaded_cells:
+        return (f"{text}; {loaded_cells} cells read from checkpoints, so no ratio (the floor "
+                "may include their stored times)")
+    return f"{text}, ratio {seconds / per_worker:.2f}x"
+
+
+def _timing_ratio(seconds, floor_seconds, workers, loaded_cells):
+    if floor_seconds is None or loaded_cells:
+        return None
+    return seconds / (floor_seconds / workers)
 
 
 def _machine():
@@ -371,7 +395,11 @@ def _run_timing(run):
     """The timing cell of a stored run (runs stored before floors were recorded: "")."""
     if "seconds" not in run:
         return ""
-    return format_timing(run["seconds"], run.get("floor_seconds"), run.get("floor_description"))
+    return format_timing(
+        run["seconds"], run.get("floor_seconds"), run.get("floor_description"),
+        workers=run.get("workers", 1), loaded_cells=run.get("loaded_cells", 0),
+        computed_cells=run.get("computed_cells"),
+    )
 
 
 def _stored_studies(state):
@@ -465,7 +493,12 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
     if floor is None and cells_floor["seconds"] > 0:
         # The study set no floor itself: its cells' floor_work, summed.
         floor, floor_description = cells_floor["seconds"], describe_floor(cells_floor)
-    timing = format_timing(seconds, floor, floor_description)
+    # joblib's workers (a dask cluster's size is not known here: counted as 1).
+    workers = 1 if scheduler is not None else max(
+        1, min(effective_n_jobs(n_jobs), cells_floor["cells"] or 1))
+    loaded, computed = cells_floor["loaded_cells"], cells_floor["cells"]
+    timing = format_timing(seconds, floor, floor_description, workers=workers,
+                           loaded_cells=loaded, computed_cells=computed)
     run = {
         "study": study.name,
         "preset": preset,
@@ -474,7 +507,10 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         "seconds": round(seconds, 1),
         "floor_seconds": floor,
         "floor_description": floor_description,
-        "floor_ratio": None if floor is None else seconds / floor,
+        "floor_ratio": _timing_ratio(seconds, floor, workers, loaded),
+        "workers": workers,
+        "loaded_cells": loaded,
+        "computed_cells": computed,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
         "skxor": __version__,
         "machine": _machine(),

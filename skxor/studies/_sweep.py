@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
-from ._floor import add_floor, cell_floor
+from ._floor import add_floor, add_loaded, cell_floor
 
 FORMAT_VERSION = 1
 
@@ -245,6 +245,7 @@ def run_sweep(
             results[i] = read_cell(folder / f"{key}.json", ident)
         if results[i] is None:
             todo.append(i)
+    add_loaded(len(cells) - len(todo))
 
     bar = None
     if progress:

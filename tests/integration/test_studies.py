@@ -234,7 +234,33 @@ def test_a_study_without_its_own_floor_gets_its_cells_floor_work(tmp_path):
     assert "sensitivity profiles" in run["floor_description"]
     assert "the 4 of 4 computed cells" in run["floor_description"]
     section = (tmp_path / "report.md").read_text()
-    assert re.search(r"wall time [\d.]+ s, floor [\d.e-]+ s \(sensitivity profiles", section)
+    assert re.search(r"wall time [\d.]+ s on 2 workers, floor [\d.e-]+ s \(sensitivity profiles",
+                     section)
+
+
+def test_timing_counts_workers_and_cells_read_from_checkpoints(tmp_path):
+    # With 2 workers the floor (work summed over cells) is compared per worker;
+    # a rerun that reads every cell from its checkpoint computes nothing and
+    # must not report a ratio of its wall time to the stored cells' floor.
+    import json
+
+    overrides = {"zero_sensitivity_bound": dict(
+        n_bits=[4, 6], d_model=[8], n_layers=[1], layer_norm_eps=[0.0], seeds=2)}
+    path = tmp_path / ".skxor" / "zero_sensitivity_bound.json"
+    run_studies(["zero_sensitivity_bound"], out_dir=tmp_path, overrides=overrides, n_jobs=2,
+                progress=False, echo=None)
+    first = json.loads(path.read_text())["runs"][-1]
+    assert first["workers"] == 2 and first["loaded_cells"] == 0 and first["computed_cells"] == 4
+    assert first["floor_ratio"] == pytest.approx(
+        first["seconds"] / (first["floor_seconds"] / 2), abs=0.2 / first["floor_seconds"])
+    lines = []
+    run_studies(["zero_sensitivity_bound"], out_dir=tmp_path, overrides=overrides, n_jobs=2,
+                progress=False, echo=lines.append)
+    again = json.loads(path.read_text())["runs"][-1]
+    assert again["loaded_cells"] == 4 and again["computed_cells"] == 0
+    assert again["floor_ratio"] is None
+    assert "all 4 cells read from checkpoints" in lines[0]
+    assert "ratio" not in lines[0]
 
 
 def test_the_runner_records_wall_time_and_the_studys_floor(tmp_path, monkeypatch):
