@@ -562,8 +562,9 @@ def _other_settings(everything, analysed):
 def _tradeoff(table):
     """Side-by-side sentences: which model needs fewer samples, from the table."""
     if "ffnn" not in set(table["model"]):
-        return ["- The FFNN is not in this run (its samples needed are in the full preset); "
-                "trainable parameters needed are in the parameter-scaling study."]
+        return ["- The FFNN is not among these rows (`--set model=ffnn` measures its samples "
+                "needed, as the full preset does); trainable parameters needed are in the "
+                "parameter-scaling study."]
     wide = table.pivot(index="d", columns="model", values="n_star")
     lines = []
     for model in [m for m in MODELS if m != "ffnn" and m in wide]:
