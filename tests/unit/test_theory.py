@@ -183,35 +183,31 @@ def test_huge_linear_step_gives_finite_queries_then_a_clear_error(n_heads, suppo
 HK = [(2, 2), (3, 3), (4, 4), (2, 3), (3, 2), (4, 2), (2, 4), (1, 1), (1, 2), (3, 1)]
 
 
-@pytest.mark.parametrize("attention", ["softmax", "linear", "erf"])
-@pytest.mark.parametrize("n_heads, k", HK)
-def test_h_heads_k_sparse_match_exhaustive_enumeration(attention, n_heads, k):
-    d, m = 10, 5
-    rng = np.random.RandomState(100 * n_heads + k)
+def _check_against_enumeration(attention, n_heads, k, d, m, seed, scale):
+    rng = np.random.RandomState(seed)
     keys = sphere_keys(d, m, rng)
-    queries = 2.0 * rng.standard_normal((n_heads, m))
+    queries = scale * rng.standard_normal((n_heads, m))
     support = sorted(rng.choice(d, k, replace=False).tolist())
     loss, grad = exhaustive_loss_and_gradient(queries, keys, support, attention)
     assert population_loss(queries, keys, support, attention) == pytest.approx(loss, abs=1e-10)
     np.testing.assert_allclose(
         population_gradient(queries, keys, support, attention), grad, rtol=0, atol=1e-10
     )
+
+
+@pytest.mark.parametrize("attention", ["softmax", "linear", "erf"])
+@pytest.mark.parametrize("n_heads, k", HK)
+def test_h_heads_k_sparse_match_exhaustive_enumeration(attention, n_heads, k):
+    _check_against_enumeration(attention, n_heads, k, d=10, m=5, seed=100 * n_heads + k,
+                               scale=2.0)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("attention", ["softmax", "linear", "erf"])
 @pytest.mark.parametrize("n_heads, k", [(2, 2), (3, 3), (4, 4), (5, 5), (2, 5), (5, 3)])
 def test_h_heads_k_sparse_match_exhaustive_enumeration_at_d_14(attention, n_heads, k):
-    d, m = 14, 6
-    rng = np.random.RandomState(7 * n_heads + k)
-    keys = sphere_keys(d, m, rng)
-    queries = 3.0 * rng.standard_normal((n_heads, m))
-    support = sorted(rng.choice(d, k, replace=False).tolist())
-    loss, grad = exhaustive_loss_and_gradient(queries, keys, support, attention)
-    assert population_loss(queries, keys, support, attention) == pytest.approx(loss, abs=1e-10)
-    np.testing.assert_allclose(
-        population_gradient(queries, keys, support, attention), grad, rtol=0, atol=1e-10
-    )
+    _check_against_enumeration(attention, n_heads, k, d=14, m=6, seed=7 * n_heads + k,
+                               scale=3.0)
 
 
 @pytest.mark.parametrize("attention", ["softmax", "linear", "erf"])
