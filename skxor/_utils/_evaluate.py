@@ -45,6 +45,7 @@ from ._bits import (
     largest_power_of_two_at_most,
     low_bits_pattern,
 )
+from ._docstrings import fill_doc
 
 #: Default number of strings per model call.
 DEFAULT_BATCH_SIZE = 1 << 16
@@ -110,6 +111,7 @@ def _one_per_string(out, n_rows, what, expected=None):
     return out
 
 
+@fill_doc
 class ModelEvaluator:
     """A model seen as a Boolean function of 0/1 strings (see the module docstring).
 
@@ -117,8 +119,7 @@ class ModelEvaluator:
     ----------
     f : callable, fitted estimator, torch.nn.Module or ndarray
         The model. A 1-D ndarray of length ``2^n_bits`` is a truth table.
-    n_bits : int
-        String length N.
+    %(n_bits)s
     input_encoding : {"01", "pm1"} or None, default=None
         How strings are presented to the model; None picks per model kind.
     fallback_encoding : {"01", "pm1"}, default="01"

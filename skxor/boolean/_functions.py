@@ -12,6 +12,7 @@ from .._utils._bits import (
     index_to_bits,
     table_n_bits,
 )
+from .._utils._docstrings import fill_doc
 from .._utils._support import check_support
 
 
@@ -211,6 +212,7 @@ def encoded_strings_to_bits(X, input_encoding="01", *, name="X"):
     return bits if input_encoding == "1-2b" else (1 - bits).astype(np.uint8)
 
 
+@fill_doc
 class BooleanFunction:
     """Base class of a Boolean function ``f: {0,1}^N -> {0,1}``.
 
@@ -224,8 +226,7 @@ class BooleanFunction:
 
     Parameters
     ----------
-    n_bits : int
-        The input length N.
+    %(n_bits)s
 
     Examples
     --------
@@ -283,6 +284,7 @@ class BooleanFunction:
         return f"{type(self).__name__}({self._repr_args()})"
 
 
+@fill_doc
 class Parity(BooleanFunction):
     """PARITY: the XOR of all N bits.
 
@@ -290,8 +292,7 @@ class Parity(BooleanFunction):
 
     Parameters
     ----------
-    n_bits : int
-        The input length N.
+    %(n_bits)s
 
     Examples
     --------
@@ -307,6 +308,7 @@ class Parity(BooleanFunction):
         return np.bitwise_xor.reduce(bits, axis=1)
 
 
+@fill_doc
 class SparseParity(BooleanFunction):
     """k-SPARSE PARITY: the XOR of the bits in a support S of k positions.
 
@@ -316,8 +318,7 @@ class SparseParity(BooleanFunction):
 
     Parameters
     ----------
-    n_bits : int
-        The input length N.
+    %(n_bits)s
     support : array-like of int or None, default=None
         The k relevant positions (0-based, distinct). Drawn uniformly without
         replacement from ``random_state`` when None, exactly as
@@ -362,6 +363,7 @@ class SparseParity(BooleanFunction):
         return f"n_bits={self.n_bits}, support={self.support.tolist()}"
 
 
+@fill_doc
 class Dictator(BooleanFunction):
     """DICTATOR: ``f(x) = x_i`` for one position i.
 
@@ -369,8 +371,7 @@ class Dictator(BooleanFunction):
 
     Parameters
     ----------
-    n_bits : int
-        The input length N.
+    %(n_bits)s
     index : int, default=0
         The dictating position, in ``[0, N - 1]``.
 
@@ -399,13 +400,13 @@ class Dictator(BooleanFunction):
         return f"n_bits={self.n_bits}, index={self.index}"
 
 
+@fill_doc
 class First(Dictator):
     """FIRST: the dictator of the first position, ``f(x) = x_0``.
 
     Parameters
     ----------
-    n_bits : int
-        The input length N.
+    %(n_bits)s
 
     Examples
     --------
@@ -421,6 +422,7 @@ class First(Dictator):
         return f"n_bits={self.n_bits}"
 
 
+@fill_doc
 class Majority(BooleanFunction):
     """MAJORITY: 1 when more than half of the N bits are 1.
 
@@ -429,8 +431,7 @@ class Majority(BooleanFunction):
 
     Parameters
     ----------
-    n_bits : int
-        The input length N.
+    %(n_bits)s
 
     Examples
     --------
@@ -587,6 +588,7 @@ class TruthTable(BooleanFunction):
         return f"<table of {self.table.size}>"
 
 
+@fill_doc
 class RandomFunction(TruthTable):
     """A random Boolean function: each of the 2^N values is 1 with probability p.
 
@@ -594,8 +596,7 @@ class RandomFunction(TruthTable):
 
     Parameters
     ----------
-    n_bits : int
-        The input length N.
+    %(n_bits)s
     p : float, default=0.5
         Probability, in [0, 1], that a value is 1 (independently per string).
     random_state : int, RandomState instance or None, default=None

@@ -21,6 +21,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils._docstrings import fill_doc
 from .._utils._skorch import LeanNet, fit_seeded, quiet_settings
 from .._utils._validation import (
     binary_encoding,
@@ -77,21 +78,19 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
     # -- fit --------------------------------------------------------------------
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @fill_doc
     def fit(self, X, y):
         """Fit the model; an exception leaves the estimator as it was.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-            ``binarize`` set).
+        %(X_fit)s
         y : array-like of shape (n_samples,)
             Two class labels; ``classes_[1]`` is mapped to +1.
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        %(returns_self)s
         """
         return self._commit_fit(X, y)
 
@@ -172,13 +171,13 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         """
         raise NotImplementedError
 
+    @fill_doc
     def decision_function(self, X):
         """Model output ``f(x)`` for each row (the logit for the logistic loss).
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
+        %(X_predict)s
 
         Returns
         -------
@@ -193,6 +192,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         return getattr(self, "loss", None) == "logistic"
 
     @available_if(_has_logistic_loss)
+    @fill_doc
     def predict_proba(self, X):
         """Class probabilities ``[1 - p, p]`` with ``p = 1 / (1 + exp(-f(x)))``.
 
@@ -200,8 +200,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
+        %(X_predict)s
 
         Returns
         -------
@@ -212,13 +211,13 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         # expit(-f) rather than 1 - expit(f): no cancellation for large f.
         return np.column_stack([expit(-f), expit(f)])
 
+    @fill_doc
     def predict(self, X):
         """Predicted labels: ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
+        %(X_predict)s
 
         Returns
         -------

@@ -12,6 +12,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils._docstrings import fill_doc
 from .._utils._skorch import (
     FreshBatches,
     StopAtAccuracy,
@@ -63,6 +64,7 @@ def _function_labels(function, bits, name="target_function"):
     return out == 1
 
 
+@fill_doc
 class BooleanTransformerClassifier(SkorchTrainedClassifier):
     """Transformer classifier for Boolean functions of bit strings (Köver et al.).
 
@@ -139,17 +141,13 @@ default="relu"
     target_accuracy : float in (0, 1] or None, default=None
         Stop once the monitored accuracy reaches it; None trains for
         ``max_iter`` epochs without measuring.
-    binarize : float or None, default=None
-        If None, X must be 0/1 bits or -1/+1 spins. If a float, a value
-        greater than it is bit 1 (spin -1), anything else bit 0.
-    dtype : {"float32", "float64"}, default="float32"
-        Precision of the network.
+    %(binarize)s
+    %(dtype)s
     device : str or torch.device, default="cpu"
         Torch device for fit and predict. The fitted module is kept on the
         CPU, so a pickled model loads anywhere; predicting falls back to the
         CPU (with a warning) where the device is absent.
-    verbose : int, default=0
-        0 is silent; 1 or more prints skorch's per-epoch table.
+    %(verbose)s
     random_state : int, RandomState instance or None, default=None
         Seeds the initialization, the batch order and the fresh strings;
         torch's global generator is left untouched. The same seed gives
@@ -163,8 +161,7 @@ default="relu"
         The trained network (on the CPU, in eval mode).
     n_parameters_ : int
         Trainable parameters of the network.
-    loss_curve_ : list of float
-        Mean training loss of each epoch, measured while the epoch trained.
+    %(loss_curve_)s
     accuracy_curve_ : list of float
         Monitored accuracy after each epoch (empty unless
         ``target_accuracy`` is set).
@@ -175,12 +172,9 @@ default="relu"
     classes_ : ndarray of shape (2,)
         Labels; ``classes_[1]`` is the positive class. With
         ``target_function`` and ``y=None`` they are ``[0, 1]``.
-    encoding_ : {"01", "pm1", "binarized"}
-        Encoding of X seen in fit, enforced in predict.
-    n_features_in_ : int
-        String length N.
-    feature_names_in_ : ndarray of shape (n_features,)
-        Column names of X, when it had string column names.
+    %(encoding_)s
+    %(n_features_in_)s
+    %(feature_names_in_)s
 
     See Also
     --------
@@ -297,6 +291,7 @@ default="relu"
     # -- training -------------------------------------------------------------
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @fill_doc
     def fit(self, X, y=None):
         """Train the transformer.
 
@@ -312,8 +307,7 @@ default="relu"
 
         Returns
         -------
-        self : BooleanTransformerClassifier
-            The fitted estimator.
+        %(returns_self)s
         """
         return self._commit_fit(X, y)
 
@@ -413,6 +407,7 @@ default="relu"
 
         return forward, device
 
+    @fill_doc
     def layer_norm_inverse_std(self, X):
         """Layer-norm blow-up ``1 / sqrt(var + eps)`` of every norm's input.
 
@@ -422,8 +417,7 @@ default="relu"
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
+        %(X_predict)s
 
         Returns
         -------

@@ -13,6 +13,7 @@ from skorch.callbacks import EarlyStopping
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
 
+from .._utils._docstrings import fill_doc
 from .._utils._skorch import StopOnNonFinite, TensorBatches
 from .._utils._torch import count_module_parameters, seed_from
 from .._utils._validation import Integers, to_spins
@@ -22,6 +23,7 @@ from ._base import SkorchTrainedClassifier
 _OPTIMIZERS = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torch.optim.SGD}
 
 
+@fill_doc
 class FFNNParityBaseline(SkorchTrainedClassifier):
     """Two-layer feed-forward network classifier, the baseline of Han & Ghoshdastidar (2025, arXiv 2502.07553).
 
@@ -77,16 +79,12 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         Patience of early stopping, in epochs.
     tol : float, default=1e-4
         Smallest decrease of the validation loss that counts as improvement.
-    binarize : float or None, default=None
-        If None, X must be 0/1 bits or -1/+1 spins. If a float, a value
-        greater than it is bit 1 (spin -1), anything else bit 0.
-    dtype : {"float32", "float64"}, default="float32"
-        Precision of the network and its arithmetic.
+    %(binarize)s
+    %(dtype)s
     device : str or torch.device, default="cpu"
         Torch device for fit. A model fitted on an accelerator predicts on
         the CPU (with a warning) where that device is absent.
-    verbose : int, default=0
-        0 is silent; 1 or more prints skorch's table of per-epoch losses.
+    %(verbose)s
     random_state : int, RandomState instance or None, default=None
         Seeds the initial weights, the batch order and the validation split.
         Torch is seeded inside ``fit`` only; its global generator is left as
@@ -96,22 +94,17 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
     ----------
     n_parameters_ : int
         Trainable parameters, ``width * (n_features_in_ + 2) + 1``.
-    loss_curve_ : list of float
-        Mean training loss of each epoch, measured while the epoch trained.
+    %(loss_curve_)s
     validation_loss_curve_ : list of float or None
         Validation loss after each epoch when ``early_stopping``, else None.
     history_ : skorch.History
         skorch's per-epoch record (losses, durations, batch counts).
     n_iter_ : int
         Number of epochs run.
-    classes_ : ndarray of shape (2,)
-        Labels; ``classes_[1]`` is the positive class (+1).
-    encoding_ : {"01", "pm1", "binarized"}
-        Encoding of X seen in fit, enforced in predict.
-    n_features_in_ : int
-        Input length d.
-    feature_names_in_ : ndarray of shape (n_features,)
-        Column names of X, when it had string column names.
+    %(classes_)s
+    %(encoding_)s
+    %(n_features_in_)s
+    %(feature_names_in_)s
 
     See Also
     --------

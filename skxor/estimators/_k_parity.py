@@ -7,6 +7,7 @@ import numpy as np
 import torch
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._utils._docstrings import fill_doc
 from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
 from .._utils._validation import Integers, to_spins
 from ..nn import KParityAttention, SquaredHingeLoss, SquaredMeanHingeLoss
@@ -17,6 +18,7 @@ _LOSSES = {"squared_mean_hinge": SquaredMeanHingeLoss, "squared_hinge": SquaredH
 _SIGNS = {"odd": 1.0, "even": -1.0}
 
 
+@fill_doc
 class KParityTransformer(SkorchTrainedClassifier):
     """The k-parity transformer of Han & Ghoshdastidar's first version (arXiv 2502.07553 v1).
 
@@ -70,15 +72,11 @@ class KParityTransformer(SkorchTrainedClassifier):
     target_accuracy : float in (0, 1] or None, default=None
         Stop once the training accuracy reaches it (measured after every
         epoch); None trains for ``max_iter`` epochs.
-    binarize : float or None, default=None
-        If None, X must be 0/1 bits or -1/+1 spins. If a float, a value
-        greater than it is bit 1 (spin -1), anything else bit 0.
-    dtype : {"float32", "float64"}, default="float32"
-        Precision of the network.
+    %(binarize)s
+    %(dtype)s
     device : str or torch.device, default="cpu"
         Torch device for fit; the fitted module is kept on the CPU.
-    verbose : int, default=0
-        0 is silent; 1 or more prints skorch's per-epoch table.
+    %(verbose)s
     random_state : int, RandomState instance or None, default=None
         Seeds the initial angles ``phi_h ~ U[0, 2 pi)`` and the batch order;
         torch's global generator is left untouched.
@@ -114,8 +112,7 @@ class KParityTransformer(SkorchTrainedClassifier):
     classes_ : ndarray of shape (2,)
     encoding_ : {"01", "pm1", "binarized"}
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features,)
-        Column names of X, when it had string column names.
+    %(feature_names_in_)s
 
     See Also
     --------

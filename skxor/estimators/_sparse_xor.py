@@ -10,6 +10,7 @@ import torch
 from sklearn.utils import gen_batches
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._utils._docstrings import fill_doc
 from .._utils._sphere import initial_queries, sphere_keys  # noqa: F401  (old home, still importable)
 from .._utils._torch import count_module_parameters
 from .._utils._validation import Integers, check_dtype, to_spins
@@ -38,6 +39,7 @@ def _exclusive_products(Z):
     return left * right
 
 
+@fill_doc
 class SparseXORTransformer(TorchBinaryClassifier):
     """One-layer attention classifier that learns sparse XOR (Han & Ghoshdastidar).
 
@@ -94,11 +96,8 @@ class SparseXORTransformer(TorchBinaryClassifier):
     batch_size : int or None, default=None
         Mini-batch size; None uses the full batch. Mini-batches are drawn
         without replacement in a fresh random order each epoch.
-    binarize : float or None, default=None
-        If None, X must be 0/1 bits or -1/+1 spins. If a float, a value
-        greater than it is bit 1 (spin -1), anything else bit 0.
-    dtype : {"float32", "float64"}, default="float32"
-        Precision of the torch arithmetic.
+    %(binarize)s
+    %(dtype)s
     device : str, default="cpu"
         Torch device for fit. A model fitted on an accelerator predicts on the
         CPU (with a warning) when that device is absent.
@@ -127,12 +126,9 @@ class SparseXORTransformer(TorchBinaryClassifier):
         gradient (so ``loss_curve_[0]`` is the loss at initialization).
     n_iter_ : int
         Number of epochs run.
-    classes_ : ndarray of shape (2,)
-        Labels; ``classes_[1]`` is the positive class (+1).
-    encoding_ : {"01", "pm1", "binarized"}
-        Encoding of X seen in fit, enforced in predict.
-    n_features_in_ : int
-        Number of positions d (the input length).
+    %(classes_)s
+    %(encoding_)s
+    %(n_features_in_)s
 
     See Also
     --------

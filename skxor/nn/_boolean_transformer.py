@@ -40,6 +40,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .._utils._bits import largest_power_of_two_at_most
+from .._utils._docstrings import fill_doc
 from .._utils._torch import count_module_parameters, seeded_torch
 from .._utils._validation import check_head_split
 from .._utils._deprecation import renamed_argument, renamed_attribute
@@ -584,6 +585,7 @@ default="relu"
         return torch.cat([self._run(spins[i : i + size]) for i in range(0, spins.shape[0], size)])
 
     @torch.no_grad()
+    @fill_doc
     def decide(self, spins):
         """Recognizer decision per string: +1 accept, -1 reject, 0 undecided.
 
@@ -594,8 +596,7 @@ default="relu"
 
         Parameters
         ----------
-        spins : Tensor of shape (B, N)
-            Spins +-1.
+        %(spins)s
 
         Returns
         -------
@@ -618,6 +619,7 @@ default="relu"
         return decision
 
     @torch.no_grad()
+    @fill_doc
     def layer_norm_tau(self, spins):
         """Layer-norm blow-up factors ``tau = max_n (1 + 1 / sqrt(var_n + eps))``.
 
@@ -629,8 +631,7 @@ default="relu"
 
         Parameters
         ----------
-        spins : Tensor of shape (B, N)
-            Spins +-1.
+        %(spins)s
 
         Returns
         -------
@@ -641,6 +642,7 @@ default="relu"
         columns = [1 + inverse_std[name].amax(dim=1) for name in self.layer_norm_names]
         return torch.stack(columns, dim=1)
 
+    @fill_doc
     def layer_norm_beta(self, spins):
         """Cumulative layer-norm blow-up ``beta = prod tau`` per string.
 
@@ -650,8 +652,7 @@ default="relu"
 
         Parameters
         ----------
-        spins : Tensor of shape (B, N)
-            Spins +-1.
+        %(spins)s
 
         Returns
         -------
@@ -677,6 +678,7 @@ default="relu"
         return (1 + 1 / math.sqrt(self.layer_norm_eps)) ** len(self.layer_norm_names)
 
     @torch.no_grad()
+    @fill_doc
     def layer_norm_inverse_std(self, spins):
         """Layer-norm blow-up: ``1 / sqrt(var + eps)`` of each norm's input.
 
@@ -689,8 +691,7 @@ default="relu"
 
         Parameters
         ----------
-        spins : Tensor of shape (B, N)
-            Spins +-1.
+        %(spins)s
 
         Returns
         -------

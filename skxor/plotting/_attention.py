@@ -3,6 +3,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils._docstrings import fill_doc
 from ._base import axes_or_new, check_matplotlib
 
 
@@ -67,14 +68,14 @@ class AttentionDisplay:
         self.support = support
         self.name = name
 
+    @fill_doc
     def plot(self, ax=None, *, cmap="viridis", norm=None, colorbar=True, legend=True,
              name=None):
         """Draw the attention image.
 
         Parameters
         ----------
-        ax : matplotlib Axes or None, default=None
-            Where to draw; a new figure when None.
+        %(ax)s
         cmap : str or matplotlib Colormap, default="viridis"
             Colour map of the weights.
         norm : matplotlib Normalize or None, default=None
@@ -188,6 +189,7 @@ class AttentionDisplay:
         return Normalize(vmin=vmin, vmax=max(float(values.max()), vmin + np.finfo(float).eps))
 
     @classmethod
+    @fill_doc
     def from_estimator(cls, estimator, *, support=None, name=None, ax=None, **kwargs):
         """Draw the attention of a fitted estimator with an ``attention_`` attribute.
 
@@ -200,8 +202,7 @@ class AttentionDisplay:
             The true support, marked when given.
         name : str or None, default=None
             Title; none when None.
-        ax : matplotlib Axes or None, default=None
-            Where to draw; a new figure when None.
+        %(ax)s
         **kwargs
             ``cmap``, ``norm``, ``colorbar`` and ``legend`` of :meth:`plot`.
 

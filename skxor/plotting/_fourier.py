@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .._utils._docstrings import fill_doc
 from ..boolean import truth_table
 from ..sensitivity import degree_weights
 from ._base import (FunctionDisplayMixin, begin_plot, check_matplotlib, default_name,
@@ -73,13 +74,13 @@ class FourierSpectrumDisplay(FunctionDisplayMixin):
         self.name = name
         self.references = references
 
+    @fill_doc
     def plot(self, ax=None, *, name=None, log=False, reference_style="bars", **bar_kwargs):
         """Draw the spectrum.
 
         Parameters
         ----------
-        ax : matplotlib Axes or None, default=None
-            Where to draw; a new figure when None.
+        %(ax)s
         name : str or None, default=None
             Legend label of the function (instead of the constructor's).
         log : bool, default=False
@@ -117,6 +118,7 @@ class FourierSpectrumDisplay(FunctionDisplayMixin):
         )
 
     @classmethod
+    @fill_doc
     def from_function(cls, f, n_bits, *, name=None, references=None, input_encoding=None,
                       ax=None, reference_style="bars", log=False, **bar_kwargs):
         """Tabulate any function, model or truth table and draw its spectrum.
@@ -134,8 +136,7 @@ default=None
             Reference functions: names, or a mapping ``{label: function}``.
         input_encoding : {"01", "pm1"} or None, default=None
             Override how strings are presented to ``f``.
-        ax : matplotlib Axes or None, default=None
-            Where to draw; a new figure when None.
+        %(ax)s
         reference_style : {"bars", "steps"}, default="bars"
             See :meth:`plot`.
         log : bool, default=False

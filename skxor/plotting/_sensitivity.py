@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .._utils._docstrings import fill_doc
 from ..sensitivity import SensitivityProfile, sensitivity_profile
 from ._base import (FunctionDisplayMixin, begin_plot, check_matplotlib, default_name,
                     draw_series, finish_bars, resolve_references)
@@ -89,13 +90,13 @@ default=None
         self.name = name
         self.references = references
 
+    @fill_doc
     def plot(self, ax=None, *, name=None, reference_style="bars", **bar_kwargs):
         """Draw the histogram.
 
         Parameters
         ----------
-        ax : matplotlib Axes or None, default=None
-            Where to draw; a new figure when None.
+        %(ax)s
         name : str or None, default=None
             Legend label of the profile; overrides the one given at
             construction.
@@ -139,6 +140,7 @@ default=None
     _predictions_kwargs = {"method": "exhaustive"}
 
     @classmethod
+    @fill_doc
     def from_function(cls, f, n_bits, *, name=None, references=None, method="auto",
                       n_samples=10_000, input_encoding=None, random_state=None, ax=None,
                       reference_style="bars", **bar_kwargs):
@@ -151,8 +153,7 @@ default=None
             callable on (n, N) 0/1 uint8 strings returning 0/1 or -1/+1
             labels, a fitted classifier, a torch module mapping float spins
             to logits, or a truth table of length 2^N.
-        n_bits : int
-            String length N.
+        %(n_bits)s
         name : str or None, default=None
             Legend label; the class name of ``f`` when None.
         references : sequence of {"parity", "majority", "first"}, dict or None, \
@@ -168,8 +169,7 @@ default=None
             Override how strings are presented to ``f`` (not the references).
         random_state : int, RandomState instance or None, default=None
             Seeds sampled strings.
-        ax : matplotlib Axes or None, default=None
-            Where to draw; a new figure when None.
+        %(ax)s
         reference_style : {"bars", "steps"}, default="bars"
             See :meth:`plot`.
         **bar_kwargs

@@ -14,6 +14,7 @@ influence ``sum_S |S| F^(S)^2`` equals the average sensitivity.
 import numpy as np
 
 from .._utils._bits import popcount, table_n_bits
+from .._utils._docstrings import fill_doc
 
 
 def walsh_hadamard(values):
@@ -96,13 +97,13 @@ def _fourier_weights(table):
     return weights, weights.shape[0].bit_length() - 1
 
 
+@fill_doc
 def influences(table):
     """Influence of each bit, ``Pr_x[f(x) != f(x^{+i})] = sum_{S ∋ i} F^(S)^2``.
 
     Parameters
     ----------
-    table : array-like of shape (2^N,)
-        0/1 truth table.
+    %(table)s
 
     Returns
     -------
@@ -121,13 +122,13 @@ def influences(table):
     )
 
 
+@fill_doc
 def total_influence(table):
     """Total influence ``sum_S |S| F^(S)^2``; equals the average sensitivity.
 
     Parameters
     ----------
-    table : array-like of shape (2^N,)
-        0/1 truth table.
+    %(table)s
 
     Returns
     -------
@@ -143,6 +144,7 @@ def total_influence(table):
     return float(influences(table).sum())
 
 
+@fill_doc
 def degree_weights(table):
     """Fourier weight per degree, ``W^k = sum_{|S| = k} F^(S)^2``, k = 0..N.
 
@@ -151,8 +153,7 @@ def degree_weights(table):
 
     Parameters
     ----------
-    table : array-like of shape (2^N,)
-        0/1 truth table.
+    %(table)s
 
     Returns
     -------

@@ -21,12 +21,14 @@ from .._utils._bits import (
     largest_power_of_two_at_most,
     low_bits_pattern,
 )
+from .._utils._docstrings import fill_doc
 
 #: log2 of the strings per chunk of the evaluation and look-up passes.
 _CHUNK_BITS = 16
 
 
 @dataclass(frozen=True, eq=False, repr=False)
+@fill_doc
 class MarginProfile:
     """Sensitivity profile of a recognizer with a margin (three-valued output).
 
@@ -35,8 +37,7 @@ class MarginProfile:
 
     Parameters
     ----------
-    n_bits : int
-        String length N.
+    %(n_bits)s
     margin : float or None
         The margin xi of the model (None when the decisions were given
         directly, as a table or a callable).

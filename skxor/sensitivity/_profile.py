@@ -32,6 +32,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits, check_n_bits
+from .._utils._docstrings import fill_doc
 from .._utils._validation import check_count
 from .._utils._evaluate import (
     DEFAULT_BATCH_SIZE,
@@ -47,6 +48,7 @@ METHODS = ("auto", "exhaustive", "sampled")
 
 
 @dataclass(frozen=True, eq=False, repr=False)
+@fill_doc
 class SensitivityProfile:
     """The sensitivity profile of a Boolean function ``f: {0,1}^N -> {0,1}``.
 
@@ -54,8 +56,7 @@ class SensitivityProfile:
 
     Parameters
     ----------
-    n_bits : int
-        String length N.
+    %(n_bits)s
     method : {"exhaustive", "sampled", "data"}
         ``"exhaustive"``: counts over all 2^N strings (exact). ``"sampled"``:
         counts over uniform random strings. ``"data"``: counts over given
@@ -191,6 +192,7 @@ class SensitivityProfile:
         )
         return frame
 
+    @fill_doc
     def plot(self, ax=None, **bar_kwargs):
         """Bar chart of the fraction of strings per sensitivity value.
 
@@ -199,8 +201,7 @@ class SensitivityProfile:
 
         Parameters
         ----------
-        ax : matplotlib Axes or None, default=None
-            Where to draw; a new figure when None.
+        %(ax)s
         **bar_kwargs
             Passed to ``ax.bar``.
 
@@ -480,6 +481,7 @@ def profile_model(
     },
     prefer_skip_nested_validation=True,
 )
+@fill_doc
 def sensitivity_profile(
     f,
     n_bits,
@@ -510,8 +512,7 @@ def sensitivity_profile(
         with (``encoding_``); a torch module gets float spins and its real
         output is thresholded at 0 (see :mod:`skxor.boolean`); a 1-D array of
         length 2^N is a truth table.
-    n_bits : int
-        String length N.
+    %(n_bits)s
     method : {"auto", "exhaustive", "sampled"}, default="auto"
         ``"exhaustive"``: all 2^N strings, one model evaluation each (N at
         most 28). ``"sampled"``: ``n_samples`` uniform strings and their N

@@ -15,6 +15,7 @@ from sklearn.utils.validation import (
 )
 
 from .._utils._bits import bits_to_index, check_exhaustive_bits, to_bits
+from .._utils._docstrings import fill_doc
 from .._utils._validation import (
     Integers,
     binary_encoding,
@@ -275,14 +276,13 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
     # -- fit ----------------------------------------------------------------------
 
     @_fit_context(prefer_skip_nested_validation=False)
+    @fill_doc
     def fit(self, X, y=None):
         """Fit the classifier (unless prefit) and profile its sensitivity.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-            ``binarize`` set).
+        %(X_fit)s
         y : array-like of shape (n_samples,) or None
             Two class labels; not needed with ``prefit=True``.
 
@@ -353,13 +353,13 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
             index = bits_to_index(bits[rows])
             yield rows, table[index[:, None] ^ masks] != table[index][:, None]
 
+    @fill_doc
     def transform(self, X):
         """Sensitivity of each row under the fitted classifier.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
+        %(X_predict)s
 
         Returns
         -------
@@ -422,13 +422,13 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         )
     )
 
+    @fill_doc
     def score(self, X, y):
         """Score of the fitted classifier (its own ``score``, e.g. accuracy).
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Inputs in the encoding used in fit.
+        %(X_predict)s
         y : array-like of shape (n_samples,)
             True labels.
 

@@ -1,5 +1,7 @@
 """Reproducible studies: checkpointed sweeps, tables and figures."""
 
+from ._common import Study
+from ._headline import render_headline, write_headline
 from ._k_sparse import k_sparse, plot_k_sparse, report_k_sparse
 from ._one_step import (
     one_step,
@@ -8,6 +10,19 @@ from ._one_step import (
     report_one_step,
     summarise_one_step,
 )
+from ._parameter_scaling import (
+    parameter_scaling,
+    plot_parameter_scaling,
+    report_parameter_scaling,
+)
+from ._parameters import Grid
+from ._random_init import (
+    plot_random_init_sensitivity,
+    random_init_sensitivity,
+    report_random_init_sensitivity,
+)
+from ._registry import STUDIES, get_study, register
+from ._runner import run_studies
 from ._sample_complexity import (
     fit_exponents,
     n_star_per_seed,
@@ -16,32 +31,18 @@ from ._sample_complexity import (
     sample_complexity,
     samples_needed,
 )
-from ._parameter_scaling import (
-    parameter_scaling,
-    plot_parameter_scaling,
-    report_parameter_scaling,
-)
-from ._random_init import (
-    plot_random_init_sensitivity,
-    random_init_sensitivity,
-    report_random_init_sensitivity,
-)
+from ._sweep import run_sweep
 from ._training import (
     plot_training_sensitivity,
     report_training_sensitivity,
     training_sensitivity,
 )
-from ._common import Grid, Study
 from ._zero_sensitivity_bound import (
     plot_zero_sensitivity_bound,
     report_zero_sensitivity_bound,
     summarise_bound,
     zero_sensitivity_bound,
 )
-from ._headline import render_headline, write_headline
-from ._registry import STUDIES, get_study, register
-from ._runner import run_studies
-from ._sweep import run_sweep
 
 __all__ = [
     "render_headline",

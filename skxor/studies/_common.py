@@ -1,187 +1,38 @@
-"""What every study shares: its declaration, parameter validation, seeds, threads, fits.
+"""What every study shares: its declaration, presets, seeds, threads and timing text.
 
 A study module declares its study in one place, a :class:`Study`: its
-parameters with their constraints (scikit-learn's
-:mod:`sklearn.utils._param_validation` machinery, so a bad value is reported
-with the parameter's name and the values it accepts), its presets (``full``
+parameters with their constraints (declared with the constraints of
+:mod:`skxor.studies._parameters`), its presets (``full``
 is ``quick`` updated with its differences), the function computing one cell,
 the function running the sweep, and the summary, figures and report section
 drawn from the resulting table.
 """
 
 import contextlib
-import json
 from dataclasses import dataclass, field
-from numbers import Integral, Real
 from typing import Callable, Optional
 
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils._param_validation import (
-    Interval,
     InvalidParameterError,
-    Options,
     make_constraint,
     validate_parameter_constraints,
 )
 
-from .._utils._validation import check_device
-from ..sensitivity import sensitivity_profile
+from ._parameters import Grid
 
 __all__ = [
-    "AT_LEAST_TWO",
-    "Grid",
-    "NON_NEGATIVE",
-    "POSITIVE",
-    "SAMPLES",
-    "SEEDS",
-    "STEP_LENGTH",
-    "TIME_COLUMNS",
     "Study",
     "cell_seed",
-    "check_transformer",
     "columns_first",
-    "estimator_parameters",
     "expand_grid",
     "loglog_slope",
-    "profile",
-    "profile_result",
     "run_preset",
     "seeds_text",
     "single_thread",
-    "timing_sentence",
 ]
-
-
-class Grid(Options):
-    """Constraint: a non-empty list whose every value meets one of ``constraints``.
-
-    A study parameter declared as a grid takes a list of values, one sweep
-    axis; a single value given for it is taken as a list of one.
-
-    Parameters
-    ----------
-    *constraints : constraint
-        scikit-learn parameter constraints (``Interval``, ``StrOptions``, a
-        type, ...) that each value must meet (at least one of them).
-
-    Examples
-    --------
-    >>> from numbers import Integral
-    >>> from sklearn.utils._param_validation import Interval
-    >>> from skxor.studies import Grid
-    >>> grid = Grid(Interval(Integral, 2, None, closed="left"))
-    >>> grid.is_satisfied_by([2, 10]), grid.is_satisfied_by([1]), grid.is_satisfied_by([])
-    (True, False, False)
-    >>> str(grid)
-    'an int in the range [2, inf) (or a non-empty list of such values)'
-    """
-
-    # An Options subclass only so that scikit-learn's make_constraint accepts it.
-    def __init__(self, *constraints):
-        super().__init__(list, set())
-        self.constraints = [make_constraint(c) for c in constraints]
-
-    def is_satisfied_by_value(self, value):
-        """Whether one value of the list meets the constraints."""
-        return any(c.is_satisfied_by(value) for c in self.constraints)
-
-    def is_satisfied_by(self, val):
-        return (
-            isinstance(val, (list, tuple))
-            and len(val) > 0
-            and all(self.is_satisfied_by_value(v) for v in val)
-        )
-
-    def __str__(self):
-        each = " or ".join(str(c) for c in self.constraints)
-        return f"{each} (or a non-empty list of such values)"
-
-
-# -- constraints the studies' parameter declarations share ---------------------------
-
-#: A count: 1, 2, ...
-POSITIVE = Interval(Integral, 1, None, closed="left")
-#: 0, 1, 2, ...: a ``random_state``, or a count where 0 switches a part off.
-NON_NEGATIVE = Interval(Integral, 0, None, closed="left")
-#: At least two: the number of bits d of which two are XOR-ed.
-AT_LEAST_TWO = Interval(Integral, 2, None, closed="left")
-#: A training-set size ``n``: 0 for the exact population loss, else at least 2
-#: samples (so that both classes can occur).
-SAMPLES = [Options(Integral, {0}), AT_LEAST_TWO]
-#: The length of a normalised step (or path): beyond 1e6 the attention is
-#: saturated (one-hot) and larger values only overflow the floating point.
-STEP_LENGTH = Interval(Real, 0, 1e6, closed="right")
-#: Every study's seeds: how many per cell, and the ``random_state`` they derive from
-#: (it names the cells of the checkpointed sweep, so a plain int).
-SEEDS = {"seeds": [POSITIVE], "random_state": [NON_NEGATIVE]}
-
-
-def estimator_parameters(estimator, names, *, grid=(), prefix=""):
-    """An estimator's own constraints for study parameters passed to it unchanged.
-
-    Parameters
-    ----------
-    estimator : type
-        An estimator class with scikit-learn's ``_parameter_constraints``.
-    names : sequence of str
-        The estimator's parameters the study takes.
-    grid : sequence of str, default=()
-        Those of ``names`` that are sweep axes (a :class:`Grid` of the
-        estimator's constraints).
-    prefix : str, default=""
-        Prepended to each study parameter's name (``"ffnn_"``: the study's
-        ``ffnn_activation`` is the estimator's ``activation``).
-
-    Returns
-    -------
-    parameters : dict of str to list of constraints
-
-    Examples
-    --------
-    >>> from skxor import BooleanTransformerClassifier
-    >>> from skxor.studies._common import estimator_parameters
-    >>> params = estimator_parameters(
-    ...     BooleanTransformerClassifier, ["d_model", "n_layers"], grid=["n_layers"])
-    >>> params["d_model"] is BooleanTransformerClassifier._parameter_constraints["d_model"]
-    True
-    >>> params["n_layers"][0].is_satisfied_by([1, 2])
-    True
-    """
-    constraints = estimator._parameter_constraints
-    return {
-        prefix + name: [Grid(*constraints[name])] if name in grid else constraints[name]
-        for name in names
-    }
-
-
-def check_transformer(params):
-    """Rules of the transformer studies: a usable ``device``, ``n_heads`` dividing ``d_model``.
-
-    ``d_model`` is one value or a list (a sweep axis); every value must be
-    divisible by ``n_heads``.
-
-    Raises
-    ------
-    ValueError
-        Naming the first ``d_model`` that ``n_heads`` does not divide.
-
-    Examples
-    --------
-    >>> from skxor.studies._common import check_transformer
-    >>> check_transformer({"device": "cpu", "d_model": [8, 6], "n_heads": 4})
-    Traceback (most recent call last):
-    ...
-    ValueError: d_model=6 must be divisible by n_heads=4.
-    """
-    check_device(params["device"])
-    d_models = params["d_model"] if isinstance(params["d_model"], list) else [params["d_model"]]
-    for d_model in d_models:
-        if d_model % params["n_heads"]:
-            raise ValueError(
-                f"d_model={d_model} must be divisible by n_heads={params['n_heads']}."
-            )
 
 
 # -- the study declaration ----------------------------------------------------------
@@ -412,40 +263,6 @@ def run_preset(table):
     return table.attrs.get("preset") if table.attrs.get("rows") == len(table) else None
 
 
-#: Timing columns (seconds) of a study's table: the whole cell, and its floor (the
-#: unavoidable work of the cell, measured in the same run).
-TIME_COLUMNS = ("seconds", "floor_seconds")
-
-
-def timing_sentence(table, summed_over, floor):
-    """The report's line on time spent against the floor, or None without timing columns.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        A study's table with the :data:`TIME_COLUMNS`.
-    summed_over : str
-        What the times are summed over (``"cells"``).
-    floor : str
-        What the floor is (``"the fits"``).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from skxor.studies._common import timing_sentence
-    >>> timing_sentence(pd.DataFrame({"seconds": [3.0, 3.0], "floor_seconds": [1.0, 1.0]}),
-    ...                 "cells", "the fits")
-    '- Time: 6.0 s summed over cells, of which the floor (the fits) is 2.0 s (3.00x the floor).'
-    """
-    if not all(name in table for name in TIME_COLUMNS):
-        return None
-    seconds, floor_seconds = (float(table[name].sum()) for name in TIME_COLUMNS)
-    return (
-        f"- Time: {seconds:.1f} s summed over {summed_over}, of which the floor ({floor}) "
-        f"is {floor_seconds:.1f} s ({seconds / max(floor_seconds, 1e-9):.2f}x the floor)."
-    )
-
-
 def seeds_text(counts):
     """``"10 seeds"``, or ``"8-10 seeds"`` when the cells' seed ``counts`` differ.
 
@@ -514,31 +331,6 @@ def single_thread():
             yield
     finally:
         torch.set_num_threads(before)
-
-
-def profile_result(prof):
-    """JSON-friendly scalars of a SensitivityProfile."""
-    ci = prof.zero_fraction_ci
-    return {
-        "method": prof.method,
-        "n_strings": int(prof.n_strings),
-        "zero_fraction": float(prof.zero_fraction),
-        "zero_fraction_low": None if ci is None else float(ci[0]),
-        "zero_fraction_high": None if ci is None else float(ci[1]),
-        "average_sensitivity": float(prof.average),
-        "min_sensitivity": int(prof.minimum),
-        "max_sensitivity": int(prof.maximum),
-        "constant": bool(prof.maximum == 0),
-        "profile": json.dumps([round(float(v), 8) for v in prof.fractions]),
-    }
-
-
-def profile(f, n_bits, exhaustive_max, n_samples, random_state):
-    """Sensitivity profile of f on N bits: exhaustive up to ``exhaustive_max``, else sampled."""
-    method = "exhaustive" if n_bits <= exhaustive_max else "sampled"
-    return sensitivity_profile(
-        f, n_bits, method=method, n_samples=n_samples, random_state=random_state
-    )
 
 
 def loglog_slope(x, y):

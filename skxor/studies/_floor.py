@@ -112,3 +112,37 @@ def describe_floor(total):
     what = ", ".join(sorted(total["what"])) or "nothing timed"
     return (f"{what}, timed inside the {total['timed_cells']} of {total['cells']} computed "
             "cells that do such work")
+
+
+#: Timing columns (seconds) of a study's table: the whole cell, and its floor (the
+#: unavoidable work of the cell, measured in the same run).
+TIME_COLUMNS = ("seconds", "floor_seconds")
+
+
+def timing_sentence(table, summed_over, floor):
+    """The report's line on time spent against the floor, or None without timing columns.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A study's table with the :data:`TIME_COLUMNS`.
+    summed_over : str
+        What the times are summed over (``"cells"``).
+    floor : str
+        What the floor is (``"the fits"``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._floor import timing_sentence
+    >>> timing_sentence(pd.DataFrame({"seconds": [3.0, 3.0], "floor_seconds": [1.0, 1.0]}),
+    ...                 "cells", "the fits")
+    '- Time: 6.0 s summed over cells, of which the floor (the fits) is 2.0 s (3.00x the floor).'
+    """
+    if not all(name in table for name in TIME_COLUMNS):
+        return None
+    seconds, floor_seconds = (float(table[name].sum()) for name in TIME_COLUMNS)
+    return (
+        f"- Time: {seconds:.1f} s summed over {summed_over}, of which the floor ({floor}) "
+        f"is {floor_seconds:.1f} s ({seconds / max(floor_seconds, 1e-9):.2f}x the floor)."
+    )

@@ -64,22 +64,10 @@ from ..datasets import make_sparse_parity
 from ..estimators import KParityTransformer, SparseXORTransformer
 from ..nn import sparse_xor_init
 from ..theory import population_gradient, population_loss, population_step
-from ._common import (
-    AT_LEAST_TWO,
-    NON_NEGATIVE,
-    POSITIVE,
-    SAMPLES,
-    SEEDS,
-    STEP_LENGTH,
-    Grid,
-    Study,
-    cell_seed,
-    columns_first,
-    expand_grid,
-    single_thread,
-)
+from ._common import Study, cell_seed, columns_first, expand_grid, single_thread
 from ._figures import LINESTYLES, MARKERS, figure_legend, interval_errors, log_axis, offset
 from ._floor import floor_work
+from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 

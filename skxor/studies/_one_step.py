@@ -35,25 +35,15 @@ import torch
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import StrOptions
 
+from .._utils._docstrings import fill_doc
 from ..datasets import make_sparse_parity
 from ..estimators import SparseXORTransformer
 from ..nn import attention_weights, sparse_xor_init
 from ..theory import population_loss, population_step
-from ._common import (
-    AT_LEAST_TWO,
-    POSITIVE,
-    SAMPLES,
-    STEP_LENGTH,
-    TIME_COLUMNS,
-    Grid,
-    Study,
-    expand_grid,
-    run_preset,
-    seeds_text,
-    single_thread,
-    timing_sentence,
-)
+from ._common import Study, expand_grid, run_preset, seeds_text, single_thread
 from ._figures import interval_errors, log_axis, offset
+from ._floor import TIME_COLUMNS, timing_sentence
+from ._parameters import AT_LEAST_TWO, POSITIVE, SAMPLES, STEP_LENGTH, Grid
 from ._stats import format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -288,6 +278,7 @@ def _one_step_cell(attention, d, m, n, seed, step_length, n_test):
     }
 
 
+@fill_doc
 def one_step(
     preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
     **overrides,
@@ -305,8 +296,7 @@ def one_step(
         joblib workers.
     progress : bool, default=False
         Show a progress bar.
-    scheduler : str or None, default=None
-        dask.distributed scheduler address.
+    %(scheduler)s
     **overrides
         Replace preset entries: ``attention``, ``d``, ``m``, ``n`` (lists; n=0
         is the exact population step, n>0 a full-batch step on n samples),

@@ -82,17 +82,10 @@ from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
 from ..nn import SparseXORAttention, sparse_xor_init
 from ..theory import population_step
-from ._common import (
-    AT_LEAST_TWO,
-    POSITIVE,
-    SEEDS,
-    Grid,
-    Study,
-    estimator_parameters,
-    single_thread,
-)
+from ._common import Study, single_thread
 from ._figures import interval_errors, log_axis, offset
 from ._floor import floor_work
+from ._parameters import AT_LEAST_TWO, POSITIVE, SEEDS, Grid, estimator_parameters
 from ._stats import bootstrap_loglog_slope, format_interval, wilson_interval
 from ._sweep import run_sweep
 

@@ -54,23 +54,11 @@ from ..boolean import First, Majority, Parity, RandomFunction
 from ..estimators import BooleanTransformerClassifier
 from ..nn import BooleanTransformer
 from ..sensitivity import sensitivity_profile
-from ._common import (
-    NON_NEGATIVE,
-    POSITIVE,
-    SEEDS,
-    Grid,
-    Study,
-    cell_seed,
-    check_transformer,
-    columns_first,
-    estimator_parameters,
-    expand_grid,
-    profile,
-    profile_result,
-    single_thread,
-)
+from ._common import Study, cell_seed, columns_first, expand_grid, single_thread
 from ._figures import interval_errors, log_axis, offset, series_style
 from ._floor import floor_work
+from ._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
+from ._profiling import check_transformer, profile, profile_result
 from ._stats import format_interval, wilson_interval
 from ._sweep import finite_or_none, run_sweep
 
@@ -160,7 +148,7 @@ def network_cell(
     Returns
     -------
     result : dict
-        The profile (:func:`~skxor.studies._common.profile_result`), plus
+        The profile (:func:`~skxor.studies._profiling.profile_result`), plus
         ``n_zero_found``, ``has_zero``, ``log10_zero_count`` (with
         ``_low``/``_high`` when sampled), ``logit_mean``, ``logit_std``,
         ``logit_offset`` (``|mean| / std``), ``readout_bias``,

@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 from joblib import effective_n_jobs
 
+from .._utils._docstrings import fill_doc
 from .._utils._files import prepare_out_dir
 from .._version import __version__
 from ._floor import collect_floor, describe_floor
@@ -408,6 +409,7 @@ def _stored_studies(state):
     return [n for n in STUDIES if n in present] + sorted(present - set(STUDIES))
 
 
+@fill_doc
 def run_studies(
     names,
     *,
@@ -440,8 +442,7 @@ def run_studies(
     overrides : dict of str to dict, optional
         Per-study parameter overrides, ``{study: {param: value}}``.
     n_jobs : int or None, default=None
-    scheduler : str or None, default=None
-        dask.distributed scheduler address.
+    %(scheduler)s
     progress : bool, default=True
         Progress bars (shown only when standard error is a terminal).
     echo : callable, default=print

@@ -23,19 +23,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer
-from ._common import (
-    AT_LEAST_TWO,
-    POSITIVE,
-    TIME_COLUMNS,
-    Grid,
-    Study,
-    expand_grid,
-    run_preset,
-    seeds_text,
-    single_thread,
-    timing_sentence,
-)
+from ._common import Study, expand_grid, run_preset, seeds_text, single_thread
 from ._figures import MARKERS, log_axis, offset
+from ._floor import TIME_COLUMNS, timing_sentence
+from ._parameters import AT_LEAST_TWO, POSITIVE, Grid
 from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
 from ._sweep import run_sweep
 

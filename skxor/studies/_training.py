@@ -32,26 +32,15 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._utils._docstrings import fill_doc
 from .._utils._validation import check_device
 from ..boolean import all_strings
 from ..estimators import BooleanTransformerClassifier
-from ._common import (
-    NON_NEGATIVE,
-    POSITIVE,
-    SEEDS,
-    Grid,
-    Study,
-    cell_seed,
-    check_transformer,
-    columns_first,
-    estimator_parameters,
-    expand_grid,
-    profile,
-    profile_result,
-    single_thread,
-)
+from ._common import Study, cell_seed, columns_first, expand_grid, single_thread
 from ._figures import interval_errors, log_axis, offset
 from ._floor import floor_work
+from ._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
+from ._profiling import check_transformer, profile, profile_result
 from ._random_init import FUNCTIONS
 from ._stats import format_interval, wilson_interval
 from ._sweep import run_sweep
@@ -130,6 +119,7 @@ def _total_variation(p, q):
     return 0.5 * float(np.abs(np.asarray(p) - np.asarray(q)).sum())
 
 
+@fill_doc
 def cluster_counts(histogram, n_bits):
     """Strings at sensitivity 0, near N/2 (``|s - N/2| <= HALF_WINDOW``, s > 0) and at 1.
 
@@ -137,8 +127,7 @@ def cluster_counts(histogram, n_bits):
     ----------
     histogram : array-like of shape (N + 1,)
         Number of profiled strings per sensitivity 0..N.
-    n_bits : int
-        String length N.
+    %(n_bits)s
 
     Returns
     -------

@@ -37,16 +37,12 @@ import numpy as np
 import pandas as pd
 
 from ..estimators import BooleanTransformerClassifier
-from ._common import (
-    Study,
-    check_transformer,
-    columns_first,
-    estimator_parameters,
-    expand_grid,
-)
+from ._common import Study, columns_first, expand_grid
+from ._figures import figure_legend, interval_errors, log_axis, offset
+from ._parameters import estimator_parameters
+from ._profiling import check_transformer
 from ._random_init import PARAMETERS as RANDOM_INIT_PARAMETERS
 from ._random_init import eps_agreement, network_cell
-from ._figures import figure_legend, interval_errors, log_axis, offset
 from ._stats import clopper_pearson_interval, format_interval, wilson_interval
 from ._sweep import run_sweep
 

@@ -1,0 +1,86 @@
+"""Shared numpydoc entries, written once and filled into every docstring that uses them.
+
+A docstring line holding only ``%(name)s`` (indented as the entry should be)
+is replaced by ``DOCS[name]``, the way MNE-Python's ``fill_doc`` and SciPy's
+``doccer`` share parameter descriptions. Only whole lines are replaced, so a
+``%`` anywhere else in a docstring stays as written, and an unknown name
+raises at import time rather than leaving a placeholder in the docs.
+
+Examples
+--------
+>>> from skxor._utils._docstrings import fill_doc
+>>> @fill_doc
+... def f(spins):
+...     '''Do nothing.
+...
+...     Parameters
+...     ----------
+...     %(spins)s
+...     '''
+>>> print(f.__doc__.splitlines()[4].strip())
+spins : Tensor of shape (B, N)
+"""
+
+import re
+
+DOCS = {
+    # -- inputs ---------------------------------------------------------------------
+    "n_bits": """n_bits : int
+    The string length N.""",
+    "spins": """spins : Tensor of shape (B, N)
+    Spins +-1.""",
+    "table": """table : array-like of shape (2^N,)
+    0/1 truth table.""",
+    "X_fit": """X : array-like of shape (n_samples, n_features)
+    Binary inputs: 0/1 bits or -1/+1 spins (or real values with
+    ``binarize`` set).""",
+    "X_predict": """X : array-like of shape (n_samples, n_features)
+    Inputs in the encoding used in fit.""",
+    "returns_self": """self : object
+    The fitted estimator.""",
+    # -- estimator parameters -----------------------------------------------------
+    "binarize": """binarize : float or None, default=None
+    If None, X must be 0/1 bits or -1/+1 spins. If a float, a value
+    greater than it is bit 1 (spin -1), anything else bit 0.""",
+    "dtype": """dtype : {"float32", "float64"}, default="float32"
+    Precision of the network and its arithmetic.""",
+    "verbose": """verbose : int, default=0
+    0 is silent; 1 or more prints skorch's table of per-epoch losses.""",
+    # -- fitted attributes ------------------------------------------------------
+    "classes_": """classes_ : ndarray of shape (2,)
+    Labels; ``classes_[1]`` is the positive class (+1).""",
+    "encoding_": """encoding_ : {"01", "pm1", "binarized"}
+    Encoding of X seen in fit, enforced in predict.""",
+    "n_features_in_": """n_features_in_ : int
+    Number of features seen in fit.""",
+    "feature_names_in_": """feature_names_in_ : ndarray of shape (n_features,)
+    Column names of X, when it had string column names.""",
+    "loss_curve_": """loss_curve_ : list of float
+    Mean training loss of each epoch, measured while the epoch trained.""",
+    # -- plotting -----------------------------------------------------------------
+    "ax": """ax : matplotlib Axes or None, default=None
+    Where to draw; a new figure when None.""",
+    # -- studies ------------------------------------------------------------------
+    "scheduler": """scheduler : str or None, default=None
+    dask.distributed scheduler address.""",
+}
+
+_PLACEHOLDER = re.compile(r"^(?P<indent>[ ]*)%\((?P<name>\w+)\)s[ ]*$", re.MULTILINE)
+
+
+def fill_doc(obj):
+    """Fill the ``%(name)s`` lines of ``obj.__doc__`` from :data:`DOCS`; return ``obj``."""
+    doc = obj.__doc__
+    if not doc:  # python -OO strips docstrings
+        return obj
+
+    def entry(match):
+        try:
+            text = DOCS[match["name"]]
+        except KeyError:
+            raise KeyError(f"{obj.__qualname__}: no shared docstring entry "
+                           f"{match['name']!r}") from None
+        return "\n".join(match["indent"] + line for line in text.splitlines())
+
+    obj.__doc__ = _PLACEHOLDER.sub(entry, doc)
+    return obj
