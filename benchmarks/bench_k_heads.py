@@ -5,19 +5,15 @@ expansion) against the two-head step on a pair (the closed form) at the same d
 and m, side by side in this process. Target: at most 10x.
 """
 
-import numpy as np
-
-from skxor.estimators._sparse_xor import initial_queries, sphere_keys
+from skxor.nn import sparse_xor_init
 from skxor.theory import population_step
 
 from _common import best_time
 
 
 def _draw(d, m, heads, seed=0):
-    # The estimator's draw order: keys, then the initial queries.
-    rng = np.random.RandomState(seed)
-    keys = sphere_keys(d, m, rng)
-    return keys, initial_queries(heads, m, "antisymmetric", rng)
+    # The estimator's own draw: keys, then the initial queries.
+    return sparse_xor_init(d, m, heads, random_state=seed)
 
 
 def target_k_heads_step(d=100_000, m=64, k=4):

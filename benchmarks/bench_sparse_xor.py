@@ -5,8 +5,7 @@ import torch
 
 from skxor import SparseXORTransformer
 from skxor.datasets import make_sparse_parity
-from skxor.estimators._sparse_xor import initial_queries, sphere_keys
-from skxor.nn import CLSTransformer
+from skxor.nn import CLSTransformer, sparse_xor_init
 from skxor.theory import population_step
 
 from _common import PeakRSS, best_time, interleaved_best, size
@@ -108,9 +107,7 @@ def target_2_vs_floor(d=None, n=None, m=32):
 
 def target_3_population_step(d=None, m=256):
     d = d or size(1_000_000, 100_000)
-    rng = np.random.RandomState(0)
-    keys = sphere_keys(d, m, rng)
-    theta = initial_queries(2, m, "antisymmetric", rng)
+    keys, theta = sparse_xor_init(d, m, random_state=0)
     V = torch.as_tensor(keys)
     T = torch.as_tensor(theta)
     G = torch.randn(d, 2, dtype=torch.float64)

@@ -11,7 +11,6 @@ from sklearn.utils import gen_batches
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._docstrings import fill_doc
-from .._utils._sphere import initial_queries, sphere_keys  # noqa: F401  (old home, still importable)
 from .._utils._torch import count_module_parameters
 from .._utils._validation import Integers, check_dtype, to_spins
 from ..nn import ATTENTION_TYPES, SparseXORAttention, sparse_xor_init

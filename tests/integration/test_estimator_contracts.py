@@ -118,7 +118,7 @@ def test_sparse_xor_paper_orientation_is_the_unchanged_paper_fit(attention, seed
         clf.fit(X, y)
         start = clf._start_fit(X, y)
         rng = start.rng
-        from skxor.estimators._sparse_xor import initial_queries, sphere_keys
+        from skxor._utils._sphere import initial_queries, sphere_keys
 
         keys = sphere_keys(10, 8, rng)
         queries = initial_queries(2, 8, "antisymmetric", rng)

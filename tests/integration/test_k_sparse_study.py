@@ -180,7 +180,7 @@ def test_the_quick_preset_renders_every_figure(tmp_path):
 
 def test_the_estimators_draw_is_mirrored():
     # Keys then queries from one RandomState, as SparseXORTransformer draws them.
-    from skxor.estimators._sparse_xor import initial_queries, sphere_keys
+    from skxor._utils._sphere import initial_queries, sphere_keys
 
     X, y = make_sparse_parity(200, 12, k=3, random_state=0)
     clf = SparseXORTransformer(m=8, n_heads=3, random_state=5).fit(X, y)

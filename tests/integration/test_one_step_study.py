@@ -9,7 +9,7 @@ import torch
 from sklearn.utils import check_random_state
 
 from skxor.datasets import make_sparse_parity
-from skxor.estimators._sparse_xor import initial_queries, sphere_keys
+from skxor._utils._sphere import initial_queries, sphere_keys
 from skxor.nn import SparseXORAttention, attention_weights
 from skxor.studies import one_step, plot_one_step, report_one_step
 from skxor.studies._one_step import (

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from skxor.estimators._sparse_xor import initial_queries, sphere_keys
+from skxor._utils._sphere import initial_queries, sphere_keys
 from skxor.nn import CLSTransformer, SparseXORAttention, attention_weights
 
 

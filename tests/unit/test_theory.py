@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from skxor.estimators._sparse_xor import initial_queries, sphere_keys
+from skxor._utils._sphere import initial_queries, sphere_keys
 from skxor.nn import SparseXORAttention, attention_weights
 from skxor.theory import population_gradient, population_loss, population_step
 from skxor.theory._population import _general_loss, _two_head_loss, spin_cumulant
