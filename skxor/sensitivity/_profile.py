@@ -196,8 +196,10 @@ class SensitivityProfile:
     def plot(self, ax=None, **bar_kwargs):
         """Bar chart of the fraction of strings per sensitivity value.
 
-        Sampled profiles get error bars from ``fraction_ci``. Needs
-        matplotlib (``pip install skxor[plot]``), imported only here.
+        Drawn by :class:`skxor.plotting.SensitivityProfileDisplay` (sampled
+        profiles get Wilson error bars), titled with N, the method and the
+        average sensitivity. Needs matplotlib (``pip install skxor[plot]``),
+        imported only here.
 
         Parameters
         ----------
@@ -219,24 +221,11 @@ class SensitivityProfile:
         >>> ax.get_xlabel()
         'sensitivity s(f, x)'
         """
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError as exc:  # pragma: no cover - depends on the install
-            raise ImportError(
-                "SensitivityProfile.plot needs matplotlib; install it with "
-                "`pip install skxor[plot]`."
-            ) from exc
-        if ax is None:
-            _, ax = plt.subplots()
-        k = np.arange(self.n_bits + 1)
-        if self.fraction_ci is not None:
-            err = np.abs(self.fraction_ci.T - self.fractions)
-            bar_kwargs.setdefault("yerr", err)
-            bar_kwargs.setdefault("capsize", 2)
-        ax.bar(k, self.fractions, **bar_kwargs)
-        ax.set_xlabel("sensitivity s(f, x)")
-        what = "strings" if self.method == "exhaustive" else f"{self.method} strings"
-        ax.set_ylabel(f"fraction of {what}")
+        # Drawn by the display, so that a profile looks the same wherever it is shown
+        # (plotting sits above sensitivity, hence the import here).
+        from ..plotting import SensitivityProfileDisplay
+
+        ax = SensitivityProfileDisplay(self).plot(ax=ax, **bar_kwargs).ax_
         ax.set_title(
             f"N = {self.n_bits}, {self.method} ({self.n_strings} strings), "
             f"average {self.average:.3g}"
