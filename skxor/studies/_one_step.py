@@ -352,12 +352,25 @@ def _rate_columns(flags, name):
 def summarise_one_step(df):
     """Per attention, d, m and n: success and specialisation rates with Wilson 95% intervals.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`one_step`.
+
     Returns
     -------
     summary : pandas.DataFrame
         Columns ``attention, d, m, n, success_rate, success_low,
         success_high, specialised_rate, specialised_low, specialised_high,
         median_loss, median_support_mass, seeds``.
+
+    Examples
+    --------
+    >>> from skxor.studies import one_step, summarise_one_step
+    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256)
+    >>> summary = summarise_one_step(df)
+    >>> summary[["attention", "success_rate", "specialised_rate", "seeds"]].values.tolist()
+    [['erf', 0.0, 0.0, 3], ['linear', 0.0, 1.0, 3], ['softmax', 1.0, 1.0, 3]]
     """
     import pandas as pd
 
@@ -419,9 +432,36 @@ def plot_attention_maps(maps, support, title):
     weights of about 1/d look as small as they are; crosses mark each head's
     most attended position, triangles the support.
 
+    Parameters
+    ----------
+    maps : dict of str to array-like of shape (n_heads, d)
+        Attention weights per attention type, one row per head (as returned
+        by :func:`~skxor.studies._one_step.attention_maps`).
+    support : array-like of int
+        The support positions, marked above each row.
+    title : str
+        The figure's title.
+
     Returns
     -------
     figure : matplotlib.figure.Figure
+        One row of axes per attention type, then the shared colour bar.
+
+    Examples
+    --------
+    >>> from skxor.studies import plot_attention_maps
+    >>> from skxor.studies._one_step import attention_maps
+    >>> maps, support = attention_maps(d=20, m=8)
+    >>> support.tolist()
+    [3, 16]
+    >>> fig = plot_attention_maps(maps, support, "One population step, d = 20, m = 8")
+    >>> len(fig.axes)  # three attention types and the colour bar
+    4
+    >>> for ax in fig.axes[:3]:
+    ...     print(ax.get_title(loc="left"))
+    softmax: largest weight 1, most attended [16, 3]
+    linear: largest weight 2.27, most attended [3, 3]
+    erf: largest weight 0.1, most attended [1, 1]
     """
     from matplotlib.figure import Figure
 
@@ -456,6 +496,18 @@ def plot_one_step(df):
         attention type and n, slightly offset in d so none hides another.
         ``"attention_maps"``: both heads' weights after one population step
         (d = 60, m = 32) for each attention type on one colour scale.
+
+    Examples
+    --------
+    >>> from skxor.studies import one_step, plot_one_step
+    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256)
+    >>> figures = plot_one_step(df)
+    >>> sorted(figures)
+    ['attention_maps', 'success']
+    >>> len(figures["success"].axes)  # success (top) and specialised (bottom) for m = 32
+    2
+    >>> [text.get_text() for text in figures["success"].axes[0].get_legend().get_texts()]
+    ['erf', 'linear', 'softmax']
     """
     from matplotlib.figure import Figure
 
@@ -506,7 +558,35 @@ def _pooled(df, attention, key):
 
 
 def report_one_step(df):
-    """Markdown: success and specialisation with Wilson 95% intervals; every number from ``df``."""
+    """Markdown: success and specialisation with Wilson 95% intervals; every number from ``df``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`one_step`.
+
+    Returns
+    -------
+    text : str
+        A Markdown section: the setting, a table per (attention, d, m, n),
+        pooled rates per attention type, how the cells were scored and the
+        time against the floor.
+
+    Examples
+    --------
+    >>> from skxor.studies import one_step, report_one_step
+    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256)
+    >>> report = report_one_step(df)
+    >>> print(report.splitlines()[0])
+    ## One gradient step: softmax vs linear vs erf attention
+    >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
+    ...     if line.startswith(("- softmax", "- erf")):
+    ...         print(line)
+    - softmax: success in 3/3 = 1.00 [0.44, 1.00] of cells x seeds;
+      heads on distinct support bits in 3/3 = 1.00 [0.44, 1.00].
+    - erf: success in 0/3 = 0.00 [0.00, 0.56] of cells x seeds;
+      heads on distinct support bits in 0/3 = 0.00 [0.00, 0.56].
+    """
     summary = summarise_one_step(df)
     table = summary.assign(
         success=[format_interval(r, lo, hi) for r, lo, hi in

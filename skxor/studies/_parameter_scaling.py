@@ -640,6 +640,20 @@ def plot_parameter_scaling(df):
     -------
     figures : dict of str to matplotlib.figure.Figure
         ``{"parameter_scaling": figure}``.
+
+    Examples
+    --------
+    >>> from skxor.studies import parameter_scaling, plot_parameter_scaling
+    >>> df = parameter_scaling(model=["transformer_population"], d=[16, 64], seeds=3,
+    ...                        transformer_m=[2, 8, 32], n_test=2000)
+    >>> fig = plot_parameter_scaling(df)["parameter_scaling"]
+    >>> parameters, shares = fig.axes
+    >>> [text.get_text() for text in shares.get_legend().get_texts()]
+    ['reference: the 80% rule', 'transformer (population)']
+    >>> for text in parameters.get_legend().get_texts()[:2]:
+    ...     print(text.get_text())
+    transformer (population): each seed's minimum
+    transformer (population): needed (80% of seeds)
     """
     from matplotlib.figure import Figure  # lazily: matplotlib is optional
 
@@ -785,6 +799,22 @@ def report_parameter_scaling(df, tablefmt="pipe"):
     Returns
     -------
     text : str
+
+    Examples
+    --------
+    >>> from skxor.studies import parameter_scaling, report_parameter_scaling
+    >>> df = parameter_scaling(model=["transformer_population"], d=[16, 64], seeds=3,
+    ...                        transformer_m=[2, 8, 32], n_test=2000)
+    >>> report = report_parameter_scaling(df)
+    >>> print(report.splitlines()[0])
+    ## Parameter scaling
+    >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
+    ...     if line.startswith(("| model", "| transformer")):
+    ...         print(line)
+    | model | d | n train | size needed | params needed | seeds reaching 99% [95% CI] |
+      median per-seed size |
+    | transformer (population) | 16 | population | m = 8 | 16 | 3/3 = 1.00 [0.44, 1.00] | 8 |
+    | transformer (population) | 64 | population | m = 8 | 16 | 3/3 = 1.00 [0.44, 1.00] | 8 |
     """
     p = _run_params(df)
     seeds = int(df["seeds"].iloc[0]) if len(df) else 0

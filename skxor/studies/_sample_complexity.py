@@ -321,11 +321,39 @@ def fit_exponents(df, target=None, *, n_boot=2000, random_state=0):
     Seeds whose n* is at the grid floor (censored) or that never reach the
     target are left out of the fit and counted.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The long table of :func:`sample_complexity`.
+    target : float or None, default=None
+        Defaults to the table's ``target``.
+    n_boot : int, default=2000
+        Bootstrap resamples of the seeds.
+    random_state : int, default=0
+        Seeds the bootstrap.
+
     Returns
     -------
     exponents : pandas.DataFrame
         Columns ``model, exponent, low, high`` (bootstrap 95% over seeds),
         ``n_points``, ``n_seeds``, ``left_out_floor``, ``left_out_unreached``.
+
+    Examples
+    --------
+    >>> from skxor.studies import fit_exponents, n_star_per_seed, sample_complexity
+    >>> df = sample_complexity(model=["transformer_multi_step"], d=[10, 20], seeds=2,
+    ...                        n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    >>> n_star_per_seed(df)[["d", "seed", "n_star", "status"]]
+        d  seed  n_star         status
+    0  10     0   100.0  at grid floor
+    1  10     1   400.0        reached
+    2  20     0   100.0  at grid floor
+    3  20     1  1600.0        reached
+    >>> fits = fit_exponents(df)
+    >>> fits[["n_points", "n_seeds", "left_out_floor", "left_out_unreached"]].values.tolist()
+    [[2, 1, 2, 0]]
+    >>> round(float(fits["exponent"].iloc[0]), 2)  # n* from 400 to 1600 as d doubles
+    2.0
     """
     per_seed = n_star_per_seed(df, target)
     rows = []
@@ -390,6 +418,24 @@ def plot_sample_complexity(df):
         n*, hollow where censored at the grid floor, triangles above the grid
         where the target was not reached; the least-squares fit per model
         with its bootstrap 95% slope band; a labelled d^4 reference slope).
+
+    Examples
+    --------
+    >>> from skxor.studies import plot_sample_complexity, sample_complexity
+    >>> df = sample_complexity(model=["transformer_multi_step"], d=[10, 20], seeds=2,
+    ...                        n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    >>> figures = plot_sample_complexity(df)
+    >>> curves = figures["learning_curves"].axes[0]
+    >>> [text.get_text() for text in curves.get_legend().get_texts()]
+    ['d = 10', 'd = 20', 'target 0.95']
+    >>> for text in figures["samples_needed"].axes[0].get_legend().get_texts():
+    ...     print(text.get_text())
+    transformer_multi_step: a = 2.00 [2.00, 2.00] (2 points)
+    transformer_multi_step: at grid floor (censored)
+    transformer_multi_step: fit
+    transformer_multi_step: 95% slope band
+    reference slope d^4 (the proof's bound, up to polylog d)
+    grid floor n = 100
     """
     from matplotlib.figure import Figure
 
@@ -474,7 +520,36 @@ def _range(values):
 
 
 def report_sample_complexity(df):
-    """Markdown: per-seed n*, its median per model and d, exponents with intervals; numbers from ``df``."""
+    """Markdown: per-seed n*, its median per model and d, exponents with intervals; numbers from ``df``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The long table of :func:`sample_complexity`; only the rows of its
+        latest setting are analysed (:func:`like_for_like`), the others are
+        counted.
+
+    Returns
+    -------
+    text : str
+        A Markdown section: the setting, the samples needed per model and d,
+        the fitted exponents and the time against the floor.
+
+    Examples
+    --------
+    >>> from skxor.studies import report_sample_complexity, sample_complexity
+    >>> df = sample_complexity(model=["transformer_multi_step"], d=[10, 20], seeds=2,
+    ...                        n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    >>> report = report_sample_complexity(df)
+    >>> print(report.splitlines()[0])
+    ## Sample complexity
+    >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
+    ...     if line.startswith("| transformer_multi_step"):
+    ...         print(line)
+    | transformer_multi_step | 10 | 250 | 100..400 | 2/2 (1.00 [0.34, 1.00]) | 1 |
+    | transformer_multi_step | 20 | 850 | 100..1,600 | 2/2 (1.00 [0.34, 1.00]) | 1 |
+    | transformer_multi_step | 2.00 [2.00, 2.00] | 2 | 1 | 2 | 0 |
+    """
     everything = df
     df = _analysed(df)
     target = float(df["target"].iloc[0])

@@ -487,6 +487,11 @@ def plot_training_sensitivity(df):
     Every series has its own marker and line style, coinciding series are
     offset a little along N, and every N tried has a tick.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`training_sensitivity`.
+
     Returns
     -------
     figures : dict of str to matplotlib.figure.Figure
@@ -500,6 +505,15 @@ def plot_training_sensitivity(df):
         ``"profiles"`` (pooled trained histogram against the function's at
         the largest exhaustively profiled N, one
         :class:`~skxor.plotting.SensitivityProfileDisplay` per function).
+
+    Examples
+    --------
+    >>> from skxor.studies import plot_training_sensitivity, training_sensitivity
+    >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], seeds=1, d_model=8,
+    ...                           n_layers=1, n_heads=2, n_steps=50, check_every=10)
+    >>> figures = plot_training_sensitivity(df)
+    >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
+    {'accuracy': 1, 'clusters': 1, 'profiles': 1, 'sensitivity': 2, 'success': 1}
     """
     from matplotlib.figure import Figure
 
@@ -675,6 +689,40 @@ def report_training_sensitivity(df):
     """Markdown: success per function and N, how far each was learned, where sensitivities sit.
 
     Every sentence stating a number is generated from the table.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`training_sensitivity`.
+
+    Returns
+    -------
+    text : str
+        A Markdown section: the budget, success per function and N with
+        Wilson intervals, how far each function was learned, where the
+        trained models' sensitivities sit, and the comparison with Köver et
+        al. (2026, arXiv 2606.08768).
+
+    Examples
+    --------
+    >>> from skxor.studies import report_training_sensitivity, training_sensitivity
+    >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], seeds=1, d_model=8,
+    ...                           n_layers=1, n_heads=2, n_steps=50, check_every=10)
+    >>> report = report_training_sensitivity(df)
+    >>> for line in report.splitlines():
+    ...     if line.startswith("#"):
+    ...         print(line)
+    ## Training on PARITY, MAJORITY and FIRST
+    ### Success per N
+    ### How far each function was learned
+    ### Where the trained models' sensitivities sit
+    ### Against Köver et al. (2026)
+    >>> success = report.split("### Success per N")[1].split("###")[0]
+    >>> for line in success.splitlines():  # doctest: +NORMALIZE_WHITESPACE
+    ...     if line.startswith("| FIRST"):
+    ...         print(line)
+    | FIRST | 3 | 1/1 | 1.00 [0.21, 1.00] | 1 | 1 | 30 |
+    | FIRST | 4 | 1/1 | 1.00 [0.21, 1.00] | 1 | 1 | 50 |
     """
     summary = summarise_training(df)
     series = _series_columns(df)

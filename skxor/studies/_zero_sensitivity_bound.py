@@ -182,6 +182,11 @@ _CONFIG = ["layer_norm_eps", "d_model", "n_layers", "n_bits"]
 def summarise_bound(df):
     """Per (eps, D, L, N): counts against the bound, shares with intervals.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`zero_sensitivity_bound`.
+
     Returns
     -------
     summary : pandas.DataFrame
@@ -195,6 +200,18 @@ def summarise_bound(df):
         of networks with Clopper-Pearson ``_low``/``_high``) and
         ``constant`` (share with a Wilson interval); ``nonconstant``
         (count) and ``method``.
+
+    Examples
+    --------
+    >>> from skxor.studies import summarise_bound, zero_sensitivity_bound
+    >>> df = zero_sensitivity_bound(n_bits=[4, 8], d_model=[8], n_layers=[1],
+    ...                             layer_norm_eps=[0.0], seeds=3)
+    >>> summary = summarise_bound(df)
+    >>> summary[["n_bits", "exponent", "vacuous", "networks", "nonconstant", "with_zero",
+    ...          "meets_bound"]]
+       n_bits  exponent  vacuous  networks  nonconstant  with_zero  meets_bound
+    0       4      -1.5     True         3            0        1.0          1.0
+    1       8      -1.5     True         3            1        1.0          1.0
     """
     rows = []
     log2 = math.log10(2.0)
@@ -269,6 +286,21 @@ def plot_zero_sensitivity_bound(df):
         networks (Wilson), one column per L. When eps = 0 and eps > 0 give
         identical profiles on every pair, eps = 0 is drawn and the title
         says so; otherwise each eps gets its own marker fill.
+
+    Examples
+    --------
+    >>> from skxor.studies import plot_zero_sensitivity_bound, zero_sensitivity_bound
+    >>> df = zero_sensitivity_bound(n_bits=[4, 8], d_model=[8], n_layers=[1],
+    ...                             layer_norm_eps=[0.0], seeds=3)
+    >>> figures = plot_zero_sensitivity_bound(df)
+    >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
+    {'count': 1, 'shares': 3}
+    >>> for text in figures["count"].legends[0].get_texts():
+    ...     print(text.get_text())
+    D=8, eps=0: median, non-constant
+    reference: bound N^-1.5, D=8 (vacuous)
+    reference: constant function, 2^N
+    D=8, eps=0: mean count
     """
     from matplotlib.figure import Figure
 
@@ -365,6 +397,34 @@ def report_zero_sensitivity_bound(df):
     """Markdown: counts against the bound, shares, where the bound is vacuous.
 
     Every number in the text is computed from ``df``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`zero_sensitivity_bound`.
+
+    Returns
+    -------
+    text : str
+        A Markdown section: the bound's exponent per (D, L), a table per
+        (eps, D, L, N) of the count against the bound and of the shares, and
+        sentences on the networks overall.
+
+    Examples
+    --------
+    >>> from skxor.studies import report_zero_sensitivity_bound, zero_sensitivity_bound
+    >>> df = zero_sensitivity_bound(n_bits=[4, 8], d_model=[8], n_layers=[1],
+    ...                             layer_norm_eps=[0.0], seeds=3)
+    >>> report = report_zero_sensitivity_bound(df)
+    >>> print(report.splitlines()[0])
+    ## Theorem 4.5: zero-sensitivity strings against N^((D-1)/(2L) - 5)
+    >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
+    ...     if line.startswith("|     0"):  # the rows: eps = 0
+    ...         print(line)
+    | 0 | 8 | 1 | 4 | -0.9 | 1.2 | - | 1.00 [0.29, 1.00] | - of 0 |
+      1.00 [0.44, 1.00] | 1.00 [0.29, 1.00] |
+    | 0 | 8 | 1 | 8 | -1.35 | 2.34 | 2.18 | 1.00 [0.29, 1.00] | 1.00 [0.03, 1.00] of 1 |
+      0.67 [0.21, 0.94] | 1.00 [0.29, 1.00] |
     """
     summary, agreement, identical = _drawn_summary(df)
     seeds = int(df["seed"].nunique())

@@ -66,3 +66,32 @@ def test_every_entry_is_used():
         if not info.name.endswith(("__main__", "_docstrings"))
     )
     assert [key for key in DOCS if f"%({key})s" not in sources] == []
+
+
+def _exported():
+    """``(qualified name, object)`` of every class and function in a public ``__all__``.
+
+    The ``__all__`` of skxor itself and of each public subpackage or module
+    (its name not starting with an underscore) that declares one.
+    """
+    modules = [skxor] + [
+        importlib.import_module(f"skxor.{info.name}")
+        for info in pkgutil.iter_modules(skxor.__path__)
+        if not info.name.startswith("_")
+    ]
+    for module in modules:
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if inspect.isclass(obj) or inspect.isroutine(obj):
+                yield module.__name__, f"{module.__name__}.{name}", obj
+
+
+def test_every_public_object_has_a_doctested_example():
+    exported = list(_exported())
+    walked = {module for module, _, _ in exported}
+    assert {"skxor", "skxor.boolean", "skxor.datasets", "skxor.nn", "skxor.estimators",
+            "skxor.sensitivity", "skxor.theory", "skxor.plotting", "skxor.studies",
+            "skxor.utils"} <= walked
+    # Its own docstring (a class's, not one inherited): doctest collects only that.
+    missing = sorted({name for _, name, obj in exported if ">>>" not in (obj.__doc__ or "")})
+    assert missing == []
