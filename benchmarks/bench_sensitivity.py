@@ -112,7 +112,7 @@ def target_4_exhaustive_profile(n_bits=None, fraction_bits=5):
     ]
 
 
-def flop_rate_exhaustive_profile(n_bits=None, timed_bits=None, repeat=2):
+def flop_rate_exhaustive_profile(n_bits=None, timed_bits=None, repeat=6):
     """FLOP rate of the exhaustive profile's forward passes vs a large matrix product.
 
     The forward pass's multiply-adds are counted from the architecture
