@@ -63,6 +63,10 @@ DOCS = {
     # -- studies ------------------------------------------------------------------
     "scheduler": """scheduler : str or None, default=None
     dask.distributed scheduler address.""",
+    "sample_complexity_table": """df : pandas.DataFrame
+    The long table of :func:`sample_complexity`.
+target : float or None, default=None
+    Defaults to the table's ``target``.""",
 }
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ ]*)%\((?P<name>\w+)\)s[ ]*$", re.MULTILINE)

@@ -694,7 +694,7 @@ def report_k_sparse(df):
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`k_sparse`.
+        The result of :func:`k_sparse`, from which the section is written.
 
     Returns
     -------

@@ -563,7 +563,7 @@ def report_one_step(df):
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`one_step`.
+        The result of :func:`one_step`, from which the section is written.
 
     Returns
     -------

@@ -782,7 +782,7 @@ def report_random_init_sensitivity(df):
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`random_init_sensitivity`.
+        The result of :func:`random_init_sensitivity`, from which the section is written.
 
     Returns
     -------

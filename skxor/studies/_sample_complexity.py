@@ -21,6 +21,7 @@ import pandas as pd
 from sklearn.model_selection import ShuffleSplit, learning_curve
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._utils._docstrings import fill_doc
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer
 from ._common import Study, expand_grid, run_preset, seeds_text, single_thread
@@ -225,15 +226,13 @@ def like_for_like(df):
     return df[(df[columns] == last).all(axis=1)]
 
 
+@fill_doc
 def n_star_per_seed(df, target=None):
     """Per model, d and seed: the smallest n from which the accuracy stays >= target.
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        The long table of :func:`sample_complexity`.
-    target : float or None, default=None
-        Defaults to the table's ``target``.
+    %(sample_complexity_table)s
 
     Returns
     -------
@@ -315,6 +314,7 @@ def samples_needed(df, target=None):
     return pd.DataFrame(rows)
 
 
+@fill_doc
 def fit_exponents(df, target=None, *, n_boot=2000, random_state=0):
     """Exponent a of n*(d) ~ d^a per model, fitted to the per-seed n*, with a bootstrap interval.
 
@@ -323,10 +323,7 @@ def fit_exponents(df, target=None, *, n_boot=2000, random_state=0):
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        The long table of :func:`sample_complexity`.
-    target : float or None, default=None
-        Defaults to the table's ``target``.
+    %(sample_complexity_table)s
     n_boot : int, default=2000
         Bootstrap resamples of the seeds.
     random_state : int, default=0

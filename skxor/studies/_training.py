@@ -693,7 +693,7 @@ def report_training_sensitivity(df):
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`training_sensitivity`.
+        The result of :func:`training_sensitivity`, from which the section is written.
 
     Returns
     -------

@@ -401,7 +401,7 @@ def report_zero_sensitivity_bound(df):
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`zero_sensitivity_bound`.
+        The result of :func:`zero_sensitivity_bound`, from which the section is written.
 
     Returns
     -------
