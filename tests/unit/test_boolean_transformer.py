@@ -66,10 +66,19 @@ def test_no_grad_chunking_matches_one_pass():
     torch.testing.assert_close(chunked, full.detach(), rtol=1e-5, atol=1e-6)
 
 
+@pytest.fixture
+def step_by_step():
+    """No fused inference kernel: every layer runs op by op, as with autograd."""
+    torch.backends.mha.set_fastpath_enabled(False)
+    yield
+    torch.backends.mha.set_fastpath_enabled(True)
+
+
 @pytest.mark.parametrize("config", CONFIGS + [{"activation": "relu", "norm": "post"}])
-def test_no_grad_pass_computes_in_place_with_the_same_bits(config):
-    # Without autograd the ReLU and the residual sums write into temporaries;
-    # the output must be bit for bit the autograd pass's, and the input untouched.
+def test_no_grad_pass_computes_in_place_with_the_same_bits(config, step_by_step):
+    # Without autograd the ReLU and the residual sums write into temporaries
+    # and the tokens come from a table; step by step, the output must be bit
+    # for bit the autograd pass's, and the input untouched.
     model = BooleanTransformer(7, d_model=16, n_layers=2, n_heads=2, seed=0, **config)
     spins = random_spins(300, 7)
     kept = spins.clone()
@@ -87,6 +96,86 @@ def test_no_grad_pass_computes_in_place_with_the_same_bits(config):
         model._run(spins, full=True, record=record)
     for name, parts in record.items():
         assert torch.equal(inverse_std[name], torch.cat(parts))
+
+
+def _count_fused_calls(monkeypatch):
+    calls = []
+    kernel = torch._transformer_encoder_layer_fwd
+
+    def counting(*args):
+        calls.append(args[0].shape)
+        return kernel(*args)
+
+    monkeypatch.setattr(torch, "_transformer_encoder_layer_fwd", counting)
+    return calls
+
+
+@pytest.mark.parametrize("config", [
+    {},
+    {"readout": "cls", "norm": "post"},
+    {"readout": "eos", "activation": "gelu", "positional": "sinusoidal"},
+    {"norm": "post", "activation": "gelu", "layer_norm_eps": 1e-2},
+    {"init": "normal", "init_scale": 0.5},
+])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_fused_inference_layers_agree_with_the_autograd_pass(config, dtype, monkeypatch):
+    # The fused kernel computes every full layer of a no-grad pass over short
+    # strings; its outputs are the autograd pass's up to float rounding, and
+    # so is the Boolean function away from T(x) = 0.
+    calls = _count_fused_calls(monkeypatch)
+    model = BooleanTransformer(9, d_model=16, n_layers=3, n_heads=2, seed=3, **config).to(dtype)
+    spins = random_spins(500, 9).to(dtype)
+    with_grad = model(spins).detach()
+    assert not calls
+    with torch.no_grad():
+        fused = model(spins)
+    assert len(calls) == 2 * -(-500 // model.eval_batch_size)  # two full layers per chunk
+    tol = 1e-5 if dtype == torch.float32 else 1e-12
+    torch.testing.assert_close(fused, with_grad, rtol=tol, atol=tol)
+    clear = with_grad.abs() > 10 * tol
+    assert torch.equal(fused[clear] > 0, with_grad[clear] > 0)
+
+
+@pytest.mark.parametrize("why, build, context", [
+    ("eps = 0", dict(layer_norm_eps=0.0), None),
+    ("odd head count", dict(d_model=24, n_heads=3), None),
+    ("heads 4 wide", dict(d_model=16, n_heads=4), None),
+    ("activation tanh", dict(activation="tanh"), None),
+    ("33 tokens", dict(n_bits=32, readout="cls"), None),
+    ("autograd", {}, "grad"),
+    ("fast path off", {}, "off"),
+    ("a forward hook", {}, "hook"),
+])
+def test_fused_kernel_is_skipped_where_it_would_differ_or_be_slower(why, build, context, monkeypatch):
+    calls = _count_fused_calls(monkeypatch)
+    kwargs = dict(n_bits=9, d_model=16, n_layers=2, n_heads=2, seed=0)
+    kwargs.update(build)
+    model = BooleanTransformer(**kwargs)
+    spins = random_spins(20, model.n_bits)
+    if context == "hook":
+        model.layers[0].mlp_in.register_forward_hook(lambda *args: None)
+    if context == "off":
+        torch.backends.mha.set_fastpath_enabled(False)
+    try:
+        if context == "grad":
+            model(spins)
+        else:
+            with torch.no_grad():
+                model(spins)
+    finally:
+        torch.backends.mha.set_fastpath_enabled(True)
+    assert not calls, why
+    with torch.no_grad():  # the same model with 9 bits, two heads 8 wide, would use it
+        BooleanTransformer(9, d_model=16, n_layers=2, n_heads=2, seed=0)(random_spins(4, 9))
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_token_table_gives_the_per_string_arithmetic_bit_for_bit(config):
+    model = BooleanTransformer(7, d_model=12, n_layers=2, n_heads=3, seed=2, **config)
+    spins = random_spins(64, 7)
+    with torch.no_grad():
+        assert torch.equal(model._run(spins, table=model._token_table()), model._run(spins))
 
 
 @pytest.mark.parametrize(
