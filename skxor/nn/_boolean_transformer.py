@@ -280,6 +280,7 @@ class _Block(nn.Module):
         D = h.shape[-1]
         return (
             not torch.is_grad_enabled()
+            and hasattr(torch, "_transformer_encoder_layer_fwd")
             and torch.backends.mha.get_fastpath_enabled()
             and h.dim() == 3
             and h.device.type == "cpu"
