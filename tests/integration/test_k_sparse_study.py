@@ -20,6 +20,8 @@ from skxor.studies._k_sparse import (
 )
 from skxor.theory import population_loss
 
+from _figures import assert_legends_clear_of_titles
+
 
 @pytest.fixture(scope="module")
 def small():
@@ -152,12 +154,17 @@ def _check_figures(figures, df):
             series = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
             series += [line for line in ax.lines if not line.get_label().startswith("_")]
             assert len(series) == len(handles), name
+        assert_legends_clear_of_titles(fig)
     # One series per (T, m) in every success panel that has data.
     per_panel = summary["n_steps"].nunique() * summary["m"].nunique()
     for ax in figures["success"].axes:
         assert len(ax.containers) == per_panel
         assert len(ax.get_xticks()) == summary["d"].nunique()  # a tick at every d
         assert "population" in ax.get_title() or "samples" in ax.get_title()
+        assert "initial queries" in ax.get_title()
+    # One row of panels per (data, initialisation).
+    rows = summary[["n", "init"]].drop_duplicates()
+    assert len(figures["success"].axes) == len(rows) * summary["k"].nunique()
     assert "seeds" in figures["success"].get_suptitle()
     assert "preset" in figures["success"].get_suptitle()
 

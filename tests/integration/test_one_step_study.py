@@ -21,7 +21,7 @@ from skxor.studies._one_step import (
 )
 from skxor.theory import population_step
 
-from _figures import assert_every_axis_labelled_and_series_in_legend
+from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_clear_of_titles
 
 
 @pytest.fixture(scope="module")
@@ -184,24 +184,13 @@ def test_quick_preset_figures(tmp_path):
     for name, figure in figures.items():
         assert_every_axis_labelled_and_series_in_legend(figure)
         figure.savefig(tmp_path / f"{name}.png", dpi=60)
-        _assert_legends_clear_of_the_title(figure)
+        assert_legends_clear_of_titles(figure)
     title = figures["success"].get_suptitle()
     assert "population" in title and "quick preset" in title and "10 seeds" in title
     # Every (attention, T) at every step length tried: 6 series of 4 points each.
     sweep = figures["step_length"].axes[0]
     assert len(sweep.containers) == 6
     assert all(len(c.lines[0].get_xdata()) == 4 for c in sweep.containers)
-
-
-def _assert_legends_clear_of_the_title(figure):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    renderer = FigureCanvasAgg(figure).get_renderer()
-    figure.draw(renderer)
-    title = figure._suptitle.get_window_extent(renderer)
-    for legend in list(figure.legends) + [ax.get_legend() for ax in figure.axes]:
-        if legend is not None:
-            assert not legend.get_window_extent(renderer).overlaps(title)
 
 
 def test_compute_states_its_floor_for_the_runner():
@@ -277,7 +266,7 @@ def test_swept_figures_show_every_step_length_clear_of_the_title(swept):
     figures = plot_one_step(swept)
     for figure in figures.values():
         assert_every_axis_labelled_and_series_in_legend(figure)
-        _assert_legends_clear_of_the_title(figure)
+        assert_legends_clear_of_titles(figure)
     sweep = figures["step_length"].axes[0]
     assert len(sweep.containers) == 6
     assert all(len(c.lines[0].get_xdata()) == 4 for c in sweep.containers)
