@@ -18,7 +18,8 @@ it succeeds most often (ties: the lower median loss), chosen on the same
 runs - an optimistic choice for every variant, so that no variant fails for
 want of a step length tried. The three attention types, every step length
 and every T share each seed's keys, initial queries and support (a paired
-design); seeds, d and m give the runs.
+design); seeds, d and m give the runs (for one seed and m, the keys at a
+smaller d are the first rows of those at a larger d).
 
 How the accuracy is scored
 --------------------------
