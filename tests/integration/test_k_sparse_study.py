@@ -225,3 +225,21 @@ def test_the_initialisation_is_a_swept_setting_with_its_own_rates():
         r = pooled[(pooled["k"] == 3) & (pooled["init"] == init)].iloc[0]
         assert (f"- population (exact), {init} initial queries, one step: " in report)
         assert f"k = 3: {r.successes}/{r.runs} = " in report
+
+
+def test_gain_slopes_bootstrap_only_from_eight_seeds():
+    from skxor.studies._k_sparse import gain_slopes
+
+    few = k_sparse(k=[2], d=[20, 60], n_steps=[1], seeds=3, n_test=0, v1_seeds=0,
+                   init="antisymmetric")
+    row = gain_slopes(few).iloc[0]
+    assert row["interval"] == "range over seeds (rough)" and row["seeds"] == 3
+    per_seed = []
+    for _, g in few.groupby("seed"):
+        g = g.sort_values("d")
+        per_seed.append(np.diff(np.log(g["support_gain"]))[0] / np.diff(np.log(g["d"]))[0])
+    assert row["low"] == pytest.approx(min(per_seed)) and row["high"] == pytest.approx(max(per_seed))
+    many = k_sparse(k=[2], d=[20, 60], n_steps=[1], seeds=8, n_test=0, v1_seeds=0,
+                    init="antisymmetric")
+    assert gain_slopes(many).iloc[0]["interval"] == "bootstrap 95%"
+    assert "range of the per-seed slopes, rough" in report_k_sparse(few)
