@@ -183,7 +183,11 @@ class ModelEvaluator:
             )
         if table.dtype == bool:
             return table.view(np.uint8)
-        if table.dtype.kind not in "iuf" or not np.isin(table, [0, 1]).all():
+        if table.dtype.kind not in "iuf":  # complex, strings, objects
+            raise ValueError(
+                f"A truth table must hold Boolean values 0/1; got dtype {table.dtype}."
+            )
+        if not np.isin(table, [0, 1]).all():
             bad = np.unique(table[~np.isin(table, [0, 1])])[:5].tolist()
             raise ValueError(
                 f"A truth table must hold Boolean values 0/1; got the values {bad}."
