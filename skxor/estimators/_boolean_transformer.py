@@ -35,9 +35,13 @@ _SEED_MAX = np.iinfo(np.int32).max
 
 
 def _function_labels(function, bits, name="target_function"):
-    """Values 0/1 (bool array) of a target function on 0/1 strings (uint8)."""
+    """Values 0/1 (bool array) of a target function on 0/1 strings (uint8).
+
+    The function gets them as int64, so that arithmetic on them such as
+    ``2 * X[:, 0] - 1`` cannot wrap round.
+    """
     try:
-        out = function(bits)
+        out = function(bits.astype(np.int64))
     except Exception as exc:
         raise ValueError(
             f"{name} failed on a batch of 0/1 strings of shape {bits.shape}: "
@@ -145,7 +149,7 @@ default="relu"
         Strings per gradient step (capped at n_samples for fixed data).
     target_function : callable or None, default=None
         If set, train on fresh uniform strings labelled by
-        ``target_function(bits)``: it gets a uint8 array of 0/1 bits of shape
+        ``target_function(bits)``: it gets an int64 array of 0/1 bits of shape
         (n, N) and returns n labels 0/1, -1/+1 or bools, 1/+1/True being
         ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify; a
         lambda works too, but an estimator holding one cannot be pickled).

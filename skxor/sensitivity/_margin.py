@@ -9,6 +9,7 @@ evaluation per string builds the table of decisions, and the neighbour
 ``x^{+i}`` of the string with index r is the table entry ``r ^ (1 << i)``.
 """
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -123,7 +124,11 @@ class MarginProfile:
 
 
 def _check_decisions(values, n_rows, what):
-    """Decisions as an int8 array of shape (n_rows,), values in {-1, 0, 1}."""
+    """Decisions as an int8 array of shape (n_rows,), values in {-1, 0, 1}.
+
+    Bools are Boolean values, as in :func:`sensitivity_profile`: True
+    accepts and False rejects (never undecided).
+    """
     if isinstance(values, torch.Tensor):
         values = values.detach().cpu().numpy()
     values = np.asarray(values)
@@ -132,6 +137,8 @@ def _check_decisions(values, n_rows, what):
             f"{what} must give one decision per string, shape ({n_rows},); got "
             f"shape {values.shape}."
         )
+    if values.dtype == bool:
+        return np.where(values, 1, -1).astype(np.int8)
     if values.dtype.kind not in "biuf":
         raise ValueError(f"{what} must give decisions -1/0/+1; got dtype {values.dtype}.")
     ok = (values == -1) | (values == 0) | (values == 1)
@@ -173,7 +180,9 @@ def _decision_table(f, n_bits, batch_size):
 
         what = f"{type(f).__name__}.decide"
     elif callable(f):
-        evaluate, what = f, "The callable"
+        # int64 bits, as sensitivity_profile gives callables: arithmetic such
+        # as 2 * X[:, 0] - 1 cannot wrap round (uint8 gave 255).
+        evaluate, what = (lambda bits: f(bits.astype(np.int64))), "The callable"
     else:
         raise TypeError(
             "f must be a recognizer module with a decide method, a callable on "
@@ -256,8 +265,12 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
         The recognizer. A module (e.g. :class:`skxor.nn.BooleanTransformer`)
         gets float spins ``1 - 2 b`` on its device and its ``decide``
         returns -1/0/+1 (using its own ``margin``). A callable gets 0/1
-        strings (uint8, shape (n, N)) and returns -1/0/+1. A 1-D array of
-        length 2^N is the table of decisions.
+        strings (int64, shape (n, N)) and returns -1/0/+1. A 1-D array of
+        length 2^N is the table of decisions. Bools are Boolean values
+        (True accepts, False rejects, nothing undecided), as in
+        :func:`sensitivity_profile`; numbers are decisions, so 0 is
+        undecided, and a function that never returns -1 but some 0 (such
+        as Boolean labels 0/1) gets a UserWarning.
     n_bits : int
         String length N (at most 28).
     batch_size : int, default=65536
@@ -293,6 +306,18 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
     counts, flip_counts, band_counts = margin_counts(table, n_bits)
     n_accepted = int(np.count_nonzero(table == 1))
     n_rejected = int(np.count_nonzero(table == -1))
+    if n_rejected == 0 and n_accepted < table.shape[0]:
+        # Outputs 0/1 only: decisions that never reject, or Boolean labels
+        # 0/1 read as "undecided / accept"? Say which reading was taken.
+        warnings.warn(
+            f"margin_profile: f rejected no string (no decision -1) and left "
+            f"{table.shape[0] - n_accepted} of {table.shape[0]} undecided (0), so "
+            "its outputs never fall below the band. If f returns Boolean labels "
+            "0/1, give them as bools or -1/+1 (e.g. lambda X: 2 * f(X) - 1), or use "
+            "sensitivity_profile; 0 here means undecided.",
+            UserWarning,
+            stacklevel=2,
+        )
     margin = getattr(f, "margin", None) if isinstance(f, torch.nn.Module) else None
     return MarginProfile(
         n_bits,
