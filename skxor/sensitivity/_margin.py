@@ -23,6 +23,8 @@ from .._utils._bits import (
     low_bits_pattern,
 )
 from .._utils._docstrings import fill_doc
+from .._utils._evaluate import ModuleReference, real_scores, stable_decisions
+from ..nn import BooleanTransformer
 
 #: log2 of the strings per chunk of the evaluation and look-up passes.
 _CHUNK_BITS = 16
@@ -52,6 +54,12 @@ class MarginProfile:
         band (``d(x) != 0 = d(x^{+i})``), not counted as flips.
     n_accepted, n_rejected, n_undecided : int
         Strings with ``d = +1``, ``-1`` and ``0``; they sum to ``2^N``.
+    n_redecided : int, default=0
+        Strings whose output lay within the rounding bound of ``+-margin``
+        (of 0 when the margin is 0) and were decided by a one-string
+        float64 evaluation, so that the profile does not depend on
+        ``batch_size`` (a :class:`~skxor.nn.BooleanTransformer`; 0 for
+        tables and callables, whose decisions are taken as given).
 
     Attributes
     ----------
@@ -85,6 +93,7 @@ class MarginProfile:
     n_accepted: int
     n_rejected: int
     n_undecided: int
+    n_redecided: int = 0
 
     @property
     def n_strings(self):
@@ -152,8 +161,10 @@ def _check_decisions(values, n_rows, what):
 
 
 def _decision_table(f, n_bits, batch_size):
-    """The decision of ``f`` on every string, in index order (int8)."""
+    """``(decisions, n_redecided)``: the decision of ``f`` on every string, in
+    index order (int8), and how many outputs were re-decided at a threshold."""
     total = 1 << n_bits
+    redecided = [0]
     if isinstance(f, np.ndarray) or isinstance(f, torch.Tensor):
         table = f.detach().cpu().numpy() if isinstance(f, torch.Tensor) else f
         if table.ndim != 1 or table.shape[0] != total:
@@ -161,7 +172,7 @@ def _decision_table(f, n_bits, batch_size):
                 f"A decision table for n_bits={n_bits} must be 1-D of length "
                 f"2^{n_bits} = {total}; got shape {table.shape}."
             )
-        return _check_decisions(table, total, "The decision table")
+        return _check_decisions(table, total, "The decision table"), 0
     if isinstance(f, torch.nn.Module):
         if not hasattr(f, "decide"):
             raise TypeError(
@@ -174,9 +185,22 @@ def _decision_table(f, n_bits, batch_size):
         floating = [t.dtype for t in tensors if t.is_floating_point()]
         dtype = floating[0] if floating else torch.float32
 
+        reference = None
+        if isinstance(f, BooleanTransformer):
+            # Its real outputs through the shared rule: decisions at +-margin
+            # do not depend on the batch size (see stable_decisions).
+            reference = ModuleReference(f, n_bits, dtype, device)
+
         def evaluate(bits):
             spins = 1 - 2 * torch.from_numpy(bits).to(device=device, dtype=dtype)
-            return f.decide(spins)
+            if reference is None:
+                return f.decide(spins)
+            with torch.no_grad():
+                out = f(spins)
+            decisions, n = stable_decisions(real_scores(out), reference.recompute(spins),
+                                            reference.bound(), margin=f.margin)
+            redecided[0] += n
+            return decisions
 
         what = f"{type(f).__name__}.decide"
     elif callable(f):
@@ -195,7 +219,7 @@ def _decision_table(f, n_bits, batch_size):
     for start in range(0, total, size):
         bits = block_bits(start, n_bits, low)
         table[start : start + size] = _check_decisions(evaluate(bits), size, what)
-    return table
+    return table, redecided[0]
 
 
 def margin_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
@@ -302,7 +326,7 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
         )
     if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive integer; got {batch_size!r}.")
-    table = _decision_table(f, n_bits, int(batch_size))
+    table, n_redecided = _decision_table(f, n_bits, int(batch_size))
     counts, flip_counts, band_counts = margin_counts(table, n_bits)
     n_accepted = int(np.count_nonzero(table == 1))
     n_rejected = int(np.count_nonzero(table == -1))
@@ -328,4 +352,5 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
         n_accepted,
         n_rejected,
         (1 << n_bits) - n_accepted - n_rejected,
+        n_redecided,
     )
