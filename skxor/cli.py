@@ -131,18 +131,25 @@ def _n_jobs(text):
     return value
 
 
-def _check_scheduler(scheduler):
-    """A --scheduler needs dask.distributed: say which extra installs it."""
-    if scheduler is None:
-        return
-    try:
-        import distributed  # noqa: F401
-    except ImportError as exc:
-        raise ValueError(
-            f"--scheduler {scheduler}: running on a dask scheduler needs dask.distributed, "
-            "which is not installed; install the dask extra: pip install 'skxor[dask]' "
-            f"({exc})."
-        ) from None
+def _check_extras(scheduler):
+    """The optional packages a run needs, named with the extra that installs them.
+
+    Every run draws figures (matplotlib, the ``plot`` extra); a --scheduler
+    needs dask.distributed (the ``dask`` extra). Checked before any work, so
+    that no computation is lost to a missing package.
+    """
+    needed = [("matplotlib", "plot", "drawing the figures of a run")]
+    if scheduler is not None:
+        needed.append(("distributed", "dask",
+                       f"--scheduler {scheduler}: running on a dask scheduler"))
+    for module, extra, purpose in needed:
+        try:
+            __import__(module)
+        except ImportError as exc:
+            raise ValueError(
+                f"{purpose} needs {module}, which is not installed; install the "
+                f"{extra} extra: pip install 'skxor[{extra}]' ({exc})."
+            ) from None
 
 
 def _parse_value(raw):
@@ -231,7 +238,7 @@ def _run(args, names):
         # Everything a user gave is checked before any work starts.
         for name in names:
             get_study(name).params(args.preset, overrides[name])
-        _check_scheduler(args.scheduler)
+        _check_extras(args.scheduler)
         prepare_out_dir(args.out, name="--out")
     except _USER_ERRORS as exc:
         return _fail(exc)

@@ -127,6 +127,15 @@ def test_scheduler_without_dask_names_the_extra(tmp_path, capsys, monkeypatch):
     assert not (tmp_path / "out").exists()  # refused before any work
 
 
+def test_run_without_matplotlib_names_the_extra_before_any_work(tmp_path, capsys,
+                                                                monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
+    code, err = _run_main(["run", "one_step", *TINY, "--out", str(tmp_path / "out")], capsys)
+    assert code == 2 and "Traceback" not in err
+    assert "needs matplotlib" in err and "pip install 'skxor[plot]'" in err
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_failing_cell_names_the_values_set(tmp_path, capsys):
     # n = 2 is allowed by the study, but a 2-sample training set can hold one
     # class: the message says which settings the run used.
