@@ -502,10 +502,12 @@ class ModelEvaluator:
         return (decisions == 1).astype(np.uint8)
 
     def _estimator_labels(self, X, n_rows):
-        from ..estimators._base import TorchBinaryClassifier  # late: no import cycle
+        from .. import estimators  # late: no import cycle
 
-        if (isinstance(self.model, TorchBinaryClassifier) and self.classes is not None
-                and self.classes.shape[0] == 2):
+        skxor_torch = isinstance(self.model, (
+            estimators.BooleanTransformerClassifier, estimators.FFNNParityBaseline,
+            estimators.KParityTransformer, estimators.SparseXORTransformer))
+        if skxor_torch and self.classes is not None and self.classes.shape[0] == 2:
             # Its predict is classes_[1] exactly where decision_function > 0.
             return self._stable_estimator_labels(X)
         pred = np.asarray(self.model.predict(X))
