@@ -728,7 +728,10 @@ default="relu"
         With ``margin = xi > 0``: +1 where ``T(x) >= xi``, -1 where
         ``T(x) <= -xi``, 0 in between. With ``margin = 0``: +1 where
         ``T(x) > 0``, else -1 (the Boolean function ``T(x) > 0``; nothing is
-        undecided).
+        undecided). It reads the outputs of this call as they are, so an
+        output within float rounding of a threshold can be decided
+        differently in another batch; :func:`skxor.sensitivity.margin_profile`
+        decides such outputs by a one-string evaluation instead.
 
         Parameters
         ----------
