@@ -450,27 +450,37 @@ def _log_likelihood(params, x, lo, hi):
 _LOG_SIGMA = (np.log(1e-3), np.log(20.0))
 
 
-def _maximise(x, lo, hi, a=None):
-    """Maximum likelihood over (a, b, log sigma), or over (b, log sigma) with ``a`` fixed."""
-    mid = np.where(np.isfinite(lo) & np.isfinite(hi), (lo + hi) / 2, np.where(np.isfinite(hi), hi, lo))
-    slope = np.polyfit(x, mid, 1)[0] if np.unique(x).size > 1 else 0.0
-    a0 = slope if a is None else a
-    b0 = float(np.mean(mid - a0 * x))
-    s0 = np.log(max(np.std(mid - a0 * x), 0.1))
+def _maximise(x, lo, hi, a=None, start=None):
+    """Maximum likelihood over (a, b, log sigma), or over (b, log sigma) with ``a`` fixed.
+
+    Nelder-Mead from a few starts (or from ``start``, a previous optimum):
+    three parameters at most, and no gradient to get wrong.
+    """
+    if start is not None:
+        starts = [start]
+    else:
+        mid = np.where(np.isfinite(lo) & np.isfinite(hi), (lo + hi) / 2,
+                       np.where(np.isfinite(hi), hi, lo))
+        slope = np.polyfit(x, mid, 1)[0] if np.unique(x).size > 1 else 0.0
+        a0 = slope if a is None else a
+        b0 = float(np.mean(mid - a0 * x))
+        s0 = float(np.log(max(np.std(mid - a0 * x), 0.1)))
+        starts = [[a0, b0, s] for s in (s0, np.log(0.3), np.log(2.0))]
+    bounds = [(-50, 50), (-200, 200), _LOG_SIGMA]
     best = None
-    for start_s in (s0, np.log(0.3), np.log(2.0)):
+    for point in starts:
         if a is None:
-            res = optimize.minimize(lambda p: -_log_likelihood(p, x, lo, hi), [a0, b0, start_s],
-                                    method="L-BFGS-B",
-                                    bounds=[(-50, 50), (-200, 200), _LOG_SIGMA])
-            value, point = -res.fun, res.x
+            res = optimize.minimize(lambda p: -_log_likelihood(p, x, lo, hi), point,
+                                    method="Nelder-Mead", bounds=bounds,
+                                    options={"xatol": 1e-5, "fatol": 1e-7, "maxiter": 4000})
+            value, found = -res.fun, res.x
         else:
-            res = optimize.minimize(lambda p: -_log_likelihood([a, *p], x, lo, hi),
-                                    [b0, start_s], method="L-BFGS-B",
-                                    bounds=[(-200, 200), _LOG_SIGMA])
-            value, point = -res.fun, np.array([a, *res.x])
+            res = optimize.minimize(lambda p: -_log_likelihood([a, *p], x, lo, hi), point[1:],
+                                    method="Nelder-Mead", bounds=bounds[1:],
+                                    options={"xatol": 1e-5, "fatol": 1e-7, "maxiter": 4000})
+            value, found = -res.fun, np.array([a, *res.x])
         if best is None or value > best[0]:
-            best = (value, point)
+            best = (value, found)
     return best
 
 
@@ -528,7 +538,8 @@ def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
     drop = stats.chi2.ppf(confidence, 1) / 2
 
     def gap(value):
-        return best - _maximise(x, lo, hi, a=value)[0] - drop
+        # Warm-started at the optimum: the profile is smooth in a.
+        return best - _maximise(x, lo, hi, a=value, start=[value, b, log_sigma])[0] - drop
 
     for side, limit in (("low", -50.0), ("high", 50.0)):
         step = 0.25 if side == "high" else -0.25
