@@ -848,6 +848,8 @@ def _run_params(df):
         params.update(json.loads(df["setting"].iloc[0]))
         params["model"] = [m for m in MODELS if m in set(df["model"])]
         params["d"] = sorted(int(d) for d in set(df["d"]))
+        if _samples_d_max(df) is not None:  # not part of the setting: read off the rows
+            params["samples_d_max"] = _samples_d_max(df)
     return params
 
 
@@ -1028,6 +1030,16 @@ def _comparison(df):
                 f"{int(both[one].max())}, {_run_params(df)['transformer_steps']} steps m = "
                 f"{int(both[many].min())} to {int(both[many].max())}."
             )]
+    trained = reached[reached["model"] == "ffnn"]
+    if len(trained):
+        widths = sorted({int(w) for w in trained["size"]})
+        lines += ["", (
+            f"The trained FFNN's width needed is {widths[0]}"
+            + (f" to {widths[-1]}" if len(widths) > 1 else "")
+            + f" at every d where it met the rule (d = {int(trained['d'].min())} to "
+            f"{int(trained['d'].max())}): its count, width (d + 2) + 1, grows with d because "
+            "each hidden unit has d input weights, which is what its slope measures."
+        )]
     needed = reached.pivot_table(index="d", columns="model", values="params")
     models = [m for m in SAMPLE_MODELS if m in needed.columns]
     if "transformer" in models and len(models) > 1:

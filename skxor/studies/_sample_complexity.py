@@ -770,8 +770,8 @@ def plot_sample_complexity(df):
     ax.set_ylim(bottom, above * 1.5)
     ax.set_ylabel(f"n* per seed (accuracy stays >= {target:g})")
     ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    ax.set_title(f"Samples needed: {_setting(df)}\nlines: maximum-likelihood fit of the median "
-                 "n* (censored seeds kept), bands: profile-likelihood 95%", fontsize="small")
+    ax.set_title(f"Samples needed: {_setting(df)}\nlines: ML fit of the median n* (censored "
+                 "kept); bands: profile likelihood 95%", fontsize="small")
     return {"learning_curves": curves, "samples_needed": scaling}
 
 
