@@ -55,6 +55,7 @@ def _parameter_scaling(df):
     if df.empty:
         return "**Parameter scaling**: the table holds no rows; nothing to summarise."
     slopes = parameter_slopes(df, n_boot=1000)
+    run = _run_params(df)
 
     def span(values):
         values = sorted({int(v) for v in values})
@@ -64,7 +65,7 @@ def _parameter_scaling(df):
     for model in [m for m in MODELS if m in set(df["model"])]:
         rows = df[df["model"] == model].sort_values("d")
         met = rows[rows["reached"].astype(bool)]
-        name = DISPLAY_NAMES[model]
+        name = DISPLAY_NAMES[model].replace("T steps", f"{run['transformer_steps']} steps")
         size = "m" if model.startswith("transformer") else "width"
         if len(met):
             text = (f"{name}: {size} = {span(met['size'])}, {span(met['params'])} trainable"
@@ -83,7 +84,6 @@ def _parameter_scaling(df):
             text += " (random features need about as many samples as features: n(d) may limit them)"
         parts.append(text)
     seeds = int(df["seeds"].min())
-    run = _run_params(df)
     return (
         f"**Parameter scaling** ({'rough: ' if seeds < 8 else ''}{seeds} seeds per size, each "
         f"size with its own; needed = the smallest size at which at least "
