@@ -18,7 +18,8 @@ their own experiments found far fewer samples than the bound to suffice.
 """
 
 import time
-from numbers import Real
+import warnings
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
@@ -554,7 +555,7 @@ def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
 
 
 @fill_doc
-def fit_exponents(df, target=None, *, confidence=0.95):
+def fit_exponents(df, target=None, *, confidence=0.95, n_boot=None, random_state=None):
     """Exponent a of n*(d) ~ d^a per model, fitted to the per-seed grid cells of n*.
 
     Every seed is kept: its n* is known to lie in a grid cell (reached),
@@ -569,6 +570,10 @@ def fit_exponents(df, target=None, *, confidence=0.95):
     %(sample_complexity_table)s
     confidence : float, default=0.95
         Coverage of the profile-likelihood interval.
+    n_boot, random_state : None
+        No longer used (the interval was a bootstrap over seeds before it
+        became a profile-likelihood interval): passing either warns with a
+        ``FutureWarning``; ``n_boot`` must still be a whole number >= 1.
 
     Returns
     -------
@@ -602,6 +607,13 @@ def fit_exponents(df, target=None, *, confidence=0.95):
     """
     if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
         raise ValueError(f"confidence must be in (0, 1); got {confidence!r}.")
+    if n_boot is not None and (isinstance(n_boot, bool) or not isinstance(n_boot, Integral)
+                               or n_boot < 1):
+        raise ValueError(f"n_boot must be a whole number >= 1; got {n_boot!r}.")
+    if n_boot is not None or random_state is not None:
+        warnings.warn("fit_exponents no longer bootstraps: n_boot and random_state are "
+                      "ignored (the interval is a profile-likelihood interval).",
+                      FutureWarning, stacklevel=2)
     per_seed = n_star_per_seed(df, target)
     _, ratio = _grid(like_for_like(df))
     rows = []

@@ -157,6 +157,15 @@ def test_summaries_refuse_impossible_inputs(function):
     assert len(function(_valid().drop(columns="target"), target=0.95)) == 1
 
 
+@pytest.mark.parametrize("n_boot", [0, -5, 2.5])
+def test_fit_exponents_names_a_bad_n_boot(n_boot):
+    # Old code: IndexError from np.quantile.
+    with pytest.raises(ValueError, match="n_boot must be a whole number >= 1"):
+        fit_exponents(_valid(), n_boot=n_boot)
+    with pytest.warns(FutureWarning, match="no longer bootstraps"):
+        fit_exponents(pd.concat([_valid(), _valid().assign(d=20)]), n_boot=100)
+
+
 def test_fit_exponents_counts_every_seed():
     df = _table([[0.5, 0.99, 0.99, 1.0], [0.99, 1, 1, 1], [0.1, 0.2, 0.3, 0.4]])
     df = pd.concat([df, df.assign(d=20)])
