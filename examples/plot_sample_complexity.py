@@ -5,8 +5,10 @@ Sample complexity of one and five gradient steps
 :func:`sklearn.model_selection.learning_curve` for the one-step and the
 five-step transformer: test accuracy against the number of training samples,
 for several input lengths d. Each seed's n* (the smallest n from which its
-accuracy stays >= 0.95) is drawn as a point, with the fitted exponent and its
-bootstrap band; two seeds make this a rough picture (the full preset uses 10).
+accuracy stays >= 0.95) is drawn with its grid cell (last failing n, n*], the
+censored seeds kept, with the exponent fitted to those cells by maximum
+likelihood and its profile-likelihood band; two seeds make this a rough
+picture (the full preset uses 10).
 """
 
 import matplotlib.pyplot as plt

@@ -44,6 +44,8 @@ ESTIMATORS = [
         width=4, activation="tanh", loss="squared_error", optimizer="sgd",
         learning_rate=0.05, max_iter=5, batch_size=None, binarize=0.0, random_state=0,
     ),
+    FFNNParityBaseline(width=64, train_hidden=False, max_iter=30, batch_size=32, binarize=0.0,
+                       random_state=0),
     BooleanTransformerClassifier(
         d_model=8, n_layers=1, n_heads=2, learning_rate=0.02, max_iter=30, batch_size=32,
         binarize=0.0, random_state=0,

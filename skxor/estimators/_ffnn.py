@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
-from skorch.callbacks import EarlyStopping
+from skorch.callbacks import EarlyStopping, Freezer
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
 
@@ -29,10 +29,13 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
 
     ``f(x) = sum_j a_j sigma(w_j . x + c_j) + c_0`` on the input spins
     ``x in {-1, +1}^d``, with ``width`` hidden units; the prediction is
-    ``classes_[1]`` where ``f(x) > 0``. Every weight is trainable:
+    ``classes_[1]`` where ``f(x) > 0``. By default every weight is trainable:
     ``width * (d + 2) + 1`` parameters, at least ``d + 3`` for any width,
     the Omega(d) that Han & Ghoshdastidar contrast with the transformer's
-    ``n_heads * m``.
+    ``n_heads * m``. With ``train_hidden=False`` the first layer keeps its
+    random initialization and only the read-out is trained (a random-features
+    model): ``width + 1`` trainable parameters and ``width * (d + 1)`` frozen
+    ones, like the transformer's frozen random keys.
 
     Training is mini-batch gradient descent run through skorch (held as a
     private fitted attribute): PyTorch's default ``nn.Linear``
@@ -79,6 +82,10 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         Patience of early stopping, in epochs.
     tol : float, default=1e-4
         Smallest decrease of the validation loss that counts as improvement.
+    train_hidden : bool, default=True
+        Train the first layer (``w_j``, ``c_j``). When False it stays at its
+        random initialization (frozen, not counted in ``n_parameters_``) and
+        only the read-out ``a``, ``c_0`` is trained: random features.
     %(binarize)s
     %(dtype)s
     device : str or torch.device, default="cpu"
@@ -93,7 +100,11 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
     Attributes
     ----------
     n_parameters_ : int
-        Trainable parameters, ``width * (n_features_in_ + 2) + 1``.
+        Trainable parameters: ``width * (n_features_in_ + 2) + 1``, or
+        ``width + 1`` with ``train_hidden=False``.
+    n_frozen_parameters_ : int
+        Parameters kept at their initialization: 0, or
+        ``width * (n_features_in_ + 1)`` with ``train_hidden=False``.
     %(loss_curve_)s
     validation_loss_curve_ : list of float or None
         Validation loss after each epoch when ``early_stopping``, else None.
@@ -121,6 +132,12 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
     97
     >>> clf.score(X[1000:], y[1000:])
     1.0
+
+    Random features: the first layer frozen, only the read-out trained.
+
+    >>> rf = FFNNParityBaseline(width=8, train_hidden=False, max_iter=2, random_state=0)
+    >>> rf.fit(X[:1000], y[:1000]).n_parameters_, rf.n_frozen_parameters_
+    (9, 88)
     """
 
     _parameter_constraints = {
@@ -137,6 +154,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "n_iter_no_change": [Integers(1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
+        "train_hidden": ["boolean"],
         **SkorchTrainedClassifier._shared_constraints,
     }
 
@@ -156,6 +174,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         validation_fraction=0.1,
         n_iter_no_change=10,
         tol=1e-4,
+        train_hidden=True,
         binarize=None,
         dtype="float32",
         device="cpu",
@@ -175,6 +194,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
+        self.train_hidden = train_hidden
         self.binarize = binarize
         self.dtype = dtype
         self.device = device
@@ -236,6 +256,9 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         if self.optimizer == "sgd":
             optimizer_kwargs["optimizer__momentum"] = self.momentum
 
+        if not self.train_hidden:
+            # Frozen parameters get no gradient; the optimizers skip them.
+            callbacks.append(("freeze_hidden", Freezer("hidden.*")))
         net = self._train_net(
             TwoLayerNetwork,
             spins,
@@ -267,6 +290,9 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
             [float(v) for v in net.history[:, "valid_loss"]] if self.early_stopping else None
         )
         self.n_parameters_ = count_module_parameters(net.module_)
+        self.n_frozen_parameters_ = (
+            sum(p.numel() for p in net.module_.parameters()) - self.n_parameters_
+        )
 
     # -- prediction -----------------------------------------------------------
 

@@ -2,18 +2,27 @@
 
 Every success rate a study publishes carries a Wilson interval, every share
 used as a lower bound a Clopper-Pearson (exact) interval, and every fitted
-log-log slope a bootstrap interval over seeds. The functions here are the one
-place these are computed, so tables, figures and reports agree.
+log-log slope a bootstrap interval over seeds -- from at least
+:data:`MIN_BOOTSTRAP_GROUPS` (8) seeds: with fewer, a percentile bootstrap
+draws from too few distinct resamples to mean anything (2 seeds give at most
+3), so the slope comes with the range of the per-seed slopes instead, marked
+rough. The functions here are the one place these are computed, so tables,
+figures and reports agree.
 """
 
 import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
 
+#: The fewest independent groups (seeds) a bootstrap interval is drawn from.
+MIN_BOOTSTRAP_GROUPS = 8
+
 __all__ = [
+    "MIN_BOOTSTRAP_GROUPS",
     "bootstrap_loglog_slope",
     "clopper_pearson_interval",
     "format_interval",
+    "format_slope",
     "rate_with_interval",
     "wilson_interval",
 ]
@@ -113,13 +122,19 @@ def bootstrap_loglog_slope(x, y, groups=None, *, n_boot=2000, confidence=0.95, r
     Resampling is over ``groups`` (typically seeds): each bootstrap draw picks
     groups with replacement and refits on all their points, so the interval
     reflects seed-to-seed variation. Without groups, points are resampled.
-    Non-finite or non-positive points are dropped first.
+    Non-finite or non-positive points are dropped first. With fewer than
+    :data:`MIN_BOOTSTRAP_GROUPS` groups there is no bootstrap interval
+    (``low`` and ``high`` are NaN, ``rough`` is True): ``range_low`` and
+    ``range_high`` give the smallest and largest slope fitted to one group
+    alone (groups with at least two distinct x), a rough spread to show
+    instead.
 
     Parameters
     ----------
     x, y : array-like of shape (n_points,)
     groups : array-like of shape (n_points,) or None, default=None
     n_boot : int, default=2000
+        Bootstrap resamples; at least 1.
     confidence : float, default=0.95
     random_state : int, RandomState instance or None, default=0
 
@@ -127,20 +142,34 @@ def bootstrap_loglog_slope(x, y, groups=None, *, n_boot=2000, confidence=0.95, r
     -------
     result : dict
         ``slope`` (fit on all points), ``low``, ``high`` (percentile
-        interval; NaN when fewer than two distinct x values remain in too
-        many draws), ``n_points`` and ``n_groups`` used.
+        interval; NaN with fewer than :data:`MIN_BOOTSTRAP_GROUPS` groups,
+        or when fewer than two distinct x values remain in too many draws),
+        ``n_points`` and ``n_groups`` used, ``rough`` (fewer groups than
+        :data:`MIN_BOOTSTRAP_GROUPS`) and ``range_low``, ``range_high`` (the
+        range of the per-group slopes; NaN when no group has two distinct x).
 
     Examples
     --------
     >>> import numpy as np
     >>> from skxor.studies._stats import bootstrap_loglog_slope
-    >>> x = np.repeat([10, 20, 40, 80], 3)
+    >>> x = np.repeat([10, 20, 40, 80], 8)
     >>> rng = np.random.default_rng(0)
     >>> y = 3 * x ** 2 * np.exp(0.05 * rng.standard_normal(x.size))
-    >>> res = bootstrap_loglog_slope(x, y, groups=np.tile([0, 1, 2], 4))
-    >>> round(res["slope"], 1), res["low"] < 2 < res["high"], res["n_points"]
-    (2.0, True, 12)
+    >>> res = bootstrap_loglog_slope(x, y, groups=np.tile(np.arange(8), 4))
+    >>> round(res["slope"], 1), res["low"] < 2 < res["high"], res["n_points"], res["rough"]
+    (2.0, True, 32, False)
+
+    Three seeds are too few for a bootstrap: the range of the per-seed
+    slopes comes instead.
+
+    >>> x = np.repeat([10, 20, 40, 80], 3)
+    >>> res = bootstrap_loglog_slope(x, 3 * x ** 2.0, groups=np.tile([0, 1, 2], 4))
+    >>> res["rough"], bool(np.isnan(res["low"])), round(res["range_low"], 1), round(res["range_high"], 1)
+    (True, True, 2.0, 2.0)
     """
+    if isinstance(n_boot, bool) or int(n_boot) != n_boot or n_boot < 1:
+        raise ValueError(f"n_boot must be a whole number >= 1; got {n_boot!r}.")
+    n_boot = int(n_boot)
     x = np.asarray(x, dtype=float).ravel()
     y = np.asarray(y, dtype=float).ravel()
     if x.shape != y.shape:
@@ -151,25 +180,54 @@ def bootstrap_loglog_slope(x, y, groups=None, *, n_boot=2000, confidence=0.95, r
     keep = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
     x, y, groups = x[keep], y[keep], groups[keep]
     nan = float("nan")
+    labels = np.unique(groups)
     result = {"slope": nan, "low": nan, "high": nan, "n_points": int(x.size),
-              "n_groups": int(np.unique(groups).size)}
+              "n_groups": int(labels.size), "rough": bool(labels.size < MIN_BOOTSTRAP_GROUPS),
+              "range_low": nan, "range_high": nan}
     if x.size < 2 or np.unique(x).size < 2:
         return result
     result["slope"] = _loglog_fit(x, y)
-    labels = np.unique(groups)
     members = [np.flatnonzero(groups == g) for g in labels]
+    own = [_loglog_fit(x[rows], y[rows]) for rows in members if np.unique(x[rows]).size >= 2]
+    if own:
+        result["range_low"], result["range_high"] = float(min(own)), float(max(own))
+    if result["rough"]:
+        return result
     rng = check_random_state(random_state)
     slopes = []
-    for _ in range(int(n_boot)):
+    for _ in range(n_boot):
         pick = rng.randint(0, labels.size, labels.size)
         rows = np.concatenate([members[i] for i in pick])
         if np.unique(x[rows]).size >= 2:
             slopes.append(_loglog_fit(x[rows], y[rows]))
     # An interval only when (almost) every draw could be fitted.
-    if len(slopes) >= 0.9 * n_boot:
+    if slopes and len(slopes) >= 0.9 * n_boot:
         alpha = (1 - confidence) / 2
         result["low"], result["high"] = (float(q) for q in np.quantile(slopes, [alpha, 1 - alpha]))
     return result
+
+
+def format_slope(fit, digits=2, unit="seeds"):
+    """A slope from :func:`bootstrap_loglog_slope` as text: interval, or range marked rough.
+
+    Examples
+    --------
+    >>> from skxor.studies._stats import format_slope
+    >>> format_slope({"slope": 1.02, "low": 0.9, "high": 1.1, "n_groups": 10})
+    '1.02 [0.90, 1.10]'
+    >>> format_slope({"slope": 0.21, "low": float("nan"), "high": float("nan"),
+    ...               "n_groups": 5, "rough": True, "range_low": 0.1, "range_high": 0.35})
+    '0.21 (rough: 5 seeds, too few for an interval; per-seed slopes 0.10 to 0.35)'
+    """
+    text = format_interval(fit["slope"], fit.get("low"), fit.get("high"), digits)
+    if text == "-" or not fit.get("rough"):
+        return text
+    spread = ""
+    low, high = fit.get("range_low", float("nan")), fit.get("range_high", float("nan"))
+    if np.isfinite(low) and np.isfinite(high):
+        spread = f"; per-{unit[:-1] if unit.endswith('s') else unit} slopes " + (
+            f"{low:.{digits}f} to {high:.{digits}f}" if low != high else f"all {low:.{digits}f}")
+    return f"{text} (rough: {fit['n_groups']} {unit}, too few for an interval{spread})"
 
 
 def format_interval(value, low, high, digits=2):

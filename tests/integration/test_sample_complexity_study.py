@@ -47,61 +47,155 @@ def _table(accuracies, sizes=(10, 20, 40, 80)):
 
 def test_n_star_per_seed_requires_staying_above_and_flags_censoring():
     df = _table([[0.99, 0.5, 0.97, 0.98],   # reached at 40 (the 10 is a lucky dip)
-                 [0.96, 0.97, 0.99, 1.0],   # at the grid floor: censored
-                 [0.1, 0.2, 0.3, 0.4]])     # never
+                 [0.96, 0.97, 0.99, 1.0],   # at the grid floor: left-censored
+                 [0.1, 0.2, 0.3, 0.4]])     # never: right-censored
     per_seed = n_star_per_seed(df)
     assert per_seed["n_star"].tolist() == [40.0, 10.0, np.inf]
     assert per_seed["status"].tolist() == ["reached", "at grid floor", "not reached"]
+    # The grid cell (last failing n, first reaching n] holding n*.
+    assert per_seed["n_low"].tolist() == [20.0, 0.0, 80.0]
+    assert per_seed["n_high"].tolist() == [40.0, 10.0, np.inf]
     table = samples_needed(df)
     assert table["n_star"].tolist() == [40.0]
     assert table["reached"].iloc[0] == "2/3" and table["at_floor"].iloc[0] == 1
+    assert table["not_reached"].iloc[0] == 1
     row = table.iloc[0]
     assert row["reached_rate"] == pytest.approx(2 / 3)
     assert row["reached_low"] <= row["reached_rate"] <= row["reached_high"]
+    # Three seeds: too few for a 95% interval of the median; the range, said so.
+    assert row["median_interval"] == "range"
+    assert (row["median_low"], row["median_high"]) == (0.0, np.inf)
     df = _table([[0.1, 0.2, 0.3, 0.4]])
     assert np.isnan(samples_needed(df)["n_star"].iloc[0])
 
 
-def test_exponent_recovers_a_known_slope_and_leaves_out_censored_points():
+def test_samples_needed_is_nan_when_half_the_seeds_do_not_reach():
+    # Documented before as NaN only when "fewer than half" reach; exactly
+    # half reaching gives an unbracketed median too, and the text says so now.
+    df = _table([[0.5, 1, 1, 1], [0.1, 0.2, 0.3, 0.4]])
+    assert np.isnan(samples_needed(df)["n_star"].iloc[0])
+    assert "NaN unless more than half" in samples_needed.__doc__
+
+
+def test_median_interval_is_distribution_free_with_enough_seeds():
+    # Ten seeds, n* at 20, 40 or 80: ranks 2 and 9 of the cells' ends.
+    rows = [[0.5, 1, 1, 1]] * 3 + [[0.5, 0.5, 1, 1]] * 4 + [[0.5, 0.5, 0.5, 1]] * 3
+    table = samples_needed(_table(rows))
+    row = table.iloc[0]
+    assert row["median_interval"] == "95%"
+    assert (row["median_low"], row["median_high"]) == (10.0, 80.0)
+
+
+def _synthetic(exponent=2.0, seeds=8, spread=0.2, ds=(10, 20, 40, 80), floor=100):
     rng = np.random.default_rng(0)
-    sizes = np.round(100 * 2 ** (np.arange(0, 30) / 2)).astype(int)
+    sizes = np.round(floor * 2 ** (np.arange(0, 30) / 2)).astype(int)
     rows = []
-    for d in [10, 20, 40, 80]:
-        for seed in range(8):
-            n_star = 3 * d**2 * np.exp(0.2 * rng.standard_normal())
+    for d in ds:
+        for seed in range(seeds):
+            n_star = 3 * d**exponent * np.exp(spread * rng.standard_normal())
             for n in sizes:
                 rows.append({"model": "m", "d": d, "seed": seed, "n": n,
                              "accuracy": 1.0 if n >= n_star else 0.5, "target": 0.95})
-    df = pd.DataFrame(rows)
+    return pd.DataFrame(rows)
+
+
+def test_exponent_recovers_a_known_slope_and_keeps_censored_seeds():
+    df = _synthetic()
     fit = fit_exponents(df).iloc[0]
     assert fit["low"] <= 2.0 <= fit["high"] and abs(fit["exponent"] - 2) < 0.2
-    assert fit["low"] <= fit["exponent"] <= fit["high"]
+    assert fit["grid_ratio"] == pytest.approx(np.sqrt(2), abs=0.01)
     # d = 10 needs about 300 samples; raise the grid floor to 400 and those
-    # seeds become censored: they are counted and left out.
+    # seeds become left-censored: kept, and counted.
     floored = df[df["n"] >= 400]
     fit = fit_exponents(floored).iloc[0]
-    assert fit["left_out_floor"] >= 6
-    assert fit["n_points"] == 32 - fit["left_out_floor"] - fit["left_out_unreached"]
+    assert fit["left_censored"] >= 6 and fit["n_points"] == 32
+    assert fit["n_interval"] + fit["left_censored"] + fit["right_censored"] == 32
+    assert fit["low"] <= 2.0 <= fit["high"]
+
+
+def test_censoring_aware_fit_is_not_biased_by_a_low_ceiling():
+    # Cut the grid so that most seeds at the largest d never reach it: the
+    # old fit dropped them and flattened the slope; kept as right-censored
+    # they still pull the fit up to the true exponent.
+    df = _synthetic(exponent=2.0, spread=0.5, seeds=12)
+    capped = df[df["n"] <= 3 * 80**2]
+    per_seed = n_star_per_seed(capped)
+    assert (per_seed["status"] == "not reached").sum() >= 4
+    fit = fit_exponents(capped).iloc[0]
+    assert fit["right_censored"] == (per_seed["status"] == "not reached").sum()
+    assert fit["low"] <= 2.0 <= fit["high"]
+    # Least squares on the reached seeds only (what the old code did) is biased low.
+    used = per_seed[per_seed["status"] == "reached"]
+    naive = np.polyfit(np.log(used["d"]), np.log(used["n_star"]), 1)[0]
+    assert naive < fit["exponent"]
+
+
+def _valid():
+    return _table([[0.5, 0.99, 0.99, 1.0]])
+
+
+@pytest.mark.parametrize("function", [n_star_per_seed, samples_needed, fit_exponents])
+def test_summaries_refuse_impossible_inputs(function):
+    # Old code: NaN n marked a seed "reached" with n* = NaN; an empty table
+    # raised IndexError; target 2.0 or NaN made every seed "not reached"; a
+    # missing column raised KeyError.
+    nan_n = _valid().assign(n=[10, np.nan, 40, 80])
+    with pytest.raises(ValueError, match=r"\['n'\].*non-finite"):
+        function(nan_n)
+    with pytest.raises(ValueError, match="no rows"):
+        function(_valid().iloc[:0])
+    for target in (2.0, float("nan"), 0.5, 0.3):
+        with pytest.raises(ValueError, match=r"target must be in \(0.5, 1\]"):
+            function(_valid(), target=target)
+    with pytest.raises(ValueError, match=r"df\['target'\] must be in \(0.5, 1\]"):
+        function(_valid().assign(target=2.0))
+    with pytest.raises(ValueError, match=r"lacks the column\(s\) \['target'\]"):
+        function(_valid().drop(columns="target"))
+    with pytest.raises(ValueError, match=r"lacks the column\(s\) \['model'\]"):
+        function(_valid().drop(columns="model"))
+    # A target passed explicitly stands in for the column.
+    assert len(function(_valid().drop(columns="target"), target=0.95)) == 1
+
+
+@pytest.mark.parametrize("n_boot", [0, -5, 2.5])
+def test_fit_exponents_names_a_bad_n_boot(n_boot):
+    # Old code: IndexError from np.quantile.
+    with pytest.raises(ValueError, match="n_boot must be a whole number >= 1"):
+        fit_exponents(_valid(), n_boot=n_boot)
+    with pytest.warns(FutureWarning, match="no longer bootstraps"):
+        fit_exponents(pd.concat([_valid(), _valid().assign(d=20)]), n_boot=100)
+
+
+def test_fit_exponents_counts_every_seed():
+    df = _table([[0.5, 0.99, 0.99, 1.0], [0.99, 1, 1, 1], [0.1, 0.2, 0.3, 0.4]])
+    df = pd.concat([df, df.assign(d=20)])
+    fit = fit_exponents(df).iloc[0]
+    assert fit["n_points"] == 6 == fit["n_interval"] + fit["left_censored"] + fit["right_censored"]
+    assert (fit["n_interval"], fit["left_censored"], fit["right_censored"]) == (2, 2, 2)
 
 
 def test_report_states_numbers_from_the_table(curves):
     text = report_sample_complexity(curves)
     fit = fit_exponents(curves).iloc[0]
-    assert f"from {int(fit['n_points'])} points" in text
+    assert f"from {int(fit['n_points'])} learning curves" in text
     assert "Rough: 3 seeds and 2 values of d" in text
-    assert "d^4" in text
+    assert "d^4" in text and "far fewer samples than that bound" in text
     assert "parameter-scaling study" in text
 
 
-def test_tradeoff_sentence_compares_medians():
+def test_tradeoff_claims_fewer_samples_only_where_intervals_separate():
     rows = []
     for model, scale in [("ffnn", 1), ("transformer_one_step", 4)]:
-        for d in [10, 20]:
-            for n in [10, 20, 40, 80, 160, 320]:
-                rows.append({"model": model, "d": d, "seed": 0, "n": n, "target": 0.95,
-                             "accuracy": 1.0 if n >= scale * d else 0.5})
+        for d in [10, 20, 40]:
+            for seed in range(6):
+                # At d = 40 both need the same: no claim there.
+                need = scale * d if d < 40 else 80
+                for n in [10, 20, 40, 80, 160, 320]:
+                    rows.append({"model": model, "d": d, "seed": seed, "n": n, "target": 0.95,
+                                 "accuracy": 1.0 if n >= need else 0.5})
     text = report_sample_complexity(pd.DataFrame(rows))
-    assert "the FFNN's median n* is below the transformer_one_step's at 2 of the 2" in text
+    assert ("the FFNN needs fewer at d = 10, 20; the transformer_one_step at d = none; "
+            "not separated at d = 40") in text
 
 
 def test_figures_label_every_axis_and_show_every_series(curves):
@@ -133,6 +227,24 @@ def test_quick_preset_figures(tmp_path):
     assert "Rough" in report_sample_complexity(df)
 
 
+def test_a_one_class_first_prefix_names_n_min(tmp_path, capsys):
+    # Old code: exit 2 with a message embedding scikit-learn's "All the 1
+    # fits failed ... Traceback".
+    from skxor.cli import main
+
+    argv = ["run", "sample_complexity", "--set", "model=transformer_one_step", "--set", "d=2",
+            "--set", "n_min=2", "--set", "n_max=2", "--set", "n_sizes=1", "--set", "seeds=1",
+            "--set", "n_test=1", "--out", str(tmp_path)]
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "n_min=2 is too small" in err and "n_min >= 16" in err
+    assert "Traceback" not in err and "fits failed" not in err
+
+
 def test_a_merged_table_is_analysed_on_the_latest_setting(tmp_path):
     from skxor.studies import run_studies
 
@@ -159,3 +271,18 @@ def test_a_merged_table_is_analysed_on_the_latest_setting(tmp_path):
     text = report_sample_complexity(table)
     assert "the table also holds 3 rows of 1 other setting(s)" in text
     assert "n_test=100" in text
+
+
+def test_headline_renders_degenerate_tables(tmp_path):
+    # Tables the study can write: only a header, or one value of d. Old code:
+    # IndexError on the empty table.
+    from skxor.studies import render_headline
+
+    columns = ["model", "d", "seed", "n", "accuracy", *SETTING_COLUMNS, *TIME_COLUMNS]
+    pd.DataFrame(columns=columns).to_csv(tmp_path / "sample_complexity.csv", index=False)
+    assert "nothing to summarise" in render_headline(tmp_path)
+    one_d = _table([[0.5, 0.99, 0.99, 1.0], [0.99, 1, 1, 1]])
+    one_d.to_csv(tmp_path / "sample_complexity.csv", index=False)
+    text = render_headline(tmp_path)
+    assert "m: no exponent" in text and "2 learning curves; 1 censored" in text
+    assert "nan" not in text.lower()

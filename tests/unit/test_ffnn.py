@@ -316,3 +316,24 @@ def test_two_layer_network_module():
     x = torch.ones(5, dtype=torch.float64)
     torch.testing.assert_close(out[0], a @ torch.relu(W @ x + c) + c0)
     assert pickle.loads(pickle.dumps(net)).activation == "relu"
+
+
+def test_random_features_train_only_the_read_out():
+    import numpy as np
+
+    from skxor import FFNNParityBaseline, count_parameters
+    from skxor.datasets import make_sparse_parity
+
+    X, y = make_sparse_parity(600, 10, support=[2, 7], random_state=0)
+    short = FFNNParityBaseline(width=6, train_hidden=False, max_iter=1, random_state=0).fit(X, y)
+    long = FFNNParityBaseline(width=6, train_hidden=False, max_iter=4, random_state=0).fit(X, y)
+    trained = FFNNParityBaseline(width=6, max_iter=4, random_state=0).fit(X, y)
+    hidden = [m._net.module_.hidden.weight.detach().numpy() for m in (short, long, trained)]
+    output = [m._net.module_.output.weight.detach().numpy() for m in (short, long)]
+    # The first layer stays at its (seeded) initialization; the read-out moves.
+    np.testing.assert_array_equal(hidden[0], hidden[1])
+    assert not np.array_equal(hidden[1], hidden[2])
+    assert not np.array_equal(output[0], output[1])
+    assert (long.n_parameters_, long.n_frozen_parameters_) == (7, 66)
+    assert count_parameters(long) == 7
+    assert (trained.n_parameters_, trained.n_frozen_parameters_) == (73, 0)

@@ -7,6 +7,7 @@ from skxor.studies._stats import (
     bootstrap_loglog_slope,
     clopper_pearson_interval,
     format_interval,
+    format_slope,
     rate_with_interval,
     wilson_interval,
 )
@@ -63,3 +64,26 @@ def test_format_interval_never_shows_a_nonzero_interval_as_a_point():
     assert text == "0.000 [0.000, 0.004]"
     # Ordinary intervals keep two digits.
     assert format_interval(0.5, 0.3, 0.7) == "0.50 [0.30, 0.70]"
+
+
+def test_no_bootstrap_interval_from_fewer_than_eight_seeds():
+    # Three seeds: at most 10 distinct resamples; the old code gave an
+    # interval anyway (a flat band in the quick figure).
+    rng = np.random.default_rng(2)
+    x = np.repeat([10, 20, 40, 80], 3)
+    y = x ** 1.5 * np.exp(0.3 * rng.standard_normal(x.size))
+    res = bootstrap_loglog_slope(x, y, groups=np.tile([0, 1, 2], 4))
+    assert res["rough"] and np.isnan(res["low"]) and np.isnan(res["high"])
+    assert res["range_low"] <= res["slope"] <= res["range_high"]
+    assert "rough: 3 seeds" in format_slope(res)
+    x8 = np.repeat([10, 20, 40, 80], 8)
+    y8 = x8 ** 1.5 * np.exp(0.3 * rng.standard_normal(x8.size))
+    res = bootstrap_loglog_slope(x8, y8, groups=np.tile(np.arange(8), 4))
+    assert not res["rough"] and res["low"] < res["slope"] < res["high"]
+    assert "rough" not in format_slope(res)
+
+
+@pytest.mark.parametrize("n_boot", [0, -5, 2.5])
+def test_bootstrap_needs_a_positive_number_of_resamples(n_boot):
+    with pytest.raises(ValueError, match="n_boot"):
+        bootstrap_loglog_slope([1, 2, 3], [1, 2, 3], n_boot=n_boot)
