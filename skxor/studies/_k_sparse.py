@@ -71,7 +71,9 @@ from ._common import Study, cell_seed, columns_first, expand_grid, single_thread
 from ._figures import LINESTYLES, MARKERS, figure_legend, interval_errors, log_axis, offset
 from ._floor import floor_work
 from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
-from ._stats import bootstrap_loglog_slope, format_interval, rate_with_interval
+from ._stats import (
+    MIN_BOOTSTRAP_GROUPS, bootstrap_loglog_slope, format_interval, rate_with_interval,
+)
 from ._sweep import run_sweep
 
 _K = Interval(Integral, 2, 5, closed="both")
@@ -505,14 +507,10 @@ def gradient_signal(df):
     return pd.DataFrame(rows)
 
 
-#: Fewest seeds for a bootstrap interval; below it the per-seed range is shown.
-MIN_BOOTSTRAP_SEEDS = 8
-
-
 def gain_slopes(df):
     """Log-log slope of the support gain against d per k, m and init.
 
-    With at least :data:`MIN_BOOTSTRAP_SEEDS` seeds the interval is a
+    With at least :data:`~skxor.studies._stats.MIN_BOOTSTRAP_GROUPS` seeds the interval is a
     bootstrap 95 % interval over seeds (``interval = "bootstrap 95%"``);
     with fewer, a bootstrap would draw from too few distinct resamples, so
     ``low`` and ``high`` are the smallest and largest per-seed slopes
@@ -539,12 +537,8 @@ def gain_slopes(df):
         seeds = int(group["seed"].nunique())
         fit = bootstrap_loglog_slope(group["d"], group["support_gain"], groups=group["seed"])
         low, high, interval = fit["low"], fit["high"], "bootstrap 95%"
-        if seeds < MIN_BOOTSTRAP_SEEDS:
-            per_seed = [np.polyfit(np.log(g["d"]), np.log(g["support_gain"]), 1)[0]
-                        for _, g in group.groupby("seed")
-                        if g["d"].nunique() > 1 and (g["support_gain"] > 0).all()]
-            low, high = ((float(min(per_seed)), float(max(per_seed))) if per_seed
-                         else (float("nan"), float("nan")))
+        if fit["rough"]:
+            low, high = fit["range_low"], fit["range_high"]
             interval = "range over seeds (rough)"
         rows.append({"k": k, "m": m, "init": init, "slope": fit["slope"], "low": low,
                      "high": high, "interval": interval, "points": fit["n_points"],
@@ -907,7 +901,7 @@ def report_k_sparse(df):
         signal_table.to_markdown(index=False, floatfmt=".3g"),
         "",
         "Log-log slope of the support gain against d (least squares over every point; "
-        f"the interval: bootstrap 95 % over seeds with at least {MIN_BOOTSTRAP_SEEDS} "
+        f"the interval: bootstrap 95 % over seeds with at least {MIN_BOOTSTRAP_GROUPS} "
         "seeds, otherwise the range of the per-seed slopes, rough):",
         "",
         slopes.to_markdown(index=False),
@@ -958,7 +952,6 @@ STUDY = Study(
 
 __all__ = [
     "LOSS_CERTIFICATE",
-    "MIN_BOOTSTRAP_SEEDS",
     "PARAMETERS",
     "PRESETS",
     "STUDY",
