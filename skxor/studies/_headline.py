@@ -87,32 +87,39 @@ def _sample_complexity(df):
 
 
 def _training(df):
-    from ._training import learned_up_to
+    from ._training import (
+        _series_columns, _series_label, _with_model_setting, learned_up_to,
+        setting_description,
+    )
 
+    head = "**Training**"
+    if not len(df):
+        return f"{head}: the table holds no training run to summarise."
+    df = _with_model_setting(df)
     reach = learned_up_to(df)
+    series = _series_columns(df)
     parts = []
-    for r in reach.itertuples():
-        if r.learned_up_to:
-            head = f"{r.function} learned up to N = {r.learned_up_to}"
+    for _, r in reach.iterrows():
+        name = _series_label(r["function"], [r[c] for c in series], series, df)
+        if r["learned_up_to"]:
+            head_text = f"{name} learned up to N = {r['learned_up_to']}"
         else:
-            head = f"{r.function} not learned at the shortest N tried"
+            head_text = f"{name} not learned at the shortest N tried"
         parts.append(
-            f"{head} (at N = {r.largest_n_tried}: {r.learned}/{r.seeds} seeds, "
-            f"{format_interval(r.rate, r.low, r.high)})"
+            f"{head_text} (at N = {r['largest_n_tried']}: {r['learned']}/{r['seeds']} seeds, "
+            f"{format_interval(r['rate'], r['low'], r['high'])})"
         )
-    first = reach[reach["function"] == "FIRST"]
-    note = ""
-    if len(first):
-        learned = int(first["learned_up_to"].iloc[0]) == int(first["largest_n_tried"].iloc[0])
-        note = (
-            " Köver et al. prove FIRST and PARITY unlearnable only as N grows; here FIRST "
-            + ("is learned at every N tried." if learned else "falls short within the lengths tried.")
-        )
+    stops = df["stop"] if "stop" in df else pd.Series(dtype=str)
+    limited = int((stops == "budget").sum())
+    settings = "; ".join(setting_description(m) for m in df["model_setting"].unique())
     seeds = int(df["seed"].nunique()) if "seed" in df else 0
     return (
-        f"**Training** (rough: quick budget, {seeds} seeds, N = "
-        f"{', '.join(map(str, sorted(df['n_bits'].unique())))}; success = accuracy >= 0.99, "
-        "95% Wilson intervals): " + "; ".join(parts) + "." + note
+        f"{head} (rough: quick budget, {seeds} seeds, N = "
+        f"{', '.join(map(str, sorted(df['n_bits'].unique())))}; model settings: {settings}; "
+        "success = accuracy >= 0.99, 95% Wilson intervals): " + "; ".join(parts) + ". "
+        f"{limited} of {len(df)} runs were budget-limited (loss still falling at the "
+        "budget). Köver et al. prove FIRST and PARITY unlearnable only as N grows, which "
+        "no finite N tests."
     )
 
 

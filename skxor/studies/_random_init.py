@@ -675,7 +675,7 @@ def plot_random_init_sensitivity(df):
     axes[1].set_title("log N: polynomial growth is a straight line", fontsize="small")
     fig.suptitle(f"Random initialisation, {seeds} seeds per point.{eps_note}",
                  fontsize="small")
-    # Below the panels: a legend never covers the title.
+    # Below the panels, where it cannot cover the title.
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3,
                fontsize="xx-small")
     figures["zero_count"] = fig

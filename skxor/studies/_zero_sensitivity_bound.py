@@ -454,7 +454,7 @@ def plot_zero_sensitivity_bound(df):
     for ax in axes:
         ax.set_ylabel("log10 number of zero-sensitivity strings")
     fig.suptitle(title, fontsize="small")
-    # Below the panels: a legend never covers the title.
+    # Below the panels, where it cannot cover the title.
     figure_legend(fig, axes, loc="outside lower center", ncols=3, fontsize="xx-small")
     figures = {"count": fig}
 

@@ -370,3 +370,23 @@ def test_training_bad_overrides():
         training_sensitivity(d_model=10)
     with pytest.raises(ValueError, match="device"):
         training_sensitivity(device="tpu")
+
+
+def test_headline_on_a_table_without_runs(tmp_path, quick_df):
+    """Issue 23: a study table the headline cannot summarise says so (no traceback)."""
+    from skxor.studies import render_headline
+
+    quick_df.iloc[:0].to_csv(tmp_path / "training_sensitivity.csv", index=False)
+    assert "holds no training run to summarise" in render_headline(tmp_path)
+    quick_df.to_csv(tmp_path / "training_sensitivity.csv", index=False)
+    text = render_headline(tmp_path)
+    assert "MAJORITY (paper, xavier_uniform init)" in text and "budget-limited" in text
+
+
+def test_paper_preset_on_the_command_line(tmp_path, capsys):
+    from skxor.cli import main
+
+    assert main(["run", "one_step", "--preset", "paper", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("skxor: error: --preset paper: one_step has no such preset")
+    assert "Traceback" not in err
