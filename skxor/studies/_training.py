@@ -240,6 +240,22 @@ def loss_status(loss_curve, reached_target):
     return ("flat" if drop < FLAT_TOLERANCE else "budget"), drop
 
 
+def training_key(function, n_bits, model_setting, d_model, n_layers, n_heads, seed):
+    """What identifies one training run's network and data: the whole cell but its budget.
+
+    The budget and the step size are left out on purpose: the same run
+    under a larger budget extends this one.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import training_key
+    >>> sorted(training_key("FIRST", 8, "library", 16, 2, 4, 0))
+    ['d_model', 'function', 'model_setting', 'n_bits', 'n_heads', 'n_layers', 'seed']
+    """
+    return dict(function=function, n_bits=n_bits, model_setting=model_setting,
+                d_model=d_model, n_layers=n_layers, n_heads=n_heads, seed=seed)
+
+
 def training_cell(
     function, n_bits, model_setting, seed, random_state, d_model, n_layers, n_heads,
     learning_rate, batch_size, n_steps, check_every, target_accuracy, exhaustive_max,
@@ -256,8 +272,7 @@ def training_cell(
     start = time.perf_counter()
     target = FUNCTIONS[function](n_bits)
     setting = MODEL_SETTINGS[model_setting]
-    key = dict(function=function, n_bits=n_bits, model_setting=model_setting,
-               d_model=d_model, n_layers=n_layers, n_heads=n_heads, seed=seed)
+    key = training_key(function, n_bits, model_setting, d_model, n_layers, n_heads, seed)
     rng = np.random.default_rng(key_seed(random_state, 10, **key))
     monitor = rng.integers(0, 2, size=(check_every * batch_size, n_bits), dtype=np.uint8)
     clf = BooleanTransformerClassifier(
@@ -1051,7 +1066,7 @@ def report_training_sensitivity(df):
         "largest N with a success": reach["largest_with_success"].map(lambda n: n or "-"),
         "largest N tried": reach["largest_n_tried"],
         "success at largest N": [
-            f"{r.learned}/{r.seeds}: {format_interval(r.rate, r.low, r.high)}"
+            f"{r.learned}/{r.seeds} seeds: {format_interval(r.rate, r.low, r.high)}"
             for r in reach.itertuples()],
     })
     lines += ["### How far each function was learned", "", rule, "",
@@ -1210,6 +1225,7 @@ __all__ = [
     "setting_description",
     "setting_label",
     "training_cells",
+    "training_key",
     "plot_training_sensitivity",
     "report_training_sensitivity",
     "summarise_training",

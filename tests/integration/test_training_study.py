@@ -196,7 +196,7 @@ def test_report_numbers_come_from_the_table():
     assert report.startswith("## Training on PARITY, MAJORITY and FIRST")
     assert "custom settings, 5 seeds per (function, N)" in report
     assert "Rough" not in report
-    assert f"1/5: {format_interval(0.2, *wilson_interval(1, 5))}" in report
+    assert f"1/5 seeds: {format_interval(0.2, *wilson_interval(1, 5))}" in report
     assert "learned up to N = 8 (4 lengths tried, N = 4 to 32)" in report
     assert "The first length short of the rule is N = 16" in report
     assert "budget-limited (loss still falling), so a larger budget" not in report
@@ -215,7 +215,8 @@ def test_report_numbers_come_from_the_table():
     # One more seed learning at N = 32 changes the text.
     df.loc[(df["n_bits"] == 32) & (df["seed"] == 1), ["learned", "histogram"]] = [
         True, json.dumps([0, 10] + [0] * 31)]
-    assert f"2/5: {format_interval(0.4, *wilson_interval(2, 5))}" in report_training_sensitivity(df)
+    assert (f"2/5 seeds: {format_interval(0.4, *wilson_interval(2, 5))}"
+            in report_training_sensitivity(df))
 
 
 def test_quick_report(quick_df):
@@ -390,3 +391,23 @@ def test_paper_preset_on_the_command_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("skxor: error: --preset paper: one_step has no such preset")
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("preset", ["quick", "full", "paper"])
+def test_every_cell_trains_its_own_network_on_its_own_strings(preset):
+    """Seeds from the whole cell key: no two runs of a preset share a network or data.
+
+    Before, the seeds depended on the seed index only: every function and N of
+    one seed index started from the same weights and monitoring strings.
+    """
+    from skxor.studies._common import key_seed
+    from skxor.studies._training import training_cells, training_key
+
+    params = STUDY.preset(preset)
+    cells = training_cells(params)
+    keys = [training_key(c["function"], c["n_bits"], c["model_setting"], c["d_model"],
+                         c["n_layers"], c["n_heads"], c["seed"]) for c in cells]
+    for salt, bits in ((10, 63), (11, 32)):  # the strings, the network
+        seeds = {key_seed(params["random_state"], salt, bits=bits, **k) for k in keys}
+        assert len(seeds) == len(cells)
+
