@@ -446,7 +446,8 @@ def plot_zero_sensitivity_bound(df):
             # References above the data (zorder), so that data on them leave them visible.
             ax.plot(ns, [e * math.log10(n) for n in ns], color=_style(d, j)["color"],
                     ls=(0, (6, 3)), lw=1.2, zorder=9,
-                    label=f"reference: bound N^{e:g}, D={d}" + (" (vacuous: < 1)" if e < 0 else ""))
+                    label=f"reference: bound N^{e:g}, D={d}"
+                    + (" (vacuous: < 1)" if e < 0 else " (vacuous above the 2^N line)"))
         ax.plot(ns, [n * math.log10(2) for n in ns], color="black", lw=1.4, ls=(0, (2, 2)),
                 zorder=10, label="reference: constant function, 2^N (drawn over the data)")
         log_axis(ax, ns, base=2, label="string length N (log scale)")
