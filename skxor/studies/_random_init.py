@@ -422,6 +422,15 @@ def _models(df):
     return df[df["function"] == "transformer"].copy()
 
 
+def _require_networks(df):
+    """ValueError unless ``df`` holds at least one random network."""
+    if "function" not in df or not (df["function"] == "transformer").any():
+        raise ValueError(
+            "the table holds no random network (no row with function == 'transformer'): "
+            "nothing to draw; pass the table random_init_sensitivity or "
+            "zero_sensitivity_bound returned.")
+
+
 def distinct_networks(models):
     """The number of distinct random networks among ``models`` (the unit of every count).
 
@@ -623,6 +632,7 @@ def plot_random_init_sensitivity(df):
     """
     from matplotlib.figure import Figure
 
+    _require_networks(df)
     models, agreement = _drawn(df)
     summary = summarise_random_init(pd.concat([models, df[df["function"] != "transformer"]]))
     nets = summary[summary["init"] != RANDOM_FUNCTION]
@@ -918,6 +928,9 @@ def report_random_init_sensitivity(df):
     |   8 | 2/2 = 1.00 [0.34, 1.00]; 247 | 16/20 = 0.80 [0.58, 0.92]; 1.45 |
     """
     models = _models(df)
+    if not len(models):
+        return ("## Sensitivity at random initialisation\n\nThe table holds no random "
+                "network (no row with function == 'transformer'): nothing to summarise.")
     summary = summarise_random_init(df)
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     control = summary[summary["init"] == RANDOM_FUNCTION]

@@ -459,6 +459,13 @@ _STYLE = {  # colour, marker, line style: no two functions alike
 _TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
 
 
+def _require_runs(df):
+    """ValueError unless ``df`` holds at least one training run."""
+    if not len(df) or "function" not in df:
+        raise ValueError("the table holds no training run: nothing to summarise or draw; "
+                         "pass the table training_sensitivity returned.")
+
+
 def _with_model_setting(df):
     """``df`` with a ``model_setting`` column (tables from before it: the library's)."""
     if "model_setting" in df:
@@ -566,6 +573,7 @@ def summarise_training(df):
         ``average_sensitivity`` (mean), ``target_average_sensitivity``,
         ``profile_distance`` (mean), ``n_parameters`` and ``seconds`` (sum).
     """
+    _require_runs(df)
     df = _with_model_setting(df)
     series = _series_columns(df)
     rows = []
@@ -999,6 +1007,9 @@ def report_training_sensitivity(df):
     | FIRST (paper, xavier_uniform init) | 4 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 20 | 50 |
       1 / 0 / 0 |
     """
+    if not len(df) or "function" not in df:
+        return ("## Training on PARITY, MAJORITY and FIRST\n\nThe table holds no training "
+                "run: nothing to summarise.")
     df = _with_model_setting(df)
     summary = summarise_training(df)
     series = _series_columns(df)

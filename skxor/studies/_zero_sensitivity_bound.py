@@ -49,7 +49,7 @@ from ._figures import figure_legend, interval_errors, log_axis, offset
 from ._parameters import estimator_parameters
 from ._profiling import check_transformer
 from ._random_init import PARAMETERS as RANDOM_INIT_PARAMETERS
-from ._random_init import distinct_networks, eps_agreement, network_cell
+from ._random_init import _require_networks, distinct_networks, eps_agreement, network_cell
 from ._stats import clopper_pearson_interval, format_count, format_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -328,6 +328,9 @@ def bound_verdict(df):
     'every row is vacuous, so these data do not test the bound.'
     """
     summary = summarise_bound(df)
+    if not len(summary):
+        return {"eps": float("nan"), "rows": 0, "tested": 0, "networks": 0, "meets": 0,
+                "text": "the table holds no network, so it does not test the bound."}
     eps = float(summary["layer_norm_eps"].min())
     rows = summary[summary["layer_norm_eps"] == eps]
     tested = rows[~rows["vacuous"].astype(bool)]
@@ -408,6 +411,7 @@ def plot_zero_sensitivity_bound(df):
     """
     from matplotlib.figure import Figure
 
+    _require_networks(df)
     summary, agreement, identical = _drawn_summary(df)
     layers = sorted(summary["n_layers"].unique())
     ns = sorted(int(n) for n in summary["n_bits"].unique())
@@ -535,6 +539,9 @@ def report_zero_sensitivity_bound(df):
     >>> print(report.splitlines()[-1])
     Compared with the bound at eps = 0: every row is vacuous, so these data do not test the bound.
     """
+    if "function" not in df or not (df["function"] == "transformer").any():
+        return ("## Theorem 4.5: zero-sensitivity strings against N^((D-1)/(2L) - 5)\n\n"
+                "The table holds no random network: nothing to summarise.")
     summary, agreement, identical = _drawn_summary(df)
     summary_all = summarise_bound(df)
     seeds = int(df["seed"].nunique())

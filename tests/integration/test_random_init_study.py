@@ -335,3 +335,11 @@ def test_headline_on_all_constant_networks(tmp_path):
     df[df["function"] != "transformer"].to_csv(tmp_path / "random_init_sensitivity.csv",
                                                index=False)
     assert "holds no random network to summarise" in render_headline(tmp_path)
+
+
+def test_summaries_of_a_table_without_networks(df):
+    """Issue 23's family: a degenerate table gets a clear answer, never a traceback."""
+    refs = df[df["function"] != "transformer"]
+    assert "holds no random network" in report_random_init_sensitivity(refs)
+    with pytest.raises(ValueError, match="holds no random network"):
+        plot_random_init_sensitivity(refs)

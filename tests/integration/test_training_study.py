@@ -411,3 +411,11 @@ def test_every_cell_trains_its_own_network_on_its_own_strings(preset):
         seeds = {key_seed(params["random_state"], salt, bits=bits, **k) for k in keys}
         assert len(seeds) == len(cells)
 
+
+
+def test_summaries_of_an_empty_table(quick_df):
+    empty = quick_df.iloc[:0]
+    assert "holds no training run" in report_training_sensitivity(empty)
+    for summary in (summarise_training, learned_up_to, plot_training_sensitivity):
+        with pytest.raises(ValueError, match="holds no training run"):
+            summary(empty)

@@ -218,3 +218,12 @@ def test_quick_preset_figures():
     df = get_study("zero_sensitivity_bound").run("quick")
     check_figures(plot_zero_sensitivity_bound(df))
     assert not np.isnan(summarise_bound(df)["with_zero"]).any()
+
+
+def test_summaries_of_an_empty_table(df):
+    empty = df.iloc[:0]
+    assert "holds no random network" in report_zero_sensitivity_bound(empty)
+    assert bound_verdict(empty)["networks"] == 0
+    assert "does not test the bound" in bound_verdict(empty)["text"]
+    with pytest.raises(ValueError, match="holds no random network"):
+        plot_zero_sensitivity_bound(empty)
