@@ -687,6 +687,7 @@ def _preset_label(df):
 
 
 def _seeds_text(df):
+    df = _with_model_setting(df)
     counts = df.groupby(["function", "n_bits", *_series_columns(df)]).size()
     low, high = int(counts.min()), int(counts.max())
     return f"{low} seeds" if low == high else f"{low}-{high} seeds"
@@ -732,6 +733,7 @@ def plot_training_sensitivity(df):
     from matplotlib.figure import Figure
 
     summary = summarise_training(df)
+    df = _with_model_setting(df)
     series = _series_columns(df)
     groups = list(summary.groupby(["function", *series], sort=False))
     functions = list(dict.fromkeys(summary["function"]))

@@ -419,3 +419,14 @@ def test_summaries_of_an_empty_table(quick_df):
     for summary in (summarise_training, learned_up_to, plot_training_sensitivity):
         with pytest.raises(ValueError, match="holds no training run"):
             summary(empty)
+
+
+def test_tables_from_before_the_model_settings_still_summarise(quick_df):
+    old = quick_df[quick_df["model_setting"] == "library"].drop(
+        columns=["model_setting", "stop", "loss_curve", "loss_drop", "readout", "positional",
+                 "init"])
+    assert "library: last-token read-out" in report_training_sensitivity(old)
+    assert "loss" not in plot_training_sensitivity(old)  # no curves were recorded
+    summary = summarise_training(old)
+    assert (summary["stopped_target"] + summary["stopped_flat"] + summary["stopped_budget"]
+            == 0).all()
