@@ -82,7 +82,7 @@ def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
     study = get_study("one_step")
     params = study.params("quick", dict(
         attention=["softmax", "linear", "erf"], d=d, m=m, n=n, seeds=seeds,
-        step_length=step_length, n_test=n_test,
+        step_length=step_length, n_steps=1, n_test=n_test,
     ))
     table = study.compute(params, progress=progress)
     step = "the exact population step" if n == 0 else f"a full-batch step on n={n} samples"

@@ -22,7 +22,8 @@ def test_demo_runs_the_one_step_study():
     out = io.StringIO()
     table = run_demo(d=30, n=20000, n_test=2000, m=16, step_length=100.0, seeds=2, out=out)
     # Exactly the one-step study's cells for the same parameters.
-    study = one_step(d=[30], m=[16], n=[20000], seeds=2, step_length=100.0, n_test=2000)
+    study = one_step(d=[30], m=[16], n=[20000], seeds=2, step_length=100.0, n_steps=1,
+                     n_test=2000)
     # Cell times differ from run to run; every result column must agree.
     pd.testing.assert_frame_equal(table.drop(columns=list(TIME_COLUMNS)),
                                   study.drop(columns=list(TIME_COLUMNS)))
