@@ -237,6 +237,10 @@ def _run(args, names):
         overrides = _collect_overrides(args.set or [], names)
         # Everything a user gave is checked before any work starts.
         for name in names:
+            if args.preset not in get_study(name).presets:
+                raise ValueError(
+                    f"--preset {args.preset}: {name} has no such preset (its presets: "
+                    f"{', '.join(get_study(name).presets)}).")
             get_study(name).params(args.preset, overrides[name])
         _check_extras(args.scheduler)
         prepare_out_dir(args.out, name="--out")
@@ -267,10 +271,17 @@ def _run(args, names):
 
 
 def _add_run_options(parser, default_out):
+    from .studies import STUDIES
+
+    # quick and full for every study, plus a study's own (training_sensitivity's
+    # "paper"); a study without the preset named is refused before any work.
+    presets = sorted({p for study in STUDIES.values() for p in study.presets},
+                     key=lambda p: (p not in ("quick", "full"), p))
     parser.add_argument(
-        "--preset", choices=["quick", "full"], default="quick",
-        help="parameter preset of every study run: quick (minutes) or full (hours; "
-             "see 'skxor list') (default: %(default)s)",
+        "--preset", choices=presets, default="quick",
+        help="parameter preset of every study run: quick (minutes), full (hours) or a "
+             "study's own, such as training_sensitivity's paper (see 'skxor list') "
+             "(default: %(default)s)",
     )
     parser.add_argument(
         "--out", default=default_out, metavar="FOLDER",

@@ -28,6 +28,7 @@ __all__ = [
     "cell_seed",
     "columns_first",
     "expand_grid",
+    "key_seed",
     "loglog_slope",
     "run_preset",
     "seeds_text",
@@ -312,6 +313,54 @@ def cell_seed(random_state, seed, salt=0):
     True
     """
     return int(np.random.SeedSequence([random_state, seed, salt]).generate_state(1)[0] >> 1)
+
+
+def key_seed(random_state, salt=0, *, bits=63, **key):
+    """A seed derived from a study's ``random_state``, a salt and a whole cell key.
+
+    Cells that differ in any entry of ``key`` (length, width, init, seed
+    index, ...) get unrelated seeds, so each draws its own weights and data:
+    two cells never share a network by accident. Numbers are compared by
+    value (16 and 16.0 give the same seed, as a table read back from CSV
+    holds floats); strings by text.
+
+    Parameters
+    ----------
+    random_state : int
+        The study's random state.
+    salt : int, default=0
+        Separates streams of one cell (weights, strings, ...).
+    bits : int, default=63
+        Width of the seed: 63 for torch generators, 32 where scikit-learn's
+        ``random_state`` (below 2^32) takes it.
+    **key
+        The cell's identifying entries.
+
+    Examples
+    --------
+    >>> from skxor.studies._common import key_seed
+    >>> key_seed(0, n_bits=4, seed=0) == key_seed(0, seed=0, n_bits=4.0)
+    True
+    >>> key_seed(0, n_bits=4, seed=0) == key_seed(0, n_bits=8, seed=0)
+    False
+    >>> key_seed(0, bits=32, n_bits=4) < 2 ** 32
+    True
+    """
+    import hashlib
+    import json
+    from numbers import Real
+
+    def canonical(value):
+        if isinstance(value, Real) and not isinstance(value, bool):
+            value = float(value)
+            return int(value) if value.is_integer() else repr(value)
+        return str(value)
+
+    text = json.dumps(sorted((name, canonical(v)) for name, v in key.items()))
+    digest = int.from_bytes(hashlib.sha256(text.encode()).digest()[:16], "little")
+    words = np.random.SeedSequence([int(random_state), int(salt), digest]).generate_state(
+        2, dtype=np.uint64)
+    return int(words[0] >> np.uint64(64 - bits))
 
 
 @contextlib.contextmanager

@@ -54,12 +54,12 @@ from ..boolean import First, Majority, Parity, RandomFunction
 from ..estimators import BooleanTransformerClassifier
 from ..nn import BooleanTransformer
 from ..sensitivity import sensitivity_profile
-from ._common import Study, cell_seed, columns_first, expand_grid, single_thread
+from ._common import Study, cell_seed, columns_first, expand_grid, key_seed, single_thread
 from ._figures import interval_errors, log_axis, offset, series_style
 from ._floor import floor_work
 from ._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
 from ._profiling import check_transformer, profile, profile_result
-from ._stats import format_interval, wilson_interval
+from ._stats import format_count, format_interval, wilson_interval
 from ._sweep import finite_or_none, run_sweep
 
 #: Reference functions profiled next to the transformers.
@@ -134,6 +134,50 @@ def _log10_count(fraction, n_bits):
     return float(math.log10(fraction) + n_bits * math.log10(2.0))
 
 
+def network_key(n_bits, d_model, n_layers, n_heads, init, init_scale, readout, positional,
+                seed):
+    """What identifies one random network: its whole configuration and seed, not eps.
+
+    eps is left out on purpose (a paired design): each network is evaluated
+    at every eps of a study.
+
+    Examples
+    --------
+    >>> from skxor.studies._random_init import network_key
+    >>> sorted(network_key(4, 16, 1, 4, "normal", 1.0, "eos", "sinusoidal", 0))[:3]
+    ['d_model', 'init', 'init_scale']
+    """
+    return dict(n_bits=n_bits, d_model=d_model, n_layers=n_layers, n_heads=n_heads, init=init,
+                init_scale=init_scale, readout=readout, positional=positional, seed=seed)
+
+
+def build_network(n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
+                  random_state, readout="eos", positional="sinusoidal"):
+    """The random network of one cell, on the CPU in eval mode.
+
+    Its weights come from ``key_seed(random_state, **network_key(...))``:
+    the whole cell key but eps (:func:`network_key`).
+
+    Examples
+    --------
+    >>> from skxor.studies._random_init import build_network
+    >>> a = build_network(4, 8, 1, 2, 0.0, "normal", 1.0, 0, 0)
+    >>> b = build_network(6, 8, 1, 2, 0.0, "normal", 1.0, 0, 0)
+    >>> c = build_network(4, 8, 1, 2, 1e-5, "normal", 1.0, 0, 0)
+    >>> bool((a.unembed.weight == b.unembed.weight).all())  # another N: another network
+    False
+    >>> bool((a.unembed.weight == c.unembed.weight).all())  # eps is paired
+    True
+    """
+    key = network_key(n_bits, d_model, n_layers, n_heads, init, init_scale, readout,
+                      positional, seed)
+    return BooleanTransformer(
+        n_bits, d_model, n_layers, n_heads, layer_norm_eps=layer_norm_eps, init=init,
+        init_scale=init_scale, readout=readout, positional=positional,
+        seed=key_seed(random_state, 0, **key),
+    ).eval()
+
+
 def network_cell(
     n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
     random_state, exhaustive_max, n_samples, n_blowup, readout="eos",
@@ -141,32 +185,40 @@ def network_cell(
 ):
     """Profile one randomly initialised transformer and diagnose its logit.
 
-    The weights depend on (random_state, seed) and the shapes only, so the
-    eps values see the same network. They are drawn on the CPU and then
-    moved to ``device``.
+    The weights and the sampled strings come from seeds derived from the
+    whole cell key (:func:`network_key`: N, D, L, heads, init, scale,
+    read-out, positions and the seed index) except eps: every cell is its own
+    network, and eps is a declared paired factor -- the same network is
+    evaluated at each eps, so that the two can be compared on the same
+    weights (:func:`eps_agreement`), and counts over networks pool one eps
+    at a time. The weights are drawn on the CPU and then moved to ``device``.
 
     Returns
     -------
     result : dict
         The profile (:func:`~skxor.studies._profiling.profile_result`), plus
         ``n_zero_found``, ``has_zero``, ``log10_zero_count`` (with
-        ``_low``/``_high`` when sampled), ``logit_mean``, ``logit_std``,
+        ``_low``/``_high`` when sampled), ``weights_seed`` (the seed the
+        weights were drawn from, as hexadecimal text: one value per distinct
+        network),
+        ``logit_mean``, ``logit_std``,
         ``logit_offset`` (``|mean| / std``), ``readout_bias``,
         ``sign_changes`` (whether T(x) takes both signs on the diagnostic
         strings), ``ln_inv_std_max``, ``ln_inv_std_median``, ``beta_max``,
         ``beta_bound`` and ``n_parameters``.
     """
+    key = network_key(n_bits, d_model, n_layers, n_heads, init, init_scale, readout,
+                      positional, seed)
     with single_thread():
-        model = BooleanTransformer(
-            n_bits, d_model, n_layers, n_heads, layer_norm_eps=layer_norm_eps,
-            init=init, init_scale=init_scale, readout=readout, positional=positional,
-            seed=cell_seed(random_state, seed),
-        ).eval().to(check_device(device))
-        g = torch.Generator().manual_seed(cell_seed(random_state, seed, 2))
+        model = build_network(n_bits, d_model, n_layers, n_heads, layer_norm_eps, init,
+                              init_scale, seed, random_state, readout, positional
+                              ).to(check_device(device))
+        weights_seed = model.seed
+        g = torch.Generator().manual_seed(key_seed(random_state, 2, **key))
         spins = 1.0 - 2.0 * torch.randint(0, 2, (n_blowup, n_bits), generator=g).float()
         with floor_work("sensitivity profiles and diagnostic evaluations of the networks"):
             prof = profile(model, n_bits, exhaustive_max, n_samples,
-                           cell_seed(random_state, seed, 1))
+                           key_seed(random_state, 1, bits=32, **key))
             with torch.no_grad():
                 logits = model(spins).double().cpu()
             inv = torch.cat([v.flatten() for v in model.layer_norm_inverse_std(spins).values()])
@@ -176,6 +228,9 @@ def network_cell(
     n_zero = int(prof.n_zero)
     mean, std = float(logits.mean()), float(logits.std(unbiased=False))
     result.update(
+        # Text: a 63-bit integer would lose digits as a float (a table's column
+        # with gaps is float) or in a CSV.
+        weights_seed=f"{weights_seed:#x}",
         n_zero_found=n_zero,
         has_zero=bool(n_zero > 0),
         log10_zero_count=_log10_count(result["zero_fraction"], n_bits),
@@ -305,20 +360,35 @@ def random_init_sensitivity(
 _SETTING = ["init", "readout", "positional", "d_model", "n_layers", "layer_norm_eps"]
 
 
+def network_cells(params):
+    """The transformer cells of a run with parameters ``params``, in sweep order.
+
+    Examples
+    --------
+    >>> from skxor.studies._random_init import STUDY, network_cells
+    >>> len(network_cells(STUDY.preset("quick")))  # 6 N x 5 inits x 2 eps x 5 seeds
+    300
+    """
+    cells = expand_grid(
+        n_bits=params["n_bits"], d_model=params["d_model"], n_layers=params["n_layers"],
+        n_heads=[params["n_heads"]], layer_norm_eps=params["layer_norm_eps"],
+        init=params["init"], readout=params["readout"], positional=params["positional"],
+        init_scale=[params["init_scale"]], seed=list(range(params["seeds"])),
+        n_blowup=[params["n_blowup"]], device=[params["device"]],
+        exhaustive_max=[params["exhaustive_max"]], n_samples=[params["n_samples"]],
+        random_state=[params["random_state"]],
+    )
+    cells.sort(key=lambda c: (c["n_bits"], *(str(c[k]) for k in _SETTING), c["seed"]))
+    return cells
+
+
 def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
     random_state = params["random_state"]
     common = dict(
         exhaustive_max=[params["exhaustive_max"]], n_samples=[params["n_samples"]],
         random_state=[random_state],
     )
-    cells = expand_grid(
-        n_bits=params["n_bits"], d_model=params["d_model"], n_layers=params["n_layers"],
-        n_heads=[params["n_heads"]], layer_norm_eps=params["layer_norm_eps"],
-        init=params["init"], readout=params["readout"], positional=params["positional"],
-        init_scale=[params["init_scale"]], seed=list(range(params["seeds"])),
-        n_blowup=[params["n_blowup"]], device=[params["device"]], **common,
-    )
-    cells.sort(key=lambda c: (c["n_bits"], *(str(c[k]) for k in _SETTING), c["seed"]))
+    cells = network_cells(params)
     refs = expand_grid(function=list(FUNCTIONS), n_bits=params["n_bits"], **common)
     refs.sort(key=lambda c: (c["n_bits"], list(FUNCTIONS).index(c["function"])))
     controls = [
@@ -350,6 +420,38 @@ def _setting_label(init, readout, positional, d_model, n_layers, eps=None):
 
 def _models(df):
     return df[df["function"] == "transformer"].copy()
+
+
+def _require_networks(df):
+    """ValueError unless ``df`` holds at least one random network."""
+    if "function" not in df or not (df["function"] == "transformer").any():
+        raise ValueError(
+            "the table holds no random network (no row with function == 'transformer'): "
+            "nothing to draw; pass the table random_init_sensitivity or "
+            "zero_sensitivity_bound returned.")
+
+
+def distinct_networks(models):
+    """The number of distinct random networks among ``models`` (the unit of every count).
+
+    Each distinct weight draw counts once: the rows of one network at
+    several eps (the paired design) count as one.
+
+    Examples
+    --------
+    >>> from skxor.studies import random_init_sensitivity
+    >>> from skxor.studies._random_init import distinct_networks
+    >>> df = random_init_sensitivity(n_bits=[4, 6], init=["normal"], seeds=2,
+    ...                              n_random_functions=0)
+    >>> nets = df[df["function"] == "transformer"]
+    >>> len(nets), distinct_networks(nets)  # 2 N x 2 eps x 2 seeds; eps paired
+    (8, 4)
+    """
+    if "weights_seed" in models and models["weights_seed"].notna().all():
+        return int(models["weights_seed"].nunique())
+    keys = [k for k in ("n_bits", "d_model", "n_layers", "n_heads", "init", "init_scale",
+                        "readout", "positional", "seed") if k in models]
+    return int(models.groupby(keys, dropna=False).ngroups) if len(models) else 0
 
 
 def summarise_random_init(df):
@@ -530,6 +632,7 @@ def plot_random_init_sensitivity(df):
     """
     from matplotlib.figure import Figure
 
+    _require_networks(df)
     models, agreement = _drawn(df)
     summary = summarise_random_init(pd.concat([models, df[df["function"] != "transformer"]]))
     nets = summary[summary["init"] != RANDOM_FUNCTION]
@@ -569,8 +672,8 @@ def plot_random_init_sensitivity(df):
                     label="random function (measured mean)")
         ax.plot(ns, [0.0] * len(ns), color="black", lw=1.0, ls=(0, (1, 1)), zorder=5,
                 label="reference: random function, exact expectation 1")
-        ax.plot(ns, [n * math.log10(2) for n in ns], color="black", lw=2.5, alpha=0.35,
-                zorder=5, label="reference: constant function, 2^N (drawn over the data)")
+        ax.plot(ns, [n * math.log10(2) for n in ns], color="black", lw=1.4, ls=(0, (2, 2)),
+                zorder=10, label="reference: constant function, 2^N (drawn over the data)")
         ax.set_xlabel("string length N" + (" (log scale)" if logx else ""))
         if logx:
             log_axis(ax, ns, base=2)
@@ -582,7 +685,8 @@ def plot_random_init_sensitivity(df):
     axes[1].set_title("log N: polynomial growth is a straight line", fontsize="small")
     fig.suptitle(f"Random initialisation, {seeds} seeds per point.{eps_note}",
                  fontsize="small")
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper",
+    # Below the panels, where it cannot cover the title.
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3,
                fontsize="xx-small")
     figures["zero_count"] = fig
 
@@ -617,7 +721,7 @@ def plot_random_init_sensitivity(df):
     fig.suptitle(f"Random initialisation, {seeds} seeds per point.{eps_note}",
                  fontsize="small")
     handles, labels = axes[1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside right upper", fontsize="xx-small")
+    fig.legend(handles, labels, loc="outside lower center", ncols=3, fontsize="xx-small")
     figures["shares"] = fig
 
     # -- why constant
@@ -641,16 +745,21 @@ def plot_random_init_sensitivity(df):
         axes[1].plot(offset(worst.index, j, len(by_eps)), worst.values, **series_style(j),
                      label=f"largest 1/std seen, eps={eps:g}")
         if eps > 0:
-            axes[1].plot(ns, [1 / math.sqrt(eps)] * len(ns), color="grey",
-                         ls=(0, (5, 2)), label=f"reference: 1/sqrt(eps) for eps={eps:g}")
+            axes[1].plot(ns, [1 / math.sqrt(eps)] * len(ns), color="black", lw=1.2,
+                         ls=(0, (5, 2)), zorder=10,
+                         label=f"reference: 1/sqrt(eps) for eps={eps:g}")
     axes[1].set_yscale("log")
     axes[1].set_ylabel("layer-norm 1 / sqrt(var + eps)")
-    axes[1].set_title("eps matters only where 1/std nears 1/sqrt(eps)", fontsize="small")
+    if any(eps > 0 for eps, _ in by_eps):
+        axes[1].set_title("eps matters only where 1/std nears 1/sqrt(eps) (dashed)",
+                          fontsize="small")
+    else:  # no eps > 0 in the table: nothing to compare with
+        axes[1].set_title("largest layer-norm 1/std seen (eps = 0 only)", fontsize="small")
     axes[1].legend(fontsize="xx-small")
     for ax in axes:
         log_axis(ax, ns, base=2)
         ax.set_xlabel("string length N")
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper",
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3,
                fontsize="xx-small")
     figures["diagnostic"] = fig
 
@@ -704,12 +813,19 @@ def _plot_profiles(df, models, eps_note):
     return fig
 
 
+def _counted(row, column):
+    """``"k/n = share [low, high]"`` of a summary row's share ``column`` over its networks."""
+    n = int(row["networks"])
+    k = int(round(row[column] * n))
+    return (f"{k}/{n} = "
+            f"{format_interval(row[column], row[f'{column}_low'], row[f'{column}_high'])}")
+
+
 def _count_cell(row):
     if not np.isfinite(row.get("with_zero", np.nan)):
         return "-"
     count = row["zero_fraction"] * 2.0 ** row["n_bits"]
-    return (f"{format_interval(row['with_zero'], row['with_zero_low'], row['with_zero_high'])}"
-            f"; {count:.3g}")
+    return f"{_counted(row, 'with_zero')}; {count:.3g}"
 
 
 def paper_setting_table(df):
@@ -749,8 +865,7 @@ def paper_setting_table(df):
 def _per_setting_table(summary, column):
     nets = summary[summary["init"] != RANDOM_FUNCTION].copy()
     nets["setting"] = [_setting_label(*r) for r in nets[_SETTING].itertuples(index=False)]
-    cells = nets.apply(
-        lambda r: format_interval(r[column], r[f"{column}_low"], r[f"{column}_high"]), axis=1)
+    cells = nets.apply(lambda r: _counted(r, column), axis=1)
     nets["cell"] = cells
     return nets.pivot(index="setting", columns="n_bits", values="cell").rename(
         columns=lambda n: f"N={n}")
@@ -762,7 +877,7 @@ def _pooled_diagnostic(models):
     for n, g in models.groupby("n_bits"):
         k = int(g["constant"].astype(bool).sum())
         rows[int(n)] = {
-            "constant": format_interval(k / len(g), *wilson_interval(k, len(g))),
+            "constant": format_count(k, len(g), "networks"),
             "median abs(mean T)": g["logit_mean"].abs().median(),
             "median std T": g["logit_std"].median(),
             "median abs(mean T) / std T": g["logit_offset"].median(),
@@ -805,23 +920,30 @@ def report_random_init_sensitivity(df):
     ### Köver et al.'s setting: share with a zero-sensitivity string and mean count
     ### (a) Constant networks and (b) zero-sensitivity strings of the others
     ### Why networks are constant
-    ### eps = 0 and eps > 0 coincide at random initialisation
-    >>> for line in report.splitlines():  # the cells "share [Wilson 95%]; mean count"
+    ### eps = 0 and eps > 0 on the same weights
+    >>> for line in report.splitlines():  # the cells "k/n = share [Wilson 95%]; mean count"
     ...     if line.startswith("|") and "]; " in line:
     ...         print(line)
-    |   4 | 1.00 [0.34, 1.00]; 16  | 0.60 [0.39, 0.78]; 1.4  |
-    |   8 | 1.00 [0.34, 1.00]; 256 | 0.80 [0.58, 0.92]; 1.45 |
+    |   4 | 2/2 = 1.00 [0.34, 1.00]; 12  | 12/20 = 0.60 [0.39, 0.78]; 1.4  |
+    |   8 | 2/2 = 1.00 [0.34, 1.00]; 247 | 16/20 = 0.80 [0.58, 0.92]; 1.45 |
     """
     models = _models(df)
+    if not len(models):
+        return ("## Sensitivity at random initialisation\n\nThe table holds no random "
+                "network (no row with function == 'transformer'): nothing to summarise.")
     summary = summarise_random_init(df)
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     control = summary[summary["init"] == RANDOM_FUNCTION]
     agreement = eps_agreement(df)
     identical = agreement is not None and agreement["same"] == agreement["pairs"]
-    shown = models
     if identical:  # the eps > 0 rows repeat the eps = 0 ones: shown once
         nets = nets[nets["layer_norm_eps"] == 0]
-        shown = models[models["layer_norm_eps"] == 0]
+    # eps is a paired factor (the same networks at every eps): counts over
+    # networks pool one eps at a time, so that each network counts once.
+    epsilons = sorted(models["layer_norm_eps"].unique())
+    pools = [(e, models[models["layer_norm_eps"] == e])
+             for e in (epsilons[:1] if identical else epsilons)]
+    shown = pools[0][1]
     seeds = int(models["seed"].nunique())
     exhaustive = models.loc[models["method"] == "exhaustive", "n_bits"]
     sampled = models.loc[models["method"] == "sampled"]
@@ -829,7 +951,8 @@ def report_random_init_sensitivity(df):
     lines = [
         "## Sensitivity at random initialisation",
         "",
-        f"{len(models)} random transformers ({seeds} seeds per setting; init "
+        f"{distinct_networks(models)} distinct random transformers ({seeds} seeds per "
+        f"setting; each cell of the grid draws its own weights; init "
         f"{', '.join(sorted(models['init'].unique()))}; read-out "
         f"{', '.join(sorted(models['readout'].unique()))}; positions "
         f"{', '.join(sorted(models['positional'].unique()))}; "
@@ -841,11 +964,15 @@ def report_random_init_sensitivity(df):
            f"neighbours at N = {', '.join(str(int(n)) for n in sorted(sampled['n_bits'].unique()))}"
            " (there 'constant' means no sensitive string among the sampled ones, and "
            "'with a zero-sensitivity string' that one was found)" if len(sampled) else "")
-        + f".{rough}",
+        + f".{rough}"
+        + (f" Each network is evaluated at every eps ({', '.join(f'{e:g}' for e in epsilons)}"
+           f"; a paired design: {len(models)} evaluations of {distinct_networks(models)} "
+           "networks), so every count over networks below is at one eps and counts each "
+           "network once." if len(epsilons) > 1 else ""),
         "",
         "### Köver et al.'s setting: share with a zero-sensitivity string and mean count",
         "",
-        "Each cell: share of networks with at least one zero-sensitivity string "
+        "Each cell: networks with at least one zero-sensitivity string, k/n "
         "[Wilson 95%]; mean number of such strings (fraction x 2^N). Random "
         "function: uniformly random Boolean functions, exhaustively.",
         "",
@@ -858,8 +985,9 @@ def report_random_init_sensitivity(df):
         lo, hi = wilson_interval(pooled, total)
         lines += [
             "",
-            f"Random functions: {format_interval(pooled / total, lo, hi, 3)} of "
-            f"{total} (pooled over N = {', '.join(str(int(n)) for n in c['n_bits'])}) "
+            f"Random functions: {format_count(pooled, total, 'functions', digits=3)} "
+            f"(pooled over N = {', '.join(str(int(n)) for n in c['n_bits'])}, each "
+            "function drawn independently) "
             f"have a zero-sensitivity string, against the limit 1 - 1/e = "
             f"{POISSON_LIMIT:.3f}; their mean count ranges over "
             f"{c['zero_fraction'].mul(2.0 ** c['n_bits']).min():.2f}-"
@@ -867,23 +995,27 @@ def report_random_init_sensitivity(df):
             "(exact expectation 1 at every N: each string is insensitive with "
             "probability 2^-N).",
         ]
-    k_c = int(shown["constant"].astype(bool).sum())
-    lo, hi = wilson_interval(k_c, len(shown))
-    nonconst = shown[~shown["constant"].astype(bool)]
-    k_nz = int(nonconst["has_zero"].astype(bool).sum())
+    lines += ["", "### (a) Constant networks and (b) zero-sensitivity strings of the others",
+              ""]
+    for eps, pool in pools:
+        constant = pool["constant"].astype(bool)
+        nonconst = pool[~constant]
+        k_nz = int(nonconst["has_zero"].astype(bool).sum())
+        at = f" at eps = {eps:g}" if len(epsilons) > 1 else ""
+        if identical:
+            at += f" (eps = {agreement['eps']:g} gives the same functions on these networks)"
+        lines += [
+            f"Over all {distinct_networks(pool)} networks{at}, "
+            f"{format_count(int(constant.sum()), len(pool), 'networks')} are constant. "
+            + (f"Of the {len(nonconst)} non-constant ones, "
+               f"{format_count(k_nz, len(nonconst), 'networks')} have a zero-sensitivity "
+               "string, and their mean zero-sensitivity fraction is "
+               f"{nonconst['zero_fraction'].mean():.3f}." if len(nonconst)
+               else "No non-constant network remains."),
+            "",
+        ]
     lines += [
-        "",
-        "### (a) Constant networks and (b) zero-sensitivity strings of the others",
-        "",
-        f"Over all networks{' (eps = 0)' if identical else ''}, "
-        f"{format_interval(k_c / len(shown), lo, hi)} are constant "
-        f"({k_c} of {len(shown)}). Of the {len(nonconst)} non-constant ones, "
-        + (f"{format_interval(k_nz / len(nonconst), *wilson_interval(k_nz, len(nonconst)))} "
-           "have a zero-sensitivity string, and their mean zero-sensitivity fraction is "
-           f"{nonconst['zero_fraction'].mean():.3f}." if len(nonconst) else "none remain.")
-        ,
-        "",
-        "(a) Share of constant networks [Wilson 95%]:",
+        "(a) Constant networks, k/n [Wilson 95%], per setting and N:",
         "",
         _per_setting_table(nets, "constant").to_markdown(),
         "",
@@ -892,7 +1024,8 @@ def report_random_init_sensitivity(df):
         "",
         nets.assign(setting=[_setting_label(*r) for r in nets[_SETTING].itertuples(index=False)])
         .pivot(index="setting", columns="n_bits", values="nonconstant_zero_fraction")
-        .rename(columns=lambda n: f"N={n}").to_markdown(floatfmt=".3f", missingval=""),
+        .rename(columns=lambda n: f"N={n}")
+        .map(lambda v: "" if pd.isna(v) else f"{v:.3f}").to_markdown(),
     ]
     with_std = shown[shown["logit_offset"].notna()]
     if len(with_std):
@@ -914,12 +1047,14 @@ def report_random_init_sensitivity(df):
             "",
             _pooled_diagnostic(with_std).to_markdown(floatfmt=".3g"),
             "",
-            "(pooled over the settings shown; medians over networks)",
+            f"(pooled over the settings shown, at eps = {pools[0][0]:g}; medians over "
+            "networks)",
             "",
             nets.assign(setting=[_setting_label(*r)
                                  for r in nets[_SETTING].itertuples(index=False)])
             .pivot(index="setting", columns="n_bits", values="logit_offset_constant")
-            .rename(columns=lambda n: f"N={n}").to_markdown(floatfmt=".3g", missingval=""),
+            .rename(columns=lambda n: f"N={n}")
+            .map(lambda v: "" if pd.isna(v) else f"{v:.3g}").to_markdown(),
             "",
             "(median |mean| / std of the logit over the constant networks, per setting "
             "and N; blank: none constant)",
@@ -927,7 +1062,7 @@ def report_random_init_sensitivity(df):
     if agreement is not None:
         lines += [
             "",
-            "### eps = 0 and eps > 0 coincide at random initialisation",
+            "### eps = 0 and eps > 0 on the same weights",
             "",
             f"On the same weights, eps = 0 and eps = {agreement['eps']:g} gave identical "
             f"profiles in {agreement['same']} of {agreement['pairs']} pairs. The largest "
@@ -971,7 +1106,11 @@ __all__ = [
     "PRESETS",
     "STUDY",
     "eps_agreement",
+    "build_network",
+    "distinct_networks",
     "network_cell",
+    "network_cells",
+    "network_key",
     "paper_setting_table",
     "plot_random_init_sensitivity",
     "random_function_cell",

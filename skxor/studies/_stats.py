@@ -21,6 +21,7 @@ __all__ = [
     "MIN_BOOTSTRAP_GROUPS",
     "bootstrap_loglog_slope",
     "clopper_pearson_interval",
+    "format_count",
     "format_interval",
     "format_slope",
     "rate_with_interval",
@@ -257,3 +258,38 @@ def format_interval(value, low, high, digits=2):
         if all(texts[0] != t for x, t in zip((low, high), texts[1:]) if x != value):
             break
     return f"{texts[0]} [{texts[1]}, {texts[2]}]"
+
+
+def format_count(successes, n, unit, interval="wilson", digits=2):
+    """``"4/5 networks = 0.80 [0.38, 0.96]"``: a rate with its count, unit and interval.
+
+    Parameters
+    ----------
+    successes, n : int
+        The count and the number of independent units it is out of.
+    unit : str
+        What was counted, in the plural ("networks", "seeds", "functions").
+    interval : {"wilson", "clopper-pearson"}, default="wilson"
+    digits : int, default=2
+
+    Returns
+    -------
+    text : str
+        ``"none: 0 networks"`` when ``n`` is 0 (there is no rate).
+
+    Examples
+    --------
+    >>> from skxor.studies._stats import format_count
+    >>> format_count(4, 5, "networks")
+    '4/5 networks = 0.80 [0.38, 0.96]'
+    >>> format_count(0, 0, "networks")
+    'none: 0 networks'
+    """
+    successes, n = _check_counts(successes, n)
+    if n == 0:
+        return f"none: 0 {unit}"
+    bounds = {"wilson": wilson_interval, "clopper-pearson": clopper_pearson_interval}
+    if interval not in bounds:
+        raise ValueError(f"interval must be one of {sorted(bounds)}; got {interval!r}.")
+    low, high = bounds[interval](successes, n)
+    return f"{successes}/{n} {unit} = {format_interval(successes / n, low, high, digits)}"

@@ -11,6 +11,15 @@ bits, else on ``n_eval`` fresh strings), whether it counts as learned
 (accuracy >= :data:`LEARNED`), the steps used, and the sensitivity histogram
 of the trained model next to the target function's on the same strings.
 
+Two model settings, each labelled in every table and figure
+(:data:`MODEL_SETTINGS`): the library's (``"library"``: last-token
+read-out, learned positions, PyTorch's default initialisation, layer-norm
+eps = 1e-5) and Köver et al.'s (``"paper_<scheme>"``: the eos read-out,
+fixed sinusoidal positions, eps = 0 and one of their four initialisation
+schemes). Each run also records its loss curve and whether it stopped at the
+target, on a flat loss (:data:`FLAT_TOLERANCE`) or still decreasing when the
+budget ran out (budget-limited).
+
 From these the study reports the share of seeds that learned with its 95%
 Wilson interval, how far each function was learned (the rule of
 :data:`LEARNED_UP_TO_RATE`), and where the trained models' sensitivities sit:
@@ -36,7 +45,7 @@ from .._utils._docstrings import fill_doc
 from .._utils._validation import check_device
 from ..boolean import all_strings
 from ..estimators import BooleanTransformerClassifier
-from ._common import Study, cell_seed, columns_first, expand_grid, single_thread
+from ._common import Study, columns_first, expand_grid, key_seed, single_thread
 from ._figures import interval_errors, log_axis, offset
 from ._floor import floor_work
 from ._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
@@ -45,17 +54,33 @@ from ._random_init import FUNCTIONS
 from ._stats import format_interval, wilson_interval
 from ._sweep import run_sweep
 
+#: The model settings a run can train in: read-out, positions, init and eps.
+MODEL_SETTINGS = {
+    # The library's defaults (the setting of the earlier published runs).
+    "library": dict(readout="last", positional="learned", init="default",
+                    layer_norm_eps=1e-5),
+    # Köver et al.'s setting (docs/settings.rst), one entry per init scheme.
+    **{f"paper_{scheme}": dict(readout="eos", positional="sinusoidal", init=scheme,
+                               layer_norm_eps=0.0)
+       for scheme in ("uniform", "normal", "xavier_uniform", "xavier_normal")},
+}
+
+#: A run whose mean loss over its last quarter of checks (at least two) fell by
+#: less than this fraction from the quarter before has a flat loss curve.
+FLAT_TOLERANCE = 0.05
+
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
     "function": [Grid(StrOptions(set(FUNCTIONS)))],
     "n_bits": [Grid(POSITIVE)],
+    "model_setting": [Grid(StrOptions(set(MODEL_SETTINGS)))],
     # The classifier's own constraints for what is passed to it unchanged.
     **estimator_parameters(
         BooleanTransformerClassifier,
-        ("d_model", "n_layers", "n_heads", "layer_norm_eps", "learning_rate", "batch_size"),
-        grid=("layer_norm_eps",),
+        ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size"),
     ),
     "n_steps": [POSITIVE],
+    "n_steps_majority": [POSITIVE, None],
     "check_every": [POSITIVE],
     "target_accuracy": [Interval(Real, 0, 1, closed="right")],
     "exhaustive_max": [NON_NEGATIVE],
@@ -73,10 +98,11 @@ PRESETS = {
         d_model=16,
         n_layers=2,
         n_heads=4,
-        layer_norm_eps=[1e-5],
+        model_setting=["library", "paper_xavier_uniform"],
         learning_rate=3e-3,
         batch_size=32,
         n_steps=150,
+        n_steps_majority=None,
         check_every=25,
         # Stop only above the success threshold (LEARNED = 0.99): stopping at
         # 0.99 on the monitoring strings leaves runs just below it on the rest.
@@ -95,7 +121,22 @@ PRESETS = {
     # set of overrides; see that page for its cost.
     "full": dict(
         n_bits=[4, 8, 16, 32, 64, 128],
+        model_setting=["library"],
         n_steps=600,
+        check_every=50,
+        seeds=5,
+        n_samples=100,
+    ),
+    # Köver et al.'s setting (eos read-out, fixed sinusoidal positions, eps = 0)
+    # in each of their four init schemes beside the library's: the full grid,
+    # MAJORITY with a budget of 6000 steps so that its loss curve can flatten at
+    # N >= 64 (each run stops at the target accuracy). Roughly 5x the full
+    # preset's cost plus the MAJORITY runs: many hours on 2 cores.
+    "paper": dict(
+        n_bits=[4, 8, 16, 32, 64, 128],
+        model_setting=list(MODEL_SETTINGS),
+        n_steps=600,
+        n_steps_majority=6000,
         check_every=50,
         seeds=5,
         n_samples=100,
@@ -160,22 +201,85 @@ def cluster_counts(histogram, n_bits):
     }
 
 
+def loss_status(loss_curve, reached_target):
+    """How a run ended: ``"target"``, ``"flat"``, ``"budget"`` or ``"short"``, and the drop.
+
+    ``"target"``: it stopped at the target accuracy. Otherwise the mean loss
+    over the last quarter of the checks (at least two) is compared with the
+    quarter before: a relative drop below :data:`FLAT_TOLERANCE` is a flat
+    curve (``"flat"``: more steps would not have helped much), a larger one
+    a curve still falling when the budget ran out (``"budget"``:
+    budget-limited); fewer than four checks cannot tell (``"short"``).
+
+    Returns
+    -------
+    status : str
+    drop : float
+        The relative drop (NaN when too short).
+
+    Examples
+    --------
+    >>> from skxor.studies._training import loss_status
+    >>> loss_status([0.7, 0.69, 0.693, 0.692, 0.694, 0.693, 0.693, 0.692], False)[0]
+    'flat'
+    >>> loss_status([0.7, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1], False)[0]
+    'budget'
+    >>> loss_status([0.7, 0.1], True)[0]
+    'target'
+    """
+    curve = np.asarray(loss_curve, dtype=float)
+    window = max(2, curve.size // 4)
+    drop = float("nan")
+    if curve.size >= 2 * window:
+        before = curve[-2 * window:-window].mean()
+        drop = float((before - curve[-window:].mean()) / before) if before > 0 else 0.0
+    if reached_target:
+        return "target", drop
+    if not np.isfinite(drop):
+        return "short", drop
+    return ("flat" if drop < FLAT_TOLERANCE else "budget"), drop
+
+
+def training_key(function, n_bits, model_setting, d_model, n_layers, n_heads, seed):
+    """What identifies one training run's network and data: the whole cell but its budget.
+
+    The budget and the step size are left out on purpose: the same run
+    under a larger budget extends this one.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import training_key
+    >>> sorted(training_key("FIRST", 8, "library", 16, 2, 4, 0))
+    ['d_model', 'function', 'model_setting', 'n_bits', 'n_heads', 'n_layers', 'seed']
+    """
+    return dict(function=function, n_bits=n_bits, model_setting=model_setting,
+                d_model=d_model, n_layers=n_layers, n_heads=n_heads, seed=seed)
+
+
 def training_cell(
-    function, n_bits, seed, random_state, d_model, n_layers, n_heads, layer_norm_eps,
+    function, n_bits, model_setting, seed, random_state, d_model, n_layers, n_heads,
     learning_rate, batch_size, n_steps, check_every, target_accuracy, exhaustive_max,
     n_eval, n_samples, device="cpu",
 ):
-    """Train one transformer on one function and profile what it learned."""
+    """Train one transformer on one function and profile what it learned.
+
+    The initial weights, the training strings and the monitoring and
+    evaluation strings come from seeds derived from the cell's key
+    (function, N, model setting, D, L, heads, seed index): no two cells
+    share a network or data. The budget and step size are left out on
+    purpose, so that the same run under a larger budget extends this one.
+    """
     start = time.perf_counter()
     target = FUNCTIONS[function](n_bits)
-    rng = np.random.default_rng(cell_seed(random_state, seed, 10))
+    setting = MODEL_SETTINGS[model_setting]
+    key = training_key(function, n_bits, model_setting, d_model, n_layers, n_heads, seed)
+    rng = np.random.default_rng(key_seed(random_state, 10, **key))
     monitor = rng.integers(0, 2, size=(check_every * batch_size, n_bits), dtype=np.uint8)
     clf = BooleanTransformerClassifier(
-        d_model, n_layers, n_heads, layer_norm_eps=layer_norm_eps,
-        learning_rate=learning_rate, batch_size=batch_size,
+        d_model, n_layers, n_heads, learning_rate=learning_rate, batch_size=batch_size,
         max_iter=-(-n_steps // check_every), target_function=target,
-        target_accuracy=target_accuracy, random_state=cell_seed(random_state, seed, 11),
-        device=device,
+        target_accuracy=target_accuracy, random_state=key_seed(random_state, 11, bits=32, **key),
+        device=device, **setting,
     )
     with single_thread():
         with floor_work("fits"):
@@ -184,7 +288,7 @@ def training_cell(
             X_eval = all_strings(n_bits).astype(np.uint8)
         else:
             X_eval = rng.integers(0, 2, size=(n_eval, n_bits), dtype=np.uint8)
-        profile_seed = cell_seed(random_state, seed, 12)
+        profile_seed = key_seed(random_state, 12, bits=32, **key)
         with floor_work("accuracy and sensitivity profiles of the fitted models and targets"):
             accuracy = float(np.mean(clf.predict(X_eval) == target(X_eval)))
             learned = profile(clf.module_.to(check_device(device)), n_bits, exhaustive_max,
@@ -192,12 +296,19 @@ def training_cell(
             wanted = profile(target, n_bits, exhaustive_max, n_samples, profile_seed)
     model = profile_result(learned)
     reference = profile_result(wanted)
+    reached = bool(clf.accuracy_curve_[-1] >= target_accuracy)
+    status, drop = loss_status(clf.loss_curve_, reached)
     return {
+        **setting,
         "accuracy": accuracy,
         "learned": bool(accuracy >= LEARNED),
-        "reached_target": bool(clf.accuracy_curve_[-1] >= target_accuracy),
+        "reached_target": reached,
         "steps": int(clf.n_iter_ * check_every),
         "final_loss": float(clf.loss_curve_[-1]),
+        # The mean training loss of each stretch of check_every steps (JSON).
+        "loss_curve": json.dumps([round(float(v), 6) for v in clf.loss_curve_]),
+        "loss_drop": drop,
+        "stop": status,
         "n_parameters": int(clf.n_parameters_),
         "method": model["method"],
         "n_strings": model["n_strings"],
@@ -223,37 +334,47 @@ def training_sensitivity(
 
     Parameters
     ----------
-    preset : {"quick", "full"}, default="quick"
-        ``quick`` (seconds; rough, 2 seeds): N in {4, 6, 8}, D = 16, L = 2,
-        at most 150 AdamW steps of 32 strings. ``full`` (the setting
-        published in docs/results/measured.rst; about 50 minutes with
-        ``n_jobs=2``): N in {4, 8, 16, 32, 64, 128}, D = 16, L = 2, at most
-        600 steps of 32 strings (learning rate 0.003), 5 seeds. A larger
-        budget (for example D = 32, at most 3000 steps of 64 strings, 10
-        seeds; roughly 10-15 core-hours for the PARITY runs alone) is a set
-        of overrides, given in that page with its measured cost.
+    preset : {"quick", "full", "paper"}, default="quick"
+        ``quick`` (about a minute; rough, 2 seeds): N in {4, 6, 8}, D = 16,
+        L = 2, at most 150 AdamW steps of 32 strings, in the library's model
+        setting and in Köver et al.'s with Xavier-uniform init.
+        ``full`` (the setting published in docs/results/measured.rst; about
+        50 minutes with ``n_jobs=2``): the library's model setting only, N
+        in {4, 8, 16, 32, 64, 128}, D = 16, L = 2, at most 600 steps of 32
+        strings (learning rate 0.003), 5 seeds. ``paper``: as ``full``, in
+        the library's setting and in Köver et al.'s with each of their four
+        init schemes, MAJORITY with up to 6000 steps (many hours on 2 cores;
+        run it with ``n_jobs``, a dask ``scheduler`` or ``device="cuda"``,
+        and a ``checkpoint_dir``).
     checkpoint_dir, n_jobs, progress, scheduler
         As for :func:`skxor.studies.run_sweep`.
     **overrides
         Replace preset entries: ``random_state`` (int, default 0: seeds the
         networks, the training strings and the evaluation), ``function``
-        (names among PARITY, MAJORITY, FIRST), ``n_bits``, ``layer_norm_eps`` (lists); ``d_model``,
-        ``n_layers``, ``n_heads``, ``learning_rate``, ``batch_size``,
-        ``n_steps`` (budget), ``check_every`` (steps between accuracy
-        checks), ``target_accuracy`` (early stop), ``seeds``,
-        ``exhaustive_max`` (largest N evaluated and profiled over all
-        strings), ``n_eval`` (evaluation strings beyond it), ``n_samples``
-        (strings per sampled profile), ``device`` (torch device for
-        training, e.g. ``"cuda"``).
+        (names among PARITY, MAJORITY, FIRST), ``n_bits``,
+        ``model_setting`` (names among :data:`MODEL_SETTINGS`: ``"library"``,
+        ``"paper_uniform"``, ``"paper_normal"``, ``"paper_xavier_uniform"``,
+        ``"paper_xavier_normal"``) (lists); ``d_model``, ``n_layers``,
+        ``n_heads``, ``learning_rate``, ``batch_size``, ``n_steps``
+        (budget), ``n_steps_majority`` (MAJORITY's budget; None: ``n_steps``),
+        ``check_every`` (steps between accuracy checks), ``target_accuracy``
+        (early stop), ``seeds``, ``exhaustive_max`` (largest N evaluated and
+        profiled over all strings), ``n_eval`` (evaluation strings beyond
+        it), ``n_samples`` (strings per sampled profile), ``device`` (torch
+        device for training, e.g. ``"cuda"``).
 
     Returns
     -------
     results : pandas.DataFrame
-        One row per (function, n_bits, layer_norm_eps, seed) with the
-        settings, ``accuracy``, ``learned`` (accuracy >= 0.99),
-        ``reached_target``, ``steps``, ``final_loss``, ``n_parameters``
-        (trainable), the profile ``method`` and ``n_strings``, the trained
-        model's ``zero_fraction``, ``average_sensitivity``, ``constant`` and
+        One row per (function, n_bits, model_setting, seed) with the
+        settings (``readout``, ``positional``, ``init``,
+        ``layer_norm_eps`` of the model setting), ``accuracy``, ``learned``
+        (accuracy >= 0.99), ``reached_target``, ``steps``, ``final_loss``,
+        ``loss_curve`` (JSON: the mean training loss of each
+        ``check_every`` steps), ``loss_drop`` and ``stop`` (see
+        :func:`loss_status`), ``n_parameters`` (trainable), the profile
+        ``method`` and ``n_strings``, the trained model's
+        ``zero_fraction``, ``average_sensitivity``, ``constant`` and
         ``histogram`` (JSON list: strings per sensitivity 0..N), the
         target's ``target_zero_fraction``, ``target_average_sensitivity``
         and ``target_histogram`` (on the same strings), ``profile_distance``
@@ -263,8 +384,8 @@ def training_sensitivity(
     --------
     >>> from skxor.studies import training_sensitivity
     >>> df = training_sensitivity(function=["MAJORITY"], n_bits=[5], seeds=1)
-    >>> df[["function", "n_bits", "learned"]].values.tolist()
-    [['MAJORITY', 5, True]]
+    >>> df[["function", "n_bits", "model_setting", "learned", "stop"]].values.tolist()
+    [['MAJORITY', 5, 'library', True, 'target'], ['MAJORITY', 5, 'paper_xavier_uniform', True, 'target']]
     """
     return STUDY.run(
         preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
@@ -272,27 +393,46 @@ def training_sensitivity(
     )
 
 
-def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
-    random_state = params["random_state"]
+def training_cells(params):
+    """The cells of a run with parameters ``params``, in sweep order.
+
+    MAJORITY runs get ``n_steps_majority`` steps where it is set, the others
+    ``n_steps``.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import STUDY, training_cells
+    >>> cells = training_cells(STUDY.preset("paper"))
+    >>> sorted({(c["function"], c["n_steps"]) for c in cells})
+    [('FIRST', 600), ('MAJORITY', 6000), ('PARITY', 600)]
+    """
     scalars = {
         name: [params[name]]
         for name in ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size",
-                     "n_steps", "check_every", "target_accuracy", "exhaustive_max",
+                     "check_every", "target_accuracy", "exhaustive_max",
                      "n_eval", "n_samples", "device")
     }
     cells = expand_grid(
         function=params["function"], n_bits=params["n_bits"],
-        layer_norm_eps=params["layer_norm_eps"], seed=list(range(params["seeds"])),
-        random_state=[random_state], **scalars,
+        model_setting=params["model_setting"], seed=list(range(params["seeds"])),
+        random_state=[params["random_state"]], **scalars,
     )
+    for cell in cells:
+        long = cell["function"] == "MAJORITY" and params["n_steps_majority"] is not None
+        cell["n_steps"] = params["n_steps_majority"] if long else params["n_steps"]
     order = list(FUNCTIONS)
-    cells.sort(key=lambda c: (order.index(c["function"]), c["n_bits"], c["layer_norm_eps"],
-                              c["seed"]))
+    settings = list(MODEL_SETTINGS)
+    cells.sort(key=lambda c: (order.index(c["function"]), c["n_bits"],
+                              settings.index(c["model_setting"]), c["seed"]))
+    return cells
+
+
+def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
     df = run_sweep(
-        training_cell, cells, study="training_sensitivity", checkpoint_dir=checkpoint_dir,
-        n_jobs=n_jobs, progress=progress, scheduler=scheduler,
+        training_cell, training_cells(params), study="training_sensitivity",
+        checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress, scheduler=scheduler,
     )
-    return columns_first(df, ["function", "n_bits", "layer_norm_eps", "seed"])
+    return columns_first(df, ["function", "n_bits", "model_setting", "seed"])
 
 
 # -- summaries, figures, report ---------------------------------------------------
@@ -319,17 +459,73 @@ _STYLE = {  # colour, marker, line style: no two functions alike
 _TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
 
 
+def _require_runs(df):
+    """ValueError unless ``df`` holds at least one training run."""
+    if not len(df) or "function" not in df:
+        raise ValueError("the table holds no training run: nothing to summarise or draw; "
+                         "pass the table training_sensitivity returned.")
+
+
+def _with_model_setting(df):
+    """``df`` with a ``model_setting`` column (tables from before it: the library's)."""
+    if "model_setting" in df:
+        return df
+    return df.assign(model_setting="library")
+
+
+def setting_label(model_setting):
+    """``"library"`` / ``"paper, xavier_uniform init"``: a model setting for legends and tables.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import setting_label
+    >>> setting_label("paper_xavier_uniform"), setting_label("library")
+    ('paper, xavier_uniform init', 'library')
+    """
+    if str(model_setting).startswith("paper_"):
+        return f"paper, {str(model_setting)[len('paper_'):]} init"
+    return str(model_setting)
+
+
+def setting_description(model_setting):
+    """The model setting in words: read-out, positions, init and eps.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import setting_description
+    >>> setting_description("library")
+    "library: last-token read-out, learned positions, PyTorch's default init, eps = 1e-05"
+    """
+    s = MODEL_SETTINGS.get(model_setting)
+    if s is None:
+        return str(model_setting)
+    read = {"last": "last-token", "eos": "eos", "cls": "CLS"}[s["readout"]]
+    init = "PyTorch's default" if s["init"] == "default" else s["init"]
+    who = "Köver et al.'s setting" if model_setting.startswith("paper_") else model_setting
+    return (f"{who}: {read} read-out, {s['positional']} positions, {init} init, "
+            f"eps = {s['layer_norm_eps']:g}")
+
+
 def _series_columns(df):
-    """eps and every setting that varies in the table: together with the function, a series."""
-    return ["layer_norm_eps"] + [c for c in _SETTINGS if c in df and df[c].nunique() > 1]
+    """The model setting and every setting that varies within a function: with it, a series.
+
+    A budget set per function (``n_steps_majority``) is not a series of its own.
+    """
+    df = _with_model_setting(df)
+    return ["model_setting"] + [
+        c for c in _SETTINGS
+        if c in df and (df.groupby("function")[c].nunique() > 1).any()]
 
 
 def _series_label(function, values, columns, df):
+    df = _with_model_setting(df)
     parts = [function]
     for column, value in zip(columns, values):
-        if column == "layer_norm_eps" and df[column].nunique() == 1:
+        if column == "model_setting":
+            if df[column].nunique() > 1:
+                parts.append(setting_label(value))
             continue
-        parts.append(f"{'eps' if column == 'layer_norm_eps' else column}={value:g}")
+        parts.append(f"{column}={value:g}")
     return parts[0] if len(parts) == 1 else f"{parts[0]} ({', '.join(parts[1:])})"
 
 
@@ -356,8 +552,12 @@ def summarise_training(df):
     Returns
     -------
     summary : pandas.DataFrame
-        One row per function, ``n_bits``, ``layer_norm_eps`` (and any setting
-        that varies in the table) with ``seeds``, ``learned`` (seeds that
+        One row per function, ``n_bits``, ``model_setting`` (and any setting
+        that varies within a function) with ``seeds``, ``n_steps`` (the
+        budget), ``stopped_target``, ``stopped_flat`` and ``stopped_budget``
+        (runs that stopped at the target accuracy, ended on a flat loss, or
+        were still improving at the budget: budget-limited; see
+        :func:`loss_status`), ``learned`` (seeds that
         learned), ``learned_rate`` and its 95% Wilson interval
         ``learned_low``/``learned_high``; ``accuracy`` (mean over seeds),
         ``accuracy_min`` (worst seed), ``steps`` (median); the profile
@@ -373,6 +573,8 @@ def summarise_training(df):
         ``average_sensitivity`` (mean), ``target_average_sensitivity``,
         ``profile_distance`` (mean), ``n_parameters`` and ``seconds`` (sum).
     """
+    _require_runs(df)
+    df = _with_model_setting(df)
     series = _series_columns(df)
     rows = []
     for keys, group in df.groupby(["function", "n_bits", *series], sort=False):
@@ -380,11 +582,15 @@ def summarise_training(df):
         k, n = int(group["learned"].sum()), len(group)
         low, high = wilson_interval(k, n)
         row = dict(zip(["function", "n_bits", *series], keys))
+        stops = group["stop"] if "stop" in group else pd.Series(dtype=str)
         row.update(
             n_bits=n_bits, seeds=n, learned=k, learned_rate=k / n, learned_low=low,
             learned_high=high, accuracy=float(group["accuracy"].mean()),
             accuracy_min=float(group["accuracy"].min()),
-            steps=float(group["steps"].median()),
+            steps=float(group["steps"].median()), n_steps=int(group["n_steps"].max()),
+            stopped_target=int((stops == "target").sum()),
+            stopped_flat=int((stops == "flat").sum()),
+            stopped_budget=int((stops == "budget").sum()),
         )
         sampled = bool((group["method"] == "sampled").any())
         pooled, per_seed = _shares(group["histogram"], n_bits)
@@ -461,14 +667,19 @@ def learned_up_to(df):
 
 def _preset_label(df):
     """"quick preset" / "full preset" when the table is exactly one, else "custom settings"."""
+    df = _with_model_setting(df)
     for name in PRESETS:
         params = dict(PRESETS["quick"], **PRESETS[name])
+        cells = pd.DataFrame(training_cells(params))
         same = (
             set(df["function"]) == set(params["function"])
             and set(df["n_bits"]) == set(params["n_bits"])
-            and set(df["layer_norm_eps"]) == set(params["layer_norm_eps"])
+            and set(df["model_setting"]) == set(params["model_setting"])
             and set(df["seed"]) == set(range(params["seeds"]))
-            and all(c in df and set(df[c]) == {params[c]} for c in _SETTINGS + ("random_state",))
+            and all(c in df and set(df[c]) == {params[c]}
+                    for c in _SETTINGS + ("random_state",) if c != "n_steps")
+            and all(set(df.loc[df["function"] == f, "n_steps"]) == set(g["n_steps"])
+                    for f, g in cells.groupby("function"))
         )
         if same:
             return f"{name} preset"
@@ -476,6 +687,7 @@ def _preset_label(df):
 
 
 def _seeds_text(df):
+    df = _with_model_setting(df)
     counts = df.groupby(["function", "n_bits", *_series_columns(df)]).size()
     low, high = int(counts.min()), int(counts.max())
     return f"{low} seeds" if low == high else f"{low}-{high} seeds"
@@ -504,7 +716,10 @@ def plot_training_sensitivity(df):
         FIRST, N for PARITY, trained against the function) and
         ``"profiles"`` (pooled trained histogram against the function's at
         the largest exhaustively profiled N, one
-        :class:`~skxor.plotting.SensitivityProfileDisplay` per function).
+        :class:`~skxor.plotting.SensitivityProfileDisplay` per function) and
+        ``"loss"`` (every run's loss curve, one panel per model setting and
+        function, coloured by N, the line style saying whether the run
+        stopped at the target, on a flat loss or budget-limited).
 
     Examples
     --------
@@ -513,11 +728,12 @@ def plot_training_sensitivity(df):
     ...                           n_layers=1, n_heads=2, n_steps=50, check_every=10)
     >>> figures = plot_training_sensitivity(df)
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
-    {'accuracy': 1, 'clusters': 1, 'profiles': 1, 'sensitivity': 2, 'success': 1}
+    {'accuracy': 1, 'clusters': 1, 'loss': 2, 'profiles': 1, 'sensitivity': 2, 'success': 1}
     """
     from matplotlib.figure import Figure
 
     summary = summarise_training(df)
+    df = _with_model_setting(df)
     series = _series_columns(df)
     groups = list(summary.groupby(["function", *series], sort=False))
     functions = list(dict.fromkeys(summary["function"]))
@@ -648,31 +864,96 @@ def plot_training_sensitivity(df):
             ax.set_ylabel("fraction of strings")
         ax.set_title(f"{function}, N = {n_bits}", fontsize="small")
     prof.suptitle(f"Sensitivity histograms ({caption})", fontsize="medium")
-    return {"success": success, "accuracy": acc, "sensitivity": sens, "clusters": clus,
+    figures = {"loss": _plot_loss_curves(df, caption)} if "loss_curve" in df else {}
+    return {**figures, "success": success, "accuracy": acc, "sensitivity": sens, "clusters": clus,
             "profiles": prof}
+
+
+#: Line style of a loss curve by how its run stopped (see :func:`loss_status`).
+_STOP_STYLE = {"target": "-", "flat": "--", "budget": ":", "short": "-."}
+_STOP_NAME = {"target": "stopped at the target", "flat": "flat at the budget",
+              "budget": "budget-limited (still falling)", "short": "too short to tell"}
+
+
+def _plot_loss_curves(df, caption):
+    """Every run's training loss against steps: one panel per (model setting, function).
+
+    Colour: N; line style: how the run stopped (at the target, flat, or
+    budget-limited), so a run cut off by its budget shows as such.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    df = _with_model_setting(df)
+    settings = list(dict.fromkeys(df["model_setting"]))
+    functions = [f for f in FUNCTIONS if f in set(df["function"])]
+    n_values = sorted(int(n) for n in df["n_bits"].unique())
+    colours = _n_colours(len(n_values))
+    fig = Figure(figsize=(3.8 * len(functions), 3.0 * len(settings) + 0.8),
+                 layout="constrained")
+    grid = np.array(fig.subplots(len(settings), len(functions), sharey=True, squeeze=False))
+    for i, setting in enumerate(settings):
+        for j, function in enumerate(functions):
+            ax = grid[i, j]
+            runs = df[(df["model_setting"] == setting) & (df["function"] == function)]
+            labelled = set()
+            for _, run in runs.sort_values(["n_bits", "seed"]).iterrows():
+                curve = json.loads(run["loss_curve"])
+                steps = np.arange(1, len(curve) + 1) * int(run["check_every"])
+                n = int(run["n_bits"])
+                label = f"N = {n}" if n not in labelled else "_nolegend_"
+                labelled.add(n)
+                ax.plot(steps, curve, color=colours[n_values.index(n)], lw=1.0,
+                        ls=_STOP_STYLE.get(run.get("stop"), "-"), label=label)
+            stops = [s for s in _STOP_STYLE if s in set(runs.get("stop", []))]
+            proxies = [Line2D([], [], color="black", lw=1.0, ls=_STOP_STYLE[s],
+                              label=_STOP_NAME[s]) for s in stops]
+            handles, labels = ax.get_legend_handles_labels()
+            ax.legend(handles=handles + proxies, fontsize="xx-small", loc="upper right")
+            ax.set_yscale("log")
+            ax.set_xlabel("training steps")
+            ax.set_ylabel("training loss (mean per check)")
+            ax.set_title(f"{function}, {setting_label(setting)}", fontsize="small")
+    fig.suptitle(f"Loss curves, every run\n({caption})", fontsize="small")
+    return fig
+
+
+def _n_colours(n):
+    """``n`` colours of the viridis map, dark to light (one per string length)."""
+    from matplotlib import colormaps
+
+    return [colormaps["viridis"](x) for x in np.linspace(0.0, 0.85, max(n, 1))]
 
 
 def _budget_lines(df):
     """One sentence per budget in the table: steps x batch, optimiser, model size."""
+    df = _with_model_setting(df)
     weight_decay = BooleanTransformerClassifier().weight_decay
     lines = []
-    columns = [c for c in _SETTINGS if c in df]
+    columns = [c for c in _SETTINGS if c in df and c != "n_steps"]
     for values, group in df.groupby(columns, sort=False):
         p = dict(zip(columns, values))
-        eps = ", ".join(f"{e:g}" for e in sorted(group["layer_norm_eps"].unique()))
+        budgets = group.groupby("function")["n_steps"].max()
+        steps = sorted(set(budgets))
+        if len(steps) == 1:
+            budget = f"at most {int(steps[0])} AdamW steps"
+        else:
+            budget = "at most " + ", ".join(
+                f"{int(b)} (" + ", ".join(f for f in budgets.index if budgets[f] == b) + ")"
+                for b in steps) + " AdamW steps"
         params = group["n_parameters"]
         size = (f"{int(params.min())}" if params.min() == params.max()
                 else f"{int(params.min())}-{int(params.max())}")
+        settings = "; ".join(setting_description(m) for m in group["model_setting"].unique())
         lines.append(
-            f"Budget per run: at most {int(p['n_steps'])} AdamW steps (learning rate "
+            f"Budget per run: {budget} (learning rate "
             f"{p['learning_rate']:g}, weight decay {weight_decay:g}) of {int(p['batch_size'])} "
-            f"fresh uniform strings, i.e. at most {int(p['n_steps'] * p['batch_size'])} "
-            f"training strings, stopping early once the accuracy on "
+            f"fresh uniform strings each, stopping early once the accuracy on "
             f"{int(p['check_every'] * p['batch_size'])} monitoring strings, measured every "
             f"{int(p['check_every'])} steps, reaches {p['target_accuracy']:g}. Model: "
             f"D = {int(p['d_model'])}, L = {int(p['n_layers'])}, {int(p['n_heads'])} heads, "
-            f"MLP width 4D, learned positions, layer-norm eps {eps}; {size} trainable "
-            f"parameters (the position embeddings grow with N). Learned: accuracy >= "
+            f"MLP width 4D; {size} trainable parameters (learned position embeddings grow "
+            f"with N). Model settings ({settings}). Learned: accuracy >= "
             f"{LEARNED} on all 2^N strings for N <= {int(p['exhaustive_max'])}, else on "
             f"{int(p['n_eval'])} fresh strings; profiles over all strings up to the same N, "
             f"else over {int(p['n_samples'])} uniform strings and their neighbours per seed."
@@ -721,9 +1002,17 @@ def report_training_sensitivity(df):
     >>> for line in success.splitlines():  # doctest: +NORMALIZE_WHITESPACE
     ...     if line.startswith("| FIRST"):
     ...         print(line)
-    | FIRST | 3 | 1/1 | 1.00 [0.21, 1.00] | 1 | 1 | 30 |
-    | FIRST | 4 | 1/1 | 1.00 [0.21, 1.00] | 1 | 1 | 50 |
+    | FIRST (library) | 3 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 40 | 50 | 1 / 0 / 0 |
+    | FIRST (library) | 4 | 0/1 seeds | 0.00 [0.00, 0.79] | 0.875 | 0.875 | 50 | 50 | 0 / 0 / 1 |
+    | FIRST (paper, xavier_uniform init) | 3 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 30 | 50 |
+      1 / 0 / 0 |
+    | FIRST (paper, xavier_uniform init) | 4 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 20 | 50 |
+      1 / 0 / 0 |
     """
+    if not len(df) or "function" not in df:
+        return ("## Training on PARITY, MAJORITY and FIRST\n\nThe table holds no training "
+                "run: nothing to summarise.")
+    df = _with_model_setting(df)
     summary = summarise_training(df)
     series = _series_columns(df)
     reach = learned_up_to(df)
@@ -742,15 +1031,41 @@ def report_training_sensitivity(df):
     success = pd.DataFrame({
         "function": [name(r) for _, r in summary.iterrows()],
         "N": summary["n_bits"],
-        "learned": [f"{r.learned}/{r.seeds}" for r in summary.itertuples()],
+        "learned": [f"{r.learned}/{r.seeds} seeds" for r in summary.itertuples()],
         "success rate [95% Wilson]": [
             format_interval(r.learned_rate, r.learned_low, r.learned_high)
             for r in summary.itertuples()],
         "mean accuracy": summary["accuracy"].map("{:.3f}".format),
         "worst seed": summary["accuracy_min"].map("{:.3f}".format),
         "median steps": summary["steps"].round().astype(int),
+        "budget": summary["n_steps"],
+        "stopped: target / flat / budget-limited": [
+            f"{r.stopped_target} / {r.stopped_flat} / {r.stopped_budget}"
+            for r in summary.itertuples()],
     })
-    lines += ["### Success per N", "", success.to_markdown(index=False), ""]
+    lines += [
+        "### Success per N",
+        "",
+        "Each run stops at the target accuracy, or at its budget; there its loss curve is "
+        f"called flat when the mean loss over the last quarter of the checks fell by less "
+        f"than {FLAT_TOLERANCE:.0%} from the quarter before, and budget-limited otherwise "
+        "(still falling: a larger budget may change the outcome). Loss curves: the "
+        "figure 'loss'.",
+        "",
+        success.to_markdown(index=False),
+        "",
+    ]
+    limited = summary[summary["stopped_budget"] > 0]
+    if len(limited):
+        lines += [
+            "Budget-limited runs (loss still falling when the budget ran out): "
+            + "; ".join(f"{name(r)} at N = {int(r['n_bits'])}: {int(r['stopped_budget'])} "
+                        f"of {int(r['seeds'])} seeds ({int(r['n_steps'])} steps)"
+                        for _, r in limited.iterrows())
+            + ". Where these runs did not learn, 'not learned' means not learned within "
+            "this budget.",
+            "",
+        ]
 
     rule = (
         f"Learned up to N: the largest N such that at N and at every smaller length "
@@ -764,7 +1079,7 @@ def report_training_sensitivity(df):
         "largest N with a success": reach["largest_with_success"].map(lambda n: n or "-"),
         "largest N tried": reach["largest_n_tried"],
         "success at largest N": [
-            f"{r.learned}/{r.seeds}: {format_interval(r.rate, r.low, r.high)}"
+            f"{r.learned}/{r.seeds} seeds: {format_interval(r.rate, r.low, r.high)}"
             for r in reach.itertuples()],
     })
     lines += ["### How far each function was learned", "", rule, "",
@@ -839,7 +1154,9 @@ def _paper_sentences(reach, summary, series, df, label, seeds):
         "FIRST is learned at moderate lengths with sensitivities clustered at 1, and "
         "MAJORITY is learned with sensitivities clustered at 0 and N/2.",
         "",
-        f"Measured here ({label}, {seeds} per cell, the budget above):",
+        f"Measured here ({label}, {seeds} per cell, the budget above; each line names its "
+        "model setting: " + "; ".join(setting_description(m)
+                                      for m in df["model_setting"].unique()) + "):",
         "",
     ]
     for _, r in reach.iterrows():
@@ -861,16 +1178,20 @@ def _paper_sentences(reach, summary, series, df, label, seeds):
             short = summary[(summary["function"] == r["function"])
                             & (summary["n_bits"] == r["first_short"])]
             short = short[np.all([short[c] == r[c] for c in series], axis=0)]
-            budget = df.loc[df["function"] == r["function"], "n_steps"].max()
-            if len(short) and short["steps"].iloc[0] >= budget:
-                text += (f" The runs at N = {r['first_short']} used the whole budget (median "
-                         f"{int(short['steps'].iloc[0])} of {int(budget)} steps), so a larger "
-                         f"budget may move this length.")
+            if len(short):
+                row = short.iloc[0]
+                text += (f" At N = {r['first_short']}, of {int(row['seeds'])} runs "
+                         f"({int(row['n_steps'])}-step budget), {int(row['stopped_target'])} "
+                         f"stopped at the target, {int(row['stopped_flat'])} ended on a flat "
+                         f"loss and {int(row['stopped_budget'])} were budget-limited (loss "
+                         "still falling)"
+                         + (", so a larger budget may move this length."
+                            if row["stopped_budget"] else "."))
         lines.append(text)
     lines += [
         "",
-        "A finite-N result neither confirms nor contradicts an asymptotic one; these "
-        "figures hold for this budget and model size only.",
+        "A finite-N result can neither support nor refute an asymptotic statement; these "
+        "figures hold for this budget, model size and model setting only.",
     ]
     return lines
 
@@ -879,8 +1200,11 @@ STUDY = Study(
     name="training_sensitivity",
     description=(
         "Boolean transformers trained on PARITY, MAJORITY and FIRST at growing N under a "
-        "stated budget: success rates with Wilson intervals, how far each function is "
-        "learned, and where the trained models' sensitivities sit against the target's."
+        "stated budget, in the library's model setting and in Köver et al.'s (eos read-out, "
+        "fixed sinusoidal positions, eps = 0, their init schemes): success rates with "
+        "Wilson intervals, whether each run stopped at the target, on a flat loss or at "
+        "its budget (loss curves), how far each function is learned, and where the "
+        "trained models' sensitivities sit against the target's."
     ),
     parameters=PARAMETERS,
     presets=PRESETS,
@@ -889,25 +1213,32 @@ STUDY = Study(
     summary=summarise_training,
     figures=plot_training_sensitivity,
     report=report_training_sensitivity,
-    key=("function", "n_bits", "layer_norm_eps", "seed", "random_state", "d_model",
+    key=("function", "n_bits", "model_setting", "seed", "random_state", "d_model",
          "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
          "target_accuracy", "exhaustive_max", "n_eval", "n_samples"),
     setting=("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
-             "check_every", "target_accuracy", "exhaustive_max", "n_eval", "n_samples",
-             "device", "random_state"),
+             "n_steps_majority", "check_every", "target_accuracy", "exhaustive_max",
+             "n_eval", "n_samples", "device", "random_state"),
     check=check_transformer,
 )
 
 __all__ = [
     "CLUSTERS",
+    "FLAT_TOLERANCE",
     "HALF_WINDOW",
     "LEARNED",
     "LEARNED_UP_TO_RATE",
+    "MODEL_SETTINGS",
     "PARAMETERS",
     "PRESETS",
     "STUDY",
     "cluster_counts",
     "learned_up_to",
+    "loss_status",
+    "setting_description",
+    "setting_label",
+    "training_cells",
+    "training_key",
     "plot_training_sensitivity",
     "report_training_sensitivity",
     "summarise_training",

@@ -1,4 +1,4 @@
-"""Theorem 4.5 of Köver et al. (2026, arXiv 2606.08768), measured.
+"""Theorem 4.5 of Köver et al. (2026, arXiv 2606.08768): random networks compared with its bound.
 
 The theorem: for eps = 0 and large N, a randomly initialised transformer of
 width D and depth L almost surely computes a function with at least
@@ -6,7 +6,10 @@ width D and depth L almost surely computes a function with at least
 any (PARITY, sparse parity, FIRST) occupy a set of measure zero. The
 exponent is positive only when ``D - 1 > 10 L``; otherwise the bound is
 below 1 and asks for no more than a single zero-sensitivity string (the
-count is an integer), which is what "vacuous" means in the report.
+count is an integer). A row (D, L, N) is *vacuous* when the bound is below 1
+(it then names no growth) or above 2^N (no function on N bits has that many
+strings: the theorem holds for large N only); vacuous rows are shown and
+marked, and left out of the verdict.
 
 For eps in {0, 1e-5}, D, L and many seeds, a random
 :class:`~skxor.nn.BooleanTransformer` in the paper's setting (eos
@@ -24,11 +27,15 @@ and their neighbours beyond. Per configuration and N the study reports
   Clopper-Pearson interval -- for all networks and for the non-constant
   ones separately, and the share whose count (its Wilson lower end when
   sampled) reaches the bound;
-* the share of constant networks (Wilson interval).
+* the share of constant networks (Wilson interval). A constant network has
+  all 2^N strings at sensitivity 0, so it reaches every non-vacuous bound
+  trivially: the verdict counts only the non-constant networks of the
+  non-vacuous rows, at eps = 0 (the theorem's setting), each network once.
 
 The networks are those of :func:`~skxor.studies.random_init_sensitivity`
 (one cell computes both), so the two studies agree on a shared
-configuration.
+configuration. Each (N, D, L, seed) draws its own weights; eps is a paired
+factor (the same network at each eps).
 """
 
 import math
@@ -42,8 +49,8 @@ from ._figures import figure_legend, interval_errors, log_axis, offset
 from ._parameters import estimator_parameters
 from ._profiling import check_transformer
 from ._random_init import PARAMETERS as RANDOM_INIT_PARAMETERS
-from ._random_init import eps_agreement, network_cell
-from ._stats import clopper_pearson_interval, format_interval, wilson_interval
+from ._random_init import _require_networks, distinct_networks, eps_agreement, network_cell
+from ._stats import clopper_pearson_interval, format_count, format_interval, wilson_interval
 from ._sweep import run_sweep
 
 #: Every parameter of the study and the values it accepts: those of the random
@@ -95,6 +102,28 @@ def bound_exponent(d_model, n_layers):
     (10.5, -1.25)
     """
     return (d_model - 1) / (2 * n_layers) - 5
+
+
+def vacuous_reason(log10_bound, n_bits):
+    """Why the bound says nothing at this N: ``"bound < 1"``, ``"bound > 2^N"`` or ``""``.
+
+    Below 1 the bound names no growth; above 2^N no function on N bits has
+    that many strings (the theorem is for large N).
+
+    Examples
+    --------
+    >>> from skxor.studies._zero_sensitivity_bound import bound_exponent, vacuous_reason
+    >>> import math
+    >>> [vacuous_reason(bound_exponent(32, 2) * math.log10(n), n) for n in (4, 10, 32)]
+    ['bound > 2^N', '', '']
+    >>> vacuous_reason(bound_exponent(8, 1) * math.log10(10), 10)
+    'bound < 1'
+    """
+    if log10_bound < 0:
+        return "bound < 1"
+    if log10_bound > n_bits * math.log10(2.0) + 1e-12:
+        return "bound > 2^N"
+    return ""
 
 
 def zero_sensitivity_bound_cell(
@@ -156,7 +185,15 @@ def zero_sensitivity_bound(
     )
 
 
-def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
+def bound_cells(params):
+    """The cells of a run with parameters ``params``, in sweep order.
+
+    Examples
+    --------
+    >>> from skxor.studies._zero_sensitivity_bound import STUDY, bound_cells
+    >>> len(bound_cells(STUDY.preset("quick")))  # 4 N x 2 D x 2 L x 2 eps x 4 seeds
+    128
+    """
     fixed = ("n_heads", "init", "init_scale", "readout", "positional", "exhaustive_max",
              "n_samples", "n_blowup", "device", "random_state")
     cells = expand_grid(
@@ -166,6 +203,11 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
     )
     cells.sort(key=lambda c: (c["n_bits"], c["d_model"], c["n_layers"],
                               c["layer_norm_eps"], c["seed"]))
+    return cells
+
+
+def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
+    cells = bound_cells(params)
     df = run_sweep(
         zero_sensitivity_bound_cell, cells, study="zero_sensitivity_bound",
         checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress, scheduler=scheduler,
@@ -191,13 +233,16 @@ def summarise_bound(df):
     -------
     summary : pandas.DataFrame
         ``exponent`` and ``log10_bound`` (``exponent * log10 N``),
-        ``vacuous`` (exponent <= 0); ``networks``; ``log10_count`` (log10 of
+        ``vacuous`` (the bound below 1 or above 2^N) and ``vacuous_reason``
+        (``"bound < 1"``, ``"bound > 2^N"`` or ``""``); ``networks``; ``log10_count`` (log10 of
         the mean zero-sensitivity fraction x 2^N, strings pooled over the
         networks) with ``log10_count_low``/``_high`` (Wilson interval of the
         pooled fraction; exact when exhaustive); ``nonconstant_median_log10_count``
         (median over the non-constant networks that had one; NaN if none);
-        ``with_zero``, ``nonconstant_with_zero`` and ``meets_bound`` (shares
-        of networks with Clopper-Pearson ``_low``/``_high``) and
+        ``with_zero``, ``nonconstant_with_zero``, ``meets_bound`` and
+        ``nonconstant_meets_bound`` (shares of networks with
+        Clopper-Pearson ``_low``/``_high``; NaN over no network) and
+        ``nonconstant_meets`` (the count behind the last) and
         ``constant`` (share with a Wilson interval); ``nonconstant``
         (count) and ``method``.
 
@@ -210,8 +255,8 @@ def summarise_bound(df):
     >>> summary[["n_bits", "exponent", "vacuous", "networks", "nonconstant", "with_zero",
     ...          "meets_bound"]]
        n_bits  exponent  vacuous  networks  nonconstant  with_zero  meets_bound
-    0       4      -1.5     True         3            0        1.0          1.0
-    1       8      -1.5     True         3            1        1.0          1.0
+    0       4      -1.5     True         3            1        1.0          1.0
+    1       8      -1.5     True         3            0        1.0          1.0
     """
     rows = []
     log2 = math.log10(2.0)
@@ -232,8 +277,10 @@ def summarise_bound(df):
         nc_counts = nonconst["log10_zero_count"].dropna()
         n, k_c = len(g), int(constant.sum())
         row = dict(zip(_CONFIG, (eps, int(d_model), int(n_layers), n_bits)))
+        reason = vacuous_reason(log10_bound, n_bits)
         row.update(
-            exponent=exponent, log10_bound=log10_bound, vacuous=bool(exponent <= 0),
+            exponent=exponent, log10_bound=log10_bound, vacuous=bool(reason),
+            vacuous_reason=reason,
             method="exhaustive" if exhaustive else "sampled",
             networks=n, nonconstant=len(nonconst),
             log10_count=math.log10(zeros / strings) + n_bits * log2 if zeros else np.nan,
@@ -243,14 +290,73 @@ def summarise_bound(df):
             constant=k_c / n,
         )
         row["constant_low"], row["constant_high"] = wilson_interval(k_c, n)
+        row["nonconstant_meets"] = int(meets[~constant].sum())
         for name, flags in [("with_zero", has_zero),
                             ("nonconstant_with_zero", nonconst["has_zero"].astype(bool)),
-                            ("meets_bound", meets)]:
+                            ("meets_bound", meets),
+                            ("nonconstant_meets_bound", meets[~constant])]:
             k, m = int(flags.sum()), len(flags)
             row[name] = k / m if m else np.nan
             row[f"{name}_low"], row[f"{name}_high"] = clopper_pearson_interval(k, m)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def bound_verdict(df):
+    """The theorem's verdict: non-constant networks of the non-vacuous rows, at eps = 0.
+
+    A constant network has all 2^N strings at sensitivity 0 and so reaches
+    every bound of at most 2^N trivially; rows whose bound is below 1 or
+    above 2^N (:func:`vacuous_reason`) test nothing. Counted at the smallest
+    eps of the table (the theorem's eps = 0): eps is a paired factor, and
+    each network counts once.
+
+    Returns
+    -------
+    verdict : dict
+        ``eps``, ``rows`` and ``tested`` (rows at that eps, and the
+        non-vacuous ones), ``networks`` (non-constant networks in the tested
+        rows), ``meets`` (those reaching the bound) and ``text`` (the
+        sentence, which says when the data do not test the bound).
+
+    Examples
+    --------
+    >>> from skxor.studies._zero_sensitivity_bound import bound_verdict, zero_sensitivity_bound
+    >>> df = zero_sensitivity_bound(n_bits=[4, 8], d_model=[8], n_layers=[1],
+    ...                             layer_norm_eps=[0.0], seeds=3)
+    >>> bound_verdict(df)["text"]
+    'every row is vacuous, so these data do not test the bound.'
+    """
+    summary = summarise_bound(df)
+    if not len(summary):
+        return {"eps": float("nan"), "rows": 0, "tested": 0, "networks": 0, "meets": 0,
+                "text": "the table holds no network, so it does not test the bound."}
+    eps = float(summary["layer_norm_eps"].min())
+    rows = summary[summary["layer_norm_eps"] == eps]
+    tested = rows[~rows["vacuous"].astype(bool)]
+    n_nc, k_meets = int(tested["nonconstant"].sum()), int(tested["nonconstant_meets"].sum())
+    if not len(tested):
+        text = "every row is vacuous, so these data do not test the bound."
+    elif not n_nc:
+        text = (f"the {len(tested)} non-vacuous rows hold no non-constant network (a "
+                "constant one reaches every such bound trivially), so these data do not "
+                "test the bound.")
+    else:
+        short = tested[(tested["nonconstant"] > 0)
+                       & (tested["nonconstant_meets"] < tested["nonconstant"])]
+        text = (
+            f"over the {len(tested)} non-vacuous of {len(rows)} rows (1 <= bound <= 2^N), "
+            f"counting only the {n_nc} non-constant networks (a constant one reaches every "
+            f"such bound trivially), {format_count(k_meets, n_nc, 'networks', 'clopper-pearson')}"
+            " have a count at or above the bound (its Wilson lower end when sampled)"
+            + ("." if not len(short) else
+               "; short of it: " + "; ".join(
+                   f"D={int(r.d_model)}, L={int(r.n_layers)}, N={int(r.n_bits)}: "
+                   f"{int(r.nonconstant_meets)}/{int(r.nonconstant)}"
+                   for r in short.itertuples()) + ".")
+        )
+    return {"eps": eps, "rows": len(rows), "tested": len(tested), "networks": n_nc,
+            "meets": k_meets, "text": text}
 
 
 def _drawn_summary(df):
@@ -280,7 +386,8 @@ def plot_zero_sensitivity_bound(df):
         ``"count"``: one panel per L; per D the log10 of the mean number of
         zero-sensitivity strings (Wilson interval) and the median over the
         non-constant networks, the bound ``N^((D-1)/(2L) - 5)`` as a
-        labelled reference line, and the constant function's 2^N. ``"shares"``:
+        labelled reference line, and the constant function's 2^N, both
+        drawn over the data; the legend sits below the panels. ``"shares"``:
         rows for the share with a zero-sensitivity string (all networks;
         non-constant ones; Clopper-Pearson) and the share of constant
         networks (Wilson), one column per L. When eps = 0 and eps > 0 give
@@ -298,12 +405,13 @@ def plot_zero_sensitivity_bound(df):
     >>> for text in figures["count"].legends[0].get_texts():
     ...     print(text.get_text())
     D=8, eps=0: median, non-constant
-    reference: bound N^-1.5, D=8 (vacuous)
-    reference: constant function, 2^N
+    reference: bound N^-1.5, D=8 (vacuous: < 1)
+    reference: constant function, 2^N (drawn over the data)
     D=8, eps=0: mean count
     """
     from matplotlib.figure import Figure
 
+    _require_networks(df)
     summary, agreement, identical = _drawn_summary(df)
     layers = sorted(summary["n_layers"].unique())
     ns = sorted(int(n) for n in summary["n_bits"].unique())
@@ -339,17 +447,20 @@ def plot_zero_sensitivity_bound(df):
                     color=style["color"], marker="x", label=f"{label}: median, non-constant")
         for j, d in enumerate(widths):
             e = bound_exponent(d, L)
+            # References above the data (zorder), so that data on them leave them visible.
             ax.plot(ns, [e * math.log10(n) for n in ns], color=_style(d, j)["color"],
-                    ls=(0, (6, 3)), lw=1.0,
-                    label=f"reference: bound N^{e:g}, D={d}" + (" (vacuous)" if e <= 0 else ""))
-        ax.plot(ns, [n * math.log10(2) for n in ns], color="black", lw=2.5, alpha=0.3,
-                label="reference: constant function, 2^N")
+                    ls=(0, (6, 3)), lw=1.2, zorder=9,
+                    label=f"reference: bound N^{e:g}, D={d}"
+                    + (" (vacuous: < 1)" if e < 0 else " (vacuous above the 2^N line)"))
+        ax.plot(ns, [n * math.log10(2) for n in ns], color="black", lw=1.4, ls=(0, (2, 2)),
+                zorder=10, label="reference: constant function, 2^N (drawn over the data)")
         log_axis(ax, ns, base=2, label="string length N (log scale)")
         ax.set_title(f"L = {L}", fontsize="small")
     for ax in axes:
         ax.set_ylabel("log10 number of zero-sensitivity strings")
     fig.suptitle(title, fontsize="small")
-    figure_legend(fig, axes, loc="outside right upper", fontsize="xx-small")
+    # Below the panels, where it cannot cover the title.
+    figure_legend(fig, axes, loc="outside lower center", ncols=3, fontsize="xx-small")
     figures = {"count": fig}
 
     rows = [("with_zero", "share with a zero-sensitivity string\n(all; Clopper-Pearson)"),
@@ -378,7 +489,7 @@ def plot_zero_sensitivity_bound(df):
             if i == 0:
                 ax.set_title(f"L = {L}", fontsize="small")
     fig.suptitle(title, fontsize="small")
-    figure_legend(fig, grid, loc="outside right upper", fontsize="x-small")
+    figure_legend(fig, grid, loc="outside lower center", ncols=4, fontsize="x-small")
     figures["shares"] = fig
     return figures
 
@@ -421,22 +532,30 @@ def report_zero_sensitivity_bound(df):
     >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
     ...     if line.startswith("|     0"):  # the rows: eps = 0
     ...         print(line)
-    | 0 | 8 | 1 | 4 | -0.9 | 1.2 | - | 1.00 [0.29, 1.00] | - of 0 |
-      1.00 [0.44, 1.00] | 1.00 [0.29, 1.00] |
-    | 0 | 8 | 1 | 8 | -1.35 | 2.34 | 2.18 | 1.00 [0.29, 1.00] | 1.00 [0.03, 1.00] of 1 |
-      0.67 [0.21, 0.94] | 1.00 [0.29, 1.00] |
+    | 0 | 8 | 1 | 4 | -0.9 | vacuous (bound < 1) | 1.1 | 0.78 | 3/3 = 1.00 [0.29, 1.00] |
+      1/1 = 1.00 [0.03, 1.00] | 2/3 = 0.67 [0.21, 0.94] | 1/1 = 1.00 [0.03, 1.00] |
+    | 0 | 8 | 1 | 8 | -1.35 | vacuous (bound < 1) | 2.41 | - | 3/3 = 1.00 [0.29, 1.00] |
+      - (none) | 3/3 = 1.00 [0.44, 1.00] | - (none) |
+    >>> print(report.splitlines()[-1])
+    Compared with the bound at eps = 0: every row is vacuous, so these data do not test the bound.
     """
+    if "function" not in df or not (df["function"] == "transformer").any():
+        return ("## Theorem 4.5: zero-sensitivity strings against N^((D-1)/(2L) - 5)\n\n"
+                "The table holds no random network: nothing to summarise.")
     summary, agreement, identical = _drawn_summary(df)
+    summary_all = summarise_bound(df)
     seeds = int(df["seed"].nunique())
+    epsilons = sorted(df["layer_norm_eps"].unique())
     sampled = df[df["method"] == "sampled"]
     exhaustive = df.loc[df["method"] == "exhaustive", "n_bits"]
     configs = summary[["d_model", "n_layers", "exponent"]].drop_duplicates()
-    vacuous = configs[configs["exponent"] <= 0]
+    vacuous = configs[configs["exponent"] < 0]
     rough = f" **Rough: {seeds} seeds per configuration.**" if seeds < 100 else ""
     lines = [
         "## Theorem 4.5: zero-sensitivity strings against N^((D-1)/(2L) - 5)",
         "",
-        f"{len(df)} random transformers ({seeds} seeds per configuration; init "
+        f"{distinct_networks(df)} distinct random transformers ({seeds} seeds per "
+        "configuration, each (N, D, L, seed) with its own weights; init "
         f"{', '.join(sorted(df['init'].unique()))}, read-out "
         f"{', '.join(sorted(df['readout'].unique()))}, positions "
         f"{', '.join(sorted(df['positional'].unique()))}), profiled over "
@@ -445,14 +564,17 @@ def report_zero_sensitivity_bound(df):
         + (f" and from {int(sampled['n_strings'].max())} uniform strings with their "
            f"neighbours at N = {', '.join(str(int(n)) for n in sorted(sampled['n_bits'].unique()))}"
            if len(sampled) else "")
-        + f".{rough}",
+        + f".{rough}"
+        + (f" Each network is evaluated at every eps ({', '.join(f'{e:g}' for e in epsilons)}"
+           f"; a paired design: {len(df)} evaluations), so counts over networks are at "
+           "one eps." if len(epsilons) > 1 else ""),
         "",
         "The bound's exponent (D - 1)/(2L) - 5 is positive only when D - 1 > 10 L. "
         + ("It is not here for (D, L) = "
            + ", ".join(f"({int(d)}, {int(l)})"
                        for d, l in vacuous[["d_model", "n_layers"]].values) + ": "
            "there the bound is below 1 and asks for no more than one zero-sensitivity "
-           "string (vacuous beyond that). " if len(vacuous) else "")
+           "string (vacuous as a growth rate). " if len(vacuous) else "")
         + "Exponents: "
         + ", ".join(f"D={int(d)}, L={int(l)}: {e:g}" for d, l, e in configs.values) + ".",
         "",
@@ -460,74 +582,73 @@ def report_zero_sensitivity_bound(df):
         "strings pooled over the networks; [Wilson 95%] for the sampling of strings "
         "when sampled). Shares of networks with a zero-sensitivity string: "
         "Clopper-Pearson 95% (a lower bound on 'almost surely'); constant: Wilson 95%. "
-        "'reaches bound': count (its Wilson lower end when sampled) >= the bound.",
+        "'reaches bound (non-const.)': non-constant networks whose count (its Wilson lower "
+        "end when sampled) is at or above the bound. 'bound': vacuous where the bound is "
+        "below 1 or above 2^N.",
         "",
     ]
+    def counted(r, column, n_column="networks"):
+        n = int(r[n_column])
+        if not n:
+            return "- (none)"
+        return f"{int(round(r[column] * n))}/{n} = " + format_interval(
+            r[column], r[f"{column}_low"], r[f"{column}_high"])
+
     table = pd.DataFrame({
         "eps": summary["layer_norm_eps"].map(lambda e: f"{e:g}"),
         "D": summary["d_model"], "L": summary["n_layers"], "N": summary["n_bits"],
         "log10 bound": summary["log10_bound"].map(lambda v: f"{v:.2f}"),
+        "bound": summary["vacuous_reason"].map(lambda r: f"vacuous ({r})" if r else "tested"),
         "log10 count": summary.apply(_log10_cell, axis=1),
         "median log10 count (non-const.)": summary["nonconstant_median_log10_count"].map(
             lambda v: "-" if not np.isfinite(v) else f"{v:.2f}"),
-        "with zero (all)": summary.apply(lambda r: format_interval(
-            r["with_zero"], r["with_zero_low"], r["with_zero_high"]), axis=1),
-        "with zero (non-const.)": summary.apply(lambda r: format_interval(
-            r["nonconstant_with_zero"], r["nonconstant_with_zero_low"],
-            r["nonconstant_with_zero_high"]) + f" of {int(r['nonconstant'])}", axis=1),
-        "constant": summary.apply(lambda r: format_interval(
-            r["constant"], r["constant_low"], r["constant_high"]), axis=1),
-        "reaches bound": summary.apply(lambda r: format_interval(
-            r["meets_bound"], r["meets_bound_low"], r["meets_bound_high"]), axis=1),
+        "with zero (all)": summary.apply(lambda r: counted(r, "with_zero"), axis=1),
+        "with zero (non-const.)": summary.apply(
+            lambda r: counted(r, "nonconstant_with_zero", "nonconstant"), axis=1),
+        "constant": summary.apply(lambda r: counted(r, "constant"), axis=1),
+        "reaches bound (non-const.)": summary.apply(
+            lambda r: counted(r, "nonconstant_meets_bound", "nonconstant"), axis=1),
     })
     if identical:
         table = table.drop(columns="eps")
     lines.append(table.to_markdown(index=False))
-    if identical:  # eps > 0 repeats the eps = 0 networks: count each once
-        df = df[df["layer_norm_eps"] == 0]
-    k = int(df["has_zero"].astype(bool).sum())
-    lo, hi = clopper_pearson_interval(k, len(df))
-    nonconst = df[~df["constant"].astype(bool)]
+    # eps is paired (the same networks at each eps): pool at the theorem's eps, the
+    # smallest, so that each network counts once.
+    pool_eps = float(df["layer_norm_eps"].min())
+    pool = df[df["layer_norm_eps"] == pool_eps]
+    rows = summary_all[summary_all["layer_norm_eps"] == pool_eps]
+    at = f" at eps = {pool_eps:g}" + (
+        " (eps > 0 gives the same functions on these networks)" if identical else "")
+    nonconst = pool[~pool["constant"].astype(bool)]
+    k = int(pool["has_zero"].astype(bool).sum())
     k_nc = int(nonconst["has_zero"].astype(bool).sum())
-    k_c = int(df["constant"].astype(bool).sum())
-    positive = summary[~summary["vacuous"]]
+    k_c = int(pool["constant"].astype(bool).sum())
     lines += [
         "",
-        f"Over all {len(df)} networks{' (eps = 0)' if identical else ''}, "
-        f"{format_interval(k / len(df), lo, hi)} had a "
-        f"zero-sensitivity string found ({k}); over the {len(nonconst)} non-constant ones, "
-        + (format_interval(k_nc / len(nonconst), *clopper_pearson_interval(k_nc, len(nonconst)))
-           if len(nonconst) else "-")
-        + f" ({k_nc}). {format_interval(k_c / len(df), *wilson_interval(k_c, len(df)))} of "
-        f"the networks are constant ({k_c}).",
+        f"Over all {len(pool)} networks{at}: a zero-sensitivity string was found in "
+        f"{format_count(k, len(pool), 'networks', 'clopper-pearson')}; among the "
+        f"{len(nonconst)} non-constant ones, in "
+        f"{format_count(k_nc, len(nonconst), 'networks', 'clopper-pearson')}; "
+        f"{format_count(k_c, len(pool), 'networks')} are constant.",
     ]
-    beyond = summary[summary["log10_bound"] > summary["n_bits"] * math.log10(2.0)]
-    if len(beyond):
+    vacuous = rows[rows["vacuous"]]
+    if len(vacuous):
         lines += [
             "",
-            f"In {len(beyond)} of the {len(summary)} rows the bound exceeds 2^N, the number "
-            "of all strings, so no network can reach it there (the theorem is for large "
-            "N): "
-            + "; ".join(f"D={int(r.d_model)}, L={int(r.n_layers)}, N={int(r.n_bits)}"
-                        for r in beyond.drop_duplicates(["d_model", "n_layers", "n_bits"])
-                        .itertuples()) + ".",
+            f"Vacuous rows ({len(vacuous)} of {len(rows)} (D, L, N) at eps = {pool_eps:g}, "
+            "marked in the table): the bound is below 1 (it names no growth) in "
+            f"{int((vacuous['vacuous_reason'] == 'bound < 1').sum())} and above 2^N, the "
+            "number of all strings (no function reaches it; the theorem is for large N), "
+            f"in {int((vacuous['vacuous_reason'] == 'bound > 2^N').sum())}. They do not "
+            "count toward the verdict.",
         ]
-    if len(positive):
-        below = positive[positive["meets_bound"] < 1]
-        lines += [
-            "",
-            f"Where the bound is not vacuous ({len(positive)} rows), every network "
-            "reaches it"
-            + (" in all of them." if not len(below) else
-               f" in {len(positive) - len(below)} of them; in the others the share "
-               f"reaching it goes down to {below['meets_bound'].min():.2f}.")
-        ]
+    lines += ["", f"Compared with the bound at eps = {pool_eps:g}: {bound_verdict(df)['text']}"]
     if agreement is not None:
         lines += [
             "",
             f"eps = 0 and eps = {agreement['eps']:g} gave identical profiles in "
-            f"{agreement['same']} of {agreement['pairs']} pairs of networks with the same "
-            f"weights (largest layer-norm 1/std seen: {agreement['inv_std_max']:.3g}, "
+            f"{agreement['same']} of {agreement['pairs']} networks evaluated at both "
+            f"(largest layer-norm 1/std seen: {agreement['inv_std_max']:.3g}, "
             f"against 1/sqrt(eps) = {1 / math.sqrt(agreement['eps']):.3g})"
             + ("; the table shows eps = 0." if identical else "."),
         ]
@@ -561,10 +682,13 @@ __all__ = [
     "PARAMETERS",
     "PRESETS",
     "STUDY",
+    "bound_cells",
     "bound_exponent",
+    "bound_verdict",
     "plot_zero_sensitivity_bound",
     "report_zero_sensitivity_bound",
     "summarise_bound",
+    "vacuous_reason",
     "zero_sensitivity_bound",
     "zero_sensitivity_bound_cell",
 ]

@@ -1,5 +1,6 @@
 """The random-initialisation study: Köver et al.'s setting, constant networks, the control."""
 
+import hashlib
 import itertools
 import json
 import math
@@ -12,11 +13,17 @@ import pytest
 from skxor.nn import BooleanTransformer
 from skxor.sensitivity import sensitivity_profile
 from skxor.studies import get_study
+from skxor.studies._common import key_seed
 from skxor.studies._random_init import (
     FUNCTIONS,
     POISSON_LIMIT,
     RANDOM_FUNCTION,
+    STUDY,
+    build_network,
+    distinct_networks,
     eps_agreement,
+    network_cells,
+    network_key,
     paper_setting_table,
     plot_random_init_sensitivity,
     random_function_cell,
@@ -93,16 +100,69 @@ def test_table(df):
 
 
 def test_network_matches_a_direct_profile(df):
-    """A row is the profile of the network BooleanTransformer builds from its seed."""
-    from skxor.studies._common import cell_seed
-
+    """A row is the profile of the network BooleanTransformer builds from its cell's seed."""
     row = df[(df["function"] == "transformer") & (df["n_bits"] == 6)].iloc[0]
+    key = network_key(6, 8, 1, 2, row["init"], 1.0, "eos", "sinusoidal", int(row["seed"]))
+    assert int(row["weights_seed"], 16) == key_seed(0, **key)
     model = BooleanTransformer(6, 8, 1, 2, readout="eos", positional="sinusoidal",
                                init=row["init"], layer_norm_eps=row["layer_norm_eps"],
-                               seed=cell_seed(0, int(row["seed"]))).eval()
+                               seed=key_seed(0, **key)).eval()
     prof = sensitivity_profile(model, 6, method="exhaustive")
     assert prof.zero_fraction == row["zero_fraction"]
     assert prof.n_zero == row["n_zero_found"]
+
+
+def _fingerprint(model):
+    """A hash of every trainable weight: equal only for the same weight draw."""
+    return hashlib.sha256(b"".join(p.detach().numpy().tobytes()
+                                   for p in model.parameters())).hexdigest()
+
+
+def _fingerprints(cells):
+    return [_fingerprint(build_network(
+        int(c["n_bits"]), int(c["d_model"]), int(c["n_layers"]), int(c["n_heads"]),
+        float(c["layer_norm_eps"]), c["init"], float(c["init_scale"]), int(c["seed"]),
+        int(c["random_state"]), c["readout"], c["positional"])) for c in cells]
+
+
+def test_each_cell_draws_its_own_network(df):
+    """Distinct weight draws, counted from the weights: one per cell but eps (paired).
+
+    Before, a network's weights depended on the seed index only: every N
+    (and every init of the same family) reused them.
+    """
+    models = df[df["function"] == "transformer"].assign(random_state=0)
+    models["fingerprint"] = _fingerprints(models.to_dict("records"))
+    n_eps = models["layer_norm_eps"].nunique()
+    distinct = models["fingerprint"].nunique()
+    assert distinct == len(models) // n_eps == distinct_networks(models)
+    for _, pool in models.groupby("layer_norm_eps"):  # within one eps: all distinct
+        assert pool["fingerprint"].nunique() == len(pool)
+    # eps is the declared paired factor: the same weights at each eps.
+    assert (models.groupby(["n_bits", "init", "seed"])["fingerprint"].nunique() == 1).all()
+    # The units the report states are these networks.
+    report = report_random_init_sensitivity(df)
+    assert f"{distinct} distinct random transformers" in report
+    assert f"paired design: {len(models)} evaluations of {distinct} networks" in report
+    at_zero = models[models["layer_norm_eps"] == 0]
+    k = int(at_zero["constant"].astype(bool).sum())
+    assert f"Over all {len(at_zero)} networks at eps = 0" in report
+    assert f"{k}/{len(at_zero)} networks = " in report
+
+
+@pytest.mark.parametrize("preset", ["quick", "full"])
+def test_presets_draw_one_network_per_cell_but_eps(preset):
+    """Every preset's cells: as many weight seeds as networks the report counts."""
+    params = STUDY.preset(preset)
+    cells = network_cells(params)
+    seeds = [key_seed(params["random_state"], **network_key(
+        c["n_bits"], c["d_model"], c["n_layers"], c["n_heads"], c["init"], c["init_scale"],
+        c["readout"], c["positional"], c["seed"])) for c in cells]
+    networks = len(cells) // len(params["layer_norm_eps"])
+    assert len(set(seeds)) == networks
+    assert distinct_networks(pd.DataFrame(cells).assign(weights_seed=seeds)) == networks
+    if preset == "quick":  # and the weights themselves differ
+        assert len(set(_fingerprints(cells))) == networks == 150
 
 
 def _exact_share_with_zero(n_bits):
@@ -167,7 +227,7 @@ def test_report_numbers_come_from_the_table(df):
     report = report_random_init_sensitivity(df)
     models = df[(df["function"] == "transformer") & (df["layer_norm_eps"] == 0)]
     k = int(models["constant"].sum())
-    assert f"({k} of {len(models)})" in report  # eps > 0 repeats them: counted once
+    assert f"{k}/{len(models)} networks" in report  # eps > 0 repeats them: counted once
     assert "Rough: 3 seeds" in report
     agreement = eps_agreement(df)
     assert (f"identical profiles in {agreement['same']} of {agreement['pairs']} pairs"
@@ -205,11 +265,16 @@ def test_profiles_are_drawn_by_the_sensitivity_display(df):
         assert set(display.references) == {"reference: PARITY", "reference: MAJORITY",
                                            "reference: FIRST"}
         texts = [t.get_text() for t in ax.get_legend().get_texts()]
-        assert texts[0].startswith("mean of") and texts[1].startswith("reference: PARITY")
-        # The bars are the mean profile of the scheme's non-constant networks at N = 6.
+        assert texts[1].startswith("reference: PARITY")
+        # The bars are the mean profile of the scheme's non-constant networks at N = 6
+        # (of all of them, when every one is constant).
         nets = df[(df["function"] == "transformer") & (df["n_bits"] == 6)
-                  & (df["init"] == init) & (df["layer_norm_eps"] == 0)
-                  & ~df["constant"].astype(bool)]
+                  & (df["init"] == init) & (df["layer_norm_eps"] == 0)]
+        if (~nets["constant"].astype(bool)).any():
+            assert texts[0].startswith("mean of")
+            nets = nets[~nets["constant"].astype(bool)]
+        else:
+            assert texts[0].startswith(f"all {len(nets)} networks constant")
         mean = np.mean([json.loads(p) for p in nets["profile"]], axis=0)
         np.testing.assert_allclose([b.get_height() for b in ax.containers[0]], mean)
 
@@ -243,3 +308,38 @@ def test_quick_preset_figures():
     df = get_study("random_init_sensitivity").run("quick")
     check_figures(plot_random_init_sensitivity(df))
     assert report_random_init_sensitivity(df).startswith("## Sensitivity at random")
+
+
+def test_blowup_panel_draws_the_reference_its_title_names(df):
+    panel = plot_random_init_sensitivity(df)["diagnostic"].axes[1]
+    assert "1/sqrt(eps)" in panel.get_title()
+    eps = df.loc[df["layer_norm_eps"] > 0, "layer_norm_eps"].min()
+    line = next(l for l in panel.get_lines() if l.get_label().startswith("reference: 1/sqrt"))
+    np.testing.assert_allclose(line.get_ydata(), 1 / math.sqrt(eps))
+    assert line.get_zorder() > max(l.get_zorder() for l in panel.get_lines() if l is not line)
+    # eps = 0 only: no 1/sqrt(eps) to draw, and the title does not name one.
+    at_zero = df[df["layer_norm_eps"].fillna(0) == 0]
+    title = plot_random_init_sensitivity(at_zero)["diagnostic"].axes[1].get_title()
+    assert "sqrt" not in title
+
+
+def test_headline_on_all_constant_networks(tmp_path):
+    """Issue 23: every network constant (N = 1) gave 'cannot convert float NaN to integer'."""
+    from skxor.studies import render_headline
+
+    df = random_init_sensitivity(n_bits=[1], init=["normal"], seeds=2, n_random_functions=5)
+    assert df.loc[df["function"] == "transformer", "constant"].all()
+    df.to_csv(tmp_path / "random_init_sensitivity.csv", index=False)
+    text = render_headline(tmp_path)
+    assert "2/2 networks = 1.00" in text and "no network is non-constant" in text
+    df[df["function"] != "transformer"].to_csv(tmp_path / "random_init_sensitivity.csv",
+                                               index=False)
+    assert "holds no random network to summarise" in render_headline(tmp_path)
+
+
+def test_summaries_of_a_table_without_networks(df):
+    """Issue 23's family: a degenerate table gets a clear answer, never a traceback."""
+    refs = df[df["function"] != "transformer"]
+    assert "holds no random network" in report_random_init_sensitivity(refs)
+    with pytest.raises(ValueError, match="holds no random network"):
+        plot_random_init_sensitivity(refs)

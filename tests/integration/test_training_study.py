@@ -16,6 +16,9 @@ from skxor.studies._stats import format_interval, wilson_interval
 from skxor.studies._training import (
     CLUSTERS,
     LEARNED,
+    MODEL_SETTINGS,
+    loss_status,
+    setting_label,
     cluster_counts,
     learned_up_to,
     plot_training_sensitivity,
@@ -52,15 +55,10 @@ def test_full_preset_is_the_published_setting():
     import re
     from pathlib import Path
 
-    from skxor.studies._common import expand_grid
-    from skxor.studies._training import _budget_lines, _preset_label
+    from skxor.studies._training import _budget_lines, _preset_label, training_cells
 
     full = STUDY.preset("full")
-    scalars = {k: [v] for k, v in full.items()
-               if k not in ("function", "n_bits", "layer_norm_eps", "seeds")}
-    table = pd.DataFrame(expand_grid(
-        function=full["function"], n_bits=full["n_bits"],
-        layer_norm_eps=full["layer_norm_eps"], seed=list(range(full["seeds"])), **scalars))
+    table = pd.DataFrame(training_cells(full))
     table["n_parameters"] = 1
     assert _preset_label(table) == "full preset"
     docs = (Path(__file__).parents[2] / "docs" / "results" / "measured.rst").read_text()
@@ -76,8 +74,22 @@ def test_full_preset_is_the_published_setting():
 
 def test_quick_preset(quick_df):
     quick = STUDY.preset("quick")
-    assert len(quick_df) == 3 * len(quick["n_bits"]) * quick["seeds"]
-    df = quick_df.set_index(["function", "n_bits", "seed"]).sort_index()
+    assert len(quick_df) == 3 * len(quick["n_bits"]) * quick["seeds"] * 2
+    # Both model settings, labelled, each with its own read-out, positions, init and eps.
+    for name, setting in MODEL_SETTINGS.items():
+        rows = quick_df[quick_df["model_setting"] == name]
+        if name in quick["model_setting"]:
+            for column, value in setting.items():
+                assert (rows[column] == value).all(), (name, column)
+        else:
+            assert rows.empty
+    assert set(quick_df["stop"]) <= {"target", "flat", "budget"}
+    assert (quick_df.loc[quick_df["reached_target"], "stop"] == "target").all()
+    for curve, steps, every in zip(quick_df["loss_curve"], quick_df["steps"],
+                                   quick_df["check_every"]):
+        assert len(json.loads(curve)) * every == steps
+    df = quick_df[quick_df["model_setting"] == "library"]
+    df = df.set_index(["function", "n_bits", "seed"]).sort_index()
     for function in ("MAJORITY", "FIRST"):
         part = df.loc[function]
         assert part["learned"].all()
@@ -123,10 +135,13 @@ def test_cluster_counts_window():
 
 def _row(function, n_bits, seed, learned, hist, target_hist, method="exhaustive"):
     settings = {k: v for k, v in STUDY.preset("quick").items()
-                if k not in ("function", "n_bits", "layer_norm_eps", "seeds")}
+                if k not in ("function", "n_bits", "model_setting", "n_steps_majority",
+                             "seeds")}
     return dict(
-        function=function, n_bits=n_bits, layer_norm_eps=1e-5, seed=seed, **settings,
+        function=function, n_bits=n_bits, model_setting="library", layer_norm_eps=1e-5,
+        seed=seed, **settings,
         accuracy=1.0 if learned else 0.5, learned=learned, reached_target=learned,
+        stop="target" if learned else "flat", loss_curve=json.dumps([0.7, 0.1]),
         steps=50, final_loss=0.1, n_parameters=100, method=method,
         n_strings=int(sum(hist)), zero_fraction=hist[0] / sum(hist),
         average_sensitivity=1.0, constant=False, histogram=json.dumps(hist),
@@ -181,21 +196,27 @@ def test_report_numbers_come_from_the_table():
     assert report.startswith("## Training on PARITY, MAJORITY and FIRST")
     assert "custom settings, 5 seeds per (function, N)" in report
     assert "Rough" not in report
-    assert f"1/5: {format_interval(0.2, *wilson_interval(1, 5))}" in report
+    assert f"1/5 seeds: {format_interval(0.2, *wilson_interval(1, 5))}" in report
     assert "learned up to N = 8 (4 lengths tried, N = 4 to 32)" in report
     assert "The first length short of the rule is N = 16" in report
-    assert "used the whole budget" not in report
+    assert "budget-limited (loss still falling), so a larger budget" not in report
+    assert "Budget-limited runs" not in report
     budget = STUDY.preset("quick")["n_steps"]
-    df.loc[df["n_bits"] == 16, "steps"] = budget
-    assert (f"The runs at N = 16 used the whole budget (median {budget} of {budget} steps)"
-            in report_training_sensitivity(df))
+    df.loc[(df["n_bits"] == 16) & ~df["learned"], "stop"] = "budget"
+    text = report_training_sensitivity(df)
+    assert (f"At N = 16, of 5 runs ({budget}-step budget), 2 stopped at the target, 0 ended "
+            "on a flat loss and 3 were budget-limited (loss still falling), so a larger "
+            "budget may move this length.") in text
+    assert "Budget-limited runs (loss still falling when the budget ran out): FIRST at N = 16"\
+        in text
     # The cluster sentence quotes the pooled share at 1 with its interval.
     assert (f"Trained FIRST at N = 32: {format_interval(0.2, *wilson_interval(10, 50))} of "
             "the strings at sensitivity 1 (lowest seed 0.00)") in report
     # One more seed learning at N = 32 changes the text.
     df.loc[(df["n_bits"] == 32) & (df["seed"] == 1), ["learned", "histogram"]] = [
         True, json.dumps([0, 10] + [0] * 31)]
-    assert f"2/5: {format_interval(0.4, *wilson_interval(2, 5))}" in report_training_sensitivity(df)
+    assert (f"2/5 seeds: {format_interval(0.4, *wilson_interval(2, 5))}"
+            in report_training_sensitivity(df))
 
 
 def test_quick_report(quick_df):
@@ -208,9 +229,15 @@ def test_quick_report(quick_df):
     assert "Köver et al. (2026, arXiv 2606.08768)" in report
     assert "asymptotic" in report
     summary = summarise_training(quick_df)
-    majority = summary[summary["function"] == "MAJORITY"].iloc[-1]
-    assert (f"Trained MAJORITY at N = {majority['n_bits']}: {majority['share_zero']:.2f} of "
-            f"the strings at sensitivity 0 and {majority['share_half']:.2f} near N/2") in report
+    majority = summary[(summary["function"] == "MAJORITY")
+                       & (summary["model_setting"] == "library")].iloc[-1]
+    assert (f"Trained MAJORITY (library) at N = {majority['n_bits']}: "
+            f"{majority['share_zero']:.2f} of the strings at sensitivity 0 and "
+            f"{majority['share_half']:.2f} near N/2") in report
+    # Each model setting is named and described.
+    assert "library: last-token read-out, learned positions, PyTorch's default init" in report
+    assert ("Köver et al.'s setting: eos read-out, sinusoidal positions, xavier_uniform "
+            "init, eps = 0") in report
     assert set(CLUSTERS) == set(summary["function"])
 
 
@@ -230,7 +257,7 @@ def _legend_texts(ax):
 
 def test_quick_figures_label_every_axis_and_series(quick_df):
     figures = plot_training_sensitivity(quick_df)
-    assert set(figures) == {"success", "accuracy", "sensitivity", "clusters", "profiles"}
+    assert set(figures) == {"success", "accuracy", "sensitivity", "clusters", "profiles", "loss"}
     n_values = sorted(quick_df["n_bits"].unique())
     for name, fig in figures.items():
         assert fig._suptitle is not None and "quick preset" in fig._suptitle.get_text()
@@ -247,10 +274,10 @@ def test_quick_figures_label_every_axis_and_series(quick_df):
                         in_containers.update(part)
                     elif part is not None:
                         in_containers.add(part)
-            for line in ax.lines:
-                if line not in in_containers:
+            for line in ax.lines:  # the loss curves label one run per N
+                if line not in in_containers and not line.get_label().startswith("_"):
                     assert line.get_label() in texts, (name, line.get_label())
-            if name != "profiles":
+            if name not in ("profiles", "loss"):
                 # A labelled tick at every N tried on the log axis.
                 assert ax.get_xscale() == "log"
                 assert sorted(int(round(t)) for t in ax.get_xticks()) == n_values
@@ -279,8 +306,46 @@ def test_coinciding_series_are_offset(quick_df):
     # MAJORITY and FIRST both succeed at every N: their points must not coincide.
     ax = plot_training_sensitivity(quick_df)["success"].axes[0]
     xs = {c.get_label(): c.lines[0].get_xdata() for c in ax.containers}
-    assert not np.allclose(xs["MAJORITY"], xs["FIRST"])
-    np.testing.assert_allclose(np.log2(xs["MAJORITY"]) - np.log2(xs["FIRST"]), -0.07)
+    majority, first = xs["MAJORITY (library)"], xs["FIRST (library)"]
+    assert not np.allclose(majority, first)
+    # Six series (3 functions x 2 settings), offset in steps of 0.07 octaves.
+    np.testing.assert_allclose(np.log2(majority) - np.log2(first), -0.14)
+
+
+def test_loss_curves_show_every_run_and_how_it_stopped(quick_df):
+    figure = plot_training_sensitivity(quick_df)["loss"]
+    assert len(figure.axes) == 3 * 2  # functions x model settings
+    drawn = sum(len(ax.get_lines()) for ax in figure.axes)
+    assert drawn == len(quick_df)
+    for ax in figure.axes:
+        texts = _legend_texts(ax)
+        assert any(t.startswith("N = ") for t in texts)
+        function, setting = ax.get_title().split(", ", 1)
+        runs = quick_df[(quick_df["function"] == function)
+                        & (quick_df["model_setting"].map(setting_label) == setting)]
+        assert len(ax.get_lines()) == len(runs)
+        if (runs["stop"] == "budget").any():
+            assert "budget-limited (still falling)" in texts
+
+
+def test_loss_status():
+    # Last two checks against the two before: (0.65 - 0.45) / 0.65.
+    assert loss_status([0.7, 0.6, 0.5, 0.4], False) == ("budget", pytest.approx(0.2 / 0.65))
+    assert loss_status([0.7, 0.7, 0.7, 0.7], False)[0] == "flat"
+    assert loss_status([0.7, 0.6, 0.5], False)[0] == "short"
+    assert loss_status([0.7], True)[0] == "target"
+
+
+def test_paper_preset_is_koevers_setting_beside_the_library():
+    paper = STUDY.preset("paper")
+    assert set(paper["model_setting"]) == set(MODEL_SETTINGS)
+    for name, setting in MODEL_SETTINGS.items():
+        if name.startswith("paper_"):
+            assert setting["readout"] == "eos" and setting["positional"] == "sinusoidal"
+            assert setting["layer_norm_eps"] == 0.0
+    assert {s["init"] for s in MODEL_SETTINGS.values()} >= {
+        "uniform", "normal", "xavier_uniform", "xavier_normal"}
+    assert paper["n_steps_majority"] >= 10 * paper["n_steps"] and max(paper["n_bits"]) >= 64
 
 
 # -- beyond exhaustive profiling and bad input -------------------------------------
@@ -306,3 +371,62 @@ def test_training_bad_overrides():
         training_sensitivity(d_model=10)
     with pytest.raises(ValueError, match="device"):
         training_sensitivity(device="tpu")
+
+
+def test_headline_on_a_table_without_runs(tmp_path, quick_df):
+    """Issue 23: a study table the headline cannot summarise says so (no traceback)."""
+    from skxor.studies import render_headline
+
+    quick_df.iloc[:0].to_csv(tmp_path / "training_sensitivity.csv", index=False)
+    assert "holds no training run to summarise" in render_headline(tmp_path)
+    quick_df.to_csv(tmp_path / "training_sensitivity.csv", index=False)
+    text = render_headline(tmp_path)
+    assert "MAJORITY (paper, xavier_uniform init)" in text and "budget-limited" in text
+
+
+def test_paper_preset_on_the_command_line(tmp_path, capsys):
+    from skxor.cli import main
+
+    assert main(["run", "one_step", "--preset", "paper", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("skxor: error: --preset paper: one_step has no such preset")
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("preset", ["quick", "full", "paper"])
+def test_every_cell_trains_its_own_network_on_its_own_strings(preset):
+    """Seeds from the whole cell key: no two runs of a preset share a network or data.
+
+    Before, the seeds depended on the seed index only: every function and N of
+    one seed index started from the same weights and monitoring strings.
+    """
+    from skxor.studies._common import key_seed
+    from skxor.studies._training import training_cells, training_key
+
+    params = STUDY.preset(preset)
+    cells = training_cells(params)
+    keys = [training_key(c["function"], c["n_bits"], c["model_setting"], c["d_model"],
+                         c["n_layers"], c["n_heads"], c["seed"]) for c in cells]
+    for salt, bits in ((10, 63), (11, 32)):  # the strings, the network
+        seeds = {key_seed(params["random_state"], salt, bits=bits, **k) for k in keys}
+        assert len(seeds) == len(cells)
+
+
+
+def test_summaries_of_an_empty_table(quick_df):
+    empty = quick_df.iloc[:0]
+    assert "holds no training run" in report_training_sensitivity(empty)
+    for summary in (summarise_training, learned_up_to, plot_training_sensitivity):
+        with pytest.raises(ValueError, match="holds no training run"):
+            summary(empty)
+
+
+def test_tables_from_before_the_model_settings_still_summarise(quick_df):
+    old = quick_df[quick_df["model_setting"] == "library"].drop(
+        columns=["model_setting", "stop", "loss_curve", "loss_drop", "readout", "positional",
+                 "init"])
+    assert "library: last-token read-out" in report_training_sensitivity(old)
+    assert "loss" not in plot_training_sensitivity(old)  # no curves were recorded
+    summary = summarise_training(old)
+    assert (summary["stopped_target"] + summary["stopped_flat"] + summary["stopped_budget"]
+            == 0).all()

@@ -1,15 +1,19 @@
-"""The zero_sensitivity_bound study: Köver et al.'s Theorem 4.5 measured."""
+"""The zero_sensitivity_bound study: random networks compared with Köver et al.'s Theorem 4.5."""
 
 import math
 
 import matplotlib
 import numpy as np
+import pandas as pd
 import pytest
 
-from skxor.studies import STUDIES, get_study
-from skxor.studies._random_init import random_init_sensitivity
+from skxor.studies import STUDIES, get_study, render_headline
+from skxor.studies._common import key_seed
+from skxor.studies._random_init import distinct_networks, network_key, random_init_sensitivity
 from skxor.studies._zero_sensitivity_bound import (
+    bound_cells,
     bound_exponent,
+    bound_verdict,
     plot_zero_sensitivity_bound,
     report_zero_sensitivity_bound,
     summarise_bound,
@@ -106,9 +110,12 @@ def test_report_and_figures(df):
     assert report.startswith("## Theorem 4.5")
     assert "It is not here for (D, L) = (8, 1), (8, 2)" in report
     assert "Rough: 3 seeds" in report
-    k = int(df.loc[df["layer_norm_eps"] == 0, "has_zero"].sum())  # eps > 0 repeats them
-    assert f"had a zero-sensitivity string found ({k})" in report
-    assert "identical profiles in 18 of 18 pairs" in report
+    at_zero = df[df["layer_norm_eps"] == 0]  # eps > 0 repeats the same networks
+    k = int(at_zero["has_zero"].sum())
+    assert f"Over all {len(at_zero)} networks at eps = 0" in report
+    assert f"zero-sensitivity string was found in {k}/{len(at_zero)} networks = " in report
+    assert "identical profiles in 18 of 18 networks" in report
+    assert "measured" not in report
     figures = plot_zero_sensitivity_bound(df)
     assert set(figures) == {"count", "shares"}
     check_figures(figures)
@@ -116,6 +123,85 @@ def test_report_and_figures(df):
     assert [t.get_text() for t in ax.get_xticklabels()] == ["4", "6", "14"]
     labels = ax.get_legend_handles_labels()[1]
     assert any(lab.startswith("reference: bound") and "vacuous" in lab for lab in labels)
+
+
+def test_references_drawn_over_the_data_and_legends_clear_of_titles(df):
+    figures = plot_zero_sensitivity_bound(df)
+    for ax in figures["count"].axes:
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        reference = next(v for k, v in lines.items() if "2^N" in k)
+        data = [a for a in [*ax.get_lines(), *ax.collections]
+                if not str(a.get_label()).startswith("reference")]
+        assert data and reference.get_zorder() > max(a.get_zorder() for a in data)
+        assert reference.get_alpha() in (None, 1)
+    for name, figure in figures.items():
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        canvas = FigureCanvasAgg(figure)
+        canvas.draw()
+        renderer = canvas.get_renderer()
+        title = figure._suptitle.get_window_extent(renderer)
+        for legend in figure.legends:
+            assert not legend.get_window_extent(renderer).overlaps(title), name
+
+
+def _synthetic(rows):
+    """A study table with given (N, constant, log10 count) per network: D = 32, L = 2."""
+    return pd.DataFrame([
+        dict(function="transformer", n_bits=n, d_model=32, n_layers=2, layer_norm_eps=0.0,
+             seed=i, init="uniform", readout="eos", positional="sinusoidal",
+             constant=const, has_zero=True, method="exhaustive", n_strings=2 ** n,
+             n_zero_found=round(10 ** log10), log10_zero_count=log10,
+             log10_zero_count_low=log10, weights_seed=f"{n}-{i}")
+        for i, (n, const, log10) in enumerate(rows)])
+
+
+def test_verdict_counts_non_constant_networks_in_non_vacuous_rows():
+    # D = 32, L = 2: bound N^2.75. At N = 4 it exceeds 2^4 (vacuous); at N = 10 it is
+    # 10^2.75 = 562 <= 1024. Three constant networks (count 2^10) reach it trivially;
+    # the one non-constant network (10 strings) does not.
+    df = _synthetic([(4, True, 4 * math.log10(2)), (4, False, 0.5),
+                     (10, True, 10 * math.log10(2)), (10, True, 10 * math.log10(2)),
+                     (10, True, 10 * math.log10(2)), (10, False, 1.0)])
+    summary = summarise_bound(df)
+    assert summary["vacuous_reason"].tolist() == ["bound > 2^N", ""]
+    assert summary["meets_bound"].tolist() == [0.0, 0.75]
+    verdict = bound_verdict(df)
+    assert (verdict["tested"], verdict["networks"], verdict["meets"]) == (1, 1, 0)
+    assert "0/1 networks = 0.00" in verdict["text"]
+    report = report_zero_sensitivity_bound(df)
+    assert "vacuous (bound > 2^N)" in report and "Compared with the bound" in report
+    # Only constant networks in the tested row: the data do not test the bound.
+    only_constant = _synthetic([(10, True, 10 * math.log10(2))] * 2)
+    assert "do not test the bound" in bound_verdict(only_constant)["text"]
+
+
+@pytest.mark.parametrize("preset", ["quick", "full"])
+def test_presets_draw_one_network_per_cell_but_eps(preset):
+    params = get_study("zero_sensitivity_bound").preset(preset)
+    cells = bound_cells(params)
+    seeds = {key_seed(params["random_state"], **network_key(
+        c["n_bits"], c["d_model"], c["n_layers"], c["n_heads"], c["init"], c["init_scale"],
+        c["readout"], c["positional"], c["seed"])) for c in cells}
+    assert len(seeds) == len(cells) // len(params["layer_norm_eps"])
+
+
+def test_each_network_is_counted_once_in_the_report(df):
+    report = report_zero_sensitivity_bound(df)
+    networks = distinct_networks(df)
+    assert networks == len(df) // 2  # eps paired
+    assert f"{networks} distinct random transformers" in report
+
+
+def test_headline_on_all_constant_networks(tmp_path):
+    """Issue 23: every network constant (N = 1) gave 'cannot convert float NaN'."""
+    zero_sensitivity_bound(n_bits=[1], d_model=[8], n_layers=[1], layer_norm_eps=[0.0],
+                           seeds=2).to_csv(tmp_path / "zero_sensitivity_bound.csv", index=False)
+    text = render_headline(tmp_path)
+    assert "2/2 networks" in text and "nan" not in text.lower()
+    pd.read_csv(tmp_path / "zero_sensitivity_bound.csv").iloc[:0].to_csv(
+        tmp_path / "zero_sensitivity_bound.csv", index=False)
+    assert "holds no network to summarise" in render_headline(tmp_path)
 
 
 def test_bad_overrides():
@@ -132,3 +218,12 @@ def test_quick_preset_figures():
     df = get_study("zero_sensitivity_bound").run("quick")
     check_figures(plot_zero_sensitivity_bound(df))
     assert not np.isnan(summarise_bound(df)["with_zero"]).any()
+
+
+def test_summaries_of_an_empty_table(df):
+    empty = df.iloc[:0]
+    assert "holds no random network" in report_zero_sensitivity_bound(empty)
+    assert bound_verdict(empty)["networks"] == 0
+    assert "does not test the bound" in bound_verdict(empty)["text"]
+    with pytest.raises(ValueError, match="holds no random network"):
+        plot_zero_sensitivity_bound(empty)
