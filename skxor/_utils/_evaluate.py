@@ -329,14 +329,15 @@ class ModelEvaluator:
             return np.zeros(n_rows, dtype=np.uint8)
         return (pred == self.classes[1]).astype(np.uint8)
 
-    def _torch_labels(self, x):
+    def _run_module(self, function, x):
+        """``function(x)`` with the module in eval mode and without autograd."""
         module = self.model
         modes = [(m, m.training) for m in module.modules()]
         module.eval()  # dropout etc. off: f must be a deterministic function
         try:
             with torch.inference_mode():
                 try:
-                    out = module(x)
+                    return function(x)
                 except RuntimeError as exc:
                     raise ValueError(
                         f"{_describe(module)} failed on a batch of strings of shape "
@@ -347,6 +348,10 @@ class ModelEvaluator:
         finally:
             for m, training in modes:
                 m.training = training
+
+    def _torch_labels(self, x):
+        module = self.model
+        out = self._run_module(module, x)
         if not isinstance(out, torch.Tensor):
             raise TypeError(
                 f"{_describe(module)} must return a tensor of one output per "
@@ -368,7 +373,7 @@ class ModelEvaluator:
                         f"{_describe(module)} returned non-finite outputs (NaN or "
                         "inf); its predicted label is undefined there."
                     )
-                labels = out > 0
+                labels = self.labels_of_outputs(out)
         return labels.to("cpu").numpy().astype(np.uint8)
 
     def _evaluate(self, x, n_rows):
@@ -381,6 +386,73 @@ class ModelEvaluator:
         if self.kind == "boolean":
             return self.model(x, encoding="pm1")
         return self._decode_labels(self.model(x), n_rows, x)
+
+    # -- flip neighbours --------------------------------------------------------
+
+    @property
+    def has_flip_neighbours(self):
+        """Whether the model evaluates the single-bit flips of a string itself.
+
+        The flip-neighbour protocol: a torch module fed spins, or a fitted
+        two-class estimator whose label is ``classes_[1]`` where its
+        ``decision_function`` is positive, with a method
+        ``flip_neighbours(X) -> (n, N)`` giving its real output on each row
+        with bit i flipped (skxor's sparse-XOR, k-parity and Boolean
+        transformer models and estimators).
+        """
+        if not callable(getattr(self.model, "flip_neighbours", None)):
+            return False
+        if self.kind == "torch":
+            return self.input_encoding == "pm1"
+        return (
+            self.kind == "estimator"
+            and callable(getattr(self.model, "decision_function", None))
+            and self.classes is not None
+            and self.classes.shape[0] == 2
+        )
+
+    def neighbour_outputs(self, bits):
+        """Real outputs ``(own (n,), neighbours (n, N))`` of strings and their flips.
+
+        ``neighbours[r, i]`` is the model's output on string r with bit i
+        flipped, from the model's ``flip_neighbours`` (see
+        :attr:`has_flip_neighbours`); ``own`` is its output on the strings
+        themselves, as the per-flip path computes it. Both are turned into
+        labels by :meth:`labels_of_outputs`, as every real output is.
+        """
+        x = self.encode(bits)
+        n_rows = bits.shape[0]
+        if self.kind == "torch":
+            own = self._run_module(self.model, x)
+            neighbours = self._run_module(self.model.flip_neighbours, x)
+            own = _one_per_string(own, n_rows, _describe(self.model), f"({n_rows},) (a real score)")
+            own = own.detach().to("cpu").numpy()
+            neighbours = neighbours.detach().to("cpu").numpy()
+        else:
+            own = np.asarray(self.model.decision_function(x))
+            neighbours = np.asarray(self.model.flip_neighbours(x))
+        if neighbours.shape != bits.shape:
+            raise ValueError(
+                f"{_describe(self.model)}.flip_neighbours returned shape "
+                f"{neighbours.shape} for {n_rows} strings of {self.n_bits} bits; it "
+                f"must return one output per string and bit, shape {bits.shape}."
+            )
+        for values in (own, neighbours):
+            if np.issubdtype(values.dtype, np.floating) and not np.isfinite(values).all():
+                raise ValueError(
+                    f"{_describe(self.model)} returned non-finite outputs (NaN or "
+                    "inf); its predicted label is undefined there."
+                )
+        return own, neighbours
+
+    @staticmethod
+    def labels_of_outputs(out):
+        """Boolean values of real model outputs: ``out > 0`` (a tensor or an array).
+
+        The one place where real outputs become labels, for the per-flip and
+        the flip-neighbour paths alike.
+        """
+        return out > 0
 
     # -- public ---------------------------------------------------------------
 
