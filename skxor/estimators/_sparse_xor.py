@@ -14,7 +14,6 @@ from .._utils._docstrings import fill_doc
 from .._utils._torch import count_module_parameters
 from .._utils._validation import Integers, check_dtype, to_spins
 from ..nn import ATTENTION_TYPES, SparseXORAttention, sparse_xor_init
-from ..nn._sparse_xor import product_flip_neighbours
 from ._base import TorchBinaryClassifier
 
 #: Elements of X converted and multiplied at once in a training pass: small
@@ -440,4 +439,4 @@ class SparseXORTransformer(TorchBinaryClassifier):
         """Every flip's output from the row's head sums, ``O(d H)`` per row."""
         gamma = self.attention_.T  # (d, H), float64 holding the fit dtype's values
         sign = getattr(self, "output_sign_", 1)
-        return (lambda spins: product_flip_neighbours(spins, gamma, sign)), torch.device("cpu")
+        return (lambda spins: SparseXORAttention.neighbour_read_out(spins, gamma, sign)), torch.device("cpu")

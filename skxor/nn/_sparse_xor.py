@@ -112,6 +112,14 @@ class SparseXORAttention(nn.Module):
         # spins @ gamma, which torch's CPU kernels run several times slower.
         return -(gamma.T.contiguous() @ spins.T).prod(dim=0)
 
+    @staticmethod
+    def neighbour_read_out(spins, gamma, sign=1.0):
+        """:meth:`read_out` of every single-bit flip of each string: (n, d) float64 ndarray.
+
+        See :func:`product_flip_neighbours`.
+        """
+        return product_flip_neighbours(spins, gamma, sign)
+
     def forward(self, spins):
         """Model output f(x) for spins of shape (n, d); returns shape (n,)."""
         return self.read_out(spins, self.weights())
