@@ -320,12 +320,148 @@ class _Block(nn.Module):
             return self._fused(h)
         keep = h if query is None else h[:, query : query + 1]
         if self.norm == "pre":
-            attended = self._attention(self._norm(self.ln_attn, h, record, name + "ln_attn"), query)
+            h = self._norm(self.ln_attn, h, record, name + "ln_attn")
+        return self.finish(keep, self._attention(h, query), record, name)
+
+    def finish(self, keep, attended, record=None, name=""):
+        """The layer after its attention: residual sums, norms and the MLP.
+
+        ``keep`` (..., D) are the layer's input tokens at the attending
+        positions and ``attended`` their attention output (after the output
+        map); used by :meth:`forward` and by the flip-neighbour update.
+        """
+        if self.norm == "pre":
             a = _residual(keep, attended)
             return _residual(a, self._mlp(self._norm(self.ln_mlp, a, record, name + "ln_mlp")))
-        a = _residual(keep, self._attention(h, query))
-        a = self._norm(self.ln_attn, a, record, name + "ln_attn")
+        a = self._norm(self.ln_attn, _residual(keep, attended), record, name + "ln_attn")
         return self._norm(self.ln_mlp, _residual(a, self._mlp(a)), record, name + "ln_mlp")
+
+
+#: Float64 entries of one block of the flip-neighbour update (16 MiB).
+_NEIGHBOUR_FLOATS = 2**21
+#: A flipped key holding more than this share of a query's attention is
+#: not subtracted from the sums: that query row is recomputed from scratch,
+#: so no update loses precision to cancellation.
+_NEIGHBOUR_MAX_SHARE = 0.5
+
+
+class _FlipNeighbours:
+    """The first layer of a :class:`BooleanTransformer` on all single-bit flips of strings.
+
+    A token depends only on its (bit, slot), so the layer's queries, keys and
+    values are tables of 2 T rows (in float64). For a string and a set of
+    attending positions, the attention sums ``Den = sum_u exp(s_u - c)``
+    and ``Num = sum_u exp(s_u - c) v_u`` (``c`` the row's largest score)
+    are formed once; the flip of bit i replaces one term of each:
+    ``Den' = (Den - w_i) e + w'_i``, ``Num' = (Num - w_i v_i) e + w'_i
+    v'_i``, with the shift moved to ``c' = max(c, s'_i)`` (``e = exp(c -
+    c')``, so nothing overflows). A row whose flipped key holds more than
+    half its attention, or whose own query is the flipped token, is
+    recomputed from scratch instead, so no subtraction cancels more than
+    one bit. The attention outputs then go through the rest of the layer
+    (:meth:`_Block.finish`) in the model's dtype.
+    """
+
+    def __init__(self, model):
+        self.model = model
+        layer = model.layers[0]
+        D, H = model.d_model, model.n_heads
+        self.T, self.H, self.Dh = model.n_tokens, H, D // H
+        self.table = model._token_table()  # (2T, D)
+        source = layer.ln_attn(self.table) if model.norm == "pre" else self.table
+        qkv = F.linear(source, layer.qkv.weight, layer.qkv.bias).to(torch.float64)
+        self.Q, self.K, self.V = qkv.view(2 * self.T, 3, H, self.Dh).unbind(1)  # (2T, H, Dh)
+        self.scale = 1.0 / math.sqrt(self.Dh)
+        self.read = 0 if model.readout == "cls" else self.T - 1  # the read-out slot
+        offset = 1 if model.readout == "cls" else 0
+        self.bit_slots = torch.arange(model.n_bits, device=self.table.device) + offset
+
+    def rows(self, bits):
+        """Table rows (B, T) of strings given as bits (B, N), as in ``BooleanTransformer._run``."""
+        if self.model.readout != "last":
+            bits = F.pad(bits, (1, 0) if self.model.readout == "cls" else (0, 1))
+        return bits + torch.arange(0, 2 * self.T, 2, device=bits.device)
+
+    def exact(self, rows, queries):
+        """Attention outputs (F, T', H, Dh) from scratch: strings ``rows`` (F, T), slots ``queries`` (F, T')."""
+        out = []
+        step = max(1, _NEIGHBOUR_FLOATS // (self.T * self.H * self.Dh * 2))
+        for begin in range(0, rows.shape[0], step):
+            r = rows[begin : begin + step]
+            q = self.Q[torch.gather(r, 1, queries[begin : begin + step])]  # (f, T', H, Dh)
+            scores = torch.einsum("fqhd,fthd->fqht", q, self.K[r]) * self.scale
+            out.append(torch.einsum("fqht,fthd->fqhd", torch.softmax(scores, -1), self.V[r]))
+        return torch.cat(out)
+
+    def attention(self, rows, queries, positions):
+        """Attention outputs (B, G, T', H, Dh) of the strings ``rows`` (B, T) with bit
+        ``positions[g]`` flipped, at the slots ``queries`` (T',)."""
+        B = rows.shape[0]
+        slots = self.bit_slots[positions]  # (G,)
+        q = self.Q[rows[:, queries]]  # (B, T', H, Dh)
+        K, V = self.K[rows], self.V[rows]  # (B, T, H, Dh)
+        scores = torch.einsum("bqhd,bthd->bqht", q, K) * self.scale  # (B, T', H, T)
+        shift = scores.amax(dim=-1, keepdim=True)
+        weights = torch.exp(scores - shift)
+        den = weights.sum(dim=-1)  # (B, T', H)
+        num = torch.einsum("bqht,bthd->bqhd", weights, V)  # (B, T', H, Dh)
+        old = rows[:, slots]  # (B, G)
+        new = old ^ 1
+        new_scores = torch.einsum("bqhd,bghd->bgqh", q, self.K[new]) * self.scale
+        old_weights = weights[..., slots].permute(0, 3, 1, 2)  # (B, G, T', H)
+        new_shift = torch.maximum(shift.squeeze(-1).unsqueeze(1), new_scores)
+        rescale = torch.exp(shift.squeeze(-1).unsqueeze(1) - new_shift)
+        new_weights = torch.exp(new_scores - new_shift)
+        den_new = (den.unsqueeze(1) - old_weights).mul_(rescale).add_(new_weights)
+        num_new = num.unsqueeze(1) - old_weights.unsqueeze(-1) * V[:, slots].unsqueeze(2)
+        num_new.mul_(rescale.unsqueeze(-1))
+        num_new.add_(new_weights.unsqueeze(-1) * self.V[new].unsqueeze(2))
+        out = num_new.div_(den_new.unsqueeze(-1))  # (B, G, T', H, Dh)
+        # Rows to recompute: the flipped key dominates, or the query is the flipped token.
+        flagged = (old_weights > _NEIGHBOUR_MAX_SHARE * den.unsqueeze(1)).any(dim=-1)
+        flagged |= queries[None, None, :] == slots[None, :, None]
+        b, g, t = flagged.nonzero(as_tuple=True)
+        if b.numel():
+            changed = rows[b].clone()
+            changed[torch.arange(b.numel(), device=b.device), slots[g]] ^= 1
+            out[b, g, t] = self.exact(changed, queries[t].unsqueeze(1))[:, 0]
+        return out
+
+    def layer_output(self, rows, queries, positions):
+        """The first layer's output (B * G, T', D) at the slots ``queries`` for every flip."""
+        B, G = rows.shape[0], positions.shape[0]
+        o = self.attention(rows, queries, positions)
+        o = o.reshape(B * G, queries.shape[0], -1).to(self.table.dtype)
+        keep_rows = rows[:, queries].unsqueeze(1).repeat(1, G, 1)  # (B, G, T')
+        keep_rows ^= (queries[None, None, :] == self.bit_slots[positions][None, :, None]).long()
+        keep = self.table[keep_rows.reshape(B * G, -1)]  # (B * G, T', D)
+        layer = self.model.layers[0]
+        return layer.finish(keep, layer.attn_out(o))
+
+    def outputs(self, bits):
+        """Model outputs (B, N) of every single-bit flip of the strings ``bits`` (B, N)."""
+        model, B, N = self.model, bits.shape[0], bits.shape[1]
+        rows = self.rows(bits)
+        out = torch.empty((B, N), dtype=self.table.dtype, device=self.table.device)
+        if model.n_layers == 1:
+            # Only the read-out token's attention row matters.
+            queries = torch.tensor([self.read], device=rows.device)
+            width = max(self.H * self.Dh, model.d_mlp) * 4
+            step = max(1, _NEIGHBOUR_FLOATS // (N * width))
+            positions = torch.arange(N, device=rows.device)
+            for begin in range(0, B, step):
+                h = self.layer_output(rows[begin : begin + step], queries, positions)
+                out[begin : begin + step] = model._layers_from(h, 1, 0).view(-1, N)
+            return out
+        # Every token attends: update layer 1 row by row, run the later layers in full.
+        queries = torch.arange(self.T, device=rows.device)
+        step = max(1, model.eval_batch_size)
+        for b in range(B):
+            for begin in range(0, N, step):
+                positions = torch.arange(begin, min(N, begin + step), device=rows.device)
+                h = self.layer_output(rows[b : b + 1], queries, positions)
+                out[b, begin : begin + step] = model._layers_from(h, 1, self.read)
+        return out
 
 
 class BooleanTransformer(nn.Module):
@@ -643,7 +779,12 @@ default="relu"
             elif self.readout == "eos":
                 h = torch.cat([h, self.eos.expand(h.shape[0], 1, -1)], dim=1)  # (B, T, D)
             h = h + self.pos_embed  # (B, T, D)
-        for i, layer in enumerate(self.layers):
+        return self._layers_from(h, 0, r, full, record)
+
+    def _layers_from(self, h, start, r, full=False, record=None):
+        """Layers ``start ..`` on tokens h (B, T, D), the final norm and the read-out at r: (B,)."""
+        for i in range(start, self.n_layers):
+            layer = self.layers[i]
             if i == self.n_layers - 1 and not full:
                 h = layer(h, query=r, record=record, name=f"layers.{i}.")  # (B, 1, D)
                 r = 0
@@ -683,6 +824,48 @@ default="relu"
             return self._run(spins, table=table)
         return torch.cat([self._run(spins[i : i + size], table=table)
                           for i in range(0, spins.shape[0], size)])
+
+    @torch.no_grad()
+    @fill_doc
+    def flip_neighbours(self, spins):
+        """Outputs on every single-bit flip of each string, shape (B, N).
+
+        ``out[b, j]`` is the output on string b with bit j flipped,
+        computed from the string's own first layer: a flip changes one of
+        its T tokens, so the first layer's attention sums change by one
+        term each (an ``O(D)`` update per attending token, in float64, from
+        tables of the queries, keys and values of both bits at every
+        position; rows where that update could cancel are recomputed). With
+        one layer only the read-out token attends, so a flip costs the rest
+        of the layer on that one position; with more layers the later ones
+        run in full on each flipped string. The outputs agree with
+        ``forward`` on the flipped strings to float rounding.
+
+        Parameters
+        ----------
+        %(spins)s
+
+        Returns
+        -------
+        out : Tensor of shape (B, N)
+            In the module's dtype, on its device.
+
+        Examples
+        --------
+        >>> import torch
+        >>> from skxor.nn import BooleanTransformer
+        >>> model = BooleanTransformer(5, d_model=8, n_layers=1, n_heads=2,
+        ...                            readout="eos", seed=0)
+        >>> spins = torch.tensor([[1., -1, 1, 1, -1]])
+        >>> flipped = spins.repeat(5, 1)
+        >>> flipped[range(5), range(5)] *= -1
+        >>> bool(torch.allclose(model.flip_neighbours(spins)[0], model(flipped), atol=1e-6))
+        True
+        """
+        spins = self._check_spins(spins)
+        E = self.token_embed.weight
+        bits = (spins < 0).to(device=E.device, dtype=torch.long)
+        return _FlipNeighbours(self).outputs(bits)
 
     @torch.no_grad()
     @fill_doc
