@@ -393,27 +393,30 @@ class _FlipNeighbours:
             out.append(torch.einsum("fqht,fthd->fqhd", torch.softmax(scores, -1), self.V[r]))
         return torch.cat(out)
 
-    def attention(self, rows, queries, positions):
-        """Attention outputs (B, G, T', H, Dh) of the strings ``rows`` (B, T) with bit
-        ``positions[g]`` flipped, at the slots ``queries`` (T',)."""
-        B = rows.shape[0]
-        slots = self.bit_slots[positions]  # (G,)
+    def sums(self, rows, queries):
+        """The strings' own attention terms at the slots ``queries`` (T',): a dict of tensors."""
         q = self.Q[rows[:, queries]]  # (B, T', H, Dh)
-        K, V = self.K[rows], self.V[rows]  # (B, T, H, Dh)
-        scores = torch.einsum("bqhd,bthd->bqht", q, K) * self.scale  # (B, T', H, T)
-        shift = scores.amax(dim=-1, keepdim=True)
-        weights = torch.exp(scores - shift)
-        den = weights.sum(dim=-1)  # (B, T', H)
-        num = torch.einsum("bqht,bthd->bqhd", weights, V)  # (B, T', H, Dh)
+        V = self.V[rows]  # (B, T, H, Dh)
+        scores = torch.einsum("bqhd,bthd->bqht", q, self.K[rows]) * self.scale  # (B, T', H, T)
+        shift = scores.amax(dim=-1)  # (B, T', H)
+        weights = torch.exp(scores.sub_(shift.unsqueeze(-1)))
+        return {"q": q, "V": V, "shift": shift, "weights": weights, "den": weights.sum(dim=-1),
+                "num": torch.einsum("bqht,bthd->bqhd", weights, V)}
+
+    def attention(self, rows, queries, positions, sums):
+        """Attention outputs (B, G, T', H, Dh) of the strings ``rows`` (B, T) with bit
+        ``positions[g]`` flipped, at the slots ``queries`` (T',); ``sums`` from :meth:`sums`."""
+        slots = self.bit_slots[positions]  # (G,)
+        q, V, shift, den = sums["q"], sums["V"], sums["shift"].unsqueeze(1), sums["den"]
         old = rows[:, slots]  # (B, G)
         new = old ^ 1
         new_scores = torch.einsum("bqhd,bghd->bgqh", q, self.K[new]) * self.scale
-        old_weights = weights[..., slots].permute(0, 3, 1, 2)  # (B, G, T', H)
-        new_shift = torch.maximum(shift.squeeze(-1).unsqueeze(1), new_scores)
-        rescale = torch.exp(shift.squeeze(-1).unsqueeze(1) - new_shift)
-        new_weights = torch.exp(new_scores - new_shift)
+        old_weights = sums["weights"][..., slots].permute(0, 3, 1, 2)  # (B, G, T', H)
+        new_shift = torch.maximum(shift, new_scores)
+        rescale = torch.exp(shift - new_shift)
+        new_weights = torch.exp(new_scores.sub_(new_shift))
         den_new = (den.unsqueeze(1) - old_weights).mul_(rescale).add_(new_weights)
-        num_new = num.unsqueeze(1) - old_weights.unsqueeze(-1) * V[:, slots].unsqueeze(2)
+        num_new = sums["num"].unsqueeze(1) - old_weights.unsqueeze(-1) * V[:, slots].unsqueeze(2)
         num_new.mul_(rescale.unsqueeze(-1))
         num_new.add_(new_weights.unsqueeze(-1) * self.V[new].unsqueeze(2))
         out = num_new.div_(den_new.unsqueeze(-1))  # (B, G, T', H, Dh)
@@ -427,10 +430,10 @@ class _FlipNeighbours:
             out[b, g, t] = self.exact(changed, queries[t].unsqueeze(1))[:, 0]
         return out
 
-    def layer_output(self, rows, queries, positions):
+    def layer_output(self, rows, queries, positions, sums):
         """The first layer's output (B * G, T', D) at the slots ``queries`` for every flip."""
         B, G = rows.shape[0], positions.shape[0]
-        o = self.attention(rows, queries, positions)
+        o = self.attention(rows, queries, positions, sums)
         o = o.reshape(B * G, queries.shape[0], -1).to(self.table.dtype)
         keep_rows = rows[:, queries].unsqueeze(1).repeat(1, G, 1)  # (B, G, T')
         keep_rows ^= (queries[None, None, :] == self.bit_slots[positions][None, :, None]).long()
@@ -450,16 +453,18 @@ class _FlipNeighbours:
             step = max(1, _NEIGHBOUR_FLOATS // (N * width))
             positions = torch.arange(N, device=rows.device)
             for begin in range(0, B, step):
-                h = self.layer_output(rows[begin : begin + step], queries, positions)
+                chunk = rows[begin : begin + step]
+                h = self.layer_output(chunk, queries, positions, self.sums(chunk, queries))
                 out[begin : begin + step] = model._layers_from(h, 1, 0).view(-1, N)
             return out
         # Every token attends: update layer 1 row by row, run the later layers in full.
         queries = torch.arange(self.T, device=rows.device)
         step = max(1, model.eval_batch_size)
         for b in range(B):
+            sums = self.sums(rows[b : b + 1], queries)
             for begin in range(0, N, step):
                 positions = torch.arange(begin, min(N, begin + step), device=rows.device)
-                h = self.layer_output(rows[b : b + 1], queries, positions)
+                h = self.layer_output(rows[b : b + 1], queries, positions, sums)
                 out[b, begin : begin + step] = model._layers_from(h, 1, self.read)
         return out
 

@@ -214,3 +214,91 @@ def test_profiler_transform_incremental_and_per_flip_agree():
     assert fast.get_params()["incremental"] and not slow.get_params()["incremental"]
     np.testing.assert_array_equal(fast.transform(X[:200]), slow.transform(X[:200]))
     np.testing.assert_array_equal(fast.profile_.counts, slow.profile_.counts)
+
+
+# -- Boolean transformer -------------------------------------------------------------
+
+
+def transformer_bound(reference):
+    """Float32 rounding of the per-flip outputs, amplified through the layers."""
+    return 2e-4 * max(1.0, float(np.abs(np.asarray(reference)).max()))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    n_bits=st.integers(1, 12),
+    heads_width=st.sampled_from([(1, 4), (2, 4), (2, 16), (4, 16), (3, 6)]),
+    n_layers=st.integers(1, 3),
+    readout=st.sampled_from(["last", "cls", "eos"]),
+    norm=st.sampled_from(["pre", "post"]),
+    positional=st.sampled_from(["learned", "sinusoidal"]),
+    eps=st.sampled_from([0.0, 1e-5, 0.1]),
+    init=st.sampled_from(["default", "normal", "uniform", "xavier_uniform"]),
+    init_scale=st.sampled_from([0.5, 1.0, 3.0]),
+    activation=st.sampled_from(["relu", "gelu", "tanh"]),
+    seed=st.integers(0, 10_000),
+)
+def test_boolean_transformer_neighbours_equal_per_flip(
+    n_bits, heads_width, n_layers, readout, norm, positional, eps, init, init_scale,
+    activation, seed,
+):
+    from skxor.nn import BooleanTransformer
+
+    n_heads, d_model = heads_width
+    model = BooleanTransformer(
+        n_bits, d_model=d_model, n_layers=n_layers, n_heads=n_heads, d_mlp=12,
+        readout=readout, norm=norm, positional=positional, layer_norm_eps=eps, init=init,
+        init_scale=init_scale, activation=activation, seed=seed,
+    )
+    spins = random_spins(4, n_bits, seed)
+    out = model.flip_neighbours(spins)
+    assert out.shape == (4, n_bits) and out.dtype == torch.float32
+    reference = per_flip(model, spins)
+    assert_agree(out, reference, transformer_bound(reference))
+    profiles_agree(model, n_bits, lambda m: transformer_bound(reference), seed=seed,
+                   n_samples=12)
+
+
+@pytest.mark.parametrize("n_layers", [1, 2])
+@pytest.mark.parametrize("readout", ["last", "eos"])
+def test_boolean_transformer_neighbours_long_strings(n_layers, readout):
+    """N = 64 (L = 1: 200), D = 32, float64 model: agreement to float64 rounding."""
+    from skxor.nn import BooleanTransformer
+
+    n_bits = 200 if n_layers == 1 else 64
+    model = BooleanTransformer(n_bits, d_model=32, n_layers=n_layers, n_heads=4,
+                               readout=readout, seed=3).double()
+    spins = random_spins(2, n_bits, 0).double()
+    reference = per_flip(model, spins)
+    np.testing.assert_allclose(model.flip_neighbours(spins), reference, rtol=0,
+                               atol=1e-9 * max(1.0, float(reference.abs().max())))
+
+
+def test_boolean_transformer_sharp_attention_is_recomputed():
+    """Keys that take nearly all the attention: the rows are recomputed, not subtracted."""
+    from skxor.nn import BooleanTransformer
+
+    model = BooleanTransformer(10, d_model=8, n_layers=1, n_heads=2, readout="eos",
+                               init="uniform", init_scale=30.0, seed=0)
+    spins = random_spins(6, 10, 1)
+    reference = per_flip(model, spins)
+    assert_agree(model.flip_neighbours(spins), reference, transformer_bound(reference))
+
+
+def test_boolean_transformer_profile_and_estimator_use_neighbours():
+    from skxor import BooleanTransformerClassifier
+    from skxor.boolean import Parity
+
+    X = np.random.RandomState(0).randint(0, 2, (256, 9))
+    y = Parity(9)(X)
+    clf = BooleanTransformerClassifier(d_model=16, n_heads=2, n_layers=1, readout="eos",
+                                       max_iter=2, random_state=0).fit(X, y)
+    assert ModelEvaluator(clf, 9).has_flip_neighbours
+    flips = np.repeat(X[:5, None, :], 9, axis=1)
+    flips[:, np.arange(9), np.arange(9)] ^= 1
+    reference = clf.decision_function(flips.reshape(-1, 9)).reshape(5, 9)
+    assert_agree(clf.flip_neighbours(X[:5]), reference, transformer_bound(reference))
+    a = sensitivity_profile(clf, 9, method="sampled", n_samples=100, random_state=0)
+    b = sensitivity_profile(clf, 9, method="sampled", n_samples=100, random_state=0,
+                            incremental=False)
+    np.testing.assert_array_equal(a.counts, b.counts)
