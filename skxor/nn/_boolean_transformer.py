@@ -369,7 +369,9 @@ class _FlipNeighbours:
         self.T, self.H, self.Dh = model.n_tokens, H, D // H
         self.table = model._token_table()  # (2T, D)
         source = layer.ln_attn(self.table) if model.norm == "pre" else self.table
-        qkv = F.linear(source, layer.qkv.weight, layer.qkv.bias).to(torch.float64)
+        qkv = F.linear(source, layer.qkv.weight, layer.qkv.bias)
+        self.values = qkv.view(2 * self.T, 3, H, self.Dh)[:, 2]  # model dtype, for the updates
+        qkv = qkv.to(torch.float64)
         self.Q, self.K, self.V = qkv.view(2 * self.T, 3, H, self.Dh).unbind(1)  # (2T, H, Dh)
         self.scale = 1.0 / math.sqrt(self.Dh)
         self.read = 0 if model.readout == "cls" else self.T - 1  # the read-out slot
@@ -382,32 +384,58 @@ class _FlipNeighbours:
             bits = F.pad(bits, (1, 0) if self.model.readout == "cls" else (0, 1))
         return bits + torch.arange(0, 2 * self.T, 2, device=bits.device)
 
-    def exact(self, rows, queries):
-        """Attention outputs (F, T', H, Dh) from scratch: strings ``rows`` (F, T), slots ``queries`` (F, T')."""
-        out = []
-        step = max(1, _NEIGHBOUR_FLOATS // (self.T * self.H * self.Dh * 2))
-        for begin in range(0, rows.shape[0], step):
-            r = rows[begin : begin + step]
-            q = self.Q[torch.gather(r, 1, queries[begin : begin + step])]  # (f, T', H, Dh)
-            scores = torch.einsum("fqhd,fthd->fqht", q, self.K[r]) * self.scale
-            out.append(torch.einsum("fqht,fthd->fqhd", torch.softmax(scores, -1), self.V[r]))
-        return torch.cat(out)
+    def exact(self, rows, sums, b, slots, queries):
+        """Attention outputs (F, H, Dh), from scratch, of F rows: string ``rows[b]`` with the
+        token at ``slots`` flipped, attending from the slots ``queries`` (all (F,))."""
+        F_ = b.numel()
+        old = rows[b, slots]
+        new = old ^ 1
+        moved = queries == slots  # the query token itself is the flipped one
+        q = sums["q"][b, sums["index"][queries]]  # (F, H, Dh)
+        q[moved] = self.Q[new[moved]]
+        out = torch.empty((F_, self.H, self.Dh), dtype=torch.float64, device=rows.device)
+        shared = rows.shape[0] == 1  # one string: its keys and values serve every row
+        step = max(1, _NEIGHBOUR_FLOATS // (self.T * self.H * (1 if shared else 2 * self.Dh)))
+        for begin in range(0, F_, step):
+            f = slice(begin, begin + step)
+            n = q[f].shape[0]
+            K = sums["K"][0] if shared else sums["K"][b[f]]
+            V = sums["V"][0] if shared else sums["V"][b[f]]
+            scores = torch.einsum("fhd,thd->fht" if shared else "fhd,fthd->fht", q[f], K)
+            # The flipped token's key: one column of the scores changes.
+            scores[torch.arange(n), :, slots[f]] = (q[f] * self.K[new[f]]).sum(-1)
+            p = torch.softmax(scores.mul_(self.scale), dim=-1)
+            o = torch.einsum("fht,thd->fhd" if shared else "fht,fthd->fhd", p, V)
+            change = self.V[new[f]] - self.V[old[f]]  # and one value
+            out[f] = o.add_(p[torch.arange(n), :, slots[f]].unsqueeze(-1) * change)
+        return out
 
     def sums(self, rows, queries):
         """The strings' own attention terms at the slots ``queries`` (T',): a dict of tensors."""
         q = self.Q[rows[:, queries]]  # (B, T', H, Dh)
-        V = self.V[rows]  # (B, T, H, Dh)
-        scores = torch.einsum("bqhd,bthd->bqht", q, self.K[rows]) * self.scale  # (B, T', H, T)
+        K, V = self.K[rows], self.V[rows]  # (B, T, H, Dh)
+        scores = torch.einsum("bqhd,bthd->bqht", q, K) * self.scale  # (B, T', H, T)
         shift = scores.amax(dim=-1)  # (B, T', H)
         weights = torch.exp(scores.sub_(shift.unsqueeze(-1)))
-        return {"q": q, "V": V, "shift": shift, "weights": weights, "den": weights.sum(dim=-1),
-                "num": torch.einsum("bqht,bthd->bqhd", weights, V)}
+        num = torch.einsum("bqht,bthd->bqhd", weights, V)  # (B, T', H, Dh)
+        index = torch.full((self.T,), -1, dtype=torch.long, device=rows.device)
+        index[queries] = torch.arange(queries.shape[0], device=rows.device)
+        return {"q": q, "K": K, "V": V, "shift": shift, "weights": weights, "index": index,
+                "den": weights.sum(dim=-1), "num": num.to(self.values.dtype)}
 
     def attention(self, rows, queries, positions, sums):
         """Attention outputs (B, G, T', H, Dh) of the strings ``rows`` (B, T) with bit
-        ``positions[g]`` flipped, at the slots ``queries`` (T',); ``sums`` from :meth:`sums`."""
+        ``positions[g]`` flipped, at the slots ``queries`` (T',); ``sums`` from :meth:`sums`.
+
+        The new output is ``a Num + b v_old + c v_new`` per head, with the
+        coefficients ``a = e / Den'``, ``b = -w_old e / Den'`` and ``c =
+        w_new / Den'`` in float64; the combination runs in the model's dtype.
+        Since a flipped key holds at most half the attention (else the row
+        is recomputed), ``a Num + b v_old`` cancels by at most a factor 2:
+        the rounding stays that of the per-flip evaluation.
+        """
         slots = self.bit_slots[positions]  # (G,)
-        q, V, shift, den = sums["q"], sums["V"], sums["shift"].unsqueeze(1), sums["den"]
+        q, shift, den = sums["q"], sums["shift"].unsqueeze(1), sums["den"]
         old = rows[:, slots]  # (B, G)
         new = old ^ 1
         new_scores = torch.einsum("bqhd,bghd->bgqh", q, self.K[new]) * self.scale
@@ -416,25 +444,24 @@ class _FlipNeighbours:
         rescale = torch.exp(shift - new_shift)
         new_weights = torch.exp(new_scores.sub_(new_shift))
         den_new = (den.unsqueeze(1) - old_weights).mul_(rescale).add_(new_weights)
-        num_new = sums["num"].unsqueeze(1) - old_weights.unsqueeze(-1) * V[:, slots].unsqueeze(2)
-        num_new.mul_(rescale.unsqueeze(-1))
-        num_new.add_(new_weights.unsqueeze(-1) * self.V[new].unsqueeze(2))
-        out = num_new.div_(den_new.unsqueeze(-1))  # (B, G, T', H, Dh)
+        dtype = self.values.dtype
+        a = rescale.div_(den_new)
+        b = (old_weights * a).neg_().to(dtype).unsqueeze(-1)
+        c = new_weights.div_(den_new).to(dtype).unsqueeze(-1)
+        out = sums["num"].unsqueeze(1) * a.to(dtype).unsqueeze(-1)  # (B, G, T', H, Dh)
+        out.addcmul_(b, self.values[old].unsqueeze(2)).addcmul_(c, self.values[new].unsqueeze(2))
         # Rows to recompute: the flipped key dominates, or the query is the flipped token.
         flagged = (old_weights > _NEIGHBOUR_MAX_SHARE * den.unsqueeze(1)).any(dim=-1)
         flagged |= queries[None, None, :] == slots[None, :, None]
         b, g, t = flagged.nonzero(as_tuple=True)
         if b.numel():
-            changed = rows[b].clone()
-            changed[torch.arange(b.numel(), device=b.device), slots[g]] ^= 1
-            out[b, g, t] = self.exact(changed, queries[t].unsqueeze(1))[:, 0]
+            out[b, g, t] = self.exact(rows, sums, b, slots[g], queries[t]).to(dtype)
         return out
 
     def layer_output(self, rows, queries, positions, sums):
         """The first layer's output (B * G, T', D) at the slots ``queries`` for every flip."""
         B, G = rows.shape[0], positions.shape[0]
-        o = self.attention(rows, queries, positions, sums)
-        o = o.reshape(B * G, queries.shape[0], -1).to(self.table.dtype)
+        o = self.attention(rows, queries, positions, sums).reshape(B * G, queries.shape[0], -1)
         keep_rows = rows[:, queries].unsqueeze(1).repeat(1, G, 1)  # (B, G, T')
         keep_rows ^= (queries[None, None, :] == self.bit_slots[positions][None, :, None]).long()
         keep = self.table[keep_rows.reshape(B * G, -1)]  # (B * G, T', D)
