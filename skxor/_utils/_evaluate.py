@@ -31,6 +31,7 @@ other threshold the strings are presented as ``t + b`` (float), since
 ``t + 1 > t`` and ``t`` is not above ``t``.
 """
 
+import inspect
 import numbers
 
 import numpy as np
@@ -417,7 +418,8 @@ class ModelEvaluator:
         ``neighbours[r, i]`` is the model's output on string r with bit i
         flipped, from the model's ``flip_neighbours`` (see
         :attr:`has_flip_neighbours`); ``own`` is its output on the strings
-        themselves, as the per-flip path computes it. Both are turned into
+        themselves, as the per-flip path computes it (``decision_function``,
+        or ``flip_neighbours(X, return_outputs=True)`` where that exists). Both are turned into
         labels by :meth:`labels_of_outputs`, as every real output is.
         """
         x = self.encode(bits)
@@ -428,6 +430,9 @@ class ModelEvaluator:
             own = _one_per_string(own, n_rows, _describe(self.model), f"({n_rows},) (a real score)")
             own = own.detach().to("cpu").numpy()
             neighbours = neighbours.detach().to("cpu").numpy()
+        elif "return_outputs" in inspect.signature(self.model.flip_neighbours).parameters:
+            # One pass over x for both (skxor's estimators).
+            own, neighbours = map(np.asarray, self.model.flip_neighbours(x, return_outputs=True))
         else:
             own = np.asarray(self.model.decision_function(x))
             neighbours = np.asarray(self.model.flip_neighbours(x))
@@ -438,7 +443,8 @@ class ModelEvaluator:
                 f"must return one output per string and bit, shape {bits.shape}."
             )
         for values in (own, neighbours):
-            if np.issubdtype(values.dtype, np.floating) and not np.isfinite(values).all():
+            # A finite sum has only finite terms (NaN and inf propagate).
+            if np.issubdtype(values.dtype, np.floating) and not np.isfinite(values.sum()):
                 raise ValueError(
                     f"{_describe(self.model)} returned non-finite outputs (NaN or "
                     "inf); its predicted label is undefined there."

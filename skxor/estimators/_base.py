@@ -185,7 +185,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
 
     @available_if(_has_flip_neighbours)
     @fill_doc
-    def flip_neighbours(self, X):
+    def flip_neighbours(self, X, *, return_outputs=False):
         """``decision_function`` of every single-bit flip of each row.
 
         The flip-neighbour protocol of :func:`skxor.sensitivity.sensitivity_profile`:
@@ -198,11 +198,17 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         %(X_predict)s
+        return_outputs : bool, default=False
+            Also return ``decision_function(X)``, computed in the same pass
+            (the same values: X is read and converted once for both).
 
         Returns
         -------
         f : ndarray of shape (n_samples, n_features), float64
             Positive values predict ``classes_[1]``.
+        outputs : ndarray of shape (n_samples,)
+            ``decision_function(X)``; only with ``return_outputs=True``,
+            which returns ``(outputs, f)``.
 
         Examples
         --------
@@ -218,13 +224,17 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         neighbours, device = self._neighbour_forward()
+        forward = self._forward()[0] if return_outputs else None
         n_rows, chunks = self._spin_chunks(X, device)
         out = np.empty((n_rows, self.n_features_in_), dtype=np.float64)
+        own = np.empty(n_rows, dtype=np.float64)
         with torch.no_grad():
             for rows, spins in chunks:
+                if forward is not None:  # as decision_function: same chunks, same call
+                    own[rows] = forward(spins).cpu().numpy()
                 values = neighbours(spins)
                 out[rows] = values.cpu().numpy() if isinstance(values, torch.Tensor) else values
-        return out
+        return (own, out) if return_outputs else out
 
     @fill_doc
     def decision_function(self, X):

@@ -11,8 +11,8 @@ from torch import nn
 from ._attention import attention_weights
 
 #: Entries of a block of neighbour outputs formed at once by
-#: :func:`product_flip_neighbours` (8 MiB of float64 per temporary).
-_NEIGHBOUR_BLOCK = 1 << 20
+#: :func:`product_flip_neighbours` (1 MiB of float64 per temporary: cache-sized).
+_NEIGHBOUR_BLOCK = 1 << 17
 
 
 def product_flip_neighbours(spins, gamma, sign=1.0):
@@ -43,25 +43,26 @@ def product_flip_neighbours(spins, gamma, sign=1.0):
     if isinstance(spins, torch.Tensor):
         spins = spins.detach().cpu().numpy()
     gamma = np.asarray(gamma, dtype=np.float64)
-    x = np.asarray(spins, dtype=np.float64)
+    x = np.asarray(spins)  # +-1 in any dtype: each product below is made in float64
     d, H = gamma.shape
     # The sign goes into head 0's factor (an exact negation); -2 gamma too.
-    base = x @ gamma  # (B, H): the string's own head sums
-    base[:, 0] *= -float(sign)
     step_terms = (-2.0 * gamma).T.copy()  # (H, d)
     step_terms[0] *= -float(sign)
     out = np.empty(x.shape, dtype=np.float64)
     step = max(1, _NEIGHBOUR_BLOCK // max(1, d))
     for begin in range(0, x.shape[0], step):
         rows = slice(begin, begin + step)
+        spins_block = x[rows].astype(np.float64)  # one cache-sized conversion per block
+        base = spins_block @ gamma  # (c, H): the block's own head sums
+        base[:, 0] *= -float(sign)
         # Head by head on (c, d) blocks: Z_h - 2 x_i gamma_{i,h} for every
         # flip i, multiplied into the output (numpy: several times faster
         # than torch's broadcasting kernels on the CPU).
-        acc = np.multiply(x[rows], step_terms[0], out=out[rows])
-        acc += base[rows, :1]
+        acc = np.multiply(spins_block, step_terms[0], out=out[rows])
+        acc += base[:, :1]
         for h in range(1, H):
-            term = x[rows] * step_terms[h]
-            term += base[rows, h : h + 1]
+            term = spins_block * step_terms[h]
+            term += base[:, h : h + 1]
             acc *= term
     return out
 
