@@ -418,19 +418,26 @@ class ModelEvaluator:
         ``neighbours[r, i]`` is the model's output on string r with bit i
         flipped, from the model's ``flip_neighbours`` (see
         :attr:`has_flip_neighbours`); ``own`` is its output on the strings
-        themselves, as the per-flip path computes it (``decision_function``,
-        or ``flip_neighbours(X, return_outputs=True)`` where that exists). Both are turned into
+        themselves (``decision_function`` or the module's output, or
+        ``flip_neighbours(X, return_outputs=True)`` where that exists, which
+        agrees with them to float rounding). Both are turned into
         labels by :meth:`labels_of_outputs`, as every real output is.
         """
         x = self.encode(bits)
         n_rows = bits.shape[0]
+        together = "return_outputs" in inspect.signature(self.model.flip_neighbours).parameters
         if self.kind == "torch":
-            own = self._run_module(self.model, x)
-            neighbours = self._run_module(self.model.flip_neighbours, x)
+            if together:  # the string's own output from the same pass
+                own, neighbours = self._run_module(
+                    lambda x: self.model.flip_neighbours(x, return_outputs=True), x
+                )
+            else:
+                own = self._run_module(self.model, x)
+                neighbours = self._run_module(self.model.flip_neighbours, x)
             own = _one_per_string(own, n_rows, _describe(self.model), f"({n_rows},) (a real score)")
             own = own.detach().to("cpu").numpy()
             neighbours = neighbours.detach().to("cpu").numpy()
-        elif "return_outputs" in inspect.signature(self.model.flip_neighbours).parameters:
+        elif together:
             # One pass over x for both (skxor's estimators).
             own, neighbours = map(np.asarray, self.model.flip_neighbours(x, return_outputs=True))
         else:

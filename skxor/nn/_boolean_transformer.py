@@ -369,14 +369,20 @@ class _FlipNeighbours:
         self.T, self.H, self.Dh = model.n_tokens, H, D // H
         self.table = model._token_table()  # (2T, D)
         source = layer.ln_attn(self.table) if model.norm == "pre" else self.table
-        qkv = F.linear(source, layer.qkv.weight, layer.qkv.bias)
-        self.values = qkv.view(2 * self.T, 3, H, self.Dh)[:, 2]  # model dtype, for the updates
-        qkv = qkv.to(torch.float64)
-        self.Q, self.K, self.V = qkv.view(2 * self.T, 3, H, self.Dh).unbind(1)  # (2T, H, Dh)
+        qkv = F.linear(source, layer.qkv.weight, layer.qkv.bias)  # (2T, 3D)
+        # Contiguous (2T, D) tables, gathered with F.embedding (far faster than
+        # advanced indexing): values in the model dtype for the updates, and
+        # queries, keys and values in float64 for the sums.
+        self.values = qkv[:, 2 * D :].contiguous()
+        self.Q, self.K, self.V = (t.to(torch.float64).contiguous() for t in qkv.split(D, dim=1))
         self.scale = 1.0 / math.sqrt(self.Dh)
         self.read = 0 if model.readout == "cls" else self.T - 1  # the read-out slot
         offset = 1 if model.readout == "cls" else 0
         self.bit_slots = torch.arange(model.n_bits, device=self.table.device) + offset
+
+    def gather(self, table, rows):
+        """Rows of a (2T, D) table at the indices ``rows`` (any shape), split into heads."""
+        return F.embedding(rows, table).view(*rows.shape, self.H, self.Dh)
 
     def rows(self, bits):
         """Table rows (B, T) of strings given as bits (B, N), as in ``BooleanTransformer._run``."""
@@ -392,28 +398,29 @@ class _FlipNeighbours:
         new = old ^ 1
         moved = queries == slots  # the query token itself is the flipped one
         q = sums["q"][b, sums["index"][queries]]  # (F, H, Dh)
-        q[moved] = self.Q[new[moved]]
+        q[moved] = self.gather(self.Q, new[moved])
         out = torch.empty((F_, self.H, self.Dh), dtype=torch.float64, device=rows.device)
         shared = rows.shape[0] == 1  # one string: its keys and values serve every row
         step = max(1, _NEIGHBOUR_FLOATS // (self.T * self.H * (1 if shared else 2 * self.Dh)))
         for begin in range(0, F_, step):
             f = slice(begin, begin + step)
             n = q[f].shape[0]
+            at = torch.arange(n, device=q.device)
             K = sums["K"][0] if shared else sums["K"][b[f]]
             V = sums["V"][0] if shared else sums["V"][b[f]]
             scores = torch.einsum("fhd,thd->fht" if shared else "fhd,fthd->fht", q[f], K)
             # The flipped token's key: one column of the scores changes.
-            scores[torch.arange(n), :, slots[f]] = (q[f] * self.K[new[f]]).sum(-1)
+            scores[at, :, slots[f]] = (q[f] * self.gather(self.K, new[f])).sum(-1)
             p = torch.softmax(scores.mul_(self.scale), dim=-1)
             o = torch.einsum("fht,thd->fhd" if shared else "fht,fthd->fhd", p, V)
-            change = self.V[new[f]] - self.V[old[f]]  # and one value
-            out[f] = o.add_(p[torch.arange(n), :, slots[f]].unsqueeze(-1) * change)
+            change = self.gather(self.V, new[f]) - self.gather(self.V, old[f])  # and one value
+            out[f] = o.add_(p[at, :, slots[f]].unsqueeze(-1) * change)
         return out
 
     def sums(self, rows, queries):
         """The strings' own attention terms at the slots ``queries`` (T',): a dict of tensors."""
-        q = self.Q[rows[:, queries]]  # (B, T', H, Dh)
-        K, V = self.K[rows], self.V[rows]  # (B, T, H, Dh)
+        q = self.gather(self.Q, rows[:, queries])  # (B, T', H, Dh)
+        K, V = self.gather(self.K, rows), self.gather(self.V, rows)  # (B, T, H, Dh)
         scores = torch.einsum("bqhd,bthd->bqht", q, K) * self.scale  # (B, T', H, T)
         shift = scores.amax(dim=-1)  # (B, T', H)
         weights = torch.exp(scores.sub_(shift.unsqueeze(-1)))
@@ -421,7 +428,7 @@ class _FlipNeighbours:
         index = torch.full((self.T,), -1, dtype=torch.long, device=rows.device)
         index[queries] = torch.arange(queries.shape[0], device=rows.device)
         return {"q": q, "K": K, "V": V, "shift": shift, "weights": weights, "index": index,
-                "den": weights.sum(dim=-1), "num": num.to(self.values.dtype)}
+                "den": weights.sum(dim=-1), "num": num.to(self.values.dtype), "num64": num}
 
     def attention(self, rows, queries, positions, sums):
         """Attention outputs (B, G, T', H, Dh) of the strings ``rows`` (B, T) with bit
@@ -438,8 +445,8 @@ class _FlipNeighbours:
         q, shift, den = sums["q"], sums["shift"].unsqueeze(1), sums["den"]
         old = rows[:, slots]  # (B, G)
         new = old ^ 1
-        new_scores = torch.einsum("bqhd,bghd->bgqh", q, self.K[new]) * self.scale
-        old_weights = sums["weights"][..., slots].permute(0, 3, 1, 2)  # (B, G, T', H)
+        new_scores = torch.einsum("bqhd,bghd->bgqh", q, self.gather(self.K, new)) * self.scale
+        old_weights = sums["weights"].index_select(-1, slots).permute(0, 3, 1, 2)  # (B, G, T', H)
         new_shift = torch.maximum(shift, new_scores)
         rescale = torch.exp(shift - new_shift)
         new_weights = torch.exp(new_scores.sub_(new_shift))
@@ -449,7 +456,8 @@ class _FlipNeighbours:
         b = (old_weights * a).neg_().to(dtype).unsqueeze(-1)
         c = new_weights.div_(den_new).to(dtype).unsqueeze(-1)
         out = sums["num"].unsqueeze(1) * a.to(dtype).unsqueeze(-1)  # (B, G, T', H, Dh)
-        out.addcmul_(b, self.values[old].unsqueeze(2)).addcmul_(c, self.values[new].unsqueeze(2))
+        out.addcmul_(b, self.gather(self.values, old).unsqueeze(2))
+        out.addcmul_(c, self.gather(self.values, new).unsqueeze(2))
         # Rows to recompute: the flipped key dominates, or the query is the flipped token.
         flagged = (old_weights > _NEIGHBOUR_MAX_SHARE * den.unsqueeze(1)).any(dim=-1)
         flagged |= queries[None, None, :] == slots[None, :, None]
@@ -464,12 +472,17 @@ class _FlipNeighbours:
         o = self.attention(rows, queries, positions, sums).reshape(B * G, queries.shape[0], -1)
         keep_rows = rows[:, queries].unsqueeze(1).repeat(1, G, 1)  # (B, G, T')
         keep_rows ^= (queries[None, None, :] == self.bit_slots[positions][None, :, None]).long()
-        keep = self.table[keep_rows.reshape(B * G, -1)]  # (B * G, T', D)
+        keep = F.embedding(keep_rows.reshape(B * G, -1), self.table)  # (B * G, T', D)
         layer = self.model.layers[0]
         return layer.finish(keep, layer.attn_out(o))
 
-    def outputs(self, bits):
-        """Model outputs (B, N) of every single-bit flip of the strings ``bits`` (B, N)."""
+    def outputs(self, bits, own=None):
+        """Model outputs (B, N) of every single-bit flip of the strings ``bits`` (B, N).
+
+        ``own``, a (B,) tensor, receives the outputs on the strings
+        themselves: with one layer from the same attention sums (the read-out
+        row unchanged), else from ``forward``.
+        """
         model, B, N = self.model, bits.shape[0], bits.shape[1]
         rows = self.rows(bits)
         out = torch.empty((B, N), dtype=self.table.dtype, device=self.table.device)
@@ -479,11 +492,20 @@ class _FlipNeighbours:
             width = max(self.H * self.Dh, model.d_mlp) * 4
             step = max(1, _NEIGHBOUR_FLOATS // (N * width))
             positions = torch.arange(N, device=rows.device)
+            layer = model.layers[0]
             for begin in range(0, B, step):
                 chunk = rows[begin : begin + step]
-                h = self.layer_output(chunk, queries, positions, self.sums(chunk, queries))
+                sums = self.sums(chunk, queries)
+                h = self.layer_output(chunk, queries, positions, sums)
                 out[begin : begin + step] = model._layers_from(h, 1, 0).view(-1, N)
+                if own is not None:
+                    o = sums["num64"].div_(sums["den"].unsqueeze(-1)).to(self.table.dtype)
+                    keep = F.embedding(chunk[:, queries], self.table)  # (c, 1, D)
+                    h = layer.finish(keep, layer.attn_out(o.flatten(2)))
+                    own[begin : begin + step] = model._layers_from(h, 1, 0)
             return out
+        if own is not None:
+            own.copy_(model(1.0 - 2.0 * bits.to(self.table.dtype)))  # chunked, as always
         # Every token attends: update layer 1 row by row, run the later layers in full.
         queries = torch.arange(self.T, device=rows.device)
         step = max(1, model.eval_batch_size)
@@ -859,7 +881,7 @@ default="relu"
 
     @torch.no_grad()
     @fill_doc
-    def flip_neighbours(self, spins):
+    def flip_neighbours(self, spins, *, return_outputs=False):
         """Outputs on every single-bit flip of each string, shape (B, N).
 
         ``out[b, j]`` is the output on string b with bit j flipped,
@@ -876,11 +898,17 @@ default="relu"
         Parameters
         ----------
         %(spins)s
+        return_outputs : bool, default=False
+            Also return the outputs on the strings themselves, computed along
+            (with one layer from the same attention sums, agreeing with
+            ``forward`` to float rounding; else by ``forward``).
 
         Returns
         -------
         out : Tensor of shape (B, N)
             In the module's dtype, on its device.
+        outputs : Tensor of shape (B,)
+            Only with ``return_outputs=True``, which returns ``(outputs, out)``.
 
         Examples
         --------
@@ -897,7 +925,10 @@ default="relu"
         spins = self._check_spins(spins)
         E = self.token_embed.weight
         bits = (spins < 0).to(device=E.device, dtype=torch.long)
-        return _FlipNeighbours(self).outputs(bits)
+        if not return_outputs:
+            return _FlipNeighbours(self).outputs(bits)
+        own = torch.empty(bits.shape[0], dtype=E.dtype, device=E.device)
+        return own, _FlipNeighbours(self).outputs(bits, own)
 
     @torch.no_grad()
     @fill_doc

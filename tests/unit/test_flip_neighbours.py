@@ -255,6 +255,11 @@ def test_boolean_transformer_neighbours_equal_per_flip(
     assert out.shape == (4, n_bits) and out.dtype == torch.float32
     reference = per_flip(model, spins)
     assert_agree(out, reference, transformer_bound(reference))
+    own, again = model.flip_neighbours(spins, return_outputs=True)
+    torch.testing.assert_close(again, out, rtol=0, atol=0)
+    with torch.no_grad():
+        forward = model(spins)
+    assert_agree(own, forward, transformer_bound(forward))
     profiles_agree(model, n_bits, lambda m: transformer_bound(reference), seed=seed,
                    n_samples=12)
 
