@@ -892,8 +892,10 @@ default="relu"
         position; rows where that update could cancel are recomputed). With
         one layer only the read-out token attends, so a flip costs the rest
         of the layer on that one position; with more layers the later ones
-        run in full on each flipped string. The outputs agree with
-        ``forward`` on the flipped strings to float rounding.
+        run in full on each flipped string (and strings short enough for
+        the fused kernel, see the class notes, are simply evaluated
+        flipped). The outputs agree with ``forward`` on the flipped strings
+        to float rounding.
 
         Parameters
         ----------
@@ -924,11 +926,30 @@ default="relu"
         """
         spins = self._check_spins(spins)
         E = self.token_embed.weight
+        probe = E.new_empty((1, self.n_tokens, self.d_model))
+        if self.n_layers > 1 and self.layers[0]._fusable(probe):
+            # Short strings, several layers: every full layer is one fused
+            # kernel call on a batch of flipped strings, which measured faster
+            # than the row-by-row update (that took 1.1-1.6x its time at N = 32).
+            return self._flip_neighbours_per_flip(spins, return_outputs)
         bits = (spins < 0).to(device=E.device, dtype=torch.long)
         if not return_outputs:
             return _FlipNeighbours(self).outputs(bits)
         own = torch.empty(bits.shape[0], dtype=E.dtype, device=E.device)
         return own, _FlipNeighbours(self).outputs(bits, own)
+
+    def _flip_neighbours_per_flip(self, spins, return_outputs):
+        """:meth:`flip_neighbours` by evaluating the flipped strings, in chunks."""
+        B, N = spins.shape
+        out = torch.empty((B, N), dtype=self.token_embed.weight.dtype,
+                          device=self.token_embed.weight.device)
+        step = max(1, DEFAULT_EVAL_FLOATS // (N * N))
+        index = torch.arange(N)
+        for begin in range(0, B, step):
+            flipped = spins[begin : begin + step].unsqueeze(1).repeat(1, N, 1)  # (c, N, N)
+            flipped[:, index, index] *= -1
+            out[begin : begin + step] = self(flipped.reshape(-1, N)).view(-1, N)
+        return (self(spins), out) if return_outputs else out
 
     @torch.no_grad()
     @fill_doc

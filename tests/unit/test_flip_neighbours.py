@@ -17,6 +17,7 @@ from skxor import KParityTransformer, SparseXORTransformer
 from skxor._utils._evaluate import ModelEvaluator
 from skxor.datasets import make_sparse_parity
 from skxor.nn import KParityAttention, SparseXORAttention, sparse_xor_init
+from skxor.nn._boolean_transformer import _FlipNeighbours
 from skxor.sensitivity import SensitivityProfiler, sensitivity_profile
 from skxor.sensitivity._profile import iter_flips
 
@@ -255,6 +256,12 @@ def test_boolean_transformer_neighbours_equal_per_flip(
     assert out.shape == (4, n_bits) and out.dtype == torch.float32
     reference = per_flip(model, spins)
     assert_agree(out, reference, transformer_bound(reference))
+    # The row-by-row update itself (short strings with several layers may be
+    # evaluated flipped by flip_neighbours, where the fused kernel runs).
+    bits = (spins < 0).long()
+    with torch.no_grad():
+        rows = _FlipNeighbours(model).outputs(bits)
+    assert_agree(rows, reference, transformer_bound(reference))
     own, again = model.flip_neighbours(spins, return_outputs=True)
     torch.testing.assert_close(again, out, rtol=0, atol=0)
     with torch.no_grad():
