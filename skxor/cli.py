@@ -21,6 +21,10 @@ import pandas as pd
 
 #: The demo's defaults: one step at d = 200 needs about 2e5 samples.
 DEMO_DEFAULTS = dict(d=200, n=200_000, n_test=10_000, m=32, step_length=100.0, seeds=5)
+#: The demo's smallest training set (n > 0): n uniform samples of a parity all
+#: share one class (on which no classifier can be fitted) with probability
+#: 2^(1 - n), under 1e-9 per cell from n = 32.
+DEMO_MIN_N = 32
 
 #: Exit status for a user's mistake (as argparse uses).
 USAGE_ERROR = 2
@@ -53,7 +57,9 @@ def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
     Parameters
     ----------
     d, n, n_test, m : int
-        Input length, training samples, test samples, keys per head.
+        Input length, training samples (0, or at least 32: fewer samples can
+        all fall in one class, on which nothing can be fitted), test
+        samples, keys per head.
     step_length : float
         The normalized step length.
     seeds : int
@@ -79,10 +85,16 @@ def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
     from .studies import get_study
 
     out = sys.stdout if out is None else out
+    if isinstance(n, int) and not isinstance(n, bool) and 0 < n < DEMO_MIN_N:
+        raise ValueError(
+            f"--n (training samples) must be 0 (the exact population step) or at least "
+            f"{DEMO_MIN_N}: with fewer, every sample can fall in one class, on which "
+            f"no classifier can be fitted; got {n}."
+        )
     study = get_study("one_step")
     params = study.params("quick", dict(
         attention=["softmax", "linear", "erf"], d=d, m=m, n=n, seeds=seeds,
-        step_length=step_length, n_test=n_test,
+        step_length=step_length, n_steps=1, n_test=n_test,
     ))
     table = study.compute(params, progress=progress)
     step = "the exact population step" if n == 0 else f"a full-batch step on n={n} samples"
@@ -108,12 +120,36 @@ def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
 
 
 def _n_jobs(text):
-    value = int(text)
-    if value == 0:
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if not value:
         raise argparse.ArgumentTypeError(
-            "must be a non-zero int (1: one process; -1: all CPUs); got 0"
+            f"must be a non-zero int (1: one process; -1: all CPUs); got {text!r}"
         )
     return value
+
+
+def _check_extras(scheduler):
+    """The optional packages a run needs, named with the extra that installs them.
+
+    Every run draws figures (matplotlib, the ``plot`` extra); a --scheduler
+    needs dask.distributed (the ``dask`` extra). Checked before any work, so
+    that no computation is lost to a missing package.
+    """
+    needed = [("matplotlib", "plot", "drawing the figures of a run")]
+    if scheduler is not None:
+        needed.append(("distributed", "dask",
+                       f"--scheduler {scheduler}: running on a dask scheduler"))
+    for module, extra, purpose in needed:
+        try:
+            __import__(module)
+        except ImportError as exc:
+            raise ValueError(
+                f"{purpose} needs {module}, which is not installed; install the "
+                f"{extra} extra: pip install 'skxor[{extra}]' ({exc})."
+            ) from None
 
 
 def _parse_value(raw):
@@ -202,6 +238,7 @@ def _run(args, names):
         # Everything a user gave is checked before any work starts.
         for name in names:
             get_study(name).params(args.preset, overrides[name])
+        _check_extras(args.scheduler)
         prepare_out_dir(args.out, name="--out")
     except _USER_ERRORS as exc:
         return _fail(exc)
@@ -216,7 +253,11 @@ def _run(args, names):
     except ConnectionError as exc:
         return _fail(f"--scheduler: {exc}")
     except _USER_ERRORS as exc:
-        return _fail(exc)
+        # A cell that fails for a value the user chose (e.g. --set n=2, whose
+        # training sets can hold one class) names what was set.
+        given = " ".join(f"--set {f'{study}.' if study else ''}{param}={json.dumps(value)}"
+                         for study, param, value in args.set or [])
+        return _fail(f"{exc} (with {given})" if given else exc)
     except KeyboardInterrupt:
         print(f"skxor: interrupted; finished cells are kept in {args.out}/checkpoints "
               "and reused when the command is run again.", file=sys.stderr)
@@ -273,7 +314,7 @@ def build_parser():
     )
     demo_help = {
         "d": "input length (at least 2)",
-        "n": "training samples (0: the exact population step; else at least 2)",
+        "n": f"training samples (0: the exact population step; else at least {DEMO_MIN_N})",
         "n_test": "most fresh test samples a cell draws (most are scored exactly)",
         "m": "keys per attention head (trainable parameters: 2 m)",
         "seeds": "seeds per attention type",

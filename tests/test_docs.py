@@ -27,3 +27,31 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     examples = sorted(p.stem for p in (DOCS.parent / "examples").glob("plot_*.py"))
     images = {p.name for p in (tmp_path / "html" / "_images").glob("sphx_glr_*_001.png")}
     assert examples and all(f"sphx_glr_{name}_001.png" in images for name in examples)
+
+
+def test_attention_display_example_shows_what_its_caption_says(monkeypatch):
+    """One shared colour scale, one colour bar, each softmax head on its own support bit."""
+    import runpy
+
+    import matplotlib
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    matplotlib.use("Agg")
+    monkeypatch.setattr(plt, "show", lambda *args, **kwargs: None)
+    example = DOCS.parent / "examples" / "plot_attention_display.py"
+    names = runpy.run_path(str(example))
+    softmax = names["models"]["softmax"]
+    support = np.sort(names["support"])
+    heads = softmax.support_
+    # Each head's most attended position is a support bit, the two heads distinct.
+    np.testing.assert_array_equal(np.sort(heads), support)
+    assert len(set(heads.tolist())) == 2
+    assert softmax.attention_[np.arange(2), heads].min() > 0.5
+    assert softmax.score(names["X_test"], names["y_test"]) >= 0.99
+    figure = names["fig"]
+    images = [image for ax in figure.axes for image in ax.get_images()]
+    assert len(images) == 2 and len({id(image.norm) for image in images}) == 1
+    colorbars = [ax for ax in figure.axes if not ax.get_images() and ax not in names["axes"]]
+    assert len(colorbars) == 1
+    plt.close(figure)

@@ -31,6 +31,8 @@ other threshold the strings are presented as ``t + b`` (float), since
 ``t + 1 > t`` and ``t`` is not above ``t``.
 """
 
+import contextlib
+import copy
 import inspect
 import numbers
 
@@ -112,6 +114,166 @@ def _one_per_string(out, n_rows, what, expected=None):
     return out
 
 
+#: Strings whose outputs set the scale of a model's rounding bound: a fixed
+#: draw, evaluated as one batch, so that the bound is the same every call.
+_SCALE_PROBE = 256
+
+
+def rounding_bound(dtype, scale):
+    """How close to a threshold an output of a ``dtype`` model is "at" it.
+
+    ``sqrt(eps) * scale``: 3.5e-4 of the model's output scale in float32,
+    1.5e-8 in float64. The same string's output differs between batches,
+    chunk sizes and kernels by a few eps of the scale (4.8e-7 measured for
+    a float32 :class:`~skxor.nn.BooleanTransformer` with outputs of order
+    1), far inside this bound.
+    """
+    return float(np.sqrt(torch.finfo(dtype).eps)) * float(scale)
+
+
+def stable_decisions(out, recompute, bound, margin=0.0):
+    """Decisions from real outputs that do not depend on how they were batched.
+
+    The rule every sensitivity tool uses to turn a model's real outputs into
+    decisions. An output farther than ``bound`` from a threshold (0, or
+    ``-margin`` and ``margin``) is decided by its sign as given; an output
+    within ``bound`` of one is evaluated again by ``recompute``, string by
+    string (one string per call, in float64 where the model allows), and
+    that value decides. So whenever two evaluations of a string (another
+    batch size, chunking or kernel) differ by less than ``bound``, the
+    decision is the one of the single-string evaluation either way.
+
+    Parameters
+    ----------
+    out : array-like of shape (n,)
+        Real outputs of n strings, as evaluated in some batch.
+    recompute : callable
+        ``recompute(rows) -> ndarray of shape (len(rows),)``: the outputs of
+        the strings ``rows`` (indices into ``out``), each evaluated alone.
+    bound : float
+        The rounding bound (see :func:`rounding_bound`), ``>= 0``.
+    margin : float, default=0.0
+        With 0: +1 where the output is > 0, else -1. With ``xi > 0``: +1
+        where it is ``>= xi``, -1 where ``<= -xi``, 0 (undecided) between.
+
+    Returns
+    -------
+    decisions : ndarray of shape (n,), dtype int8
+    n_redecided : int
+        How many outputs were within ``bound`` of a threshold and decided
+        by ``recompute``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor._utils._evaluate import stable_decisions
+    >>> exact = np.array([2.0, -1e-9, 0.5])
+    >>> batched = exact + [0.0, 3e-9, 0.0]  # rounding put the 2nd above 0
+    >>> stable_decisions(batched, lambda rows: exact[rows], bound=1e-6)
+    (array([ 1, -1,  1], dtype=int8), 1)
+    """
+    out = np.array(out, dtype=np.float64)
+    distance = np.abs(out) if margin == 0 else np.abs(np.abs(out) - margin)
+    rows = np.flatnonzero(distance <= bound)
+    if rows.size:
+        out[rows] = np.asarray(recompute(rows), dtype=np.float64)
+    if margin == 0:
+        return np.where(out > 0, 1, -1).astype(np.int8), int(rows.size)
+    decisions = (out >= margin).astype(np.int8) - (out <= -margin).astype(np.int8)
+    return decisions, int(rows.size)
+
+
+@contextlib.contextmanager
+def _reference_kernels():
+    """torch's fused attention fast path off: a single string's reference pass."""
+    backend = getattr(torch.backends, "mha", None)
+    if backend is None or not hasattr(backend, "set_fastpath_enabled"):
+        yield
+        return
+    previous = backend.get_fastpath_enabled()
+    backend.set_fastpath_enabled(False)
+    try:
+        yield
+    finally:
+        backend.set_fastpath_enabled(previous)
+
+
+def _finite_scale(values):
+    """The largest finite magnitude among ``values`` (0 when none is finite)."""
+    values = np.abs(np.asarray(values, dtype=np.float64))
+    values = values[np.isfinite(values)]
+    return float(values.max()) if values.size else 0.0
+
+
+def real_scores(out):
+    """A module's outputs as one real score per string (numpy float64).
+
+    ``(n,)`` or ``(n, 1)`` as is; ``(n, 2)`` logits as ``l_1 - l_0`` (the
+    argmax is 1 exactly where it is > 0).
+    """
+    if out.ndim == 2 and out.shape[1] == 2:
+        out = out[:, 1] - out[:, 0]
+    elif out.ndim == 2 and out.shape[1] == 1:
+        out = out[:, 0]
+    return out.detach().to("cpu", torch.float64).numpy()
+
+
+class ModuleReference:
+    """A torch module's single-string, float64 evaluation and its output scale.
+
+    The reference for :func:`stable_decisions`: a float64 copy of the
+    module (the module itself where it cannot be copied or run in float64),
+    in eval mode, called on one string at a time with torch's fused
+    attention kernel off. ``scale`` is the largest output magnitude on a
+    fixed draw of 256 strings (one batch), so that the bound is the same for
+    every batch.
+    """
+
+    def __init__(self, module, n_bits, dtype, device, input_encoding="pm1", call=None):
+        self.module = module
+        self.dtype = dtype
+        self.device = device
+        self.input_encoding = input_encoding
+        self.call = call or (lambda m, x: m(x))
+        self._copy = None
+        self._scale = None
+        self.n_bits = n_bits
+
+    def _model(self):
+        if self._copy is None:
+            try:
+                model = copy.deepcopy(self.module).to(torch.float64).eval()
+                dtype = torch.float64
+                model(torch.ones(1, self.n_bits, dtype=dtype, device=self.device))
+            except Exception:  # noqa: BLE001 - any module: fall back to itself
+                model, dtype = self.module, self.dtype
+            self._copy = (model, dtype)
+        return self._copy
+
+    def bound(self):
+        if self._scale is None:
+            bits = np.random.default_rng(0).integers(0, 2, (_SCALE_PROBE, self.n_bits))
+            x = torch.as_tensor(bits, dtype=self.dtype, device=self.device)
+            if self.input_encoding == "pm1":
+                x = 1 - 2 * x
+            with torch.no_grad():
+                self._scale = _finite_scale(real_scores(self.call(self.module, x)))
+        return rounding_bound(self.dtype, self._scale)
+
+    def recompute(self, x):
+        """``recompute(rows)`` for :func:`stable_decisions` on the batch ``x``."""
+        def outputs(rows):
+            model, dtype = self._model()
+            values = np.empty(len(rows))
+            with torch.no_grad(), _reference_kernels():
+                for j, r in enumerate(rows):
+                    one = x[int(r) : int(r) + 1].to(dtype=dtype)
+                    values[j] = real_scores(self.call(model, one))[0]
+            return values
+
+        return outputs
+
+
 @fill_doc
 class ModelEvaluator:
     """A model seen as a Boolean function of 0/1 strings (see the module docstring).
@@ -134,6 +296,9 @@ class ModelEvaluator:
                 f"input_encoding must be None, '01' or 'pm1'; got {input_encoding!r}."
             )
         self.model = f
+        #: Outputs decided by the single-string re-evaluation (see stable_decisions).
+        self.n_redecided = 0
+        self._reference = None
         self._saw_zero = self._saw_minus = False
         self._low_cache = {}
         self._shift = None
@@ -184,7 +349,11 @@ class ModelEvaluator:
             )
         if table.dtype == bool:
             return table.view(np.uint8)
-        if table.dtype.kind not in "iuf" or not np.isin(table, [0, 1]).all():
+        if table.dtype.kind not in "iuf":  # complex, strings, objects
+            raise ValueError(
+                f"A truth table must hold Boolean values 0/1; got dtype {table.dtype}."
+            )
+        if not np.isin(table, [0, 1]).all():
             bad = np.unique(table[~np.isin(table, [0, 1])])[:5].tolist()
             raise ValueError(
                 f"A truth table must hold Boolean values 0/1; got the values {bad}."
@@ -314,7 +483,46 @@ class ModelEvaluator:
             )
         return is_one.astype(np.uint8)
 
+    def _estimator_bound(self):
+        """The rounding bound of a skxor torch classifier's decision values (cached)."""
+        model = self.model
+        if self._reference is None:
+            bits = np.random.default_rng(0).integers(0, 2, (_SCALE_PROBE, self.n_bits),
+                                                     dtype=np.uint8)
+            scale = _finite_scale(model.decision_function(self.encode(bits)))
+            self._reference = rounding_bound(torch.float32 if model.dtype == "float32"
+                                             else torch.float64, scale)
+        return self._reference
+
+    def _estimator_recompute(self, X):
+        """``recompute(rows)`` for :func:`stable_decisions`: decision values of rows of X, alone."""
+        model = self.model
+
+        def recompute(rows):
+            with _reference_kernels():
+                return np.array([model.decision_function(X[int(r) : int(r) + 1])[0]
+                                 for r in rows])
+
+        return recompute
+
+    def _is_skxor_classifier(self):
+        from .. import estimators  # late: no import cycle
+
+        return isinstance(self.model, (
+            estimators.BooleanTransformerClassifier, estimators.FFNNParityBaseline,
+            estimators.KParityTransformer, estimators.SparseXORTransformer))
+
+    def _stable_estimator_labels(self, X):
+        """Labels of a skxor torch classifier from its decision values (see stable_decisions)."""
+        decisions, n = stable_decisions(self.model.decision_function(X),
+                                        self._estimator_recompute(X), self._estimator_bound())
+        self.n_redecided += n
+        return (decisions == 1).astype(np.uint8)
+
     def _estimator_labels(self, X, n_rows):
+        if self._is_skxor_classifier() and self.classes is not None and self.classes.shape[0] == 2:
+            # Its predict is classes_[1] exactly where decision_function > 0.
+            return self._stable_estimator_labels(X)
         pred = np.asarray(self.model.predict(X))
         if self.classes is None:
             return self._decode_labels(pred, n_rows, X)
@@ -359,23 +567,27 @@ class ModelEvaluator:
                 f"string; got {_describe(out)}."
             )
         n_rows = x.shape[0]
-        if out.ndim == 2 and out.shape[1] == 2:
-            labels = out.argmax(dim=1) == 1
-        else:
+        if not (out.ndim == 2 and out.shape[1] == 2):
             out = _one_per_string(
                 out, n_rows, _describe(module),
                 f"({n_rows},) or ({n_rows}, 1) (a real score), or ({n_rows}, 2) (logits)",
             )
             if out.dtype == torch.bool:
-                labels = out
-            else:
-                if out.is_floating_point() and not torch.isfinite(out).all():
-                    raise ValueError(
-                        f"{_describe(module)} returned non-finite outputs (NaN or "
-                        "inf); its predicted label is undefined there."
-                    )
-                labels = self.labels_of_outputs(out)
-        return labels.to("cpu").numpy().astype(np.uint8)
+                return out.to("cpu").numpy().astype(np.uint8)
+        if out.is_floating_point() and not torch.isfinite(out).all():
+            raise ValueError(
+                f"{_describe(module)} returned non-finite outputs (NaN or "
+                "inf); its predicted label is undefined there."
+            )
+        if not out.is_floating_point():  # integer scores: no rounding to undo
+            return (real_scores(out) > 0).astype(np.uint8)
+        if self._reference is None:
+            self._reference = ModuleReference(module, self.n_bits, self.dtype, self.device,
+                                              self.input_encoding)
+        decisions, n = stable_decisions(real_scores(out), self._reference.recompute(x),
+                                        self._reference.bound())
+        self.n_redecided += n
+        return (decisions == 1).astype(np.uint8)
 
     def _evaluate(self, x, n_rows):
         if self.kind == "torch":
@@ -420,8 +632,8 @@ class ModelEvaluator:
         :attr:`has_flip_neighbours`); ``own`` is its output on the strings
         themselves (``decision_function`` or the module's output, or
         ``flip_neighbours(X, return_outputs=True)`` where that exists, which
-        agrees with them to float rounding). Both are turned into
-        labels by :meth:`labels_of_outputs`, as every real output is.
+        agrees with them to float rounding). :meth:`neighbour_labels` turns
+        them into labels by the rule every real output follows.
         """
         x = self.encode(bits)
         n_rows = bits.shape[0]
@@ -458,14 +670,43 @@ class ModelEvaluator:
                 )
         return own, neighbours
 
-    @staticmethod
-    def labels_of_outputs(out):
-        """Boolean values of real model outputs: ``out > 0`` (a tensor or an array).
+    def _one_string_outputs(self):
+        """``(bound, outputs)``: the rounding bound of the model's real outputs, and
+        ``outputs(bits)`` evaluating 0/1 strings one at a time (the reference of
+        :func:`stable_decisions`)."""
+        if self.kind == "torch":
+            if self._reference is None:
+                self._reference = ModuleReference(self.model, self.n_bits, self.dtype,
+                                                  self.device, self.input_encoding)
+            reference = self._reference
+            return reference.bound(), lambda b: reference.recompute(self.encode(b))(range(len(b)))
+        # A skxor classifier has its bound; another estimator's outputs are
+        # re-decided only where they are exactly 0.
+        bound = self._estimator_bound() if self._is_skxor_classifier() else 0.0
+        return bound, lambda b: self._estimator_recompute(self.encode(b))(range(len(b)))
 
-        The one place where real outputs become labels, for the per-flip and
-        the flip-neighbour paths alike.
+    def neighbour_labels(self, bits):
+        """Labels (bool) ``(own (n,), neighbours (n, N))`` of strings and their flips.
+
+        The outputs of :meth:`neighbour_outputs`, turned into labels by
+        :func:`stable_decisions` as every real output is: one within the
+        rounding bound of 0 is evaluated again alone (for a neighbour, the
+        flipped string itself), and that value decides; they count in
+        ``n_redecided``.
         """
-        return out > 0
+        own, neighbours = self.neighbour_outputs(bits)
+        n_bits = bits.shape[1]
+        bound, outputs = self._one_string_outputs()
+
+        def flipped(rows):
+            strings = bits[rows // n_bits].copy()
+            strings[np.arange(len(rows)), rows % n_bits] ^= 1
+            return outputs(strings)
+
+        own, n_own = stable_decisions(own, lambda rows: outputs(bits[rows]), bound)
+        neighbours, n_flips = stable_decisions(neighbours.ravel(), flipped, bound)
+        self.n_redecided += n_own + n_flips
+        return own == 1, (neighbours == 1).reshape(bits.shape)
 
     # -- public ---------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""Torch helpers: seeding inside a call without touching the global RNG; counting parameters."""
+"""Torch helpers: seeding inside a call without touching the global RNG; counting
+parameters; a product over heads that keeps its sign."""
 
 from contextlib import contextmanager
 
@@ -65,3 +66,54 @@ def count_module_parameters(module):
     if hasattr(module, "n_trainable_parameters"):
         return int(module.n_trainable_parameters)
     return int(sum(p.numel() for p in module.parameters() if p.requires_grad))
+
+
+def head_product(Z, dtype=None):
+    """The product over heads ``prod_h Z[h]`` (dim 0), its sign kept whatever H.
+
+    With many heads the product of head averages (each about
+    ``1/sqrt(d)``) underflows: in float32 from about 20 heads, and a
+    product that underflows to 0 loses its sign, which is the prediction.
+    Here the product is taken in float64 (for two float32 factors that is
+    exact) and, where it still underflows, rebuilt from the heads'
+    log-magnitudes; a value below the smallest positive number of ``dtype``
+    is returned as that number with the product's sign (so it is 0 only
+    where a factor is 0). Differentiable like ``Z.prod(0)`` wherever it
+    does not underflow.
+
+    Parameters
+    ----------
+    Z : Tensor of shape (H, ...)
+        The factors, heads first.
+    dtype : torch.dtype or None, default=None
+        Dtype of the result (Z's when None).
+
+    Returns
+    -------
+    product : Tensor of shape Z.shape[1:]
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor._utils._torch import head_product
+    >>> Z = torch.full((24, 2), 0.01)
+    >>> Z[0, 1] = -0.01
+    >>> Z.prod(dim=0)  # float32 underflow: 1e-48 is below its range
+    tensor([0., -0.])
+    >>> head_product(Z)  # the smallest float32 number, with the sign
+    tensor([ 1.4013e-45, -1.4013e-45])
+    >>> head_product(Z, torch.float64)
+    tensor([ 1.0000e-48, -1.0000e-48], dtype=torch.float64)
+    """
+    dtype = Z.dtype if dtype is None else dtype
+    out = Z.to(torch.float64).prod(dim=0).to(dtype)
+    with torch.no_grad():
+        lost = (out == 0) & (Z != 0).all(dim=0)
+        if not lost.any():
+            return out
+        kept = Z[:, lost].to(torch.float64)
+        info = torch.finfo(dtype)
+        magnitude = torch.exp(kept.abs().log().sum(dim=0))
+        smallest = info.smallest_normal * info.eps  # the smallest subnormal
+        value = torch.sign(kept).prod(dim=0) * magnitude.clamp(min=smallest)
+    return out.masked_scatter(lost, value.to(dtype))

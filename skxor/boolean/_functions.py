@@ -547,6 +547,10 @@ class TruthTable(BooleanFunction):
         [0, 1, 0, 1]
         """
         bits = encoded_strings_to_bits(X, input_encoding)
+        if bits.shape[1] == 0:
+            raise ValueError(
+                f"X must hold one column per bit (at least one); got shape {np.shape(X)}."
+            )
         y = np.asarray(y_pred)
         if y.ndim == 2 and y.shape[1] == 1:
             y = y[:, 0]

@@ -35,9 +35,13 @@ _SEED_MAX = np.iinfo(np.int32).max
 
 
 def _function_labels(function, bits, name="target_function"):
-    """Values 0/1 (bool array) of a target function on 0/1 strings (uint8)."""
+    """Values 0/1 (bool array) of a target function on 0/1 strings (uint8).
+
+    The function gets them as int64, so that arithmetic on them such as
+    ``2 * X[:, 0] - 1`` cannot wrap round.
+    """
     try:
-        out = function(bits)
+        out = function(bits.astype(np.int64))
     except Exception as exc:
         raise ValueError(
             f"{name} failed on a batch of 0/1 strings of shape {bits.shape}: "
@@ -72,7 +76,8 @@ class BooleanTransformerClassifier(SkorchTrainedClassifier):
     :class:`~skxor.nn.BooleanTransformer` (token plus
     position embedding, ``n_layers`` layers of multi-head softmax attention
     and an MLP, layer norm with a stabilizer that may be 0); its scalar
-    output f(x) is read at the last token or at a CLS token, and the
+    output f(x) is read at the last token, at a CLS token or at an
+    end-of-string token, and the
     prediction is ``classes_[1]`` where ``f(x) > 0``.
 
     Training runs through skorch (internally) with AdamW for at most
@@ -109,17 +114,27 @@ class BooleanTransformerClassifier(SkorchTrainedClassifier):
         Layer-norm stabilizer, ``>= 0``. With 0 a constant token would give
         ``0 / 0``; it is normalized to 0 instead (the norm outputs its bias),
         so no NaN ever appears (see :class:`skxor.nn.LayerNorm`).
-    readout : {"last", "cls"}, default="last"
-        Read f(x) at the last bit's token or at a prepended CLS token.
+    readout : {"last", "cls", "eos"}, default="last"
+        Read f(x) at the last bit's token, at a prepended CLS token or at an
+        appended end-of-string token (position N + 1, the recognizer form of
+        Köver et al.).
     activation : {"relu", "gelu", "tanh", "logistic", "square", "identity"}, \
 default="relu"
         MLP non-linearity.
-    init : {"default", "normal", "uniform"}, default="default"
+    init : {"default", "normal", "uniform", "xavier_uniform", \
+"xavier_normal"}, default="default"
         ``"default"``: PyTorch's initialization of each layer. ``"normal"``:
         every parameter i.i.d. ``N(0, init_scale^2)``. ``"uniform"``: every
         parameter i.i.d. ``U[-init_scale, init_scale]``.
+        ``"xavier_uniform"`` / ``"xavier_normal"``: every weight matrix
+        Xavier-initialized with gain ``init_scale`` (biases 0, layer-norm
+        gains 1; see :class:`skxor.nn.BooleanTransformer` for which
+        matrices).
     init_scale : float, default=1.0
-        sigma of ``"normal"`` or half-width of ``"uniform"``.
+        sigma of ``"normal"``, half-width of ``"uniform"``, gain of the
+        Xavier schemes (``U[-a, a]`` with ``a = init_scale * sqrt(6 /
+        (fan_in + fan_out))``, or ``N(0, init_scale^2 * 2 / (fan_in +
+        fan_out))``); unused by ``"default"``.
     loss : {"logistic", "squared_error"}, default="logistic"
         ``"logistic"``: ``log(1 + exp(-y f(x)))`` on labels ``y in {-1, +1}``
         (binary cross-entropy with f as the logit). ``"squared_error"``:
@@ -134,7 +149,7 @@ default="relu"
         Strings per gradient step (capped at n_samples for fixed data).
     target_function : callable or None, default=None
         If set, train on fresh uniform strings labelled by
-        ``target_function(bits)``: it gets a uint8 array of 0/1 bits of shape
+        ``target_function(bits)``: it gets an int64 array of 0/1 bits of shape
         (n, N) and returns n labels 0/1, -1/+1 or bools, 1/+1/True being
         ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify; a
         lambda works too, but an estimator holding one cannot be pickled).
@@ -434,7 +449,7 @@ default="relu"
         inverse_std : dict of str to ndarray of shape (n_samples, n_tokens)
             Keyed by layer norm, in the order the input meets them:
             ``"layers.{l}.ln_attn"``, ``"layers.{l}.ln_mlp"`` and, for
-            pre-norm, ``"ln_final"``; ``n_tokens`` is N (+1 with a CLS token).
+            pre-norm, ``"ln_final"``; ``n_tokens`` is N (+1 with a CLS or eos token).
         """
         check_is_fitted(self)
         module, device = self._predict_module()

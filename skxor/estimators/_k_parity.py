@@ -1,6 +1,7 @@
 """KParityTransformer: Han & Ghoshdastidar's v1 k-parity model as a classifier."""
 
 import copy
+import warnings
 from numbers import Real
 
 import numpy as np
@@ -49,12 +50,27 @@ class KParityTransformer(SkorchTrainedClassifier):
     kept. Relabelling y (``y -> -y``, renamed labels) therefore gives the
     same predictions.
 
+    Which parities. Whatever the parameters, the count is 0 on the string
+    of all zeros and exactly H on the string of all ones (each head's
+    weights sum to 1), so the model gives these two strings the same class
+    when H is even and different classes when H is odd; a k-bit parity
+    gives them the same label exactly when k is even, so it needs
+    ``H - k`` even. The count is a positive-weighted sum of the bits and the
+    read-out changes sign at most H times along it (once per count 1 .. H),
+    while switching the k support bits on one by one changes the parity k
+    times: so it needs ``H >= k``. When the training data hold both of
+    those strings with labels that H's parity cannot give (say H = 2 on a
+    1-bit parity), ``fit`` warns (a RuntimeWarning naming ``n_heads``).
+
     Parameters
     ----------
     n_heads : int, default=3
-        Number of heads H (the paper's k): the read-out decodes counts
-        0 .. H, so the model represents parities of up to H bits (a head
-        pair on one position cancels out).
+        Number of heads H (the paper's k). A k-bit parity (either label
+        orientation) is representable exactly when ``H >= k`` and ``H - k``
+        is even (in the limit of sharp attention: one head on each bit, the
+        other heads in pairs on one position, which cancel), and by no
+        parameters otherwise (see "Which parities" below): for example
+        ``(H, k) = (2, 1)`` and ``(3, 2)`` are not representable.
     orientation : {"auto", "odd", "even"}, default="auto"
         ``"odd"``: ``classes_[1]`` is predicted where the count of ones
         (bits 1, spins -1) among the attended positions is odd; ``"even"``:
@@ -209,6 +225,32 @@ class KParityTransformer(SkorchTrainedClassifier):
         with torch.no_grad():
             return float(((module(spins) > 0) == (target > 0)).double().mean())
 
+    def _check_head_parity(self, spins, y_spins):
+        """Warn when the all-zeros and all-ones strings carry labels H cannot give.
+
+        Their counts are 0 and H for every parameter value, so the model
+        gives them equal classes exactly when H is even.
+        """
+        ones = spins.sum(dim=1)
+        zeros_rows = torch.nonzero(ones == spins.shape[1]).flatten().cpu().numpy()
+        ones_rows = torch.nonzero(ones == -spins.shape[1]).flatten().cpu().numpy()
+        if zeros_rows.size == 0 or ones_rows.size == 0:
+            return
+        label_zeros, label_ones = y_spins[zeros_rows[0]], y_spins[ones_rows[0]]
+        if (label_zeros == label_ones) != (self.n_heads % 2 == 0):
+            warnings.warn(
+                f"n_heads={self.n_heads} cannot fit these labels: for any parameters "
+                f"the string of all zeros has count 0 and the string of all ones count "
+                f"{self.n_heads}, so the model gives them "
+                f"{'the same class' if self.n_heads % 2 == 0 else 'different classes'}, "
+                f"but the training labels give them "
+                f"{'the same' if label_zeros == label_ones else 'different'} ones. A "
+                "k-bit parity needs n_heads >= k with n_heads - k even; use "
+                f"n_heads={self.n_heads + 1} or {self.n_heads - 1 or self.n_heads + 3}.",
+                RuntimeWarning,
+                stacklevel=6,  # the caller of fit
+            )
+
     def _fit(self, X, y):
         start = self._start_fit(X, y)
         X, encoding, classes, y_spins = start.X, start.encoding, start.classes, start.y_spins
@@ -217,6 +259,7 @@ class KParityTransformer(SkorchTrainedClassifier):
         init_seed, train_seed = (int(s) for s in start.rng.randint(_SEED_MAX, size=2))
 
         spins = to_spins(X, encoding, self.binarize, dtype=dtype, device=device)
+        self._check_head_parity(spins, y_spins)
         y_t = torch.as_tensor(y_spins, dtype=dtype, device=device)
         orientations = ["odd", "even"] if self.orientation == "auto" else [self.orientation]
         runs = []

@@ -11,7 +11,7 @@ from sklearn.utils import gen_batches
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._docstrings import fill_doc
-from .._utils._torch import count_module_parameters
+from .._utils._torch import count_module_parameters, head_product
 from .._utils._validation import Integers, check_dtype, to_spins
 from ..nn import ATTENTION_TYPES, SparseXORAttention, sparse_xor_init
 from ._base import TorchBinaryClassifier
@@ -36,6 +36,31 @@ def _exclusive_products(Z):
     left = torch.cumprod(torch.cat([ones, Z[:-1]]), dim=0)
     right = torch.cumprod(torch.cat([ones, Z.flip(0)[:-1]]), dim=0).flip(0)
     return left * right
+
+
+def _scaled_exclusive_products(Z, dtype):
+    """``(Q, e)`` with ``Q[h] * 2**e = prod_{g != h} Z[g]``, Q in ``dtype``, ``max |Q|`` in [1, 2).
+
+    The products of H - 1 head averages (each about ``1/sqrt(d)``)
+    underflow float32 from about 16 heads and float64 from about 170, so
+    they are formed from log2-magnitudes (sums, never differences, so a zero
+    factor is harmless) and scaled by a power of two: exact, so that the
+    gradient scaled back is the one without scaling. ``e`` is None when every
+    product is 0. With at most two heads there is no product to underflow.
+    """
+    if Z.shape[0] <= 2:
+        return _exclusive_products(Z), 0
+    logs = torch.log2(Z.abs().to(torch.float64))  # (H, c), -inf where Z == 0
+    zeros = logs.new_zeros((1, Z.shape[1]))
+    left = torch.cumsum(torch.cat([zeros, logs[:-1]]), dim=0)
+    right = torch.cumsum(torch.cat([zeros, logs.flip(0)[:-1]]), dim=0).flip(0)
+    exclusive = left + right
+    top = exclusive.max()
+    if top == -torch.inf:
+        return None, None
+    e = int(torch.floor(top))
+    Q = _exclusive_products(torch.sign(Z)) * torch.exp2(exclusive - e)
+    return Q.to(dtype), e
 
 
 @fill_doc
@@ -76,7 +101,10 @@ class SparseXORTransformer(TorchBinaryClassifier):
         size); ``linear``: ``(1 + s_i) / d``; ``erf``: ``(1 + erf(s_i)) / d``.
         All equal ``1/d`` at ``theta = 0``.
     n_heads : int, default=2
-        Number of heads H; use H = k for a k-sparse parity.
+        Number of heads H (at most d); use H = k for a k-sparse parity. The
+        product over heads, far below float32's range with many heads, is
+        taken from scaled log-magnitudes, so float32 and float64 take the same
+        step for every H and predictions keep their sign.
     init : {"antisymmetric", "random"}, default="antisymmetric"
         ``"antisymmetric"``: ``theta_2 = -theta_1``, ``theta_1`` uniform on the
         sphere (for H > 2, a uniformly rotated regular simplex, pairwise
@@ -204,15 +232,18 @@ class SparseXORTransformer(TorchBinaryClassifier):
 
     def _loss_and_gradient(self, model, X, rows, y, n_rows, encoding, dtype, device,
                            mirror=False):
-        """Mean squared error and its gradient over ``X[rows]``, chunk by chunk.
+        """``(loss, grad, scale)``: the mean squared error over ``X[rows]`` and its
+        gradient ``grad * 2**scale`` with respect to the queries, chunk by chunk.
 
-        The attention weights (d, H) are formed once; each chunk contributes
+        The gradient comes scaled by a power of two (exact) because with many
+        heads it lies far below the dtype's range (see
+        :func:`_scaled_exclusive_products`). The attention weights (d, H) are formed once; each chunk contributes
         ``spins @ gamma`` forward and ``dZ.T @ spins`` backward, so nothing of
         size n * d * m is built and memory stays bounded.
 
         With ``mirror=True`` the same pass also returns the loss and the
-        attention gradient ``(H, d)`` on the negated labels ``-y`` from the
-        same queries: the first step of the mirror fit. The loss is not
+        attention gradient ``(H, d)`` and its scale on the negated labels
+        ``-y`` from the same queries: the first step of the mirror fit. The loss is not
         label-linear but ``dZ`` is cheap ``(c, H)``; the costly parts, the
         spins of each chunk, ``spins @ gamma`` and the backward product, are
         shared (one stacked ``(2H, c) @ (c, d)`` product).
@@ -223,7 +254,10 @@ class SparseXORTransformer(TorchBinaryClassifier):
         gamma_t = gamma.detach().T.contiguous()
         n_heads, d = gamma_t.shape
         signs = (1, -1) if mirror else (1,)
+        # The attention gradient is kept as grad_gamma_t * 2**scale: with many
+        # heads it is far below float32's (or float64's) range.
         grad_gamma_t = gamma_t.new_zeros((len(signs) * n_heads, d))
+        scale = None
         totals = [torch.zeros((), dtype=dtype, device=device) for _ in signs]
         block = X[rows]
         targets = torch.as_tensor(y[rows], dtype=dtype, device=device)
@@ -238,39 +272,52 @@ class SparseXORTransformer(TorchBinaryClassifier):
             Z = gamma_t @ spins.T  # (H, c): the head averages
             # loss = sum_x (-prod_h Z_h - t)^2 / n, so dloss/dZ_h = 2 (P + t)
             # Q_h / n with P = prod_h Z_h and Q_h the product of the others.
-            P, Q = Z.prod(dim=0), _exclusive_products(Z)
+            P = head_product(Z)
+            Q, e = _scaled_exclusive_products(Z, dtype)
+            if e is not None and (scale is None or e > scale):
+                if scale is not None:  # rescale what is summed so far (exact)
+                    grad_gamma_t = torch.ldexp(grad_gamma_t, grad_gamma_t.new_tensor(scale - e))
+                scale = e
             dZ = []
             for k, sign in enumerate(signs):
                 # P - t equals P + (-t) exactly, so the mirror's terms are bit
                 # for bit those of a fit on -y.
                 r = P + target if sign == 1 else P - target
                 totals[k] += (r ** 2).sum() / n_rows
-                dZ.append(Q * (r * (2.0 / n_rows)))
+                if e is not None:
+                    dZ.append(torch.ldexp(Q * (r * (2.0 / n_rows)), Q.new_tensor(e - scale)))
             # dZ @ spins rather than spins.T @ dZ.T: the same product, but torch
             # runs the transposed-operand form several times slower.
-            grad_gamma_t += torch.cat(dZ) @ spins
-        model.queries.grad = None
-        gamma.backward(grad_gamma_t[:n_heads].contiguous().T)
-        loss_grad = float(totals[0]), model.queries.grad
+            if dZ:
+                grad_gamma_t += torch.cat(dZ) @ spins
+        scale = 0 if scale is None else scale
+        grad = self._query_gradient(model, grad_gamma_t[:n_heads].contiguous(), gamma)
+        loss_grad = float(totals[0]), grad, scale
         if not mirror:
             return loss_grad
-        return loss_grad, (float(totals[1]), grad_gamma_t[n_heads:].contiguous())
+        return loss_grad, (float(totals[1]), grad_gamma_t[n_heads:].contiguous(), scale)
 
     @staticmethod
-    def _query_gradient(model, grad_gamma_t):
-        """The queries' gradient given the attention weights' gradient ``(H, d)``."""
+    def _query_gradient(model, grad_gamma_t, gamma=None):
+        """The queries' gradient given the attention weights' gradient ``(H, d)``.
+
+        ``gamma``: the attention weights on the autograd tape, if formed.
+        """
         model.queries.grad = None
-        model.weights().backward(grad_gamma_t.T)
+        (model.weights() if gamma is None else gamma).backward(grad_gamma_t.T)
         return model.queries.grad
 
-    def _step(self, model, grad):
+    def _step(self, model, grad, scale):
+        """One step along the gradient ``grad * 2**scale``."""
         with torch.no_grad():
             if self.learning_rate == "normalized":
+                # The direction only: the scale (a power of two) drops out.
                 norm = torch.linalg.vector_norm(grad)
                 if norm > 0:  # a zero gradient (e.g. constant data) leaves theta put
                     model.queries -= self.step_length * grad / norm
             else:
-                model.queries -= self.learning_rate * grad
+                # ldexp is exact; a gradient below the dtype's range steps by 0.
+                model.queries -= self.learning_rate * torch.ldexp(grad, grad.new_tensor(scale))
             if not torch.isfinite(model.queries).all():
                 raise ValueError(
                     "The gradient step overflowed to non-finite query values; "
@@ -282,7 +329,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
 
         ``share_mirror=True``: the first step's pass also computes the first
         step of the mirror fit (on ``-y_spins``, returned as ``mirror``).
-        ``first``: that precomputed ``(loss, attention gradient)``, used for
+        ``first``: that precomputed ``(loss, attention gradient, scale)``, used for
         the first step instead of a pass over the data (the mirror fit).
         """
         X, dtype, device = start.X, start.dtype, start.device
@@ -307,18 +354,18 @@ class SparseXORTransformer(TorchBinaryClassifier):
                 n_rows = n_samples if isinstance(rows, slice) else rows.shape[0]
                 is_first = epoch == 0 and b == 0
                 if is_first and first is not None:
-                    loss, grad = first[0], self._query_gradient(model, first[1])
+                    loss, grad, scale = first[0], self._query_gradient(model, first[1]), first[2]
                 elif is_first and share_mirror:
-                    (loss, grad), mirror = self._loss_and_gradient(
+                    (loss, grad, scale), mirror = self._loss_and_gradient(
                         model, X, rows, y_spins, n_rows, start.encoding, dtype, device,
                         mirror=True,
                     )
                 else:
-                    loss, grad = self._loss_and_gradient(
+                    loss, grad, scale = self._loss_and_gradient(
                         model, X, rows, y_spins, n_rows, start.encoding, dtype, device
                     )
                 epoch_loss += loss * n_rows / n_samples
-                self._step(model, grad)
+                self._step(model, grad, scale)
             loss_curve.append(epoch_loss)
         return model, loss_curve, mirror
 
@@ -366,7 +413,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
             for chunk in gen_batches(n_rows, chunk_rows):
                 spins = to_spins(X_rows[chunk], start.encoding, self.binarize,
                                  out=buffer[: chunk.stop - chunk.start])
-                f[chunk] = (sign * SparseXORAttention.read_out(spins, gamma)).cpu().numpy()
+                f[chunk] = (sign * SparseXORAttention.read_out(spins, gamma, torch.float64)).cpu().numpy()
         return float(np.mean((f > 0) == (target > 0))), float(np.mean((f - target) ** 2))
 
     def _fit(self, X, y):
@@ -431,9 +478,11 @@ class SparseXORTransformer(TorchBinaryClassifier):
         """``f(x) = -output_sign_ * prod_h (gamma_h . x)`` from the fitted attention."""
         device = self._prediction_device()
         gamma = torch.as_tensor(self.attention_.T, dtype=check_dtype(self.dtype), device=device)
+        # The product over heads in float64: with many heads it is below
+        # float32's range (decision_function returns float64 anyway).
         if getattr(self, "output_sign_", 1) == 1:
-            return (lambda spins: SparseXORAttention.read_out(spins, gamma)), device
-        return (lambda spins: -SparseXORAttention.read_out(spins, gamma)), device
+            return (lambda spins: SparseXORAttention.read_out(spins, gamma, torch.float64)), device
+        return (lambda spins: -SparseXORAttention.read_out(spins, gamma, torch.float64)), device
 
     def _neighbour_forward(self):
         """Every flip's output from the row's head sums, ``O(d H)`` per row."""

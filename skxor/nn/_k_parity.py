@@ -113,7 +113,11 @@ class KParityAttention(nn.Module):
         name still works, with a FutureWarning, until the next release.)
     n_heads : int, default=3
         Number of heads H (the paper's k); the read-out decodes counts
-        0 .. H, so H heads represent a parity of up to H bits.
+        0 .. H. A k-bit parity is representable exactly when ``H >= k`` and
+        ``H - k`` is even (one head per bit, the rest in cancelling pairs),
+        and by no parameters otherwise: the string of all ones always has
+        count H and the all-zeros string count 0 (see
+        :class:`skxor.KParityTransformer`).
     dtype : torch.dtype or None, default=None
         Parameter dtype (torch's default when None).
     seed : int or None, default=None

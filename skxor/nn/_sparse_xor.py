@@ -8,6 +8,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .._utils._torch import head_product
 from ._attention import attention_weights
 
 #: Entries of a block of neighbour outputs formed at once by
@@ -107,11 +108,17 @@ class SparseXORAttention(nn.Module):
         return attention_weights(self.keys @ self.queries.T, self.attention)
 
     @staticmethod
-    def read_out(spins, gamma):
-        """``f = -prod_h (spins @ gamma)_h``; spins (n, d), gamma (d, H) -> (n,)."""
+    def read_out(spins, gamma, dtype=None):
+        """``f = -prod_h (spins @ gamma)_h``; spins (n, d), gamma (d, H) -> (n,).
+
+        The product over heads keeps its sign for any number of heads (a
+        value below the range of ``dtype``, the spins' dtype by default, is
+        returned as the smallest number of that sign; see
+        ``skxor._utils._torch.head_product``).
+        """
         # gamma.T @ spins.T with a contiguous gamma.T: the same product as
         # spins @ gamma, which torch's CPU kernels run several times slower.
-        return -(gamma.T.contiguous() @ spins.T).prod(dim=0)
+        return -head_product(gamma.T.contiguous() @ spins.T, dtype)
 
     @staticmethod
     def neighbour_read_out(spins, gamma, sign=1.0):
@@ -228,4 +235,4 @@ class CLSTransformer(nn.Module):
         mask = torch.ones(1, k.shape[2], dtype=torch.bool, device=spins.device)
         mask[0, 0] = False
         heads = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=1.0)
-        return -heads[:, :, 0, 0].prod(dim=1)  # (n, H, 1, 1) -> (n,)
+        return -head_product(heads[:, :, 0, 0].T)  # (n, H, 1, 1) -> (n,)

@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._utils._docstrings import fill_doc
-from ._base import axes_or_new, check_matplotlib
+from ._base import as_real_array, axes_or_new, check_matplotlib
 
 
 class AttentionDisplay:
@@ -95,7 +95,7 @@ class AttentionDisplay:
         display : AttentionDisplay
             Object that stores the computed values.
         """
-        attention = np.asarray(self.attention, dtype=np.float64)
+        attention = as_real_array(self.attention, "attention weights")
         if attention.ndim == 1:
             attention = attention[None, :]
         if attention.ndim != 2 or 0 in attention.shape:
@@ -111,13 +111,14 @@ class AttentionDisplay:
             support = np.asarray(self.support)
             if (
                 support.ndim != 1
+                or support.size == 0
                 or support.dtype.kind not in "iu"
                 or support.min() < 0
                 or support.max() >= n_positions
             ):
                 raise ValueError(
-                    f"support must list integer positions in [0, {n_positions - 1}]; "
-                    f"got {self.support!r}."
+                    f"support must list one or more integer positions in [0, "
+                    f"{n_positions - 1}] (or be None); got {self.support!r}."
                 )
         ax, figure = axes_or_new(ax, f"{type(self).__name__}.plot")
         # One image: every head on the same colour scale.
@@ -184,7 +185,8 @@ class AttentionDisplay:
         check_matplotlib("AttentionDisplay.shared_norm")
         from matplotlib.colors import Normalize
 
-        values = np.concatenate([np.ravel(np.asarray(a, dtype=np.float64)) for a in attentions])
+        values = np.concatenate([np.ravel(as_real_array(a, "attention weights"))
+                                 for a in attentions])
         vmin = min(0.0, float(values.min()))
         return Normalize(vmin=vmin, vmax=max(float(values.max()), vmin + np.finfo(float).eps))
 

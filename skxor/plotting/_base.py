@@ -23,6 +23,24 @@ REFERENCES = {
 }
 
 
+def as_real_array(values, what):
+    """``values`` as a float64 ndarray, or a TypeError saying ``what`` must be real numbers.
+
+    ``np.asarray(values, dtype=float)`` alone says "could not convert string
+    to float" (or drops imaginary parts with a warning) without naming the input.
+    """
+    try:
+        array = np.asarray(values)
+    except ValueError:  # ragged nesting
+        array = None
+    if array is None or array.dtype.kind not in "biuf":
+        got = "a ragged nesting" if array is None else f"dtype {array.dtype}"
+        raise TypeError(
+            f"{what} must be real numbers; got {type(values).__name__} of {got}."
+        )
+    return array.astype(np.float64)
+
+
 def check_matplotlib(caller):
     """Import matplotlib.pyplot, or say how to install it."""
     try:

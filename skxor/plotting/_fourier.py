@@ -5,12 +5,12 @@ import numpy as np
 from .._utils._docstrings import fill_doc
 from ..boolean import truth_table
 from ..sensitivity import degree_weights
-from ._base import (FunctionDisplayMixin, begin_plot, check_matplotlib, default_name,
+from ._base import (FunctionDisplayMixin, as_real_array, begin_plot, check_matplotlib, default_name,
                     draw_series, finish_bars, resolve_references)
 
 
 def _check_weights(weights, label):
-    weights = np.asarray(weights, dtype=np.float64)
+    weights = as_real_array(weights, f"the weights of {label!r}")
     if weights.ndim != 1 or weights.size < 2:
         raise ValueError(
             f"the weights of {label!r} must be 1-D of length N + 1 >= 2; got shape "

@@ -4,7 +4,7 @@ import numpy as np
 
 from .._utils._docstrings import fill_doc
 from ..sensitivity import SensitivityProfile, sensitivity_profile
-from ._base import (FunctionDisplayMixin, begin_plot, check_matplotlib, default_name,
+from ._base import (FunctionDisplayMixin, as_real_array, begin_plot, check_matplotlib, default_name,
                     draw_series, finish_bars, resolve_references)
 
 
@@ -19,7 +19,7 @@ def _series(profile, label):
             f"{label!r} must be a SensitivityProfile or the fractions of strings per "
             f"sensitivity; got {type(profile).__name__}."
         )
-    fractions = np.asarray(profile, dtype=np.float64)
+    fractions = as_real_array(profile, f"the fractions of {label!r}")
     if (fractions.ndim != 1 or fractions.size < 2 or not np.isfinite(fractions).all()
             or (fractions < 0).any() or not np.isclose(fractions.sum(), 1.0, atol=1e-6)):
         raise ValueError(

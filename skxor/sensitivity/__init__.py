@@ -14,6 +14,13 @@ influences; the total influence equals the average sensitivity.
 
 Bit order: position i of a string is bit i of its index in a truth table
 (see :func:`skxor.boolean.all_strings`).
+
+Decisions at the boundary: a real output within a rounding bound of the
+threshold (``sqrt(eps)`` of the model's output scale) is decided by
+evaluating that string alone, in float64 where the model allows, so that
+profiles do not depend on the batch size, chunking or kernel whenever those
+change an output by less than the bound; ``n_redecided`` in a profile counts
+such outputs (see the "Profiling any model" page).
 """
 
 from ._fourier import (

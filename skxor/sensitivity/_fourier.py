@@ -55,6 +55,10 @@ def walsh_hadamard(values):
 def _check_table(table):
     table = np.asarray(table)
     table_n_bits(table)
+    if table.dtype.kind not in "biuf":  # complex, strings, objects: no values to quote
+        raise ValueError(
+            f"table must hold Boolean values 0/1 (or bools); got dtype {table.dtype}."
+        )
     if table.dtype != bool and (
         table.dtype.kind not in "iuf" or not np.isin(table, [0, 1]).all()
     ):

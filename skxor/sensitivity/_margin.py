@@ -9,6 +9,7 @@ evaluation per string builds the table of decisions, and the neighbour
 ``x^{+i}`` of the string with index r is the table entry ``r ^ (1 << i)``.
 """
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +23,8 @@ from .._utils._bits import (
     low_bits_pattern,
 )
 from .._utils._docstrings import fill_doc
+from .._utils._evaluate import ModuleReference, real_scores, stable_decisions
+from ..nn import BooleanTransformer
 
 #: log2 of the strings per chunk of the evaluation and look-up passes.
 _CHUNK_BITS = 16
@@ -51,6 +54,12 @@ class MarginProfile:
         band (``d(x) != 0 = d(x^{+i})``), not counted as flips.
     n_accepted, n_rejected, n_undecided : int
         Strings with ``d = +1``, ``-1`` and ``0``; they sum to ``2^N``.
+    n_redecided : int, default=0
+        Strings whose output lay within the rounding bound of ``+-margin``
+        (of 0 when the margin is 0) and were decided by a one-string
+        float64 evaluation, so that the profile does not depend on
+        ``batch_size`` (a :class:`~skxor.nn.BooleanTransformer`; 0 for
+        tables and callables, whose decisions are taken as given).
 
     Attributes
     ----------
@@ -84,6 +93,7 @@ class MarginProfile:
     n_accepted: int
     n_rejected: int
     n_undecided: int
+    n_redecided: int = 0
 
     @property
     def n_strings(self):
@@ -123,7 +133,11 @@ class MarginProfile:
 
 
 def _check_decisions(values, n_rows, what):
-    """Decisions as an int8 array of shape (n_rows,), values in {-1, 0, 1}."""
+    """Decisions as an int8 array of shape (n_rows,), values in {-1, 0, 1}.
+
+    Bools are Boolean values, as in :func:`sensitivity_profile`: True
+    accepts and False rejects (never undecided).
+    """
     if isinstance(values, torch.Tensor):
         values = values.detach().cpu().numpy()
     values = np.asarray(values)
@@ -132,6 +146,8 @@ def _check_decisions(values, n_rows, what):
             f"{what} must give one decision per string, shape ({n_rows},); got "
             f"shape {values.shape}."
         )
+    if values.dtype == bool:
+        return np.where(values, 1, -1).astype(np.int8)
     if values.dtype.kind not in "biuf":
         raise ValueError(f"{what} must give decisions -1/0/+1; got dtype {values.dtype}.")
     ok = (values == -1) | (values == 0) | (values == 1)
@@ -145,8 +161,10 @@ def _check_decisions(values, n_rows, what):
 
 
 def _decision_table(f, n_bits, batch_size):
-    """The decision of ``f`` on every string, in index order (int8)."""
+    """``(decisions, n_redecided)``: the decision of ``f`` on every string, in
+    index order (int8), and how many outputs were re-decided at a threshold."""
     total = 1 << n_bits
+    redecided = [0]
     if isinstance(f, np.ndarray) or isinstance(f, torch.Tensor):
         table = f.detach().cpu().numpy() if isinstance(f, torch.Tensor) else f
         if table.ndim != 1 or table.shape[0] != total:
@@ -154,7 +172,7 @@ def _decision_table(f, n_bits, batch_size):
                 f"A decision table for n_bits={n_bits} must be 1-D of length "
                 f"2^{n_bits} = {total}; got shape {table.shape}."
             )
-        return _check_decisions(table, total, "The decision table")
+        return _check_decisions(table, total, "The decision table"), 0
     if isinstance(f, torch.nn.Module):
         if not hasattr(f, "decide"):
             raise TypeError(
@@ -167,13 +185,28 @@ def _decision_table(f, n_bits, batch_size):
         floating = [t.dtype for t in tensors if t.is_floating_point()]
         dtype = floating[0] if floating else torch.float32
 
+        reference = None
+        if isinstance(f, BooleanTransformer):
+            # Its real outputs through the shared rule: decisions at +-margin
+            # do not depend on the batch size (see stable_decisions).
+            reference = ModuleReference(f, n_bits, dtype, device)
+
         def evaluate(bits):
             spins = 1 - 2 * torch.from_numpy(bits).to(device=device, dtype=dtype)
-            return f.decide(spins)
+            if reference is None:
+                return f.decide(spins)
+            with torch.no_grad():
+                out = f(spins)
+            decisions, n = stable_decisions(real_scores(out), reference.recompute(spins),
+                                            reference.bound(), margin=f.margin)
+            redecided[0] += n
+            return decisions
 
         what = f"{type(f).__name__}.decide"
     elif callable(f):
-        evaluate, what = f, "The callable"
+        # int64 bits, as sensitivity_profile gives callables: arithmetic such
+        # as 2 * X[:, 0] - 1 cannot wrap round (uint8 gave 255).
+        evaluate, what = (lambda bits: f(bits.astype(np.int64))), "The callable"
     else:
         raise TypeError(
             "f must be a recognizer module with a decide method, a callable on "
@@ -186,7 +219,7 @@ def _decision_table(f, n_bits, batch_size):
     for start in range(0, total, size):
         bits = block_bits(start, n_bits, low)
         table[start : start + size] = _check_decisions(evaluate(bits), size, what)
-    return table
+    return table, redecided[0]
 
 
 def margin_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
@@ -256,8 +289,12 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
         The recognizer. A module (e.g. :class:`skxor.nn.BooleanTransformer`)
         gets float spins ``1 - 2 b`` on its device and its ``decide``
         returns -1/0/+1 (using its own ``margin``). A callable gets 0/1
-        strings (uint8, shape (n, N)) and returns -1/0/+1. A 1-D array of
-        length 2^N is the table of decisions.
+        strings (int64, shape (n, N)) and returns -1/0/+1. A 1-D array of
+        length 2^N is the table of decisions. Bools are Boolean values
+        (True accepts, False rejects, nothing undecided), as in
+        :func:`sensitivity_profile`; numbers are decisions, so 0 is
+        undecided, and a function that never returns -1 but some 0 (such
+        as Boolean labels 0/1) gets a UserWarning.
     n_bits : int
         String length N (at most 28).
     batch_size : int, default=65536
@@ -289,10 +326,22 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
         )
     if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive integer; got {batch_size!r}.")
-    table = _decision_table(f, n_bits, int(batch_size))
+    table, n_redecided = _decision_table(f, n_bits, int(batch_size))
     counts, flip_counts, band_counts = margin_counts(table, n_bits)
     n_accepted = int(np.count_nonzero(table == 1))
     n_rejected = int(np.count_nonzero(table == -1))
+    if n_rejected == 0 and n_accepted < table.shape[0]:
+        # Outputs 0/1 only: decisions that never reject, or Boolean labels
+        # 0/1 read as "undecided / accept"? Say which reading was taken.
+        warnings.warn(
+            f"margin_profile: f rejected no string (no decision -1) and left "
+            f"{table.shape[0] - n_accepted} of {table.shape[0]} undecided (0), so "
+            "its outputs never fall below the band. If f returns Boolean labels "
+            "0/1, give them as bools or -1/+1 (e.g. lambda X: 2 * f(X) - 1), or use "
+            "sensitivity_profile; 0 here means undecided.",
+            UserWarning,
+            stacklevel=2,
+        )
     margin = getattr(f, "margin", None) if isinstance(f, torch.nn.Module) else None
     return MarginProfile(
         n_bits,
@@ -303,4 +352,5 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
         n_accepted,
         n_rejected,
         (1 << n_bits) - n_accepted - n_rejected,
+        n_redecided,
     )

@@ -74,6 +74,11 @@ class SensitivityProfile:
     average_ci : ndarray of shape (2,) or None
         Student-t interval of the average sensitivity (None when exhaustive;
         of width 0 when every sampled string has the same sensitivity).
+    n_redecided : int, default=0
+        Model outputs (strings and flip neighbours evaluated) that lay
+        within the rounding bound of 0 and were decided by a one-string
+        evaluation, so that the profile does not depend on batching (torch
+        modules and skxor's torch classifiers; 0 for Boolean outputs).
 
     Attributes
     ----------
@@ -111,6 +116,7 @@ class SensitivityProfile:
     confidence: float | None = None
     fraction_ci: np.ndarray | None = None
     average_ci: np.ndarray | None = None
+    n_redecided: int = 0
 
     @property
     def fractions(self):
@@ -309,9 +315,8 @@ def iter_flips(evaluator, bits, batch_size=DEFAULT_BATCH_SIZE, incremental=True)
     if incremental and evaluator.has_flip_neighbours:
         for begin in range(0, n_rows, per_call):
             rows = slice(begin, min(n_rows, begin + per_call))
-            own, neighbours = evaluator.neighbour_outputs(bits[rows])
-            own = evaluator.labels_of_outputs(own)
-            yield rows, evaluator.labels_of_outputs(neighbours) != own[:, None]
+            own, neighbours = evaluator.neighbour_labels(bits[rows])
+            yield rows, neighbours != own[:, None]
         return
     if n_bits + 1 > per_call:
         yield from _iter_flips_split(evaluator, bits, per_call)
@@ -377,11 +382,12 @@ def wilson_interval(counts, n, confidence=0.95):
     return np.stack([low, high], axis=1)
 
 
-def summarize(n_bits, method, counts, flip_counts, confidence=0.95):
+def summarize(n_bits, method, counts, flip_counts, confidence=0.95, n_redecided=0):
     """Build a :class:`SensitivityProfile`, with intervals unless exhaustive."""
     n_strings = int(counts.sum())
     if method == "exhaustive":
-        return SensitivityProfile(n_bits, method, counts, n_strings, flip_counts)
+        return SensitivityProfile(n_bits, method, counts, n_strings, flip_counts,
+                                  n_redecided=n_redecided)
     fraction_ci = wilson_interval(counts, n_strings, confidence)
     k = np.arange(n_bits + 1)
     mean = np.dot(k, counts) / n_strings
@@ -406,6 +412,7 @@ def summarize(n_bits, method, counts, flip_counts, confidence=0.95):
         confidence=confidence,
         fraction_ci=fraction_ci,
         average_ci=average_ci,
+        n_redecided=n_redecided,
     )
 
 
@@ -417,7 +424,7 @@ def profile_strings(evaluator, bits, *, method, batch_size, confidence, incremen
     for _, flips in iter_flips(evaluator, bits, batch_size, incremental):
         counts += np.bincount(flips.sum(axis=1), minlength=n_bits + 1)
         flip_counts += flips.sum(axis=0)
-    return summarize(n_bits, method, counts, flip_counts, confidence)
+    return summarize(n_bits, method, counts, flip_counts, confidence, evaluator.n_redecided)
 
 
 def resolve_method(method, n_bits, n_samples, *, fallback="sampled", table=False):
@@ -456,7 +463,9 @@ def profile_model(
     if method == "exhaustive":
         table = evaluator.truth_table(batch_size)
         counts, flip_counts = exhaustive_counts(table, n_bits)
-        return summarize(n_bits, "exhaustive", counts, flip_counts), table
+        profile = summarize(n_bits, "exhaustive", counts, flip_counts,
+                            n_redecided=evaluator.n_redecided)
+        return profile, table
     rng = check_random_state(random_state)
     if method == "sampled":
         strings = rng.randint(0, 2, size=(n_samples, n_bits), dtype=np.uint8)

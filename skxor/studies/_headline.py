@@ -26,24 +26,45 @@ def _rate(flags):
     return f"{int(round(rate * n))}/{n} = {format_interval(rate, low, high)}"
 
 
+def _list(values):
+    return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in sorted(set(values)))
+
+
 def _one_step(df):
-    population = df[df["n"] == 0] if "n" in df else df
+    from ._one_step import _cells, best_steps
+
+    title = "**Gradient steps, softmax vs linear vs erf, each at its best step length**"
+    if len(df) == 0:
+        return f"{title}: the table holds no runs; nothing to summarise."
+    cells = _cells(df)
+    if "step_length" not in cells:
+        cells["step_length"] = float("nan")
+    population = cells[cells["n"] == 0]
+    if len(population):
+        data, kind = population, "exact population steps"
+    else:
+        data = cells
+        kind = "full-batch steps on n = " + _list(int(n) for n in cells["n"]) + " samples"
+    best = best_steps(data)
+    best = best[best["best"]]
+    order = {"softmax": 0, "linear": 1, "erf": 2}
     parts = []
-    for attention in ("softmax", "linear", "erf"):
-        rows = population[population["attention"] == attention]
-        if len(rows) == 0:
-            continue
-        parts.append(
-            f"{attention} succeeds in {_rate(rows['success'])} of runs, its heads land on "
-            f"distinct support bits in {_rate(rows['specialised'])}"
-        )
-    d = sorted(population["d"].unique())
-    m = sorted(population["m"].unique())
-    seeds = population["seed"].nunique()
+    for steps, group in best.groupby("n_steps", sort=True):
+        group = group.sort_values("attention", key=lambda a: a.map(order).fillna(3))
+        each = [
+            f"{r.attention} (steps of {r.step_length:g}) {r.successes}/{r.runs} = "
+            f"{format_interval(r.success_rate, r.success_low, r.success_high)}"
+            for r in group.itertuples()
+        ]
+        parts.append(f"T = {int(steps)}: " + ", ".join(each))
+    lengths = _list(float(v) for v in data["step_length"].dropna())
+    seeds = data["seed"].nunique()
     return (
-        f"**One step, softmax vs linear vs erf** (exact population step, {seeds} seeds, "
-        f"d = {', '.join(map(str, d))}, m = {', '.join(map(str, m))}; success = test "
-        f"accuracy >= 0.99; 95% Wilson intervals): " + "; ".join(parts) + "."
+        f"{title} ({kind}, {seeds} seeds, d = {_list(int(d) for d in data['d'])}, "
+        f"m = {_list(int(m) for m in data['m'])}; T normalised steps, step lengths "
+        f"{lengths or 'not recorded'} tried, each attention's best chosen on these runs; "
+        "success = test accuracy >= 0.99, in runs = seeds x d x m; 95% Wilson intervals): "
+        + "; ".join(parts) + "."
     )
 
 
@@ -117,23 +138,37 @@ def _training(df):
 
 
 def _k_sparse(df):
-    from ._k_sparse import summarise_k_sparse
+    from ._k_sparse import _steps, pooled_success
 
-    summary = summarise_k_sparse(df)
-    population = summary[summary["n"] == 0]
+    title = "**k-sparse parity with k heads**"
+    steps = _steps(df) if "part" in df else df.iloc[:0]
+    if len(steps) == 0:
+        return f"{title}: the table holds no step runs; nothing to summarise."
+    pooled = pooled_success(steps)
+    if (pooled["n"] == 0).any():
+        pooled, data = pooled[pooled["n"] == 0], steps[steps["n"] == 0]
+        kind = "exact population steps"
+    else:
+        data = steps
+        kind = "full-batch steps on n = " + _list(int(n) for n in steps["n"]) + " samples"
+    presets = sorted(set(df["preset"].dropna().astype(str))) if "preset" in df else []
+    preset = f"{'/'.join(presets)} preset" if presets else "preset unknown"
+    shortest, longest = pooled["n_steps"].min(), pooled["n_steps"].max()
     parts = []
-    for (k, steps), group in population.groupby(["k", "n_steps"], sort=True):
-        if steps not in (population["n_steps"].min(), population["n_steps"].max()):
-            continue
-        wins = int(round((group["success"] * group["seeds"]).sum()))
-        total = int(group["seeds"].sum())
-        steps_text = "1 step" if steps == 1 else f"{steps} steps"
-        parts.append(f"k = {k}, {steps_text}: {_rate([True] * wins + [False] * (total - wins))}")
-    d = sorted(population["d"].unique())
+    for init, group in pooled.groupby("init", sort=True):
+        each = []
+        for k, rows in group.groupby("k", sort=True):
+            for r in rows[rows["n_steps"].isin({shortest, longest})].itertuples():
+                steps_text = "1 step" if r.n_steps == 1 else f"{r.n_steps} steps"
+                each.append(f"k = {k}, {steps_text}: {r.successes}/{r.runs} = "
+                            f"{format_interval(r.success, r.success_low, r.success_high)}")
+        parts.append(f"{init} initial queries: " + ", ".join(each))
+    seeds = data["seed"].nunique()
     return (
-        "**k-sparse parity with k heads** (rough: quick preset; exact population steps, "
-        f"d = {', '.join(map(str, d))}; success certified >= 99% accuracy, pooled over d "
-        "and m, 95% Wilson intervals): " + "; ".join(parts) + "."
+        f"{title} (rough: {preset}; {kind}, {seeds} seeds, "
+        f"d = {_list(int(d) for d in data['d'])}, m = {_list(int(m) for m in data['m'])}; "
+        "success certified >= 99% accuracy, in runs = seeds x d x m; 95% Wilson "
+        "intervals): " + "; ".join(parts) + "."
     )
 
 
@@ -216,13 +251,15 @@ def render_headline(folder, fmt="md"):
     >>> from skxor.studies import render_headline
     >>> folder = tempfile.mkdtemp()
     >>> pd.DataFrame({"attention": ["softmax"] * 4, "n": 0, "d": 100, "m": 16,
-    ...               "seed": range(4), "success": [True, True, True, False],
-    ...               "specialised": True}).to_csv(f"{folder}/one_step.csv", index=False)
+    ...               "n_steps": 1, "step_length": 100.0, "seed": range(4),
+    ...               "success": [True, True, True, False], "specialised": True,
+    ...               "loss_after_step": 0.0}).to_csv(f"{folder}/one_step.csv", index=False)
     >>> print(render_headline(folder))  # doctest: +NORMALIZE_WHITESPACE
-    * **One step, softmax vs linear vs erf** (exact population step, 4 seeds, d = 100,
-      m = 16; success = test accuracy >= 0.99; 95% Wilson intervals): softmax succeeds
-      in 3/4 = 0.75 [0.30, 0.95] of runs, its heads land on distinct support bits in
-      4/4 = 1.00 [0.51, 1.00].
+    * **Gradient steps, softmax vs linear vs erf, each at its best step length** (exact
+      population steps, 4 seeds, d = 100, m = 16; T normalised steps, step lengths 100
+      tried, each attention's best chosen on these runs; success = test accuracy >= 0.99,
+      in runs = seeds x d x m; 95% Wilson intervals): T = 1: softmax (steps of 100)
+      3/4 = 0.75 [0.30, 0.95].
     """
     if fmt not in MARKERS:
         raise ValueError(f"fmt must be one of {sorted(MARKERS)}; got {fmt!r}.")
@@ -281,12 +318,12 @@ def write_headline(folder, paths):
     >>> from skxor.studies import write_headline
     >>> folder = Path(tempfile.mkdtemp())
     >>> pd.DataFrame({"attention": ["erf"], "n": 0, "d": 10, "m": 4, "seed": 0,
-    ...               "success": False, "specialised": False}).to_csv(
-    ...     folder / "one_step.csv", index=False)
+    ...               "step_length": 10.0, "success": False, "specialised": False,
+    ...               "loss_after_step": 1.0}).to_csv(folder / "one_step.csv", index=False)
     >>> page = folder / "page.md"
     >>> _ = page.write_text("<!-- skxor-headline:start -->\\n<!-- skxor-headline:end -->\\n")
     >>> write_headline(folder, [page])
-    >>> "erf succeeds in 0/1" in page.read_text()
+    >>> "erf (steps of 10) 0/1" in page.read_text()
     True
     """
     for path in map(Path, paths):

@@ -8,9 +8,12 @@ stops working and how many steps k needs.
 
 *Steps* (``part="steps"``). For each k, d, m, data size n, number of steps T
 and seed: T normalised steps of length ``path_length / T`` (the total path
-length in query space is the same for every T), from the estimator's
-initialisation (keys uniform on the sphere, queries a uniformly rotated
-regular simplex), taken either on the exact population loss (``n = 0``,
+length in query space is the same for every T), from one of the
+estimator's initialisations (``init``, a swept setting: keys uniform on the
+sphere, queries a uniformly rotated regular simplex, ``"antisymmetric"``,
+the paper's for k = 2, or k independent queries uniform on the sphere,
+``"random"``; both inits of a seed share its keys and support), taken
+either on the exact population loss (``n = 0``,
 :func:`skxor.theory.population_step`, no sampling) or full-batch on n
 samples (:class:`skxor.SparseXORTransformer` with ``n_heads = k``). The
 population and sample cells of one seed share keys, initial queries and
@@ -57,7 +60,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..boolean import all_strings
 from ..datasets import make_sparse_parity
@@ -81,6 +84,8 @@ PARAMETERS = {
     "m": [Grid(POSITIVE)],
     # Number of normalised steps T; each has length path_length / T.
     "n_steps": [Grid(POSITIVE)],
+    # Initial queries: a rotated regular simplex, or independent uniform on the sphere.
+    "init": [Grid(StrOptions({"antisymmetric", "random"}))],
     # Total length of the path in query space (one step of 100 = five of 20).
     "path_length": [STEP_LENGTH],
     # 0: the exact population loss; otherwise full-batch steps on n samples.
@@ -107,6 +112,7 @@ PRESETS = {
         d=[20, 100, 1000],
         m=[32],
         n_steps=[1, 2, 5, 10],
+        init=["antisymmetric", "random"],
         path_length=100.0,
         n=[0],
         seeds=5,
@@ -153,7 +159,7 @@ def _check(params):
                 f"{key_d}={params[key_d]}."
             )
     # The estimator's simplex initialisation of k heads needs m >= k - 1.
-    if min(params["m"]) < max(params["k"]) - 1:
+    if "antisymmetric" in params["init"] and min(params["m"]) < max(params["k"]) - 1:
         raise ValueError(
             f"every m must be at least k - 1 = {max(params['k']) - 1} (the initial "
             f"queries are a regular simplex); got m={params['m']}."
@@ -208,7 +214,8 @@ def _initial_signal(theta, keys, support):
     }
 
 
-def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test):
+def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test,
+                  init="antisymmetric"):
     """T normalised steps of the k-head model on a k-sparse parity; what they learned."""
     support_seed, init_seed, data_seed, test_seed = (
         cell_seed(random_state, seed, salt) for salt in (1, 2, 3, 4)
@@ -217,7 +224,7 @@ def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test):
     step_length = path_length / n_steps
     with single_thread():
         # The estimator's draw order: keys, then the initial queries.
-        keys, theta0 = sparse_xor_init(d, m, n_heads=k, random_state=init_seed)
+        keys, theta0 = sparse_xor_init(d, m, n_heads=k, init=init, random_state=init_seed)
         signal = _initial_signal(theta0, keys, support)
         start = time.perf_counter()
         if n == 0:
@@ -230,7 +237,7 @@ def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test):
             X, y = make_sparse_parity(n, d, k=k, support=support, random_state=data_seed)
             with floor_work("population steps or fits, exact losses, test scoring"):
                 clf = SparseXORTransformer(
-                    m=m, n_heads=k, max_iter=n_steps, step_length=step_length,
+                    m=m, n_heads=k, init=init, max_iter=n_steps, step_length=step_length,
                     random_state=init_seed,
                 ).fit(X, y)
             del X, y
@@ -308,7 +315,7 @@ def v1_cell(model, k, d, n, seed, random_state, n_test, epochs, learning_rate, b
 
 # -- the sweep --------------------------------------------------------------------
 
-_KEY = ("part", "model", "k", "d", "m", "n", "n_steps", "path_length", "seed",
+_KEY = ("part", "model", "k", "d", "m", "n", "n_steps", "init", "path_length", "seed",
         "random_state", "n_test", "epochs", "learning_rate", "batch_size")
 
 
@@ -321,8 +328,9 @@ def k_sparse(
     Parameters
     ----------
     preset : {"quick", "full"}, default="quick"
-        ``quick`` (under a minute on one core): k = 2 .. 5, d in {20, 100,
-        1000}, m = 32, T in {1, 2, 5, 10}, population steps, 5 seeds; the v1
+        ``quick`` (about a minute on one core): k = 2 .. 5, d in {20, 100,
+        1000}, m = 32, T in {1, 2, 5, 10}, both initialisations, population
+        steps, 5 seeds; the v1
         reference at k = 2, d = 6 on 500 strings, at most 200 epochs, 2 seeds.
         ``full``: d from 20 to 1000, m in {16, 32, 64}, population and
         n = 100 000 samples, 20 seeds; the v1 reference in its authors'
@@ -331,7 +339,8 @@ def k_sparse(
         As for :func:`skxor.studies.run_sweep`.
     **overrides
         Replace preset entries: ``k``, ``d``, ``m``, ``n_steps`` (T),
-        ``n`` (0: the exact population loss) as lists; ``path_length``
+        ``n`` (0: the exact population loss), ``init`` (``"antisymmetric"``
+        and/or ``"random"`` initial queries) as lists; ``path_length``
         (total path length, each step ``path_length / T``), ``seeds``,
         ``n_test`` (strings of the sampled accuracy check, 0 to skip),
         ``random_state``; the v1 reference's ``v1_k``, ``v1_d``, ``v1_n``
@@ -351,8 +360,8 @@ def k_sparse(
     --------
     >>> from skxor.studies import k_sparse
     >>> df = k_sparse(k=[2], d=[20], n_steps=[1], seeds=2, v1_seeds=0)
-    >>> df[["k", "d", "n_steps", "success", "specialised"]].values.tolist()
-    [[2, 20, 1, True, True], [2, 20, 1, True, True]]
+    >>> df[["init", "seed", "success", "specialised"]].values.tolist()
+    [['antisymmetric', 0, True, True], ['antisymmetric', 1, True, True], ['random', 0, False, False], ['random', 1, False, False]]
     """
     return STUDY.run(
         preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
@@ -367,7 +376,7 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         k=params["k"], d=params["d"], m=params["m"], n=params["n"],
         n_steps=params["n_steps"], path_length=[params["path_length"]],
         seed=list(range(params["seeds"])), random_state=[params["random_state"]],
-        n_test=[params["n_test"]],
+        n_test=[params["n_test"]], init=params["init"],
     )
     # Costly cells (large d, many samples, many steps) first: better load balance.
     cells.sort(key=lambda c: -(c["d"] * max(c["n"], 1000) * c["n_steps"]))
@@ -405,6 +414,9 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
 
 def _steps(df):
     part = df[df["part"] == "steps"].copy()
+    # Tables written before the initialisation was swept used the simplex.
+    part["init"] = (part["init"].fillna("antisymmetric") if "init" in part
+                    else "antisymmetric")
     for column in ("k", "d", "m", "n", "n_steps", "seed"):
         part[column] = part[column].astype(int)
     for column in ("success", "specialised", "limit_on_support", "limit_distinct"):
@@ -434,7 +446,7 @@ def summarise_k_sparse(df):
     Returns
     -------
     summary : pandas.DataFrame
-        One row per (k, d, m, n, n_steps) of the steps part: ``success``
+        One row per (k, d, m, n, n_steps, init) of the steps part: ``success``
         (share with a certificate), ``success_low``/``success_high`` (Wilson
         95 %), ``specialised`` (share), ``bits_found`` (mean number of support
         bits the heads cover), ``support_mass`` (median over seeds of the
@@ -443,10 +455,10 @@ def summarise_k_sparse(df):
     """
     part = _steps(df)
     rows = []
-    for key, group in part.groupby(["k", "d", "m", "n", "n_steps"], sort=True):
+    for key, group in part.groupby(["k", "d", "m", "n", "n_steps", "init"], sort=True):
         success = _rate(group["success"])
         rows.append({
-            **dict(zip(["k", "d", "m", "n", "n_steps"], key)),
+            **dict(zip(["k", "d", "m", "n", "n_steps", "init"], key)),
             "step_length": float(group["path_length"].iloc[0]) / key[4],
             "success": success["rate"], "success_low": success["low"],
             "success_high": success["high"],
@@ -456,11 +468,13 @@ def summarise_k_sparse(df):
             "median_loss": float(group["loss"].median()),
             "seeds": int(success["count"]),
         })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=[
+        "k", "d", "m", "n", "n_steps", "init", "step_length", "success", "success_low",
+        "success_high", "specialised", "bits_found", "support_mass", "median_loss", "seeds"])
 
 
 def gradient_signal(df):
-    """The population gradient at initialisation, per k, d and m (over seeds).
+    """The population gradient at initialisation, per k, d, m and init (over seeds).
 
     ``support_gain``: median log attention mass gained on the support per
     unit of normalised path length; ``signal_to_noise``: median gain over the
@@ -470,14 +484,14 @@ def gradient_signal(df):
     single step puts every head on the support / on distinct support bits.
     """
     part = _steps(df)
-    # One initialisation per (k, d, m, seed): the same for every n and T.
-    part = part.drop_duplicates(["k", "d", "m", "seed"])
+    # One initialisation per (k, d, m, init, seed): the same for every n and T.
+    part = part.drop_duplicates(["k", "d", "m", "init", "seed"])
     rows = []
-    for key, group in part.groupby(["k", "d", "m"], sort=True):
+    for key, group in part.groupby(["k", "d", "m", "init"], sort=True):
         on = _rate(group["limit_on_support"])
         distinct = _rate(group["limit_distinct"])
         rows.append({
-            **dict(zip(["k", "d", "m"], key)),
+            **dict(zip(["k", "d", "m", "init"], key)),
             "support_gain": float(group["support_gain"].median()),
             "signal_to_noise": float(group["signal_to_noise"].median()),
             "support_component": float(group["support_component"].median()),
@@ -491,15 +505,52 @@ def gradient_signal(df):
     return pd.DataFrame(rows)
 
 
+#: Fewest seeds for a bootstrap interval; below it the per-seed range is shown.
+MIN_BOOTSTRAP_SEEDS = 8
+
+
 def gain_slopes(df):
-    """Log-log slope of the support gain against d per k and m (bootstrap over seeds)."""
-    part = _steps(df).drop_duplicates(["k", "d", "m", "seed"])
+    """Log-log slope of the support gain against d per k, m and init.
+
+    With at least :data:`MIN_BOOTSTRAP_SEEDS` seeds the interval is a
+    bootstrap 95 % interval over seeds (``interval = "bootstrap 95%"``);
+    with fewer, a bootstrap would draw from too few distinct resamples, so
+    ``low`` and ``high`` are the smallest and largest per-seed slopes
+    (``interval = "range over seeds (rough)"``).
+
+    Returns
+    -------
+    slopes : pandas.DataFrame
+        One row per (k, m, init): ``slope`` (least squares over every
+        point), ``low``, ``high``, ``interval``, ``points`` and ``seeds``.
+
+    Examples
+    --------
+    >>> from skxor.studies import k_sparse
+    >>> from skxor.studies._k_sparse import gain_slopes
+    >>> df = k_sparse(k=[2], d=[20, 40], n_steps=[1], seeds=3, n_test=0, v1_seeds=0,
+    ...               init="antisymmetric")
+    >>> gain_slopes(df)[["k", "interval", "points", "seeds"]].values.tolist()
+    [[2, 'range over seeds (rough)', 6, 3]]
+    """
+    part = _steps(df).drop_duplicates(["k", "d", "m", "init", "seed"])
     rows = []
-    for (k, m), group in part.groupby(["k", "m"], sort=True):
+    for (k, m, init), group in part.groupby(["k", "m", "init"], sort=True):
+        seeds = int(group["seed"].nunique())
         fit = bootstrap_loglog_slope(group["d"], group["support_gain"], groups=group["seed"])
-        rows.append({"k": k, "m": m, "slope": fit["slope"], "low": fit["low"],
-                     "high": fit["high"], "points": fit["n_points"]})
-    return pd.DataFrame(rows)
+        low, high, interval = fit["low"], fit["high"], "bootstrap 95%"
+        if seeds < MIN_BOOTSTRAP_SEEDS:
+            per_seed = [np.polyfit(np.log(g["d"]), np.log(g["support_gain"]), 1)[0]
+                        for _, g in group.groupby("seed")
+                        if g["d"].nunique() > 1 and (g["support_gain"] > 0).all()]
+            low, high = ((float(min(per_seed)), float(max(per_seed))) if per_seed
+                         else (float("nan"), float("nan")))
+            interval = "range over seeds (rough)"
+        rows.append({"k": k, "m": m, "init": init, "slope": fit["slope"], "low": low,
+                     "high": high, "interval": interval, "points": fit["n_points"],
+                     "seeds": seeds})
+    return pd.DataFrame(rows, columns=["k", "m", "init", "slope", "low", "high", "interval",
+                                       "points", "seeds"])
 
 
 def summarise_v1(df):
@@ -570,22 +621,25 @@ def plot_k_sparse(df):
 
     summary = summarise_k_sparse(df)
     ks = sorted(summary["k"].unique())
-    ns = sorted(summary["n"].unique())
+    # One row of panels per (data, initialisation).
+    rows_of = sorted(set(zip(summary["n"], summary["init"])))
     ds = sorted(summary["d"].unique())
     ms = sorted(summary["m"].unique())
     ts = sorted(summary["n_steps"].unique())
     seeds = int(summary["seeds"].max()) if len(summary) else 0
     preset = _preset_label(df)
     path = float(_steps(df)["path_length"].iloc[0]) if len(summary) else float("nan")
-    fig = Figure(figsize=(3.3 * len(ks), 2.9 * len(ns) + 0.8), layout="constrained")
-    axes = np.atleast_2d(fig.subplots(len(ns), len(ks), sharex=True, sharey=True, squeeze=False))
+    fig = Figure(figsize=(3.3 * max(len(ks), 1), 2.9 * max(len(rows_of), 1) + 0.8),
+                 layout="constrained")
+    axes = np.atleast_2d(fig.subplots(max(len(rows_of), 1), max(len(ks), 1), sharex=True,
+                                      sharey=True, squeeze=False))
     series = [(t, m) for t in ts for m in ms]
-    for row, n in enumerate(ns):
+    for row, (n, init) in enumerate(rows_of):
         for col, k in enumerate(ks):
             ax = axes[row, col]
             for i, (t, m) in enumerate(series):
                 g = summary[(summary["k"] == k) & (summary["n"] == n) & (summary["n_steps"] == t)
-                            & (summary["m"] == m)].sort_values("d")
+                            & (summary["m"] == m) & (summary["init"] == init)].sort_values("d")
                 if not len(g):
                     continue
                 ax.errorbar(
@@ -593,11 +647,12 @@ def plot_k_sparse(df):
                     yerr=interval_errors(g["success"], g["success_low"], g["success_high"]),
                     marker=MARKERS[ts.index(t) % len(MARKERS)],
                     ls=LINESTYLES[ms.index(m) % len(LINESTYLES)], ms=4, capsize=2, lw=1,
-                    label=f"T = {t} (steps of {path / t:g}), m = {m}",
+                    color=f"C{i}", label=f"T = {t} (steps of {path / t:g}), m = {m}",
                 )
             log_axis(ax, ds, label="d (input length)")
             ax.set_ylim(-0.05, 1.05)
-            ax.set_title(f"k = H = {k}, {_data_label(n)}", fontsize="small")
+            ax.set_title(f"k = H = {k}, {_data_label(n)},\n{init} initial queries",
+                         fontsize="small")
             ax.set_ylabel("success rate (certified)")
     n_series = len({label for ax in axes.ravel() for label in ax.get_legend_handles_labels()[1]})
     figure_legend(fig, axes, loc="outside lower center", ncols=max(min(n_series, 4), 1),
@@ -606,34 +661,39 @@ def plot_k_sparse(df):
                  f"length {path:g} ({preset}, {seeds} seeds, Wilson 95 %)", fontsize="small")
 
     signal = gradient_signal(df)
-    grad = Figure(figsize=(9.0, 3.6), layout="constrained")
+    grad = Figure(figsize=(9.0, 4.6), layout="constrained")
     gaxes = grad.subplots(1, 2)
-    pairs = [(k, m) for k in ks for m in ms]
-    for i, (k, m) in enumerate(pairs):
-        g = signal[(signal["k"] == k) & (signal["m"] == m)].sort_values("d")
-        raw = _steps(df).drop_duplicates(["k", "d", "m", "seed"])
-        raw = raw[(raw["k"] == k) & (raw["m"] == m)]
+    inits = sorted(summary["init"].unique())
+    pairs = [(k, m, init) for k in ks for m in ms for init in inits]
+    raw_all = _steps(df).drop_duplicates(["k", "d", "m", "init", "seed"])
+    for i, (k, m, init) in enumerate(pairs):
+        g = signal[(signal["k"] == k) & (signal["m"] == m)
+                   & (signal["init"] == init)].sort_values("d")
+        raw = raw_all[(raw_all["k"] == k) & (raw_all["m"] == m) & (raw_all["init"] == init)]
         shift = float(offset(1.0, i, len(pairs), spread=0.015, base=10))
         marker = MARKERS[ks.index(k) % len(MARKERS)]
+        style = LINESTYLES[(ms.index(m) * len(inits) + inits.index(init)) % len(LINESTYLES)]
+        name = f"k = {k}, m = {m}" + (f", {init}" if len(inits) > 1 else "")
         line, = gaxes[0].plot(g["d"] * shift, g["support_gain"], marker=marker,
-                              ls=LINESTYLES[ms.index(m) % len(LINESTYLES)], ms=4,
-                              label=f"k = {k}, m = {m} (median)")
+                              ls=style, ms=4, color=f"C{i % 10}", label=name,
+                              mfc="none" if init == "random" else None)
         gaxes[0].plot(raw["d"] * shift, raw["support_gain"], ls="none",
                       marker=marker, ms=2, alpha=0.4, color=line.get_color())
         gaxes[1].errorbar(
             g["d"] * shift, g["limit_distinct"],
             yerr=interval_errors(g["limit_distinct"], g["limit_distinct_low"],
                                  g["limit_distinct_high"]),
-            marker=marker, ls=LINESTYLES[ms.index(m) % len(LINESTYLES)], ms=4, capsize=2, lw=1,
-            color=line.get_color(), label=f"k = {k}, m = {m}",
+            marker=marker, ls=style, ms=4, capsize=2, lw=1,
+            color=line.get_color(), label=name, mfc="none" if init == "random" else None,
         )
     gaxes[0].axhline(0, color="grey", lw=0.6)
-    gaxes[0].set_ylabel("support gain at init:\nd log(mass on S) / d(path length)")
+    gaxes[0].set_ylabel("support gain at init (median; dots: seeds):\n"
+                        "d log(mass on S) / d(path length)")
     gaxes[1].set_ylabel("share of seeds: first-order long step\nputs heads on distinct support bits")
     gaxes[1].set_ylim(-0.05, 1.05)
     for ax in gaxes:
         log_axis(ax, ds, label="d (input length)")
-        ax.legend(fontsize="x-small")
+    figure_legend(grad, gaxes, loc="outside lower center", ncols=4, fontsize="x-small")
     grad.suptitle(f"Exact population gradient at initialisation ({preset}, {seeds} seeds; "
                   "small dots: single seeds; bars: Wilson 95 %)", fontsize="small")
     figures = {"success": fig, "gradient": grad}
@@ -673,21 +733,87 @@ def plot_k_sparse(df):
     return figures
 
 
+def pooled_success(df):
+    """Certified success per k, data, initialisation and T, pooled over d and m.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`k_sparse`.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        One row per (k, n, init, n_steps): ``successes``, ``runs`` (seeds x d
+        x m; every run has its own support, keys and initial queries, while
+        the T and the n of one seed share them), ``success``, ``success_low``
+        and ``success_high`` (Wilson 95 % over runs).
+
+    Examples
+    --------
+    >>> from skxor.studies import k_sparse
+    >>> from skxor.studies._k_sparse import pooled_success
+    >>> df = k_sparse(k=[2], d=[20], n_steps=[1], seeds=2, v1_seeds=0)
+    >>> pooled_success(df)[["k", "init", "successes", "runs"]].values.tolist()
+    [[2, 'antisymmetric', 2, 2], [2, 'random', 0, 2]]
+    """
+    part = _steps(df)
+    keys = ["k", "n", "init", "n_steps"]
+    rows = []
+    for key, group in part.groupby(keys, sort=True):
+        rate = _rate(group["success"])
+        rows.append({**dict(zip(keys, key)), "successes": int(rate["hits"]),
+                     "runs": int(rate["count"]), "success": rate["rate"],
+                     "success_low": rate["low"], "success_high": rate["high"]})
+    return pd.DataFrame(rows, columns=[*keys, "successes", "runs", "success", "success_low",
+                                       "success_high"])
+
+
 def _success_table(summary):
-    """Success with interval: rows (k, d, m, n), one column per T."""
+    """Success with interval: rows (k, d, m, n, init), one column per T."""
     table = summary.assign(
         cell=[f"{int(round(r * s))}/{s}: " + format_interval(r, lo, hi)
               for r, lo, hi, s in zip(summary["success"], summary["success_low"],
                                       summary["success_high"], summary["seeds"])],
         data=[("population" if n == 0 else f"{n}") for n in summary["n"]],
-    ).pivot_table(index=["k", "d", "m", "data"], columns="n_steps", values="cell",
+    ).pivot_table(index=["k", "d", "m", "data", "init"], columns="n_steps", values="cell",
                   aggfunc="first")
     table.columns = [f"T={t}" for t in table.columns]
     return table.reset_index()
 
 
+def _pooled_table(df):
+    """Pooled success: rows (k, data, init), one column per T."""
+    pooled = pooled_success(df)
+    table = pooled.assign(
+        cell=[f"{a}/{b}: " + format_interval(r, lo, hi) for a, b, r, lo, hi in zip(
+            pooled["successes"], pooled["runs"], pooled["success"], pooled["success_low"],
+            pooled["success_high"])],
+        data=[("population" if n == 0 else f"{n}") for n in pooled["n"]],
+    ).pivot_table(index=["k", "data", "init"], columns="n_steps", values="cell",
+                  aggfunc="first")
+    table.columns = [f"T={t}" for t in table.columns]
+    return table.reset_index()
+
+
+def _one_step_lines(df):
+    """One line per (data, init): the one-step success per k, pooled over d and m."""
+    pooled = pooled_success(df)
+    one = pooled[pooled["n_steps"] == pooled["n_steps"].min()] if len(pooled) else pooled
+    lines = []
+    for (n, init), group in one.groupby(["n", "init"], sort=True):
+        steps = int(group["n_steps"].iloc[0])
+        parts = [f"k = {r.k}: {r.successes}/{r.runs} = "
+                 f"{format_interval(r.success, r.success_low, r.success_high)}"
+                 for r in group.itertuples()]
+        lines.append(f"- {_data_label(n)}, {init} initial queries, "
+                     f"{'one step' if steps == 1 else f'{steps} steps'}: "
+                     + "; ".join(parts) + " of runs certified.")
+    return lines
+
+
 def report_k_sparse(df):
-    """Markdown: success by k, d and T; the gradient signal; the v1 reference.
+    """Markdown: success by k, d, init and T; the gradient signal; the v1 reference.
 
     Every number in the text is computed from ``df``.
 
@@ -711,11 +837,12 @@ def report_k_sparse(df):
     >>> report = report_k_sparse(df)
     >>> print(report.splitlines()[0])
     ## k-sparse parity with k heads: one step against T steps
-    >>> for line in report.splitlines()[4:7]:
+    >>> for line in report.splitlines()[6:10]:
     ...     print(line)
-    |   k |   d |   m | data       | T=1                    | T=2                    |
-    |----:|----:|----:|:-----------|:-----------------------|:-----------------------|
-    |   2 |  20 |  32 | population | 2/2: 1.00 [0.34, 1.00] | 2/2: 1.00 [0.34, 1.00] |
+    |   k | data       | init          | T=1                    | T=2                    |
+    |----:|:-----------|:--------------|:-----------------------|:-----------------------|
+    |   2 | population | antisymmetric | 2/2: 1.00 [0.34, 1.00] | 2/2: 1.00 [0.34, 1.00] |
+    |   2 | population | random        | 0/2: 0.00 [0.00, 0.66] | 2/2: 1.00 [0.34, 1.00] |
     """
     summary = summarise_k_sparse(df)
     path = float(_steps(df)["path_length"].iloc[0]) if len(summary) else float("nan")
@@ -727,15 +854,16 @@ def report_k_sparse(df):
         limit_distinct=[format_interval(r, lo, hi) for r, lo, hi in zip(
             signal["limit_distinct"], signal["limit_distinct_low"],
             signal["limit_distinct_high"])],
-    )[["k", "d", "m", "support_gain", "signal_to_noise", "support_component",
+    )[["k", "d", "m", "init", "support_gain", "signal_to_noise", "support_component",
        "chance_component", "limit_on_support", "limit_distinct", "seeds"]]
     slopes = gain_slopes(df)
     slopes = slopes.assign(slope=[format_interval(s, lo, hi) for s, lo, hi in zip(
-        slopes["slope"], slopes["low"], slopes["high"])])[["k", "m", "slope", "points"]]
+        slopes["slope"], slopes["low"], slopes["high"])])[
+        ["k", "m", "init", "slope", "interval", "points", "seeds"]]
     heads = summary.assign(
         cell=[f"{b:.1f} / {mass:.2f}" for b, mass in zip(summary["bits_found"],
                                                         summary["support_mass"])]
-    ).pivot_table(index=["k", "d", "m", "n"], columns="n_steps", values="cell",
+    ).pivot_table(index=["k", "d", "m", "n", "init"], columns="n_steps", values="cell",
                   aggfunc="first")
     heads.columns = [f"T={t}" for t in heads.columns]
     lines = [
@@ -746,7 +874,17 @@ def report_k_sparse(df):
         "every head puts > 1/2 of its attention on its own support bit (accuracy "
         "exactly 1), or the exact population loss is <= 0.01 (error rate <= loss). "
         "Cells: successes/seeds, rate [Wilson 95 %]; data = population (exact loss) "
-        "or the number of samples.",
+        "or the number of samples; init = the initial queries (antisymmetric: a "
+        "uniformly rotated regular simplex, the estimator's default; random: k "
+        "independent uniform unit vectors; both share each seed's keys and support).",
+        "",
+        "Pooled over d and m (runs = seeds x d x m):",
+        "",
+        _pooled_table(df).to_markdown(index=False),
+        "",
+        *_one_step_lines(df),
+        "",
+        "Per d and m:",
         "",
         _success_table(summary).to_markdown(index=False),
         "",
@@ -768,7 +906,9 @@ def report_k_sparse(df):
         "",
         signal_table.to_markdown(index=False, floatfmt=".3g"),
         "",
-        "Log-log slope of the support gain against d (bootstrap 95 % over seeds):",
+        "Log-log slope of the support gain against d (least squares over every point; "
+        f"the interval: bootstrap 95 % over seeds with at least {MIN_BOOTSTRAP_SEEDS} "
+        "seeds, otherwise the range of the per-seed slopes, rough):",
         "",
         slopes.to_markdown(index=False),
     ]
@@ -818,6 +958,7 @@ STUDY = Study(
 
 __all__ = [
     "LOSS_CERTIFICATE",
+    "MIN_BOOTSTRAP_SEEDS",
     "PARAMETERS",
     "PRESETS",
     "STUDY",

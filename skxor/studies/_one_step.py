@@ -1,12 +1,25 @@
 """One gradient step and the necessity of softmax (Han & Ghoshdastidar 2025, arXiv 2502.07553, section 3.2).
 
-For each attention type, d, m and seed: one normalised gradient step from the
-antisymmetric initialisation, taken either on the exact population loss
-(``n = 0``: no sampling, :mod:`skxor.theory`) or on ``n`` samples (the
-estimator's full-batch step). Recorded per cell: the exact population loss
-after the step, the attention mass each head puts on the support, whether
-the two heads lock onto distinct support bits (specialisation), the test
-accuracy with its Wilson interval, and success (test accuracy >= 0.99).
+For each attention type, d, m, step length, number of steps T and seed: T
+normalised gradient steps of the given length each from the antisymmetric
+initialisation, taken either on the exact population loss (``n = 0``: no
+sampling, :mod:`skxor.theory`) or on ``n`` samples (the estimator's
+full-batch steps). T = 1 is the paper's setting. Recorded per cell: the
+exact population loss after the steps, the attention mass each head puts on
+the support, the largest attention weight, whether the two heads lock onto
+distinct support bits (specialisation), the test accuracy with its Wilson
+interval, and success (test accuracy >= 0.99).
+
+Each attention type at its best step length
+-------------------------------------------
+One step length suits one attention type: the step length is a sweep axis,
+and :func:`best_steps` reports each (attention, T) at the step length where
+it succeeds most often (ties: the lower median loss), chosen on the same
+runs - an optimistic choice for every variant, so that no variant fails for
+want of a step length tried. The three attention types, every step length
+and every T share each seed's keys, initial queries and support (a paired
+design); seeds, d and m give the runs (for one seed and m, the keys at a
+smaller d are the first rows of those at a larger d).
 
 How the accuracy is scored
 --------------------------
@@ -41,7 +54,7 @@ from ..estimators import SparseXORTransformer
 from ..nn import attention_weights, sparse_xor_init
 from ..theory import population_loss, population_step
 from ._common import Study, expand_grid, run_preset, seeds_text, single_thread
-from ._figures import interval_errors, log_axis, offset
+from ._figures import figure_legend, interval_errors, log_axis, offset
 from ._floor import TIME_COLUMNS, timing_sentence
 from ._parameters import AT_LEAST_TWO, POSITIVE, SAMPLES, STEP_LENGTH, Grid
 from ._stats import format_interval, rate_with_interval, wilson_interval
@@ -58,8 +71,10 @@ PARAMETERS = {
     # 0: the exact population step; otherwise a full-batch step on n samples.
     "n": [Grid(*SAMPLES)],
     "seeds": [POSITIVE],
-    # A normalised step.
-    "step_length": [STEP_LENGTH],
+    # The length of each normalised step (a sweep axis: each attention at its best).
+    "step_length": [Grid(STEP_LENGTH)],
+    # Number of steps T, each of length step_length (1: the paper's setting).
+    "n_steps": [Grid(POSITIVE)],
     # The most test inputs a cell draws (most cells are scored exactly).
     "n_test": [POSITIVE],
 }
@@ -71,7 +86,8 @@ PRESETS = {
         m=[16, 32],
         n=[0],
         seeds=10,
-        step_length=100.0,
+        step_length=[1.0, 10.0, 100.0, 1000.0],
+        n_steps=[1, 50],
         n_test=2000,
     ),
     # Only the differences from quick.
@@ -202,8 +218,8 @@ def score_heads(gamma, support, *, n_test, random_state, threshold=SUCCESS_ACCUR
             "n_scored": drawn, "scoring": "sampled"}
 
 
-def one_step_cell(attention, d, m, n, seed, step_length, n_test):
-    """Run one step for one configuration and measure what it learned.
+def one_step_cell(attention, d, m, n, seed, step_length, n_test, n_steps=1):
+    """Run T normalised steps (one by default) for one configuration and measure what it learned.
 
     Parameters
     ----------
@@ -217,14 +233,18 @@ def one_step_cell(attention, d, m, n, seed, step_length, n_test):
     seed : int
         Seeds the support, keys, queries, samples and test inputs.
     step_length : float
-        Length of the normalised step.
+        Length of each normalised step.
     n_test : int
         Largest number of test inputs drawn (see :func:`score_heads`).
+    n_steps : int, default=1
+        Number of steps T (1: the paper's one step).
 
     Returns
     -------
     result : dict
-        ``loss_after_step``, ``support_mass_min``, ``specialised``,
+        ``loss_after_step`` (after all T steps), ``support_mass_min``,
+        ``max_weight`` (the largest attention weight of either head),
+        ``specialised``,
         ``test_accuracy``, ``accuracy_low``, ``accuracy_high``, ``n_scored``,
         ``scoring``, ``success``, ``seconds`` (the whole cell) and
         ``floor_seconds`` (the step, or the fit for n > 0, and the exact
@@ -240,22 +260,21 @@ def one_step_cell(attention, d, m, n, seed, step_length, n_test):
     # Small torch operations stall on a shared machine with several threads;
     # parallelism comes from n_jobs.
     with single_thread():
-        return _one_step_cell(attention, d, m, n, seed, step_length, n_test)
+        return _one_step_cell(attention, d, m, n, seed, step_length, n_test, n_steps)
 
 
-def _one_step_cell(attention, d, m, n, seed, step_length, n_test):
+def _one_step_cell(attention, d, m, n, seed, step_length, n_test, n_steps):
     start = time.perf_counter()
     _, _, support = make_sparse_parity(1, d, return_support=True, random_state=seed)
     if n == 0:
-        keys, theta0 = sparse_xor_init(d, m, random_state=seed)  # the estimator's draw
-        theta = population_step(
-            theta0, keys, support, attention,
-            step_length=step_length,
-        )
+        keys, theta = sparse_xor_init(d, m, random_state=seed)  # the estimator's draw
+        for _ in range(int(n_steps)):
+            theta = population_step(theta, keys, support, attention, step_length=step_length)
     else:
         X, y = make_sparse_parity(n, d, support=support, random_state=seed)
         clf = SparseXORTransformer(
-            m=m, attention=attention, step_length=step_length, random_state=seed
+            m=m, attention=attention, step_length=step_length, max_iter=int(n_steps),
+            random_state=seed,
         ).fit(X, y)
         keys, theta = clf.keys_, clf.queries_
     with torch.no_grad():
@@ -270,6 +289,7 @@ def _one_step_cell(attention, d, m, n, seed, step_length, n_test):
     return {
         "loss_after_step": loss,
         "support_mass_min": float(mass.min()),
+        "max_weight": float(gamma.max()),
         "specialised": bool(sorted(heads.tolist()) == support.tolist()),
         **score,
         "success": bool(score["test_accuracy"] >= SUCCESS_ACCURACY),
@@ -283,13 +303,15 @@ def one_step(
     preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
     **overrides,
 ):
-    """One-step success, loss and head specialisation per attention type, d and m.
+    """Success, loss and head specialisation per attention type, d, m, step length and T.
 
     Parameters
     ----------
     preset : {"quick", "full"}, default="quick"
-        ``quick``: d in {1e2, 1e3, 1e4}, m in {16, 32}, 10 seeds, population
-        steps (seconds). ``full``: d up to 1e5, m from 8 to 128, 30 seeds.
+        ``quick``: d in {1e2, 1e3, 1e4}, m in {16, 32}, step lengths 1, 10,
+        100 and 1000, T in {1, 50} steps, 10 seeds, population steps (about
+        a minute on one core). ``full``: d up to 1e5, m from 8 to 128, 30
+        seeds (25 200 cells; hours on 2 cores).
     checkpoint_dir : path or None, default=None
         Where finished cells are written (see :func:`run_sweep`).
     n_jobs : int or None, default=None
@@ -300,26 +322,27 @@ def one_step(
     **overrides
         Replace preset entries: ``attention``, ``d``, ``m``, ``n`` (lists; n=0
         is the exact population step, n>0 a full-batch step on n samples),
-        ``seeds`` (int), ``step_length``, ``n_test`` (largest number of test
-        inputs a cell draws; most cells are scored exactly or stop early,
-        see :func:`score_heads`).
+        ``step_length`` and ``n_steps`` (lists: the length of each
+        normalised step, and T), ``seeds`` (int), ``n_test`` (largest number
+        of test inputs a cell draws; most cells are scored exactly or stop
+        early, see :func:`score_heads`).
 
     Returns
     -------
     results : pandas.DataFrame
-        One row per (attention, d, m, n, seed) with ``loss_after_step``,
-        ``support_mass_min``, ``specialised``, ``test_accuracy``,
-        ``accuracy_low``, ``accuracy_high``, ``n_scored``, ``scoring``,
-        ``success``, ``seconds`` and ``floor_seconds``. ``attrs`` holds the
-        parameters used (``params``), the preset they equal (``preset``,
-        None when overridden), the rows computed (``rows``), and
-        ``floor_seconds`` and ``floor_description`` (the summed floor time
-        and what it covers).
+        One row per (attention, d, m, n, step_length, n_steps, seed) with
+        ``loss_after_step``, ``support_mass_min``, ``max_weight``,
+        ``specialised``, ``test_accuracy``, ``accuracy_low``,
+        ``accuracy_high``, ``n_scored``, ``scoring``, ``success``,
+        ``seconds`` and ``floor_seconds``. ``attrs`` holds the parameters
+        used (``params``), the preset they equal (``preset``, None when
+        overridden), the rows computed (``rows``), and ``floor_seconds`` and
+        ``floor_description`` (the summed floor time and what it covers).
 
     Examples
     --------
     >>> from skxor.studies import one_step
-    >>> df = one_step(d=[100], m=[32], seeds=3)
+    >>> df = one_step(d=[100], m=[32], seeds=3, step_length=100.0, n_steps=1)
     >>> df.groupby("attention")["success"].mean().to_dict()
     {'erf': 0.0, 'linear': 0.0, 'softmax': 1.0}
     """
@@ -332,9 +355,11 @@ def one_step(
 def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
     cells = expand_grid(
         attention=params["attention"], d=params["d"], m=params["m"], n=params["n"],
-        seed=list(range(params["seeds"])), step_length=[params["step_length"]],
-        n_test=[params["n_test"]],
+        seed=list(range(params["seeds"])), step_length=params["step_length"],
+        n_test=[params["n_test"]], n_steps=params["n_steps"],
     )
+    # Costly cells (large d, many steps) first: better load balance.
+    cells.sort(key=lambda c: -(c["d"] * c["n_steps"] * max(c["n"], 1)))
     df = run_sweep(
         one_step_cell, cells, study="one_step", checkpoint_dir=checkpoint_dir,
         n_jobs=n_jobs, progress=progress, scheduler=scheduler,
@@ -349,8 +374,23 @@ def _rate_columns(flags, name):
     return {f"{name}_rate": rate, f"{name}_low": low, f"{name}_high": high}
 
 
+_GROUP = ["attention", "d", "m", "n", "n_steps", "step_length"]
+
+
+def _cells(df):
+    """``df`` with the columns of tables written before T and the step were swept."""
+    df = df.copy()
+    if "n_steps" not in df:
+        df["n_steps"] = 1
+    df["n_steps"] = df["n_steps"].fillna(1).astype(int)
+    df["n"] = df["n"].astype(int)
+    for column in ("success", "specialised"):
+        df[column] = df[column].astype(bool)
+    return df
+
+
 def summarise_one_step(df):
-    """Per attention, d, m and n: success and specialisation rates with Wilson 95% intervals.
+    """Per attention, d, m, n, T and step length: success and specialisation with Wilson 95% intervals.
 
     Parameters
     ----------
@@ -360,14 +400,14 @@ def summarise_one_step(df):
     Returns
     -------
     summary : pandas.DataFrame
-        Columns ``attention, d, m, n, success_rate, success_low,
-        success_high, specialised_rate, specialised_low, specialised_high,
-        median_loss, median_support_mass, seeds``.
+        Columns ``attention, d, m, n, n_steps, step_length, success_rate,
+        success_low, success_high, specialised_rate, specialised_low,
+        specialised_high, median_loss, median_support_mass, seeds``.
 
     Examples
     --------
     >>> from skxor.studies import one_step, summarise_one_step
-    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256)
+    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256, step_length=100.0, n_steps=1)
     >>> summary = summarise_one_step(df)
     >>> summary[["attention", "success_rate", "specialised_rate", "seeds"]].values.tolist()
     [['erf', 0.0, 0.0, 3], ['linear', 0.0, 1.0, 3], ['softmax', 1.0, 1.0, 3]]
@@ -375,16 +415,89 @@ def summarise_one_step(df):
     import pandas as pd
 
     rows = []
-    for (attention, d, m, n), group in df.groupby(["attention", "d", "m", "n"], sort=True):
+    for key, group in _cells(df).groupby(_GROUP, sort=True):
         rows.append({
-            "attention": attention, "d": d, "m": m, "n": n,
+            **dict(zip(_GROUP, key)),
             **_rate_columns(group["success"], "success"),
             **_rate_columns(group["specialised"], "specialised"),
             "median_loss": float(group["loss_after_step"].median()),
             "median_support_mass": float(group["support_mass_min"].median()),
             "seeds": int(len(group)),
         })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=[*_GROUP, "success_rate", "success_low", "success_high",
+                                       "specialised_rate", "specialised_low",
+                                       "specialised_high", "median_loss",
+                                       "median_support_mass", "seeds"])
+
+
+def best_steps(df):
+    """Each attention type and T at every step length, pooled over d and m; the best marked.
+
+    For each (attention, n, T), the best step length is the one with the
+    most successes over all runs (seeds x d x m), ties broken by the lower
+    median loss after the steps. It is chosen on the runs it is reported
+    on, so each variant's rate at its best step is optimistic for that
+    variant: the comparison gives linear and erf their best case.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`one_step`.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        One row per (attention, n, n_steps, step_length): ``successes``,
+        ``runs``, ``success_rate``, ``success_low``, ``success_high`` (Wilson
+        95% over runs), ``specialised`` (count), ``median_loss``,
+        ``median_max_weight`` and ``best`` (True at the best step length).
+
+    Examples
+    --------
+    >>> from skxor.studies import one_step
+    >>> from skxor.studies._one_step import best_steps
+    >>> df = one_step(d=[100], m=[16], seeds=3, n_test=256, step_length=[1.0, 100.0],
+    ...               n_steps=1, attention=["softmax"])
+    >>> table = best_steps(df)
+    >>> table[["step_length", "successes", "runs", "best"]].values.tolist()
+    [[1.0, 0, 3, False], [100.0, 3, 3, True]]
+    """
+    import pandas as pd
+
+    cells = _cells(df)
+    keys = ["attention", "n", "n_steps", "step_length"]
+    rows = []
+    for key, group in cells.groupby(keys, sort=True):
+        rate, low, high, runs = rate_with_interval(group["success"])
+        rows.append({
+            **dict(zip(keys, key)),
+            "successes": int(group["success"].sum()), "runs": runs,
+            "success_rate": rate, "success_low": low, "success_high": high,
+            "specialised": int(group["specialised"].sum()),
+            "median_loss": float(group["loss_after_step"].median()),
+            "median_max_weight": (float(group["max_weight"].median())
+                                  if "max_weight" in group else float("nan")),
+        })
+    columns = [*keys, "successes", "runs", "success_rate", "success_low", "success_high",
+               "specialised", "median_loss", "median_max_weight"]
+    table = pd.DataFrame(rows, columns=columns)
+    table["best"] = False
+    for _, group in table.groupby(["attention", "n", "n_steps"], sort=False):
+        # Most successes first, then the lowest median loss.
+        order = group.sort_values(["successes", "median_loss"], ascending=[False, True])
+        table.loc[order.index[0], "best"] = True
+    return table
+
+
+def _best_cells(df):
+    """The rows of ``df`` at each (attention, n, T)'s best step length."""
+    best = best_steps(df)
+    best = best[best["best"]][["attention", "n", "n_steps", "step_length"]]
+    return _cells(df).merge(best, on=["attention", "n", "n_steps", "step_length"])
+
+
+def _steps_text(steps):
+    return "1 step" if int(steps) == 1 else f"{int(steps)} steps"
 
 
 def _setting(df):
@@ -394,7 +507,7 @@ def _setting(df):
             else "n = " + ", ".join("population" if n == 0 else f"{n:,}" for n in ns))
     preset = run_preset(df)
     where = "" if preset is None else f", {preset} preset"
-    seeds = df.groupby(["attention", "d", "m", "n"])["seed"].count()
+    seeds = _cells(df).groupby(_GROUP)["seed"].count()
     return f"{kind}{where}, {seeds_text(seeds)} per cell"
 
 
@@ -486,52 +599,67 @@ def plot_attention_maps(maps, support, title):
 
 
 def plot_one_step(df):
-    """Success and specialisation rates vs d (Wilson 95% bars), and attention maps.
+    """Success and specialisation vs d at each variant's best step, success vs step length, maps.
 
     Returns
     -------
     figures : dict of str to matplotlib.figure.Figure
         ``"success"``: one column per m, success rate (top) and specialised
         rate (bottom) against d with Wilson 95% intervals, one series per
-        attention type and n, slightly offset in d so none hides another.
+        attention type, n and T, each at its best step length
+        (:func:`best_steps`), slightly offset in d so none hides another.
+        ``"step_length"``: success rate (Wilson 95%, pooled over d and m)
+        and median loss after the steps against the step length, one series
+        per attention type, n and T: every step length tried.
         ``"attention_maps"``: both heads' weights after one population step
         (d = 60, m = 32) for each attention type on one colour scale.
 
     Examples
     --------
     >>> from skxor.studies import one_step, plot_one_step
-    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256)
+    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
+    ...               n_steps=1)
     >>> figures = plot_one_step(df)
     >>> sorted(figures)
-    ['attention_maps', 'success']
+    ['attention_maps', 'step_length', 'success']
     >>> len(figures["success"].axes)  # success (top) and specialised (bottom) for m = 32
     2
-    >>> [text.get_text() for text in figures["success"].axes[0].get_legend().get_texts()]
-    ['erf', 'linear', 'softmax']
+    >>> [text.get_text() for text in figures["success"].legends[0].get_texts()]
+    ['erf, step 10', 'linear, step 10', 'softmax, step 100']
     """
     from matplotlib.figure import Figure
 
-    summary = summarise_one_step(df)
+    best = best_steps(df)
+    summary = summarise_one_step(_best_cells(df))
     ms = sorted(summary["m"].unique())
-    fig = Figure(figsize=(3.8 * len(ms) + 1.0, 5.6), layout="constrained")
+    series = list(summary.groupby(["attention", "n", "n_steps"]).groups)
+    fig = Figure(figsize=(3.8 * len(ms) + 1.0, 5.8 + 0.2 * len(series)), layout="constrained")
     axes = np.asarray(fig.subplots(2, len(ms), sharex=True, sharey=True)).reshape(2, len(ms))
-    series = list(summary.groupby(["attention", "n"]).groups)
+    several_t = summary["n_steps"].nunique() > 1
+
+    def label(attention, n, steps, step_length=None):
+        text = attention if n == 0 else f"{attention}, n = {n:,}"
+        if several_t:
+            text += f", T = {steps}"
+        return text + ("" if step_length is None else f", step {step_length:g}")
+
     for col, m in enumerate(ms):
         part = summary[summary["m"] == m]
-        for i, (attention, n) in enumerate(series):
-            group = part[(part["attention"] == attention) & (part["n"] == n)]
+        for i, (attention, n, steps) in enumerate(series):
+            group = part[(part["attention"] == attention) & (part["n"] == n)
+                         & (part["n_steps"] == steps)]
             if group.empty:
                 continue
             marker, line = _STYLE.get(attention, ("D", "-."))
-            label = attention if n == 0 else f"{attention}, n = {n:,}"
+            step_length = float(group["step_length"].iloc[0])
             for row, key in enumerate(["success", "specialised"]):
                 rate = group[f"{key}_rate"]
                 err = interval_errors(rate, group[f"{key}_low"], group[f"{key}_high"])
                 axes[row, col].errorbar(
                     offset(group["d"], i, len(series), spread=0.035, base=10), rate,
-                    yerr=err, marker=marker, ls=line,
-                    capsize=2, ms=5, mfc="none" if attention == "linear" else None,
-                    label=label, color=f"C{i}",
+                    yerr=err, marker=marker, ls=line if steps == 1 else "-.",
+                    capsize=2, ms=5, mfc="none" if steps > 1 else None,
+                    label=label(attention, n, steps, step_length), color=f"C{i}",
                 )
         axes[0, col].set_title(f"m = {m}")
     ds = sorted(summary["d"].unique())
@@ -542,13 +670,45 @@ def plot_one_step(df):
         ax.set_ylabel("success rate (acc. >= 0.99)")
     for ax in axes[1]:
         ax.set_ylabel("specialised rate\n(heads on distinct support bits)")
-    axes[0, -1].legend(fontsize="small", title="attention")
-    fig.suptitle(f"One gradient step: {_setting(df)}; bars: Wilson 95%", fontsize="small")
+    figure_legend(fig, axes, loc="outside lower center", ncols=min(len(series), 3),
+                  fontsize="x-small", title="each attention type and T at its best step length")
+    fig.suptitle(f"Normalised gradient steps: {_setting(df)}; each attention at its best "
+                 "step length; bars: Wilson 95%", fontsize="small")
+
+    sweep = Figure(figsize=(9.0, 4.4), layout="constrained")
+    saxes = sweep.subplots(1, 2)
+    lengths = sorted(best["step_length"].unique())
+    groups = list(best.groupby(["attention", "n", "n_steps"], sort=True).groups)
+    for i, (attention, n, steps) in enumerate(groups):
+        g = best[(best["attention"] == attention) & (best["n"] == n)
+                 & (best["n_steps"] == steps)].sort_values("step_length")
+        marker, line = _STYLE.get(attention, ("D", "-."))
+        style = dict(marker=marker, ls=line if steps == 1 else "-.", ms=5, color=f"C{i}",
+                     mfc="none" if steps > 1 else None,
+                     label=f"{label(attention, n, steps)}, T = {steps}" if not several_t
+                     else label(attention, n, steps))
+        saxes[0].errorbar(
+            offset(g["step_length"], i, len(groups), spread=0.03, base=10), g["success_rate"],
+            yerr=interval_errors(g["success_rate"], g["success_low"], g["success_high"]),
+            capsize=2, **style)
+        # Exact zeros (saturated softmax) drawn at the axis floor.
+        saxes[1].plot(g["step_length"], np.maximum(g["median_loss"], 1e-12), **style)
+    for ax in saxes:
+        log_axis(ax, lengths, label="length of each normalised step")
+    saxes[0].set_ylim(-0.05, 1.05)
+    saxes[0].set_ylabel("success rate, pooled over d and m")
+    saxes[1].set_yscale("log")
+    saxes[1].axhline(1.0, color="black", lw=0.8, ls=":", zorder=3,
+                     label="loss of the zero output (1)")
+    saxes[1].set_ylabel("median population loss after the steps\n(floored at 1e-12)")
+    figure_legend(sweep, saxes, loc="outside lower center", ncols=4, fontsize="x-small")
+    sweep.suptitle(f"Step length swept per attention: {_setting(df)}; bars: Wilson 95% over "
+                   "runs (seeds x d x m)", fontsize="small")
 
     maps, support = attention_maps()
     heat = plot_attention_maps(
         maps, support, "Attention after one population step (n = 0), d = 60, m = 32, seed 1")
-    return {"success": fig, "attention_maps": heat}
+    return {"success": fig, "step_length": sweep, "attention_maps": heat}
 
 
 def _pooled(df, attention, key):
@@ -557,8 +717,12 @@ def _pooled(df, attention, key):
     return f"{int(flags.sum())}/{n} = {format_interval(rate, low, high)}"
 
 
+def _lengths_text(values):
+    return ", ".join(f"{v:g}" for v in sorted(set(float(v) for v in values)))
+
+
 def report_one_step(df):
-    """Markdown: success and specialisation with Wilson 95% intervals; every number from ``df``.
+    """Markdown: each attention at its best step length, with Wilson 95% intervals; every number from ``df``.
 
     Parameters
     ----------
@@ -568,81 +732,131 @@ def report_one_step(df):
     Returns
     -------
     text : str
-        A Markdown section: the setting, a table per (attention, d, m, n),
-        pooled rates per attention type, how the cells were scored and the
-        time against the floor.
+        A Markdown section: the setting, every (attention, n, T, step
+        length) pooled over d and m with the best step length marked, a
+        table per (attention, d, m, n, T) at the best step length, pooled
+        rates per attention type and T, the largest attention weights, how
+        the cells were scored and the time against the floor.
 
     Examples
     --------
     >>> from skxor.studies import one_step, report_one_step
-    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256)
+    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
+    ...               n_steps=1)
     >>> report = report_one_step(df)
     >>> print(report.splitlines()[0])
-    ## One gradient step: softmax vs linear vs erf attention
+    ## Normalised gradient steps: softmax vs linear vs erf attention, each at its best step length
     >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
-    ...     if line.startswith(("- softmax", "- erf")):
+    ...     if line.startswith(("- softmax", "- erf,", "- erf weights")):
     ...         print(line)
-    - softmax: success in 3/3 = 1.00 [0.44, 1.00] of cells x seeds;
-      heads on distinct support bits in 3/3 = 1.00 [0.44, 1.00].
-    - erf: success in 0/3 = 0.00 [0.00, 0.56] of cells x seeds;
-      heads on distinct support bits in 0/3 = 0.00 [0.00, 0.56].
+    - softmax, 1 step of 100 (its best of 10, 100): success in 3/3 = 1.00 [0.44, 1.00]
+      of runs (seeds x d x m); heads on distinct support bits in 3/3 = 1.00 [0.44, 1.00].
+    - erf, 1 step of 10 (its best of 10, 100): success in 0/3 = 0.00 [0.00, 0.56]
+      of runs (seeds x d x m); heads on distinct support bits in 3/3 = 1.00 [0.44, 1.00].
+    - erf weights are (1 + erf(s)) / d <= 2/d by definition; the largest weight in any
+      erf run times d is 2.000.
     """
-    summary = summarise_one_step(df)
+    title = ("## Normalised gradient steps: softmax vs linear vs erf attention, each at its "
+             "best step length")
+    if len(df) == 0:
+        return title + "\n\nThe table holds no runs: nothing to report."
+    cells = _cells(df)
+    best = best_steps(cells)
+    at_best = _best_cells(cells)
+    summary = summarise_one_step(at_best)
     table = summary.assign(
         success=[format_interval(r, lo, hi) for r, lo, hi in
                  summary[["success_rate", "success_low", "success_high"]].to_numpy()],
         specialised=[format_interval(r, lo, hi) for r, lo, hi in
                      summary[["specialised_rate", "specialised_low",
                               "specialised_high"]].to_numpy()],
-    )[["attention", "d", "m", "n", "success", "specialised", "median_loss",
-       "median_support_mass", "seeds"]]
-    ns = sorted(int(n) for n in df["n"].unique())
+    )[["attention", "d", "m", "n", "n_steps", "step_length", "success", "specialised",
+       "median_loss", "median_support_mass", "seeds"]]
+    sweep = best.assign(
+        success=[f"{int(k)}/{int(n)} = " + format_interval(r, lo, hi) for k, n, r, lo, hi in
+                 best[["successes", "runs", "success_rate", "success_low",
+                       "success_high"]].to_numpy()],
+        best=np.where(best["best"], "best", ""),
+    )[["attention", "n", "n_steps", "step_length", "success", "specialised", "median_loss",
+       "median_max_weight", "best"]]
+    ns = sorted(int(n) for n in cells["n"].unique())
+    lengths = _lengths_text(cells["step_length"])
     lines = [
-        "## One gradient step: softmax vs linear vs erf attention",
+        title,
         "",
-        f"Setting: {_setting(df)}. "
+        f"Setting: {_setting(cells)}. "
         + ("Every step here is a population step (n = 0): the exact gradient of the "
            "population loss, no training samples."
            if ns == [0] else
-           "Rows with n = 0 are exact population steps; rows with n > 0 take one "
-           "full-batch step on n training samples."),
-        f"Success = test accuracy >= {SUCCESS_ACCURACY} after one normalised step; "
-        "specialised = the two heads' most-attended positions are the two support bits. "
-        "Rates in [brackets]: Wilson 95% intervals over seeds.",
+           "Rows with n = 0 are exact population steps; rows with n > 0 take "
+           "full-batch steps on n training samples."),
+        f"T normalised steps of the given length each (T = 1 is the paper's one step); "
+        f"step lengths tried: {lengths}. Success = test accuracy >= {SUCCESS_ACCURACY} "
+        "after the steps; specialised = the two heads' most-attended positions are the "
+        "two support bits. A run is one seed at one d and m; the three attention types, "
+        "every step length and every T share each run's keys, initial queries and support "
+        "(paired). Rates in [brackets]: Wilson 95% intervals over runs.",
+        "",
+        "Every step length, pooled over d and m (`best`: the step length with the most "
+        "successes, ties broken by the lower median loss - chosen on these runs, so "
+        "optimistic for every variant; `median_max_weight`: median of the largest "
+        "attention weight of either head):",
+        "",
+        sweep.to_markdown(index=False, floatfmt=".3g"),
+        "",
+        "Per d and m, each attention type and T at its best step length:",
         "",
         table.to_markdown(index=False, floatfmt=".3g"),
         "",
     ]
-    attentions = [a for a in ("softmax", "linear", "erf") if a in set(df["attention"])]
-    for attention in attentions:
+    order = {"softmax": 0, "linear": 1, "erf": 2}
+    keys = sorted(at_best.groupby(["attention", "n", "n_steps"]).groups,
+                  key=lambda k: (k[1], k[2], order.get(k[0], 3), k[0]))
+    for attention, n, steps in keys:
+        part = at_best[(at_best["attention"] == attention) & (at_best["n"] == n)
+                       & (at_best["n_steps"] == steps)]
+        length = float(part["step_length"].iloc[0])
+        tried = _lengths_text(cells.loc[(cells["attention"] == attention) & (cells["n"] == n)
+                                        & (cells["n_steps"] == steps), "step_length"])
+        data = "" if n == 0 else f", n = {n:,}"
         lines.append(
-            f"- {attention}: success in {_pooled(df, attention, 'success')} of cells x seeds; "
-            f"heads on distinct support bits in {_pooled(df, attention, 'specialised')}."
+            f"- {attention}{data}, {_steps_text(steps)} of {length:g} (its best of {tried}): "
+            f"success in {_pooled(part, attention, 'success')} of runs (seeds x d x m); "
+            f"heads on distinct support bits in {_pooled(part, attention, 'specialised')}."
         )
+    one = at_best[at_best["n_steps"] == 1]
     for attention in ("linear", "erf"):
-        part = df[df["attention"] == attention]
+        part = one[one["attention"] == attention]
         landed = part["specialised"]
         if len(part) and landed.any() and not part.loc[landed, "success"].any():
             rate, low, high, n = rate_with_interval(landed)
             lines.append(
-                f"- {attention} heads do land on the support bits in "
-                f"{int(landed.sum())} of {n} runs ({format_interval(rate, low, high)}) "
-                f"and still fail: every one of them has test accuracy below "
+                f"- {attention} heads, one step at its best length, do land on the support "
+                f"bits in {int(landed.sum())} of {n} runs ({format_interval(rate, low, high)}) "
+                f"and still fail: each of them has test accuracy below "
                 f"{SUCCESS_ACCURACY} (at most {part.loc[landed, 'test_accuracy'].max():.3f}), "
                 f"with median support mass {part.loc[landed, 'support_mass_min'].median():.3g} "
                 "per head - the weights are not concentrated enough."
             )
+    if "max_weight" in cells:
+        erf = cells[cells["attention"] == "erf"]
+        if len(erf):
+            scaled = (erf["max_weight"] * erf["d"]).max()
+            lines.append(
+                f"- erf weights are (1 + erf(s)) / d <= 2/d by definition; the largest weight "
+                f"in any erf run times d is {scaled:.3f}."
+            )
     widths = summary["success_high"] - summary["success_low"]
     if len(widths) and widths.max() > 0.3:
         lines.append(
-            f"- Rough: with {int(summary['seeds'].min())} seeds per cell the intervals "
-            f"are up to {widths.max():.2f} wide."
+            f"- Rough: with {int(summary['seeds'].min())} seeds per cell the per-cell "
+            f"intervals are up to {widths.max():.2f} wide."
         )
-    exact = df["scoring"] == "exact" if "scoring" in df else None
+    exact = cells["scoring"] == "exact" if "scoring" in cells else None
     if exact is not None:
-        sampled = df.loc[~exact, "n_scored"]
+        sampled = cells.loc[~exact, "n_scored"]
         lines.append(
-            f"- Scoring: {int(exact.sum())} of {len(df)} cells exactly (every head has a "
+            f"- Scoring: {int(exact.sum())} of {len(cells)} cells exactly (every head has a "
             "dominant position, so the accuracy is 0, 1/2 or 1 on all inputs), "
             f"{len(sampled)} by sequential sampling"
             + (f" (median {int(sampled.median())}, at most {int(sampled.max())} inputs)"
@@ -657,9 +871,10 @@ def report_one_step(df):
 STUDY = Study(
     name="one_step",
     description=(
-        "One gradient step: success, loss, attention on the support and head "
-        "specialisation for softmax, linear and erf attention, vs d and m, with "
-        "Wilson intervals (exact or sequential scoring)."
+        "One gradient step (and T steps): success, loss, attention on the support "
+        "and head specialisation for softmax, linear and erf attention, each at its "
+        "best step length, vs d and m, with Wilson intervals (exact or sequential "
+        "scoring)."
     ),
     parameters=PARAMETERS,
     presets=PRESETS,
@@ -668,8 +883,8 @@ STUDY = Study(
     summary=summarise_one_step,
     figures=plot_one_step,
     report=report_one_step,
-    key=("attention", "d", "m", "n", "seed", "step_length", "n_test"),
-    setting=("step_length", "n_test"),
+    key=("attention", "d", "m", "n", "seed", "step_length", "n_steps", "n_test"),
+    setting=("n_test",),
 )
 
 __all__ = [
@@ -679,6 +894,7 @@ __all__ = [
     "SUCCESS_ACCURACY",
     "TIME_COLUMNS",
     "attention_maps",
+    "best_steps",
     "dominant_accuracy",
     "one_step",
     "one_step_cell",

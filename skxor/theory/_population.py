@@ -515,6 +515,8 @@ def population_step(
     Returns
     -------
     new_queries : ndarray of shape (H, m)
+        Always a new array (also when the gradient is 0 and the queries
+        stay where they were).
 
     Raises
     ------
@@ -548,8 +550,8 @@ def population_step(
     theta = _as_real_array("queries", queries)
     if learning_rate == "normalized":
         norm = np.linalg.norm(grad)
-        if norm == 0:
-            return theta
+        if norm == 0:  # no direction: the queries stay, in a new array
+            return theta.copy()
         if np.isfinite(norm):
             new = theta - step_length * grad / norm
         else:  # the norm of a huge gradient overflows: scale it first

@@ -26,3 +26,20 @@ def assert_every_axis_labelled_and_series_in_legend(figure):
             label = artist.get_label()
             assert label and not label.startswith("_"), f"unlabelled series in {ax.get_title()!r}"
             assert label in shown, f"series {label!r} has no legend entry"
+
+
+def assert_legends_clear_of_titles(figure):
+    """No legend covers the figure's title or an axes title (drawn with Agg)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    titles = [ax.title for ax in figure.axes if ax.get_title()]
+    if figure._suptitle is not None:
+        titles.append(figure._suptitle)
+    for legend in list(figure.legends) + [ax.get_legend() for ax in figure.axes]:
+        if legend is None:
+            continue
+        box = legend.get_window_extent(renderer)
+        for title in titles:
+            assert not box.overlaps(title.get_window_extent(renderer)), title.get_text()

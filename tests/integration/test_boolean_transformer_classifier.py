@@ -246,3 +246,11 @@ def test_architecture_defaults_are_the_modules():
     assert {name: estimator[name].default for name in shared} == {
         name: module[name].default for name in shared
     }
+
+
+def test_target_function_arithmetic_on_bits_does_not_wrap():
+    # A target written as 2 * x_0 - 1 (labels -1/+1) got uint8 bits and 255.
+    X = all_strings(5)
+    clf = BooleanTransformerClassifier(**SMALL, max_iter=2,
+                                       target_function=lambda b: 2 * b[:, 0] - 1).fit(X)
+    assert clf.classes_.tolist() == [0, 1] and clf.n_iter_ == 2

@@ -22,7 +22,8 @@ def test_demo_runs_the_one_step_study():
     out = io.StringIO()
     table = run_demo(d=30, n=20000, n_test=2000, m=16, step_length=100.0, seeds=2, out=out)
     # Exactly the one-step study's cells for the same parameters.
-    study = one_step(d=[30], m=[16], n=[20000], seeds=2, step_length=100.0, n_test=2000)
+    study = one_step(d=[30], m=[16], n=[20000], seeds=2, step_length=100.0, n_steps=1,
+                     n_test=2000)
     # Cell times differ from run to run; every result column must agree.
     pd.testing.assert_frame_equal(table.drop(columns=list(TIME_COLUMNS)),
                                   study.drop(columns=list(TIME_COLUMNS)))
@@ -75,7 +76,11 @@ MISTAKES = [
     (["run", "one_step", "--scheduler", "tcp://127.0.0.1:1", *TINY],
      ["--scheduler", "tcp://127.0.0.1:1", "within 5 s", "running scheduler"]),
     (["demo", "--d", "1"], ["'d' parameter", "[2, inf)", "Got 1"]),
-    (["demo", "--n", "1"], ["'n' parameter", "among {0}", "[2, inf)", "Got 1"]),
+    (["demo", "--n", "-1"], ["'n' parameter", "among {0}", "[2, inf)", "Got -1"]),
+    # Issue 23: training sets that can hold one class, an internal name, no dask.
+    (["demo", "--d", "3", "--n", "2"], ["--n", "at least 32", "one class", "got 2"]),
+    (["demo", "--d", "3", "--n", "31"], ["--n", "at least 32", "got 31"]),
+    (["run", "one_step", "--n-jobs", "abc"], ["--n-jobs", "non-zero int", "'abc'"]),
     (["demo", "--step-length", "1e300"], ["'step_length' parameter", "(0.0, 1000000.0]"]),
     # Further mistakes of the same kinds.
     (["demo", "--d", "abc"], ["argument --d", "invalid int value"]),
@@ -112,6 +117,34 @@ def test_user_mistakes_print_one_line_and_exit_2(argv, fragments, tmp_path, caps
     # Validation happens before any work: nothing was computed or written.
     assert not (tmp_path / "out" / "checkpoints").exists()
     assert time.perf_counter() - start < 25  # the scheduler case fails fast
+
+
+def test_scheduler_without_dask_names_the_extra(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    code, err = _run_main(["run", "one_step", "--scheduler", "tcp://127.0.0.1:8786", *TINY,
+                           "--out", str(tmp_path / "out")], capsys)
+    assert code == 2 and "Traceback" not in err
+    assert "skxor: error: --scheduler" in err and "pip install 'skxor[dask]'" in err
+    assert not (tmp_path / "out").exists()  # refused before any work
+
+
+def test_run_without_matplotlib_names_the_extra_before_any_work(tmp_path, capsys,
+                                                                monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
+    code, err = _run_main(["run", "one_step", *TINY, "--out", str(tmp_path / "out")], capsys)
+    assert code == 2 and "Traceback" not in err
+    assert "needs matplotlib" in err and "pip install 'skxor[plot]'" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_failing_cell_names_the_values_set(tmp_path, capsys):
+    # n = 2 is allowed by the study, but a 2-sample training set can hold one
+    # class: the message says which settings the run used.
+    code, err = _run_main(["run", "one_step", "--set", "n=2", "--set", "d=3",
+                           "--set", "seeds=3", "--set", "m=2", "--set", "n_test=10",
+                           "--out", str(tmp_path / "out"), "--no-progress"], capsys)
+    assert code == 2 and "Traceback" not in err
+    assert "one class" in err and "(with --set n=2 --set d=3" in err
 
 
 def test_a_json_list_is_a_list_of_values(tmp_path, capsys):

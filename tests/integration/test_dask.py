@@ -51,7 +51,7 @@ def test_grid_search_on_dask_matches_the_local_run(cluster):
 def test_study_on_a_scheduler_address_matches_the_local_run(cluster):
     address = cluster[0].scheduler_address
     assert address.startswith("tcp://127.0.0.1:")
-    params = dict(d=[100], m=[8], seeds=3, n_test=500)
+    params = dict(d=[100], m=[8], seeds=3, n_test=500, step_length=100.0, n_steps=1)
     # Cell times differ from run to run; every result column must agree.
     local = one_step(**params).drop(columns=list(TIME_COLUMNS))
     remote = one_step(scheduler=address, **params).drop(columns=list(TIME_COLUMNS))

@@ -49,3 +49,46 @@ def test_headline_command_reports_a_missing_folder_without_a_traceback(tmp_path,
     assert main(["headline", "--from", str(tmp_path / "absent")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("skxor: error:") and "Traceback" not in err
+
+
+def _bullet(folder):
+    text = render_headline(folder)
+    # Never an empty list rendered as "d = ," or a sentence ending in ": .".
+    assert "d = ," not in text and "d = ;" not in text and ": ." not in text, text
+    return text
+
+
+@pytest.fixture(scope="module")
+def sample_tables():
+    from skxor.studies import k_sparse, one_step
+
+    steps = one_step(attention=["softmax", "linear"], d=[40], m=[8], n=[2000], seeds=2,
+                     step_length=[10.0, 100.0], n_steps=1, n_test=256)
+    parity = k_sparse(k=[2], d=[20], n=[2000], n_steps=[1, 2], seeds=2, n_test=0,
+                      v1_seeds=0)
+    return {"one_step": steps, "k_sparse": parity}
+
+
+@pytest.mark.parametrize("study", ["one_step", "k_sparse"])
+def test_headline_of_a_header_only_table_says_nothing_to_summarise(tmp_path, study,
+                                                                   sample_tables):
+    sample_tables[study].iloc[:0].to_csv(tmp_path / f"{study}.csv", index=False)
+    assert "nothing to summarise" in _bullet(tmp_path)
+
+
+def test_headline_of_a_samples_only_one_step_table(tmp_path, sample_tables):
+    sample_tables["one_step"].to_csv(tmp_path / "one_step.csv", index=False)
+    text = _bullet(tmp_path)
+    assert "full-batch steps on n = 2000 samples" in text and "population" not in text
+    assert "d = 40, m = 8" in text and "2 seeds" in text
+    assert "softmax (steps of" in text and "linear (steps of" in text and "/2 = " in text
+
+
+def test_headline_of_a_samples_only_k_sparse_table(tmp_path, sample_tables):
+    sample_tables["k_sparse"].to_csv(tmp_path / "k_sparse.csv", index=False)
+    text = _bullet(tmp_path)
+    assert "full-batch steps on n = 2000 samples" in text and "population" not in text
+    assert "d = 20, m = 32" in text
+    for init in ("antisymmetric", "random"):
+        assert f"{init} initial queries: k = 2, 1 step: " in text
+    assert "k = 2, 2 steps: " in text

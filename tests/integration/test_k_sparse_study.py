@@ -20,12 +20,14 @@ from skxor.studies._k_sparse import (
 )
 from skxor.theory import population_loss
 
+from _figures import assert_legends_clear_of_titles
+
 
 @pytest.fixture(scope="module")
 def small():
     # k = 2 and 3 at d = 20 on the population, k = 3 also on samples: seconds.
     return k_sparse(k=[2, 3], d=[20], m=[32], n_steps=[1, 10], n=[0], seeds=5, n_test=2000,
-                    v1_seeds=0)
+                    v1_seeds=0, init="antisymmetric")
 
 
 def test_one_step_learns_k2_and_ten_steps_learn_k3(small):
@@ -127,7 +129,8 @@ def test_the_command_line_runs_the_study(tmp_path, capsys):
             "--set", "d=20", "--set", "n_steps=1,2", "--set", "seeds=2", "--set", "v1_seeds=0"]
     assert main(args) == 0
     table = pd.read_csv(tmp_path / "k_sparse.csv")
-    assert len(table) == 2 * 2 * 2 and set(table["preset"]) == {"custom"}
+    # k x T x seeds x the two initialisations.
+    assert len(table) == 2 * 2 * 2 * 2 and set(table["preset"]) == {"custom"}
     report = (tmp_path / "report.md").read_text()
     assert "## k-sparse parity with k heads" in report
     assert (tmp_path / "k_sparse_success.png").exists()
@@ -151,12 +154,17 @@ def _check_figures(figures, df):
             series = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
             series += [line for line in ax.lines if not line.get_label().startswith("_")]
             assert len(series) == len(handles), name
+        assert_legends_clear_of_titles(fig)
     # One series per (T, m) in every success panel that has data.
     per_panel = summary["n_steps"].nunique() * summary["m"].nunique()
     for ax in figures["success"].axes:
         assert len(ax.containers) == per_panel
         assert len(ax.get_xticks()) == summary["d"].nunique()  # a tick at every d
         assert "population" in ax.get_title() or "samples" in ax.get_title()
+        assert "initial queries" in ax.get_title()
+    # One row of panels per (data, initialisation).
+    rows = summary[["n", "init"]].drop_duplicates()
+    assert len(figures["success"].axes) == len(rows) * summary["k"].nunique()
     assert "seeds" in figures["success"].get_suptitle()
     assert "preset" in figures["success"].get_suptitle()
 
@@ -188,3 +196,50 @@ def test_the_estimators_draw_is_mirrored():
     np.testing.assert_array_equal(sphere_keys(12, 8, rng), clf.keys_)
     np.testing.assert_array_equal(initial_queries(3, 8, "antisymmetric", rng),
                                   clf.initial_queries_)
+
+
+def test_the_initialisation_is_a_swept_setting_with_its_own_rates():
+    from skxor.nn import sparse_xor_init
+    from skxor.studies._k_sparse import pooled_success
+
+    df = k_sparse(k=[2, 3], d=[20, 50], n_steps=[1], seeds=4, n_test=0, v1_seeds=0)
+    assert set(df["init"]) == {"antisymmetric", "random"}
+    pooled = pooled_success(df)
+    assert len(pooled) == 2 * 2 and (pooled["runs"] == 8).all()
+    for r in pooled.itertuples():
+        part = df[(df["k"] == r.k) & (df["init"] == r.init)]
+        assert r.successes == int(part["success"].sum())
+    # Both initialisations of a seed share its keys and support, not its queries:
+    # the gradient at initialisation differs.
+    pairs = df.pivot_table(index=["k", "d", "seed"], columns="init", values="gradient_norm")
+    assert (pairs["antisymmetric"] != pairs["random"]).all()
+    cell = dict(k=3, d=20, m=8, n=0, n_steps=1, path_length=100.0, seed=0, random_state=0,
+                n_test=0)
+    _, q = sparse_xor_init(20, 8, n_heads=3, init="random",
+                           random_state=cell_seed(0, 0, 2))
+    assert not np.allclose(q @ q.T, np.where(np.eye(3, dtype=bool), 1.0, -0.5))
+    random_cell = k_sparse_cell(init="random", **cell)
+    assert random_cell["gradient_norm"] != k_sparse_cell(**cell)["gradient_norm"]
+    report = report_k_sparse(df)
+    for init in ("antisymmetric", "random"):
+        r = pooled[(pooled["k"] == 3) & (pooled["init"] == init)].iloc[0]
+        assert (f"- population (exact), {init} initial queries, one step: " in report)
+        assert f"k = 3: {r.successes}/{r.runs} = " in report
+
+
+def test_gain_slopes_bootstrap_only_from_eight_seeds():
+    from skxor.studies._k_sparse import gain_slopes
+
+    few = k_sparse(k=[2], d=[20, 60], n_steps=[1], seeds=3, n_test=0, v1_seeds=0,
+                   init="antisymmetric")
+    row = gain_slopes(few).iloc[0]
+    assert row["interval"] == "range over seeds (rough)" and row["seeds"] == 3
+    per_seed = []
+    for _, g in few.groupby("seed"):
+        g = g.sort_values("d")
+        per_seed.append(np.diff(np.log(g["support_gain"]))[0] / np.diff(np.log(g["d"]))[0])
+    assert row["low"] == pytest.approx(min(per_seed)) and row["high"] == pytest.approx(max(per_seed))
+    many = k_sparse(k=[2], d=[20, 60], n_steps=[1], seeds=8, n_test=0, v1_seeds=0,
+                    init="antisymmetric")
+    assert gain_slopes(many).iloc[0]["interval"] == "bootstrap 95%"
+    assert "range of the per-seed slopes, rough" in report_k_sparse(few)

@@ -21,12 +21,13 @@ from skxor.studies._one_step import (
 )
 from skxor.theory import population_step
 
-from _figures import assert_every_axis_labelled_and_series_in_legend
+from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_clear_of_titles
 
 
 @pytest.fixture(scope="module")
 def small():
-    return one_step(d=[100, 1000], m=[16, 32], seeds=5, n_test=1000)
+    return one_step(d=[100, 1000], m=[16, 32], seeds=5, n_test=1000, step_length=100.0,
+                    n_steps=1)
 
 
 def test_softmax_succeeds_where_linear_and_erf_fail(small):
@@ -145,7 +146,8 @@ def test_sequential_scoring_stops_once_the_interval_excludes_the_threshold():
 
 
 def test_finite_samples_use_the_estimator():
-    df = one_step(attention=["softmax"], d=[40], m=[16], n=[20000], seeds=2, n_test=1000)
+    df = one_step(attention=["softmax"], d=[40], m=[16], n=[20000], seeds=2, n_test=1000,
+                  step_length=100.0, n_steps=1)
     assert df["n"].tolist() == [20000, 20000]
     assert df["test_accuracy"].between(0, 1).all()
     assert "n = 20,000" in report_one_step(df) or "n > 0" in report_one_step(df)
@@ -156,7 +158,7 @@ def test_report_numbers_come_from_the_table(small):
     assert "population steps (n = 0)" in text
     linear = small[small["attention"] == "linear"]
     k, n = int(linear["specialised"].sum()), len(linear)
-    assert f"linear heads do land on the support bits in {k} of {n} runs" in text
+    assert f"linear heads, one step at its best length, do land on the support bits in {k} of {n} runs" in text
     assert re.search(r"\| softmax .*\[", text)  # intervals in the table
     assert "Rough: with 5 seeds" in text
     assert f"{int((small['scoring'] == 'exact').sum())} of {len(small)} cells exactly" in text
@@ -164,7 +166,7 @@ def test_report_numbers_come_from_the_table(small):
 
 def test_figures_label_every_axis_and_show_every_series(small):
     figures = plot_one_step(small)
-    assert set(figures) == {"success", "attention_maps"}
+    assert set(figures) == {"success", "step_length", "attention_maps"}
     for figure in figures.values():
         assert_every_axis_labelled_and_series_in_legend(figure)
     # One colour bar for the shared scale of all attention maps.
@@ -173,18 +175,27 @@ def test_figures_label_every_axis_and_show_every_series(small):
     assert len({(im.norm.vmin, im.norm.vmax) for im in images}) == 1
 
 
+@pytest.mark.slow
 def test_quick_preset_figures(tmp_path):
     df = one_step("quick")
-    assert len(df) == 180
-    for name, figure in plot_one_step(df).items():
+    # 3 attentions x 3 d x 2 m x 4 step lengths x 2 T x 10 seeds.
+    assert len(df) == 1440
+    figures = plot_one_step(df)
+    for name, figure in figures.items():
         assert_every_axis_labelled_and_series_in_legend(figure)
         figure.savefig(tmp_path / f"{name}.png", dpi=60)
-    title = plot_one_step(df)["success"].get_suptitle()
+        assert_legends_clear_of_titles(figure)
+    title = figures["success"].get_suptitle()
     assert "population" in title and "quick preset" in title and "10 seeds" in title
+    # Every (attention, T) at every step length tried: 6 series of 4 points each.
+    sweep = figures["step_length"].axes[0]
+    assert len(sweep.containers) == 6
+    assert all(len(c.lines[0].get_xdata()) == 4 for c in sweep.containers)
 
 
 def test_compute_states_its_floor_for_the_runner():
-    df = one_step(attention=["softmax"], d=[50], m=[8], seeds=2, n_test=100)
+    df = one_step(attention=["softmax"], d=[50], m=[8], seeds=2, n_test=100, step_length=100.0,
+                  n_steps=1)
     assert df.attrs["floor_seconds"] == pytest.approx(df["floor_seconds"].sum())
     assert "exact losses" in df.attrs["floor_description"]
     assert df.attrs["preset"] is None and df.attrs["rows"] == 2
@@ -213,3 +224,84 @@ def test_attention_maps_are_drawn_by_attention_display():
         assert any(ln.get_label() == "true support [1, 2]" for ln in ax.lines)
     assert len(figure.axes) == 3  # two maps and one shared colour bar
     assert_every_axis_labelled_and_series_in_legend(figure)
+
+
+@pytest.fixture(scope="module")
+def swept():
+    """Every attention at four step lengths, one step and 50 steps."""
+    return one_step(d=[100, 1000], m=[16], seeds=4, n_test=1000,
+                    step_length=[1.0, 10.0, 100.0, 1000.0], n_steps=[1, 50])
+
+
+def test_each_attention_is_reported_at_its_best_step_length(swept):
+    from skxor.studies._one_step import best_steps
+
+    table = best_steps(swept)
+    assert len(table) == 3 * 2 * 4
+    best = table[table["best"]]
+    assert len(best) == 3 * 2  # one per (attention, T)
+    for _, row in best.iterrows():
+        rivals = table[(table["attention"] == row["attention"])
+                       & (table["n_steps"] == row["n_steps"])]
+        # No other step length of the same variant has more successes, nor as
+        # many with a lower median loss.
+        assert row["successes"] == rivals["successes"].max()
+        tied = rivals[rivals["successes"] == row["successes"]]
+        assert row["median_loss"] == tied["median_loss"].min()
+    # The counts are the table's own.
+    one = swept[(swept["attention"] == "softmax") & (swept["n_steps"] == 1)
+                & (swept["step_length"] == 100.0)]
+    row = table[(table["attention"] == "softmax") & (table["n_steps"] == 1)
+                & (table["step_length"] == 100.0)].iloc[0]
+    assert (row["successes"], row["runs"]) == (int(one["success"].sum()), len(one))
+    text = report_one_step(swept)
+    for _, row in best.iterrows():
+        steps = "1 step" if row["n_steps"] == 1 else f"{row['n_steps']} steps"
+        assert (f"- {row['attention']}, {steps} of {row['step_length']:g} (its best of "
+                "1, 10, 100, 1000): success in "
+                f"{row['successes']}/{row['runs']} = ") in text
+
+
+def test_swept_figures_show_every_step_length_clear_of_the_title(swept):
+    figures = plot_one_step(swept)
+    for figure in figures.values():
+        assert_every_axis_labelled_and_series_in_legend(figure)
+        assert_legends_clear_of_titles(figure)
+    sweep = figures["step_length"].axes[0]
+    assert len(sweep.containers) == 6
+    assert all(len(c.lines[0].get_xdata()) == 4 for c in sweep.containers)
+    labels = {t.get_text() for t in figures["success"].legends[0].get_texts()}
+    assert "softmax, T = 50, step 10" in labels or "softmax, T = 50, step 1" in labels
+
+
+def test_linear_and_erf_fail_at_every_step_length_and_with_50_steps(swept):
+    weak = swept[swept["attention"].isin(["linear", "erf"])]
+    assert not weak["success"].any()
+    assert (weak[weak["n_steps"] == 50]["loss_after_step"] > 0.5).all()
+    soft = swept[(swept["attention"] == "softmax") & (swept["n_steps"] == 50)
+                 & (swept["step_length"] == 10.0)]
+    assert soft["success"].mean() >= 0.75
+
+
+def test_erf_weights_never_exceed_two_over_d_and_linear_weights_span_keys(swept):
+    erf = swept[swept["attention"] == "erf"]
+    assert (erf["max_weight"] <= 2.0 / erf["d"] + 1e-12).all()
+    # Linear weights (1 + v_i . theta) / d lie in span(1, keys): m + 1 dimensions.
+    from skxor.nn import sparse_xor_init
+    from skxor.theory import population_step as step
+
+    keys, theta = sparse_xor_init(200, 8, random_state=0)
+    for _ in range(5):
+        theta = step(theta, keys, [3, 7], "linear", step_length=10.0)
+    gamma = attention_weights(torch.as_tensor(keys) @ torch.as_tensor(theta).T,
+                              "linear").numpy()
+    basis = np.column_stack([np.ones(200), keys])
+    assert np.linalg.matrix_rank(np.column_stack([basis, gamma])) == 8 + 1
+
+
+def test_several_steps_are_taken_and_the_estimator_takes_them_too():
+    cell = dict(attention="softmax", d=60, m=8, seed=0, step_length=10.0, n_test=256)
+    one, many = one_step_cell(n=0, n_steps=1, **cell), one_step_cell(n=0, n_steps=20, **cell)
+    assert many["loss_after_step"] < one["loss_after_step"]
+    samples = one_step_cell(n=20000, n_steps=20, **cell)
+    assert samples["loss_after_step"] < one_step_cell(n=20000, n_steps=1, **cell)["loss_after_step"]

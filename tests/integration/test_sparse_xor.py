@@ -5,6 +5,7 @@ import pickle
 import joblib
 import numpy as np
 import pytest
+import torch
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, learning_curve
 from sklearn.pipeline import make_pipeline
@@ -13,6 +14,7 @@ from sklearn.preprocessing import FunctionTransformer
 from skxor import SparseXORTransformer
 from skxor._utils import _validation
 from skxor.datasets import make_sparse_parity
+from skxor.nn import SparseXORAttention, sparse_xor_init
 from skxor.theory import population_loss
 
 
@@ -199,3 +201,61 @@ def test_a_million_positions_with_query_norms_in_the_thousands():
     assert np.isfinite(clf.attention_).all()
     np.testing.assert_allclose(clf.attention_.sum(axis=1), 1.0, rtol=1e-5)
     assert np.isfinite(clf.decision_function(X)).all()
+
+
+# -- many heads: the product over heads below the dtype's range ------------------
+
+
+@pytest.mark.parametrize("n_heads, d", [(16, 4000), (24, 4000), (40, 400), (260, 300)])
+def test_many_heads_take_the_same_step_in_float32_and_float64(n_heads, d):
+    # Products of n_heads - 1 head averages (about 1/sqrt(d) each) are below
+    # float32's range from about 16 heads at d = 4000, and below float64's at
+    # 260 heads on d = 300: the step must be taken all the same.
+    X, y = make_sparse_parity(400 if d > 1000 else 1000, d, random_state=0)
+    fits = {dtype: SparseXORTransformer(m=8, n_heads=n_heads, init="random", dtype=dtype,
+                                        random_state=0).fit(X, y)
+            for dtype in ("float32", "float64")}
+    for clf in fits.values():
+        step = np.linalg.norm(clf.queries_ - clf.initial_queries_)
+        assert step == pytest.approx(100.0, rel=1e-5)
+    np.testing.assert_allclose(fits["float32"].queries_, fits["float64"].queries_,
+                               atol=1e-4 * 100.0)
+    f32, f64 = (clf.decision_function(X) for clf in fits.values())
+    # No output rounds to 0 (a lost prediction): the sign survives any H.
+    assert (f32 != 0).all() and (f64 != 0).all()
+    np.testing.assert_array_equal(np.sign(f32), np.sign(f64))
+
+
+def test_many_heads_plain_learning_rate_steps_by_the_true_gradient():
+    # learning_rate=float: the gradient itself is below float32's range at
+    # 24 heads; float32 and float64 agree (both steps are far below the
+    # queries' rounding, so the queries stay where they were).
+    X, y = make_sparse_parity(400, 4000, random_state=0)
+    fits = [SparseXORTransformer(m=8, n_heads=24, init="random", learning_rate=1.0,
+                                 dtype=dtype, random_state=0).fit(X, y)
+            for dtype in ("float32", "float64")]
+    for clf in fits:
+        np.testing.assert_allclose(clf.queries_, clf.initial_queries_, rtol=1e-6)
+
+
+def test_float64_fit_with_few_heads_is_unchanged_by_the_scaled_gradient():
+    # The gradient is scaled by powers of two only: with two heads a fit is
+    # bit for bit the product form's, e.g. mini-batches of plain descent.
+    X, y = make_sparse_parity(600, 30, random_state=3)
+    clf = SparseXORTransformer(m=8, batch_size=64, learning_rate=0.5, max_iter=3,
+                               dtype="float64", random_state=0).fit(X, y)
+    model = SparseXORAttention(torch.tensor(clf.keys_), torch.tensor(clf.initial_queries_))
+    rng = np.random.RandomState(0)
+    sparse_xor_init(30, 8, 2, "antisymmetric", random_state=rng)  # the draws fit made
+    spins = torch.tensor(X, dtype=torch.float64)
+    target = torch.tensor(np.where(y > 0, 1.0, -1.0))
+    for _ in range(3):
+        order = rng.permutation(600)
+        for start in range(0, 600, 64):
+            rows = order[start:start + 64]
+            model.queries.grad = None
+            ((model(spins[rows]) - target[rows]) ** 2).mean().backward()
+            with torch.no_grad():
+                model.queries -= 0.5 * model.queries.grad
+    np.testing.assert_allclose(clf.queries_, model.queries.detach().numpy(), rtol=1e-10,
+                               atol=1e-12)

@@ -37,7 +37,8 @@ def test_unknown_preset_and_parameters_are_clear_errors():
 
 
 def test_run_studies_writes_csv_figures_report_and_resumes(tmp_path):
-    overrides = {"one_step": {"d": [50], "m": [8], "seeds": 2, "n_test": 200}}
+    overrides = {"one_step": {"d": [50], "m": [8], "seeds": 2, "n_test": 200,
+                              "step_length": [100.0], "n_steps": [1]}}
     first = run_studies(["one_step"], out_dir=tmp_path, overrides=overrides, progress=False,
                         echo=lambda line: None)
     for name in ["one_step.csv", "one_step_success.png", "one_step_attention_maps.png", "report.md"]:
@@ -118,8 +119,9 @@ def test_a_study_whose_presets_do_not_match_its_parameters_is_refused():
 
 
 def _tiny(d):
+    # One step of one length: 3 attention types x seeds x d cells.
     return ["--set", f"d={d}", "--set", "m=2", "--set", "seeds=2", "--set", "n_test=50",
-            "--no-progress"]
+            "--set", "step_length=100", "--set", "n_steps=1", "--no-progress"]
 
 
 def test_a_later_run_merges_into_the_table_and_keeps_other_sections(tmp_path, capsys):
@@ -134,12 +136,14 @@ def test_a_later_run_merges_into_the_table_and_keeps_other_sections(tmp_path, ca
     assert sorted(table["d"].unique()) == [20, 30, 40] and len(table) == 18
     report = (tmp_path / "report.md").read_text()
     assert "## Sensitivity at random initialisation" in report  # kept
-    assert report.count("## One gradient step") == 1
+    assert report.count("## Normalised gradient steps") == 1
     assert "18 rows (12 from the latest run, 6 kept from earlier runs)" in report
     # The header states preset, every override, skxor version, date and machine.
     header = report.split("## ")[0]
-    assert "| one_step | quick | d=[30, 40], m=2, seeds=2, n_test=50 |" in header
-    assert "| one_step | quick | d=20, m=2, seeds=2, n_test=50 |" in header
+    assert ("| one_step | quick | d=[30, 40], m=2, seeds=2, n_test=50, step_length=100, "
+            "n_steps=1 |") in header
+    assert ("| one_step | quick | d=20, m=2, seeds=2, n_test=50, step_length=100, "
+            "n_steps=1 |") in header
     assert "n_bits=4, n_layers=1" in header
     assert f"| {__version__} |" in header and platform.node() in header
     assert re.search(r"\| 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d \|", header)
@@ -383,7 +387,7 @@ def test_one_step_runs_with_other_settings_coexist_via_the_command_line(tmp_path
     assert table.groupby("n_test").size().to_dict() == {50: 6, 60: 12}
     assert "2 settings, each analysed on its own" in capsys.readouterr().out
     report = (tmp_path / "report.md").read_text()
-    assert report.count("attention (the latest run's setting, 1 of 2)") == 1
+    assert report.count("best step length (the latest run's setting, 1 of 2)") == 1
     latest, earlier = report.split("(an earlier run's setting, 2 of 2)")
     assert "n_test=60" in latest and "(12 rows)" in latest
     assert "n_test=50" in earlier and "(6 rows)" in earlier

@@ -581,3 +581,39 @@ def test_n_positions_is_the_former_name_of_n_bits(cls, extra):
         cls(5, n_positions=5, **extra)
     with pytest.raises(TypeError, match="missing required argument 'n_bits'"):
         cls(**extra)
+
+
+# -- settable attributes are checked where they are set ---------------------------
+
+
+@pytest.mark.parametrize("value, error", [(-1.0, ValueError), (float("nan"), ValueError),
+                                          (float("inf"), ValueError), ("0.5", TypeError),
+                                          (None, TypeError), (True, TypeError)])
+def test_margin_set_after_construction_is_checked(value, error):
+    model = BooleanTransformer(6, d_model=16, n_heads=2, seed=0)
+    with pytest.raises(error, match="margin must be a finite number >= 0"):
+        model.margin = value
+    assert model.margin == 0.0  # unchanged: decide still decides every string
+    spins = BooleanTransformer.spins_from_bits(all_strings(6))
+    assert (model.decide(spins) != 0).all()
+
+
+@pytest.mark.parametrize("value, error", [(0, ValueError), (-1, ValueError), (2.5, TypeError),
+                                          (None, TypeError), (True, TypeError)])
+def test_eval_batch_size_set_after_construction_is_checked(value, error):
+    model = BooleanTransformer(6, d_model=16, n_heads=2, seed=0)
+    before = model.eval_batch_size
+    with pytest.raises(error, match="eval_batch_size must be an integer >= 1"):
+        model.eval_batch_size = value
+    assert model.eval_batch_size == before
+
+
+def test_modules_pickled_with_plain_margin_attributes_still_load():
+    model = BooleanTransformer(6, d_model=16, n_heads=2, margin=0.25, seed=0)
+    state = model.__dict__.copy()
+    state["margin"], state["eval_batch_size"] = state.pop("_margin"), state.pop("_eval_batch_size")
+    old = BooleanTransformer.__new__(BooleanTransformer)
+    old.__setstate__(state)
+    assert old.margin == 0.25 and old.eval_batch_size == model.eval_batch_size
+    spins = BooleanTransformer.spins_from_bits(all_strings(6))
+    assert torch.equal(old.decide(spins), model.decide(spins))

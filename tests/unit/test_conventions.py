@@ -307,3 +307,9 @@ def test_docs_page_examples_run(page):
         str(path), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
     )
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_from_predictions_without_bit_columns_names_x():
+    # Issue 23: X of shape (1, 0) was reported as a bad "table".
+    with pytest.raises(ValueError, match=r"X must hold one column per bit .* shape \(1, 0\)"):
+        TruthTable.from_predictions(np.zeros((1, 0)), [1])

@@ -95,3 +95,46 @@ def test_every_public_object_has_a_doctested_example():
     # Its own docstring (a class's, not one inherited): doctest collects only that.
     missing = sorted({name for _, name, obj in exported if ">>>" not in (obj.__doc__ or "")})
     assert missing == []
+
+
+# -- every accepted option value is documented -------------------------------------
+
+
+def _parameter_entry(doc, name):
+    """The numpydoc entry of parameter ``name``: its type line and description."""
+    import re
+
+    section = doc.split("Parameters\n", 1)[1]
+    match = re.search(rf"^( *){re.escape(name)}( *,[^:\n]*)? : (.*?)(?=^\1\S|\Z)", section,
+                      re.M | re.S)
+    assert match, f"parameter {name!r} is not documented"
+    return match.group(0)
+
+
+def _option_parameters():
+    """(owner, parameter, accepted string values) for every option-valued parameter."""
+    from sklearn.utils._param_validation import StrOptions
+
+    from skxor import nn
+    from skxor.nn import _boolean_transformer as bt
+
+    cases = []
+    for name in skxor.__all__:
+        obj = getattr(skxor, name)
+        for param, constraints in getattr(obj, "_parameter_constraints", {}).items():
+            for constraint in constraints:
+                if isinstance(constraint, StrOptions):
+                    cases.append((obj, param, sorted(constraint.options)))
+    module_options = {"positional": bt.POSITIONAL_ENCODINGS, "norm": bt.NORM_PLACEMENTS,
+                      "readout": bt.READOUTS, "activation": bt.ACTIVATIONS,
+                      "init": bt.INIT_SCHEMES}
+    cases += [(nn.BooleanTransformer, p, sorted(o)) for p, o in module_options.items()]
+    return cases
+
+
+@pytest.mark.parametrize("owner, param, options", _option_parameters(),
+                         ids=lambda v: v.__name__ if isinstance(v, type) else str(v))
+def test_every_accepted_option_value_is_in_the_docstring(owner, param, options):
+    entry = _parameter_entry(owner.__doc__, param)
+    missing = [option for option in options if f'"{option}"' not in entry]
+    assert not missing, f"{owner.__name__}.{param} accepts {missing} but its docstring omits them"

@@ -314,3 +314,22 @@ def test_boolean_transformer_profile_and_estimator_use_neighbours():
     b = sensitivity_profile(clf, 9, method="sampled", n_samples=100, random_state=0,
                             incremental=False)
     np.testing.assert_array_equal(a.counts, b.counts)
+
+
+def test_neighbour_outputs_at_the_boundary_follow_the_one_rule():
+    """A flip whose output sits at 0: both paths re-decide it alone, and agree."""
+    from skxor.nn import BooleanTransformer
+
+    model = BooleanTransformer(12, d_model=16, n_layers=1, n_heads=2, readout="eos", seed=4)
+    bits = np.random.RandomState(0).randint(0, 2, (3, 12)).astype(np.uint8)
+    spins = torch.from_numpy(1.0 - 2.0 * bits).float()
+    with torch.no_grad():
+        target = float(model.flip_neighbours(spins)[1, 5])
+        model.unembed.bias -= target  # string 1 with bit 5 flipped now reads about 0
+    flips = {}
+    for incremental in (True, False):
+        evaluator = ModelEvaluator(model, 12)
+        flips[incremental] = np.concatenate(
+            [f for _, f in iter_flips(evaluator, bits, incremental=incremental)])
+        assert evaluator.n_redecided >= 1
+    np.testing.assert_array_equal(flips[True], flips[False])

@@ -90,3 +90,13 @@ def test_bad_tables():
         influences(np.zeros((2, 2)))
     with pytest.raises(ValueError, match="finite"):
         walsh_hadamard([0.0, np.nan])
+
+
+@pytest.mark.parametrize("table", [np.array([0, 1, 1, 0], complex), np.array(["0", "1", "1", "0"])])
+def test_tables_of_non_real_values_name_their_dtype(table):
+    # Issue 23: complex tables said "got the values []".
+    for function in (influences, fourier_spectrum):
+        with pytest.raises(ValueError, match=f"got dtype {table.dtype}"):
+            function(table)
+    with pytest.raises(ValueError, match=f"got dtype {table.dtype}"):
+        sensitivity_profile(table, 2)

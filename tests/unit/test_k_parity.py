@@ -1,7 +1,9 @@
 """Han & Ghoshdastidar's v1 k-parity model: module, frozen read-out, estimator."""
 
+import itertools
 import math
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -238,3 +240,41 @@ def test_n_positions_is_the_former_name_of_n_bits():
     assert torch.equal(old.scores, new.scores)
     with pytest.warns(FutureWarning, match="n_positions was renamed n_bits"):
         assert new.n_positions == 6
+
+
+# -- which (H, k) are representable -------------------------------------------------
+
+
+@pytest.mark.parametrize("n_heads", [1, 2, 3, 4, 5])
+def test_all_ones_and_all_zeros_strings_have_fixed_counts(n_heads):
+    # The fact behind the representability condition, for random parameters:
+    # the count is 0 on all zeros and n_heads on all ones, so the prediction
+    # there does not depend on the parameters.
+    model = KParityAttention(6, n_heads, dtype=torch.float64, seed=n_heads)
+    with torch.no_grad():
+        model.scores.mul_(7.0)
+        counts = n_heads * model.averaged_heads(torch.tensor([[1.0] * 6, [-1.0] * 6]))[:, 0]
+        out = model(torch.tensor([[1.0] * 6, [-1.0] * 6]))
+    np.testing.assert_allclose(counts.numpy(), [0, n_heads], atol=1e-12)
+    assert out[0] < 0 and (out[1] > 0) == (n_heads % 2 == 1)
+
+
+@pytest.mark.parametrize("n_heads, k", [(2, 1), (3, 2), (1, 2), (1, 1), (3, 1), (2, 2)])
+def test_parities_with_the_wrong_head_parity_warn(n_heads, k):
+    X = np.array(list(itertools.product([0, 1], repeat=4)))
+    y = X[:, :k].sum(axis=1) % 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = KParityTransformer(n_heads=n_heads, max_iter=2, random_state=0).fit(X, y)
+    messages = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+    head_parity_wrong = (n_heads - k) % 2 == 1
+    assert bool(messages) == head_parity_wrong
+    if head_parity_wrong:
+        assert f"n_heads={n_heads} cannot fit these labels" in messages[0]
+        # ... and indeed no fit gets both strings right.
+        assert clf.predict(X[[0, -1]]).tolist() != y[[0, -1]].tolist()
+
+
+def test_docstrings_state_the_representable_head_counts():
+    for doc in (KParityTransformer.__doc__, KParityAttention.__doc__):
+        assert "H - k" in doc and "parities of up to H bits" not in doc

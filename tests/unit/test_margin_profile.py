@@ -1,5 +1,7 @@
 """Sensitivity under a margin: accept / reject / undecided (Köver et al. 2026)."""
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -114,3 +116,34 @@ def test_too_many_bits_and_bad_batch_size():
         margin_profile(lambda X: np.ones(len(X)), 29)
     with pytest.raises(ValueError, match="batch_size"):
         margin_profile(lambda X: np.ones(len(X)), 3, batch_size=0)
+
+
+# -- Boolean outputs (issue 23) ----------------------------------------------------
+
+
+@pytest.mark.parametrize("n_bits", [2, 4, 6])
+def test_bool_outputs_are_boolean_values_as_in_sensitivity_profile(n_bits):
+    for f in (lambda X: X[:, 0] == 1, lambda X: (X[:, 0] ^ X[:, 1]) == 1,
+              lambda X: X.sum(axis=1) >= n_bits / 2):
+        prof = margin_profile(f, n_bits)
+        assert prof.n_undecided == 0
+        assert prof.average == pytest.approx(sensitivity_profile(f, n_bits).average)
+        np.testing.assert_array_equal(prof.counts, sensitivity_profile(f, n_bits).counts)
+    table = np.array([False, True, True, False])  # a bool table: XOR
+    assert margin_profile(table, 2).average == 2.0
+
+
+def test_outputs_that_never_reject_warn_and_say_how_zeros_are_read():
+    with pytest.warns(UserWarning, match=r"rejected no string .* left 8 of 16 undecided"):
+        prof = margin_profile(lambda X: X[:, 0] ^ X[:, 1], 4)  # XOR as 0/1 labels
+    assert prof.n_undecided == 8  # read as decisions, as the warning says
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        margin_profile(lambda X: 2 * (X[:, 0] ^ X[:, 1]) - 1, 4)  # -1/+1: no warning
+        margin_profile(lambda X: np.ones(len(X), int), 3)  # accepts all: nothing undecided
+
+
+def test_callables_get_bits_on_which_arithmetic_does_not_wrap():
+    # 2 * X[:, 0] - 1 on uint8 bits gave 255 (refused as a decision).
+    prof = margin_profile(lambda X: 2 * X[:, 0] - 1, 3)
+    assert prof.n_undecided == 0 and prof.average == 1.0

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from skxor._utils._sphere import initial_queries, sphere_keys
-from skxor.nn import CLSTransformer, SparseXORAttention, attention_weights
+from skxor.nn import CLSTransformer, SparseXORAttention, attention_weights, sparse_xor_init
 
 
 def _pair(d=12, m=5, heads=2, seed=0):
@@ -96,3 +96,15 @@ def test_sparse_xor_init_rejects_a_simplex_that_does_not_fit():
         sparse_xor_init(9, 2, n_heads=4)
     with pytest.raises(ValueError, match="init must be"):
         sparse_xor_init(9, 2, init="zeros")
+
+
+def test_sparse_xor_modules_keep_the_sign_of_a_product_below_float32():
+    # 24 heads of averages about 1/sqrt(d): the product is about 1e-43 or less,
+    # below float32's normal range; the module's output keeps its sign (issue 23).
+    keys, queries = sparse_xor_init(4000, 32, 24, "random", random_state=0)
+    spins = torch.tensor(np.random.default_rng(0).choice([-1.0, 1.0], (50, 4000)))
+    exact = SparseXORAttention(torch.tensor(keys), torch.tensor(queries))(spins)
+    for module in (SparseXORAttention, CLSTransformer):
+        out = module(torch.tensor(keys, dtype=torch.float32),
+                     torch.tensor(queries, dtype=torch.float32))(spins.float())
+        assert (out != 0).all() and torch.equal(torch.sign(out), torch.sign(exact).float())

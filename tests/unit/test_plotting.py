@@ -191,6 +191,22 @@ def test_attention_display_errors():
         AttentionDisplay.from_estimator(LogisticRegression().fit([[0], [1]], [0, 1]))
     with pytest.raises(ValueError, match=r"positions in \[0, 2\]"):
         AttentionDisplay(np.ones((1, 3)) / 3, support=[3]).plot()
+    # Issue 23: an empty support and non-numeric weights are named.
+    with pytest.raises(ValueError, match=r"support must list one or more .* got array\(\[\]"):
+        AttentionDisplay(np.ones((2, 4)) / 4, support=np.array([], int)).plot()
+    with pytest.raises(TypeError, match="attention weights must be real numbers; got list of dtype <U1"):
+        AttentionDisplay([["a", "b"]]).plot()
+    with pytest.raises(TypeError, match="attention weights must be real numbers"):
+        AttentionDisplay.shared_norm([[[0.1, 0.9]], [["a", "b"]]])
+    with pytest.raises(TypeError, match="attention weights must be real numbers.*complex"):
+        AttentionDisplay(np.ones((1, 3), complex)).plot()
+
+
+def test_fraction_and_weight_displays_name_non_numeric_input():
+    with pytest.raises(TypeError, match="the fractions of .* must be real numbers"):
+        SensitivityProfileDisplay(["0.5", "0.5"]).plot()
+    with pytest.raises(TypeError, match="the weights of .* must be real numbers"):
+        FourierSpectrumDisplay([0.5, 0.5j]).plot()
 
 
 def test_skxor_imports_without_matplotlib():

@@ -445,3 +445,54 @@ def test_bad_label_error_names_the_value_and_the_input_string():
     with pytest.raises(ValueError, match=r"returned non-binary labels \[7\] \(first: 7 for "
                        r"the input string \[110\] \(3 bits\)"):
         sensitivity_profile(f, 3)
+
+
+# -- outputs at the decision boundary (issue 23) -------------------------------------
+
+
+def _model_with_a_string_at_zero(n_bits, seed, index):
+    """A BooleanTransformer whose read-out bias puts string ``index`` at about 0."""
+    from skxor.boolean import all_strings
+    from skxor.nn import BooleanTransformer
+
+    model = BooleanTransformer(n_bits, d_model=16, n_heads=2, seed=seed)
+    spins = BooleanTransformer.spins_from_bits(all_strings(n_bits))
+    with torch.no_grad():
+        model.unembed.bias -= model(spins)[index]
+    return model
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_profile_of_an_output_at_zero_does_not_depend_on_batching(seed):
+    # These two seeds gave two different exhaustive profiles for batch_size 1
+    # and 1024 (and eval_batch_size 1 and 3) before the shared rule.
+    model = _model_with_a_string_at_zero(10, seed, 37)
+    profiles = [sensitivity_profile(model, 10, batch_size=b) for b in (1, 2, 1024)]
+    for size in (1, 3):
+        model.eval_batch_size = size
+        profiles.append(sensitivity_profile(model, 10))
+    for prof in profiles:
+        np.testing.assert_array_equal(prof.counts, profiles[0].counts)
+        assert prof.n_redecided >= 1  # string 37 at least
+    sampled = [sensitivity_profile(model, 10, method="sampled", n_samples=300, batch_size=b,
+                                   random_state=0) for b in (1, 4096)]
+    np.testing.assert_array_equal(sampled[0].counts, sampled[1].counts)
+
+
+def test_margin_profile_decides_outputs_at_the_margin_the_same_way():
+    from skxor.sensitivity import margin_profile
+
+    model = _model_with_a_string_at_zero(10, 0, 37)
+    with torch.no_grad():
+        model.unembed.bias += 0.25  # string 37 now sits at the margin 0.25
+    model.margin = 0.25
+    first, second = (margin_profile(model, 10, batch_size=b) for b in (1, 1024))
+    np.testing.assert_array_equal(first.counts, second.counts)
+    assert first.n_undecided == second.n_undecided and first.n_redecided >= 1
+
+
+def test_boolean_outputs_are_never_redecided():
+    from skxor.boolean import Parity
+
+    assert sensitivity_profile(Parity(6), 6).n_redecided == 0
+    assert sensitivity_profile(lambda X: X[:, 0], 6).n_redecided == 0

@@ -294,3 +294,16 @@ def test_cost_is_linear_in_d_for_four_heads():
 def test_step_scalar_parameters_are_checked_by_name(kwargs, error, match):
     with pytest.raises(error, match=match):
         population_step(np.zeros((2, 4)), np.eye(4), [0, 1], **kwargs)
+
+
+@pytest.mark.parametrize("as_tensor", [False, True])
+@pytest.mark.parametrize("learning_rate", ["normalized", 0.5])
+def test_step_never_returns_the_callers_array(as_tensor, learning_rate):
+    # A zero gradient (all-zero keys) leaves the queries where they were; the
+    # result is still a new array, so changing it leaves the input alone.
+    queries = np.arange(6.0).reshape(2, 3)
+    given = torch.tensor(queries) if as_tensor else queries.copy()
+    new = population_step(given, np.zeros((6, 3)), [0, 1], learning_rate=learning_rate)
+    np.testing.assert_array_equal(new, queries)
+    new += 1.0
+    np.testing.assert_array_equal(np.asarray(given), queries)
