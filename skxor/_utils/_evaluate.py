@@ -33,6 +33,7 @@ other threshold the strings are presented as ``t + b`` (float), since
 
 import contextlib
 import copy
+import inspect
 import numbers
 
 import numpy as np
@@ -171,8 +172,19 @@ def stable_decisions(out, recompute, bound, margin=0.0):
     >>> stable_decisions(batched, lambda rows: exact[rows], bound=1e-6)
     (array([ 1, -1,  1], dtype=int8), 1)
     """
+    if margin == 0:
+        # The same rule without float64 temporaries (a sampled profile of
+        # long strings decides 10^7 flip outputs at once): |out| <= bound is
+        # -bound <= out <= bound exactly.
+        out = np.asarray(out, dtype=np.float64)
+        rows = np.flatnonzero((out <= bound) & (out >= -bound))
+        decisions = (out > 0).view(np.int8) * 2 - 1
+        if rows.size:
+            again = np.asarray(recompute(rows), dtype=np.float64)
+            decisions[rows] = np.where(again > 0, 1, -1)
+        return decisions, int(rows.size)
     out = np.array(out, dtype=np.float64)
-    distance = np.abs(out) if margin == 0 else np.abs(np.abs(out) - margin)
+    distance = np.abs(np.abs(out) - margin)
     rows = np.flatnonzero(distance <= bound)
     if rows.size:
         out[rows] = np.asarray(recompute(rows), dtype=np.float64)
@@ -482,8 +494,8 @@ class ModelEvaluator:
             )
         return is_one.astype(np.uint8)
 
-    def _stable_estimator_labels(self, X):
-        """Labels of a skxor torch classifier from its decision values (see stable_decisions)."""
+    def _estimator_bound(self):
+        """The rounding bound of a skxor torch classifier's decision values (cached)."""
         model = self.model
         if self._reference is None:
             bits = np.random.default_rng(0).integers(0, 2, (_SCALE_PROBE, self.n_bits),
@@ -491,23 +503,35 @@ class ModelEvaluator:
             scale = _finite_scale(model.decision_function(self.encode(bits)))
             self._reference = rounding_bound(torch.float32 if model.dtype == "float32"
                                              else torch.float64, scale)
+        return self._reference
+
+    def _estimator_recompute(self, X):
+        """``recompute(rows)`` for :func:`stable_decisions`: decision values of rows of X, alone."""
+        model = self.model
 
         def recompute(rows):
             with _reference_kernels():
                 return np.array([model.decision_function(X[int(r) : int(r) + 1])[0]
                                  for r in rows])
 
-        decisions, n = stable_decisions(model.decision_function(X), recompute, self._reference)
+        return recompute
+
+    def _is_skxor_classifier(self):
+        from .. import estimators  # late: no import cycle
+
+        return isinstance(self.model, (
+            estimators.BooleanTransformerClassifier, estimators.FFNNParityBaseline,
+            estimators.KParityTransformer, estimators.SparseXORTransformer))
+
+    def _stable_estimator_labels(self, X):
+        """Labels of a skxor torch classifier from its decision values (see stable_decisions)."""
+        decisions, n = stable_decisions(self.model.decision_function(X),
+                                        self._estimator_recompute(X), self._estimator_bound())
         self.n_redecided += n
         return (decisions == 1).astype(np.uint8)
 
     def _estimator_labels(self, X, n_rows):
-        from .. import estimators  # late: no import cycle
-
-        skxor_torch = isinstance(self.model, (
-            estimators.BooleanTransformerClassifier, estimators.FFNNParityBaseline,
-            estimators.KParityTransformer, estimators.SparseXORTransformer))
-        if skxor_torch and self.classes is not None and self.classes.shape[0] == 2:
+        if self._is_skxor_classifier() and self.classes is not None and self.classes.shape[0] == 2:
             # Its predict is classes_[1] exactly where decision_function > 0.
             return self._stable_estimator_labels(X)
         pred = np.asarray(self.model.predict(X))
@@ -525,14 +549,15 @@ class ModelEvaluator:
             return np.zeros(n_rows, dtype=np.uint8)
         return (pred == self.classes[1]).astype(np.uint8)
 
-    def _torch_labels(self, x):
+    def _run_module(self, function, x):
+        """``function(x)`` with the module in eval mode and without autograd."""
         module = self.model
         modes = [(m, m.training) for m in module.modules()]
         module.eval()  # dropout etc. off: f must be a deterministic function
         try:
             with torch.inference_mode():
                 try:
-                    out = module(x)
+                    return function(x)
                 except RuntimeError as exc:
                     raise ValueError(
                         f"{_describe(module)} failed on a batch of strings of shape "
@@ -543,6 +568,10 @@ class ModelEvaluator:
         finally:
             for m, training in modes:
                 m.training = training
+
+    def _torch_labels(self, x):
+        module = self.model
+        out = self._run_module(module, x)
         if not isinstance(out, torch.Tensor):
             raise TypeError(
                 f"{_describe(module)} must return a tensor of one output per "
@@ -581,6 +610,114 @@ class ModelEvaluator:
         if self.kind == "boolean":
             return self.model(x, encoding="pm1")
         return self._decode_labels(self.model(x), n_rows, x)
+
+    # -- flip neighbours --------------------------------------------------------
+
+    @property
+    def has_flip_neighbours(self):
+        """Whether the model evaluates the single-bit flips of a string itself.
+
+        The flip-neighbour protocol: a torch module fed spins, or a fitted
+        two-class estimator whose label is ``classes_[1]`` where its
+        ``decision_function`` is positive, with a method
+        ``flip_neighbours(X) -> (n, N)`` giving its real output on each row
+        with bit i flipped (skxor's sparse-XOR, k-parity and Boolean
+        transformer models and estimators).
+        """
+        if not callable(getattr(self.model, "flip_neighbours", None)):
+            return False
+        if self.kind == "torch":
+            return self.input_encoding == "pm1"
+        return (
+            self.kind == "estimator"
+            and callable(getattr(self.model, "decision_function", None))
+            and self.classes is not None
+            and self.classes.shape[0] == 2
+        )
+
+    def neighbour_outputs(self, bits):
+        """Real outputs ``(own (n,), neighbours (n, N))`` of strings and their flips.
+
+        ``neighbours[r, i]`` is the model's output on string r with bit i
+        flipped, from the model's ``flip_neighbours`` (see
+        :attr:`has_flip_neighbours`); ``own`` is its output on the strings
+        themselves (``decision_function`` or the module's output, or
+        ``flip_neighbours(X, return_outputs=True)`` where that exists, which
+        agrees with them to float rounding). :meth:`neighbour_labels` turns
+        them into labels by the rule every real output follows.
+        """
+        x = self.encode(bits)
+        n_rows = bits.shape[0]
+        together = "return_outputs" in inspect.signature(self.model.flip_neighbours).parameters
+        if self.kind == "torch":
+            if together:  # the string's own output from the same pass
+                own, neighbours = self._run_module(
+                    lambda x: self.model.flip_neighbours(x, return_outputs=True), x
+                )
+            else:
+                own = self._run_module(self.model, x)
+                neighbours = self._run_module(self.model.flip_neighbours, x)
+            own = _one_per_string(own, n_rows, _describe(self.model), f"({n_rows},) (a real score)")
+            own = own.detach().to("cpu").numpy()
+            neighbours = neighbours.detach().to("cpu").numpy()
+        elif together:
+            # One pass over x for both (skxor's estimators).
+            own, neighbours = map(np.asarray, self.model.flip_neighbours(x, return_outputs=True))
+        else:
+            own = np.asarray(self.model.decision_function(x))
+            neighbours = np.asarray(self.model.flip_neighbours(x))
+        if neighbours.shape != bits.shape:
+            raise ValueError(
+                f"{_describe(self.model)}.flip_neighbours returned shape "
+                f"{neighbours.shape} for {n_rows} strings of {self.n_bits} bits; it "
+                f"must return one output per string and bit, shape {bits.shape}."
+            )
+        for values in (own, neighbours):
+            # A finite sum has only finite terms (NaN and inf propagate).
+            if np.issubdtype(values.dtype, np.floating) and not np.isfinite(values.sum()):
+                raise ValueError(
+                    f"{_describe(self.model)} returned non-finite outputs (NaN or "
+                    "inf); its predicted label is undefined there."
+                )
+        return own, neighbours
+
+    def _one_string_outputs(self):
+        """``(bound, outputs)``: the rounding bound of the model's real outputs, and
+        ``outputs(bits)`` evaluating 0/1 strings one at a time (the reference of
+        :func:`stable_decisions`)."""
+        if self.kind == "torch":
+            if self._reference is None:
+                self._reference = ModuleReference(self.model, self.n_bits, self.dtype,
+                                                  self.device, self.input_encoding)
+            reference = self._reference
+            return reference.bound(), lambda b: reference.recompute(self.encode(b))(range(len(b)))
+        # A skxor classifier has its bound; another estimator's outputs are
+        # re-decided only where they are exactly 0.
+        bound = self._estimator_bound() if self._is_skxor_classifier() else 0.0
+        return bound, lambda b: self._estimator_recompute(self.encode(b))(range(len(b)))
+
+    def neighbour_labels(self, bits):
+        """Labels (bool) ``(own (n,), neighbours (n, N))`` of strings and their flips.
+
+        The outputs of :meth:`neighbour_outputs`, turned into labels by
+        :func:`stable_decisions` as every real output is: one within the
+        rounding bound of 0 is evaluated again alone (for a neighbour, the
+        flipped string itself), and that value decides; they count in
+        ``n_redecided``.
+        """
+        own, neighbours = self.neighbour_outputs(bits)
+        n_bits = bits.shape[1]
+        bound, outputs = self._one_string_outputs()
+
+        def flipped(rows):
+            strings = bits[rows // n_bits].copy()
+            strings[np.arange(len(rows)), rows % n_bits] ^= 1
+            return outputs(strings)
+
+        own, n_own = stable_decisions(own, lambda rows: outputs(bits[rows]), bound)
+        neighbours, n_flips = stable_decisions(neighbours.ravel(), flipped, bound)
+        self.n_redecided += n_own + n_flips
+        return own == 1, (neighbours == 1).reshape(bits.shape)
 
     # -- public ---------------------------------------------------------------
 

@@ -171,6 +171,71 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         """
         raise NotImplementedError
 
+    def _neighbour_forward(self):
+        """``(neighbours, device)``: ``neighbours(spins) -> (c, N)`` outputs on every flip.
+
+        Estimators whose model evaluates the single-bit flips of a string
+        faster than one model call per flip provide this; it enables
+        :meth:`flip_neighbours`.
+        """
+        raise NotImplementedError
+
+    def _has_flip_neighbours(self):
+        return type(self)._neighbour_forward is not TorchBinaryClassifier._neighbour_forward
+
+    @available_if(_has_flip_neighbours)
+    @fill_doc
+    def flip_neighbours(self, X, *, return_outputs=False):
+        """``decision_function`` of every single-bit flip of each row.
+
+        The flip-neighbour protocol of :func:`skxor.sensitivity.sensitivity_profile`:
+        entry ``(r, i)`` is the model output on row r with bit i flipped
+        (its spin negated), computed from the row's own evaluation in far
+        less than N model calls, and equal to ``decision_function`` of the
+        flipped rows to float rounding. Only estimators whose model has
+        such an update have this method.
+
+        Parameters
+        ----------
+        %(X_predict)s
+        return_outputs : bool, default=False
+            Also return ``decision_function(X)``, computed in the same pass
+            (the same values: X is read and converted once for both).
+
+        Returns
+        -------
+        f : ndarray of shape (n_samples, n_features), float64
+            Positive values predict ``classes_[1]``.
+        outputs : ndarray of shape (n_samples,)
+            ``decision_function(X)``; only with ``return_outputs=True``,
+            which returns ``(outputs, f)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skxor import SparseXORTransformer
+        >>> from skxor.datasets import make_sparse_parity
+        >>> X, y = make_sparse_parity(2000, 12, random_state=0)
+        >>> clf = SparseXORTransformer(m=8, random_state=0).fit(X, y)
+        >>> flipped = np.repeat(X[:1], 12, axis=0)
+        >>> flipped[np.arange(12), np.arange(12)] *= -1
+        >>> np.allclose(clf.flip_neighbours(X[:1])[0], clf.decision_function(flipped))
+        True
+        """
+        check_is_fitted(self)
+        neighbours, device = self._neighbour_forward()
+        forward = self._forward()[0] if return_outputs else None
+        n_rows, chunks = self._spin_chunks(X, device)
+        out = np.empty((n_rows, self.n_features_in_), dtype=np.float64)
+        own = np.empty(n_rows, dtype=np.float64)
+        with torch.no_grad():
+            for rows, spins in chunks:
+                if forward is not None:  # as decision_function: same chunks, same call
+                    own[rows] = forward(spins).cpu().numpy()
+                values = neighbours(spins)
+                out[rows] = values.cpu().numpy() if isinstance(values, torch.Tensor) else values
+        return (own, out) if return_outputs else out
+
     @fill_doc
     def decision_function(self, X):
         """Model output ``f(x)`` for each row (the logit for the logistic loss).

@@ -422,6 +422,16 @@ default="relu"
 
         return forward, device
 
+    def _neighbour_forward(self):
+        """Every flip's output from the row's first layer (``BooleanTransformer.flip_neighbours``)."""
+        module, device = self._predict_module()
+
+        def neighbours(spins):
+            with torch_threads(1):  # thread-count independent, like fit
+                return module.flip_neighbours(spins)
+
+        return neighbours, device
+
     @fill_doc
     def layer_norm_inverse_std(self, X):
         """Layer-norm blow-up ``1 / sqrt(var + eps)`` of every norm's input.

@@ -301,3 +301,10 @@ class KParityTransformer(SkorchTrainedClassifier):
         module = self.module_ if device.type == "cpu" else copy.deepcopy(self.module_).to(device)
         sign = _SIGNS[self.orientation_]
         return (lambda spins: sign * module(spins)), device
+
+    def _neighbour_forward(self):
+        """Every flip's output from the row's head average (``KParityAttention.flip_neighbours``)."""
+        device = self._prediction_device()
+        module = self.module_ if device.type == "cpu" else copy.deepcopy(self.module_).to(device)
+        sign = _SIGNS[self.orientation_]
+        return (lambda spins: sign * module.flip_neighbours(spins)), device

@@ -483,3 +483,9 @@ class SparseXORTransformer(TorchBinaryClassifier):
         if getattr(self, "output_sign_", 1) == 1:
             return (lambda spins: SparseXORAttention.read_out(spins, gamma, torch.float64)), device
         return (lambda spins: -SparseXORAttention.read_out(spins, gamma, torch.float64)), device
+
+    def _neighbour_forward(self):
+        """Every flip's output from the row's head sums, ``O(d H)`` per row."""
+        gamma = self.attention_.T  # (d, H), float64 holding the fit dtype's values
+        sign = getattr(self, "output_sign_", 1)
+        return (lambda spins: SparseXORAttention.neighbour_read_out(spins, gamma, sign)), torch.device("cpu")

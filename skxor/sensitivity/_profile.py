@@ -296,7 +296,7 @@ def exhaustive_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
     return counts, flip_counts
 
 
-def iter_flips(evaluator, bits, batch_size=DEFAULT_BATCH_SIZE):
+def iter_flips(evaluator, bits, batch_size=DEFAULT_BATCH_SIZE, incremental=True):
     """Yield ``(rows, flips)`` per chunk of ``bits``.
 
     ``flips[r, i]`` is True when flipping position i of string ``bits[rows][r]``
@@ -304,9 +304,20 @@ def iter_flips(evaluator, bits, batch_size=DEFAULT_BATCH_SIZE):
     N)`` strings: whole strings with their N neighbours when N + 1 fit in a
     call, else one string at a time, its neighbours split over several calls.
     Peak memory is therefore about ``batch_size * N`` entries whatever N is.
+
+    With ``incremental=True`` (the default) a model that evaluates the flips
+    of a string itself (``evaluator.has_flip_neighbours``) does so, on at
+    most ``strings_per_call(batch_size, N)`` strings per call; its real
+    outputs become labels by the same rule as the per-flip path's.
     """
     n_rows, n_bits = bits.shape
     per_call = strings_per_call(batch_size, n_bits)
+    if incremental and evaluator.has_flip_neighbours:
+        for begin in range(0, n_rows, per_call):
+            rows = slice(begin, min(n_rows, begin + per_call))
+            own, neighbours = evaluator.neighbour_labels(bits[rows])
+            yield rows, neighbours != own[:, None]
+        return
     if n_bits + 1 > per_call:
         yield from _iter_flips_split(evaluator, bits, per_call)
         return
@@ -405,12 +416,12 @@ def summarize(n_bits, method, counts, flip_counts, confidence=0.95, n_redecided=
     )
 
 
-def profile_strings(evaluator, bits, *, method, batch_size, confidence):
+def profile_strings(evaluator, bits, *, method, batch_size, confidence, incremental=True):
     """Profile over given 0/1 strings (``method`` names where they came from)."""
     n_bits = evaluator.n_bits
     counts = np.zeros(n_bits + 1, dtype=np.int64)
     flip_counts = np.zeros(n_bits, dtype=np.int64)
-    for _, flips in iter_flips(evaluator, bits, batch_size):
+    for _, flips in iter_flips(evaluator, bits, batch_size, incremental):
         counts += np.bincount(flips.sum(axis=1), minlength=n_bits + 1)
         flip_counts += flips.sum(axis=0)
     return summarize(n_bits, method, counts, flip_counts, confidence, evaluator.n_redecided)
@@ -437,7 +448,8 @@ def resolve_method(method, n_bits, n_samples, *, fallback="sampled", table=False
 
 
 def profile_model(
-    evaluator, method, *, n_samples, batch_size, confidence, random_state, data=None
+    evaluator, method, *, n_samples, batch_size, confidence, random_state, data=None,
+    incremental=True,
 ):
     """The sensitivity engine: ``(profile, truth table or None)`` of a model.
 
@@ -445,7 +457,7 @@ def profile_model(
     2^N strings and returns the table too; ``"sampled"`` draws ``n_samples``
     uniform strings from ``random_state``; ``"data"`` profiles the 0/1
     strings ``data`` (a random subset of ``n_samples`` rows, in their order,
-    when there are more).
+    when there are more). ``incremental``: see :func:`iter_flips`.
     """
     n_bits = evaluator.n_bits
     if method == "exhaustive":
@@ -462,7 +474,8 @@ def profile_model(
     else:
         strings = data
     profile = profile_strings(
-        evaluator, strings, method=method, batch_size=batch_size, confidence=confidence
+        evaluator, strings, method=method, batch_size=batch_size, confidence=confidence,
+        incremental=incremental,
     )
     return profile, None
 
@@ -477,6 +490,7 @@ def profile_model(
         "confidence": [Interval(Real, 0, 1, closed="neither")],
         "input_encoding": [StrOptions({"01", "pm1"}), None],
         "random_state": ["random_state"],
+        "incremental": ["boolean"],
     },
     prefer_skip_nested_validation=True,
 )
@@ -491,6 +505,7 @@ def sensitivity_profile(
     confidence=0.95,
     input_encoding=None,
     random_state=None,
+    incremental=True,
 ):
     """Sensitivity profile of a Boolean function, model or truth table.
 
@@ -531,6 +546,14 @@ def sensitivity_profile(
         Override how strings are presented to the model.
     random_state : int, RandomState instance or None, default=None
         Seeds the sampled strings.
+    incremental : bool, default=True
+        For the sampled method: a model that evaluates the N flips of a
+        string itself, from the string's own evaluation (its
+        ``flip_neighbours`` method: skxor's sparse-XOR, k-parity and Boolean
+        transformer modules and estimators), does so, far faster than N
+        model calls; its outputs agree with the per-flip evaluation to float
+        rounding and become labels by the same rule. False evaluates every
+        flipped string with the model (the reference path).
 
     Returns
     -------
@@ -571,5 +594,6 @@ def sensitivity_profile(
         batch_size=batch_size,
         confidence=confidence,
         random_state=random_state,
+        incremental=incremental,
     )
     return profile

@@ -113,6 +113,12 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Seeds the sampled strings, the subset of rows for ``"data"`` and the
         default estimator.
+    incremental : bool, default=True
+        A classifier that evaluates the N flips of a string itself (its
+        ``flip_neighbours`` method, e.g. skxor's sparse-XOR, k-parity and
+        Boolean transformer estimators) does so for sampled and data
+        profiles and ``transform``; False evaluates every flipped string
+        (the reference path; see :func:`sensitivity_profile`).
 
     Attributes
     ----------
@@ -169,6 +175,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         "confidence": [Interval(Real, 0, 1, closed="neither")],
         "batch_size": [Integers(1, None, closed="left")],
         "random_state": ["random_state"],
+        "incremental": ["boolean"],
     }
 
     def __init__(
@@ -183,6 +190,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         confidence=0.95,
         batch_size=DEFAULT_BATCH_SIZE,
         random_state=None,
+        incremental=True,
     ):
         self.estimator = estimator
         self.prefit = prefit
@@ -193,6 +201,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         self.confidence = confidence
         self.batch_size = batch_size
         self.random_state = random_state
+        self.incremental = incremental
 
     def _inner_template(self):
         if self.estimator is None:
@@ -329,6 +338,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
             confidence=self.confidence,
             random_state=self.random_state,
             data=bits,
+            incremental=self.incremental,
         )
         self.average_sensitivity_ = self.profile_.average
         self.min_sensitivity_ = self.profile_.minimum
@@ -343,7 +353,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         model is evaluated on each row and its N neighbours.
         """
         if self.truth_table_ is None:
-            yield from iter_flips(self._evaluator(), bits, self.batch_size)
+            yield from iter_flips(self._evaluator(), bits, self.batch_size, self.incremental)
             return
         table = self.truth_table_
         masks = np.left_shift(np.int64(1), np.arange(bits.shape[1], dtype=np.int64))
