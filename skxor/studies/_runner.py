@@ -164,7 +164,7 @@ def run_setting(study, params):
     >>> from skxor.studies._runner import run_setting
     >>> study = get_study("one_step")
     >>> run_setting(study, study.params("quick", {"n_test": 500}))
-    '{"step_length": 100, "n_test": 500}'
+    '{"n_test": 500}'
     """
     return json.dumps({name: _canonical(params[name]) for name in study.setting})
 
@@ -458,7 +458,8 @@ def run_studies(
     >>> import tempfile
     >>> from skxor.studies import run_studies
     >>> folder = tempfile.mkdtemp()
-    >>> tiny = {"one_step": {"d": [50], "m": [8], "seeds": 1, "n_test": 100}}
+    >>> tiny = {"one_step": {"d": [50], "m": [8], "seeds": 1, "n_test": 100,
+    ...                      "step_length": [100.0], "n_steps": [1]}}
     >>> results = run_studies(["one_step"], out_dir=folder, overrides=tiny, echo=None)
     >>> len(results["one_step"])
     3
