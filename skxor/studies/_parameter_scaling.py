@@ -84,7 +84,13 @@ from ._common import Study, single_thread
 from ._figures import interval_errors, log_axis, offset
 from ._floor import floor_work
 from ._parameters import AT_LEAST_TWO, POSITIVE, SEEDS, Grid, estimator_parameters
-from ._stats import MIN_BOOTSTRAP_GROUPS, format_interval, format_slope, wilson_interval
+from ._stats import (
+    MIN_BOOTSTRAP_GROUPS,
+    check_n_boot,
+    format_interval,
+    format_slope,
+    wilson_interval,
+)
 from ._sweep import run_sweep
 
 MODELS = ("transformer_population_one_step", "transformer_population", "transformer", "ffnn",
@@ -642,8 +648,7 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
     >>> round(fit["slope"], 2), fit["rough"], fit["n_points"]
     (1.0, True, 2)
     """
-    if isinstance(n_boot, bool) or int(n_boot) != n_boot or n_boot < 1:
-        raise ValueError(f"n_boot must be a whole number >= 1; got {n_boot!r}.")
+    n_boot = check_n_boot(n_boot)
     if column not in ("params", "total"):
         raise ValueError(f"column must be 'params' or 'total'; got {column!r}.")
     counts = size_counts(df)
@@ -655,7 +660,6 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
     slopes = {}
     for model in [m for m in MODELS if m in set(df["model"])]:
         part = counts[counts["model"] == model]
-        groups = [g.sort_values("size") for _, g in part.groupby("d", sort=True)]
         value = part["params"] + (part["frozen"] if column == "total" else 0)
         part = part.assign(value=value)
         groups = [g.sort_values("size") for _, g in part.groupby("d", sort=True)]

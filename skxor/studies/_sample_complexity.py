@@ -19,7 +19,7 @@ their own experiments found far fewer samples than the bound to suffice.
 
 import time
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -34,7 +34,7 @@ from ._common import Study, expand_grid, run_preset, seeds_text, single_thread
 from ._figures import MARKERS, log_axis, offset
 from ._floor import TIME_COLUMNS, timing_sentence
 from ._parameters import AT_LEAST_TWO, POSITIVE, Grid
-from ._stats import format_interval, rate_with_interval
+from ._stats import check_confidence, check_n_boot, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
 #: The models compared; each maps to an estimator factory in ``_estimator``.
@@ -605,11 +605,9 @@ def fit_exponents(df, target=None, *, confidence=0.95, n_boot=None, random_state
     >>> fits[["n_points", "n_interval", "left_censored", "right_censored"]].values.tolist()
     [[4, 2, 2, 0]]
     """
-    if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
-        raise ValueError(f"confidence must be in (0, 1); got {confidence!r}.")
-    if n_boot is not None and (isinstance(n_boot, bool) or not isinstance(n_boot, Integral)
-                               or n_boot < 1):
-        raise ValueError(f"n_boot must be a whole number >= 1; got {n_boot!r}.")
+    confidence = check_confidence(confidence)
+    if n_boot is not None:
+        check_n_boot(n_boot)
     if n_boot is not None or random_state is not None:
         warnings.warn("fit_exponents no longer bootstraps: n_boot and random_state are "
                       "ignored (the interval is a profile-likelihood interval).",

@@ -339,8 +339,11 @@ def test_slopes_get_a_bootstrap_interval_from_eight_seeds_per_size():
                                                     np.log([8, 12, 16, 24]), 1)[0])
     total = parameter_slopes(table, n_boot=10, column="total")["transformer_population"]
     assert total["slope"] > fit["slope"]  # the frozen d m keys grow with d
-    with pytest.raises(ValueError, match="n_boot"):
-        parameter_slopes(table, n_boot=0)
+    # Old code: None / NaN / inf reached int() (TypeError, ValueError or
+    # OverflowError naming nothing).
+    for bad in (0, None, np.nan, np.inf):
+        with pytest.raises(ValueError, match="n_boot must be a whole number >= 1"):
+            parameter_slopes(table, n_boot=bad)
 
 
 def test_headline_renders_degenerate_tables(tmp_path, quick):

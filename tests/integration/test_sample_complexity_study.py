@@ -157,7 +157,7 @@ def test_summaries_refuse_impossible_inputs(function):
     assert len(function(_valid().drop(columns="target"), target=0.95)) == 1
 
 
-@pytest.mark.parametrize("n_boot", [0, -5, 2.5])
+@pytest.mark.parametrize("n_boot", [0, -5, 2.5, np.nan, np.inf, True])
 def test_fit_exponents_names_a_bad_n_boot(n_boot):
     # Old code: IndexError from np.quantile.
     with pytest.raises(ValueError, match="n_boot must be a whole number >= 1"):
