@@ -57,7 +57,7 @@ from ._common import Study, expand_grid, run_preset, seeds_text, single_thread
 from ._figures import figure_legend, interval_errors, log_axis, offset
 from ._floor import TIME_COLUMNS, timing_sentence
 from ._parameters import AT_LEAST_TWO, POSITIVE, SAMPLES, STEP_LENGTH, Grid
-from ._stats import format_interval, rate_with_interval, wilson_interval
+from ._stats import POOLED_OVER_D_CAVEAT, format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
 
 _ATTENTIONS = ("softmax", "linear", "erf")
@@ -795,7 +795,8 @@ def report_one_step(df):
         "after the steps; specialised = the two heads' most-attended positions are the "
         "two support bits. A run is one seed at one d and m; the three attention types, "
         "every step length and every T share each run's keys, initial queries and support "
-        "(paired). Rates in [brackets]: Wilson 95% intervals over runs.",
+        "(paired). Rates in [brackets]: Wilson 95% intervals over runs. "
+        + POOLED_OVER_D_CAVEAT,
         "",
         "Every step length, pooled over d and m (`best`: the step length with the most "
         "successes, ties broken by the lower median loss - chosen on these runs, so "

@@ -19,6 +19,14 @@ from sklearn.utils import check_random_state
 #: The fewest independent groups (seeds) a bootstrap interval is drawn from.
 MIN_BOOTSTRAP_GROUPS = 8
 
+#: The caveat of a rate pooled over d: runs of one seed share a prefix of keys.
+POOLED_OVER_D_CAVEAT = (
+    "Runs of one seed at different d are not independent draws: for the same m, the "
+    "keys at a smaller d are the first rows of those at a larger d (supports and "
+    "initial queries are drawn anew). Wilson intervals pooled over d treat every run "
+    "as independent, so they may be too narrow; the per-d rows do not share keys."
+)
+
 __all__ = [
     "MIN_BOOTSTRAP_GROUPS",
     "bootstrap_loglog_slope",

@@ -305,3 +305,17 @@ def test_several_steps_are_taken_and_the_estimator_takes_them_too():
     assert many["loss_after_step"] < one["loss_after_step"]
     samples = one_step_cell(n=20000, n_steps=20, **cell)
     assert samples["loss_after_step"] < one_step_cell(n=20000, n_steps=1, **cell)["loss_after_step"]
+
+
+def test_report_says_runs_pooled_over_d_share_keys(small):
+    # Old report: "Wilson 95% intervals over runs" with no word that the runs
+    # of one seed at different d share the first rows of their keys (the
+    # intervals pooled over d count them as independent).
+    from skxor.nn import sparse_xor_init
+
+    small_keys, _ = sparse_xor_init(20, 16, random_state=3)
+    large_keys, _ = sparse_xor_init(50, 16, random_state=3)
+    assert np.array_equal(small_keys, large_keys[:20])  # what the caveat states
+    text = " ".join(report_one_step(small).split())
+    assert "Runs of one seed at different d are not independent draws" in text
+    assert "may be too narrow" in text
