@@ -8,7 +8,7 @@ target (0.95 by default) at every larger size tried. The grid only brackets
 it: the true n* lies in ``(last failing n, first reaching n]``, the grid
 cell below the first size from which the accuracy stays up. A seed whose
 accuracy stays up from the smallest size tried is *left-censored* (n* in
-``(0, n_min]``), one that never stays up is *right-censored* (n* > n_max);
+``(0, n_min]``), one that does not stay up by n_max is *right-censored* (n* > n_max);
 both are kept. The growth of n* with d is fitted by maximum likelihood to
 these intervals (:func:`fit_exponents`): log n* normal around
 ``b + a log d`` with a common spread, each seed contributing the probability
@@ -377,7 +377,7 @@ def samples_needed(df, target=None):
     -------
     table : pandas.DataFrame
         Columns ``model, d, n_star`` (median over seeds of the per-seed n*,
-        a seed that never reaches the target counting as more than the
+        a seed that does not reach the target by the largest size counting as more than the
         largest size; NaN unless more than half the seeds reach it, since
         with half or more above the grid the median is not bracketed),
         ``n_star_min``, ``n_star_max`` (range over the seeds that reach it),
@@ -876,7 +876,7 @@ def report_sample_complexity(df):
         "range: the whole range of the cells, rough, with fewer seeds); seed_range: "
         "smallest and largest per-seed n*; reached: seeds reaching the target, Wilson "
         "95%; at_floor: seeds already at the target at the smallest size (left-censored); "
-        "not_reached: seeds never staying there (right-censored).",
+        "not_reached: seeds not staying there by the largest size tried (right-censored).",
         "",
         shown.to_markdown(index=False, floatfmt=",.0f"),
         "",

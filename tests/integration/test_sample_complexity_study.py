@@ -1,5 +1,7 @@
 """The sample-complexity study: per-seed n*, censoring, exponents with intervals, figures."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -286,3 +288,11 @@ def test_headline_renders_degenerate_tables(tmp_path):
     text = render_headline(tmp_path)
     assert "m: no exponent" in text and "2 learning curves; 1 censored" in text
     assert "nan" not in text.lower()
+
+
+def test_report_bounds_its_censoring_words_by_the_grid(curves):
+    # Old text: "not_reached: seeds never staying there" - a measurement can
+    # only say that a seed did not stay up by the largest size tried.
+    text = report_sample_complexity(curves)
+    assert not re.search(r"\bnever\b", text, flags=re.IGNORECASE)
+    assert "not staying there by the largest size tried" in text
