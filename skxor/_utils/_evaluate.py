@@ -162,6 +162,12 @@ def stable_decisions(out, recompute, bound, margin=0.0):
         How many outputs were within ``bound`` of a threshold and decided
         by ``recompute``.
 
+    Raises
+    ------
+    ValueError
+        When an output is NaN or infinite: its decision is undefined (a NaN
+        would otherwise read as "reject" at margin 0 and "undecided" above).
+
     Examples
     --------
     >>> import numpy as np
@@ -172,6 +178,12 @@ def stable_decisions(out, recompute, bound, margin=0.0):
     (array([ 1, -1,  1], dtype=int8), 1)
     """
     out = np.array(out, dtype=np.float64)
+    bad = ~np.isfinite(out)
+    if bad.any():
+        raise ValueError(
+            f"The model returned non-finite outputs (NaN or inf) for {int(bad.sum())} of "
+            f"{out.size} strings; its decision is undefined there."
+        )
     distance = np.abs(out) if margin == 0 else np.abs(np.abs(out) - margin)
     rows = np.flatnonzero(distance <= bound)
     if rows.size:
