@@ -485,6 +485,34 @@ def _maximise(x, lo, hi, a=None, start=None):
     return best
 
 
+def _censored_inputs(d, n_low, n_high):
+    """``d, n_low, n_high`` as float arrays of one length, checked (ValueError naming them)."""
+    arrays = []
+    for name, values in (("d", d), ("n_low", n_low), ("n_high", n_high)):
+        try:
+            values = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must hold numbers; got {values!r:.80}.") from None
+        if values.ndim != 1:
+            raise ValueError(f"{name} must be 1-D; got shape {values.shape}.")
+        arrays.append(values)
+    d, n_low, n_high = arrays
+    if not d.size == n_low.size == n_high.size:
+        raise ValueError(f"d, n_low and n_high need one entry per observation; got "
+                         f"lengths {d.size}, {n_low.size} and {n_high.size}.")
+    if not (np.isfinite(d) & (d > 0)).all():
+        raise ValueError(f"d must hold finite numbers > 0; got {d[~(np.isfinite(d) & (d > 0))][:5]}.")
+    if not (np.isfinite(n_low) & (n_low >= 0)).all():
+        raise ValueError("n_low must hold finite sizes >= 0 (0: left-censored); got "
+                         f"{n_low[~(np.isfinite(n_low) & (n_low >= 0))][:5]}.")
+    # inf (right-censored) is allowed, NaN is not; every cell is (n_low, n_high].
+    if not (n_high > n_low).all():
+        raise ValueError("n_high must exceed n_low in every row (inf: right-censored); "
+                         f"got {int((~(n_high > n_low)).sum())} row(s) where it does not "
+                         "(or is NaN).")
+    return d, n_low, n_high
+
+
 def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
     """Exponent a of n* ~ d^a by maximum likelihood on interval-censored n*.
 
@@ -509,6 +537,13 @@ def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
         n* at the mean log d), ``log_d_centre``, ``n_points``. All NaN
         unless some observation is bracketed on both sides at two distinct d.
 
+    Raises
+    ------
+    ValueError
+        Inputs of different lengths or not 1-D; a d that is not a finite
+        number > 0; an ``n_low`` that is not finite and >= 0; an ``n_high``
+        not above its ``n_low`` (or NaN); ``confidence`` outside (0, 1).
+
     Examples
     --------
     >>> import numpy as np
@@ -521,10 +556,10 @@ def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
     >>> bool(fit["low"] < 2 < fit["high"]), fit["n_points"]
     (True, 12)
     """
-    d = np.asarray(d, dtype=float).ravel()
-    lo = np.log(np.asarray(n_low, dtype=float).ravel(), where=np.asarray(n_low) > 0,
-                out=np.full(d.size, -np.inf))
-    hi = np.log(np.asarray(n_high, dtype=float).ravel())
+    confidence = check_confidence(confidence)
+    d, n_low, n_high = _censored_inputs(d, n_low, n_high)
+    lo = np.log(n_low, where=n_low > 0, out=np.full(d.size, -np.inf))
+    hi = np.log(n_high)
     nan = float("nan")
     fit = {"exponent": nan, "low": nan, "high": nan, "sigma": nan, "intercept": nan,
            "log_d_centre": nan, "n_points": int(d.size)}

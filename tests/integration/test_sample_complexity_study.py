@@ -296,3 +296,46 @@ def test_report_bounds_its_censoring_words_by_the_grid(curves):
     text = report_sample_complexity(curves)
     assert not re.search(r"\bnever\b", text, flags=re.IGNORECASE)
     assert "not staying there by the largest size tried" in text
+
+
+def _cells():
+    d = np.repeat([10.0, 20.0, 40.0], 4)
+    high = 5.0 * d**2 * np.tile([0.8, 0.9, 1.1, 1.25], 3)
+    return d, high / 2, high
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d, lo, hi: (d, lo[:-1], hi), "one entry per observation"),
+    (lambda d, lo, hi: (np.r_[np.nan, d[1:]], lo, hi), "d must hold finite numbers > 0"),
+    (lambda d, lo, hi: (np.r_[0.0, d[1:]], lo, hi), "d must hold finite numbers > 0"),
+    (lambda d, lo, hi: (np.r_[-10.0, d[1:]], lo, hi), "d must hold finite numbers > 0"),
+    (lambda d, lo, hi: (d, hi, lo), "n_high must exceed n_low"),
+    (lambda d, lo, hi: (d, lo, np.r_[np.nan, hi[1:]]), "n_high must exceed n_low"),
+    (lambda d, lo, hi: (d, -lo, hi), "n_low must hold finite sizes >= 0"),
+    (lambda d, lo, hi: (["a"] * 12, lo, hi), "d must hold numbers"),
+    (lambda d, lo, hi: (d[:, None], lo, hi), "d must be 1-D"),
+])
+def test_censored_fit_names_impossible_inputs(change, message):
+    # Old code: NaN or negative d gave exponent 0.0 without a word, d = 0 a
+    # LinAlgError, n_low > n_high or a NaN n_high an exponent with no
+    # interval, mismatched lengths numpy's broadcast error.
+    from skxor.studies._sample_complexity import censored_loglog_fit
+
+    with pytest.raises(ValueError, match=message):
+        censored_loglog_fit(*change(*_cells()))
+
+
+@pytest.mark.parametrize("confidence", [0, 1.5, np.nan, True, "x"])
+def test_censored_fit_names_a_bad_confidence(confidence):
+    # Old code: 0 gave a zero-width "interval", 1.5 / NaN / True silently no
+    # interval, "x" numpy's UFuncTypeError.
+    from skxor.studies._sample_complexity import censored_loglog_fit
+
+    with pytest.raises(ValueError, match="confidence must be a number in"):
+        censored_loglog_fit(*_cells(), confidence=confidence)
+
+
+def test_a_table_with_d_zero_is_refused_by_name():
+    df = pd.concat([_valid(), _valid().assign(d=0), _valid().assign(d=20)])
+    with pytest.raises(ValueError, match="d must hold finite numbers > 0"):
+        fit_exponents(df)
