@@ -74,7 +74,11 @@ import numpy as np
 import pandas as pd
 import torch
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import (
+    Interval,
+    StrOptions,
+    validate_parameter_constraints,
+)
 
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
@@ -520,9 +524,9 @@ def summarize_parameter_scaling(cells, threshold, success_share):
         One row per (model, d, size, seed) run: ``accuracy``, ``params``
         (trainable), ``frozen``, ``n_train``, ``seconds``.
     threshold : float
-        Test accuracy that counts as success.
+        Test accuracy that counts as success, in (0, 1].
     success_share : float
-        Share of a size's seeds that must succeed.
+        Share of a size's seeds that must succeed, in (0, 1].
 
     Returns
     -------
@@ -554,6 +558,11 @@ def summarize_parameter_scaling(cells, threshold, success_share):
     >>> int(row["size"]), int(row["seeds_reached"]), bool(row["non_monotone"]), row["size_counts"]
     (2, 4, True, '[[1, 0, 5, 11, 0], [2, 4, 5, 21, 0], [3, 3, 5, 31, 0]]')
     """
+    validate_parameter_constraints(
+        {"threshold": [_SHARE], "success_share": [_SHARE]},
+        {"threshold": threshold, "success_share": success_share},
+        caller_name="summarize_parameter_scaling",
+    )
     cells = pd.DataFrame(cells)
     rows = []
     for (model, d), group in (cells.groupby(["model", "d"], sort=True) if len(cells) else []):
@@ -623,7 +632,8 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
     df : pandas.DataFrame
         The result of :func:`parameter_scaling` (its ``size_counts`` column).
     d_max : int or None, default=None
-        Use only d <= d_max (to compare models over the same d).
+        Use only d <= d_max (to compare models over the same d); a number
+        > 0.
     n_boot : int, default=2000
         Bootstrap draws; at least 1.
     random_state : int, default=0
@@ -649,6 +659,8 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
     (1.0, True, 2)
     """
     n_boot = check_n_boot(n_boot)
+    validate_parameter_constraints({"d_max": [Interval(Real, 0, None, closed="neither"), None]},
+                                   {"d_max": d_max}, caller_name="parameter_slopes")
     if column not in ("params", "total"):
         raise ValueError(f"column must be 'params' or 'total'; got {column!r}.")
     counts = size_counts(df)

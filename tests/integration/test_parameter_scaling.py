@@ -367,3 +367,27 @@ def test_headline_renders_degenerate_tables(tmp_path, quick):
 def test_full_preset_population_reference_reaches_8192():
     df = parameter_scaling("full", model=["transformer_population"])
     assert df["d"].max() == 8192 and df["reached"].all()
+
+
+@pytest.mark.parametrize("threshold, share", [(np.nan, 0.8), (0.99, np.nan), (2.0, 0.8),
+                                              (0.99, 0.0), ("high", 0.8)])
+def test_summary_names_a_bad_threshold_or_share(threshold, share):
+    # Old code: NaN or 2.0 made every (model, d) "not reached" without a
+    # word, and a share of 0 made the smallest size "needed".
+    cells = pd.DataFrame({"model": "ffnn", "d": 8, "size": [1, 2], "seed": 0, "n_train": 10,
+                          "accuracy": [0.5, 1.0], "params": [11, 21], "frozen": 0,
+                          "seconds": 0.1})
+    with pytest.raises(ValueError, match="threshold|success_share"):
+        summarize_parameter_scaling(cells, threshold, share)
+
+
+@pytest.mark.parametrize("d_max", [np.nan, -1, 0, "x"])
+def test_slopes_name_a_bad_d_max(d_max):
+    # Old code: NaN or -1 dropped every d (slope NaN without a word); "x"
+    # raised pandas' "Invalid comparison".
+    cells = pd.DataFrame({"model": "transformer_population", "d": [16, 32], "size": 2,
+                          "seed": 0, "n_train": 0, "accuracy": 1.0, "params": 4,
+                          "frozen": [32, 64], "seconds": 0.0})
+    table = summarize_parameter_scaling(cells, 0.99, 0.8)
+    with pytest.raises(ValueError, match="d_max"):
+        parameter_slopes(table, d_max=d_max)
