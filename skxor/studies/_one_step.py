@@ -377,8 +377,22 @@ def _rate_columns(flags, name):
 _GROUP = ["attention", "d", "m", "n", "n_steps", "step_length"]
 
 
+#: Columns every one-step table has (``n_steps`` and ``step_length`` may be
+#: missing in tables written before they were swept).
+_REQUIRED = ("attention", "d", "m", "n", "seed", "success", "specialised", "loss_after_step")
+
+
 def _cells(df):
     """``df`` with the columns of tables written before T and the step were swept."""
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame (the table of one_step); "
+                        f"got {type(df).__name__}.")
+    missing = [c for c in _REQUIRED if c not in df]
+    if missing:
+        raise ValueError(f"df lacks the column(s) {missing}: a one_step table has "
+                         f"{', '.join(_REQUIRED)}.")
     df = df.copy()
     if "n_steps" not in df:
         df["n_steps"] = 1

@@ -4,6 +4,7 @@ import itertools
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 from sklearn.utils import check_random_state
@@ -319,3 +320,16 @@ def test_report_says_runs_pooled_over_d_share_keys(small):
     text = " ".join(report_one_step(small).split())
     assert "Runs of one seed at different d are not independent draws" in text
     assert "may be too narrow" in text
+
+
+@pytest.mark.parametrize("function", ["best_steps", "summarise_one_step"])
+def test_summaries_name_a_table_that_is_not_a_one_step_table(function, small):
+    # Old code: KeyError 'n' (an empty DataFrame) or 'success'.
+    from skxor.studies import _one_step
+
+    with pytest.raises(ValueError, match="lacks the column"):
+        getattr(_one_step, function)(pd.DataFrame())
+    with pytest.raises(ValueError, match=r"lacks the column\(s\) \['success'\]"):
+        getattr(_one_step, function)(small.drop(columns="success"))
+    with pytest.raises(TypeError, match="pandas DataFrame"):
+        getattr(_one_step, function)(small.to_dict())
