@@ -997,6 +997,18 @@ def report_parameter_scaling(df, tablefmt="pipe"):
             f"{'' if fit['n_points'] == 1 else 's'} of d"
             + (f", {fit['d_min']} to {fit['d_max']}" if fit["n_points"] else "") + ")"
         )
+    left_out = [
+        f"{DISPLAY_NAMES[model]} at d = {', '.join(str(d) for d in part['d'])}"
+        for model, part in df[~df["reached"]].groupby("model", sort=False)
+        if model in slopes and slopes[model]["n_points"] >= 2
+    ]
+    if left_out:
+        lines.append(
+            "* Left out of these slopes, where no size tried met the rule: "
+            + "; ".join(left_out) + ". Their size needed lies above the largest size "
+            "tried, so leaving them out can only make a slope flatter when they are the "
+            "largest d (read such a slope as a lower estimate)."
+        )
     ranges = sorted({(f["d_min"], f["d_max"]) for f in slopes.values() if f["n_d"] >= 2})
     lines += ["", "About 1: linear in d (as for any two-layer network with its first layer "
               "trained). A size proportional to log d has a local slope that falls with d"

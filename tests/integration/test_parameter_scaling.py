@@ -391,3 +391,16 @@ def test_slopes_name_a_bad_d_max(d_max):
     table = summarize_parameter_scaling(cells, 0.99, 0.8)
     with pytest.raises(ValueError, match="d_max"):
         parameter_slopes(table, d_max=d_max)
+
+
+def test_report_says_which_d_the_slope_leaves_out():
+    # d = 64 meets the rule at no size tried (m up to 8): its size needed is
+    # above the grid, and the slope over d = 16, 32 leaves it out. The old
+    # report said only "least squares over the d where the rule was met".
+    df = parameter_scaling(model=["transformer_population"], d=[16, 32, 64], seeds=2,
+                           transformer_m=[4, 8], n_test=2000)
+    assert df["reached"].tolist() == [True, True, False]
+    text = " ".join(report_parameter_scaling(df).split())
+    assert ("Left out of these slopes, where no size tried met the rule: transformer, "
+            "T steps (population) at d = 64.") in text
+    assert "lower estimate" in text
