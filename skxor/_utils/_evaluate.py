@@ -163,6 +163,12 @@ def stable_decisions(out, recompute, bound, margin=0.0):
         How many outputs were within ``bound`` of a threshold and decided
         by ``recompute``.
 
+    Raises
+    ------
+    ValueError
+        When an output is NaN or infinite: its decision is undefined (a NaN
+        would otherwise read as "reject" at margin 0 and "undecided" above).
+
     Examples
     --------
     >>> import numpy as np
@@ -172,24 +178,28 @@ def stable_decisions(out, recompute, bound, margin=0.0):
     >>> stable_decisions(batched, lambda rows: exact[rows], bound=1e-6)
     (array([ 1, -1,  1], dtype=int8), 1)
     """
+    out = np.asarray(out, dtype=np.float64)
+    bad = ~np.isfinite(out)
+    if bad.any():
+        raise ValueError(
+            f"The model returned non-finite outputs (NaN or inf) for {int(bad.sum())} of "
+            f"{out.size} strings; its decision is undefined there."
+        )
     if margin == 0:
-        # The same rule without float64 temporaries (a sampled profile of
-        # long strings decides 10^7 flip outputs at once): |out| <= bound is
-        # -bound <= out <= bound exactly.
-        out = np.asarray(out, dtype=np.float64)
+        # The same rule without further float64 temporaries (a sampled profile
+        # of long strings decides 10^7 flip outputs at once): |out| <= bound
+        # is -bound <= out <= bound exactly.
         rows = np.flatnonzero((out <= bound) & (out >= -bound))
         decisions = (out > 0).view(np.int8) * 2 - 1
         if rows.size:
             again = np.asarray(recompute(rows), dtype=np.float64)
             decisions[rows] = np.where(again > 0, 1, -1)
         return decisions, int(rows.size)
-    out = np.array(out, dtype=np.float64)
+    out = out.copy()
     distance = np.abs(np.abs(out) - margin)
     rows = np.flatnonzero(distance <= bound)
     if rows.size:
         out[rows] = np.asarray(recompute(rows), dtype=np.float64)
-    if margin == 0:
-        return np.where(out > 0, 1, -1).astype(np.int8), int(rows.size)
     decisions = (out >= margin).astype(np.int8) - (out <= -margin).astype(np.int8)
     return decisions, int(rows.size)
 

@@ -72,7 +72,8 @@ from ._figures import LINESTYLES, MARKERS, figure_legend, interval_errors, log_a
 from ._floor import floor_work
 from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
 from ._stats import (
-    MIN_BOOTSTRAP_GROUPS, bootstrap_loglog_slope, format_interval, rate_with_interval,
+    MIN_BOOTSTRAP_GROUPS, POOLED_OVER_D_CAVEAT, bootstrap_loglog_slope, format_interval,
+    rate_with_interval,
 )
 from ._sweep import run_sweep
 
@@ -739,9 +740,11 @@ def pooled_success(df):
     -------
     table : pandas.DataFrame
         One row per (k, n, init, n_steps): ``successes``, ``runs`` (seeds x d
-        x m; every run has its own support, keys and initial queries, while
-        the T and the n of one seed share them), ``success``, ``success_low``
-        and ``success_high`` (Wilson 95 % over runs).
+        x m; every run draws its own support and initial queries, but for
+        one seed and m the keys at a smaller d are the first rows of those
+        at a larger d, and the T and the n of one seed share everything),
+        ``success``, ``success_low`` and ``success_high`` (Wilson 95 % over
+        runs, treated as independent: see the report's caveat).
 
     Examples
     --------
@@ -872,7 +875,7 @@ def report_k_sparse(df):
         "uniformly rotated regular simplex, the estimator's default; random: k "
         "independent uniform unit vectors; both share each seed's keys and support).",
         "",
-        "Pooled over d and m (runs = seeds x d x m):",
+        "Pooled over d and m (runs = seeds x d x m). " + POOLED_OVER_D_CAVEAT,
         "",
         _pooled_table(df).to_markdown(index=False),
         "",

@@ -57,7 +57,7 @@ from ._common import Study, expand_grid, run_preset, seeds_text, single_thread
 from ._figures import figure_legend, interval_errors, log_axis, offset
 from ._floor import TIME_COLUMNS, timing_sentence
 from ._parameters import AT_LEAST_TWO, POSITIVE, SAMPLES, STEP_LENGTH, Grid
-from ._stats import format_interval, rate_with_interval, wilson_interval
+from ._stats import POOLED_OVER_D_CAVEAT, format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
 
 _ATTENTIONS = ("softmax", "linear", "erf")
@@ -377,8 +377,22 @@ def _rate_columns(flags, name):
 _GROUP = ["attention", "d", "m", "n", "n_steps", "step_length"]
 
 
+#: Columns every one-step table has (``n_steps`` and ``step_length`` may be
+#: missing in tables written before they were swept).
+_REQUIRED = ("attention", "d", "m", "n", "seed", "success", "specialised", "loss_after_step")
+
+
 def _cells(df):
     """``df`` with the columns of tables written before T and the step were swept."""
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame (the table of one_step); "
+                        f"got {type(df).__name__}.")
+    missing = [c for c in _REQUIRED if c not in df]
+    if missing:
+        raise ValueError(f"df lacks the column(s) {missing}: a one_step table has "
+                         f"{', '.join(_REQUIRED)}.")
     df = df.copy()
     if "n_steps" not in df:
         df["n_steps"] = 1
@@ -795,7 +809,8 @@ def report_one_step(df):
         "after the steps; specialised = the two heads' most-attended positions are the "
         "two support bits. A run is one seed at one d and m; the three attention types, "
         "every step length and every T share each run's keys, initial queries and support "
-        "(paired). Rates in [brackets]: Wilson 95% intervals over runs.",
+        "(paired). Rates in [brackets]: Wilson 95% intervals over runs. "
+        + POOLED_OVER_D_CAVEAT,
         "",
         "Every step length, pooled over d and m (`best`: the step length with the most "
         "successes, ties broken by the lower median loss - chosen on these runs, so "

@@ -74,7 +74,11 @@ import numpy as np
 import pandas as pd
 import torch
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import (
+    Interval,
+    StrOptions,
+    validate_parameter_constraints,
+)
 
 from ..datasets import make_sparse_parity
 from ..estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
@@ -84,7 +88,13 @@ from ._common import Study, single_thread
 from ._figures import interval_errors, log_axis, offset
 from ._floor import floor_work
 from ._parameters import AT_LEAST_TWO, POSITIVE, SEEDS, Grid, estimator_parameters
-from ._stats import MIN_BOOTSTRAP_GROUPS, format_interval, format_slope, wilson_interval
+from ._stats import (
+    MIN_BOOTSTRAP_GROUPS,
+    check_n_boot,
+    format_interval,
+    format_slope,
+    wilson_interval,
+)
 from ._sweep import run_sweep
 
 MODELS = ("transformer_population_one_step", "transformer_population", "transformer", "ffnn",
@@ -514,9 +524,9 @@ def summarize_parameter_scaling(cells, threshold, success_share):
         One row per (model, d, size, seed) run: ``accuracy``, ``params``
         (trainable), ``frozen``, ``n_train``, ``seconds``.
     threshold : float
-        Test accuracy that counts as success.
+        Test accuracy that counts as success, in (0, 1].
     success_share : float
-        Share of a size's seeds that must succeed.
+        Share of a size's seeds that must succeed, in (0, 1].
 
     Returns
     -------
@@ -548,6 +558,11 @@ def summarize_parameter_scaling(cells, threshold, success_share):
     >>> int(row["size"]), int(row["seeds_reached"]), bool(row["non_monotone"]), row["size_counts"]
     (2, 4, True, '[[1, 0, 5, 11, 0], [2, 4, 5, 21, 0], [3, 3, 5, 31, 0]]')
     """
+    validate_parameter_constraints(
+        {"threshold": [_SHARE], "success_share": [_SHARE]},
+        {"threshold": threshold, "success_share": success_share},
+        caller_name="summarize_parameter_scaling",
+    )
     cells = pd.DataFrame(cells)
     rows = []
     for (model, d), group in (cells.groupby(["model", "d"], sort=True) if len(cells) else []):
@@ -617,7 +632,8 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
     df : pandas.DataFrame
         The result of :func:`parameter_scaling` (its ``size_counts`` column).
     d_max : int or None, default=None
-        Use only d <= d_max (to compare models over the same d).
+        Use only d <= d_max (to compare models over the same d); a number
+        > 0.
     n_boot : int, default=2000
         Bootstrap draws; at least 1.
     random_state : int, default=0
@@ -642,8 +658,9 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
     >>> round(fit["slope"], 2), fit["rough"], fit["n_points"]
     (1.0, True, 2)
     """
-    if isinstance(n_boot, bool) or int(n_boot) != n_boot or n_boot < 1:
-        raise ValueError(f"n_boot must be a whole number >= 1; got {n_boot!r}.")
+    n_boot = check_n_boot(n_boot)
+    validate_parameter_constraints({"d_max": [Interval(Real, 0, None, closed="neither"), None]},
+                                   {"d_max": d_max}, caller_name="parameter_slopes")
     if column not in ("params", "total"):
         raise ValueError(f"column must be 'params' or 'total'; got {column!r}.")
     counts = size_counts(df)
@@ -655,7 +672,6 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
     slopes = {}
     for model in [m for m in MODELS if m in set(df["model"])]:
         part = counts[counts["model"] == model]
-        groups = [g.sort_values("size") for _, g in part.groupby("d", sort=True)]
         value = part["params"] + (part["frozen"] if column == "total" else 0)
         part = part.assign(value=value)
         groups = [g.sort_values("size") for _, g in part.groupby("d", sort=True)]
@@ -980,6 +996,18 @@ def report_parameter_scaling(df, tablefmt="pipe"):
             f"* {name}: {format_slope(fit)} ({fit['n_points']} value"
             f"{'' if fit['n_points'] == 1 else 's'} of d"
             + (f", {fit['d_min']} to {fit['d_max']}" if fit["n_points"] else "") + ")"
+        )
+    left_out = [
+        f"{DISPLAY_NAMES[model]} at d = {', '.join(str(d) for d in part['d'])}"
+        for model, part in df[~df["reached"]].groupby("model", sort=False)
+        if model in slopes and slopes[model]["n_points"] >= 2
+    ]
+    if left_out:
+        lines.append(
+            "* Left out of these slopes, where no size tried met the rule: "
+            + "; ".join(left_out) + ". Their size needed lies above the largest size "
+            "tried, so leaving them out can only make a slope flatter when they are the "
+            "largest d (read such a slope as a lower estimate)."
         )
     ranges = sorted({(f["d_min"], f["d_max"]) for f in slopes.values() if f["n_d"] >= 2})
     lines += ["", "About 1: linear in d (as for any two-layer network with its first layer "

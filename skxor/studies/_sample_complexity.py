@@ -8,7 +8,7 @@ target (0.95 by default) at every larger size tried. The grid only brackets
 it: the true n* lies in ``(last failing n, first reaching n]``, the grid
 cell below the first size from which the accuracy stays up. A seed whose
 accuracy stays up from the smallest size tried is *left-censored* (n* in
-``(0, n_min]``), one that never stays up is *right-censored* (n* > n_max);
+``(0, n_min]``), one that does not stay up by n_max is *right-censored* (n* > n_max);
 both are kept. The growth of n* with d is fitted by maximum likelihood to
 these intervals (:func:`fit_exponents`): log n* normal around
 ``b + a log d`` with a common spread, each seed contributing the probability
@@ -19,7 +19,7 @@ their own experiments found far fewer samples than the bound to suffice.
 
 import time
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -34,7 +34,7 @@ from ._common import Study, expand_grid, run_preset, seeds_text, single_thread
 from ._figures import MARKERS, log_axis, offset
 from ._floor import TIME_COLUMNS, timing_sentence
 from ._parameters import AT_LEAST_TWO, POSITIVE, Grid
-from ._stats import format_interval, rate_with_interval
+from ._stats import check_confidence, check_n_boot, format_interval, rate_with_interval
 from ._sweep import run_sweep
 
 #: The models compared; each maps to an estimator factory in ``_estimator``.
@@ -377,7 +377,7 @@ def samples_needed(df, target=None):
     -------
     table : pandas.DataFrame
         Columns ``model, d, n_star`` (median over seeds of the per-seed n*,
-        a seed that never reaches the target counting as more than the
+        a seed that does not reach the target by the largest size counting as more than the
         largest size; NaN unless more than half the seeds reach it, since
         with half or more above the grid the median is not bracketed),
         ``n_star_min``, ``n_star_max`` (range over the seeds that reach it),
@@ -485,6 +485,34 @@ def _maximise(x, lo, hi, a=None, start=None):
     return best
 
 
+def _censored_inputs(d, n_low, n_high):
+    """``d, n_low, n_high`` as float arrays of one length, checked (ValueError naming them)."""
+    arrays = []
+    for name, values in (("d", d), ("n_low", n_low), ("n_high", n_high)):
+        try:
+            values = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must hold numbers; got {values!r:.80}.") from None
+        if values.ndim != 1:
+            raise ValueError(f"{name} must be 1-D; got shape {values.shape}.")
+        arrays.append(values)
+    d, n_low, n_high = arrays
+    if not d.size == n_low.size == n_high.size:
+        raise ValueError(f"d, n_low and n_high need one entry per observation; got "
+                         f"lengths {d.size}, {n_low.size} and {n_high.size}.")
+    if not (np.isfinite(d) & (d > 0)).all():
+        raise ValueError(f"d must hold finite numbers > 0; got {d[~(np.isfinite(d) & (d > 0))][:5]}.")
+    if not (np.isfinite(n_low) & (n_low >= 0)).all():
+        raise ValueError("n_low must hold finite sizes >= 0 (0: left-censored); got "
+                         f"{n_low[~(np.isfinite(n_low) & (n_low >= 0))][:5]}.")
+    # inf (right-censored) is allowed, NaN is not; every cell is (n_low, n_high].
+    if not (n_high > n_low).all():
+        raise ValueError("n_high must exceed n_low in every row (inf: right-censored); "
+                         f"got {int((~(n_high > n_low)).sum())} row(s) where it does not "
+                         "(or is NaN).")
+    return d, n_low, n_high
+
+
 def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
     """Exponent a of n* ~ d^a by maximum likelihood on interval-censored n*.
 
@@ -509,6 +537,13 @@ def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
         n* at the mean log d), ``log_d_centre``, ``n_points``. All NaN
         unless some observation is bracketed on both sides at two distinct d.
 
+    Raises
+    ------
+    ValueError
+        Inputs of different lengths or not 1-D; a d that is not a finite
+        number > 0; an ``n_low`` that is not finite and >= 0; an ``n_high``
+        not above its ``n_low`` (or NaN); ``confidence`` outside (0, 1).
+
     Examples
     --------
     >>> import numpy as np
@@ -521,10 +556,10 @@ def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
     >>> bool(fit["low"] < 2 < fit["high"]), fit["n_points"]
     (True, 12)
     """
-    d = np.asarray(d, dtype=float).ravel()
-    lo = np.log(np.asarray(n_low, dtype=float).ravel(), where=np.asarray(n_low) > 0,
-                out=np.full(d.size, -np.inf))
-    hi = np.log(np.asarray(n_high, dtype=float).ravel())
+    confidence = check_confidence(confidence)
+    d, n_low, n_high = _censored_inputs(d, n_low, n_high)
+    lo = np.log(n_low, where=n_low > 0, out=np.full(d.size, -np.inf))
+    hi = np.log(n_high)
     nan = float("nan")
     fit = {"exponent": nan, "low": nan, "high": nan, "sigma": nan, "intercept": nan,
            "log_d_centre": nan, "n_points": int(d.size)}
@@ -605,11 +640,9 @@ def fit_exponents(df, target=None, *, confidence=0.95, n_boot=None, random_state
     >>> fits[["n_points", "n_interval", "left_censored", "right_censored"]].values.tolist()
     [[4, 2, 2, 0]]
     """
-    if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
-        raise ValueError(f"confidence must be in (0, 1); got {confidence!r}.")
-    if n_boot is not None and (isinstance(n_boot, bool) or not isinstance(n_boot, Integral)
-                               or n_boot < 1):
-        raise ValueError(f"n_boot must be a whole number >= 1; got {n_boot!r}.")
+    confidence = check_confidence(confidence)
+    if n_boot is not None:
+        check_n_boot(n_boot)
     if n_boot is not None or random_state is not None:
         warnings.warn("fit_exponents no longer bootstraps: n_boot and random_state are "
                       "ignored (the interval is a profile-likelihood interval).",
@@ -878,7 +911,7 @@ def report_sample_complexity(df):
         "range: the whole range of the cells, rough, with fewer seeds); seed_range: "
         "smallest and largest per-seed n*; reached: seeds reaching the target, Wilson "
         "95%; at_floor: seeds already at the target at the smallest size (left-censored); "
-        "not_reached: seeds never staying there (right-censored).",
+        "not_reached: seeds not staying there by the largest size tried (right-censored).",
         "",
         shown.to_markdown(index=False, floatfmt=",.0f"),
         "",

@@ -10,12 +10,22 @@ rough. The functions here are the one place these are computed, so tables,
 figures and reports agree.
 """
 
+from numbers import Real
+
 import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
 
 #: The fewest independent groups (seeds) a bootstrap interval is drawn from.
 MIN_BOOTSTRAP_GROUPS = 8
+
+#: The caveat of a rate pooled over d: runs of one seed share a prefix of keys.
+POOLED_OVER_D_CAVEAT = (
+    "Runs of one seed at different d are not independent draws: for the same m, the "
+    "keys at a smaller d are the first rows of those at a larger d (supports and "
+    "initial queries are drawn anew). Wilson intervals pooled over d treat every run "
+    "as independent, so they may be too narrow; the per-d rows do not share keys."
+)
 
 __all__ = [
     "MIN_BOOTSTRAP_GROUPS",
@@ -27,6 +37,22 @@ __all__ = [
     "rate_with_interval",
     "wilson_interval",
 ]
+
+
+def check_n_boot(n_boot):
+    """``n_boot`` as an int, or a ValueError naming it (not int()'s TypeError or OverflowError)."""
+    if (isinstance(n_boot, bool) or not isinstance(n_boot, Real) or not np.isfinite(n_boot)
+            or n_boot != int(n_boot) or n_boot < 1):
+        raise ValueError(f"n_boot must be a whole number >= 1; got {n_boot!r}.")
+    return int(n_boot)
+
+
+def check_confidence(confidence):
+    """``confidence`` as a float in (0, 1), or a ValueError naming it."""
+    if (isinstance(confidence, bool) or not isinstance(confidence, Real)
+            or not 0 < confidence < 1):
+        raise ValueError(f"confidence must be a number in (0, 1); got {confidence!r}.")
+    return float(confidence)
 
 
 def _check_counts(successes, n):
@@ -168,9 +194,8 @@ def bootstrap_loglog_slope(x, y, groups=None, *, n_boot=2000, confidence=0.95, r
     >>> res["rough"], bool(np.isnan(res["low"])), round(res["range_low"], 1), round(res["range_high"], 1)
     (True, True, 2.0, 2.0)
     """
-    if isinstance(n_boot, bool) or int(n_boot) != n_boot or n_boot < 1:
-        raise ValueError(f"n_boot must be a whole number >= 1; got {n_boot!r}.")
-    n_boot = int(n_boot)
+    n_boot = check_n_boot(n_boot)
+    confidence = check_confidence(confidence)
     x = np.asarray(x, dtype=float).ravel()
     y = np.asarray(y, dtype=float).ravel()
     if x.shape != y.shape:

@@ -243,3 +243,18 @@ def test_gain_slopes_bootstrap_only_from_eight_seeds():
                     init="antisymmetric")
     assert gain_slopes(many).iloc[0]["interval"] == "bootstrap 95%"
     assert "range of the per-seed slopes, rough" in report_k_sparse(few)
+
+
+def test_report_says_runs_pooled_over_d_share_keys(small):
+    # Old docstring of pooled_success: "every run has its own support, keys
+    # and initial queries"; the keys of one seed at a smaller d are the first
+    # rows of those at a larger d, and the report did not say so.
+    from skxor.nn import sparse_xor_init
+
+    small_keys, _ = sparse_xor_init(20, 16, n_heads=3, random_state=5)
+    large_keys, _ = sparse_xor_init(50, 16, n_heads=3, random_state=5)
+    assert np.array_equal(small_keys, large_keys[:20])
+    text = " ".join(report_k_sparse(small).split())
+    assert "Runs of one seed at different d are not independent draws" in text
+    from skxor.studies._k_sparse import pooled_success
+    assert "every run has its own support, keys" not in pooled_success.__doc__

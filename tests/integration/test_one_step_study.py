@@ -4,6 +4,7 @@ import itertools
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 from sklearn.utils import check_random_state
@@ -305,3 +306,30 @@ def test_several_steps_are_taken_and_the_estimator_takes_them_too():
     assert many["loss_after_step"] < one["loss_after_step"]
     samples = one_step_cell(n=20000, n_steps=20, **cell)
     assert samples["loss_after_step"] < one_step_cell(n=20000, n_steps=1, **cell)["loss_after_step"]
+
+
+def test_report_says_runs_pooled_over_d_share_keys(small):
+    # Old report: "Wilson 95% intervals over runs" with no word that the runs
+    # of one seed at different d share the first rows of their keys (the
+    # intervals pooled over d count them as independent).
+    from skxor.nn import sparse_xor_init
+
+    small_keys, _ = sparse_xor_init(20, 16, random_state=3)
+    large_keys, _ = sparse_xor_init(50, 16, random_state=3)
+    assert np.array_equal(small_keys, large_keys[:20])  # what the caveat states
+    text = " ".join(report_one_step(small).split())
+    assert "Runs of one seed at different d are not independent draws" in text
+    assert "may be too narrow" in text
+
+
+@pytest.mark.parametrize("function", ["best_steps", "summarise_one_step"])
+def test_summaries_name_a_table_that_is_not_a_one_step_table(function, small):
+    # Old code: KeyError 'n' (an empty DataFrame) or 'success'.
+    from skxor.studies import _one_step
+
+    with pytest.raises(ValueError, match="lacks the column"):
+        getattr(_one_step, function)(pd.DataFrame())
+    with pytest.raises(ValueError, match=r"lacks the column\(s\) \['success'\]"):
+        getattr(_one_step, function)(small.drop(columns="success"))
+    with pytest.raises(TypeError, match="pandas DataFrame"):
+        getattr(_one_step, function)(small.to_dict())

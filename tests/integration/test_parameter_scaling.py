@@ -339,8 +339,11 @@ def test_slopes_get_a_bootstrap_interval_from_eight_seeds_per_size():
                                                     np.log([8, 12, 16, 24]), 1)[0])
     total = parameter_slopes(table, n_boot=10, column="total")["transformer_population"]
     assert total["slope"] > fit["slope"]  # the frozen d m keys grow with d
-    with pytest.raises(ValueError, match="n_boot"):
-        parameter_slopes(table, n_boot=0)
+    # Old code: None / NaN / inf reached int() (TypeError, ValueError or
+    # OverflowError naming nothing).
+    for bad in (0, None, np.nan, np.inf):
+        with pytest.raises(ValueError, match="n_boot must be a whole number >= 1"):
+            parameter_slopes(table, n_boot=bad)
 
 
 def test_headline_renders_degenerate_tables(tmp_path, quick):
@@ -364,3 +367,40 @@ def test_headline_renders_degenerate_tables(tmp_path, quick):
 def test_full_preset_population_reference_reaches_8192():
     df = parameter_scaling("full", model=["transformer_population"])
     assert df["d"].max() == 8192 and df["reached"].all()
+
+
+@pytest.mark.parametrize("threshold, share", [(np.nan, 0.8), (0.99, np.nan), (2.0, 0.8),
+                                              (0.99, 0.0), ("high", 0.8)])
+def test_summary_names_a_bad_threshold_or_share(threshold, share):
+    # Old code: NaN or 2.0 made every (model, d) "not reached" without a
+    # word, and a share of 0 made the smallest size "needed".
+    cells = pd.DataFrame({"model": "ffnn", "d": 8, "size": [1, 2], "seed": 0, "n_train": 10,
+                          "accuracy": [0.5, 1.0], "params": [11, 21], "frozen": 0,
+                          "seconds": 0.1})
+    with pytest.raises(ValueError, match="threshold|success_share"):
+        summarize_parameter_scaling(cells, threshold, share)
+
+
+@pytest.mark.parametrize("d_max", [np.nan, -1, 0, "x"])
+def test_slopes_name_a_bad_d_max(d_max):
+    # Old code: NaN or -1 dropped every d (slope NaN without a word); "x"
+    # raised pandas' "Invalid comparison".
+    cells = pd.DataFrame({"model": "transformer_population", "d": [16, 32], "size": 2,
+                          "seed": 0, "n_train": 0, "accuracy": 1.0, "params": 4,
+                          "frozen": [32, 64], "seconds": 0.0})
+    table = summarize_parameter_scaling(cells, 0.99, 0.8)
+    with pytest.raises(ValueError, match="d_max"):
+        parameter_slopes(table, d_max=d_max)
+
+
+def test_report_says_which_d_the_slope_leaves_out():
+    # d = 64 meets the rule at no size tried (m up to 8): its size needed is
+    # above the grid, and the slope over d = 16, 32 leaves it out. The old
+    # report said only "least squares over the d where the rule was met".
+    df = parameter_scaling(model=["transformer_population"], d=[16, 32, 64], seeds=2,
+                           transformer_m=[4, 8], n_test=2000)
+    assert df["reached"].tolist() == [True, True, False]
+    text = " ".join(report_parameter_scaling(df).split())
+    assert ("Left out of these slopes, where no size tried met the rule: transformer, "
+            "T steps (population) at d = 64.") in text
+    assert "lower estimate" in text

@@ -147,3 +147,16 @@ def test_callables_get_bits_on_which_arithmetic_does_not_wrap():
     # 2 * X[:, 0] - 1 on uint8 bits gave 255 (refused as a decision).
     prof = margin_profile(lambda X: 2 * X[:, 0] - 1, 3)
     assert prof.n_undecided == 0 and prof.average == 1.0
+
+
+@pytest.mark.parametrize("margin", [0.0, 0.1])
+def test_nan_outputs_are_refused_not_read_as_decisions(margin):
+    # Old code: NaN outputs became "rejected" (margin 0) or "undecided"
+    # (margin 0.1) for every string, without a word; sensitivity_profile
+    # refuses the same module.
+    model = BooleanTransformer(n_bits=4, seed=0, margin=margin)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.fill_(float("nan"))
+    with pytest.raises(ValueError, match="non-finite outputs"):
+        margin_profile(model, 4)

@@ -496,3 +496,18 @@ def test_boolean_outputs_are_never_redecided():
 
     assert sensitivity_profile(Parity(6), 6).n_redecided == 0
     assert sensitivity_profile(lambda X: X[:, 0], 6).n_redecided == 0
+
+
+def test_a_classifier_with_nan_outputs_is_refused():
+    # Old code: the skxor classifier path read a NaN decision value as
+    # "not classes_[1]" (the torch-module path already refused NaN).
+    from skxor import BooleanTransformerClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (64, 4))
+    clf = BooleanTransformerClassifier(max_iter=1, random_state=0).fit(X, X[:, 0] ^ X[:, 1])
+    with torch.no_grad():
+        for p in clf.module_.parameters():
+            p.fill_(float("nan"))
+    with pytest.raises(ValueError, match="non-finite outputs"):
+        sensitivity_profile(clf, 4)

@@ -83,7 +83,19 @@ def test_no_bootstrap_interval_from_fewer_than_eight_seeds():
     assert "rough" not in format_slope(res)
 
 
-@pytest.mark.parametrize("n_boot", [0, -5, 2.5])
+@pytest.mark.parametrize("n_boot", [0, -5, 2.5, None, np.nan, np.inf, "5", True])
 def test_bootstrap_needs_a_positive_number_of_resamples(n_boot):
-    with pytest.raises(ValueError, match="n_boot"):
+    # Old code: None, NaN and inf reached int() (TypeError / ValueError /
+    # OverflowError naming nothing).
+    with pytest.raises(ValueError, match="n_boot must be a whole number >= 1"):
         bootstrap_loglog_slope([1, 2, 3], [1, 2, 3], n_boot=n_boot)
+
+
+@pytest.mark.parametrize("confidence", [0, 1, 1.5, -0.1, np.nan, "0.95", True, None])
+def test_bootstrap_names_a_bad_confidence(confidence):
+    # Old code: 1.5 and NaN gave numpy's "Quantiles must be in the range
+    # [0, 1]"; 0 gave a zero-width "interval" without a word.
+    x = np.repeat([10, 20, 40, 80], 8)
+    y = x ** 2.0 * np.exp(0.1 * np.random.default_rng(0).standard_normal(x.size))
+    with pytest.raises(ValueError, match="confidence must be a number in"):
+        bootstrap_loglog_slope(x, y, groups=np.tile(np.arange(8), 4), confidence=confidence)
