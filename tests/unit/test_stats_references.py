@@ -176,3 +176,76 @@ def test_constant_sensitivity_gives_a_point_interval_and_one_string_the_whole_ra
     one = sensitivity_profile(lambda X: X[:, 0], 6, method="sampled", n_samples=1,
                               random_state=0)
     np.testing.assert_array_equal(one.average_ci, [0.0, 6.0])
+
+
+# -- edges of the statistics module (each pins a documented behaviour) ---------------
+
+def test_counts_must_lie_between_zero_and_n():
+    for k, n in [(-1, 5), (6, 5), (0, -1)]:
+        with pytest.raises(ValueError, match=f"need 0 <= successes <= n; got successes={k}, n={n}"):
+            wilson_interval(k, n)
+        with pytest.raises(ValueError, match="need 0 <= successes <= n"):
+            clopper_pearson_interval(k, n)
+
+
+def test_rate_counts_truthy_flags_at_the_default_level():
+    rate, low, high, n = rate_with_interval([2, 0, 3.5, 0])  # truthy values count as one
+    assert (rate, n) == (0.5, 4)
+    np.testing.assert_allclose((low, high), _wilson_by_hand(2, 4, 0.95), atol=1e-12)
+
+
+def test_bootstrap_defaults_are_2000_draws_from_seed_0():
+    rng = np.random.default_rng(5)
+    x = np.tile([2.0, 4.0, 8.0, 16.0, 32.0], 8)
+    seeds = np.repeat(np.arange(8), 5)
+    y = x ** (1.0 + 0.3 * rng.standard_normal(8)[seeds]) * np.exp(0.1 * rng.standard_normal(40))
+    default = bootstrap_loglog_slope(x, y, groups=seeds)
+    assert default == bootstrap_loglog_slope(x, y, groups=seeds, n_boot=2000, random_state=0)
+    assert default != bootstrap_loglog_slope(x, y, groups=seeds, n_boot=2001, random_state=0)
+    assert default != bootstrap_loglog_slope(x, y, groups=seeds, random_state=1)
+
+
+def test_bootstrap_drops_missing_zero_and_negative_values():
+    # None (a censored run stored as JSON null), 0 and negatives have no logarithm.
+    x = [1, 2, 4, None, 8, 16, 3]
+    y = [1, 4, 16, 5, 0, -1, None]
+    res = bootstrap_loglog_slope(x, y, n_boot=200)
+    assert res["n_points"] == 3 and res["slope"] == pytest.approx(2.0)
+
+
+def test_bootstrap_messages_and_degenerate_inputs():
+    with pytest.raises(ValueError, match=r"^x and y must have the same length; got 2 and 3\.$"):
+        bootstrap_loglog_slope([1, 2], [1, 2, 3])
+    with pytest.raises(ValueError, match=r"^groups must have one entry per point\.$"):
+        bootstrap_loglog_slope([1, 2], [1, 2], groups=[0])
+    one_x = bootstrap_loglog_slope([5, 5, 5], [1, 2, 3])  # three points, one x: no slope
+    assert np.isnan([one_x["slope"], one_x["low"], one_x["high"]]).all()
+
+
+def test_bootstrap_fits_draws_with_exactly_two_x_values():
+    # Every seed has both x values: every draw can be fitted.
+    x = np.tile([1.0, 2.0], 5)
+    seeds = np.repeat(np.arange(5), 2)
+    y = x ** (1.0 + 0.1 * seeds)
+    res = bootstrap_loglog_slope(x, y, groups=seeds, n_boot=300)
+    assert res["low"] < res["slope"] < res["high"]
+
+
+def test_bootstrap_interval_at_exactly_ninety_percent_fittable_draws():
+    # Four one-point seeds, two at each x; with this random state exactly 9 of
+    # the 10 draws hold both x values: 90% is enough for an interval.
+    res = bootstrap_loglog_slope([1.0, 1.0, 2.0, 2.0], [1.0, 1.5, 4.0, 5.0],
+                                 groups=[0, 1, 2, 3], n_boot=10, random_state=7)
+    assert np.isfinite([res["low"], res["high"]]).all()
+
+
+def test_format_interval_edges():
+    from skxor.studies._stats import format_interval
+
+    assert format_interval(None, 0.1, 0.2) == "-"
+    assert format_interval(0.5, None, 0.7) == "0.50"
+    assert format_interval(0.5, np.nan, 0.7) == "0.50"
+    assert format_interval(0.5, 0.3, np.inf) == "0.50"
+    # At most four digits, even when the bounds still read alike.
+    assert format_interval(0.0, 0.0, 1e-5) == "0.0000 [0.0000, 0.0000]"
+    assert format_interval(0.5, 0.49, 0.51, digits=1) == "0.50 [0.49, 0.51]"
