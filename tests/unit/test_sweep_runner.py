@@ -6,6 +6,7 @@ kind of run, and what is kept, set aside or warned about.
 """
 
 import json
+import os
 
 import numpy as np
 import pandas as pd
@@ -134,8 +135,24 @@ def test_prepare_out_dir_creates_and_refuses_a_file(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(ValueError, match=r"--out '.*file' is an existing file"):
         prepare_out_dir(tmp_path / "file", name="--out")
-    with pytest.raises(ValueError, match="out_dir .*cannot create or write"):
-        prepare_out_dir(tmp_path / "file" / "below")
+    below = tmp_path / "file" / "below"
+    with pytest.raises(ValueError) as caught:
+        prepare_out_dir(below)
+    assert str(caught.value) == (f"out_dir {str(below)!r}: cannot create or write this folder "
+                                 "(Not a directory); give a writable folder.")
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0,
+                    reason="file permissions do not bind root")
+def test_prepare_out_dir_probes_the_folder_itself(tmp_path):
+    folder = tmp_path / "read_only"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(ValueError, match="cannot create or write this folder"):
+            prepare_out_dir(folder)
+    finally:
+        folder.chmod(0o700)
 
 
 # -- pure helpers of the runner ------------------------------------------------------
@@ -294,3 +311,21 @@ def test_bad_parameters_stop_before_any_work(tmp_path):
     assert list(out.iterdir()) == []
     with pytest.raises(ValueError):
         run_studies(["no_such_study"], out_dir=out, progress=False, echo=None)
+
+
+def test_prepare_out_dir_writes_its_probe_inside_the_folder(tmp_path, monkeypatch):
+    # (Root ignores permissions: see where the probe goes instead.)
+    import tempfile
+
+    seen = []
+    real = tempfile.mkstemp
+
+    def spy(*args, **kwargs):
+        fd, name = real(*args, **kwargs)
+        seen.append(name)
+        return fd, name
+
+    monkeypatch.setattr(tempfile, "mkstemp", spy)
+    folder = prepare_out_dir(tmp_path / "out")
+    assert len(seen) == 1 and os.path.dirname(seen[0]) == str(folder)
+    assert not os.path.exists(seen[0])
