@@ -122,8 +122,20 @@ def test_finite_or_none():
 
 def test_connect_names_a_bad_scheduler_address():
     pytest.importorskip("distributed")
-    with pytest.raises(ConnectionError, match="scheduler='not an address'"):
+    with pytest.raises(ConnectionError, match="scheduler='not an address'") as caught:
         connect("not an address", timeout=0.5)
+    assert str(caught.value).endswith(
+        "give the address of a running scheduler, for example tcp://127.0.0.1:8786.")
+
+
+def test_connect_gives_up_after_its_timeout():
+    pytest.importorskip("distributed")
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ConnectionError, match="no dask.distributed scheduler answered within 1 s"):
+        connect("tcp://127.0.0.1:9", timeout=1)  # nothing listens on the discard port
+    assert time.perf_counter() - start < 20  # dask's own default waits 30 s
 
 
 # -- the output folder ---------------------------------------------------------------
