@@ -341,3 +341,12 @@ def test_prepare_out_dir_writes_its_probe_inside_the_folder(tmp_path, monkeypatc
     folder = prepare_out_dir(tmp_path / "out")
     assert len(seen) == 1 and os.path.dirname(seen[0]) == str(folder)
     assert not os.path.exists(seen[0])
+
+
+def test_connect_without_dask_says_what_to_install(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if absent
+    with pytest.raises(ImportError, match=r"^scheduler=\.\.\. needs dask\.distributed: "
+                                          r"pip install 'skxor\[dask\]'$"):
+        connect("tcp://127.0.0.1:8786")
