@@ -43,6 +43,7 @@ MODULES = {
     "skxor/sensitivity/_profile.py": [
         "tests/unit/test_sensitivity.py",
         "tests/unit/test_stats_references.py",
+        "tests/unit/test_profile_edges.py",
     ],
     "skxor/studies/_stats.py": [
         "tests/unit/test_study_stats.py",
