@@ -136,17 +136,19 @@ def test_reference_gradient_is_the_population_gradient(H, k, attention):
     assert loss == pytest.approx(population_loss(queries, keys, support, attention), rel=1e-12)
 
 
-@pytest.mark.parametrize("H, attention, step", [
-    (1, "softmax", "plain"), (2, "linear", "normalized"), (3, "erf", "plain"),
-    (3, "softmax", "normalized"), (4, "softmax", "plain"), (5, "linear", "plain"),
-    (5, "erf", "normalized"),
+@pytest.mark.parametrize("H, attention, step, batch", [
+    (1, "softmax", "plain", 48), (2, "linear", "normalized", 48), (3, "erf", "plain", 48),
+    (3, "softmax", "normalized", 48), (4, "softmax", "plain", 48), (5, "linear", "plain", 48),
+    (5, "erf", "normalized", 48),
+    # Batches of two strings: a (H, 2) block of head averages (not the H = 2 case).
+    (3, "softmax", "plain", 2), (4, "linear", "plain", 2),
 ])
-def test_mini_batch_epochs_follow_the_reference_sample_gradient(H, attention, step):
+def test_mini_batch_epochs_follow_the_reference_sample_gradient(H, attention, step, batch):
     """Mini-batches of the cube (repeated twice) over three epochs, step by step."""
     X = np.concatenate([_cube(D), _cube(D)])
     support = _support(min(H, 5), H)
     y = _labels(X, support)
-    seed, m, batch, epochs, lr, length = 7 + H, 5, 48, 3, 0.6, 1.5
+    seed, m, epochs, lr, length = 7 + H, 5, 3, 0.6, 1.5
     init = "random" if H % 2 else "antisymmetric"
     params = dict(m=m, n_heads=H, attention=attention, init=init, max_iter=epochs,
                   batch_size=batch, random_state=seed)
