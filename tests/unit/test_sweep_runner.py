@@ -350,3 +350,87 @@ def test_connect_without_dask_says_what_to_install(monkeypatch):
     with pytest.raises(ImportError, match=r"^scheduler=\.\.\. needs dask\.distributed: "
                                           r"pip install 'skxor\[dask\]'$"):
         connect("tcp://127.0.0.1:8786")
+
+
+def test_atomic_write_puts_its_temporary_file_next_to_the_target(tmp_path, monkeypatch):
+    import tempfile
+
+    from skxor.studies._sweep import atomic_write_text
+
+    calls = []
+    real = tempfile.mkstemp
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", spy)
+    atomic_write_text(tmp_path / "table.csv", "x\n")
+    # Same folder (so the rename is atomic), hidden, named after the target.
+    assert calls == [{"dir": tmp_path, "prefix": ".table.csv.", "suffix": ".tmp"}]
+
+
+def test_cells_store_their_format_and_non_finite_results(tmp_path):
+    from skxor.studies._sweep import FORMAT_VERSION
+
+    key, ident = _cell_key("s", double, {"x": 1})
+    path = tmp_path / f"{key}.json"
+    write_cell(path, ident, {"y": float("nan"), "z": float("inf")})
+    assert json.loads(path.read_text())["payload"]["format"] == FORMAT_VERSION
+    got = read_cell(path, ident)
+    assert np.isnan(got["y"]) and got["z"] == float("inf")
+    path.write_text("{")
+    with pytest.warns(RuntimeWarning, match=r"is partial, corrupt, unreadable or for other "
+                                            r"parameters; recomputing that cell\.$"):
+        read_cell(path, ident)
+
+
+def test_messages_name_the_offending_type():
+    with pytest.raises(TypeError, match=r"^cell 0 must be a dict of parameters; got list\.$"):
+        run_sweep(double, [[1]], study="s")
+    with pytest.raises(TypeError, match=r"not_a_dict must return a dict of results; got list\.$"):
+        run_sweep(not_a_dict, [{"x": 1}], study="s")
+
+
+def test_an_unwritable_checkpoint_warning_is_a_runtime_warning(tmp_path):
+    folder = tmp_path / "s"
+    folder.mkdir()
+    key, _ = _cell_key("s", double, {"x": 6})
+    (folder / f"{key}.json").mkdir()
+    import warnings as _warnings
+
+    with _warnings.catch_warnings(record=True) as caught:
+        _warnings.simplefilter("always")
+        run_sweep(double, [{"x": 6}], study="s", checkpoint_dir=tmp_path)
+    stores = [w for w in caught if "Could not write checkpoint" in str(w.message)]
+    assert len(stores) == 1 and stores[0].category is RuntimeWarning
+    assert str(stores[0].message).endswith("the result is kept for this run only.")
+
+
+class _Bar:
+    made = []
+
+    def __init__(self, **kwargs):
+        self.kwargs, self.updates, self.closed = kwargs, 0, False
+        _Bar.made.append(self)
+
+    def update(self, n):
+        self.updates += n
+
+    def close(self):
+        self.closed = True
+
+
+def test_progress_bar_only_when_asked_and_counting_reused_cells(tmp_path, monkeypatch):
+    import tqdm.auto
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", _Bar)
+    _Bar.made.clear()
+    run_sweep(double, [{"x": 1}, {"x": 2}], study="bar", checkpoint_dir=tmp_path)
+    assert _Bar.made == []  # progress=False by default
+    run_sweep(double, [{"x": 1}, {"x": 2}, {"x": 3}], study="bar", checkpoint_dir=tmp_path,
+              progress=True)
+    (bar,) = _Bar.made
+    assert bar.kwargs == {"total": 3, "initial": 2, "desc": "bar", "unit": "cell",
+                          "disable": None}
+    assert bar.updates == 1 and bar.closed
