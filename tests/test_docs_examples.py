@@ -1,30 +1,15 @@
-"""The documentation's examples run, and print what the pages say.
+"""The README's quick-start blocks run, and print what their comments say.
 
-The ``>>>`` examples of the .rst guides run as doctests (their outputs are
-compared), and the README's quick-start blocks run with each commented
-value checked against what the code gives.
+(The ``>>>`` examples of the .rst guides run as doctests in
+tests/unit/test_conventions.py.)
 """
 
-import doctest
 import re
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ["coming_from_other_code.rst", "profiling_models.rst"]
-
-
-@pytest.mark.parametrize("page", PAGES)
-def test_rst_examples_print_what_the_page_says(page, capsys):
-    path = ROOT / "docs" / page
-    assert path.read_text().count(">>>") >= 20  # the page still has its examples
-    result = doctest.testfile(str(path), module_relative=False, report=True,
-                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    report = capsys.readouterr().out
-    assert result.attempted >= 20
-    assert result.failed == 0, report[-5000:]
 
 
 def _quick_start_blocks():
