@@ -175,3 +175,68 @@ def test_mini_batch_epochs_follow_the_reference_sample_gradient(H, attention, st
         losses.append(epoch_loss)
     np.testing.assert_allclose(clf.queries_, theta, rtol=0, atol=1e-11)
     np.testing.assert_allclose(clf.loss_curve_, losses, rtol=1e-11, atol=1e-14)
+
+
+@pytest.mark.parametrize("H, k, m, seed", [(1, 1, 5, 0), (2, 2, 16, 0), (2, 2, 5, 3)])
+def test_the_mirror_fit_is_the_population_step_on_the_negated_labels(H, k, m, seed):
+    """Labels ``y = +prod_S x_i``: the paper's read-out cannot fit them, so fit
+    keeps its mirror, the paper model trained on ``-y`` (the theory's labels)
+    and negated: its queries are the population step's."""
+    X = _cube(D)
+    support = list(range(k))
+    y = -_labels(X, support)
+    clf = SparseXORTransformer(m=m, n_heads=H, dtype="float64", random_state=seed).fit(X, y)
+    assert clf.output_sign_ == -1
+    theta0 = clf.initial_queries_
+    np.testing.assert_allclose(clf.queries_, population_step(theta0, clf.keys_, support),
+                               rtol=0, atol=1e-11)
+    assert isinstance(clf.loss_curve_[0], float)
+    assert clf.loss_curve_[0] == pytest.approx(
+        population_loss(theta0, clf.keys_, support), rel=1e-12)
+    # Its predictions are the labels' signs where the mirror is sure.
+    f = clf.decision_function(X)
+    assert np.mean(np.sign(f) == y) > 0.9
+
+
+def test_the_mirror_replays_the_paper_fits_mini_batches():
+    X = np.concatenate([_cube(D), _cube(D)])
+    y = _labels(X, [0])  # paper orientation, then negated below
+    seed, m, batch, epochs, length = 0, 5, 32, 2, 100.0
+    clf = SparseXORTransformer(m=m, n_heads=1, dtype="float64", batch_size=batch,
+                               max_iter=epochs, random_state=seed).fit(X, -y)
+    assert clf.output_sign_ == -1
+    rng = np.random.RandomState(seed)
+    keys, theta = sparse_xor_init(D, m, 1, "antisymmetric", random_state=rng)
+    n, losses = X.shape[0], []
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        epoch_loss = 0.0
+        for rows in gen_batches(n, batch):
+            idx = order[rows]
+            loss, grad = _reference_gradient(theta, keys, X[idx], y[idx], "softmax")
+            epoch_loss += loss * idx.size / n
+            norm = np.linalg.norm(grad)
+            if norm > 0:  # a saturated softmax has no gradient: the step is skipped
+                theta = theta - length * grad / norm
+        losses.append(epoch_loss)
+    np.testing.assert_allclose(clf.queries_, theta, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(clf.loss_curve_, losses, rtol=1e-10)
+
+
+@pytest.mark.parametrize("H, attention", [(3, "softmax"), (2, "erf")])
+def test_a_pass_in_many_chunks_is_the_population_step(H, attention, monkeypatch):
+    """The pass over X goes chunk by chunk (bounded memory): 2^7 strings in
+    chunks of 9 rows give the same step as one block."""
+    import skxor.estimators._sparse_xor as module
+
+    monkeypatch.setattr(module, "_PASS_CHUNK_ELEMENTS", 64)
+    X = _cube(D)
+    support = [1, 4, 6][:H]
+    clf = _fit(X, _labels(X, support), m=4, n_heads=H, attention=attention, init="random",
+               learning_rate=0.5, random_state=H)
+    theta0 = clf.initial_queries_
+    np.testing.assert_allclose(
+        clf.queries_, population_step(theta0, clf.keys_, support, attention, learning_rate=0.5),
+        rtol=0, atol=1e-12)
+    assert clf.loss_curve_[0] == pytest.approx(
+        population_loss(theta0, clf.keys_, support, attention), rel=1e-12)
