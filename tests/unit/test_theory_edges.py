@@ -84,3 +84,22 @@ def test_overflow_messages_name_what_overflowed(function):
     with pytest.raises(ValueError, match="^queries are too large for linear attention: "
                                          "the population loss overflows float64"):
         function(queries, keys, [0, 1, 2], "linear")
+
+
+def test_real_tensors_are_accepted_and_other_values_named():
+    keys = np.random.default_rng(1).standard_normal((6, 3))
+    queries = np.random.default_rng(2).standard_normal((2, 3))
+    from_numpy = population_loss(queries, keys, [0, 3])
+    assert population_loss(torch.tensor(queries), torch.tensor(keys, dtype=torch.float32),
+                           [0, 3]) == pytest.approx(from_numpy, rel=1e-6)
+    with pytest.raises(TypeError, match=r"^queries must be a real numeric array; got str "
+                                        r"of dtype <U3\.$"):
+        population_loss("abc", keys, [0, 3])
+    with pytest.raises(TypeError, match=r"^keys must be a real numeric array; got list\.$"):
+        population_loss(queries, [[1.0, 2.0, 3.0], [1.0]], [0, 1])
+
+
+def test_overflow_message_says_what_to_do():
+    with pytest.raises(ValueError, match=r"rescale the queries \(or use a smaller "
+                                         r"step_length / learning_rate\)\.$"):
+        population_loss(np.full((3, 4), 1e300), np.eye(4), [0, 1, 2], "linear")
