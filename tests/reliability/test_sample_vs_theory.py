@@ -240,3 +240,15 @@ def test_a_pass_in_many_chunks_is_the_population_step(H, attention, monkeypatch)
         rtol=0, atol=1e-12)
     assert clf.loss_curve_[0] == pytest.approx(
         population_loss(theta0, clf.keys_, support, attention), rel=1e-12)
+
+
+def test_bits_and_binarized_inputs_take_the_same_step():
+    X = _cube(D)
+    y = _labels(X, [2, 5])
+    params = dict(m=5, learning_rate=0.8, random_state=4)
+    spins = _fit(X, y, **params)
+    bits = _fit((1 - X) / 2, y, **params)  # 0/1 bits: bit 1 is spin -1
+    real = _fit(3.0 * (1 - X) / 2 - 0.5, y, binarize=1.0, **params)  # -0.5 / 2.5
+    for other in (bits, real):
+        np.testing.assert_allclose(other.queries_, spins.queries_, rtol=0, atol=1e-12)
+
