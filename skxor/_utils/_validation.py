@@ -6,6 +6,7 @@ too); anything else is rejected with a ``ValueError`` naming the values, unless
 a ``binarize`` threshold maps real values to bits first.
 """
 
+import math
 from contextlib import contextmanager
 from numbers import Integral, Real
 
@@ -276,11 +277,19 @@ def check_dtype(dtype):
     raise ValueError(f"dtype must be 'float32' or 'float64'; got {dtype!r}.")
 
 
+def _is_finite(value):
+    """``math.isfinite`` for any real; an int beyond float range (10**400) is not."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def check_positive_finite(value, name):
     """A positive finite real, else ValueError/TypeError naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a positive finite number; got {value!r}.")
-    if not np.isfinite(value) or value <= 0:
+    if not _is_finite(value) or value <= 0:
         raise ValueError(f"{name} must be a positive finite number; got {value!r}.")
     return float(value)
 
@@ -293,9 +302,25 @@ def check_finite_params(estimator, names):
     """
     for name in names:
         value = getattr(estimator, name)
-        if value is not None and not np.isfinite(value):
+        if value is None or isinstance(value, str) or not isinstance(value, Real):
+            continue  # strings (e.g. "normalized") and types are the constraints' job
+        if not _is_finite(value):
             what = "a finite threshold or None" if name == "binarize" else "finite"
-            raise ValueError(f"{name} must be {what}; got {value!r}.")
+            raise ValueError(f"{name} must be {what} (within float range); got {value!r}.")
+
+
+def real_parameters(estimator):
+    """Names of the parameters whose constraints admit a real number.
+
+    Every such parameter must be finite: the list is read from
+    ``_parameter_constraints`` so that a new float parameter cannot be left
+    out of :func:`check_finite_params`.
+    """
+    names = []
+    for name, constraints in getattr(estimator, "_parameter_constraints", {}).items():
+        if any(c is Real or (isinstance(c, Interval) and c.type is Real) for c in constraints):
+            names.append(name)
+    return names
 
 
 def check_head_split(d_model, n_heads):

@@ -29,6 +29,7 @@ from .._utils._validation import (
     check_device,
     check_dtype,
     check_finite_params,
+    real_parameters,
     restore_on_error,
     row_batches,
     to_spins,
@@ -106,7 +107,8 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         With ``need_y=False`` and ``y=None`` only X is validated; ``classes``
         and ``y_spins`` are then None.
         """
-        check_finite_params(self, self._finite_params)
+        # The listed ones and every real-valued parameter (a float field can't be missed).
+        check_finite_params(self, dict.fromkeys([*self._finite_params, *real_parameters(self)]))
         if y is None and not need_y:
             X = validate_binary_data(self, X, dtype="numeric")
             classes = y_spins = None

@@ -1,0 +1,75 @@
+"""Every benchmark runs at a tiny size and returns well-formed rows.
+
+The benchmarks are run by hand (``python benchmarks/run.py``); this only
+checks that each one still runs against the current code and that its row
+can be written. Timing targets at these sizes mean nothing and are not
+asserted.
+"""
+
+import math
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+#: Tiny arguments for every benchmark in the suite (seconds, not minutes).
+TINY = {
+    "target_1_vs_standard_transformer": dict(d=32, n=256, m=8),
+    "target_2_vs_floor": dict(d=32, n=512, m=8),
+    "target_3_population_step": dict(d=2000, m=16),
+    "target_4_exhaustive_profile": dict(n_bits=8, fraction_bits=2),
+    "flop_rate_exhaustive_profile": dict(n_bits=8, timed_bits=8, piece_bits=6, repeat=1),
+    "memory_exhaustive_profile": dict(sizes=(18,)),
+    "sampled_profile_long_inputs": dict(n_bits=16, n_samples=64, timed_samples=8, repeat=1),
+    "target_5_vs_hand_written_loop": dict(n=256, d=20, epochs=1),
+    "training_loop_vs_hand_written": dict(n=64, n_bits=6, d_model=8, epochs=1),
+    "target_k_heads_step": dict(d=2000, m=8, k=3),  # k = 4 places a bit at 54 321
+}
+
+
+@pytest.fixture(scope="module")
+def run_module():
+    sys.path.insert(0, str(BENCH))
+    try:
+        import _common
+        import run
+
+        _common.QUICK = True
+        yield run
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+def test_every_benchmark_has_a_tiny_size(run_module):
+    names = [bench.__name__ for _, bench in run_module._benchmarks()]
+    assert sorted(names) == sorted(TINY)
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_benchmark_runs_at_a_tiny_size(run_module, name, tmp_path):
+    (bench,) = [b for _, b in run_module._benchmarks() if b.__name__ == name]
+    result = bench(**TINY[name])
+    rows = result if isinstance(result, list) else [result]
+    assert rows
+    for row in rows:
+        assert {"benchmark", "target", "baseline_s", "skxor_s", "ratio", "passes"} <= set(row)
+        assert isinstance(row["passes"], bool)
+        assert row.get("status") != "ERROR", row.get("note")
+        assert math.isfinite(row["ratio"]) and row["ratio"] >= 0
+    # The rows can be written, and a rerun of one benchmark keeps the others.
+    out = tmp_path / "results.csv"
+    pd.DataFrame([{"benchmark": "other", "target": "", "passes": "True"}]).to_csv(out, index=False)
+    run_module.write(rows, out, keep_others=True)
+    table = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert set(table["benchmark"]) == {"other", *(r["benchmark"] for r in rows)}
+    assert (table.loc[table["benchmark"] == "other", "status"] == "PASS").all()
+
+
+def test_run_list_and_an_unknown_name(run_module, capsys):
+    assert run_module.main(["--list"]) == 0
+    listed = capsys.readouterr().out.split()
+    assert len(listed) == len(TINY)
+    assert run_module.main(["no-such-benchmark"]) == 2
