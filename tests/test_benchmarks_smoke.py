@@ -27,6 +27,9 @@ TINY = {
     "target_5_vs_hand_written_loop": dict(n=256, d=20, epochs=1),
     "training_loop_vs_hand_written": dict(n=64, n_bits=6, d_model=8, epochs=1),
     "target_k_heads_step": dict(d=2000, m=8, k=3),  # k = 4 places a bit at 54 321
+    "p12_sparse_xor_sampled_profile": dict(d=200, n_strings=8, per_flip_d=100),
+    "p13_boolean_transformer_one_layer": dict(n_bits=16, n_strings=4, per_flip_strings=2),
+    "p14_boolean_transformer_two_layers": dict(n_bits=16, n_strings=4, timed_strings=2),
 }
 
 

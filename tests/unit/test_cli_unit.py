@@ -23,6 +23,7 @@ from skxor.cli import (
 )
 
 TINY = ["--set", "one_step.d=30", "--set", "m=8", "--set", "seeds=1",
+        "--set", "one_step.step_length=100", "--set", "one_step.n_steps=1",
         "--set", "one_step.n_test=100"]
 
 

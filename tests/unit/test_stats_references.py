@@ -88,6 +88,16 @@ def _three_seeds(repeats=1):
     return x, x**slopes, seeds
 
 
+@pytest.fixture
+def bootstrap_from_any_number_of_seeds(monkeypatch):
+    """Lift the studies' 8-seed minimum, so the resampling itself can be pinned
+    on cases small enough to enumerate (the minimum is tested on its own)."""
+    import skxor.studies._stats as stats
+
+    monkeypatch.setattr(stats, "MIN_BOOTSTRAP_GROUPS", 1)
+
+
+@pytest.mark.usefixtures("bootstrap_from_any_number_of_seeds")
 @pytest.mark.parametrize("level, expected", [
     # 95%: the 2.5% tail lies inside the mass 1/27 = 3.7% at 1 (and at 3).
     (0.95, (1.0, 3.0)),
@@ -105,6 +115,7 @@ def test_bootstrap_over_seeds_matches_the_enumerated_distribution(level, expecte
     np.testing.assert_allclose((res["low"], res["high"]), expected, rtol=0, atol=1e-9)
 
 
+@pytest.mark.usefixtures("bootstrap_from_any_number_of_seeds")
 def test_bootstrap_resamples_seeds_not_points():
     # Eight points per seed and x: the seed-to-seed spread of slopes is the
     # only variation. Resampling the 120 points treats them as independent
@@ -123,6 +134,7 @@ def test_bootstrap_resamples_seeds_not_points():
     assert one["low"] == one["high"] == pytest.approx(2.0)
 
 
+@pytest.mark.usefixtures("bootstrap_from_any_number_of_seeds")
 def test_bootstrap_interval_needs_most_draws_fittable():
     # Two seeds, each on a single x: half the draws pick one seed twice (one
     # x value, no slope), so no interval is reported.
@@ -222,6 +234,7 @@ def test_bootstrap_messages_and_degenerate_inputs():
     assert np.isnan([one_x["slope"], one_x["low"], one_x["high"]]).all()
 
 
+@pytest.mark.usefixtures("bootstrap_from_any_number_of_seeds")
 def test_bootstrap_fits_draws_with_exactly_two_x_values():
     # Every seed has both x values: every draw can be fitted.
     x = np.tile([1.0, 2.0], 5)
@@ -231,6 +244,7 @@ def test_bootstrap_fits_draws_with_exactly_two_x_values():
     assert res["low"] < res["slope"] < res["high"]
 
 
+@pytest.mark.usefixtures("bootstrap_from_any_number_of_seeds")
 def test_bootstrap_interval_at_exactly_ninety_percent_fittable_draws():
     # Four one-point seeds, two at each x; with this random state exactly 9 of
     # the 10 draws hold both x values: 90% is enough for an interval.

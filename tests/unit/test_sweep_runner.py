@@ -38,7 +38,7 @@ from skxor.studies._sweep import (
     write_cell,
 )
 
-TINY = {"d": [30], "m": [8], "seeds": 1, "n_test": 100}
+TINY = {"d": [30], "m": [8], "seeds": 1, "n_test": 100, "step_length": [100.0], "n_steps": [1]}
 
 
 def double(x):
