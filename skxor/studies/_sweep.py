@@ -18,6 +18,7 @@ import json
 import math
 import os
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 
@@ -125,6 +126,8 @@ def _run_cell(cell_fn, params):
 
 #: Seconds to wait for a dask scheduler to answer before giving up.
 CONNECT_TIMEOUT = 5
+#: Extra seconds for distributed to start its event loop and report its own error.
+_CONNECT_GRACE = 5
 
 
 def connect(scheduler, timeout=CONNECT_TIMEOUT):
@@ -133,8 +136,9 @@ def connect(scheduler, timeout=CONNECT_TIMEOUT):
     Raises
     ------
     ConnectionError
-        No scheduler answered at that address within ``timeout`` seconds, or
-        the address is malformed.
+        No scheduler answered at that address within ``timeout`` seconds
+        (plus a few seconds for distributed to start), the address is
+        malformed, or something there accepts connections but never answers.
     """
     try:
         from distributed import Client
@@ -144,14 +148,31 @@ def connect(scheduler, timeout=CONNECT_TIMEOUT):
         ) from exc
     if isinstance(scheduler, Client):
         return scheduler
-    try:
-        return Client(scheduler, timeout=timeout)
-    except (OSError, TimeoutError, ValueError, TypeError) as exc:
-        raise ConnectionError(
-            f"scheduler={scheduler!r}: no dask.distributed scheduler answered within "
-            f"{timeout} s ({exc}); give the address of a running scheduler, for "
-            "example tcp://127.0.0.1:8786."
-        ) from exc
+    # distributed's own timeout does not cover a server that accepts the TCP
+    # connection and never answers the handshake (the call then blocks for
+    # good), so the client is built in a daemon thread that is given up on.
+    outcome = {}
+
+    def build():
+        try:
+            outcome["client"] = Client(scheduler, timeout=timeout)
+        except Exception as exc:  # handed to the caller below
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=build, name="skxor-connect", daemon=True)
+    worker.start()
+    worker.join(timeout + _CONNECT_GRACE)
+    if "client" in outcome:
+        return outcome["client"]
+    # Any failure to build the client (a refused or malformed address, or
+    # distributed unable to start its event loop) is a failed connection.
+    exc = outcome.get("error") or TimeoutError(
+        "the address accepted the connection but did not answer")
+    raise ConnectionError(
+        f"scheduler={scheduler!r}: no dask.distributed scheduler answered within "
+        f"{timeout} s ({exc}); give the address of a running scheduler, for "
+        "example tcp://127.0.0.1:8786."
+    ) from exc
 
 
 @contextlib.contextmanager

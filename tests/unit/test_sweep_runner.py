@@ -128,6 +128,39 @@ def test_connect_names_a_bad_scheduler_address():
         "give the address of a running scheduler, for example tcp://127.0.0.1:8786.")
 
 
+def test_connect_gives_up_on_a_server_that_never_answers():
+    # A loopback socket that accepts the TCP connection and stays silent:
+    # distributed's own timeout never fires there, and connect used to block.
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+    import time
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(30)
+    accepted = []
+
+    def accept():
+        try:
+            while len(accepted) < 4:
+                accepted.append(server.accept()[0])
+        except OSError:  # closed, or nobody came within 30 s
+            pass
+
+    threading.Thread(target=accept, daemon=True).start()
+    start = time.perf_counter()
+    try:
+        with pytest.raises(ConnectionError, match="accepted the connection but did not answer"):
+            connect(f"tcp://127.0.0.1:{server.getsockname()[1]}", timeout=1)
+    finally:
+        server.close()
+        for conn in accepted:
+            conn.close()
+    assert time.perf_counter() - start < 20
+
+
 def test_connect_gives_up_after_its_timeout():
     pytest.importorskip("distributed")
     import time
