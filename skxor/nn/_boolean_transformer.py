@@ -1009,6 +1009,11 @@ default="relu"
         decision : Tensor of shape (B,), dtype int8
             On the module's device.
 
+        Raises
+        ------
+        ValueError
+            When an output is NaN or infinite (for example NaN weights).
+
         Examples
         --------
         >>> import torch
@@ -1019,6 +1024,13 @@ default="relu"
         torch.int8
         """
         out = self(spins)
+        bad = ~torch.isfinite(out)
+        if bad.any():
+            # NaN would read as "reject" at margin 0 and "undecided" above it.
+            raise ValueError(
+                f"The model returned non-finite outputs (NaN or inf) for {int(bad.sum())} of "
+                f"{out.numel()} strings; its decision is undefined there (check its weights)."
+            )
         if self.margin == 0:
             return torch.where(out > 0, 1, -1).to(torch.int8)
         decision = (out >= self.margin).to(torch.int8) - (out <= -self.margin).to(torch.int8)

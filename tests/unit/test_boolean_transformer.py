@@ -453,6 +453,16 @@ def test_decide_applies_the_margin():
     assert 0 < int((decision == 0).sum()) < 64  # the comparison has teeth
 
 
+@pytest.mark.parametrize("margin", [0.0, 0.1])
+def test_decide_refuses_non_finite_outputs(margin):
+    # NaN weights gave every string -1 (margin 0) or 0 (margin > 0) without a word.
+    model = BooleanTransformer(4, d_model=8, n_heads=2, readout="eos", margin=margin, seed=0)
+    with torch.no_grad():
+        next(model.parameters()).fill_(float("nan"))
+    with pytest.raises(ValueError, match="non-finite outputs .* for 16 of 16 strings"):
+        model.decide(BooleanTransformer.spins_from_bits(all_strings(4)))
+
+
 @pytest.mark.parametrize("init", ["xavier_uniform", "xavier_normal"])
 def test_xavier_schemes(init):
     D, gain = 64, 0.7
