@@ -66,6 +66,10 @@ def test_value_flags_match_the_definition(dtype, one_row_blocks, monkeypatch):
         assert V._value_flags(X) == _reference_flags(X), values
     assert V._value_flags(np.zeros((0, 3), dtype=dtype)) == (False, False, False)
     assert V._value_flags(np.array([[0.5, 1.0]], dtype=np.float64)) == (False, False, True)
+    # More rows than columns: every row is read, the last one too.
+    for values in ([1, 1, 0], [1, 1, -1], [1, 1, 2]):
+        X = np.array(values, dtype=dtype).reshape(3, 1)
+        assert V._value_flags(X) == _reference_flags(X), values
 
 
 def test_detect_encoding_outcomes():
@@ -122,6 +126,8 @@ def test_binary_encoding():
     assert V.binary_encoding(np.array([[0, 1]]), None) == "01"
     with pytest.raises(ValueError, match="^Xq must be binary"):
         V.binary_encoding(X, None, name="Xq")
+    with pytest.raises(ValueError, match="^X must be binary"):
+        V.binary_encoding(X, None)
 
 
 def test_to_spins_fresh_tensor():
@@ -146,6 +152,18 @@ def test_to_spins_into_a_buffer(encoding, X, expected):
     got = V.to_spins(X, encoding, 0.5, dtype=torch.float32, out=out)
     assert got is out
     assert out.dtype == torch.float64 and out.tolist() == expected
+
+
+@pytest.mark.parametrize("encoding, X", [
+    ("binarized", np.array([[0.2, 0.7]])),
+    ("01", np.array([[0, 1]])),
+    ("pm1", np.array([[-1, 1]])),
+])
+def test_to_spins_goes_to_the_device_asked(encoding, X):
+    # The meta device stands for an accelerator: the tensor must land there.
+    spins = V.to_spins(X, encoding, 0.5, dtype=torch.float64, device="meta")
+    assert spins.device.type == "meta" and spins.dtype == torch.float64
+    assert spins.shape == X.shape
 
 
 def test_spins_to_encoding():
@@ -178,6 +196,9 @@ def test_integers_refuse_booleans():
     for val in (True, np.bool_(True), False, 0, 1.0):
         assert not c.is_satisfied_by(val), val
     assert str(c) == "an int (not a bool) in the range [1, inf)"
+    bounded = V.Integers(1, 5, closed="both")
+    assert bounded.right == 5
+    assert bounded.is_satisfied_by(5) and not bounded.is_satisfied_by(6)
 
 
 class _Box:
@@ -271,6 +292,10 @@ def test_check_finite_params():
     box = _Box()
     box.binarize, box.lr, box.scale, box.mode = None, 0.1, 2, "normalized"
     V.check_finite_params(box, ["binarize", "mode", "lr", "scale"])
+    # A value that is not a real number (a type, a list) is the parameter
+    # constraints' to refuse: it is let through, not passed to isfinite.
+    box.kind, box.items = np.float32, [1.0]
+    V.check_finite_params(box, ["kind", "items", "lr"])
     box.lr = float("nan")
     with pytest.raises(ValueError) as err:
         V.check_finite_params(box, ["binarize", "mode", "lr"])
@@ -343,6 +368,8 @@ def test_validate_binary_data_passes_the_rest_to_scikit_learn():
     X = V.validate_binary_data(est, [[0, 1], [1, 0]])
     assert isinstance(X, np.ndarray) and X.shape == (2, 2) and est.n_features_in_ == 2
     X, y = V.validate_binary_data(_Est(), [[0, 1], [1, 0]], [0, 1])
+    y_only = V.validate_binary_data(_Est(), y=[1, 0])
+    assert isinstance(y_only, np.ndarray) and y_only.tolist() == [1, 0]
     assert X.shape == (2, 2) and y.tolist() == [0, 1]
     # Sparse input is scikit-learn's to refuse (dense data is required),
     # even with no rows; a 1-D X gets scikit-learn's "2D array" message.
