@@ -60,6 +60,9 @@ MODULES = {
         "tests/unit/test_cli_unit.py",
     ],
     "skxor/_utils/_validation.py": [
+        # Direct tests of every validator (the estimators' tests reach only
+        # some of them, through fit and predict, and are slow per mutant).
+        "tests/unit/test_validation_mutants.py",
         "tests/unit/test_conventions.py",
         "tests/unit/test_sparse_xor_input.py",
         "tests/reliability/test_failure_injection.py",
