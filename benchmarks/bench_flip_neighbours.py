@@ -29,6 +29,22 @@ def _same_profile(a, b):
     return np.array_equal(a.counts, b.counts) and np.array_equal(a.flip_counts, b.flip_counts)
 
 
+def _both_paths(model, n_bits, n_samples):
+    """Best time of the per-flip and incremental sampled profiles, run side by side;
+    both must give the same profile."""
+    kwargs = dict(method="sampled", n_samples=n_samples, random_state=0)
+    profiles = {}
+
+    def run(incremental):
+        profiles[incremental] = sensitivity_profile(model, n_bits, incremental=incremental,
+                                                    **kwargs)
+
+    best = interleaved_best({"per_flip": lambda: run(False), "incremental": lambda: run(True)},
+                            repeat=1)
+    assert _same_profile(profiles[True], profiles[False])
+    return best
+
+
 def p12_sparse_xor_sampled_profile(d=None, n_strings=None, per_flip_d=None):
     """P12: sampled profile of the sparse-XOR model at d = N = 10^5 vs one decision_function."""
     d = d or size(100_000, 5_000)
@@ -48,16 +64,7 @@ def p12_sparse_xor_sampled_profile(d=None, n_strings=None, per_flip_d=None):
     # both paths must give the same profile.
     small = SparseXORTransformer(m=16, random_state=0).fit(
         *make_sparse_parity(400, per_flip_d, random_state=1))
-    one = dict(method="sampled", n_samples=1, random_state=0)
-    profiles = {}
-
-    def run(incremental):
-        profiles[incremental] = sensitivity_profile(small, per_flip_d, incremental=incremental,
-                                                    **one)
-
-    paths = interleaved_best({"per_flip": lambda: run(False), "incremental": lambda: run(True)},
-                             repeat=1)
-    assert _same_profile(profiles[True], profiles[False])
+    paths = _both_paths(small, per_flip_d, n_samples=1)
     return {
         "benchmark": f"P12 sampled profile of the sparse-XOR model vs one decision_function of "
                      f"its strings (d=N={d}, {n_strings} strings, m=16, 2 heads)",
@@ -118,16 +125,7 @@ def p14_boolean_transformer_two_layers(n_bits=None, n_strings=None, timed_string
     n_strings = n_strings or size(200, 20)
     timed_strings = timed_strings or size(2, 2)
     model = _transformer(n_bits, 2)
-    kwargs = dict(method="sampled", n_samples=timed_strings, random_state=0)
-    profiles = {}
-
-    def run(incremental):
-        profiles[incremental] = sensitivity_profile(model, n_bits, incremental=incremental,
-                                                    **kwargs)
-
-    best = interleaved_best({"per_flip": lambda: run(False), "incremental": lambda: run(True)},
-                            repeat=1)
-    assert _same_profile(profiles[True], profiles[False])
+    best = _both_paths(model, n_bits, n_samples=timed_strings)
     ratio = best["per_flip"] / best["incremental"]
     scale = n_strings / timed_strings
     return {
