@@ -18,12 +18,13 @@ import torch
 from .._utils._bits import (
     block_bits,
     EXHAUSTIVE_MAX_BITS,
-    check_n_bits,
     largest_power_of_two_at_most,
     low_bits_pattern,
 )
 from .._utils._docstrings import fill_doc
-from .._utils._evaluate import ModuleReference, real_scores, stable_decisions
+from .._utils._decisions import ModuleReference, real_scores, stable_decisions
+from .._utils._encoding import to_spins
+from .._utils._validation import check_count
 from ..nn import BooleanTransformer
 
 #: log2 of the strings per chunk of the evaluation and look-up passes.
@@ -192,7 +193,7 @@ def _decision_table(f, n_bits, batch_size):
             reference = ModuleReference(f, n_bits, dtype, device)
 
         def evaluate(bits):
-            spins = 1 - 2 * torch.from_numpy(bits).to(device=device, dtype=dtype)
+            spins = to_spins(bits, dtype=dtype, device=device)
             if reference is None:
                 return f.decide(spins)
             with torch.no_grad():
@@ -318,7 +319,7 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
     >>> prof.band_counts.tolist()  # per position: 000 and two strings with two ones
     [3, 3, 3]
     """
-    n_bits = check_n_bits(n_bits)
+    n_bits = check_count(n_bits, "n_bits")
     if n_bits > EXHAUSTIVE_MAX_BITS:
         raise ValueError(
             f"margin_profile is exhaustive (all 2^N strings) and limited to "

@@ -31,13 +31,12 @@ from scipy import special, stats
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
-from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits, check_n_bits
+from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits
 from .._utils._docstrings import fill_doc
 from .._utils._validation import check_count
 from .._utils._evaluate import (
     DEFAULT_BATCH_SIZE,
     ModelEvaluator,
-    check_batch_size,
     strings_per_call,
 )
 
@@ -577,9 +576,9 @@ def sensitivity_profile(
     >>> prof.method, prof.n_strings, round(prof.average, 1)
     ('sampled', 500, 1.0)
     """
-    n_bits = check_n_bits(n_bits)
+    n_bits = check_count(n_bits, "n_bits")
     n_samples = check_count(n_samples, "n_samples")
-    batch_size = check_batch_size(batch_size)
+    batch_size = check_count(batch_size, "batch_size")
     confidence = _check_confidence(confidence)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
