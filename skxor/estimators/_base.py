@@ -8,6 +8,7 @@ evaluation with a CPU fallback). Each estimator keeps its own parameter
 constraints, module builder and training routine.
 """
 
+import copy
 import warnings
 from dataclasses import dataclass
 from numbers import Real
@@ -187,6 +188,13 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
                 stacklevel=4,
             )
             return torch.device("cpu")
+
+    def _predict_module(self):
+        """The fitted ``module_`` on the fit device if usable here, else on the CPU."""
+        device = self._prediction_device()
+        if device.type == "cpu":
+            return self.module_, device
+        return copy.deepcopy(self.module_).to(device), device
 
     def _spin_chunks(self, X, device, checked=False):
         """Validate X against fit; return its row count and ``(rows, spins)`` chunks.

@@ -3,7 +3,6 @@
 After Köver et al. (2026, arXiv 2606.08768).
 """
 
-import copy
 from numbers import Real
 
 import numpy as np
@@ -400,13 +399,6 @@ default="relu"
         self.n_parameters_ = self.module_.n_parameters
 
     # -- prediction -----------------------------------------------------------
-
-    def _predict_module(self):
-        """The fitted module on the fit device if usable here, else on the CPU."""
-        device = self._prediction_device()
-        if device.type == "cpu":
-            return self.module_, device
-        return copy.deepcopy(self.module_).to(device), device
 
     def _forward(self):
         """The fitted module and its device; one torch thread, as in fit."""

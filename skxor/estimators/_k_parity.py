@@ -1,6 +1,5 @@
 """KParityTransformer: Han & Ghoshdastidar's v1 k-parity model as a classifier."""
 
-import copy
 import warnings
 from numbers import Real
 
@@ -290,14 +289,12 @@ class KParityTransformer(SkorchTrainedClassifier):
 
     def _forward(self):
         """``T(x) = 2 g - 1``, negated for ``orientation_ == "even"``, and the device."""
-        device = self._prediction_device()
-        module = self.module_ if device.type == "cpu" else copy.deepcopy(self.module_).to(device)
+        module, device = self._predict_module()
         sign = _SIGNS[self.orientation_]
         return (lambda spins: sign * module(spins)), device
 
     def _neighbour_forward(self):
         """Every flip's output from the row's head average (``KParityAttention.flip_neighbours``)."""
-        device = self._prediction_device()
-        module = self.module_ if device.type == "cpu" else copy.deepcopy(self.module_).to(device)
+        module, device = self._predict_module()
         sign = _SIGNS[self.orientation_]
         return (lambda spins: sign * module.flip_neighbours(spins)), device

@@ -25,6 +25,7 @@ from .._utils._docstrings import fill_doc
 from .._utils._decisions import ModuleReference, real_scores, stable_decisions
 from .._utils._encoding import to_spins
 from .._utils._validation import check_count
+from ._profile import exhaustive_pass
 from ..nn import BooleanTransformer
 
 #: log2 of the strings per chunk of the evaluation and look-up passes.
@@ -233,14 +234,10 @@ def margin_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
     ``(n_bits,)``, int64) counts the flips from a decided string into the
     band. Returns ``(counts, flip_counts, band_counts)``.
     """
-    total = 1 << n_bits
-    n_low = min(n_bits, chunk_bits)
-    size = 1 << n_low
-    counts = np.zeros(n_bits + 1, dtype=np.int64)
-    flip_counts = np.zeros(n_bits, dtype=np.int64)
+    starts, n_low, size, counts, flip_counts = exhaustive_pass(n_bits, chunk_bits)
     band_counts = np.zeros(n_bits, dtype=np.int64)
     sens = np.empty(size, dtype=np.uint8)  # N <= 28 fits a byte
-    for start in range(0, total, size):
+    for start in starts:
         block = table[start : start + size]
         decided = block != 0
         sens.fill(0)

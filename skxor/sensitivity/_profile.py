@@ -250,6 +250,19 @@ class SensitivityProfile:
 # -- engines -------------------------------------------------------------------
 
 
+def exhaustive_pass(n_bits, chunk_bits):
+    """The chunks of a pass over all 2^N strings and its zeroed counters.
+
+    Returns ``(starts, n_low, size, counts, flip_counts)``: the first index
+    of each aligned block of ``size = 2^n_low`` strings (``n_low =
+    min(N, chunk_bits)``), and int64 zeros of shapes ``(N + 1,)`` and ``(N,)``.
+    """
+    n_low = min(n_bits, chunk_bits)
+    size = 1 << n_low
+    counts = np.zeros(n_bits + 1, dtype=np.int64)
+    return range(0, 1 << n_bits, size), n_low, size, counts, np.zeros(n_bits, dtype=np.int64)
+
+
 def exhaustive_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
     """Sensitivity counts and per-bit flip counts from a full truth table.
 
@@ -266,14 +279,10 @@ def exhaustive_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
     counts : ndarray of shape (n_bits + 1,), int64
     flip_counts : ndarray of shape (n_bits,), int64
     """
-    total = 1 << n_bits
-    n_low = min(n_bits, chunk_bits)
-    size = 1 << n_low
-    counts = np.zeros(n_bits + 1, dtype=np.int64)
-    flip_counts = np.zeros(n_bits, dtype=np.int64)
+    starts, n_low, size, counts, flip_counts = exhaustive_pass(n_bits, chunk_bits)
     sens = np.empty(size, dtype=np.uint8)  # N <= 28 < 256 fits a byte
     diff = np.empty(size, dtype=np.uint8)
-    for start in range(0, total, size):
+    for start in starts:
         block = table[start : start + size]
         sens.fill(0)
         for i in range(n_low):
