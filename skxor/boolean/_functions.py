@@ -12,7 +12,7 @@ from .._utils._bits import (
 )
 from .._utils._docstrings import fill_doc
 from .._utils._encoding import check_strings, to_spins
-from .._utils._validation import check_count
+from .._utils._validation import Integers, check_count, check_interval
 from .._utils._support import check_support
 
 
@@ -385,14 +385,10 @@ class Dictator(BooleanFunction):
 
     def __init__(self, n_bits, index=0):
         super().__init__(n_bits)
-        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
-            raise TypeError(f"index must be an integer position; got {index!r}.")
-        if not 0 <= index < self.n_bits:
-            raise ValueError(
-                f"index must lie in [0, {self.n_bits - 1}] for n_bits={self.n_bits}; "
-                f"got {index}."
-            )
-        self.index = int(index)
+        self.index = check_interval(
+            index, "index", Integers(0, self.n_bits, closed="left"),
+            f"an integer position in [0, {self.n_bits - 1}] for n_bits={self.n_bits}",
+        )
 
     def _evaluate_bits(self, bits):
         return bits[:, self.index].copy()

@@ -322,9 +322,8 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
             f"margin_profile is exhaustive (all 2^N strings) and limited to "
             f"N <= {EXHAUSTIVE_MAX_BITS}; got n_bits={n_bits}."
         )
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive integer; got {batch_size!r}.")
-    table, n_redecided = _decision_table(f, n_bits, int(batch_size))
+    batch_size = check_count(batch_size, "batch_size")
+    table, n_redecided = _decision_table(f, n_bits, batch_size)
     counts, flip_counts, band_counts = margin_counts(table, n_bits)
     n_accepted = int(np.count_nonzero(table == 1))
     n_rejected = int(np.count_nonzero(table == -1))
