@@ -1,10 +1,11 @@
-"""Decisions from a model's real outputs that do not depend on how it was batched.
+"""A model's outputs read as decisions that do not depend on how it was batched.
 
 The rule every sensitivity tool uses to read a real output as a label (or,
 with a margin, as accept / reject / undecided): an output within a rounding
 bound of a threshold is evaluated again alone, in float64 where the model
 allows, and that value decides (:func:`stable_decisions`); for a torch
-module :class:`ModuleReference` is that one-string reference.
+module :class:`ModuleReference` is that one-string reference. The helpers
+that name a model, its input and its outputs in error messages live here too.
 """
 
 import contextlib
@@ -12,6 +13,51 @@ import copy
 
 import numpy as np
 import torch
+
+from ._encoding import to_spins
+
+
+def _format_string(row, limit=64):
+    """One input string for a message: ``0110`` for bits, else its values."""
+    if isinstance(row, torch.Tensor):
+        row = row.detach().cpu().numpy()
+    row = np.asarray(row).ravel()
+    head = row[:limit]
+    if np.isin(head, [0, 1]).all():
+        text = "".join(str(int(v)) for v in head)
+    else:
+        text = " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in head.tolist())
+    return f"[{text}{' ...' if row.size > limit else ''}] ({row.size} bits)"
+
+
+def _describe_input(x):
+    dtype = x.dtype if hasattr(x, "dtype") else type(x).__name__
+    return f"{type(x).__name__} of dtype {dtype}"
+
+
+def _describe(f):
+    """A short name for error messages: a function's name, else its class."""
+    if callable(f) and hasattr(f, "__qualname__") and not isinstance(f, type):
+        return f"function {f.__qualname__}"
+    return type(f).__name__
+
+
+def _one_per_string(out, n_rows, what, expected=None):
+    """``out`` (array or tensor) as one entry per string, a column raveled.
+
+    Any shape other than ``(n_rows,)`` or ``(n_rows, 1)`` is refused with a
+    ValueError naming ``what`` returned it and ``expected`` (default
+    ``"(n_rows,)"``).
+    """
+    if out.ndim == 2 and out.shape[1] == 1:
+        out = out[:, 0]
+    if tuple(out.shape) != (n_rows,):
+        raise ValueError(
+            f"{what} returned an output of shape {tuple(out.shape)} for {n_rows} "
+            f"strings; it must return one label per string, shape "
+            f"{expected or f'({n_rows},)'}."
+        )
+    return out
 
 
 #: Strings whose outputs set the scale of a model's rounding bound: a fixed
@@ -176,7 +222,7 @@ class ModuleReference:
             bits = np.random.default_rng(0).integers(0, 2, (_SCALE_PROBE, self.n_bits))
             x = torch.as_tensor(bits, dtype=self.dtype, device=self.device)
             if self.input_encoding == "pm1":
-                x = 1 - 2 * x
+                x = to_spins(x)
             with torch.no_grad():
                 self._scale = _finite_scale(real_scores(self.call(self.module, x)))
         return rounding_bound(self.dtype, self._scale)

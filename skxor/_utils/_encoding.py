@@ -46,7 +46,8 @@ INPUT_ENCODINGS = ("01", "pm1", "binarized")
 #: Rows handled at once when checking or converting X: bounds temporaries.
 _CHECK_CHUNK_ELEMENTS = 1 << 22
 
-_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
+#: How messages name the two encodings.
+ENCODING_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
 
 #: The advice of an estimator's error on non-binary X.
 BINARIZE_ADVICE = (
@@ -159,8 +160,8 @@ def detect_encoding(X, expected=None, *, binarize=None, name="X", advice=BINARIZ
             encoding = expected if expected in ENCODINGS else "01"
     if expected in ENCODINGS and encoding != expected:
         raise ValueError(
-            f"{name} uses {_NAMES[encoding]} but the estimator was fitted on "
-            f"{_NAMES[expected]}; use the same encoding in fit and predict."
+            f"{name} uses {ENCODING_NAMES[encoding]} but the estimator was fitted on "
+            f"{ENCODING_NAMES[expected]}; use the same encoding in fit and predict."
         )
     return encoding
 
@@ -225,7 +226,7 @@ def check_strings(X, n_bits=None, encoding="auto", *, name="X"):
         if not np.isin(X, allowed).all():
             raise ValueError(
                 f"{name} must be binary, either 0/1 bits or -1/+1 spins (not "
-                f"mixed); read as {_NAMES[encoding]} it contains the values "
+                f"mixed); read as {ENCODING_NAMES[encoding]} it contains the values "
                 f"{offending_values(X, allowed)}."
             )
     return to_bits(X, encoding)
@@ -263,7 +264,7 @@ def to_bits(X, encoding, binarize=None):
     return (X == 1).astype(np.uint8)
 
 
-def to_spins(X, encoding="01", binarize=None, *, dtype=torch.float32, device="cpu", out=None):
+def to_spins(X, encoding="01", binarize=None, *, dtype=None, device=None, out=None):
     """The spins ``1 - 2 b`` of a checked array in ``encoding``.
 
     Parameters
@@ -273,10 +274,11 @@ def to_spins(X, encoding="01", binarize=None, *, dtype=torch.float32, device="cp
     encoding : {"01", "pm1", "binarized"}, default="01"
     binarize : float or None, default=None
         The threshold of ``"binarized"``.
-    dtype : torch or numpy dtype, default=torch.float32
-        Of the result: a numpy dtype gives an ndarray, a torch dtype a tensor.
-    device : str or torch.device, default="cpu"
-        Of a tensor result.
+    dtype : torch or numpy dtype or None, default=None
+        Of the result: a numpy dtype gives an ndarray, a torch dtype a
+        tensor; None keeps a tensor's dtype and makes float32 of an ndarray.
+    device : str or torch.device or None, default=None
+        Of a tensor result; None keeps a tensor's device (an ndarray: the CPU).
     out : Tensor of shape (n_rows, n_cols) or None, default=None
         Written in place and returned when given (its dtype and device are
         used): a loop over chunks reuses one buffer instead of allocating,
@@ -295,7 +297,7 @@ def to_spins(X, encoding="01", binarize=None, *, dtype=torch.float32, device="cp
     >>> to_spins(np.array([[0.2, 0.9]]), "binarized", 0.5).tolist()
     [[1.0, -1.0]]
     """
-    if not isinstance(dtype, torch.dtype):
+    if dtype is not None and not isinstance(dtype, torch.dtype):
         bits = to_bits(X, encoding, binarize) if encoding != "01" else np.asarray(X)
         spins = bits.astype(dtype, order="C")
         spins *= -2
@@ -303,6 +305,8 @@ def to_spins(X, encoding="01", binarize=None, *, dtype=torch.float32, device="cp
         return spins
     if isinstance(X, torch.Tensor):
         block = X
+        dtype = X.dtype if dtype is None else dtype
+        device = X.device if device is None else device
     elif encoding == "binarized":
         block = torch.from_numpy(np.ascontiguousarray(X > binarize))
     else:
@@ -310,5 +314,6 @@ def to_spins(X, encoding="01", binarize=None, *, dtype=torch.float32, device="cp
     if out is not None:
         out.copy_(block)
         return out if encoding == "pm1" else out.mul_(-2).add_(1)
-    block = block.to(device=device, dtype=dtype)
+    block = block.to(device="cpu" if device is None else device,
+                     dtype=torch.float32 if dtype is None else dtype)
     return block if encoding == "pm1" else 1 - 2 * block

@@ -15,7 +15,9 @@ model's outputs are read as Boolean values:
   must return labels 0/1, -1/+1 or bools (+1 / 1 / True is the value 1);
 * a fitted estimator gets X in the encoding it was fitted with (its
   ``encoding_`` attribute, see below), else 0/1 bits; its predictions are
-  mapped ``classes_[1] -> 1``, ``classes_[0] -> 0``;
+  mapped ``classes_[1] -> 1``, ``classes_[0] -> 0``. A skxor classifier
+  (one with ``_decision_checked``) is given these strings, which this
+  module made, without checking them again;
 * a torch module gets float spins ``1 - 2 b`` (the library's internal
   encoding, which the modules in :mod:`skxor.nn` expect), on its own device
   and dtype; a real output is thresholded at 0 (positive -> 1), a bool output
@@ -48,14 +50,18 @@ from ._bits import (
 from ._decisions import (
     _SCALE_PROBE,
     ModuleReference,
+    _describe,
+    _describe_input,
     _finite_scale,
+    _format_string,
+    _one_per_string,
     _reference_kernels,
     real_scores,
     rounding_bound,
     stable_decisions,
 )
 from ._docstrings import fill_doc
-from ._encoding import to_spins
+from ._encoding import ENCODING_NAMES, to_spins
 from ._validation import check_count
 
 #: Default number of strings per model call.
@@ -76,33 +82,6 @@ def strings_per_call(batch_size, n_bits):
     """
     return max(1, min(int(batch_size), MAX_CALL_BITS // max(1, int(n_bits))))
 
-_ENCODING_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
-
-
-def _format_string(row, limit=64):
-    """One input string for a message: ``0110`` for bits, else its values."""
-    if isinstance(row, torch.Tensor):
-        row = row.detach().cpu().numpy()
-    row = np.asarray(row).ravel()
-    head = row[:limit]
-    if np.isin(head, [0, 1]).all():
-        text = "".join(str(int(v)) for v in head)
-    else:
-        text = " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in head.tolist())
-    return f"[{text}{' ...' if row.size > limit else ''}] ({row.size} bits)"
-
-
-def _describe_input(x):
-    dtype = x.dtype if hasattr(x, "dtype") else type(x).__name__
-    return f"{type(x).__name__} of dtype {dtype}"
-
-
-def _describe(f):
-    """A short name for error messages: a function's name, else its class."""
-    if callable(f) and hasattr(f, "__qualname__") and not isinstance(f, type):
-        return f"function {f.__qualname__}"
-    return type(f).__name__
-
 
 def _evaluates_bits(f):
     """A Boolean function of skxor's kind: ``n_bits`` and ``_evaluate_bits(bits)``.
@@ -111,24 +90,6 @@ def _evaluates_bits(f):
     that this module need not import the layer above it.)
     """
     return hasattr(f, "n_bits") and callable(getattr(f, "_evaluate_bits", None))
-
-
-def _one_per_string(out, n_rows, what, expected=None):
-    """``out`` (array or tensor) as one entry per string, a column raveled.
-
-    Any shape other than ``(n_rows,)`` or ``(n_rows, 1)`` is refused with a
-    ValueError naming ``what`` returned it and ``expected`` (default
-    ``"(n_rows,)"``).
-    """
-    if out.ndim == 2 and out.shape[1] == 1:
-        out = out[:, 0]
-    if tuple(out.shape) != (n_rows,):
-        raise ValueError(
-            f"{what} returned an output of shape {tuple(out.shape)} for {n_rows} "
-            f"strings; it must return one label per string, shape "
-            f"{expected or f'({n_rows},)'}."
-        )
-    return out
 
 
 @fill_doc
@@ -412,7 +373,7 @@ class ModelEvaluator:
                 except RuntimeError as exc:
                     raise ValueError(
                         f"{_describe(module)} failed on a batch of strings of shape "
-                        f"{tuple(x.shape)} ({_ENCODING_NAMES[self.input_encoding]}, "
+                        f"{tuple(x.shape)} ({ENCODING_NAMES[self.input_encoding]}, "
                         f"{x.dtype}); does it take {self.n_bits} input bits? "
                         f"torch said: {str(exc).splitlines()[0]}"
                     ) from exc
@@ -600,7 +561,7 @@ class ModelEvaluator:
             high = [(start >> i) & 1 for i in range(n_low, self.n_bits)]
             high = torch.tensor(high, dtype=self.dtype, device=self.device)
             if self.input_encoding == "pm1":
-                high = 1 - 2 * high
+                high = to_spins(high)
             # cat writes rows contiguously; assigning column slices is far slower.
             x = torch.cat([low, high.expand(size, -1)], dim=1)
         return self._torch_labels(x)

@@ -6,6 +6,13 @@ random state), committing the fitted attributes only once training has
 succeeded, and the prediction plumbing (``predict``, chunked, device-aware
 evaluation with a CPU fallback). Each estimator keeps its own parameter
 constraints, module builder and training routine.
+
+X is read by :mod:`skxor._utils._encoding` (one rule for 0/1 bits and
+-1/+1 spins everywhere). The library's own callers that have checked X
+already (the sensitivity profiler, the evaluators behind the sensitivity
+tools) fit and evaluate through ``_fit_checked``, ``_decision_checked`` and
+``_flip_neighbours(..., checked=True)``, which do not check it again, as
+scikit-learn's trees take ``check_input=False``.
 """
 
 import copy
