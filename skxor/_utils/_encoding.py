@@ -26,22 +26,22 @@ these same rules over its values.
 Why bits: a Boolean function is ``f: {0,1}^N -> {0,1}`` (spins are derived
 from bits, ``x = 1 - 2 b``), and the Boolean-function side of the library
 (:class:`skxor.boolean.BooleanFunction`, callables on 0/1 strings) already
-documented and tested "an all-ones input is read as bits". The estimators
-read an all-ones X in ``fit`` as spins (an undocumented choice, in a private
-validator, tested only by its mutation test); that is the one case where the
-two readings disagreed, and an all-ones training set is one string repeated,
-so no fit learns anything from it either way. Prediction followed the fit's
-encoding before and still does. So bits breaks no documented behaviour,
-spins would have broken one.
+documented and tested "an all-ones input is read as bits". Before this
+module the estimators and the profiler read an all-ones X in ``fit`` as
+spins (an undocumented choice in a private validator, tested only by its
+mutation test); that was the one case where the two readings disagreed, and
+an all-ones training set is one string repeated, so no fit learns anything
+from it either way. Prediction followed the fit's encoding then and still
+does. So bits breaks no documented behaviour; spins would have broken one.
 """
 
 import numpy as np
 import torch
 from sklearn.utils import gen_batches
 
-#: Encodings of binary strings, and of an estimator's input (with a threshold).
+#: The two encodings of binary strings (an estimator's X may also be
+#: ``"binarized"``: real values read against its ``binarize`` threshold).
 ENCODINGS = ("01", "pm1")
-INPUT_ENCODINGS = ("01", "pm1", "binarized")
 
 #: Rows handled at once when checking or converting X: bounds temporaries.
 _CHECK_CHUNK_ELEMENTS = 1 << 22

@@ -11,7 +11,7 @@ from .._utils._bits import (
     table_n_bits,
 )
 from .._utils._docstrings import fill_doc
-from .._utils._encoding import check_strings, to_spins
+from .._utils._encoding import ENCODINGS, check_strings, to_spins
 from .._utils._validation import Integers, check_count, check_interval
 from .._utils._support import check_support
 
@@ -45,7 +45,7 @@ def all_strings(n_bits, *, encoding="01"):
     [-1, 1]
     """
     n_bits = check_count(n_bits, "n_bits")
-    if encoding not in ("01", "pm1"):
+    if encoding not in ENCODINGS:
         raise ValueError(f"encoding must be '01' or 'pm1'; got {encoding!r}.")
     if n_bits > ALL_STRINGS_MAX_BITS:
         raise ValueError(

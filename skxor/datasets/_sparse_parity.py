@@ -7,7 +7,7 @@ from sklearn.utils import check_random_state
 
 from sklearn.utils._param_validation import Interval
 
-from .._utils._encoding import to_spins
+from .._utils._encoding import ENCODINGS, to_spins
 from .._utils._support import check_support
 from .._utils._validation import check_count, check_interval
 
@@ -100,7 +100,7 @@ def make_sparse_parity(
         noise, "noise", Interval(Real, 0, 0.5, closed="left"),
         "a real number in [0, 0.5) (the probability of flipping a label)",
     )
-    if encoding not in ("pm1", "01"):
+    if encoding not in ENCODINGS:
         raise ValueError(f"encoding must be 'pm1' or '01'; got {encoding!r}.")
     if not isinstance(labels, str) or labels not in LABELS:
         raise ValueError(f"labels must be one of {LABELS}; got {labels!r}.")
