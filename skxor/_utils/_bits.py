@@ -1,4 +1,7 @@
-"""Bit-string helpers: index <-> string conversion, popcount, 0/1 conversion.
+"""Bit-string helpers: index <-> string conversion, popcount, blocks of strings.
+
+(Reading and converting 0/1 bits and -1/+1 spins is
+:mod:`skxor._utils._encoding`'s job.)
 
 Bit order used everywhere in skxor: string ``x`` of length N is the integer
 ``sum_i x_i << i``, so bit i of the index is position i of the string (the
@@ -8,23 +11,12 @@ first position is the least significant bit). Flipping position i is
 
 import numpy as np
 
-from ._validation import _offending_values
-
 #: Largest N for which anything of size 2^N (a truth table) is built.
 #: 2^28 one-byte entries are 256 MiB; beyond that use sampling.
 EXHAUSTIVE_MAX_BITS = 28
 
 #: Largest N for which ``all_strings`` materialises the N x 2^N matrix.
 ALL_STRINGS_MAX_BITS = 24
-
-
-def check_n_bits(n_bits, name="n_bits"):
-    """An integer >= 1, else TypeError/ValueError naming ``name``."""
-    if isinstance(n_bits, (bool, np.bool_)) or not isinstance(n_bits, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer >= 1; got {n_bits!r}.")
-    if n_bits < 1:
-        raise ValueError(f"{name} must be an integer >= 1; got {n_bits!r}.")
-    return int(n_bits)
 
 
 def table_n_bits(table, name="table"):
@@ -112,73 +104,3 @@ def block_bits(start, n_bits, low):
 def largest_power_of_two_at_most(value):
     """``2^floor(log2(value))`` for an integer value >= 1."""
     return 1 << (int(value).bit_length() - 1)
-
-
-def as_bit_strings(X, n_bits=None, encoding="auto", *, name="X"):
-    """Validate binary strings and return them as a 2-D uint8 array of bits.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_strings, n_bits) or (n_bits,)
-        0/1 bits, -1/+1 spins (spin +1 is bit 0, spin -1 is bit 1) or bools.
-    n_bits : int or None
-        Required string length.
-    encoding : {"auto", "01", "pm1"}
-        ``"auto"`` reads an array with a -1 as spins and any other binary
-        array as bits; an array holding only the value 1 is therefore read
-        as bits (the convention of callables on 0/1 strings).
-    name : str
-        How X is called in error messages.
-
-    Returns
-    -------
-    bits : ndarray of shape (n_strings, n_bits), dtype uint8
-    """
-    if encoding not in ("auto", "01", "pm1"):
-        raise ValueError(f"encoding must be 'auto', '01' or 'pm1'; got {encoding!r}.")
-    if hasattr(X, "detach") and hasattr(X, "cpu"):  # a torch tensor
-        X = X.detach().cpu().numpy()
-    X = np.asarray(X)
-    if X.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be a numeric or bool array; got dtype {X.dtype}.")
-    if X.ndim == 1:
-        X = X.reshape(1, -1)
-    if X.ndim != 2:
-        raise ValueError(
-            f"{name} must be one string (1-D) or a 2-D array of strings; got "
-            f"an array of shape {X.shape}."
-        )
-    if n_bits is not None and X.shape[1] != n_bits:
-        raise ValueError(
-            f"{name} holds strings of length {X.shape[1]}, but the function "
-            f"takes n_bits={n_bits} bits."
-        )
-    if X.dtype == bool:
-        return X.astype(np.uint8)
-    if encoding == "auto":
-        encoding = "pm1" if X.size and bool((X == -1).any()) else "01"
-    allowed = [0, 1] if encoding == "01" else [-1, 1]
-    if not np.isin(X, allowed).all():
-        bad = _offending_values(X, allowed)
-        seen = "0/1 bits" if encoding == "01" else "-1/+1 spins"
-        raise ValueError(
-            f"{name} must be binary, either 0/1 bits or -1/+1 spins (not "
-            f"mixed); read as {seen} it contains the values {bad}."
-        )
-    if encoding == "01":
-        return X.astype(np.uint8)
-    return (X == -1).astype(np.uint8)
-
-
-def to_bits(X, encoding, binarize=None):
-    """Bits (uint8) of an already validated block in encoding ``encoding``.
-
-    ``"01"`` and ``"pm1"`` as everywhere in skxor (spin -1 is bit 1); ``"binarized"``
-    maps a value above ``binarize`` to bit 1.
-    """
-    X = np.asarray(X)
-    if encoding == "binarized":
-        return (X > binarize).astype(np.uint8)
-    if encoding == "pm1":
-        return (X == -1).astype(np.uint8)
-    return (X == 1).astype(np.uint8)

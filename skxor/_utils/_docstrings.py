@@ -33,7 +33,8 @@ DOCS = {
     0/1 truth table.""",
     "X_fit": """X : array-like of shape (n_samples, n_features)
     Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-    ``binarize`` set).""",
+    ``binarize`` set). An X of ones only (neither 0 nor -1) is read as
+    bits, as everywhere in skxor.""",
     "X_predict": """X : array-like of shape (n_samples, n_features)
     Inputs in the encoding used in fit.""",
     "returns_self": """self : object

@@ -15,7 +15,9 @@ model's outputs are read as Boolean values:
   must return labels 0/1, -1/+1 or bools (+1 / 1 / True is the value 1);
 * a fitted estimator gets X in the encoding it was fitted with (its
   ``encoding_`` attribute, see below), else 0/1 bits; its predictions are
-  mapped ``classes_[1] -> 1``, ``classes_[0] -> 0``;
+  mapped ``classes_[1] -> 1``, ``classes_[0] -> 0``. A skxor classifier
+  (one with ``_decision_checked``) is given these strings, which this
+  module made, without checking them again;
 * a torch module gets float spins ``1 - 2 b`` (the library's internal
   encoding, which the modules in :mod:`skxor.nn` expect), on its own device
   and dtype; a real output is thresholded at 0 (positive -> 1), a bool output
@@ -31,8 +33,6 @@ other threshold the strings are presented as ``t + b`` (float), since
 ``t + 1 > t`` and ``t`` is not above ``t``.
 """
 
-import contextlib
-import copy
 import inspect
 import numbers
 
@@ -44,11 +44,25 @@ from ._bits import (
     bits_to_index,
     block_bits,
     check_exhaustive_bits,
-    check_n_bits,
     largest_power_of_two_at_most,
     low_bits_pattern,
 )
+from ._decisions import (
+    _SCALE_PROBE,
+    ModuleReference,
+    _describe,
+    _describe_input,
+    _finite_scale,
+    _format_string,
+    _one_per_string,
+    _reference_kernels,
+    real_scores,
+    rounding_bound,
+    stable_decisions,
+)
 from ._docstrings import fill_doc
+from ._encoding import ENCODING_NAMES, to_spins
+from ._validation import check_count
 
 #: Default number of strings per model call.
 DEFAULT_BATCH_SIZE = 1 << 16
@@ -68,231 +82,14 @@ def strings_per_call(batch_size, n_bits):
     """
     return max(1, min(int(batch_size), MAX_CALL_BITS // max(1, int(n_bits))))
 
-_ENCODING_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
 
+def _evaluates_bits(f):
+    """A Boolean function of skxor's kind: ``n_bits`` and ``_evaluate_bits(bits)``.
 
-def _format_string(row, limit=64):
-    """One input string for a message: ``0110`` for bits, else its values."""
-    if isinstance(row, torch.Tensor):
-        row = row.detach().cpu().numpy()
-    row = np.asarray(row).ravel()
-    head = row[:limit]
-    if np.isin(head, [0, 1]).all():
-        text = "".join(str(int(v)) for v in head)
-    else:
-        text = " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in head.tolist())
-    return f"[{text}{' ...' if row.size > limit else ''}] ({row.size} bits)"
-
-
-def _describe_input(x):
-    dtype = x.dtype if hasattr(x, "dtype") else type(x).__name__
-    return f"{type(x).__name__} of dtype {dtype}"
-
-
-def _describe(f):
-    """A short name for error messages: a function's name, else its class."""
-    if callable(f) and hasattr(f, "__qualname__") and not isinstance(f, type):
-        return f"function {f.__qualname__}"
-    return type(f).__name__
-
-
-def _one_per_string(out, n_rows, what, expected=None):
-    """``out`` (array or tensor) as one entry per string, a column raveled.
-
-    Any shape other than ``(n_rows,)`` or ``(n_rows, 1)`` is refused with a
-    ValueError naming ``what`` returned it and ``expected`` (default
-    ``"(n_rows,)"``).
+    (:class:`skxor.boolean.BooleanFunction`, recognized by what it does so
+    that this module need not import the layer above it.)
     """
-    if out.ndim == 2 and out.shape[1] == 1:
-        out = out[:, 0]
-    if tuple(out.shape) != (n_rows,):
-        raise ValueError(
-            f"{what} returned an output of shape {tuple(out.shape)} for {n_rows} "
-            f"strings; it must return one label per string, shape "
-            f"{expected or f'({n_rows},)'}."
-        )
-    return out
-
-
-#: Strings whose outputs set the scale of a model's rounding bound: a fixed
-#: draw, evaluated as one batch, so that the bound is the same every call.
-_SCALE_PROBE = 256
-
-
-def rounding_bound(dtype, scale):
-    """How close to a threshold an output of a ``dtype`` model is "at" it.
-
-    ``sqrt(eps) * scale``: 3.5e-4 of the model's output scale in float32,
-    1.5e-8 in float64. The same string's output differs between batches,
-    chunk sizes and kernels by a few eps of the scale (4.8e-7 measured for
-    a float32 :class:`~skxor.nn.BooleanTransformer` with outputs of order
-    1), far inside this bound.
-    """
-    return float(np.sqrt(torch.finfo(dtype).eps)) * float(scale)
-
-
-def stable_decisions(out, recompute, bound, margin=0.0):
-    """Decisions from real outputs that do not depend on how they were batched.
-
-    The rule every sensitivity tool uses to turn a model's real outputs into
-    decisions. An output farther than ``bound`` from a threshold (0, or
-    ``-margin`` and ``margin``) is decided by its sign as given; an output
-    within ``bound`` of one is evaluated again by ``recompute``, string by
-    string (one string per call, in float64 where the model allows), and
-    that value decides. So whenever two evaluations of a string (another
-    batch size, chunking or kernel) differ by less than ``bound``, the
-    decision is the one of the single-string evaluation either way.
-
-    Parameters
-    ----------
-    out : array-like of shape (n,)
-        Real outputs of n strings, as evaluated in some batch.
-    recompute : callable
-        ``recompute(rows) -> ndarray of shape (len(rows),)``: the outputs of
-        the strings ``rows`` (indices into ``out``), each evaluated alone.
-    bound : float
-        The rounding bound (see :func:`rounding_bound`), ``>= 0``.
-    margin : float, default=0.0
-        With 0: +1 where the output is > 0, else -1. With ``xi > 0``: +1
-        where it is ``>= xi``, -1 where ``<= -xi``, 0 (undecided) between.
-
-    Returns
-    -------
-    decisions : ndarray of shape (n,), dtype int8
-    n_redecided : int
-        How many outputs were within ``bound`` of a threshold and decided
-        by ``recompute``.
-
-    Raises
-    ------
-    ValueError
-        When an output is NaN or infinite: its decision is undefined (a NaN
-        would otherwise read as "reject" at margin 0 and "undecided" above).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skxor._utils._evaluate import stable_decisions
-    >>> exact = np.array([2.0, -1e-9, 0.5])
-    >>> batched = exact + [0.0, 3e-9, 0.0]  # rounding put the 2nd above 0
-    >>> stable_decisions(batched, lambda rows: exact[rows], bound=1e-6)
-    (array([ 1, -1,  1], dtype=int8), 1)
-    """
-    out = np.asarray(out, dtype=np.float64)
-    bad = ~np.isfinite(out)
-    if bad.any():
-        raise ValueError(
-            f"The model returned non-finite outputs (NaN or inf) for {int(bad.sum())} of "
-            f"{out.size} strings; its decision is undefined there."
-        )
-    if margin == 0:
-        # The same rule without further float64 temporaries (a sampled profile
-        # of long strings decides 10^7 flip outputs at once): |out| <= bound
-        # is -bound <= out <= bound exactly.
-        rows = np.flatnonzero((out <= bound) & (out >= -bound))
-        decisions = (out > 0).view(np.int8) * 2 - 1
-        if rows.size:
-            again = np.asarray(recompute(rows), dtype=np.float64)
-            decisions[rows] = np.where(again > 0, 1, -1)
-        return decisions, int(rows.size)
-    out = out.copy()
-    distance = np.abs(np.abs(out) - margin)
-    rows = np.flatnonzero(distance <= bound)
-    if rows.size:
-        out[rows] = np.asarray(recompute(rows), dtype=np.float64)
-    decisions = (out >= margin).astype(np.int8) - (out <= -margin).astype(np.int8)
-    return decisions, int(rows.size)
-
-
-@contextlib.contextmanager
-def _reference_kernels():
-    """torch's fused attention fast path off: a single string's reference pass."""
-    backend = getattr(torch.backends, "mha", None)
-    if backend is None or not hasattr(backend, "set_fastpath_enabled"):
-        yield
-        return
-    previous = backend.get_fastpath_enabled()
-    backend.set_fastpath_enabled(False)
-    try:
-        yield
-    finally:
-        backend.set_fastpath_enabled(previous)
-
-
-def _finite_scale(values):
-    """The largest finite magnitude among ``values`` (0 when none is finite)."""
-    values = np.abs(np.asarray(values, dtype=np.float64))
-    values = values[np.isfinite(values)]
-    return float(values.max()) if values.size else 0.0
-
-
-def real_scores(out):
-    """A module's outputs as one real score per string (numpy float64).
-
-    ``(n,)`` or ``(n, 1)`` as is; ``(n, 2)`` logits as ``l_1 - l_0`` (the
-    argmax is 1 exactly where it is > 0).
-    """
-    if out.ndim == 2 and out.shape[1] == 2:
-        out = out[:, 1] - out[:, 0]
-    elif out.ndim == 2 and out.shape[1] == 1:
-        out = out[:, 0]
-    return out.detach().to("cpu", torch.float64).numpy()
-
-
-class ModuleReference:
-    """A torch module's single-string, float64 evaluation and its output scale.
-
-    The reference for :func:`stable_decisions`: a float64 copy of the
-    module (the module itself where it cannot be copied or run in float64),
-    in eval mode, called on one string at a time with torch's fused
-    attention kernel off. ``scale`` is the largest output magnitude on a
-    fixed draw of 256 strings (one batch), so that the bound is the same for
-    every batch.
-    """
-
-    def __init__(self, module, n_bits, dtype, device, input_encoding="pm1", call=None):
-        self.module = module
-        self.dtype = dtype
-        self.device = device
-        self.input_encoding = input_encoding
-        self.call = call or (lambda m, x: m(x))
-        self._copy = None
-        self._scale = None
-        self.n_bits = n_bits
-
-    def _model(self):
-        if self._copy is None:
-            try:
-                model = copy.deepcopy(self.module).to(torch.float64).eval()
-                dtype = torch.float64
-                model(torch.ones(1, self.n_bits, dtype=dtype, device=self.device))
-            except Exception:  # noqa: BLE001 - any module: fall back to itself
-                model, dtype = self.module, self.dtype
-            self._copy = (model, dtype)
-        return self._copy
-
-    def bound(self):
-        if self._scale is None:
-            bits = np.random.default_rng(0).integers(0, 2, (_SCALE_PROBE, self.n_bits))
-            x = torch.as_tensor(bits, dtype=self.dtype, device=self.device)
-            if self.input_encoding == "pm1":
-                x = 1 - 2 * x
-            with torch.no_grad():
-                self._scale = _finite_scale(real_scores(self.call(self.module, x)))
-        return rounding_bound(self.dtype, self._scale)
-
-    def recompute(self, x):
-        """``recompute(rows)`` for :func:`stable_decisions` on the batch ``x``."""
-        def outputs(rows):
-            model, dtype = self._model()
-            values = np.empty(len(rows))
-            with torch.no_grad(), _reference_kernels():
-                for j, r in enumerate(rows):
-                    one = x[int(r) : int(r) + 1].to(dtype=dtype)
-                    values[j] = real_scores(self.call(model, one))[0]
-            return values
-
-        return outputs
+    return hasattr(f, "n_bits") and callable(getattr(f, "_evaluate_bits", None))
 
 
 @fill_doc
@@ -311,7 +108,7 @@ class ModelEvaluator:
     """
 
     def __init__(self, f, n_bits, input_encoding=None, fallback_encoding="01"):
-        self.n_bits = check_n_bits(n_bits)
+        self.n_bits = check_count(n_bits, "n_bits")
         if input_encoding not in (None, "01", "pm1"):
             raise ValueError(
                 f"input_encoding must be None, '01' or 'pm1'; got {input_encoding!r}."
@@ -325,13 +122,11 @@ class ModelEvaluator:
         self._shift = None
         self._as_float = False
         self.classes = None
-        from ..boolean import BooleanFunction  # the public class; imported late (no cycle)
-
         if isinstance(f, np.ndarray):
             self.kind = "table"
             self.table = self._check_table(f)
             self.input_encoding = "01"
-        elif isinstance(f, BooleanFunction):
+        elif _evaluates_bits(f):
             self.kind = "boolean"
             if f.n_bits != self.n_bits:
                 raise ValueError(
@@ -427,36 +222,34 @@ class ModelEvaluator:
 
     def encode(self, bits):
         """The model input for 0/1 strings ``bits`` (uint8, shape (n, N))."""
-        # Spins 1 - 2 b are made in place in the converted copy: no temporaries.
+        pm1 = self.input_encoding == "pm1"
         if self.kind == "torch":
-            x = torch.from_numpy(np.ascontiguousarray(bits)).to(
+            if pm1:
+                return to_spins(bits, dtype=self.dtype, device=self.device)
+            return torch.from_numpy(np.ascontiguousarray(bits)).to(
                 device=self.device, dtype=self.dtype, copy=True
             )
-            return x.mul_(-2).add_(1) if self.input_encoding == "pm1" else x
         if self._shift is not None:
             x = bits.astype(np.float64)
             x += self._shift
             return x
         if self.kind == "callable":
             # int64: whatever arithmetic the callable does cannot wrap round.
-            x = bits.astype(np.int64, order="C")
-        elif self.input_encoding == "pm1" or self._as_float:
-            x = bits.astype(np.float32 if self._as_float else np.int8)
+            dtype = np.int64
+        elif pm1 or self._as_float:
+            dtype = np.float32 if self._as_float else np.int8
         else:
             return bits
-        if self.input_encoding == "pm1":
-            x *= -2
-            x += 1
-        return x
+        return to_spins(bits, dtype=dtype) if pm1 else bits.astype(dtype, order="C")
 
     def _low(self, size):
         """Low-bit pattern of an exhaustive block of ``size`` strings (cached)."""
         if size not in self._low_cache:
             low = low_bits_pattern(size.bit_length() - 1)
-            if self.kind == "torch":
+            if self.kind == "torch" and self.input_encoding == "pm1":
+                low = to_spins(low, dtype=self.dtype, device=self.device)
+            elif self.kind == "torch":
                 low = torch.from_numpy(low).to(device=self.device, dtype=self.dtype)
-                if self.input_encoding == "pm1":
-                    low = 1 - 2 * low
             self._low_cache[size] = low
         return self._low_cache[size]
 
@@ -510,32 +303,41 @@ class ModelEvaluator:
         if self._reference is None:
             bits = np.random.default_rng(0).integers(0, 2, (_SCALE_PROBE, self.n_bits),
                                                      dtype=np.uint8)
-            scale = _finite_scale(model.decision_function(self.encode(bits)))
+            scale = _finite_scale(self._decision(self.encode(bits)))
             self._reference = rounding_bound(torch.float32 if model.dtype == "float32"
                                              else torch.float64, scale)
         return self._reference
 
     def _estimator_recompute(self, X):
         """``recompute(rows)`` for :func:`stable_decisions`: decision values of rows of X, alone."""
-        model = self.model
 
         def recompute(rows):
             with _reference_kernels():
-                return np.array([model.decision_function(X[int(r) : int(r) + 1])[0]
-                                 for r in rows])
+                return np.array([self._decision(X[int(r) : int(r) + 1])[0] for r in rows])
 
         return recompute
 
     def _is_skxor_classifier(self):
-        from .. import estimators  # late: no import cycle
+        """A skxor torch classifier: its label is the sign of ``decision_function``
+        and it evaluates strings it is given in its own encoding unchecked
+        (``_decision_checked``, see :mod:`skxor.estimators`)."""
+        return callable(getattr(self.model, "_decision_checked", None))
 
-        return isinstance(self.model, (
-            estimators.BooleanTransformerClassifier, estimators.FFNNParityBaseline,
-            estimators.KParityTransformer, estimators.SparseXORTransformer))
+    def _trusted(self):
+        """Whether the strings presented are in the estimator's own encoding
+        (then they are not checked again: the evaluator made them)."""
+        encoding = getattr(self.model, "encoding_", None)
+        return self._is_skxor_classifier() and encoding in ("binarized", self.input_encoding)
+
+    def _decision(self, X):
+        """``decision_function`` of strings this evaluator encoded."""
+        if self._trusted():
+            return self.model._decision_checked(X)
+        return self.model.decision_function(X)
 
     def _stable_estimator_labels(self, X):
         """Labels of a skxor torch classifier from its decision values (see stable_decisions)."""
-        decisions, n = stable_decisions(self.model.decision_function(X),
+        decisions, n = stable_decisions(self._decision(X),
                                         self._estimator_recompute(X), self._estimator_bound())
         self.n_redecided += n
         return (decisions == 1).astype(np.uint8)
@@ -571,7 +373,7 @@ class ModelEvaluator:
                 except RuntimeError as exc:
                     raise ValueError(
                         f"{_describe(module)} failed on a batch of strings of shape "
-                        f"{tuple(x.shape)} ({_ENCODING_NAMES[self.input_encoding]}, "
+                        f"{tuple(x.shape)} ({ENCODING_NAMES[self.input_encoding]}, "
                         f"{x.dtype}); does it take {self.n_bits} input bits? "
                         f"torch said: {str(exc).splitlines()[0]}"
                     ) from exc
@@ -670,8 +472,10 @@ class ModelEvaluator:
             own = _one_per_string(own, n_rows, _describe(self.model), f"({n_rows},) (a real score)")
             own = own.detach().to("cpu").numpy()
             neighbours = neighbours.detach().to("cpu").numpy()
+        elif self._trusted():
+            # One pass over x for both; x is this evaluator's own (skxor's estimators).
+            own, neighbours = self.model._flip_neighbours(x, return_outputs=True, checked=True)
         elif together:
-            # One pass over x for both (skxor's estimators).
             own, neighbours = map(np.asarray, self.model.flip_neighbours(x, return_outputs=True))
         else:
             own = np.asarray(self.model.decision_function(x))
@@ -757,7 +561,7 @@ class ModelEvaluator:
             high = [(start >> i) & 1 for i in range(n_low, self.n_bits)]
             high = torch.tensor(high, dtype=self.dtype, device=self.device)
             if self.input_encoding == "pm1":
-                high = 1 - 2 * high
+                high = to_spins(high)
             # cat writes rows contiguously; assigning column slices is far slower.
             x = torch.cat([low, high.expand(size, -1)], dim=1)
         return self._torch_labels(x)
@@ -773,14 +577,3 @@ class ModelEvaluator:
         for start in range(0, total, size):
             table[start : start + size] = self.block(start, size)
         return table
-
-
-def check_batch_size(batch_size):
-    """An integer >= 1, else a TypeError/ValueError naming ``batch_size``."""
-    if isinstance(batch_size, (bool, np.bool_)) or not isinstance(
-        batch_size, (int, np.integer)
-    ):
-        raise TypeError(f"batch_size must be an integer >= 1; got {batch_size!r}.")
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be an integer >= 1; got {batch_size!r}.")
-    return int(batch_size)

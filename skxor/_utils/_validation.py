@@ -1,9 +1,11 @@
-"""Input conventions shared by every estimator (see the user guide).
+"""Validation shared by every estimator: parameters, targets, devices, X's shape.
 
-Bits ``b in {0, 1}`` and spins ``x = 1 - 2 b in {-1, +1}``; the library works
-in spins internally. X may come in either encoding (any numeric dtype, bool
-too); anything else is rejected with a ``ValueError`` naming the values, unless
-a ``binarize`` threshold maps real values to bits first.
+The encoding of X (0/1 bits, -1/+1 spins, ``binarize``) is read and converted
+in :mod:`skxor._utils._encoding`; integer and real parameters are checked
+here by one family, :func:`check_interval` on scikit-learn's ``Interval``
+(with :func:`check_count` and :func:`check_positive_finite` its two usual
+cases), the same constraints that ``_parameter_constraints`` and
+``validate_params`` use.
 """
 
 import math
@@ -12,155 +14,9 @@ from numbers import Integral, Real
 
 import numpy as np
 import torch
-from sklearn.utils import gen_batches
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-
-#: Rows handled at once when checking or converting X: bounds temporaries.
-_CHECK_CHUNK_ELEMENTS = 1 << 22
-
-ENCODINGS = ("01", "pm1", "binarized")
-
-
-def row_batches(n_rows, n_cols, max_elements=_CHECK_CHUNK_ELEMENTS):
-    """Row slices covering ``n_rows`` with at most ``max_elements`` per block."""
-    return gen_batches(n_rows, max(1, max_elements // max(1, n_cols)))
-
-
-def _offending_values(X, allowed, limit=5):
-    """Up to ``limit`` distinct values of X that are not in ``allowed``."""
-    found = []
-    for rows in row_batches(X.shape[0], X.shape[1]):
-        block = np.asarray(X[rows])
-        bad = block[~np.isin(block, allowed)]
-        if bad.size:
-            found.extend(np.unique(bad)[:limit].tolist())
-            found = sorted(set(found))[:limit]
-            if len(found) >= limit:
-                break
-    return found
-
-
-def _value_flags(X):
-    """Whether X holds 0, -1, and values outside {-1, 0, 1}."""
-    if X.size == 0:
-        return False, False, False
-    if np.issubdtype(X.dtype, np.integer):
-        # Integers in [-1, 1] are exactly {-1, 0, 1}: two fast reductions
-        # replace three elementwise comparisons (this is on fit's hot path).
-        lo, hi = X.min(), X.max()
-        if lo >= -1 and hi <= 1:
-            has_minus = bool(lo == -1)
-            has_zero = bool(lo == 0) or (has_minus and np.count_nonzero(X) < X.size)
-            return has_zero, has_minus, False
-        return bool((X == 0).any()), bool((X == -1).any()), True
-    has_zero = has_minus = has_other = False
-    for rows in row_batches(X.shape[0], X.shape[1]):
-        block = X[rows]
-        is_zero = block == 0
-        is_minus = block == -1
-        has_zero |= bool(is_zero.any())
-        has_minus |= bool(is_minus.any())
-        has_other |= not bool((is_zero | is_minus | (block == 1)).all())
-    return has_zero, has_minus, has_other
-
-
-def detect_encoding(X, expected=None, *, name="X"):
-    """Return ``"01"`` or ``"pm1"`` for a validated 2-D numeric array.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Finite numeric (or bool) array.
-    expected : {"01", "pm1"} or None
-        The encoding seen in ``fit``; when given, X must use it.
-    name : str
-        How X is called in error messages.
-
-    Returns
-    -------
-    encoding : {"01", "pm1"}
-    """
-    if X.dtype == bool:
-        encoding = "01"
-    else:
-        has_zero, has_minus, has_other = _value_flags(X)
-        if has_other or (has_zero and has_minus):
-            if has_zero and has_minus:  # 0/1 bits mixed with -1 spins: list all
-                bad = _offending_values(X, [])
-            else:
-                bad = _offending_values(X, [0, 1] if has_zero else [-1, 1])
-            raise ValueError(
-                f"{name} must be binary, either 0/1 bits or -1/+1 spins, but it "
-                f"contains the values {bad}. Encode it as 0/1 or -1/+1, or set "
-                "binarize=<threshold> to map real values to bits "
-                "(value > threshold is bit 1)."
-            )
-        if has_zero:
-            encoding = "01"
-        elif has_minus:
-            encoding = "pm1"
-        else:
-            # Only the value 1: both readings are possible; follow fit's choice.
-            encoding = expected if expected in ("01", "pm1") else "pm1"
-    if expected in ("01", "pm1") and encoding != expected:
-        seen = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
-        raise ValueError(
-            f"{name} uses {seen[encoding]} but the estimator was fitted on "
-            f"{seen[expected]}; use the same encoding in fit and predict."
-        )
-    return encoding
-
-
-def binary_encoding(X, binarize, expected=None, *, name="X"):
-    """Encoding of X under the estimator's ``binarize`` setting."""
-    if binarize is not None:
-        return "binarized"
-    return detect_encoding(X, expected, name=name)
-
-
-def to_spins(X, encoding, binarize=None, *, dtype=torch.float32, device="cpu", out=None):
-    """Convert a block of X to a spins tensor (+1 for bit 0, -1 for bit 1).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_rows, n_features)
-        Already validated block.
-    encoding : {"01", "pm1", "binarized"}
-    binarize : float or None
-        Threshold used when ``encoding == "binarized"``.
-    dtype, device
-        Of the returned tensor.
-    out : Tensor of shape (n_rows, n_features) or None, default=None
-        Written in place and returned when given (its dtype and device are
-        used): a loop over chunks reuses one buffer instead of allocating,
-        and page-faulting, a fresh one per chunk.
-
-    Returns
-    -------
-    spins : torch.Tensor of shape (n_rows, n_features)
-    """
-    if encoding == "binarized":
-        bits = torch.from_numpy(np.ascontiguousarray(X > binarize))
-        if out is not None:
-            return out.copy_(bits).mul_(-2).add_(1)
-        return (1 - 2 * bits.to(device=device, dtype=dtype))
-    block = torch.from_numpy(np.ascontiguousarray(X))
-    if out is not None:
-        out.copy_(block)
-        return out.mul_(-2).add_(1) if encoding == "01" else out
-    block = block.to(device=device, dtype=dtype)
-    if encoding == "01":
-        return 1 - 2 * block
-    return block
-
-
-def spins_to_encoding(spins, encoding):
-    """Map a spins array back to the user's encoding (``binarized`` gives bits)."""
-    spins = np.asarray(spins)
-    if encoding == "pm1":
-        return spins.astype(np.int8)
-    return ((1 - spins) // 2).astype(np.int8)
+from sklearn.utils.validation import validate_data
 
 
 def check_binary_target(y, estimator_name):
@@ -285,13 +141,60 @@ def _is_finite(value):
         return False
 
 
+def check_interval(value, name, interval, what=None):
+    """``value`` if the scikit-learn constraint ``interval`` admits it, else an error.
+
+    The one checker of integer and real arguments outside the estimators'
+    ``_parameter_constraints``: the same ``Interval`` objects, with their
+    bounds, plus finiteness (an ``Interval`` without an upper bound admits
+    inf) and no booleans.
+
+    Parameters
+    ----------
+    value : object
+        The argument.
+    name : str
+        Its name, for the message.
+    interval : sklearn.utils._param_validation.Interval
+        The admitted values, e.g. ``Integers(1, None, closed="left")``.
+    what : str or None, default=None
+        How the message states the constraint (default: the interval's own words).
+
+    Returns
+    -------
+    value : int or float
+        As a Python int for an integer interval, else as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is a bool or not of the interval's type.
+    ValueError
+        If it lies outside the interval or is not finite.
+
+    Examples
+    --------
+    >>> from skxor._utils._validation import Integers, check_interval
+    >>> check_interval(3, "n", Integers(1, None, closed="left"))
+    3
+    >>> check_interval(0, "n", Integers(1, None, closed="left"), "an integer >= 1")
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be an integer >= 1; got 0.
+    """
+    what = str(interval) if what is None else what
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, interval.type):
+        raise TypeError(f"{name} must be {what}; got {value!r}.")
+    if not (_is_finite(value) and interval.is_satisfied_by(value)):
+        raise ValueError(f"{name} must be {what}; got {value!r}.")
+    return int(value) if interval.type is Integral else float(value)
+
+
 def check_positive_finite(value, name):
     """A positive finite real, else ValueError/TypeError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise TypeError(f"{name} must be a positive finite number; got {value!r}.")
-    if not _is_finite(value) or value <= 0:
-        raise ValueError(f"{name} must be a positive finite number; got {value!r}.")
-    return float(value)
+    return check_interval(
+        value, name, Interval(Real, 0, None, closed="neither"), "a positive finite number"
+    )
 
 
 def check_finite_params(estimator, names):
@@ -333,12 +236,10 @@ def check_head_split(d_model, n_heads):
 
 
 def check_count(value, name, minimum=1):
-    """An integer >= minimum, else ValueError/TypeError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be an integer >= {minimum}; got {value!r}.")
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
+    """An integer >= minimum (not a bool), else ValueError/TypeError naming ``name``."""
+    return check_interval(
+        value, name, Integers(minimum, None, closed="left"), f"an integer >= {minimum}"
+    )
 
 
 def validate_binary_data(estimator, X="no_validation", y="no_validation", **kwargs):
@@ -347,8 +248,6 @@ def validate_binary_data(estimator, X="no_validation", y="no_validation", **kwar
     scikit-learn reports a DataFrame or list with no columns as "at least one
     array or dtype is required"; this names the problem instead.
     """
-    from sklearn.utils.validation import validate_data
-
     # Only objects that know their shape (arrays, DataFrames); anything else,
     # sparse matrices included, goes to scikit-learn as is.
     shape = None if hasattr(X, "tocsr") else getattr(X, "shape", None)

@@ -7,8 +7,8 @@ from numbers import Integral
 
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
-from .._utils._bits import check_n_bits
-from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator, check_batch_size
+from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
+from .._utils._validation import check_count
 
 __all__ = ["DEFAULT_BATCH_SIZE", "ModelEvaluator", "truth_table"]
 
@@ -54,8 +54,8 @@ def truth_table(f, n_bits, *, batch_size=DEFAULT_BATCH_SIZE, input_encoding=None
     >>> truth_table(lambda X: X[:, 0] & X[:, 1], 2).tolist()  # AND
     [0, 0, 0, 1]
     """
-    n_bits = check_n_bits(n_bits)
-    batch_size = check_batch_size(batch_size)
+    n_bits = check_count(n_bits, "n_bits")
+    batch_size = check_count(batch_size, "batch_size")
     evaluator = ModelEvaluator(f, n_bits, input_encoding)
     table = evaluator.truth_table(batch_size)
     # A table passed in comes back as a copy, never as a view of the input.

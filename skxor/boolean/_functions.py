@@ -5,14 +5,14 @@ from sklearn.utils import check_random_state
 
 from .._utils._bits import (
     ALL_STRINGS_MAX_BITS,
-    as_bit_strings,
     bits_to_index,
     check_exhaustive_bits,
-    check_n_bits,
     index_to_bits,
     table_n_bits,
 )
 from .._utils._docstrings import fill_doc
+from .._utils._encoding import ENCODINGS, check_strings, to_spins
+from .._utils._validation import Integers, check_count, check_interval
 from .._utils._support import check_support
 
 
@@ -44,8 +44,8 @@ def all_strings(n_bits, *, encoding="01"):
     >>> all_strings(2, encoding="pm1")[1].tolist()
     [-1, 1]
     """
-    n_bits = check_n_bits(n_bits)
-    if encoding not in ("01", "pm1"):
+    n_bits = check_count(n_bits, "n_bits")
+    if encoding not in ENCODINGS:
         raise ValueError(f"encoding must be '01' or 'pm1'; got {encoding!r}.")
     if n_bits > ALL_STRINGS_MAX_BITS:
         raise ValueError(
@@ -54,8 +54,8 @@ def all_strings(n_bits, *, encoding="01"):
             "skxor.boolean.truth_table and skxor.sensitivity.sensitivity_profile "
             "stream the strings in chunks instead."
         )
-    bits = index_to_bits(np.arange(1 << n_bits, dtype=np.int64), n_bits).astype(np.int8)
-    return bits if encoding == "01" else (1 - 2 * bits).astype(np.int8)
+    bits = index_to_bits(np.arange(1 << n_bits, dtype=np.int64), n_bits)
+    return bits.astype(np.int8) if encoding == "01" else to_spins(bits, dtype=np.int8)
 
 
 #: Bit orders of a truth-table index: ``"lsb"`` (skxor: position i is bit i of
@@ -168,7 +168,7 @@ def bit_reversal_permutation(n_bits):
     >>> bit_reversal_permutation(3).tolist()
     [0, 4, 2, 6, 1, 5, 3, 7]
     """
-    n_bits = check_n_bits(n_bits)
+    n_bits = check_count(n_bits, "n_bits")
     check_exhaustive_bits(n_bits, "A bit-reversal permutation")
     index = np.arange(1 << n_bits, dtype=np.int64)
     perm = np.zeros_like(index)
@@ -207,8 +207,8 @@ def encoded_strings_to_bits(X, input_encoding="01", *, name="X"):
     if X.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_strings, N); got shape {X.shape}.")
     if input_encoding == "01":
-        return as_bit_strings(X, encoding="01", name=name)
-    bits = as_bit_strings(X, encoding="pm1", name=name)  # spins 1 - 2b
+        return check_strings(X, encoding="01", name=name)
+    bits = check_strings(X, encoding="pm1", name=name)  # spins 1 - 2b
     return bits if input_encoding == "1-2b" else (1 - bits).astype(np.uint8)
 
 
@@ -242,7 +242,7 @@ class BooleanFunction:
     """
 
     def __init__(self, n_bits):
-        self.n_bits = check_n_bits(n_bits)
+        self.n_bits = check_count(n_bits, "n_bits")
 
     def __call__(self, X, encoding="auto"):
         """Evaluate the function.
@@ -253,7 +253,8 @@ class BooleanFunction:
             Strings as 0/1 bits, -1/+1 spins or bools.
         encoding : {"auto", "01", "pm1"}, default="auto"
             ``"auto"`` reads X as spins when it holds a -1, else as bits (so
-            an all-ones input is read as bits).
+            an all-ones input is read as bits: the library's one rule for
+            ambiguous strings, see :mod:`skxor._utils._encoding`).
 
         Returns
         -------
@@ -261,7 +262,7 @@ class BooleanFunction:
             uint8 scalar for a single 1-D string.
         """
         single = np.ndim(X) == 1
-        bits = as_bit_strings(X, self.n_bits, encoding)
+        bits = check_strings(X, self.n_bits, encoding)
         values = self._evaluate_bits(bits).astype(np.uint8, copy=False)
         return values[0] if single else values
 
@@ -344,7 +345,7 @@ class SparseParity(BooleanFunction):
     def __init__(self, n_bits, support=None, *, k=2, random_state=None):
         super().__init__(n_bits)
         if support is None:
-            k = check_n_bits(k, "k")
+            k = check_count(k, "k")
             if k > self.n_bits:
                 raise ValueError(f"k={k} is larger than n_bits={self.n_bits}.")
             rng = check_random_state(random_state)
@@ -384,14 +385,10 @@ class Dictator(BooleanFunction):
 
     def __init__(self, n_bits, index=0):
         super().__init__(n_bits)
-        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
-            raise TypeError(f"index must be an integer position; got {index!r}.")
-        if not 0 <= index < self.n_bits:
-            raise ValueError(
-                f"index must lie in [0, {self.n_bits - 1}] for n_bits={self.n_bits}; "
-                f"got {index}."
-            )
-        self.index = int(index)
+        self.index = check_interval(
+            index, "index", Integers(0, self.n_bits, closed="left"),
+            f"an integer position in [0, {self.n_bits - 1}] for n_bits={self.n_bits}",
+        )
 
     def _evaluate_bits(self, bits):
         return bits[:, self.index].copy()
@@ -615,7 +612,7 @@ class RandomFunction(TruthTable):
     """
 
     def __init__(self, n_bits, *, p=0.5, random_state=None):
-        n_bits = check_n_bits(n_bits)
+        n_bits = check_count(n_bits, "n_bits")
         check_exhaustive_bits(n_bits, "A random function")
         if isinstance(p, (bool, np.bool_)) or not np.isscalar(p) or not np.isreal(p):
             raise TypeError(f"p must be a probability in [0, 1]; got {p!r}.")

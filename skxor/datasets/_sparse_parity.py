@@ -5,8 +5,11 @@ from numbers import Real
 import numpy as np
 from sklearn.utils import check_random_state
 
+from sklearn.utils._param_validation import Interval
+
+from .._utils._encoding import ENCODINGS, to_spins
 from .._utils._support import check_support
-from .._utils._validation import check_count
+from .._utils._validation import check_count, check_interval
 
 
 #: Label conventions of :func:`make_sparse_parity` (what y says about the parity).
@@ -93,14 +96,11 @@ def make_sparse_parity(
         raise ValueError(f"k={k} is larger than n_features={n_features}.")
     # numbers.Real excludes complex (even with a zero imaginary part) and
     # strings; booleans are Real in Python but never a probability here.
-    if isinstance(noise, (bool, np.bool_)) or not isinstance(noise, Real):
-        raise TypeError(
-            f"noise must be a real number in [0, 0.5) (the probability of "
-            f"flipping a label); got {noise!r} of type {type(noise).__name__}."
-        )
-    if not (0.0 <= noise < 0.5):
-        raise ValueError(f"noise must lie in [0, 0.5); got {noise!r}.")
-    if encoding not in ("pm1", "01"):
+    noise = check_interval(
+        noise, "noise", Interval(Real, 0, 0.5, closed="left"),
+        "a real number in [0, 0.5) (the probability of flipping a label)",
+    )
+    if encoding not in ENCODINGS:
         raise ValueError(f"encoding must be 'pm1' or '01'; got {encoding!r}.")
     if not isinstance(labels, str) or labels not in LABELS:
         raise ValueError(f"labels must be one of {LABELS}; got {labels!r}.")
@@ -117,15 +117,14 @@ def make_sparse_parity(
     else:
         support = check_support(support, n_features, k)
 
-    X = (1 - 2 * rng.randint(0, 2, size=(n_samples, n_features), dtype=np.int8)).astype(
-        np.int8
-    )
+    bits = rng.randint(0, 2, size=(n_samples, n_features), dtype=np.int8)
+    X = to_spins(bits, dtype=np.int8)
     y = -np.prod(X[:, support].astype(np.int64), axis=1)
     if noise > 0:
         flip = rng.random_sample(n_samples) < noise
         y[flip] = -y[flip]
     if encoding == "01":
-        X = ((1 - X) // 2).astype(np.int8)
+        X = bits
     if labels == "pm1_even":
         y = -y
     elif labels == "01_odd":

@@ -6,8 +6,16 @@ random state), committing the fitted attributes only once training has
 succeeded, and the prediction plumbing (``predict``, chunked, device-aware
 evaluation with a CPU fallback). Each estimator keeps its own parameter
 constraints, module builder and training routine.
+
+X is read by :mod:`skxor._utils._encoding` (one rule for 0/1 bits and
+-1/+1 spins everywhere). The library's own callers that have checked X
+already (the sensitivity profiler, the evaluators behind the sensitivity
+tools) fit and evaluate through ``_fit_checked``, ``_decision_checked`` and
+``_flip_neighbours(..., checked=True)``, which do not check it again, as
+scikit-learn's trees take ``check_input=False``.
 """
 
+import copy
 import warnings
 from dataclasses import dataclass
 from numbers import Real
@@ -19,20 +27,18 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import _check_y, check_consistent_length, check_is_fitted, validate_data
 
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import LeanNet, fit_seeded, quiet_settings
+from .._utils._encoding import detect_encoding, row_batches, to_spins
 from .._utils._validation import (
-    binary_encoding,
     check_binary_target,
     check_device,
     check_dtype,
     check_finite_params,
     real_parameters,
     restore_on_error,
-    row_batches,
-    to_spins,
     validate_binary_data,
 )
 
@@ -48,6 +54,12 @@ class FitStart:
     device: torch.device
     dtype: torch.dtype
     rng: np.random.RandomState
+    binarize: object = None
+
+    def spins(self, X=None, **kwargs):
+        """Spins of ``X`` (default: all of the training X) on the fit's device and dtype."""
+        return to_spins(self.X if X is None else X, self.encoding, self.binarize,
+                        dtype=self.dtype, device=self.device, **kwargs)
 
 
 class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
@@ -95,34 +107,79 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         """
         return self._commit_fit(X, y)
 
-    def _commit_fit(self, X, y):
-        """Run ``_fit``; any exception restores the state before the call."""
+    def _commit_fit(self, X, y, encoding=None):
+        """Check X, run ``_fit``; any exception restores the state before the call.
+
+        ``encoding``: X was checked by the caller (see :meth:`_fit_checked`).
+        """
         with restore_on_error(self):
-            self._fit(X, y)
+            self._check_params()
+            self._fit(self._start_fit(X, y, need_y=self._requires_y(), encoding=encoding))
         return self
 
-    def _start_fit(self, X, y, *, need_y=True):
+    def _fit_checked(self, X, y, encoding):
+        """``fit`` on an X its caller has already checked, without checking it again.
+
+        As scikit-learn's trees' ``check_input=False``: for the library's own
+        callers (the sensitivity profiler), which validated X and read its
+        encoding ``encoding`` (``"01"`` or ``"pm1"``) with the same rule
+        (:mod:`skxor._utils._encoding`). X must be a numeric 2-D ndarray;
+        the estimator's own ``binarize`` still applies; y is validated here.
+        """
+        self._validate_params()
+        return self._commit_fit(X, y, encoding)
+
+    def _record_start(self, start):
+        """``encoding_`` and ``classes_``, read from X and y at the start of ``fit``."""
+        self.encoding_ = start.encoding
+        self.classes_ = start.classes
+
+    def _check_params(self):
+        """Checks of parameter combinations, before X is read (none by default)."""
+
+    def _requires_y(self):
+        """Whether ``fit`` needs y (an estimator that can label X itself says no)."""
+        return True
+
+    def _fit(self, start):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _start_fit(self, X, y, *, need_y=True, encoding=None):
         """Validate X (and y), read the encoding, target, device, dtype and RNG.
 
         With ``need_y=False`` and ``y=None`` only X is validated; ``classes``
-        and ``y_spins`` are then None.
+        and ``y_spins`` are then None. With ``encoding`` given, X was
+        checked by the caller in that encoding: only y is validated.
         """
         # The listed ones and every real-valued parameter (a float field can't be missed).
         check_finite_params(self, dict.fromkeys([*self._finite_params, *real_parameters(self)]))
-        if y is None and not need_y:
+        if encoding is not None:
+            # n_features_in_ (and no feature names) as validate_data would set them.
+            skip_y = y is None and not need_y
+            validate_data(self, X, "no_validation" if skip_y else y, skip_check_array=True)
+            if y is not None:
+                y = _check_y(y, estimator=self)
+                check_consistent_length(X, y)
+            if self.binarize is not None:  # the estimator's own threshold still applies
+                encoding = "binarized"
+        elif y is None and not need_y:
             X = validate_binary_data(self, X, dtype="numeric")
-            classes = y_spins = None
         else:
             X, y = validate_binary_data(self, X, y, dtype="numeric")
+        if encoding is None:
+            encoding = detect_encoding(X, binarize=self.binarize)
+        classes = y_spins = None
+        if y is not None or need_y:
             classes, y_spins = check_binary_target(y, type(self).__name__)
         return FitStart(
             X=X,
-            encoding=binary_encoding(X, self.binarize),
+            encoding=encoding,
             classes=classes,
             y_spins=y_spins,
             device=check_device(self.device),
             dtype=check_dtype(self.dtype),
             rng=check_random_state(self.random_state),
+            binarize=self.binarize,
         )
 
     # -- prediction ---------------------------------------------------------------
@@ -139,15 +196,28 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
             )
             return torch.device("cpu")
 
-    def _spin_chunks(self, X, device):
+    def _predict_module(self):
+        """The fitted ``module_`` on the fit device if usable here, else on the CPU."""
+        device = self._prediction_device()
+        if device.type == "cpu":
+            return self.module_, device
+        return copy.deepcopy(self.module_).to(device), device
+
+    def _spin_chunks(self, X, device, checked=False):
         """Validate X against fit; return its row count and ``(rows, spins)`` chunks.
 
         The spins of each row chunk are made on ``device`` only when the
-        generator reaches it, so memory stays bounded for large X.
+        generator reaches it, so memory stays bounded for large X. With
+        ``checked=True`` X is a numeric 2-D ndarray in ``encoding_`` that the
+        caller made or checked (see :meth:`_decision_checked`): it is not
+        checked again.
         """
         check_is_fitted(self)
-        X = validate_binary_data(self, X, reset=False, dtype="numeric")
-        encoding = binary_encoding(X, self.binarize, self.encoding_)
+        if checked:
+            encoding = self.encoding_
+        else:
+            X = validate_binary_data(self, X, reset=False, dtype="numeric")
+            encoding = detect_encoding(X, self.encoding_, binarize=self.binarize)
         dtype = check_dtype(self.dtype)
 
         def chunks():
@@ -156,9 +226,9 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
 
         return X.shape[0], chunks()
 
-    def _evaluate(self, X, forward, device):
+    def _evaluate(self, X, forward, device, checked=False):
         """``forward(spins)`` over X in row chunks, without autograd, as float64."""
-        n_rows, chunks = self._spin_chunks(X, device)
+        n_rows, chunks = self._spin_chunks(X, device, checked)
         out = np.empty(n_rows, dtype=np.float64)
         with torch.no_grad():
             for rows, spins in chunks:
@@ -224,10 +294,15 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         >>> np.allclose(clf.flip_neighbours(X[:1])[0], clf.decision_function(flipped))
         True
         """
+        return self._flip_neighbours(X, return_outputs)
+
+    def _flip_neighbours(self, X, return_outputs=False, checked=False):
+        """:meth:`flip_neighbours`; ``checked=True``: X is not checked again
+        (see :meth:`_decision_checked`)."""
         check_is_fitted(self)
         neighbours, device = self._neighbour_forward()
         forward = self._forward()[0] if return_outputs else None
-        n_rows, chunks = self._spin_chunks(X, device)
+        n_rows, chunks = self._spin_chunks(X, device, checked)
         out = np.empty((n_rows, self.n_features_in_), dtype=np.float64)
         own = np.empty(n_rows, dtype=np.float64)
         with torch.no_grad():
@@ -251,9 +326,21 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         f : ndarray of shape (n_samples,)
             Positive values predict ``classes_[1]``.
         """
+        return self._decision_checked(X, checked=False)
+
+    def _decision_checked(self, X, checked=True):
+        """``decision_function`` of an X the caller made or checked, not checked again.
+
+        For the library's own callers (the evaluators behind the sensitivity
+        tools), which present strings they generated in the estimator's
+        ``encoding_``, as scikit-learn's trees take ``check_input=False``:
+        X must be a numeric 2-D ndarray in ``encoding_`` with
+        ``n_features_in_`` columns. Its outputs are those of
+        ``decision_function``, bit for bit (same chunks, same calls).
+        """
         check_is_fitted(self)
         forward, device = self._forward()
-        return self._evaluate(X, forward, device)
+        return self._evaluate(X, forward, device, checked)
 
     def _has_logistic_loss(self):
         return getattr(self, "loss", None) == "logistic"
@@ -333,11 +420,22 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
         fit_seeded(net, spins, target, seed, device, self.max_iter, type(self).__name__)
         return net
 
-    def _record_history(self, net):
-        """``history_``, ``loss_curve_`` and ``n_iter_`` of a trained net."""
+    def _record_fit(self, start, net):
+        """The fitted attributes every skorch-trained estimator shares.
+
+        ``encoding_``, ``classes_``, and from the trained net ``history_``,
+        ``loss_curve_``, ``n_iter_`` and, for an estimator with a
+        ``target_accuracy`` parameter, ``accuracy_curve_``.
+        """
+        self._record_start(start)
         self.history_ = net.history
         self.loss_curve_ = [float(v) for v in net.history[:, "train_loss"]]
         self.n_iter_ = len(net.history)
+        if "target_accuracy" in self._parameter_constraints:
+            self.accuracy_curve_ = (
+                [float(v) for v in net.history[:, "accuracy"]]
+                if self.target_accuracy is not None else []
+            )
 
 
 # The former name of the base, kept for code that subclassed it.

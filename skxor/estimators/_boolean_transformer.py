@@ -3,7 +3,6 @@
 After Köver et al. (2026, arXiv 2606.08768).
 """
 
-import copy
 from numbers import Real
 
 import numpy as np
@@ -20,7 +19,8 @@ from .._utils._skorch import (
     TensorBatches,
 )
 from .._utils._torch import torch_threads
-from .._utils._validation import Integers, check_head_split, to_spins
+from .._utils._encoding import to_bits, to_spins
+from .._utils._validation import Integers, check_head_split
 from ..nn import (
     ACTIVATIONS,
     INIT_SCHEMES,
@@ -298,7 +298,7 @@ default="relu"
         def sampler(n):
             bits = rng.integers(0, 2, size=(n, n_bits), dtype=np.uint8)
             labels = _function_labels(self.target_function, bits)
-            spins = torch.from_numpy(1 - 2 * bits.astype(np.int8)).to(device=device, dtype=dtype)
+            spins = to_spins(bits, dtype=dtype, device=device)
             return spins, self._targets(2.0 * labels - 1.0, dtype, device)
 
         return sampler
@@ -326,22 +326,22 @@ default="relu"
         """
         return self._commit_fit(X, y)
 
-    def _fit(self, X, y):
-        self._check_params()
+    def _requires_y(self):
+        return self.target_function is None
+
+    def _fit(self, start):
         fresh = self.target_function is not None
-        start = self._start_fit(X, y, need_y=not fresh)
-        X, device, dtype = start.X, start.device, start.dtype
-        n_samples, n_bits = X.shape
+        device, dtype = start.device, start.dtype
+        n_samples, n_bits = start.X.shape
         init_seed, train_seed, data_seed = (int(s) for s in start.rng.randint(_SEED_MAX, size=3))
 
-        spins = to_spins(X, start.encoding, self.binarize, dtype=dtype, device=device)
-        if fresh and y is None:
-            bits = ((1 - spins) / 2).to(torch.uint8).cpu().numpy()
+        spins = start.spins()
+        if start.classes is None:  # labelled by target_function
+            bits = to_bits(start.X, start.encoding, self.binarize)
             labels = _function_labels(self.target_function, bits)
-            classes = np.array([0, 1])
-            y_spins = 2.0 * labels - 1.0
-        else:
-            classes, y_spins = start.classes, start.y_spins
+            start.classes = np.array([0, 1])
+            start.y_spins = 2.0 * labels - 1.0
+        y_spins = start.y_spins
         target = self._targets(y_spins, dtype, device)
 
         module = BooleanTransformer(
@@ -393,24 +393,12 @@ default="relu"
                 **iterator_kwargs,
             )
 
-        self.encoding_ = start.encoding
-        self.classes_ = classes
         # The callbacks hold the monitoring tensors: keep only the record.
-        self._record_history(net)
-        self.accuracy_curve_ = (
-            [float(v) for v in net.history[:, "accuracy"]] if self.target_accuracy is not None else []
-        )
+        self._record_fit(start, net)
         self.module_ = net.module_.cpu().eval()
         self.n_parameters_ = self.module_.n_parameters
 
     # -- prediction -----------------------------------------------------------
-
-    def _predict_module(self):
-        """The fitted module on the fit device if usable here, else on the CPU."""
-        device = self._prediction_device()
-        if device.type == "cpu":
-            return self.module_, device
-        return copy.deepcopy(self.module_).to(device), device
 
     def _forward(self):
         """The fitted module and its device; one torch thread, as in fit."""

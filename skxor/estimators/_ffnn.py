@@ -16,7 +16,7 @@ from torch.utils.data import TensorDataset
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import StopOnNonFinite, TensorBatches
 from .._utils._torch import count_module_parameters, seed_from
-from .._utils._validation import Integers, to_spins
+from .._utils._validation import Integers
 from ..nn import ACTIVATIONS, TwoLayerNetwork
 from ._base import SkorchTrainedClassifier
 
@@ -227,13 +227,11 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
 
     # -- training -------------------------------------------------------------
 
-    def _fit(self, X, y):
-        start = self._start_fit(X, y)
-        X, encoding, classes, y_spins = start.X, start.encoding, start.classes, start.y_spins
-        device, dtype = start.device, start.dtype
+    def _fit(self, start):
+        X, y_spins, device, dtype = start.X, start.y_spins, start.device, start.dtype
         seed = seed_from(start.rng)
 
-        spins = to_spins(X, encoding, self.binarize, dtype=dtype, device=device)
+        spins = start.spins()
         target = self._targets(y_spins, dtype, device)
         callbacks = [("stop_on_non_finite", StopOnNonFinite(self.learning_rate))]
         if self.early_stopping:
@@ -283,9 +281,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         net.train_split = None
 
         self._net = net
-        self.encoding_ = encoding
-        self.classes_ = classes
-        self._record_history(net)
+        self._record_fit(start, net)
         self.validation_loss_curve_ = (
             [float(v) for v in net.history[:, "valid_loss"]] if self.early_stopping else None
         )

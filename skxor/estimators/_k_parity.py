@@ -1,6 +1,5 @@
 """KParityTransformer: Han & Ghoshdastidar's v1 k-parity model as a classifier."""
 
-import copy
 import warnings
 from numbers import Real
 
@@ -10,7 +9,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
-from .._utils._validation import Integers, to_spins
+from .._utils._validation import Integers
 from ..nn import KParityAttention, SquaredHingeLoss, SquaredMeanHingeLoss
 from ._base import SkorchTrainedClassifier
 
@@ -251,14 +250,12 @@ class KParityTransformer(SkorchTrainedClassifier):
                 stacklevel=6,  # the caller of fit
             )
 
-    def _fit(self, X, y):
-        start = self._start_fit(X, y)
-        X, encoding, classes, y_spins = start.X, start.encoding, start.classes, start.y_spins
-        device, dtype = start.device, start.dtype
-        n_bits = X.shape[1]
+    def _fit(self, start):
+        y_spins, device, dtype = start.y_spins, start.device, start.dtype
+        n_bits = start.X.shape[1]
         init_seed, train_seed = (int(s) for s in start.rng.randint(_SEED_MAX, size=2))
 
-        spins = to_spins(X, encoding, self.binarize, dtype=dtype, device=device)
+        spins = start.spins()
         self._check_head_parity(spins, y_spins)
         y_t = torch.as_tensor(y_spins, dtype=dtype, device=device)
         orientations = ["odd", "even"] if self.orientation == "auto" else [self.orientation]
@@ -278,8 +275,6 @@ class KParityTransformer(SkorchTrainedClassifier):
         orientation, net, _ = runs[best]
         module = net.module_.cpu().eval()
 
-        self.encoding_ = encoding
-        self.classes_ = classes
         self.orientation_ = orientation
         self.module_ = module
         with torch.no_grad():
@@ -289,22 +284,17 @@ class KParityTransformer(SkorchTrainedClassifier):
         self.initial_score_vectors_ = initial.scores.detach().numpy().copy()
         self.support_ = np.argmax(self.attention_, axis=1)
         self.n_parameters_ = module.n_parameters
-        self._record_history(net)
-        self.accuracy_curve_ = (
-            [float(v) for v in net.history[:, "accuracy"]] if self.target_accuracy is not None else []
-        )
+        self._record_fit(start, net)
         self.n_iter_total_ = sum(len(run[1].history) for run in runs)
 
     def _forward(self):
         """``T(x) = 2 g - 1``, negated for ``orientation_ == "even"``, and the device."""
-        device = self._prediction_device()
-        module = self.module_ if device.type == "cpu" else copy.deepcopy(self.module_).to(device)
+        module, device = self._predict_module()
         sign = _SIGNS[self.orientation_]
         return (lambda spins: sign * module(spins)), device
 
     def _neighbour_forward(self):
         """Every flip's output from the row's head average (``KParityAttention.flip_neighbours``)."""
-        device = self._prediction_device()
-        module = self.module_ if device.type == "cpu" else copy.deepcopy(self.module_).to(device)
+        module, device = self._predict_module()
         sign = _SIGNS[self.orientation_]
         return (lambda spins: sign * module.flip_neighbours(spins)), device

@@ -12,7 +12,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._docstrings import fill_doc
 from .._utils._torch import count_module_parameters, head_product
-from .._utils._validation import Integers, check_dtype, to_spins
+from .._utils._encoding import to_spins
+from .._utils._validation import Integers, check_dtype
 from ..nn import ATTENTION_TYPES, SparseXORAttention, sparse_xor_init
 from ._base import TorchBinaryClassifier
 
@@ -416,8 +417,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
                 f[chunk] = (sign * SparseXORAttention.read_out(spins, gamma, torch.float64)).cpu().numpy()
         return float(np.mean((f > 0) == (target > 0))), float(np.mean((f - target) ** 2))
 
-    def _fit(self, X, y):
-        start = self._start_fit(X, y)
+    def _fit(self, start):
         n_samples, d = start.X.shape
         name = type(self).__name__
         if d < self.n_heads:
@@ -460,8 +460,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
             if m_loss < loss and m_accuracy > accuracy + margin:
                 sign, model, loss_curve, attention = -1, mirror_model, mirror_curve, mirror_attention
 
-        self.encoding_ = start.encoding
-        self.classes_ = start.classes
+        self._record_start(start)
         self.output_sign_ = sign
         self.loss_curve_ = loss_curve
         self.n_iter_ = self.max_iter

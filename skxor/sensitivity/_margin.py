@@ -18,12 +18,14 @@ import torch
 from .._utils._bits import (
     block_bits,
     EXHAUSTIVE_MAX_BITS,
-    check_n_bits,
     largest_power_of_two_at_most,
     low_bits_pattern,
 )
 from .._utils._docstrings import fill_doc
-from .._utils._evaluate import ModuleReference, real_scores, stable_decisions
+from .._utils._decisions import ModuleReference, real_scores, stable_decisions
+from .._utils._encoding import to_spins
+from .._utils._validation import check_count
+from ._profile import exhaustive_pass
 from ..nn import BooleanTransformer
 
 #: log2 of the strings per chunk of the evaluation and look-up passes.
@@ -192,7 +194,7 @@ def _decision_table(f, n_bits, batch_size):
             reference = ModuleReference(f, n_bits, dtype, device)
 
         def evaluate(bits):
-            spins = 1 - 2 * torch.from_numpy(bits).to(device=device, dtype=dtype)
+            spins = to_spins(bits, dtype=dtype, device=device)
             if reference is None:
                 return f.decide(spins)
             with torch.no_grad():
@@ -232,14 +234,10 @@ def margin_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
     ``(n_bits,)``, int64) counts the flips from a decided string into the
     band. Returns ``(counts, flip_counts, band_counts)``.
     """
-    total = 1 << n_bits
-    n_low = min(n_bits, chunk_bits)
-    size = 1 << n_low
-    counts = np.zeros(n_bits + 1, dtype=np.int64)
-    flip_counts = np.zeros(n_bits, dtype=np.int64)
+    starts, n_low, size, counts, flip_counts = exhaustive_pass(n_bits, chunk_bits)
     band_counts = np.zeros(n_bits, dtype=np.int64)
     sens = np.empty(size, dtype=np.uint8)  # N <= 28 fits a byte
-    for start in range(0, total, size):
+    for start in starts:
         block = table[start : start + size]
         decided = block != 0
         sens.fill(0)
@@ -318,15 +316,14 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
     >>> prof.band_counts.tolist()  # per position: 000 and two strings with two ones
     [3, 3, 3]
     """
-    n_bits = check_n_bits(n_bits)
+    n_bits = check_count(n_bits, "n_bits")
     if n_bits > EXHAUSTIVE_MAX_BITS:
         raise ValueError(
             f"margin_profile is exhaustive (all 2^N strings) and limited to "
             f"N <= {EXHAUSTIVE_MAX_BITS}; got n_bits={n_bits}."
         )
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive integer; got {batch_size!r}.")
-    table, n_redecided = _decision_table(f, n_bits, int(batch_size))
+    batch_size = check_count(batch_size, "batch_size")
+    table, n_redecided = _decision_table(f, n_bits, batch_size)
     counts, flip_counts, band_counts = margin_counts(table, n_bits)
     n_accepted = int(np.count_nonzero(table == 1))
     n_rejected = int(np.count_nonzero(table == -1))

@@ -31,13 +31,12 @@ from scipy import special, stats
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
-from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits, check_n_bits
+from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits
 from .._utils._docstrings import fill_doc
 from .._utils._validation import check_count
 from .._utils._evaluate import (
     DEFAULT_BATCH_SIZE,
     ModelEvaluator,
-    check_batch_size,
     strings_per_call,
 )
 
@@ -251,6 +250,19 @@ class SensitivityProfile:
 # -- engines -------------------------------------------------------------------
 
 
+def exhaustive_pass(n_bits, chunk_bits):
+    """The chunks of a pass over all 2^N strings and its zeroed counters.
+
+    Returns ``(starts, n_low, size, counts, flip_counts)``: the first index
+    of each aligned block of ``size = 2^n_low`` strings (``n_low =
+    min(N, chunk_bits)``), and int64 zeros of shapes ``(N + 1,)`` and ``(N,)``.
+    """
+    n_low = min(n_bits, chunk_bits)
+    size = 1 << n_low
+    counts = np.zeros(n_bits + 1, dtype=np.int64)
+    return range(0, 1 << n_bits, size), n_low, size, counts, np.zeros(n_bits, dtype=np.int64)
+
+
 def exhaustive_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
     """Sensitivity counts and per-bit flip counts from a full truth table.
 
@@ -267,14 +279,10 @@ def exhaustive_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
     counts : ndarray of shape (n_bits + 1,), int64
     flip_counts : ndarray of shape (n_bits,), int64
     """
-    total = 1 << n_bits
-    n_low = min(n_bits, chunk_bits)
-    size = 1 << n_low
-    counts = np.zeros(n_bits + 1, dtype=np.int64)
-    flip_counts = np.zeros(n_bits, dtype=np.int64)
+    starts, n_low, size, counts, flip_counts = exhaustive_pass(n_bits, chunk_bits)
     sens = np.empty(size, dtype=np.uint8)  # N <= 28 < 256 fits a byte
     diff = np.empty(size, dtype=np.uint8)
-    for start in range(0, total, size):
+    for start in starts:
         block = table[start : start + size]
         sens.fill(0)
         for i in range(n_low):
@@ -577,9 +585,9 @@ def sensitivity_profile(
     >>> prof.method, prof.n_strings, round(prof.average, 1)
     ('sampled', 500, 1.0)
     """
-    n_bits = check_n_bits(n_bits)
+    n_bits = check_count(n_bits, "n_bits")
     n_samples = check_count(n_samples, "n_samples")
-    batch_size = check_batch_size(batch_size)
+    batch_size = check_count(batch_size, "batch_size")
     confidence = _check_confidence(confidence)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}; got {method!r}.")

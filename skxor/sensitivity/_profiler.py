@@ -14,11 +14,11 @@ from sklearn.utils.validation import (
     column_or_1d,
 )
 
-from .._utils._bits import bits_to_index, check_exhaustive_bits, to_bits
+from .._utils._bits import bits_to_index, check_exhaustive_bits
 from .._utils._docstrings import fill_doc
+from .._utils._encoding import detect_encoding, to_bits
 from .._utils._validation import (
     Integers,
-    binary_encoding,
     check_finite_params,
     restore_on_error,
     validate_binary_data,
@@ -232,7 +232,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
     def _bits(self, X, reset):
         """Validate X and return it with its 0/1 bits (uint8)."""
         X = validate_binary_data(self, X, reset=reset, dtype="numeric")
-        encoding = binary_encoding(X, self.binarize, None if reset else self.encoding_)
+        encoding = detect_encoding(X, None if reset else self.encoding_, binarize=self.binarize)
         if reset:
             self.encoding_ = encoding
         return X, to_bits(X, encoding, self.binarize)
@@ -325,7 +325,15 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
                 y = column_or_1d(y, warn=True)
             self._check_binary_target(y)
             self.estimator_ = clone(self._inner_template())
-            self.estimator_.fit(X if self.encoding_ != "binarized" else bits, y)
+            if self.encoding_ == "binarized":
+                X, encoding = bits, "01"
+            else:
+                encoding = self.encoding_
+            if hasattr(self.estimator_, "_fit_checked"):
+                # skxor's estimators: X is checked, with the same encoding rule.
+                self.estimator_._fit_checked(X, y, encoding)
+            else:
+                self.estimator_.fit(X, y)
         classes = getattr(self.estimator_, "classes_", None)
         if classes is not None:
             self.classes_ = classes

@@ -12,7 +12,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 
 from skxor import SparseXORTransformer
-from skxor._utils import _validation
+from skxor._utils import _encoding
 from skxor.datasets import make_sparse_parity
 from skxor.nn import SparseXORAttention, sparse_xor_init
 from skxor.theory import population_loss
@@ -75,7 +75,7 @@ def test_chunked_computation_matches_a_single_chunk(monkeypatch, xor_data):
     X, y, *_ = xor_data
     params = dict(m=8, dtype="float64", random_state=0)
     whole = SparseXORTransformer(**params).fit(X[:5000], y[:5000])
-    monkeypatch.setattr(_validation, "_CHECK_CHUNK_ELEMENTS", 40 * 7)  # 7 rows a chunk
+    monkeypatch.setattr(_encoding, "_CHECK_CHUNK_ELEMENTS", 40 * 7)  # 7 rows a chunk
     chunked = SparseXORTransformer(**params).fit(X[:5000], y[:5000])
     np.testing.assert_allclose(chunked.queries_, whole.queries_, rtol=1e-10)
     np.testing.assert_allclose(

@@ -154,7 +154,7 @@ def test_bad_strings(X, error, match):
 
 
 def test_bad_constructor_arguments():
-    with pytest.raises(ValueError, match=r"index must lie in \[0, 2\]"):
+    with pytest.raises(ValueError, match=r"index must be an integer position in \[0, 2\]"):
         Dictator(3, index=3)
     with pytest.raises(TypeError, match="index"):
         Dictator(3, index=1.0)

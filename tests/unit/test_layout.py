@@ -64,6 +64,44 @@ def test_the_check_sees_a_private_import(tmp_path):
     ]
 
 
+#: What the ground floor, skxor/_utils, may import from skxor: itself.
+GROUND_FLOOR = {"_utils", "_version"}
+
+
+def upward_imports_from_utils(root=ROOT):
+    """Imports in skxor/_utils of anything of skxor above it, at any depth.
+
+    ``ast.walk`` reaches every import, a late one inside a function body too:
+    importing up "late, to avoid a cycle" is still an upward arrow.
+    """
+    found = []
+    for path in sorted((root / "_utils").rglob("*.py")):
+        for line, module in _imported_modules(path, root):
+            if module[:1] == ["skxor"] and (len(module) < 2 or module[1] not in GROUND_FLOOR):
+                found.append(f"{path.relative_to(root.parent)}:{line}: {'.'.join(module)}")
+    return found
+
+
+def test_utils_imports_nothing_above_it():
+    assert upward_imports_from_utils() == []
+
+
+def test_the_check_sees_a_late_upward_import(tmp_path):
+    """A function-level ``from .. import estimators`` in _utils is flagged (issue 25)."""
+    fake = tmp_path / "skxor"
+    (fake / "_utils").mkdir(parents=True)
+    (fake / "_utils" / "_x.py").write_text(
+        "from ._bits import popcount\nfrom .. import _version\n\n\n"
+        "def f():\n    from ..boolean import BooleanFunction\n"
+        "    from .. import estimators\n    import skxor.nn\n"
+    )
+    assert upward_imports_from_utils(fake) == [
+        "skxor/_utils/_x.py:6: skxor.boolean.BooleanFunction",
+        "skxor/_utils/_x.py:7: skxor.estimators",
+        "skxor/_utils/_x.py:8: skxor.nn",
+    ]
+
+
 PUBLIC_PACKAGES = [
     "skxor", "skxor.boolean", "skxor.datasets", "skxor.estimators", "skxor.nn",
     "skxor.plotting", "skxor.sensitivity", "skxor.studies", "skxor.theory", "skxor.utils",

@@ -1,4 +1,5 @@
-"""Direct tests of the input validators in ``skxor/_utils/_validation.py``.
+"""Direct tests of the input validators in ``skxor/_utils/_validation.py`` and
+the encoding reader ``skxor/_utils/_encoding.py``.
 
 Each test pins a behaviour that a wrong validator would change: the exact
 messages (they name the parameter and what it needs), the accepted and
@@ -18,37 +19,38 @@ from sklearn.base import BaseEstimator
 from sklearn.utils import gen_batches
 from sklearn.utils._param_validation import Interval
 
+from skxor._utils import _encoding as E
 from skxor._utils import _validation as V
 
 
 def _one_row_batches(monkeypatch):
     # The default block holds 4M elements; one row per block exercises the
     # code that combines blocks.
-    monkeypatch.setattr(V, "row_batches", lambda n_rows, n_cols: gen_batches(n_rows, 1))
+    monkeypatch.setattr(E, "row_batches", lambda n_rows, n_cols: gen_batches(n_rows, 1))
 
 
 def test_row_batches_sizes():
-    assert list(V.row_batches(10, 3, 7)) == [slice(i, min(i + 2, 10)) for i in range(0, 10, 2)]
-    assert list(V.row_batches(5, 0, 4)) == [slice(0, 4), slice(4, 5)]
-    assert list(V.row_batches(3, 10, 4)) == [slice(0, 1), slice(1, 2), slice(2, 3)]
-    assert list(V.row_batches(5, 1)) == [slice(0, 5)]
-    assert len(list(V.row_batches((1 << 22) + 1, 1))) == 2
-    assert len(list(V.row_batches(1 << 22, 1))) == 1
+    assert list(E.row_batches(10, 3, 7)) == [slice(i, min(i + 2, 10)) for i in range(0, 10, 2)]
+    assert list(E.row_batches(5, 0, 4)) == [slice(0, 4), slice(4, 5)]
+    assert list(E.row_batches(3, 10, 4)) == [slice(0, 1), slice(1, 2), slice(2, 3)]
+    assert list(E.row_batches(5, 1)) == [slice(0, 5)]
+    assert len(list(E.row_batches((1 << 22) + 1, 1))) == 2
+    assert len(list(E.row_batches(1 << 22, 1))) == 1
 
 
 def test_offending_values_sorted_distinct_and_limited():
     X = np.array([[7, 0, 6, 1, 5, 4, 3, 2, 2]])
-    assert V._offending_values(X, [0, 1]) == [2, 3, 4, 5, 6]
-    assert V._offending_values(X, [0, 1], limit=2) == [2, 3]
-    assert V._offending_values(np.array([[0, 1], [1, 0]]), [0, 1]) == []
+    assert E.offending_values(X, [0, 1]) == [2, 3, 4, 5, 6]
+    assert E.offending_values(X, [0, 1], limit=2) == [2, 3]
+    assert E.offending_values(np.array([[0, 1], [1, 0]]), [0, 1]) == []
 
 
 def test_offending_values_across_blocks_stops_at_the_limit(monkeypatch):
     _one_row_batches(monkeypatch)
     X = np.array([[9, 8], [7, 6], [5, 4], [3, 2]])
     # After three rows five values are found; the fourth row is not read.
-    assert V._offending_values(X, []) == [4, 5, 6, 7, 8]
-    assert V._offending_values(np.array([[3, 3], [2, 3]]), []) == [2, 3]
+    assert E.offending_values(X, []) == [4, 5, 6, 7, 8]
+    assert E.offending_values(np.array([[3, 3], [2, 3]]), []) == [2, 3]
 
 
 def _reference_flags(X):
@@ -63,26 +65,28 @@ def test_value_flags_match_the_definition(dtype, one_row_blocks, monkeypatch):
         _one_row_batches(monkeypatch)
     for values in itertools.product([-2, -1, 0, 1, 2], repeat=4):
         X = np.array(values, dtype=dtype).reshape(2, 2)
-        assert V._value_flags(X) == _reference_flags(X), values
-    assert V._value_flags(np.zeros((0, 3), dtype=dtype)) == (False, False, False)
-    assert V._value_flags(np.array([[0.5, 1.0]], dtype=np.float64)) == (False, False, True)
+        assert E._value_flags(X) == _reference_flags(X), values
+    assert E._value_flags(np.zeros((0, 3), dtype=dtype)) == (False, False, False)
+    assert E._value_flags(np.array([[0.5, 1.0]], dtype=np.float64)) == (False, False, True)
     # More rows than columns: every row is read, the last one too.
     for values in ([1, 1, 0], [1, 1, -1], [1, 1, 2]):
         X = np.array(values, dtype=dtype).reshape(3, 1)
-        assert V._value_flags(X) == _reference_flags(X), values
+        assert E._value_flags(X) == _reference_flags(X), values
 
 
 def test_detect_encoding_outcomes():
-    assert V.detect_encoding(np.array([[True, False]])) == "01"
-    assert V.detect_encoding(np.array([[0, 1, 1]])) == "01"
-    assert V.detect_encoding(np.array([[-1, 1, 1]])) == "pm1"
-    assert V.detect_encoding(np.array([[-1.0, -1.0]])) == "pm1"
-    assert V.detect_encoding(np.array([[0.0, 0.0]])) == "01"
+    assert E.detect_encoding(np.array([[True, False]])) == "01"
+    assert E.detect_encoding(np.array([[0, 1, 1]])) == "01"
+    assert E.detect_encoding(np.array([[-1, 1, 1]])) == "pm1"
+    assert E.detect_encoding(np.array([[-1.0, -1.0]])) == "pm1"
+    assert E.detect_encoding(np.array([[0.0, 0.0]])) == "01"
     ones = np.ones((2, 2))
-    assert V.detect_encoding(ones) == "pm1"
-    assert V.detect_encoding(ones, "01") == "01"
-    assert V.detect_encoding(ones, "pm1") == "pm1"
-    assert V.detect_encoding(ones, "binarized") == "pm1"
+    # Neither 0 nor -1: the context's encoding, else bits (the one rule).
+    assert E.detect_encoding(ones) == "01"
+    assert E.detect_encoding(ones, "01") == "01"
+    assert E.detect_encoding(ones, "pm1") == "pm1"
+    assert E.detect_encoding(ones, "binarized") == "01"
+    assert E.detect_encoding(np.zeros((0, 2))) == "01"
 
 
 def _message(exc_info):
@@ -93,52 +97,52 @@ def test_detect_encoding_messages():
     tail = (" Encode it as 0/1 or -1/+1, or set binarize=<threshold> to map real "
             "values to bits (value > threshold is bit 1).")
     with pytest.raises(ValueError) as err:
-        V.detect_encoding(np.array([[0, -1, 1]]), name="X_new")
-    assert _message(err) == ("X_new must be binary, either 0/1 bits or -1/+1 spins, but it "
-                             "contains the values [-1, 0, 1]." + tail)
+        E.detect_encoding(np.array([[0, -1, 1]]), name="X_new")
+    assert _message(err) == ("X_new must be binary, either 0/1 bits or -1/+1 spins (not "
+                             "mixed), but it contains the values [-1, 0, 1]." + tail)
     with pytest.raises(ValueError) as err:
-        V.detect_encoding(np.array([[0, 1, 2]]))
+        E.detect_encoding(np.array([[0, 1, 2]]))
     assert _message(err) == ("X must be binary, either 0/1 bits or -1/+1 spins, but it "
                              "contains the values [2]." + tail)
     with pytest.raises(ValueError) as err:
-        V.detect_encoding(np.array([[-1, 1, 3]]))
+        E.detect_encoding(np.array([[-1, 1, 3]]))
     assert _message(err).startswith("X must be binary") and "the values [3]." in _message(err)
     with pytest.raises(ValueError) as err:
-        V.detect_encoding(np.array([[0.5, 1.0]]))
+        E.detect_encoding(np.array([[0.5, 1.0]]))
     assert "the values [0.5]." in _message(err)
     with pytest.raises(ValueError) as err:
-        V.detect_encoding(np.array([[0, 1]]), "pm1", name="Xt")
+        E.detect_encoding(np.array([[0, 1]]), "pm1", name="Xt")
     assert _message(err) == ("Xt uses 0/1 bits but the estimator was fitted on -1/+1 spins; "
                              "use the same encoding in fit and predict.")
     with pytest.raises(ValueError) as err:
-        V.detect_encoding(np.array([[True]]), "pm1")
+        E.detect_encoding(np.array([[True]]), "pm1")
     assert _message(err).startswith("X uses 0/1 bits but")
     with pytest.raises(ValueError) as err:
-        V.detect_encoding(np.array([[-1, 1]]), "01")
+        E.detect_encoding(np.array([[-1, 1]]), "01")
     assert _message(err).startswith("X uses -1/+1 spins but the estimator was fitted on 0/1 bits")
 
 
-def test_binary_encoding():
+def test_detect_encoding_with_a_threshold():
     X = np.array([[0.3, 7.5]])
-    assert V.binary_encoding(X, 0.0) == "binarized"
-    assert V.binary_encoding(X, 0.5, "01") == "binarized"
-    assert V.binary_encoding(np.ones((1, 2)), None, "01") == "01"
-    assert V.binary_encoding(np.array([[0, 1]]), None) == "01"
+    assert E.detect_encoding(X, binarize=0.0) == "binarized"
+    assert E.detect_encoding(X, "01", binarize=0.5) == "binarized"
+    assert E.detect_encoding(np.ones((1, 2)), "01", binarize=None) == "01"
+    assert E.detect_encoding(np.array([[0, 1]]), binarize=None) == "01"
     with pytest.raises(ValueError, match="^Xq must be binary"):
-        V.binary_encoding(X, None, name="Xq")
+        E.detect_encoding(X, name="Xq")
     with pytest.raises(ValueError, match="^X must be binary"):
-        V.binary_encoding(X, None)
+        E.detect_encoding(X, binarize=None)
 
 
 def test_to_spins_fresh_tensor():
-    spins = V.to_spins(np.array([[0.2, 0.7, 0.5]]), "binarized", 0.5)
+    spins = E.to_spins(np.array([[0.2, 0.7, 0.5]]), "binarized", 0.5)
     assert spins.dtype == torch.float32 and spins.device.type == "cpu"
     assert spins.tolist() == [[1.0, -1.0, 1.0]]
-    spins = V.to_spins(np.array([[0, 1]], dtype=np.int8), "01", dtype=torch.float64)
+    spins = E.to_spins(np.array([[0, 1]], dtype=np.int8), "01", dtype=torch.float64)
     assert spins.dtype == torch.float64 and spins.tolist() == [[1.0, -1.0]]
-    spins = V.to_spins(np.array([[-1, 1]], dtype=np.int64), "pm1")
+    spins = E.to_spins(np.array([[-1, 1]], dtype=np.int64), "pm1")
     assert spins.dtype == torch.float32 and spins.tolist() == [[-1.0, 1.0]]
-    spins = V.to_spins(np.array([[True, False]]), "01")
+    spins = E.to_spins(np.array([[True, False]]), "01")
     assert spins.tolist() == [[-1.0, 1.0]]
 
 
@@ -149,7 +153,7 @@ def test_to_spins_fresh_tensor():
 ])
 def test_to_spins_into_a_buffer(encoding, X, expected):
     out = torch.full((1, 3), 9.0, dtype=torch.float64)
-    got = V.to_spins(X, encoding, 0.5, dtype=torch.float32, out=out)
+    got = E.to_spins(X, encoding, 0.5, dtype=torch.float32, out=out)
     assert got is out
     assert out.dtype == torch.float64 and out.tolist() == expected
 
@@ -161,17 +165,9 @@ def test_to_spins_into_a_buffer(encoding, X, expected):
 ])
 def test_to_spins_goes_to_the_device_asked(encoding, X):
     # The meta device stands for an accelerator: the tensor must land there.
-    spins = V.to_spins(X, encoding, 0.5, dtype=torch.float64, device="meta")
+    spins = E.to_spins(X, encoding, 0.5, dtype=torch.float64, device="meta")
     assert spins.device.type == "meta" and spins.dtype == torch.float64
     assert spins.shape == X.shape
-
-
-def test_spins_to_encoding():
-    spins = np.array([1.0, -1.0, 1.0])
-    for encoding, expected in [("pm1", [1, -1, 1]), ("01", [0, 1, 0]), ("binarized", [0, 1, 0])]:
-        got = V.spins_to_encoding(spins, encoding)
-        assert got.dtype == np.int8 and got.tolist() == expected
-    assert V.spins_to_encoding([-1, 1], "01").tolist() == [1, 0]
 
 
 def test_check_binary_target():

@@ -1,0 +1,241 @@
+"""A model's outputs read as decisions that do not depend on how it was batched.
+
+The rule every sensitivity tool uses to read a real output as a label (or,
+with a margin, as accept / reject / undecided): an output within a rounding
+bound of a threshold is evaluated again alone, in float64 where the model
+allows, and that value decides (:func:`stable_decisions`); for a torch
+module :class:`ModuleReference` is that one-string reference. The helpers
+that name a model, its input and its outputs in error messages live here too.
+"""
+
+import contextlib
+import copy
+
+import numpy as np
+import torch
+
+from ._encoding import to_spins
+
+
+def _format_string(row, limit=64):
+    """One input string for a message: ``0110`` for bits, else its values."""
+    if isinstance(row, torch.Tensor):
+        row = row.detach().cpu().numpy()
+    row = np.asarray(row).ravel()
+    head = row[:limit]
+    if np.isin(head, [0, 1]).all():
+        text = "".join(str(int(v)) for v in head)
+    else:
+        text = " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in head.tolist())
+    return f"[{text}{' ...' if row.size > limit else ''}] ({row.size} bits)"
+
+
+def _describe_input(x):
+    dtype = x.dtype if hasattr(x, "dtype") else type(x).__name__
+    return f"{type(x).__name__} of dtype {dtype}"
+
+
+def _describe(f):
+    """A short name for error messages: a function's name, else its class."""
+    if callable(f) and hasattr(f, "__qualname__") and not isinstance(f, type):
+        return f"function {f.__qualname__}"
+    return type(f).__name__
+
+
+def _one_per_string(out, n_rows, what, expected=None):
+    """``out`` (array or tensor) as one entry per string, a column raveled.
+
+    Any shape other than ``(n_rows,)`` or ``(n_rows, 1)`` is refused with a
+    ValueError naming ``what`` returned it and ``expected`` (default
+    ``"(n_rows,)"``).
+    """
+    if out.ndim == 2 and out.shape[1] == 1:
+        out = out[:, 0]
+    if tuple(out.shape) != (n_rows,):
+        raise ValueError(
+            f"{what} returned an output of shape {tuple(out.shape)} for {n_rows} "
+            f"strings; it must return one label per string, shape "
+            f"{expected or f'({n_rows},)'}."
+        )
+    return out
+
+
+#: Strings whose outputs set the scale of a model's rounding bound: a fixed
+#: draw, evaluated as one batch, so that the bound is the same every call.
+_SCALE_PROBE = 256
+
+
+def rounding_bound(dtype, scale):
+    """How close to a threshold an output of a ``dtype`` model is "at" it.
+
+    ``sqrt(eps) * scale``: 3.5e-4 of the model's output scale in float32,
+    1.5e-8 in float64. The same string's output differs between batches,
+    chunk sizes and kernels by a few eps of the scale (4.8e-7 measured for
+    a float32 :class:`~skxor.nn.BooleanTransformer` with outputs of order
+    1), far inside this bound.
+    """
+    return float(np.sqrt(torch.finfo(dtype).eps)) * float(scale)
+
+
+def stable_decisions(out, recompute, bound, margin=0.0):
+    """Decisions from real outputs that do not depend on how they were batched.
+
+    The rule every sensitivity tool uses to turn a model's real outputs into
+    decisions. An output farther than ``bound`` from a threshold (0, or
+    ``-margin`` and ``margin``) is decided by its sign as given; an output
+    within ``bound`` of one is evaluated again by ``recompute``, string by
+    string (one string per call, in float64 where the model allows), and
+    that value decides. So whenever two evaluations of a string (another
+    batch size, chunking or kernel) differ by less than ``bound``, the
+    decision is the one of the single-string evaluation either way.
+
+    Parameters
+    ----------
+    out : array-like of shape (n,)
+        Real outputs of n strings, as evaluated in some batch.
+    recompute : callable
+        ``recompute(rows) -> ndarray of shape (len(rows),)``: the outputs of
+        the strings ``rows`` (indices into ``out``), each evaluated alone.
+    bound : float
+        The rounding bound (see :func:`rounding_bound`), ``>= 0``.
+    margin : float, default=0.0
+        With 0: +1 where the output is > 0, else -1. With ``xi > 0``: +1
+        where it is ``>= xi``, -1 where ``<= -xi``, 0 (undecided) between.
+
+    Returns
+    -------
+    decisions : ndarray of shape (n,), dtype int8
+    n_redecided : int
+        How many outputs were within ``bound`` of a threshold and decided
+        by ``recompute``.
+
+    Raises
+    ------
+    ValueError
+        When an output is NaN or infinite: its decision is undefined (a NaN
+        would otherwise read as "reject" at margin 0 and "undecided" above).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor._utils._decisions import stable_decisions
+    >>> exact = np.array([2.0, -1e-9, 0.5])
+    >>> batched = exact + [0.0, 3e-9, 0.0]  # rounding put the 2nd above 0
+    >>> stable_decisions(batched, lambda rows: exact[rows], bound=1e-6)
+    (array([ 1, -1,  1], dtype=int8), 1)
+    """
+    out = np.asarray(out, dtype=np.float64)
+    bad = ~np.isfinite(out)
+    if bad.any():
+        raise ValueError(
+            f"The model returned non-finite outputs (NaN or inf) for {int(bad.sum())} of "
+            f"{out.size} strings; its decision is undefined there."
+        )
+    if margin == 0:
+        # The same rule without further float64 temporaries (a sampled profile
+        # of long strings decides 10^7 flip outputs at once): |out| <= bound
+        # is -bound <= out <= bound exactly.
+        rows = np.flatnonzero((out <= bound) & (out >= -bound))
+        decisions = (out > 0).view(np.int8) * 2 - 1
+        if rows.size:
+            again = np.asarray(recompute(rows), dtype=np.float64)
+            decisions[rows] = np.where(again > 0, 1, -1)
+        return decisions, int(rows.size)
+    out = out.copy()
+    distance = np.abs(np.abs(out) - margin)
+    rows = np.flatnonzero(distance <= bound)
+    if rows.size:
+        out[rows] = np.asarray(recompute(rows), dtype=np.float64)
+    decisions = (out >= margin).astype(np.int8) - (out <= -margin).astype(np.int8)
+    return decisions, int(rows.size)
+
+
+@contextlib.contextmanager
+def _reference_kernels():
+    """torch's fused attention fast path off: a single string's reference pass."""
+    backend = getattr(torch.backends, "mha", None)
+    if backend is None or not hasattr(backend, "set_fastpath_enabled"):
+        yield
+        return
+    previous = backend.get_fastpath_enabled()
+    backend.set_fastpath_enabled(False)
+    try:
+        yield
+    finally:
+        backend.set_fastpath_enabled(previous)
+
+
+def _finite_scale(values):
+    """The largest finite magnitude among ``values`` (0 when none is finite)."""
+    values = np.abs(np.asarray(values, dtype=np.float64))
+    values = values[np.isfinite(values)]
+    return float(values.max()) if values.size else 0.0
+
+
+def real_scores(out):
+    """A module's outputs as one real score per string (numpy float64).
+
+    ``(n,)`` or ``(n, 1)`` as is; ``(n, 2)`` logits as ``l_1 - l_0`` (the
+    argmax is 1 exactly where it is > 0).
+    """
+    if out.ndim == 2 and out.shape[1] == 2:
+        out = out[:, 1] - out[:, 0]
+    elif out.ndim == 2 and out.shape[1] == 1:
+        out = out[:, 0]
+    return out.detach().to("cpu", torch.float64).numpy()
+
+
+class ModuleReference:
+    """A torch module's single-string, float64 evaluation and its output scale.
+
+    The reference for :func:`stable_decisions`: a float64 copy of the
+    module (the module itself where it cannot be copied or run in float64),
+    in eval mode, called on one string at a time with torch's fused
+    attention kernel off. ``scale`` is the largest output magnitude on a
+    fixed draw of 256 strings (one batch), so that the bound is the same for
+    every batch.
+    """
+
+    def __init__(self, module, n_bits, dtype, device, input_encoding="pm1", call=None):
+        self.module = module
+        self.dtype = dtype
+        self.device = device
+        self.input_encoding = input_encoding
+        self.call = call or (lambda m, x: m(x))
+        self._copy = None
+        self._scale = None
+        self.n_bits = n_bits
+
+    def _model(self):
+        if self._copy is None:
+            try:
+                model = copy.deepcopy(self.module).to(torch.float64).eval()
+                dtype = torch.float64
+                model(torch.ones(1, self.n_bits, dtype=dtype, device=self.device))
+            except Exception:  # noqa: BLE001 - any module: fall back to itself
+                model, dtype = self.module, self.dtype
+            self._copy = (model, dtype)
+        return self._copy
+
+    def bound(self):
+        if self._scale is None:
+            bits = np.random.default_rng(0).integers(0, 2, (_SCALE_PROBE, self.n_bits))
+            x = torch.as_tensor(bits, dtype=self.dtype, device=self.device)
+            if self.input_encoding == "pm1":
+                x = to_spins(x)
+            with torch.no_grad():
+                self._scale = _finite_scale(real_scores(self.call(self.module, x)))
+        return rounding_bound(self.dtype, self._scale)
+
+    def recompute(self, x):
+        """``recompute(rows)`` for :func:`stable_decisions` on the batch ``x``."""
+        def outputs(rows):
+            model, dtype = self._model()
+            values = np.empty(len(rows))
+            with torch.no_grad(), _reference_kernels():
+                for j, r in enumerate(rows):
+                    one = x[int(r) : int(r) + 1].to(dtype=dtype)
+                    values[j] = real_scores(self.call(model, one))[0]
+            return values
+
+        return outputs
