@@ -137,7 +137,6 @@ default=None
         )
 
     @classmethod
-    @fill_doc
     def from_profile(cls, profile, *, name=None, references=None, ax=None,
                      reference_style="bars", **bar_kwargs):
         """Draw a profile already computed (the display draws the result).
@@ -150,16 +149,14 @@ default=None
             Legend label; ``"f"`` when None.
         references : dict of {str: SensitivityProfile or array-like} or None, \
 default=None
-            Reference profiles drawn beside it, labelled by their keys.
-        %(ax)s
-        reference_style : {"bars", "steps"}, default="bars"
-            See :meth:`plot`.
-        **bar_kwargs
-            Passed to ``ax.bar`` for the profile's bars.
+            As the constructor's ``references``.
+        ax, reference_style, **bar_kwargs
+            As in :meth:`plot` (default: a new figure, bars, no keywords).
 
         Returns
         -------
         display : SensitivityProfileDisplay
+            The display, drawn.
 
         Examples
         --------
@@ -227,6 +224,5 @@ default=None
             for label, value in resolve_references(references, n_bits).items()
         }
         name = default_name(f) if name is None else name
-        return cls(profile, name=name, references=refs).plot(
-            ax=ax, reference_style=reference_style, **bar_kwargs
-        )
+        return cls.from_profile(profile, name=name, references=refs, ax=ax,
+                                reference_style=reference_style, **bar_kwargs)
