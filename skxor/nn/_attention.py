@@ -23,16 +23,6 @@ from typing import Callable
 import torch
 from sklearn.utils._param_validation import StrOptions
 
-__all__ = [
-    "Attention",
-    "attention_constraint",
-    "attention_names",
-    "attention_weights",
-    "get_attention",
-    "register_attention",
-]
-
-
 @dataclass(frozen=True)
 class Attention:
     """One registered attention type (see :func:`register_attention`).

@@ -27,6 +27,7 @@ from ._common import (
     DEFAULT_EVAL_BATCH,
     DEFAULT_EVAL_FLOATS,
     DEFAULT_EVAL_TOKENS,
+    CheckedAttribute,
     check_real,
     check_spins,
 )
@@ -276,25 +277,16 @@ default="relu"
                 self._build()
 
     # margin and eval_batch_size are documented as settable after
-    # construction: the setters check them, so decide and forward never see
-    # a bad value.
-    @property
-    def margin(self):
-        """Margin xi ``>= 0`` of :meth:`decide`; settable (a finite number >= 0)."""
-        return self._margin
-
-    @margin.setter
-    def margin(self, value):
-        self._margin = check_real(value, "margin", positive=False)
-
-    @property
-    def eval_batch_size(self):
-        """Strings per chunk of a no-grad forward pass; settable (an integer >= 1)."""
-        return self._eval_batch_size
-
-    @eval_batch_size.setter
-    def eval_batch_size(self, value):
-        self._eval_batch_size = check_count(value, "eval_batch_size", 1)
+    # construction: every value set is checked, so decide and forward never
+    # see a bad value.
+    margin = CheckedAttribute(
+        lambda value, name: check_real(value, name, positive=False),
+        "Margin xi ``>= 0`` of :meth:`decide`; settable (a finite number >= 0).",
+    )
+    eval_batch_size = CheckedAttribute(
+        lambda value, name: check_count(value, name, 1),
+        "Strings per chunk of a no-grad forward pass; settable (an integer >= 1).",
+    )
 
     def __setstate__(self, state):
         # Modules pickled before margin and eval_batch_size were checked

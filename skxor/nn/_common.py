@@ -83,3 +83,25 @@ class BitStringModule:
     def n_positions(self):
         """Former name of :attr:`n_bits` (deprecated)."""
         return renamed_attribute(self, "n_bits", "n_positions")
+
+
+class CheckedAttribute:
+    """An attribute settable after construction whose every value passes ``check(value, name)``.
+
+    Stored as ``_<name>`` on the instance; ``check`` returns the value kept
+    or raises the error naming the attribute, so no other code ever sees a
+    bad value.
+    """
+
+    def __init__(self, check, doc):
+        self.check = check
+        self.__doc__ = doc
+
+    def __set_name__(self, owner, name):
+        self.name, self.private = name, "_" + name
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else getattr(obj, self.private)
+
+    def __set__(self, obj, value):
+        setattr(obj, self.private, self.check(value, self.name))

@@ -558,16 +558,14 @@ def population_step(
         else:  # the norm of a huge gradient overflows: scale it first
             direction = grad / np.abs(grad).max()
             new = theta - step_length * (direction / np.linalg.norm(direction))
-        if not np.isfinite(new).all():
-            raise ValueError(
-                f"the step overflowed to non-finite queries; use a smaller step_length "
-                f"(got {step_length!r})."
-            )
-        return new
-    new = theta - learning_rate * grad
+        return _finite_step(new, "step_length", step_length)
+    return _finite_step(theta - learning_rate * grad, "learning_rate", learning_rate)
+
+
+def _finite_step(new, name, value):
+    """The queries after a step, or a ValueError naming the step parameter when they overflowed."""
     if not np.isfinite(new).all():
         raise ValueError(
-            f"the step overflowed to non-finite queries; use a smaller learning_rate "
-            f"(got {learning_rate!r})."
+            f"the step overflowed to non-finite queries; use a smaller {name} (got {value!r})."
         )
     return new
