@@ -1,4 +1,4 @@
-"""Renamed arguments and deprecated methods: the old way keeps working for one release, with a FutureWarning."""
+"""Renamed arguments, deprecated methods: the old way works for one release, with a FutureWarning."""
 
 import functools
 import warnings
@@ -37,7 +37,7 @@ def renamed_attribute(obj, new, old):
 
 
 def deprecated_method(replacement):
-    """Decorate a method that is to be removed: each call warns (FutureWarning) naming ``replacement``."""
+    """Decorate a method to be removed: each call warns (FutureWarning) naming ``replacement``."""
 
     def decorate(method):
         @functools.wraps(method)

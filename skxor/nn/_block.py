@@ -42,7 +42,7 @@ def _residual(x, branch):
 
 
 class _Block(nn.Module):
-    """One transformer layer: multi-head attention (softmax unless configured otherwise), then an MLP."""
+    """One transformer layer: multi-head attention (softmax by default), then an MLP."""
 
     def __init__(self, config):
         super().__init__()

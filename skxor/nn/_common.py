@@ -28,7 +28,7 @@ def check_option(value, name, options):
 
 
 def check_real(value, name, *, positive):
-    """A finite real, > 0 (``positive``) or >= 0, as float; else TypeError/ValueError naming ``name``."""
+    """A finite real, > 0 (``positive``) or >= 0, as float; else an error naming ``name``."""
     what = "a positive finite number" if positive else "a finite number >= 0"
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be {what}; got {value!r}.")

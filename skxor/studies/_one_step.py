@@ -50,7 +50,13 @@ from sklearn.utils import check_random_state
 from .._utils._docstrings import fill_doc
 from ..datasets import make_sparse_parity
 from ..estimators import SparseXORTransformer
-from ..nn import attention_constraint, attention_names, attention_weights, get_attention, sparse_xor_init
+from ..nn import (
+    attention_constraint,
+    attention_names,
+    attention_weights,
+    get_attention,
+    sparse_xor_init,
+)
 from ..theory import population_loss, population_step
 from ._common import Study, expand_grid, run_preset, seeds_text, single_thread
 from ._figures import figure_legend, interval_errors, log_axis, offset
