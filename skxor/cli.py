@@ -48,8 +48,8 @@ def _fail(message):
     return USAGE_ERROR
 
 
-def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
-    """One gradient step with softmax, linear and erf attention; prints and returns a table.
+def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False, attention=None):
+    """One gradient step per attention type (softmax, linear, erf); prints, returns a table.
 
     Runs the cells of the one-step study (:func:`skxor.studies.one_step`) on
     ``n`` training samples (``n = 0``: the exact population step).
@@ -67,6 +67,9 @@ def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
     out : file-like, default=sys.stdout
     progress : bool, default=False
         Progress bar (only when standard error is a terminal).
+    attention : list of str or None, default=None
+        The attention types compared; None: every registered one
+        (:func:`skxor.nn.attention_names`).
 
     Returns
     -------
@@ -91,9 +94,12 @@ def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False):
             f"{DEMO_MIN_N}: with fewer, every sample can fall in one class, on which "
             f"no classifier can be fitted; got {n}."
         )
+    from .nn import attention_names
+
     study = get_study("one_step")
     params = study.params("quick", dict(
-        attention=["softmax", "linear", "erf"], d=d, m=m, n=n, seeds=seeds,
+        attention=list(attention_names()) if attention is None else list(attention),
+        d=d, m=m, n=n, seeds=seeds,
         step_length=step_length, n_steps=1, n_test=n_test,
     ))
     table = study.compute(params, progress=progress)
@@ -311,6 +317,7 @@ def _add_run_options(parser, default_out):
 
 def build_parser():
     """The ``skxor`` argument parser."""
+    from .nn import attention_names
     from .studies import STUDIES
 
     parser = _Parser(
@@ -338,6 +345,11 @@ def build_parser():
     demo.add_argument(
         "--step-length", type=float, default=DEMO_DEFAULTS["step_length"],
         help="normalized step length, in (0, 1e6] (default: %(default)s)",
+    )
+    names = attention_names()
+    demo.add_argument(
+        "--attention", nargs="+", choices=names, default=list(names), metavar="TYPE",
+        help=f"attention types compared, among {', '.join(names)} (default: all)",
     )
     demo.add_argument("--no-progress", action="store_true",
                       help="hide the progress bar (hidden anyway when output is not a "
@@ -401,7 +413,7 @@ def main(argv=None):
         start = time.perf_counter()
         try:
             run_demo(args.d, args.n, args.n_test, args.m, args.step_length, args.seeds,
-                     progress=not args.no_progress)
+                     progress=not args.no_progress, attention=args.attention)
         except _USER_ERRORS as exc:
             return _fail(exc)
         print(f"\nTotal wall time: {time.perf_counter() - start:.1f} s")

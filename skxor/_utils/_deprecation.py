@@ -1,5 +1,6 @@
-"""Renamed arguments: the old name keeps working for one release, with a FutureWarning."""
+"""Renamed arguments, deprecated methods: the old way works for one release, with a FutureWarning."""
 
+import functools
 import warnings
 
 
@@ -33,3 +34,22 @@ def renamed_attribute(obj, new, old):
         stacklevel=3,
     )
     return getattr(obj, new)
+
+
+def deprecated_method(replacement):
+    """Decorate a method to be removed: each call warns (FutureWarning) naming ``replacement``."""
+
+    def decorate(method):
+        @functools.wraps(method)
+        def warned(self, *args, **kwargs):
+            warnings.warn(
+                f"{type(self).__name__}.{method.__name__} is deprecated and will be removed "
+                f"in the next release; use {replacement} instead.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            return method(self, *args, **kwargs)
+
+        return warned
+
+    return decorate

@@ -21,14 +21,7 @@ from .._utils._skorch import (
 from .._utils._torch import torch_threads
 from .._utils._encoding import to_bits, to_spins
 from .._utils._validation import Integers, check_head_split
-from ..nn import (
-    ACTIVATIONS,
-    INIT_SCHEMES,
-    NORM_PLACEMENTS,
-    POSITIONAL_ENCODINGS,
-    READOUTS,
-    BooleanTransformer,
-)
+from ..nn import BooleanTransformer, BooleanTransformerConfig
 from ._base import SkorchTrainedClassifier
 
 _SEED_MAX = np.iinfo(np.int32).max
@@ -121,6 +114,11 @@ class BooleanTransformerClassifier(SkorchTrainedClassifier):
     activation : {"relu", "gelu", "tanh", "logistic", "square", "identity"}, \
 default="relu"
         MLP non-linearity.
+    attention : str, default="softmax"
+        Attention type of every layer: ``"softmax"`` or another name of
+        :func:`skxor.nn.attention_names` (``"linear"``, ``"erf"``, or one
+        added by :func:`skxor.nn.register_attention`), applied to the scores
+        ``q k^T / sqrt(Dh)`` over the keys.
     init : {"default", "normal", "uniform", "xavier_uniform", \
 "xavier_normal"}, default="default"
         ``"default"``: PyTorch's initialization of each layer. ``"normal"``:
@@ -210,18 +208,12 @@ default="relu"
     True
     """
 
+    #: The network's parameters (all of :class:`~skxor.nn.BooleanTransformerConfig`
+    #: but ``n_bits``, which X gives).
+    _architecture = tuple(n for n in BooleanTransformerConfig.parameter_names() if n != "n_bits")
+
     _parameter_constraints = {
-        "d_model": [Integers(1, None, closed="left")],
-        "n_layers": [Integers(1, None, closed="left")],
-        "n_heads": [Integers(1, None, closed="left")],
-        "d_mlp": [Integers(1, None, closed="left"), None],
-        "positional": [StrOptions(set(POSITIONAL_ENCODINGS))],
-        "norm": [StrOptions(set(NORM_PLACEMENTS))],
-        "layer_norm_eps": [Interval(Real, 0, None, closed="left")],
-        "readout": [StrOptions(set(READOUTS))],
-        "activation": [StrOptions(set(ACTIVATIONS))],
-        "init": [StrOptions(set(INIT_SCHEMES))],
-        "init_scale": [Interval(Real, 0, None, closed="neither")],
+        **{name: BooleanTransformerConfig.constraints[name] for name in _architecture},
         "loss": [StrOptions({"logistic", "squared_error"})],
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
         "weight_decay": [Interval(Real, 0, None, closed="left")],
@@ -244,6 +236,7 @@ default="relu"
         layer_norm_eps=1e-5,
         readout="last",
         activation="relu",
+        attention="softmax",
         init="default",
         init_scale=1.0,
         loss="logistic",
@@ -268,6 +261,7 @@ default="relu"
         self.layer_norm_eps = layer_norm_eps
         self.readout = readout
         self.activation = activation
+        self.attention = attention
         self.init = init
         self.init_scale = init_scale
         self.loss = loss
@@ -344,21 +338,12 @@ default="relu"
         y_spins = start.y_spins
         target = self._targets(y_spins, dtype, device)
 
-        module = BooleanTransformer(
-            n_bits,
-            self.d_model,
-            self.n_layers,
-            self.n_heads,
-            self.d_mlp,
-            positional=self.positional,
-            norm=self.norm,
-            layer_norm_eps=self.layer_norm_eps,
-            readout=self.readout,
-            activation=self.activation,
-            init=self.init,
-            init_scale=self.init_scale,
-            seed=init_seed,
-        ).to(dtype=dtype)
+        # The parameters passed _parameter_constraints and _check_params: the
+        # configuration is built without checking them again.
+        config = BooleanTransformerConfig(
+            n_bits=n_bits, **{name: getattr(self, name) for name in self._architecture}
+        )
+        module = BooleanTransformer.from_config(config, seed=init_seed).to(dtype=dtype)
 
         init_hint = None
         if self.init != "default":

@@ -14,7 +14,7 @@ from .._utils._docstrings import fill_doc
 from .._utils._torch import count_module_parameters, head_product
 from .._utils._encoding import to_spins
 from .._utils._validation import Integers, check_dtype
-from ..nn import ATTENTION_TYPES, SparseXORAttention, sparse_xor_init
+from ..nn import SparseXORAttention, attention_constraint, sparse_xor_init
 from ._base import TorchBinaryClassifier
 
 #: Elements of X converted and multiplied at once in a training pass: small
@@ -101,6 +101,8 @@ class SparseXORTransformer(TorchBinaryClassifier):
         ``softmax``: ``exp(s_i) / sum_j exp(s_j)`` (stable for any score
         size); ``linear``: ``(1 + s_i) / d``; ``erf``: ``(1 + erf(s_i)) / d``.
         All equal ``1/d`` at ``theta = 0``.
+        Any other type registered with :func:`skxor.nn.register_attention`
+        is accepted too (:func:`skxor.nn.attention_names`).
     n_heads : int, default=2
         Number of heads H (at most d); use H = k for a k-sparse parity. The
         product over heads, far below float32's range with many heads, is
@@ -178,7 +180,7 @@ class SparseXORTransformer(TorchBinaryClassifier):
 
     _parameter_constraints = {
         "m": [Integers(1, None, closed="left")],
-        "attention": [StrOptions(set(ATTENTION_TYPES))],
+        "attention": [attention_constraint()],
         "n_heads": [Integers(1, None, closed="left")],
         "init": [StrOptions({"antisymmetric", "random"})],
         "learning_rate": [

@@ -1,15 +1,21 @@
 """Torch modules: the sparse-XOR attention model, its standard twin, the FFNN, the Boolean transformer, the v1 k-parity model."""
 
-from ._attention import ATTENTION_TYPES, attention_weights
 from ._activations import ACTIVATIONS
-from ._boolean_transformer import (
+from ._attention import (
+    Attention,
+    attention_constraint,
+    attention_names,
+    attention_weights,
+    get_attention,
+    register_attention,
+)
+from ._analysis import layer_norm_blowup
+from ._boolean_transformer import BooleanTransformer
+from ._config import (
     INIT_SCHEMES,
     NORM_PLACEMENTS,
-    POSITIONAL_ENCODINGS,
     READOUTS,
-    BooleanTransformer,
-    LayerNorm,
-    layer_norm_blowup,
+    BooleanTransformerConfig,
 )
 from ._ffnn import TwoLayerNetwork
 from ._init import sparse_xor_init
@@ -19,6 +25,8 @@ from ._k_parity import (
     SquaredMeanHingeLoss,
     parity_readout_network,
 )
+from ._layer_norm import LayerNorm
+from ._positional import POSITIONAL_ENCODINGS
 from ._sparse_xor import CLSTransformer, SparseXORAttention
 
 __all__ = [
@@ -28,7 +36,9 @@ __all__ = [
     "NORM_PLACEMENTS",
     "POSITIONAL_ENCODINGS",
     "READOUTS",
+    "Attention",
     "BooleanTransformer",
+    "BooleanTransformerConfig",
     "CLSTransformer",
     "KParityAttention",
     "LayerNorm",
@@ -36,8 +46,19 @@ __all__ = [
     "SquaredHingeLoss",
     "SquaredMeanHingeLoss",
     "TwoLayerNetwork",
+    "attention_constraint",
+    "attention_names",
     "attention_weights",
+    "get_attention",
     "layer_norm_blowup",
     "parity_readout_network",
+    "register_attention",
     "sparse_xor_init",
 ]
+
+
+def __getattr__(name):
+    # ATTENTION_TYPES is read when asked for, so it lists every registered type.
+    if name == "ATTENTION_TYPES":
+        return attention_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

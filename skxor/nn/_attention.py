@@ -1,18 +1,178 @@
-"""Attention weights over positions: the three attention types of the sparse-XOR model.
+"""Attention types: one registry that every model, the theory, the studies and the CLI read.
 
-After Han & Ghoshdastidar (2025, arXiv 2502.07553).
-
-All three equal ``1/d`` at ``theta = 0``:
+After Han & Ghoshdastidar (2025, arXiv 2502.07553), whose three attention
+types are registered here. All three equal ``1/n`` at ``theta = 0`` (``n``
+the number of positions attended to):
 
 * ``softmax``: ``gamma_i = exp(s_i) / sum_j exp(s_j)`` (max-subtracted, stable);
-* ``linear``: ``gamma_i = (1 + s_i) / d``, the first-order expansion of softmax
+* ``linear``: ``gamma_i = (1 + s_i) / n``, the first-order expansion of softmax
   at ``theta = 0``;
-* ``erf``: ``gamma_i = (1 + erf(s_i)) / d``, component-wise and unnormalized.
+* ``erf``: ``gamma_i = (1 + erf(s_i)) / n``, component-wise and unnormalized.
+
+An attention type maps a tensor of scores to weights along one axis. A new
+one is a single :func:`register_attention` call: the sparse-XOR models and
+estimator, :class:`~skxor.nn.BooleanTransformer` and its classifier, the
+population loss of :mod:`skxor.theory`, the one-step study, its headline
+and the CLI all read the names from here (:func:`attention_names`) in
+registration order, which is also the order tables and reports list them in.
 """
 
-import torch
+from dataclasses import dataclass
+from typing import Callable
 
-ATTENTION_TYPES = ("softmax", "linear", "erf")
+import torch
+from sklearn.utils._param_validation import StrOptions
+
+@dataclass(frozen=True)
+class Attention:
+    """One registered attention type (see :func:`register_attention`).
+
+    Parameters
+    ----------
+    name : str
+        The name models and estimators take (``attention="softmax"``).
+    weights : callable
+        ``weights(scores, dim)``: weights of the same shape as the tensor
+        ``scores``, along the axis ``dim`` (differentiable by torch's
+        autograd where it is to be trained).
+    normalised : bool
+        Whether the weights along ``dim`` always sum to 1 (a softmax-like
+        distribution over positions).
+    label : str
+        Name shown in figures and reports.
+
+    Examples
+    --------
+    >>> from skxor.nn import get_attention
+    >>> get_attention("softmax").normalised, get_attention("erf").normalised
+    (True, False)
+    """
+
+    name: str
+    weights: Callable
+    normalised: bool
+    label: str
+
+
+def _softmax(scores, dim):
+    # torch.softmax subtracts the max: stable for scores in the thousands.
+    return torch.softmax(scores, dim=dim)
+
+
+def _linear(scores, dim):
+    return (1.0 + scores) / scores.shape[dim]
+
+
+def _erf(scores, dim):
+    return (1.0 + torch.erf(scores)) / scores.shape[dim]
+
+
+#: name -> Attention, in registration order.
+_REGISTRY = {}
+
+
+def register_attention(name, weights, *, normalised=False, label=None, replace=False):
+    """Register an attention type under ``name``; every model and entry point then accepts it.
+
+    Parameters
+    ----------
+    name : str
+        A new, non-empty name.
+    weights : callable
+        ``weights(scores, dim) -> Tensor``: the attention weights along the
+        axis ``dim`` of ``scores``, same shape.
+    normalised : bool, default=False
+        Whether the weights always sum to 1 along ``dim``.
+    label : str or None, default=None
+        Display name; None uses ``name``.
+    replace : bool, default=False
+        Allow redefining a registered name (otherwise a ValueError).
+
+    Returns
+    -------
+    attention : Attention
+        The registered entry.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from skxor.nn import attention_names, attention_weights, register_attention
+    >>> def relu_weights(scores, dim):
+    ...     return torch.relu(1.0 + scores) / scores.shape[dim]
+    >>> _ = register_attention("relu_doc", relu_weights, label="ReLU")
+    >>> attention_weights(torch.tensor([[2.0], [-3.0]]), "relu_doc").T
+    tensor([[1.5000, 0.0000]])
+    >>> attention_names()[-1]
+    'relu_doc'
+    >>> from skxor.nn._attention import _unregister
+    >>> _unregister("relu_doc")
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"An attention name must be a non-empty str; got {name!r}.")
+    if not callable(weights):
+        raise TypeError(
+            f"weights must be callable as weights(scores, dim); got {type(weights).__name__}."
+        )
+    if name in _REGISTRY and not replace:
+        raise ValueError(
+            f"The attention {name!r} is already registered; pass replace=True to redefine it."
+        )
+    entry = Attention(name, weights, bool(normalised), name if label is None else str(label))
+    _REGISTRY[name] = entry
+    return entry
+
+
+def _unregister(name):
+    """Remove a registered attention type (for tests that register one of their own)."""
+    _REGISTRY.pop(name)
+
+
+def attention_names():
+    """Names of the registered attention types, in registration order.
+
+    Returns
+    -------
+    names : tuple of str
+
+    Examples
+    --------
+    >>> from skxor.nn import attention_names
+    >>> attention_names()
+    ('softmax', 'linear', 'erf')
+    """
+    return tuple(_REGISTRY)
+
+
+def get_attention(name):
+    """The registered :class:`Attention` called ``name`` (ValueError naming the choices).
+
+    Examples
+    --------
+    >>> from skxor.nn import get_attention
+    >>> get_attention("linear").label
+    'linear'
+    """
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"attention must be one of {attention_names()}; got {name!r}."
+        ) from None
+
+
+def attention_constraint():
+    """A scikit-learn ``StrOptions`` constraint over the registered names, kept current.
+
+    It reads the registry when a value is checked, so an attention type
+    registered after the estimator class was defined is accepted.
+
+    Examples
+    --------
+    >>> from skxor.nn import attention_constraint
+    >>> attention_constraint().is_satisfied_by("erf")
+    True
+    """
+    return StrOptions(_REGISTRY.keys())
 
 
 def attention_weights(scores, attention="softmax"):
@@ -22,7 +182,9 @@ def attention_weights(scores, attention="softmax"):
     ----------
     scores : Tensor of shape (d, H)
         One column of scores per head.
-    attention : {"softmax", "linear", "erf"}, default="softmax"
+    attention : str, default="softmax"
+        A registered attention type (:func:`attention_names`: ``"softmax"``,
+        ``"linear"``, ``"erf"`` and any added by :func:`register_attention`).
 
     Returns
     -------
@@ -39,14 +201,9 @@ def attention_weights(scores, attention="softmax"):
     >>> attention_weights(torch.tensor([[1.], [0.], [-1.], [0.]]), "linear").T
     tensor([[0.5000, 0.2500, 0.0000, 0.2500]])
     """
-    d = scores.shape[0]
-    if attention == "softmax":
-        # torch.softmax subtracts the max: stable for scores in the thousands.
-        return torch.softmax(scores, dim=0)
-    if attention == "linear":
-        return (1.0 + scores) / d
-    if attention == "erf":
-        return (1.0 + torch.erf(scores)) / d
-    raise ValueError(
-        f"attention must be one of {ATTENTION_TYPES}; got {attention!r}."
-    )
+    return get_attention(attention).weights(scores, 0)
+
+
+register_attention("softmax", _softmax, normalised=True)
+register_attention("linear", _linear)
+register_attention("erf", _erf)

@@ -36,9 +36,9 @@ import math
 import torch
 from torch import nn
 
-from .._utils._deprecation import renamed_argument, renamed_attribute
-from .._utils._torch import count_module_parameters
-from ._boolean_transformer import _check_int, check_spins
+from .._utils._deprecation import renamed_argument
+from .._utils._validation import check_count
+from ._common import BitStringModule, check_spins
 
 
 def parity_readout_network(n_heads, dtype=None):
@@ -75,7 +75,7 @@ def parity_readout_network(n_heads, dtype=None):
     >>> net(u).squeeze(-1).tolist()
     [0.0, 1.0, 0.0, 1.0]
     """
-    H = _check_int(n_heads, "n_heads", 1)
+    H = check_count(n_heads, "n_heads", 1)
     # skip_init: the weights are written below, so draw nothing from torch's RNG.
     network = nn.Sequential(
         nn.utils.skip_init(nn.Linear, 4, H, dtype=dtype),
@@ -94,7 +94,7 @@ def parity_readout_network(n_heads, dtype=None):
     return network
 
 
-class KParityAttention(nn.Module):
+class KParityAttention(BitStringModule, nn.Module):
     """Han & Ghoshdastidar's v1 k-parity transformer: position-only heads, frozen read-out.
 
     See the module docstring for the model. Trainable: the score vectors
@@ -154,10 +154,10 @@ class KParityAttention(nn.Module):
     def __init__(self, n_bits=None, n_heads=3, *, dtype=None, seed=None, n_positions=None):
         super().__init__()
         n_bits = renamed_argument(n_bits, n_positions, "n_bits", "n_positions", "KParityAttention")
-        self.n_bits = _check_int(n_bits, "n_bits", 1)
-        self.n_heads = _check_int(n_heads, "n_heads", 1)
+        self.n_bits = check_count(n_bits, "n_bits", 1)
+        self.n_heads = check_count(n_heads, "n_heads", 1)
         if seed is not None:
-            _check_int(seed, "seed", 0)
+            check_count(seed, "seed", 0)
         self.seed = seed
         self.temperature = self.n_bits / 4
         angles = 2 * math.pi * torch.arange(self.n_bits, dtype=torch.float64) / self.n_bits
@@ -170,16 +170,6 @@ class KParityAttention(nn.Module):
         scores = torch.stack([torch.cos(phi), torch.sin(phi)], dim=1)  # (H, 2)
         self.scores = nn.Parameter(scores.to(dtype or torch.get_default_dtype()))
         self.readout = parity_readout_network(self.n_heads, dtype=dtype)
-
-    @property
-    def n_positions(self):
-        """Former name of :attr:`n_bits` (deprecated)."""
-        return renamed_attribute(self, "n_bits", "n_positions")
-
-    @property
-    def n_parameters(self):
-        """Trainable parameters: ``2 H``."""
-        return count_module_parameters(self)
 
     def embed(self, spins):
         """Tokens ``[b_i, 1 - b_i, cos, sin]`` of spins (B, N): shape (B, N, 4)."""

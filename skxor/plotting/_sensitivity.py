@@ -136,6 +136,42 @@ default=None
             heights=heights, errors=errors,
         )
 
+    @classmethod
+    def from_profile(cls, profile, *, name=None, references=None, ax=None,
+                     reference_style="bars", **bar_kwargs):
+        """Draw a profile already computed (the display draws the result).
+
+        Parameters
+        ----------
+        profile : SensitivityProfile or array-like of shape (N + 1,)
+            As the constructor's ``profile``.
+        name : str or None, default=None
+            Legend label; ``"f"`` when None.
+        references : dict of {str: SensitivityProfile or array-like} or None, \
+default=None
+            As the constructor's ``references``.
+        ax, reference_style, **bar_kwargs
+            As in :meth:`plot` (default: a new figure, bars, no keywords).
+
+        Returns
+        -------
+        display : SensitivityProfileDisplay
+            The display, drawn.
+
+        Examples
+        --------
+        >>> from skxor.boolean import Majority
+        >>> from skxor.plotting import SensitivityProfileDisplay
+        >>> from skxor.sensitivity import sensitivity_profile
+        >>> profile = sensitivity_profile(Majority(5), 5)
+        >>> disp = SensitivityProfileDisplay.from_profile(profile, name="MAJ5")
+        >>> [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+        ['MAJ5 (average 1.88)']
+        """
+        return cls(profile, name=name, references=references).plot(
+            ax=ax, reference_style=reference_style, **bar_kwargs
+        )
+
     #: ``from_predictions`` profiles all 2^N strings.
     _predictions_kwargs = {"method": "exhaustive"}
 
@@ -188,6 +224,5 @@ default=None
             for label, value in resolve_references(references, n_bits).items()
         }
         name = default_name(f) if name is None else name
-        return cls(profile, name=name, references=refs).plot(
-            ax=ax, reference_style=reference_style, **bar_kwargs
-        )
+        return cls.from_profile(profile, name=name, references=refs, ax=ax,
+                                reference_style=reference_style, **bar_kwargs)

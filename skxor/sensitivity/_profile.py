@@ -32,6 +32,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits
+from .._utils._deprecation import deprecated_method
 from .._utils._docstrings import fill_doc
 from .._utils._validation import check_count
 from .._utils._evaluate import (
@@ -197,14 +198,17 @@ class SensitivityProfile:
         )
         return frame
 
+    @deprecated_method("skxor.plotting.SensitivityProfileDisplay.from_profile(profile)")
     @fill_doc
     def plot(self, ax=None, **bar_kwargs):
-        """Bar chart of the fraction of strings per sensitivity value.
+        """Bar chart of the fraction of strings per sensitivity value (deprecated).
 
-        Drawn by :class:`skxor.plotting.SensitivityProfileDisplay` (sampled
-        profiles get Wilson error bars), titled with N, the method and the
-        average sensitivity. Needs matplotlib (``pip install skxor[plot]``),
-        imported only here.
+        Deprecated: a result does not draw itself; the display draws the
+        result, ``SensitivityProfileDisplay.from_profile(profile)`` in
+        :mod:`skxor.plotting` (with references, legend and styles). This
+        method draws a plain bar chart (sampled profiles with Wilson error
+        bars), titled with N, the method and the average sensitivity, with
+        matplotlib alone, and will be removed in the next release.
 
         Parameters
         ----------
@@ -221,16 +225,28 @@ class SensitivityProfile:
         >>> import matplotlib
         >>> matplotlib.use("Agg")
         >>> from skxor.boolean import Majority
+        >>> from skxor.plotting import SensitivityProfileDisplay
         >>> from skxor.sensitivity import sensitivity_profile
-        >>> ax = sensitivity_profile(Majority(5), 5).plot()
-        >>> ax.get_xlabel()
+        >>> disp = SensitivityProfileDisplay.from_profile(sensitivity_profile(Majority(5), 5))
+        >>> disp.ax_.get_xlabel()
         'sensitivity s(f, x)'
         """
-        # Drawn by the display, so that a profile looks the same wherever it is shown
-        # (plotting sits above sensitivity, hence the import here).
-        from ..plotting import SensitivityProfileDisplay
-
-        ax = SensitivityProfileDisplay(self).plot(ax=ax, **bar_kwargs).ax_
+        # matplotlib directly, not skxor.plotting: plotting sits above sensitivity.
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as exc:  # pragma: no cover - depends on the install
+            raise ImportError(
+                "SensitivityProfile.plot needs matplotlib; install it with "
+                "`pip install skxor[plot]`."
+            ) from exc
+        if ax is None:
+            _, ax = plt.subplots()
+        errors = (None if self.fraction_ci is None
+                  else np.abs(self.fraction_ci.T - self.fractions))
+        ax.bar(np.arange(self.fractions.size), self.fractions, yerr=errors, **bar_kwargs)
+        ax.set_xlabel("sensitivity s(f, x)")
+        sampled = self.method != "exhaustive"
+        ax.set_ylabel("fraction of sampled strings" if sampled else "fraction of strings")
         ax.set_title(
             f"N = {self.n_bits}, {self.method} ({self.n_strings} strings), "
             f"average {self.average:.3g}"

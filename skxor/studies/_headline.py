@@ -32,9 +32,11 @@ def _list(values):
 
 
 def _one_step(df):
+    from ..nn import attention_names
     from ._one_step import _cells, best_steps
 
-    title = "**Gradient steps, softmax vs linear vs erf, each at its best step length**"
+    title = (f"**Gradient steps, {' vs '.join(attention_names())}, each at its best step "
+             "length**")
     if len(df) == 0:
         return f"{title}: the table holds no runs; nothing to summarise."
     cells = _cells(df)
@@ -48,10 +50,10 @@ def _one_step(df):
         kind = "full-batch steps on n = " + _list(int(n) for n in cells["n"]) + " samples"
     best = best_steps(data)
     best = best[best["best"]]
-    order = {"softmax": 0, "linear": 1, "erf": 2}
+    order = {name: i for i, name in enumerate(attention_names())}
     parts = []
     for steps, group in best.groupby("n_steps", sort=True):
-        group = group.sort_values("attention", key=lambda a: a.map(order).fillna(3))
+        group = group.sort_values("attention", key=lambda a: a.map(order).fillna(len(order)))
         each = [
             f"{r.attention} (steps of {r.step_length:g}) {r.successes}/{r.runs} = "
             f"{format_interval(r.success_rate, r.success_low, r.success_high)}"

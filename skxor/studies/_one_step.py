@@ -46,12 +46,17 @@ import time
 import numpy as np
 import torch
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import StrOptions
 
 from .._utils._docstrings import fill_doc
 from ..datasets import make_sparse_parity
 from ..estimators import SparseXORTransformer
-from ..nn import attention_weights, sparse_xor_init
+from ..nn import (
+    attention_constraint,
+    attention_names,
+    attention_weights,
+    get_attention,
+    sparse_xor_init,
+)
 from ..theory import population_loss, population_step
 from ._common import Study, expand_grid, run_preset, seeds_text, single_thread
 from ._figures import figure_legend, interval_errors, log_axis, offset
@@ -60,11 +65,9 @@ from ._parameters import AT_LEAST_TWO, POSITIVE, SAMPLES, STEP_LENGTH, Grid
 from ._stats import POOLED_OVER_D_CAVEAT, format_interval, rate_with_interval, wilson_interval
 from ._sweep import run_sweep
 
-_ATTENTIONS = ("softmax", "linear", "erf")
-
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
-    "attention": [Grid(StrOptions(set(_ATTENTIONS)))],
+    "attention": [Grid(attention_constraint())],
     # The XOR of two of the d bits.
     "d": [Grid(AT_LEAST_TWO)],
     "m": [Grid(POSITIVE)],
@@ -81,7 +84,7 @@ PARAMETERS = {
 
 PRESETS = {
     "quick": dict(
-        attention=list(_ATTENTIONS),
+        attention=list(attention_names()),
         d=[100, 1000, 10000],
         m=[16, 32],
         n=[0],
@@ -525,7 +528,14 @@ def _setting(df):
     return f"{kind}{where}, {seeds_text(seeds)} per cell"
 
 
-_STYLE = {"softmax": ("o", "-"), "linear": ("s", "--"), "erf": ("^", ":")}
+#: Marker and line style of each attention type, in registration order (then a default).
+_STYLES = [("o", "-"), ("s", "--"), ("^", ":")]
+
+
+def _style(attention):
+    names = attention_names()
+    at = names.index(attention) if attention in names else len(_STYLES)
+    return _STYLES[at] if at < len(_STYLES) else ("D", "-.")
 
 
 def attention_maps(d=60, m=32, seed=1, step_length=100.0):
@@ -538,7 +548,7 @@ def attention_maps(d=60, m=32, seed=1, step_length=100.0):
     """
     _, _, support = make_sparse_parity(1, d, return_support=True, random_state=seed)
     maps = {}
-    for attention in ("softmax", "linear", "erf"):
+    for attention in attention_names():
         keys, theta0 = sparse_xor_init(d, m, random_state=seed)
         theta = population_step(
             theta0, keys, support, attention,
@@ -664,7 +674,7 @@ def plot_one_step(df):
                          & (part["n_steps"] == steps)]
             if group.empty:
                 continue
-            marker, line = _STYLE.get(attention, ("D", "-."))
+            marker, line = _style(attention)
             step_length = float(group["step_length"].iloc[0])
             for row, key in enumerate(["success", "specialised"]):
                 rate = group[f"{key}_rate"]
@@ -696,7 +706,7 @@ def plot_one_step(df):
     for i, (attention, n, steps) in enumerate(groups):
         g = best[(best["attention"] == attention) & (best["n"] == n)
                  & (best["n_steps"] == steps)].sort_values("step_length")
-        marker, line = _STYLE.get(attention, ("D", "-."))
+        marker, line = _style(attention)
         style = dict(marker=marker, ls=line if steps == 1 else "-.", ms=5, color=f"C{i}",
                      mfc="none" if steps > 1 else None,
                      label=f"{label(attention, n, steps)}, T = {steps}" if not several_t
@@ -824,9 +834,9 @@ def report_one_step(df):
         table.to_markdown(index=False, floatfmt=".3g"),
         "",
     ]
-    order = {"softmax": 0, "linear": 1, "erf": 2}
+    order = {name: i for i, name in enumerate(attention_names())}
     keys = sorted(at_best.groupby(["attention", "n", "n_steps"]).groups,
-                  key=lambda k: (k[1], k[2], order.get(k[0], 3), k[0]))
+                  key=lambda k: (k[1], k[2], order.get(k[0], len(order)), k[0]))
     for attention, n, steps in keys:
         part = at_best[(at_best["attention"] == attention) & (at_best["n"] == n)
                        & (at_best["n_steps"] == steps)]
@@ -840,7 +850,8 @@ def report_one_step(df):
             f"heads on distinct support bits in {_pooled(part, attention, 'specialised')}."
         )
     one = at_best[at_best["n_steps"] == 1]
-    for attention in ("linear", "erf"):
+    # The unnormalised types (the paper's linear and erf), which one step leaves diffuse.
+    for attention in [a for a in attention_names() if not get_attention(a).normalised]:
         part = one[one["attention"] == attention]
         landed = part["specialised"]
         if len(part) and landed.any() and not part.loc[landed, "success"].any():

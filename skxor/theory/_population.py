@@ -43,7 +43,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from .._utils._support import check_support
 from .._utils._validation import check_dtype, check_positive_finite
-from ..nn import ATTENTION_TYPES, attention_weights
+from ..nn import attention_constraint, attention_weights, get_attention
 
 #: Largest number of heads H and of support bits k of the exact expansion.
 #: The polynomial sums over the set partitions of 2H (or H + k) forms into
@@ -109,8 +109,7 @@ def _as_tensor(name, value, dtype, ndim):
 
 def _check_inputs(queries, keys, support, attention, dtype):
     dtype = check_dtype(dtype)
-    if not isinstance(attention, str) or attention not in ATTENTION_TYPES:
-        raise ValueError(f"attention must be one of {ATTENTION_TYPES}; got {attention!r}.")
+    get_attention(attention)  # a ValueError naming the registered types
     theta = _as_tensor("queries", queries, dtype, 2)
     V = _as_tensor("keys", keys, dtype, 2)
     (H, m), (d, m_keys) = theta.shape, V.shape
@@ -368,7 +367,7 @@ _ARRAYS = {"queries": "no_validation", "keys": "no_validation", "support": "no_v
 #: their messages name shapes, complex values and overflow).
 _CONSTRAINTS = {
     **_ARRAYS,
-    "attention": [StrOptions(set(ATTENTION_TYPES))],
+    "attention": [attention_constraint()],
     "dtype": "no_validation",  # also numpy/torch dtypes: see check_dtype
 }
 _POSITIVE = Interval(Real, 0, None, closed="neither")
@@ -393,6 +392,8 @@ def population_loss(queries, keys, support, attention="softmax", *, dtype="float
     support : array-like of k ints
         The positions S of the parity, ``1 <= k <= 5`` (``k = 2``: sparse XOR).
     attention : {"softmax", "linear", "erf"}, default="softmax"
+        Or any type registered with :func:`skxor.nn.register_attention`
+        (the gradient flows through its weights by autograd).
     dtype : {"float64", "float32"}, default="float64"
         Precision of the ``keys @ queries`` products; the loss itself is
         always computed in float64.
@@ -557,16 +558,14 @@ def population_step(
         else:  # the norm of a huge gradient overflows: scale it first
             direction = grad / np.abs(grad).max()
             new = theta - step_length * (direction / np.linalg.norm(direction))
-        if not np.isfinite(new).all():
-            raise ValueError(
-                f"the step overflowed to non-finite queries; use a smaller step_length "
-                f"(got {step_length!r})."
-            )
-        return new
-    new = theta - learning_rate * grad
+        return _finite_step(new, "step_length", step_length)
+    return _finite_step(theta - learning_rate * grad, "learning_rate", learning_rate)
+
+
+def _finite_step(new, name, value):
+    """The queries after a step, or a ValueError naming the step parameter when they overflowed."""
     if not np.isfinite(new).all():
         raise ValueError(
-            f"the step overflowed to non-finite queries; use a smaller learning_rate "
-            f"(got {learning_rate!r})."
+            f"the step overflowed to non-finite queries; use a smaller {name} (got {value!r})."
         )
     return new

@@ -6,12 +6,8 @@ import torch
 import torch.nn.functional as F
 
 from skxor.boolean import Parity, all_strings
-from skxor.nn._boolean_transformer import (
-    BooleanTransformer,
-    LayerNorm,
-    layer_norm_blowup,
-    sinusoidal_positions,
-)
+from skxor.nn import BooleanTransformer, LayerNorm, layer_norm_blowup
+from skxor.nn._positional import sinusoidal_positions
 from skxor.sensitivity import sensitivity_profile
 
 
@@ -536,12 +532,12 @@ def test_forward_accepts_integer_and_double_spins():
         ({"d_model": 10, "n_heads": 4}, ValueError, "divisible by n_heads"),
         ({"layer_norm_eps": -1e-5}, ValueError, "layer_norm_eps"),
         ({"layer_norm_eps": float("nan")}, ValueError, "layer_norm_eps"),
-        ({"init": "xavier"}, ValueError, "init must be one of"),
+        ({"init": "xavier"}, ValueError, "'init' parameter"),
         ({"init_scale": 0.0}, ValueError, "init_scale"),
         ({"readout": "first"}, ValueError, "readout"),
         ({"margin": -0.1}, ValueError, "margin"),
         ({"margin": float("inf")}, ValueError, "margin"),
-        ({"init": "xavier_gaussian"}, ValueError, "init must be one of"),
+        ({"init": "xavier_gaussian"}, ValueError, "'init' parameter"),
         ({"positional": "rotary"}, ValueError, "positional"),
         ({"norm": "sandwich"}, ValueError, "norm"),
         ({"n_layers": 0}, ValueError, "n_layers"),

@@ -116,7 +116,6 @@ def _option_parameters():
     from sklearn.utils._param_validation import StrOptions
 
     from skxor import nn
-    from skxor.nn import _boolean_transformer as bt
 
     cases = []
     for name in skxor.__all__:
@@ -125,10 +124,11 @@ def _option_parameters():
             for constraint in constraints:
                 if isinstance(constraint, StrOptions):
                     cases.append((obj, param, sorted(constraint.options)))
-    module_options = {"positional": bt.POSITIONAL_ENCODINGS, "norm": bt.NORM_PLACEMENTS,
-                      "readout": bt.READOUTS, "activation": bt.ACTIVATIONS,
-                      "init": bt.INIT_SCHEMES}
-    cases += [(nn.BooleanTransformer, p, sorted(o)) for p, o in module_options.items()]
+    # The module's options are its configuration's constraints.
+    for param, constraints in nn.BooleanTransformerConfig.constraints.items():
+        for constraint in constraints:
+            if isinstance(constraint, StrOptions):
+                cases.append((nn.BooleanTransformer, param, sorted(constraint.options)))
     return cases
 
 

@@ -17,7 +17,7 @@ from skxor import KParityTransformer, SparseXORTransformer
 from skxor._utils._evaluate import ModelEvaluator
 from skxor.datasets import make_sparse_parity
 from skxor.nn import KParityAttention, SparseXORAttention, sparse_xor_init
-from skxor.nn._boolean_transformer import _FlipNeighbours
+from skxor.nn._flip_neighbours import _FlipNeighbours
 from skxor.sensitivity import SensitivityProfiler, sensitivity_profile
 from skxor.sensitivity._profile import iter_flips
 

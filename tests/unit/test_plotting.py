@@ -279,3 +279,16 @@ def test_fourier_display_references_as_steps():
     assert len(disp.bars_) == 1 and len(disp.reference_lines_) == 2
     styles = {line.get_linestyle() for line in disp.reference_lines_}
     assert len(styles) == 2  # each reference its own line style
+
+
+def test_from_profile_draws_a_computed_profile_with_its_references():
+    """The display draws the result (SensitivityProfile.plot is deprecated)."""
+    profile = sensitivity_profile(Majority(5), 5)
+    disp = SensitivityProfileDisplay.from_profile(
+        profile, name="MAJ5", references={"PARITY": sensitivity_profile(Parity(5), 5)})
+    try:
+        assert np.allclose([p.get_height() for p in disp.bars_[0].patches], profile.fractions)
+        assert [t.get_text() for t in disp.ax_.get_legend().get_texts()] == [
+            "MAJ5 (average 1.88)", "PARITY (average 5)"]
+    finally:
+        plt.close(disp.figure_)

@@ -239,7 +239,7 @@ def test_result_object_frame_and_repr():
     assert "[" in repr(sampled)
 
 
-def test_plot_draws_one_bar_per_sensitivity_value():
+def test_deprecated_plot_draws_one_bar_per_sensitivity_value():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -247,7 +247,8 @@ def test_plot_draws_one_bar_per_sensitivity_value():
     prof = sensitivity_profile(Majority(7), 7, method="sampled", n_samples=200, random_state=0)
     fig, ax = plt.subplots()
     try:
-        assert prof.plot(ax=ax) is ax
+        with pytest.warns(FutureWarning, match="from_profile"):
+            assert prof.plot(ax=ax) is ax
         heights = [patch.get_height() for patch in ax.patches]
         assert np.allclose(heights, prof.fractions)
         assert len(ax.containers) == 2  # the bars and their error bars
