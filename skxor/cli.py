@@ -254,7 +254,7 @@ def _resolve(names, preset):
                              f"{choices}, or a study file PATH.py)")
     studies = list({study.name: study for study in studies}.values())
     presets = sorted({p for study in studies for p in study.presets},
-                     key=lambda p: (p not in ("quick", "full"), p))
+                     key=lambda p: ({"quick": 0, "full": 1}.get(p, 2), p))
     if preset not in presets:
         raise ValueError(f"argument --preset: invalid choice: {preset!r} (choose from "
                          f"{', '.join(repr(p) for p in presets)})")

@@ -102,7 +102,7 @@ class Study:
         ``figures(table)``: a dict of matplotlib figures; None: no figures.
     report : callable or None, default=None
         ``report(table)``: the study's Markdown section of ``report.md``,
-        starting with a ``## `` title line; None: :meth:`default_report`.
+        starting with a title line (``## Title``); None: :meth:`default_report`.
     headline : callable or None, default=None
         ``headline(table)``: the study's bullet in ``skxor headline`` (one
         paragraph of Markdown, every number from the table); None: the

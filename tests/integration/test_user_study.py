@@ -41,6 +41,8 @@ STUDY = Study(
 
 
 def _run(path, out, capsys, *options):
+    # Two loky worker processes, which cannot import the study file: its cell
+    # function must travel by value (without that: BrokenProcessPool).
     code = main(["run", str(path), "--out", str(out), "--n-jobs", "2", "--no-progress",
                  *options])
     captured = capsys.readouterr()
@@ -112,3 +114,18 @@ def test_the_user_guide_study_runs_as_the_page_says(tmp_path, capsys):
     lines = _run(path, out, capsys, "--set", "seeds=50")
     assert "60 cells read from checkpoints" in lines
     assert len(pd.read_csv(out / "coin_flips.csv")) == 3 * 50
+
+
+def test_a_study_file_runs_on_a_dask_scheduler(tmp_path, capsys):
+    # As a library study on --scheduler: the same table as a local run.
+    distributed = __import__("pytest").importorskip("distributed")
+    path = tmp_path / "flips_study.py"
+    path.write_text(STUDY_FILE)
+    _run(path, tmp_path / "local", capsys)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, processes=True) as cluster:
+        code = main(["run", str(path), "--out", str(tmp_path / "remote"), "--no-progress",
+                     "--scheduler", cluster.scheduler_address])
+        assert code == 0, capsys.readouterr().err
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "remote" / "flips.csv"),
+                                  pd.read_csv(tmp_path / "local" / "flips.csv"))
