@@ -145,7 +145,5 @@ def report_one_step(df):
             + (f" (median {int(sampled.median())}, at most {int(sampled.max())} inputs)"
                if len(sampled) else "") + "."
         )
-    timing = timing_sentence(df, "cells", "steps or fits, and exact losses")
-    if timing:
-        lines.append(timing)
+    lines += filter(None, [timing_sentence(df, "cells", "steps or fits, and exact losses")])  # no timing columns: none
     return "\n".join(lines)
