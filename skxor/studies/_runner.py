@@ -49,6 +49,7 @@ from .._utils._files import prepare_out_dir
 from .._version import __version__
 from ._floor import collect_floor, describe_floor
 from ._registry import STUDIES, get_study
+from ._study import Study
 from ._sweep import atomic_write as _atomic_write
 from ._sweep import atomic_write_text as _atomic_write_text
 from ._sweep import connect
@@ -323,12 +324,15 @@ def format_timing(seconds, floor_seconds, floor_description, *, workers=1, loade
     'wall time 0.2 s, all 30 cells read from checkpoints (nothing computed, no floor)'
     >>> format_timing(12.0, None, None)
     'wall time 12.0 s, floor not measured'
+    >>> format_timing(12.0, None, None, loaded_cells=6, computed_cells=4)
+    'wall time 12.0 s, floor not measured; 6 cells read from checkpoints'
     """
     wall = f"wall time {seconds:.1f} s" + (f" on {workers} workers" if workers > 1 else "")
     if loaded_cells and not computed_cells:
         return f"{wall}, all {loaded_cells} cells read from checkpoints (nothing computed, no floor)"
     if floor_seconds is None:
-        return f"{wall}, floor not measured"
+        read = f"; {loaded_cells} cells read from checkpoints" if loaded_cells else ""
+        return f"{wall}, floor not measured{read}"
     per_worker = floor_seconds / workers
     what = floor_description + (f"; {per_worker:.3g} s per worker" if workers > 1 else "")
     text = f"{wall}, floor {floor_seconds:.3g} s ({what})"
@@ -435,12 +439,13 @@ def run_studies(
 
     Parameters
     ----------
-    names : list of str
-        Registered study names (see ``skxor list``).
+    names : list of str or Study
+        Registered study names (see ``skxor list``), or studies (a
+        :class:`~skxor.studies.Study`, such as :func:`load_study` returns).
     preset : {"quick", "full"}, default="quick"
     out_dir : path, default="skxor_results"
     overrides : dict of str to dict, optional
-        Per-study parameter overrides, ``{study: {param: value}}``.
+        Per-study parameter overrides, ``{study name: {param: value}}``.
     n_jobs : int or None, default=None
     %(scheduler)s
     progress : bool, default=True
@@ -467,7 +472,7 @@ def run_studies(
     echo = echo or (lambda line: None)
     out = prepare_out_dir(out_dir)
     overrides = overrides or {}
-    studies = [get_study(name) for name in names]
+    studies = [name if isinstance(name, Study) else get_study(name) for name in names]
     params = {study.name: study.params(preset, overrides.get(study.name)) for study in studies}
     client = connect(scheduler) if scheduler is not None else None
     results = {}
