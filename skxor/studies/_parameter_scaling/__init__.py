@@ -80,22 +80,22 @@ from sklearn.utils._param_validation import (
     validate_parameter_constraints,
 )
 
-from ..datasets import make_sparse_parity
-from ..estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
-from ..nn import SparseXORAttention, sparse_xor_init
-from ..theory import population_step
-from ._common import Study, single_thread
-from ._figures import interval_errors, log_axis, offset
-from ._floor import floor_work
-from ._parameters import AT_LEAST_TWO, POSITIVE, SEEDS, Grid, estimator_parameters
-from ._stats import (
+from ...datasets import make_sparse_parity
+from ...estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
+from ...nn import SparseXORAttention, sparse_xor_init
+from ...theory import population_step
+from .._common import Study, single_thread
+from .._figures import interval_errors, log_axis, offset
+from .._floor import floor_work
+from .._parameters import AT_LEAST_TWO, POSITIVE, SEEDS, Grid, estimator_parameters
+from .._stats import (
     MIN_BOOTSTRAP_GROUPS,
     check_n_boot,
     format_interval,
     format_slope,
     wilson_interval,
 )
-from ._sweep import run_sweep
+from .._sweep import run_sweep
 
 MODELS = ("transformer_population_one_step", "transformer_population", "transformer", "ffnn",
           "ffnn_random_features")

@@ -62,20 +62,20 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ..boolean import all_strings
-from ..datasets import make_sparse_parity
-from ..estimators import KParityTransformer, SparseXORTransformer
-from ..nn import sparse_xor_init
-from ..theory import population_gradient, population_loss, population_step
-from ._common import Study, cell_seed, columns_first, expand_grid, single_thread
-from ._figures import LINESTYLES, MARKERS, figure_legend, interval_errors, log_axis, offset
-from ._floor import floor_work
-from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
-from ._stats import (
+from ...boolean import all_strings
+from ...datasets import make_sparse_parity
+from ...estimators import KParityTransformer, SparseXORTransformer
+from ...nn import sparse_xor_init
+from ...theory import population_gradient, population_loss, population_step
+from .._common import Study, cell_seed, columns_first, expand_grid, single_thread
+from .._figures import LINESTYLES, MARKERS, figure_legend, interval_errors, log_axis, offset
+from .._floor import floor_work
+from .._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
+from .._stats import (
     MIN_BOOTSTRAP_GROUPS, POOLED_OVER_D_CAVEAT, bootstrap_loglog_slope, format_interval,
     rate_with_interval,
 )
-from ._sweep import run_sweep
+from .._sweep import run_sweep
 
 _K = Interval(Integral, 2, 5, closed="both")
 
