@@ -70,7 +70,8 @@ def _one_step(df):
 
 
 def _parameter_scaling(df):
-    from ._parameter_scaling import DISPLAY_NAMES, MODELS, _run_params, parameter_slopes
+    from ._parameter_scaling import DISPLAY_NAMES, MODELS, parameter_slopes
+    from ._parameter_scaling._summary import _run_params
     from ._stats import format_slope
 
     if df.empty:
