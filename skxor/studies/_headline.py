@@ -185,7 +185,8 @@ def _training(df):
 
 
 def _k_sparse(df):
-    from ._k_sparse import _steps, pooled_success
+    from ._k_sparse import pooled_success
+    from ._k_sparse._summary import _steps
 
     title = "**k-sparse parity with k heads**"
     steps = _steps(df) if "part" in df else df.iloc[:0]

@@ -258,3 +258,12 @@ def test_report_says_runs_pooled_over_d_share_keys(small):
     assert "Runs of one seed at different d are not independent draws" in text
     from skxor.studies._k_sparse import pooled_success
     assert "every run has its own support, keys" not in pooled_success.__doc__
+
+
+def test_checkpoints_stored_before_the_study_became_a_package_are_reused():
+    """A checkpoint's file name hashes the cell's module and name: they are unchanged."""
+    from skxor.studies._sweep import _cell_key
+
+    # The names the cells had at commit 739953f, when the study was one module.
+    assert _cell_key("k_sparse", k_sparse_cell, {"d": 20})[0] == "6c9dc6931374226102d22a29"
+    assert _cell_key("k_sparse", v1_cell, {"d": 6})[0] == "8e0f924f8bd678101c527477"
