@@ -19,7 +19,7 @@ def plot_k_sparse(df):
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`k_sparse`.
+        The result of :func:`k_sparse` (``"v1"`` is drawn only when it has v1 rows).
 
     Returns
     -------

@@ -57,7 +57,8 @@ def _one_step_lines(df):
 def report_k_sparse(df):
     """Markdown: success by k, d, init and T; the gradient signal; the v1 reference.
 
-    Every number in the text is computed from ``df``.
+    Every number and table in the text is computed from ``df``, so a table read
+    back from ``k_sparse.csv`` gives the section of its run.
 
     Parameters
     ----------

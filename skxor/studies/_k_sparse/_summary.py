@@ -178,7 +178,8 @@ def pooled_success(df):
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`k_sparse`.
+        The result of :func:`k_sparse`; only its steps rows (``part == "steps"``)
+        are read.
 
     Returns
     -------

@@ -32,7 +32,8 @@ def plot_parameter_scaling(df):
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`parameter_scaling`.
+        The result of :func:`parameter_scaling`, fresh or read back from its CSV
+        (the figure needs only the table).
 
     Returns
     -------
@@ -42,15 +43,21 @@ def plot_parameter_scaling(df):
     Examples
     --------
     >>> from skxor.studies import parameter_scaling, plot_parameter_scaling
-    >>> df = parameter_scaling(model=["transformer_population"], d=[16, 64], seeds=3,
-    ...                        transformer_m=[2, 8, 32], n_test=2000)
+    >>> one_and_five_steps = ["transformer_population_one_step", "transformer_population"]
+    >>> df = parameter_scaling(model=one_and_five_steps, d=[16, 64], seeds=2,
+    ...                        transformer_m=[4, 16, 64], n_test=1000)
     >>> fig = plot_parameter_scaling(df)["parameter_scaling"]
     >>> parameters, shares = fig.axes
-    >>> [text.get_text() for text in shares.get_legend().get_texts()]
-    ['reference: the 80% rule', 'transformer, T steps (population)']
-    >>> for text in parameters.get_legend().get_texts()[:2]:
+    >>> for text in shares.get_legend().get_texts():
     ...     print(text.get_text())
-    transformer, T steps (population): trainable, slope 1.00 (rough: no interval)
+    reference: the 80% rule
+    transformer, one step (population; the paper's setting)
+    transformer, T steps (population)
+    >>> for text in parameters.get_legend().get_texts()[:4]:  # one step: no m met it at d = 16
+    ...     print(text.get_text())
+    transformer, one step (population; the paper's setting): trainable, slope -
+    transformer, one step (population; the paper's setting): total, with frozen
+    transformer, T steps (population): trainable, slope 0.00 (rough: no interval)
     transformer, T steps (population): total, with frozen
     """
     from matplotlib.figure import Figure  # lazily: matplotlib is optional

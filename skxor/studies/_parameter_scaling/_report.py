@@ -14,7 +14,8 @@ def _table(df, tablefmt):
 def report_parameter_scaling(df, tablefmt="pipe"):
     """Markdown summary: the setting, the table of sizes needed and the slopes.
 
-    Every number in the text is computed from ``df``.
+    Every number in the text is computed from ``df`` (its rows and
+    ``attrs["params"]``, or the ``setting`` column of a table read back from CSV).
 
     Parameters
     ----------

@@ -186,11 +186,13 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
     --------
     >>> from skxor.studies import parameter_scaling
     >>> from skxor.studies._parameter_scaling import parameter_slopes
-    >>> df = parameter_scaling(model=["transformer_population"], d=[16, 64], seeds=3,
-    ...                        transformer_m=[2, 8, 32], n_test=2000)
+    >>> df = parameter_scaling(model="transformer_population", d=[16, 32, 64], seeds=2,
+    ...                        transformer_m=[4, 8, 16, 32], n_test=1000)
+    >>> df["size"].tolist()
+    [8.0, 8.0, 16.0]
     >>> fit = parameter_slopes(df)["transformer_population"]
     >>> round(fit["slope"], 2), fit["rough"], fit["n_points"]
-    (1.0, True, 2)
+    (0.5, True, 3)
     """
     n_boot = check_n_boot(n_boot)
     validate_parameter_constraints({"d_max": [Interval(Real, 0, None, closed="neither"), None]},
