@@ -54,9 +54,10 @@ training accuracy 1.
 The initial keys and queries of a population cell are drawn as the estimator
 draws them, with :func:`skxor.nn.sparse_xor_init`.
 
-This module declares the study (parameters, presets, the sweep); ``_cells``
-holds the two cells, ``_summary`` the summaries, ``_figures`` the figures
-and ``_report`` the report section.
+This module declares the study (parameters, presets, the sweep) and its
+public function; ``_cells`` holds the two cells, ``_summary`` the summaries,
+``_figures`` the figures, ``_report`` the report section and ``_headline``
+the headline bullet.
 """
 
 from numbers import Integral, Real
@@ -64,11 +65,13 @@ from numbers import Integral, Real
 import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._common import Study, columns_first, expand_grid
+from .._common import columns_first, expand_grid
 from .._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
+from .._study import Study
 from .._sweep import run_sweep
 from ._cells import LOSS_CERTIFICATE, k_sparse_cell, v1_cell
 from ._figures import plot_k_sparse
+from ._headline import headline
 from ._report import report_k_sparse
 from ._summary import gain_slopes, gradient_signal, pooled_success, summarise_k_sparse, summarise_v1
 
@@ -174,56 +177,6 @@ _KEY = ("part", "model", "k", "d", "m", "n", "n_steps", "init", "path_length", "
         "random_state", "n_test", "epochs", "learning_rate", "batch_size")
 
 
-def k_sparse(
-    preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
-    **overrides,
-):
-    """One normalised step against T steps for k-sparse parity with k heads; v1 reference.
-
-    Parameters
-    ----------
-    preset : {"quick", "full"}, default="quick"
-        ``quick`` (about a minute on one core): k = 2 .. 5, d in {20, 100,
-        1000}, m = 32, T in {1, 2, 5, 10}, both initialisations, population
-        steps, 5 seeds; the v1
-        reference at k = 2, d = 6 on 500 strings, at most 200 epochs, 2 seeds.
-        ``full``: d from 20 to 1000, m in {16, 32, 64}, population and
-        n = 100 000 samples, 20 seeds; the v1 reference in its authors'
-        setting (d = 16, k = 2 and 3, 39 321 strings, 2 000 epochs), 8 seeds.
-    checkpoint_dir, n_jobs, progress, scheduler
-        As for :func:`skxor.studies.run_sweep`.
-    **overrides
-        Replace preset entries: ``k``, ``d``, ``m``, ``n_steps`` (T),
-        ``n`` (0: the exact population loss), ``init`` (``"antisymmetric"``
-        and/or ``"random"`` initial queries) as lists; ``path_length``
-        (total path length, each step ``path_length / T``), ``seeds``,
-        ``n_test`` (strings of the sampled accuracy check, 0 to skip),
-        ``random_state``; the v1 reference's ``v1_k``, ``v1_d``, ``v1_n``
-        (lists), ``v1_epochs``, ``v1_learning_rate``, ``v1_batch_size``,
-        ``v1_m`` (m of the sparse-XOR model beside it) and ``v1_seeds``
-        (0: no reference).
-
-    Returns
-    -------
-    results : pandas.DataFrame
-        One row per cell: ``part`` ("steps" or "v1"), ``model``
-        ("sparse_xor" or "k_parity"), the parameters, and the results of
-        :func:`k_sparse_cell` or :func:`v1_cell` (see the module
-        documentation); ``preset`` names the preset the parameters match.
-
-    Examples
-    --------
-    >>> from skxor.studies import k_sparse
-    >>> df = k_sparse(k=[2], d=[20], n_steps=[1], seeds=2, v1_seeds=0)
-    >>> df[["init", "seed", "success", "specialised"]].values.tolist()
-    [['antisymmetric', 0, True, True], ['antisymmetric', 1, True, True], ['random', 0, False, False], ['random', 1, False, False]]
-    """
-    return STUDY.run(
-        preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
-        scheduler=scheduler, **overrides,
-    )
-
-
 def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
     sweep = dict(checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
                  scheduler=scheduler)
@@ -279,12 +232,54 @@ STUDY = Study(
     summary=summarise_k_sparse,
     figures=plot_k_sparse,
     report=report_k_sparse,
+    headline=headline,
     key=_KEY,
     check=_check,
     # v1_k, v1_d and v1_n are sweep axes of the v1 rows (their k, d, n columns).
     setting=("path_length", "n_test", "random_state", "v1_epochs", "v1_learning_rate",
              "v1_batch_size", "v1_m"),
 )
+
+k_sparse = STUDY.function(
+    """One normalised step against T steps for k-sparse parity with k heads; v1 reference.
+
+    Parameters
+    ----------
+    preset : {"quick", "full"}, default="quick"
+        ``quick`` (about a minute on one core): k = 2 .. 5, d in {20, 100,
+        1000}, m = 32, T in {1, 2, 5, 10}, both initialisations, population
+        steps, 5 seeds; the v1
+        reference at k = 2, d = 6 on 500 strings, at most 200 epochs, 2 seeds.
+        ``full``: d from 20 to 1000, m in {16, 32, 64}, population and
+        n = 100 000 samples, 20 seeds; the v1 reference in its authors'
+        setting (d = 16, k = 2 and 3, 39 321 strings, 2 000 epochs), 8 seeds.
+    %(study_options)s
+    **overrides
+        Replace preset entries: ``k``, ``d``, ``m``, ``n_steps`` (T),
+        ``n`` (0: the exact population loss), ``init`` (``"antisymmetric"``
+        and/or ``"random"`` initial queries) as lists; ``path_length``
+        (total path length, each step ``path_length / T``), ``seeds``,
+        ``n_test`` (strings of the sampled accuracy check, 0 to skip),
+        ``random_state``; the v1 reference's ``v1_k``, ``v1_d``, ``v1_n``
+        (lists), ``v1_epochs``, ``v1_learning_rate``, ``v1_batch_size``,
+        ``v1_m`` (m of the sparse-XOR model beside it) and ``v1_seeds``
+        (0: no reference).
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        One row per cell: ``part`` ("steps" or "v1"), ``model``
+        ("sparse_xor" or "k_parity"), the parameters, and the results of
+        :func:`k_sparse_cell` or :func:`v1_cell` (see the module
+        documentation); ``preset`` names the preset the parameters match.
+
+    Examples
+    --------
+    >>> from skxor.studies import k_sparse
+    >>> df = k_sparse(k=[2], d=[20], n_steps=[1], seeds=2, v1_seeds=0)
+    >>> df[["init", "seed", "success", "specialised"]].values.tolist()
+    [['antisymmetric', 0, True, True], ['antisymmetric', 1, True, True], ['random', 0, False, False], ['random', 1, False, False]]
+    """)
 
 __all__ = [
     "LOSS_CERTIFICATE",

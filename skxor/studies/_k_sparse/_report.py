@@ -1,5 +1,6 @@
 """The k-sparse study's section of ``report.md``, every number from its table."""
 
+from .._report import markdown_table, section
 from .._stats import MIN_BOOTSTRAP_GROUPS, POOLED_OVER_D_CAVEAT, format_interval
 from ._summary import (
     _data_label,
@@ -11,31 +12,37 @@ from ._summary import (
     summarise_v1,
 )
 
-def _success_table(summary):
-    """Success with interval: rows (k, d, m, n, init), one column per T."""
-    table = summary.assign(
-        cell=[f"{int(round(r * s))}/{s}: " + format_interval(r, lo, hi)
-              for r, lo, hi, s in zip(summary["success"], summary["success_low"],
-                                      summary["success_high"], summary["seeds"])],
-        data=[("population" if n == 0 else f"{n}") for n in summary["n"]],
-    ).pivot_table(index=["k", "d", "m", "data", "init"], columns="n_steps", values="cell",
-                  aggfunc="first")
+
+def _counts(table, successes, runs):
+    """``"successes/runs: rate [low, high]"`` per row of ``table`` (its Wilson 95 % interval)."""
+    return [f"{a}/{b}: " + format_interval(r, lo, hi) for a, b, r, lo, hi in zip(
+        successes, runs, table["success"], table["success_low"], table["success_high"])]
+
+
+def _by_steps(table, successes, runs, index):
+    """The success of ``table`` as :func:`_counts` cells: rows ``index``, one column per T."""
+    table = table.assign(
+        cell=_counts(table, successes, runs),
+        data=[("population" if n == 0 else f"{n}") for n in table["n"]],
+    ).pivot_table(index=index, columns="n_steps", values="cell", aggfunc="first")
     table.columns = [f"T={t}" for t in table.columns]
     return table.reset_index()
+
+
+def _per_seed(table):
+    """Successes out of seeds per row, from the success rate and the seed count."""
+    return [int(round(r * s)) for r, s in zip(table["success"], table["seeds"])]
+
+
+def _success_table(summary):
+    """Success with interval: rows (k, d, m, n, init), one column per T."""
+    return _by_steps(summary, _per_seed(summary), summary["seeds"], ["k", "d", "m", "data", "init"])
 
 
 def _pooled_table(df):
     """Pooled success: rows (k, data, init), one column per T."""
     pooled = pooled_success(df)
-    table = pooled.assign(
-        cell=[f"{a}/{b}: " + format_interval(r, lo, hi) for a, b, r, lo, hi in zip(
-            pooled["successes"], pooled["runs"], pooled["success"], pooled["success_low"],
-            pooled["success_high"])],
-        data=[("population" if n == 0 else f"{n}") for n in pooled["n"]],
-    ).pivot_table(index=["k", "data", "init"], columns="n_steps", values="cell",
-                  aggfunc="first")
-    table.columns = [f"T={t}" for t in table.columns]
-    return table.reset_index()
+    return _by_steps(pooled, pooled["successes"], pooled["runs"], ["k", "data", "init"])
 
 
 def _one_step_lines(df):
@@ -109,9 +116,7 @@ def report_k_sparse(df):
     ).pivot_table(index=["k", "d", "m", "n", "init"], columns="n_steps", values="cell",
                   aggfunc="first")
     heads.columns = [f"T={t}" for t in heads.columns]
-    lines = [
-        "## k-sparse parity with k heads: one step against T steps",
-        "",
+    blocks = [
         f"T normalised steps of length {path:g}/T each (total path length {path:g}), "
         "H = k heads, softmax. Success = an exact certificate of accuracy >= 0.99: "
         "every head puts > 1/2 of its attention on its own support bit (accuracy "
@@ -120,23 +125,15 @@ def report_k_sparse(df):
         "or the number of samples; init = the initial queries (antisymmetric: a "
         "uniformly rotated regular simplex, the estimator's default; random: k "
         "independent uniform unit vectors; both share each seed's keys and support).",
-        "",
         "Pooled over d and m (runs = seeds x d x m). " + POOLED_OVER_D_CAVEAT,
-        "",
-        _pooled_table(df).to_markdown(index=False),
-        "",
-        *_one_step_lines(df),
-        "",
+        markdown_table(_pooled_table(df)),
+        "\n".join(_one_step_lines(df)),
         "Per d and m:",
-        "",
-        _success_table(summary).to_markdown(index=False),
-        "",
+        markdown_table(_success_table(summary)),
         "Where the heads are: mean number of distinct support bits among the heads' "
         "most-attended positions (k when every head has its own bit) / median of the "
         "smallest attention mass a head puts on the whole support:",
-        "",
-        heads.reset_index().to_markdown(index=False),
-        "",
+        markdown_table(heads.reset_index()),
         "Exact population gradient at initialisation (medians over seeds): "
         "`support_gain` = log attention mass gained on the support per unit of "
         "normalised path length; `signal_to_noise` = that gain over the spread of "
@@ -146,32 +143,23 @@ def report_k_sparse(df):
         "every head's largest score increase is at a support bit / at distinct "
         "support bits (where an arbitrarily long single step sends the heads, to "
         "first order).",
-        "",
-        signal_table.to_markdown(index=False, floatfmt=".3g"),
-        "",
+        markdown_table(signal_table),
         "Log-log slope of the support gain against d (least squares over every point; "
         f"the interval: bootstrap 95 % over seeds with at least {MIN_BOOTSTRAP_GROUPS} "
         "seeds, otherwise the range of the per-seed slopes, rough):",
-        "",
-        slopes.to_markdown(index=False),
+        markdown_table(slopes),
     ]
     if (df["part"] == "v1").any():
         ref = summarise_v1(df)
-        ref = ref.assign(success=[
-            f"{int(round(r * s))}/{s}: " + format_interval(r, lo, hi)
-            for r, lo, hi, s in zip(ref["success"], ref["success_low"], ref["success_high"],
-                                    ref["seeds"])
-        ])[["k", "d", "n", "model", "budget", "success", "specialised", "iterations",
-            "seconds", "n_parameters", "scored_on"]]
-        lines += [
-            "",
+        ref = ref.assign(success=_counts(ref, _per_seed(ref), ref["seeds"]))[
+            ["k", "d", "n", "model", "budget", "success", "specialised", "iterations",
+             "seconds", "n_parameters", "scored_on"]]
+        blocks += [
             "### Reference: the v1 k-parity model (Han & Ghoshdastidar, arXiv 2502.07553 v1)",
-            "",
             "Both models on the same training strings per seed; success = accuracy >= 0.99 "
             "(on all 2^d strings for d <= 16); `iterations` = epochs (v1, stopped at "
             "training accuracy 1) or steps (median); `seconds` = median wall time of "
             "`fit` on one thread.",
-            "",
-            ref.to_markdown(index=False, floatfmt=".3g"),
+            markdown_table(ref),
         ]
-    return "\n".join(lines)
+    return section("k-sparse parity with k heads: one step against T steps", *blocks)

@@ -64,9 +64,10 @@ that falls with d (0.27 from d = 16 to 128), so slopes this small cannot
 separate polylogarithmic growth from a small power of d.
 Measured results are in ``docs/results/measured.rst``.
 
-This module declares the study (parameters, presets, the sweep of rounds);
-``_cells`` holds the models and one cell, ``_summary`` the size needed and
-the slopes, ``_figures`` the figure and ``_report`` the report section.
+This module declares the study (parameters, presets, the sweep of rounds)
+and its public function; ``_cells`` holds the models and one cell,
+``_summary`` the size needed and the slopes, ``_figures`` the figure,
+``_report`` the report section and ``_headline`` the headline bullet.
 """
 
 from numbers import Integral, Real
@@ -76,8 +77,8 @@ import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ...estimators import FFNNParityBaseline
-from .._common import Study
 from .._parameters import AT_LEAST_TWO, POSITIVE, SEEDS, Grid, estimator_parameters
+from .._study import Study
 from .._sweep import run_sweep
 from ._cells import (
     _FFNN_BUDGET,
@@ -95,6 +96,7 @@ from ._cells import (
     transformer_start,
 )
 from ._figures import plot_parameter_scaling
+from ._headline import headline
 from ._report import report_parameter_scaling
 from ._summary import (
     _SHARE,
@@ -180,73 +182,6 @@ def _check(params):
             f"samples_d_max={params['samples_d_max']}, beyond which only the population "
             "models run, and model includes none of them."
         )
-
-
-def parameter_scaling(
-    preset="quick",
-    *,
-    checkpoint_dir=None,
-    n_jobs=None,
-    progress=False,
-    scheduler=None,
-    **overrides,
-):
-    """Trainable parameters needed for 99% test accuracy against d.
-
-    Each (model, d) tries sizes from the smallest upwards, every size with
-    its own ``seeds`` independent runs (one :func:`~skxor.studies.run_sweep`
-    round per size, all (model, d) together), until one size meets the rule
-    (at least ``success_share`` of its seeds reach ``threshold``) and
-    ``sizes_beyond`` more have run. The models, their recipes and the rule
-    are described in the module documentation.
-
-    Parameters
-    ----------
-    preset : {"quick", "full"}, default="quick"
-        ``quick``: d in {16, 32, 64, 128}, all five models, 5 seeds per size
-        (rough). ``full``: finite samples for d up to 256, the population
-        rows up to d = 8192, 10 seeds per size.
-    checkpoint_dir : str or path-like or None, default=None
-        Where finished cells are stored and reused on rerun.
-    n_jobs : int or None, default=None
-        joblib workers for the cells.
-    progress : bool, default=False
-        Show a progress bar per round.
-    scheduler : str, distributed.Client or None, default=None
-        dask.distributed scheduler for the cells.
-    **overrides
-        Replace preset entries: ``random_state`` (int, default 0: the root of
-        every cell's data and model seeds), ``model`` (list of
-        "transformer_population_one_step", "transformer_population",
-        "transformer", "ffnn", "ffnn_random_features"), ``d``,
-        ``samples_d_max`` (the finite-sample models skip larger d),
-        ``seeds``, ``threshold``, ``success_share``, ``sizes_beyond``,
-        ``n_test``, ``n_train_min``, ``n_train_per_d2``, ``transformer_m``,
-        ``ffnn_width`` and ``rf_width`` (the size grids),
-        ``transformer_steps``, ``step_length``, ``one_step_length``,
-        ``ffnn_activation``, ``ffnn_steps``, ``ffnn_batch_size``,
-        ``ffnn_learning_rate``.
-
-    Returns
-    -------
-    results : pandas.DataFrame
-        One row per (model, d), see :func:`summarize_parameter_scaling`.
-        ``results.attrs`` holds ``cells`` (every cell as a list of records:
-        one per model, d, size and seed run) and ``params`` (the
-        parameters used).
-
-    Examples
-    --------
-    >>> from skxor.studies import parameter_scaling
-    >>> df = parameter_scaling(model=["transformer_population"], d=[16, 64], seeds=3,
-    ...                        transformer_m=[2, 8, 32], n_test=2000)
-    >>> df[["d", "size", "params", "frozen", "seeds_reached"]].to_dict("list")
-    {'d': [16, 64], 'size': [8.0, 32.0], 'params': [16.0, 64.0], 'frozen': [128.0, 2048.0], 'seeds_reached': [3, 3]}
-    """
-    return STUDY.run(
-        preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
-        scheduler=scheduler, **overrides,
-    )
 
 
 def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
@@ -336,6 +271,7 @@ STUDY = Study(
     summary=report_table,
     figures=plot_parameter_scaling,
     report=report_parameter_scaling,
+    headline=headline,
     # One row per (model, d) of a setting: seeds, threshold, size grids, training
     # sets, budgets and random state all define the row (the runner merges on
     # key plus setting), so a run with other settings never replaces it.
@@ -347,6 +283,53 @@ STUDY = Study(
              "one_step_length", "ffnn_width", "rf_width", "ffnn_activation", "ffnn_steps",
              "ffnn_batch_size", "ffnn_learning_rate", "random_state"),
 )
+
+parameter_scaling = STUDY.function(
+    """Trainable parameters needed for 99% test accuracy against d.
+
+    Each (model, d) tries sizes from the smallest upwards, every size with
+    its own ``seeds`` independent runs (one :func:`~skxor.studies.run_sweep`
+    round per size, all (model, d) together), until one size meets the rule
+    (at least ``success_share`` of its seeds reach ``threshold``) and
+    ``sizes_beyond`` more have run. The models, their recipes and the rule
+    are described in the module documentation.
+
+    Parameters
+    ----------
+    preset : {"quick", "full"}, default="quick"
+        ``quick``: d in {16, 32, 64, 128}, all five models, 5 seeds per size
+        (rough). ``full``: finite samples for d up to 256, the population
+        rows up to d = 8192, 10 seeds per size.
+    %(study_options)s
+    **overrides
+        Replace preset entries: ``random_state`` (int, default 0: the root of
+        every cell's data and model seeds), ``model`` (list of
+        "transformer_population_one_step", "transformer_population",
+        "transformer", "ffnn", "ffnn_random_features"), ``d``,
+        ``samples_d_max`` (the finite-sample models skip larger d),
+        ``seeds``, ``threshold``, ``success_share``, ``sizes_beyond``,
+        ``n_test``, ``n_train_min``, ``n_train_per_d2``, ``transformer_m``,
+        ``ffnn_width`` and ``rf_width`` (the size grids),
+        ``transformer_steps``, ``step_length``, ``one_step_length``,
+        ``ffnn_activation``, ``ffnn_steps``, ``ffnn_batch_size``,
+        ``ffnn_learning_rate``.
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        One row per (model, d), see :func:`summarize_parameter_scaling`.
+        ``results.attrs`` holds ``cells`` (every cell as a list of records:
+        one per model, d, size and seed run) and ``params`` (the
+        parameters used).
+
+    Examples
+    --------
+    >>> from skxor.studies import parameter_scaling
+    >>> df = parameter_scaling(model=["transformer_population"], d=[16, 64], seeds=3,
+    ...                        transformer_m=[2, 8, 32], n_test=2000)
+    >>> df[["d", "size", "params", "frozen", "seeds_reached"]].to_dict("list")
+    {'d': [16, 64], 'size': [8.0, 32.0], 'params': [16.0, 64.0], 'frozen': [128.0, 2048.0], 'seeds_reached': [3, 3]}
+    """)
 
 __all__ = [
     "DISPLAY_NAMES",

@@ -2,9 +2,11 @@
 
 import numpy as np
 
+from .._report import empty_section, section
 from .._stats import MIN_BOOTSTRAP_GROUPS, format_slope
 from ._cells import DISPLAY_NAMES, MODELS, SAMPLE_MODELS
 from ._summary import _run_params, _samples_d_max, _setting, parameter_slopes, report_table
+
 
 def _table(df, tablefmt):
     table = report_table(df)
@@ -48,14 +50,12 @@ def report_parameter_scaling(df, tablefmt="pipe"):
     from . import PRESETS  # the declaration imports this module
 
     if df.empty:
-        return "## Parameter scaling\n\nThe table holds no rows: nothing to summarise."
+        return empty_section("Parameter scaling")
     p = _run_params(df)
     seeds = int(df["seeds"].iloc[0])
     threshold, share = p["threshold"], p["success_share"]
     samples = _samples_d_max(df)
-    lines = [
-        "## Parameter scaling",
-        "",
+    blocks = [
         f"Setting: {_setting(df)}, d in {{{', '.join(str(d) for d in sorted(set(df['d'])))}}}. "
         f"The finite-sample models are trained on n(d) = max({p['n_train_min']}, "
         f"{_coef(p['n_train_per_d2'])}d²) uniform inputs"
@@ -70,7 +70,6 @@ def report_parameter_scaling(df, tablefmt="pipe"):
         f"for at least {p['ffnn_steps']} steps; trained: width (d + 2) + 1 trainable "
         "parameters; random features: the first layer frozen at its random "
         "initialization (width (d + 1) frozen), width + 1 trainable.",
-        "",
         f"Needed: the smallest size tried at which at least {share:.0%} of its {seeds} "
         f"seeds reached {threshold:.0%} test accuracy; every size has its own independent "
         "seeds (data, support and start), and after the first size meeting the rule "
@@ -79,13 +78,10 @@ def report_parameter_scaling(df, tablefmt="pipe"):
         f"- = no size tried met the rule (grids: m up to {max(p['transformer_m'])}, "
         f"width up to {max(p['ffnn_width'])}, random-feature width up to "
         f"{max(p['rf_width'])}).",
-        "",
         _table(df, tablefmt),
-        "",
         "Log-log slope of the trainable parameters needed against d (least squares over "
         f"the d where the rule was met; bootstrap 95% over seeds from "
         f"{MIN_BOOTSTRAP_GROUPS} seeds per size on):",
-        "",
     ]
     slopes = parameter_slopes(df)
     population = [m for m in ("transformer_population_one_step", "transformer_population")
@@ -95,11 +91,12 @@ def report_parameter_scaling(df, tablefmt="pipe"):
             # Like for like: the population slope over the finite-sample d, then over all d.
             slopes[key + "_all"] = slopes[key]
             slopes[key] = parameter_slopes(df[df["model"] == key], d_max=samples)[key]
+    bullets = []
     for key in [k for m in MODELS for k in (m, m + "_all") if k in slopes]:
         fit = slopes[key]
         name = DISPLAY_NAMES[key.removesuffix("_all")] + (", all d" if key.endswith("_all")
                                                           else "")
-        lines.append(
+        bullets.append(
             f"* {name}: {format_slope(fit)} ({fit['n_points']} value"
             f"{'' if fit['n_points'] == 1 else 's'} of d"
             + (f", {fit['d_min']} to {fit['d_max']}" if fit["n_points"] else "") + ")"
@@ -110,14 +107,14 @@ def report_parameter_scaling(df, tablefmt="pipe"):
         if model in slopes and slopes[model]["n_points"] >= 2
     ]
     if left_out:
-        lines.append(
+        bullets.append(
             "* Left out of these slopes, where no size tried met the rule: "
             + "; ".join(left_out) + ". Their size needed lies above the largest size "
             "tried, so leaving them out can only make a slope flatter when they are the "
             "largest d (read such a slope as a lower estimate)."
         )
     ranges = sorted({(f["d_min"], f["d_max"]) for f in slopes.values() if f["n_d"] >= 2})
-    lines += ["", "About 1: linear in d (as for any two-layer network with its first layer "
+    blocks += ["\n".join(bullets), "About 1: linear in d (as for any two-layer network with its first layer "
               "trained). A size proportional to log d has a local slope that falls with d"
               + (": " + " and ".join(f"{_log_slope(lo, hi):.2f} over d = {lo} to {hi}"
                                      for lo, hi in ranges) if ranges else "")
@@ -125,24 +122,24 @@ def report_parameter_scaling(df, tablefmt="pipe"):
     small = [DISPLAY_NAMES[k.removesuffix("_all")] + (", all d" if k.endswith("_all") else "")
              for k, f in slopes.items() if k.startswith("transformer") and f["slope"] < 0.6]
     if small:
-        lines[-1] += (f" The slopes of {'; '.join(small)} are consistent with polylogarithmic "
+        blocks[-1] += (f" The slopes of {'; '.join(small)} are consistent with polylogarithmic "
                       "growth, and equally with a small power of d: over these ranges slopes "
                       "cannot separate the two.")
-    lines += _comparison(df)
+    blocks += _comparison(df)
     if any(df["non_monotone"]):
         flagged = df[df["non_monotone"]]
-        lines += ["", "Non-monotone (a size above the one needed met the rule less often): "
+        blocks += ["Non-monotone (a size above the one needed met the rule less often): "
                   + ", ".join(f"{DISPLAY_NAMES[r.model]} at d = {r.d}"
                               for r in flagged.itertuples()) + "."]
     widths = (df["success_high"] - df["success_low"]).to_numpy()
     spread = f"Wilson intervals of the shares up to {np.nanmax(widths):.2f} wide"
     if seeds < MIN_BOOTSTRAP_GROUPS:
-        lines += ["", f"Rough: {seeds} seed{'s' if seeds != 1 else ''} per size, too few for "
+        blocks += [f"Rough: {seeds} seed{'s' if seeds != 1 else ''} per size, too few for "
                   f"an interval of the slopes; {spread}. The full preset "
                   f"({PRESETS['full']['seeds']} seeds per size) gives them intervals."]
     else:
-        lines += ["", f"Uncertainty: {seeds} seeds per size; {spread}."]
-    return "\n".join(lines)
+        blocks += [f"Uncertainty: {seeds} seeds per size; {spread}."]
+    return section("Parameter scaling", *blocks)
 
 
 def _log_slope(d_min, d_max):
@@ -151,7 +148,7 @@ def _log_slope(d_min, d_max):
 
 
 def _comparison(df):
-    """Generated sentences: one step against T steps; the models at the largest shared d."""
+    """Generated paragraphs: one step against T steps; the models at the largest shared d."""
     reached = df[df["reached"]]
     lines = []
     sizes = reached.pivot_table(index="d", columns="model", values="size")
@@ -159,7 +156,7 @@ def _comparison(df):
     if {one, many} <= set(sizes.columns):
         both = sizes[[one, many]].dropna()
         if len(both):
-            lines += ["", (
+            lines += [(
                 f"On the population gradient over d = {int(both.index.min())} to "
                 f"{int(both.index.max())}: one step needed m = {int(both[one].min())} to "
                 f"{int(both[one].max())}, {_run_params(df)['transformer_steps']} steps m = "
@@ -168,7 +165,7 @@ def _comparison(df):
     trained = reached[reached["model"] == "ffnn"]
     if len(trained):
         widths = sorted({int(w) for w in trained["size"]})
-        lines += ["", (
+        lines += [(
             f"The trained FFNN's width needed is {widths[0]}"
             + (f" to {widths[-1]}" if len(widths) > 1 else "")
             + f" at every d where it met the rule (d = {int(trained['d'].min())} to "
@@ -184,12 +181,12 @@ def _comparison(df):
             if shared.empty:
                 missing = df[(df["model"] == other) & ~df["reached"]]["d"].tolist()
                 if missing:
-                    lines += ["", f"{DISPLAY_NAMES[other]}: no width tried met the rule at "
+                    lines += [f"{DISPLAY_NAMES[other]}: no width tried met the rule at "
                               f"d = {', '.join(map(str, missing))}."]
                 continue
             d = int(shared.index.max())
             width = int(sizes.loc[d, other])
-            lines += ["", (
+            lines += [(
                 f"At d = {d}, the largest d where both met the rule: {DISPLAY_NAMES[other]} "
                 f"{int(shared.loc[d])} trainable parameters (width {width}), transformer "
                 f"{int(both.loc[d, 'transformer'])} (m = {int(sizes.loc[d, 'transformer'])}, "
