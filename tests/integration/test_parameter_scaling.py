@@ -139,6 +139,19 @@ def test_checkpoints_stored_before_the_study_became_a_package_are_reused():
         == "372534218f2becf96fd1394f"
 
 
+def test_the_study_declares_its_headline(quick, tmp_path):
+    """The bullet comes from the study's own headline, not from the fallback table."""
+    from skxor.studies import get_study, render_headline
+    from skxor.studies._headline import HEADLINES
+
+    df, _ = quick
+    assert "parameter_scaling" not in HEADLINES
+    bullet = get_study("parameter_scaling").headline(df)
+    assert bullet.startswith("**Parameter scaling** (rough: 5 seeds per size")
+    df.to_csv(tmp_path / "parameter_scaling.csv", index=False)
+    assert bullet in render_headline(tmp_path)
+
+
 def test_figure_shows_every_series_with_labels_and_ticks(quick):
     df, _ = quick
     fig = plot_parameter_scaling(df)["parameter_scaling"]
