@@ -1,6 +1,5 @@
 """The k-sparse study's summaries: success with Wilson intervals, the gradient signal, v1."""
 
-import numpy as np
 import pandas as pd
 
 from .._stats import bootstrap_loglog_slope, rate_with_interval
@@ -27,10 +26,13 @@ def _v1(df):
     return part
 
 
-def _rate(flags):
+def _rate(flags, name):
+    """The share of true ``flags`` as ``name`` with its Wilson 95 % interval; the count.
+
+    Returns ``({name: rate, name_low: low, name_high: high}, number of flags)``.
+    """
     rate, low, high, count = rate_with_interval(flags)
-    return pd.Series({"rate": rate, "low": low, "high": high, "count": count,
-                      "hits": int(np.sum(np.asarray(flags, dtype=bool)))})
+    return {name: rate, f"{name}_low": low, f"{name}_high": high}, int(count)
 
 
 def summarise_k_sparse(df):
@@ -49,17 +51,16 @@ def summarise_k_sparse(df):
     part = _steps(df)
     rows = []
     for key, group in part.groupby(["k", "d", "m", "n", "n_steps", "init"], sort=True):
-        success = _rate(group["success"])
+        success, seeds = _rate(group["success"], "success")
         rows.append({
             **dict(zip(["k", "d", "m", "n", "n_steps", "init"], key)),
             "step_length": float(group["path_length"].iloc[0]) / key[4],
-            "success": success["rate"], "success_low": success["low"],
-            "success_high": success["high"],
+            **success,
             "specialised": float(group["specialised"].mean()),
             "bits_found": float(group["bits_found"].mean()),
             "support_mass": float(group["support_mass_min"].median()),
             "median_loss": float(group["loss"].median()),
-            "seeds": int(success["count"]),
+            "seeds": seeds,
         })
     return pd.DataFrame(rows, columns=[
         "k", "d", "m", "n", "n_steps", "init", "step_length", "success", "success_low",
@@ -81,19 +82,17 @@ def gradient_signal(df):
     part = part.drop_duplicates(["k", "d", "m", "init", "seed"])
     rows = []
     for key, group in part.groupby(["k", "d", "m", "init"], sort=True):
-        on = _rate(group["limit_on_support"])
-        distinct = _rate(group["limit_distinct"])
+        on, seeds = _rate(group["limit_on_support"], "limit_on_support")
+        distinct, _ = _rate(group["limit_distinct"], "limit_distinct")
         rows.append({
             **dict(zip(["k", "d", "m", "init"], key)),
             "support_gain": float(group["support_gain"].median()),
             "signal_to_noise": float(group["signal_to_noise"].median()),
             "support_component": float(group["support_component"].median()),
             "chance_component": float(group["chance_component"].iloc[0]),
-            "limit_on_support": on["rate"], "limit_on_support_low": on["low"],
-            "limit_on_support_high": on["high"],
-            "limit_distinct": distinct["rate"], "limit_distinct_low": distinct["low"],
-            "limit_distinct_high": distinct["high"],
-            "seeds": int(on["count"]),
+            **on,
+            **distinct,
+            "seeds": seeds,
         })
     return pd.DataFrame(rows)
 
@@ -143,21 +142,20 @@ def summarise_v1(df):
     part = _v1(df)
     rows = []
     for key, group in part.groupby(["k", "d", "n", "model", "n_steps", "epochs"], sort=True):
-        success = _rate(group["success"])
+        success, seeds = _rate(group["success"], "success")
         k, d, n, model, n_steps, epochs = key
         budget = (f"{epochs} epochs (Adam, lr {group['learning_rate'].iloc[0]:g})"
                   if model == "k_parity"
                   else f"{n_steps} step(s) of {group['path_length'].iloc[0] / n_steps:g}")
         rows.append({
             "k": k, "d": d, "n": n, "model": model, "budget": budget,
-            "success": success["rate"], "success_low": success["low"],
-            "success_high": success["high"],
+            **success,
             "specialised": float(group["specialised"].mean()),
             "iterations": float(group["iterations"].median()),
             "seconds": float(group["seconds"].median()),
             "n_parameters": int(group["n_parameters"].iloc[0]),
             "scored_on": group["scored_on"].iloc[0],
-            "seeds": int(success["count"]),
+            "seeds": seeds,
         })
     return pd.DataFrame(rows)
 
@@ -203,9 +201,8 @@ def pooled_success(df):
     keys = ["k", "n", "init", "n_steps"]
     rows = []
     for key, group in part.groupby(keys, sort=True):
-        rate = _rate(group["success"])
-        rows.append({**dict(zip(keys, key)), "successes": int(rate["hits"]),
-                     "runs": int(rate["count"]), "success": rate["rate"],
-                     "success_low": rate["low"], "success_high": rate["high"]})
+        success, runs = _rate(group["success"], "success")
+        rows.append({**dict(zip(keys, key)), "successes": int(group["success"].sum()),
+                     "runs": runs, **success})
     return pd.DataFrame(rows, columns=[*keys, "successes", "runs", "success", "success_low",
                                        "success_high"])
