@@ -242,7 +242,12 @@ def _resolve(names, preset):
         elif name in STUDIES:
             studies.append(STUDIES[name])
         elif name.endswith(".py"):
-            studies.append(load_study(name))
+            study = load_study(name)
+            if study.name in STUDIES and STUDIES[study.name] is not study:
+                raise ValueError(
+                    f"{name}: its study is named {study.name!r}, as a registered study is "
+                    "(their tables would mix); give it a name of its own.")
+            studies.append(study)
         else:
             choices = ", ".join(repr(n) for n in [*STUDIES, "all"])
             raise ValueError(f"argument STUDY: invalid choice: {name!r} (choose from "

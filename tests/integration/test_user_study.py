@@ -88,3 +88,27 @@ def test_a_study_file_runs_resumes_and_merges_like_a_library_study(tmp_path, cap
     report = (out / "report.md").read_text()
     assert "holds rows of 2 settings" in report
     assert report.count("## flips") == 2  # one part per setting
+
+
+def test_the_user_guide_study_runs_as_the_page_says(tmp_path, capsys):
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "your_own_study.rst").read_text()
+    block = re.search(r"``coin_flips.py``:\n\n\.\. code-block:: python\n\n(.*?)\n\S", page,
+                      flags=re.S).group(1)
+    path = tmp_path / "coin_flips.py"
+    path.write_text("\n".join(line[4:] for line in block.splitlines()))
+    assert len(path.read_text().strip().splitlines()) <= 40
+    out = tmp_path / "results"
+    _run(path, out, capsys)
+    table = pd.read_csv(out / "coin_flips.csv")
+    # "one row per p and seed: n_flips, p, seed, heads, majority and the run's setting"
+    assert list(table.columns) == ["n_flips", "p", "seed", "heads", "majority", "setting"]
+    assert len(table) == 3 * 20
+    assert sorted(p.name for p in out.iterdir()) == [".skxor", "checkpoints", "coin_flips.csv",
+                                                      "report.md"]
+    # "--set seeds=50: 20 seeds read back, 30 computed" (per p).
+    lines = _run(path, out, capsys, "--set", "seeds=50")
+    assert "60 cells read from checkpoints" in lines
+    assert len(pd.read_csv(out / "coin_flips.csv")) == 3 * 50
