@@ -30,6 +30,7 @@ def report_parameter_scaling(df, tablefmt="pipe"):
     Returns
     -------
     text : str
+        The Markdown section, starting with its ``## Parameter scaling`` line.
 
     Examples
     --------
