@@ -26,52 +26,6 @@ MARKERS = {
 _rate, _list = rate_text, values_text
 
 
-def _parameter_scaling(df):
-    from ._parameter_scaling import DISPLAY_NAMES, MODELS, _run_params, parameter_slopes
-    from ._stats import format_slope
-
-    if df.empty:
-        return "**Parameter scaling**: the table holds no rows; nothing to summarise."
-    slopes = parameter_slopes(df, n_boot=1000)
-    run = _run_params(df)
-
-    def span(values):
-        values = sorted({int(v) for v in values})
-        return f"{values[0]}" if len(values) == 1 else f"{values[0]}-{values[-1]}"
-
-    parts = []
-    for model in [m for m in MODELS if m in set(df["model"])]:
-        rows = df[df["model"] == model].sort_values("d")
-        met = rows[rows["reached"].astype(bool)]
-        name = DISPLAY_NAMES[model].replace("T steps", f"{run['transformer_steps']} steps")
-        size = "m" if model.startswith("transformer") else "width"
-        if len(met):
-            text = (f"{name}: {size} = {span(met['size'])}, {span(met['params'])} trainable"
-                    + (f" + {span(met['frozen'])} frozen" if (met["frozen"] > 0).any() else "")
-                    + f" at d = {span(met['d'])}")
-            if len(met) > 1:
-                text += f", slope {format_slope(slopes[model])}"
-        else:
-            text = f"{name}: no {size} tried met the rule"
-        missing = rows[~rows["reached"].astype(bool)]["d"].tolist()
-        if len(met) and missing:
-            text += f"; no {size} tried met the rule at d = {', '.join(map(str, missing))}"
-        elif missing:
-            text += f" at d = {', '.join(map(str, missing))}"
-        if missing and model == "ffnn_random_features":
-            text += " (random features need about as many samples as features: n(d) may limit them)"
-        parts.append(text)
-    seeds = int(df["seeds"].min())
-    return (
-        f"**Parameter scaling** ({'rough: ' if seeds < 8 else ''}{seeds} seeds per size, each "
-        f"size with its own; needed = the smallest size at which at least "
-        f"{run['success_share']:.0%} of its seeds reach {run['threshold']:.0%} test accuracy; "
-        "log-log slope of the trainable parameters needed against "
-        "d; about 1 means Omega(d); slopes of a few tenths are consistent with polylog d and "
-        "with a small power alike): " + "; ".join(parts) + "."
-    )
-
-
 def _training(df):
     from ._training import (
         _series_columns, _series_label, _with_model_setting, learned_up_to,
@@ -106,41 +60,6 @@ def _training(df):
         f"{limited} of {len(df)} runs were budget-limited (loss still falling at the "
         "budget). Köver et al. prove FIRST and PARITY unlearnable only as N grows, which "
         "no finite N tests."
-    )
-
-
-def _k_sparse(df):
-    from ._k_sparse import _steps, pooled_success
-
-    title = "**k-sparse parity with k heads**"
-    steps = _steps(df) if "part" in df else df.iloc[:0]
-    if len(steps) == 0:
-        return f"{title}: the table holds no step runs; nothing to summarise."
-    pooled = pooled_success(steps)
-    if (pooled["n"] == 0).any():
-        pooled, data = pooled[pooled["n"] == 0], steps[steps["n"] == 0]
-        kind = "exact population steps"
-    else:
-        data = steps
-        kind = "full-batch steps on n = " + _list(int(n) for n in steps["n"]) + " samples"
-    presets = sorted(set(df["preset"].dropna().astype(str))) if "preset" in df else []
-    preset = f"{'/'.join(presets)} preset" if presets else "preset unknown"
-    shortest, longest = pooled["n_steps"].min(), pooled["n_steps"].max()
-    parts = []
-    for init, group in pooled.groupby("init", sort=True):
-        each = []
-        for k, rows in group.groupby("k", sort=True):
-            for r in rows[rows["n_steps"].isin({shortest, longest})].itertuples():
-                steps_text = "1 step" if r.n_steps == 1 else f"{r.n_steps} steps"
-                each.append(f"k = {k}, {steps_text}: {r.successes}/{r.runs} = "
-                            f"{format_interval(r.success, r.success_low, r.success_high)}")
-        parts.append(f"{init} initial queries: " + ", ".join(each))
-    seeds = data["seed"].nunique()
-    return (
-        f"{title} (rough: {preset}; {kind}, {seeds} seeds, "
-        f"d = {_list(int(d) for d in data['d'])}, m = {_list(int(m) for m in data['m'])}; "
-        "success certified >= 99% accuracy, in runs = seeds x d x m; 95% Wilson "
-        "intervals): " + "; ".join(parts) + "."
     )
 
 
@@ -229,10 +148,8 @@ def _zero_sensitivity_bound(df):
 #: ``Study.headline``, by study name; a study moved onto its ``headline`` hook
 #: leaves this table (:func:`render_headline` asks the study first).
 HEADLINES = {
-    "parameter_scaling": _parameter_scaling,
     "random_init_sensitivity": _random_init,
     "training_sensitivity": _training,
-    "k_sparse": _k_sparse,
     "zero_sensitivity_bound": _zero_sensitivity_bound,
 }
 

@@ -258,3 +258,26 @@ def test_report_says_runs_pooled_over_d_share_keys(small):
     assert "Runs of one seed at different d are not independent draws" in text
     from skxor.studies._k_sparse import pooled_success
     assert "every run has its own support, keys" not in pooled_success.__doc__
+
+
+def test_checkpoints_stored_before_the_study_became_a_package_are_reused():
+    """A checkpoint's file name hashes the cell's module and name: they are unchanged."""
+    from skxor.studies._sweep import _cell_key
+
+    # The names the cells had at commit 739953f, when the study was one module.
+    assert _cell_key("k_sparse", k_sparse_cell, {"d": 20})[0] == "6c9dc6931374226102d22a29"
+    assert _cell_key("k_sparse", v1_cell, {"d": 6})[0] == "8e0f924f8bd678101c527477"
+
+
+def test_the_study_declares_its_headline(small, tmp_path):
+    """The bullet comes from the study's own headline, not from the fallback table."""
+    from skxor.studies import render_headline
+    from skxor.studies._headline import HEADLINES
+
+    study = get_study("k_sparse")
+    assert "k_sparse" not in HEADLINES
+    bullet = study.headline(small)
+    assert bullet.startswith("**k-sparse parity with k heads** (rough: ")
+    assert "k = 3, 10 steps: " in bullet and "d = 20, m = 32" in bullet
+    small.to_csv(tmp_path / "k_sparse.csv", index=False)
+    assert bullet in render_headline(tmp_path)

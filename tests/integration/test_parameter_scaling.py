@@ -129,6 +129,29 @@ def test_rerun_reuses_the_checkpoints(quick):
     assert len(pd.concat([df, again])) == 2 * len(df)
 
 
+def test_checkpoints_stored_before_the_study_became_a_package_are_reused():
+    """A checkpoint's file name hashes the cell's module and name: they are unchanged."""
+    from skxor.studies._sweep import _cell_key
+
+    assert parameter_scaling_cell.__module__ == "skxor.studies._parameter_scaling"
+    # The name the cell {"d": 16} had at commit 739953f, when the study was one module.
+    assert _cell_key("parameter_scaling", parameter_scaling_cell, {"d": 16})[0] \
+        == "372534218f2becf96fd1394f"
+
+
+def test_the_study_declares_its_headline(quick, tmp_path):
+    """The bullet comes from the study's own headline, not from the fallback table."""
+    from skxor.studies import get_study, render_headline
+    from skxor.studies._headline import HEADLINES
+
+    df, _ = quick
+    assert "parameter_scaling" not in HEADLINES
+    bullet = get_study("parameter_scaling").headline(df)
+    assert bullet.startswith("**Parameter scaling** (rough: 5 seeds per size")
+    df.to_csv(tmp_path / "parameter_scaling.csv", index=False)
+    assert bullet in render_headline(tmp_path)
+
+
 def test_figure_shows_every_series_with_labels_and_ticks(quick):
     df, _ = quick
     fig = plot_parameter_scaling(df)["parameter_scaling"]

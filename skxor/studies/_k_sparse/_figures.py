@@ -1,0 +1,160 @@
+"""The k-sparse study's figures: success against d, the gradient signal, the v1 reference."""
+
+import numpy as np
+import pandas as pd
+
+from .._figures import LINESTYLES, MARKERS, figure_legend, interval_errors, log_axis, offset
+from ._summary import (
+    _data_label,
+    _preset_label,
+    _steps,
+    gradient_signal,
+    summarise_k_sparse,
+    summarise_v1,
+)
+
+def plot_k_sparse(df):
+    """Figures: success against d per k, data and T; the gradient signal; the v1 reference.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`k_sparse` (``"v1"`` is drawn only when it has v1 rows).
+
+    Returns
+    -------
+    figures : dict of str to matplotlib.figure.Figure
+        ``"success"``: certified success rate (Wilson 95 % bars) against d,
+        one panel per k (columns) and data size (rows: population or n
+        samples), one series per (T, m); ``"gradient"``: the support gain
+        per unit step at initialisation against d, and the share of seeds
+        whose first-order long step is on distinct support bits, one series
+        per (k, m); ``"v1"`` (only with v1 rows): success and fit wall time
+        of the two models per setting.
+
+    Examples
+    --------
+    >>> from skxor.studies import k_sparse, plot_k_sparse
+    >>> df = k_sparse(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
+    >>> figures = plot_k_sparse(df)
+    >>> sorted(figures)  # no "v1" figure: the run has no v1 rows
+    ['gradient', 'success']
+    >>> [text.get_text() for text in figures["success"].legends[0].get_texts()]
+    ['T = 1 (steps of 100), m = 32', 'T = 2 (steps of 50), m = 32']
+    >>> len(figures["gradient"].axes)
+    2
+    """
+    from matplotlib.figure import Figure
+
+    summary = summarise_k_sparse(df)
+    ks = sorted(summary["k"].unique())
+    # One row of panels per (data, initialisation).
+    rows_of = sorted(set(zip(summary["n"], summary["init"])))
+    ds = sorted(summary["d"].unique())
+    ms = sorted(summary["m"].unique())
+    ts = sorted(summary["n_steps"].unique())
+    seeds = int(summary["seeds"].max()) if len(summary) else 0
+    preset = _preset_label(df)
+    path = float(_steps(df)["path_length"].iloc[0]) if len(summary) else float("nan")
+    fig = Figure(figsize=(3.3 * max(len(ks), 1), 2.9 * max(len(rows_of), 1) + 0.8),
+                 layout="constrained")
+    axes = np.atleast_2d(fig.subplots(max(len(rows_of), 1), max(len(ks), 1), sharex=True,
+                                      sharey=True, squeeze=False))
+    series = [(t, m) for t in ts for m in ms]
+    for row, (n, init) in enumerate(rows_of):
+        for col, k in enumerate(ks):
+            ax = axes[row, col]
+            for i, (t, m) in enumerate(series):
+                g = summary[(summary["k"] == k) & (summary["n"] == n) & (summary["n_steps"] == t)
+                            & (summary["m"] == m) & (summary["init"] == init)].sort_values("d")
+                if not len(g):
+                    continue
+                ax.errorbar(
+                    offset(g["d"], i, len(series), spread=0.015, base=10), g["success"],
+                    yerr=interval_errors(g["success"], g["success_low"], g["success_high"]),
+                    marker=MARKERS[ts.index(t) % len(MARKERS)],
+                    ls=LINESTYLES[ms.index(m) % len(LINESTYLES)], ms=4, capsize=2, lw=1,
+                    color=f"C{i}", label=f"T = {t} (steps of {path / t:g}), m = {m}",
+                )
+            log_axis(ax, ds, label="d (input length)")
+            ax.set_ylim(-0.05, 1.05)
+            ax.set_title(f"k = H = {k}, {_data_label(n)},\n{init} initial queries",
+                         fontsize="small")
+            ax.set_ylabel("success rate (certified)")
+    n_series = len({label for ax in axes.ravel() for label in ax.get_legend_handles_labels()[1]})
+    figure_legend(fig, axes, loc="outside lower center", ncols=max(min(n_series, 4), 1),
+                  fontsize="x-small")
+    fig.suptitle(f"k-sparse parity, k heads: success after T normalised steps of total "
+                 f"length {path:g} ({preset}, {seeds} seeds, Wilson 95 %)", fontsize="small")
+
+    signal = gradient_signal(df)
+    grad = Figure(figsize=(9.0, 4.6), layout="constrained")
+    gaxes = grad.subplots(1, 2)
+    inits = sorted(summary["init"].unique())
+    pairs = [(k, m, init) for k in ks for m in ms for init in inits]
+    raw_all = _steps(df).drop_duplicates(["k", "d", "m", "init", "seed"])
+    for i, (k, m, init) in enumerate(pairs):
+        g = signal[(signal["k"] == k) & (signal["m"] == m)
+                   & (signal["init"] == init)].sort_values("d")
+        raw = raw_all[(raw_all["k"] == k) & (raw_all["m"] == m) & (raw_all["init"] == init)]
+        shift = float(offset(1.0, i, len(pairs), spread=0.015, base=10))
+        marker = MARKERS[ks.index(k) % len(MARKERS)]
+        style = LINESTYLES[(ms.index(m) * len(inits) + inits.index(init)) % len(LINESTYLES)]
+        name = f"k = {k}, m = {m}" + (f", {init}" if len(inits) > 1 else "")
+        line, = gaxes[0].plot(g["d"] * shift, g["support_gain"], marker=marker,
+                              ls=style, ms=4, color=f"C{i % 10}", label=name,
+                              mfc="none" if init == "random" else None)
+        gaxes[0].plot(raw["d"] * shift, raw["support_gain"], ls="none",
+                      marker=marker, ms=2, alpha=0.4, color=line.get_color())
+        gaxes[1].errorbar(
+            g["d"] * shift, g["limit_distinct"],
+            yerr=interval_errors(g["limit_distinct"], g["limit_distinct_low"],
+                                 g["limit_distinct_high"]),
+            marker=marker, ls=style, ms=4, capsize=2, lw=1,
+            color=line.get_color(), label=name, mfc="none" if init == "random" else None,
+        )
+    gaxes[0].axhline(0, color="grey", lw=0.6)
+    gaxes[0].set_ylabel("support gain at init (median; dots: seeds):\n"
+                        "d log(mass on S) / d(path length)")
+    gaxes[1].set_ylabel("share of seeds: first-order long step\nputs heads on distinct support bits")
+    gaxes[1].set_ylim(-0.05, 1.05)
+    for ax in gaxes:
+        log_axis(ax, ds, label="d (input length)")
+    figure_legend(grad, gaxes, loc="outside lower center", ncols=4, fontsize="x-small")
+    grad.suptitle(f"Exact population gradient at initialisation ({preset}, {seeds} seeds; "
+                  "small dots: single seeds; bars: Wilson 95 %)", fontsize="small")
+    figures = {"success": fig, "gradient": grad}
+
+    ref = summarise_v1(df) if (df["part"] == "v1").any() else pd.DataFrame()
+    if len(ref):
+        v1 = Figure(figsize=(9.0, 3.6), layout="constrained")
+        vaxes = v1.subplots(1, 2)
+        settings = list(dict.fromkeys(zip(ref["k"], ref["d"], ref["n"])))
+        models = list(dict.fromkeys(zip(ref["model"], ref["budget"])))
+        for i, (model, budget) in enumerate(models):
+            g = ref[(ref["model"] == model) & (ref["budget"] == budget)]
+            x = np.array([settings.index(s) for s in zip(g["k"], g["d"], g["n"])], dtype=float)
+            x = x + 0.08 * (i - (len(models) - 1) / 2)
+            name = "v1 k-parity" if model == "k_parity" else "sparse-XOR"
+            label = f"{name}: {budget}, {int(g['n_parameters'].iloc[0])} params"
+            errorbar = vaxes[0].errorbar(
+                x, g["success"], yerr=interval_errors(g["success"], g["success_low"],
+                                                      g["success_high"]),
+                marker=MARKERS[i % len(MARKERS)], ls="none", capsize=3, label=label,
+            )
+            vaxes[1].plot(x, g["seconds"], marker=MARKERS[i % len(MARKERS)], ls="none",
+                          color=errorbar.lines[0].get_color(), label=label)
+        for ax in vaxes:
+            ax.set_xticks(range(len(settings)),
+                          [f"k={k}, d={d}\nn={n:,}" for k, d, n in settings])
+            ax.set_xlabel("setting (samples)")
+        vaxes[0].set_ylim(-0.05, 1.05)
+        vaxes[0].set_ylabel("success rate (accuracy >= 0.99)")
+        vaxes[1].set_yscale("log")
+        vaxes[1].set_ylabel("median fit wall time (s)")
+        vaxes[1].legend(fontsize="x-small")
+        v1.suptitle(f"v1 k-parity model vs k-head sparse-XOR model on the same data "
+                    f"({preset}, {int(ref['seeds'].max())} seeds, Wilson 95 %)",
+                    fontsize="small")
+        figures["v1"] = v1
+    return figures

@@ -1,0 +1,43 @@
+"""The k-sparse study's bullet in ``skxor headline``, every number from its table."""
+
+from .._report import values_text
+from .._stats import format_interval
+from ._summary import _steps, pooled_success
+
+
+def headline(df):
+    """The study's bullet in ``skxor headline``: certified success of the fewest and most steps.
+
+    Every number comes from ``df`` (the table ``k_sparse.csv`` holds).
+    """
+    title = "**k-sparse parity with k heads**"
+    steps = _steps(df) if "part" in df else df.iloc[:0]
+    if len(steps) == 0:
+        return f"{title}: the table holds no step runs; nothing to summarise."
+    pooled = pooled_success(steps)
+    if (pooled["n"] == 0).any():
+        pooled, data = pooled[pooled["n"] == 0], steps[steps["n"] == 0]
+        kind = "exact population steps"
+    else:
+        data = steps
+        kind = "full-batch steps on n = " + values_text(int(n) for n in steps["n"]) + " samples"
+    presets = sorted(set(df["preset"].dropna().astype(str))) if "preset" in df else []
+    preset = f"{'/'.join(presets)} preset" if presets else "preset unknown"
+    shortest, longest = pooled["n_steps"].min(), pooled["n_steps"].max()
+    parts = []
+    for init, group in pooled.groupby("init", sort=True):
+        each = []
+        for k, rows in group.groupby("k", sort=True):
+            for r in rows[rows["n_steps"].isin({shortest, longest})].itertuples():
+                steps_text = "1 step" if r.n_steps == 1 else f"{r.n_steps} steps"
+                each.append(f"k = {k}, {steps_text}: {r.successes}/{r.runs} = "
+                            f"{format_interval(r.success, r.success_low, r.success_high)}")
+        parts.append(f"{init} initial queries: " + ", ".join(each))
+    seeds = data["seed"].nunique()
+    return (
+        f"{title} (rough: {preset}; {kind}, {seeds} seeds, "
+        f"d = {values_text(int(d) for d in data['d'])}, "
+        f"m = {values_text(int(m) for m in data['m'])}; "
+        "success certified >= 99% accuracy, in runs = seeds x d x m; 95% Wilson "
+        "intervals): " + "; ".join(parts) + "."
+    )

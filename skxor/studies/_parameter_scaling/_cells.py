@@ -1,0 +1,193 @@
+"""The parameter-scaling study's models and cells: one model of one size at one d and seed.
+
+The models and their recipes are described in the package documentation of
+:mod:`skxor.studies._parameter_scaling`.
+"""
+
+import math
+import time
+
+import numpy as np
+import torch
+from sklearn.utils import check_random_state
+
+from ...datasets import make_sparse_parity
+from ...estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
+from ...nn import SparseXORAttention, sparse_xor_init
+from ...theory import population_step
+from .._common import single_thread
+from .._floor import floor_work
+
+MODELS = ("transformer_population_one_step", "transformer_population", "transformer", "ffnn",
+          "ffnn_random_features")
+
+#: The name of each model's size parameter.
+SIZE_NAMES = {"transformer": "m", "transformer_population": "m",
+              "transformer_population_one_step": "m", "ffnn": "width",
+              "ffnn_random_features": "width"}
+
+#: How each model is named in tables and figures (T: ``transformer_steps``).
+DISPLAY_NAMES = {
+    "transformer_population_one_step": "transformer, one step (population; the paper's setting)",
+    "transformer_population": "transformer, T steps (population)",
+    "transformer": "transformer, T steps (samples)",
+    "ffnn": "FFNN, trained (samples)",
+    "ffnn_random_features": "FFNN, random features (samples)",
+}
+
+#: Models trained on the finite training sets (the rest use the population gradient).
+SAMPLE_MODELS = ("transformer", "ffnn", "ffnn_random_features")
+
+#: The size grid each model takes its sizes from.
+GRIDS = {"transformer": "transformer_m", "transformer_population": "transformer_m",
+         "transformer_population_one_step": "transformer_m", "ffnn": "ffnn_width",
+         "ffnn_random_features": "rf_width"}
+
+def _normalised(params):
+    """``params`` with the models in study order and the grids sorted, without repeats."""
+    params = dict(params)
+    params["model"] = [m for m in MODELS if m in params["model"]]
+    for name in ("d", "transformer_m", "ffnn_width", "rf_width"):
+        if name in params:
+            params[name] = sorted(int(v) for v in set(params[name]))
+    return params
+
+
+_FFNN_BUDGET = ("n_test", "ffnn_activation", "ffnn_batch_size", "ffnn_learning_rate")
+
+
+def cell_seeds(random_state, d, size, seed):
+    """Seeds of one (d, size, seed) run, from ``(random_state, d, size, seed)``.
+
+    Every size gets its own independent seeds; models of the same size share
+    them (the same data and start).
+
+    Returns
+    -------
+    support_seed, train_seed, test_seed, model_seed : int
+
+    Examples
+    --------
+    >>> from skxor.studies._parameter_scaling import cell_seeds
+    >>> cell_seeds(0, 16, 4, 0) != cell_seeds(0, 16, 8, 0)
+    True
+    """
+    state = np.random.SeedSequence([random_state, d, size, seed]).generate_state(4)
+    return tuple(int(s) for s in state)
+
+
+def training_size(d, n_train_min, n_train_per_d2):
+    """Training-set size at d: ``max(n_train_min, ceil(n_train_per_d2 * d**2))``.
+
+    Examples
+    --------
+    >>> from skxor.studies._parameter_scaling import training_size
+    >>> [training_size(d, 2048, 1.0) for d in (16, 64, 128)]
+    [2048, 4096, 16384]
+    """
+    return max(int(n_train_min), math.ceil(n_train_per_d2 * d * d))
+
+
+def ffnn_epochs(n_train, ffnn_steps, ffnn_batch_size):
+    """Whole epochs for at least ``ffnn_steps`` mini-batch steps (at least one).
+
+    Examples
+    --------
+    >>> from skxor.studies._parameter_scaling import ffnn_epochs
+    >>> [ffnn_epochs(n, 256, 128) for n in (2048, 16384, 65536)]
+    [16, 2, 1]
+    """
+    steps_per_epoch = math.ceil(n_train / ffnn_batch_size)
+    return max(1, math.ceil(ffnn_steps / steps_per_epoch))
+
+
+def cell_data(d, size, n_train, n_test, random_state, seed):
+    """Support, training set and test set of one (d, size, seed) run.
+
+    The test set does not depend on ``n_train``, so the population rows
+    (``n_train=0``) are scored on the same inputs as the finite-sample
+    models of the same size.
+
+    Returns
+    -------
+    support : ndarray of shape (2,)
+    X_train, y_train, X_test, y_test : ndarray
+    """
+    support_seed, train_seed, test_seed, _ = cell_seeds(random_state, d, size, seed)
+    support = np.sort(check_random_state(support_seed).choice(d, size=2, replace=False))
+    if n_train > 0:
+        X_train, y_train = make_sparse_parity(n_train, d, support=support, random_state=train_seed)
+    else:
+        X_train = np.empty((0, d), dtype=np.int8)
+        y_train = np.empty(0, dtype=np.int64)
+    X_test, y_test = make_sparse_parity(n_test, d, support=support, random_state=test_seed)
+    return support, X_train, y_train, X_test, y_test
+
+
+def transformer_start(d, m, seed):
+    """Keys (d, m) and initial queries (2, m), drawn as the estimator draws them."""
+    return sparse_xor_init(d, m, random_state=seed)  # the estimator's draw
+
+
+def _population_cell(d, size, support, X_test, y_test, model_seed, steps, length):
+    keys, queries = transformer_start(d, size, model_seed)
+    for _ in range(steps):
+        queries = population_step(queries, keys, support, step_length=length)
+    model = SparseXORAttention(torch.as_tensor(keys), torch.as_tensor(queries))
+    with torch.no_grad():
+        f = model(torch.as_tensor(X_test, dtype=torch.float64)).numpy()
+    return float(np.mean(np.where(f > 0, 1, -1) == y_test)), count_parameters(model), keys.size
+
+
+def parameter_scaling_cell(model, d, size, seed, random_state, n_train=0, **budget):
+    """Train one model of one size at one d and seed; score it on the test set.
+
+    Parameters
+    ----------
+    model : {"transformer_population_one_step", "transformer_population", \
+"transformer", "ffnn", "ffnn_random_features"}
+    d, size, seed, random_state : int
+    n_train : int, default=0
+        Training-set size (unused by the population rows).
+    **budget
+        The model's recipe: ``n_test``, then ``transformer_steps`` and
+        ``step_length`` (transformers) or ``ffnn_activation``,
+        ``ffnn_epochs``, ``ffnn_batch_size`` and ``ffnn_learning_rate``.
+
+    Returns
+    -------
+    result : dict
+        ``accuracy`` (test), ``params`` (trainable, via
+        :func:`~skxor.count_parameters`), ``frozen`` (parameters kept at
+        their random initialization) and ``seconds`` (wall time).
+    """
+    start = time.perf_counter()
+    n_test = budget.pop("n_test")
+    model_seed = cell_seeds(random_state, d, size, seed)[3]
+    support, X, y, X_test, y_test = cell_data(
+        d, size, n_train if model in SAMPLE_MODELS else 0, n_test, random_state, seed
+    )
+    with single_thread(), floor_work("fits (population steps) and test scoring"):
+        if model in ("transformer_population", "transformer_population_one_step"):
+            accuracy, params, frozen = _population_cell(
+                d, size, support, X_test, y_test, model_seed, budget["transformer_steps"],
+                budget["step_length"],
+            )
+        else:
+            if model == "transformer":
+                clf = SparseXORTransformer(
+                    m=size, max_iter=budget["transformer_steps"],
+                    step_length=budget["step_length"], random_state=model_seed,
+                )
+            else:
+                clf = FFNNParityBaseline(
+                    width=size, activation=budget["ffnn_activation"],
+                    learning_rate=budget["ffnn_learning_rate"], max_iter=budget["ffnn_epochs"],
+                    batch_size=budget["ffnn_batch_size"], random_state=model_seed,
+                    train_hidden=model == "ffnn",
+                )
+            clf.fit(X, y)
+            accuracy, params = float(clf.score(X_test, y_test)), count_parameters(clf)
+            frozen = clf.keys_.size if model == "transformer" else clf.n_frozen_parameters_
+    return {"accuracy": accuracy, "params": int(params), "frozen": int(frozen),
+            "seconds": time.perf_counter() - start}
