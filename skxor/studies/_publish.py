@@ -594,14 +594,13 @@ def claims_table(store):
 # -- the documents ---------------------------------------------------------------------
 
 
-def _headline(store, fmt):
+def _headline(store):
     from ._headline import HEADLINES
 
     # The order of skxor headline, so that both write the same block.
     bullets = [render(store[name]["table"]) for name, render in HEADLINES.items()
                if name in store]
-    block = "\n".join(f"* {b}" for b in bullets)
-    return "\n" + block + "\n" if fmt == "rst" else block
+    return "\n".join(f"* {b}" for b in bullets)
 
 
 def _runs_rst(store, data):
@@ -707,11 +706,12 @@ def render_documents(data=DATA_DIR, root="."):
         raise ValueError(f"no stored run (e.g. one_step/one_step.csv) under {data}.")
     claims = claims_table(store)
     readme, measured = root / "README.md", root / "docs" / "results" / "measured.rst"
+    headline = _headline(store)
     text = readme.read_text()
-    text = replace_named_block(text, "headline", _headline(store, "md"), "md")
+    text = replace_named_block(text, "headline", headline, "md")
     text = replace_named_block(text, "claims", _claims_md(claims), "md")
     page = measured.read_text()
-    page = replace_named_block(page, "headline", _headline(store, "rst"), "rst")
+    page = replace_named_block(page, "headline", "\n" + headline + "\n", "rst")
     page = replace_named_block(page, "stored-runs", _runs_rst(store, data), "rst")
     return {readme: text, measured: page, root / CLAIMS_PAGE: _claims_rst(claims, store)}
 
