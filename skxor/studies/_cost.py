@@ -42,14 +42,24 @@ class Cell:
     work: float
 
 
-def _strings(n_bits, exhaustive_max, n_samples):
-    """Strings a sensitivity profile evaluates: all 2^N, or N + 1 per sampled string."""
-    return 2.0 ** n_bits if n_bits <= exhaustive_max else float(n_samples) * (n_bits + 1)
-
-
 def _network(n_bits, d_model, n_layers):
     """Work of one transformer forward pass over N tokens (projections and attention)."""
     return float(n_layers) * d_model * (n_bits + 1) * (d_model + n_bits + 1)
+
+
+def _flip(n_bits, d_model, n_layers):
+    """Work of re-evaluating a network after one bit flip: the first layer incrementally
+    (linear in N), every later layer in full."""
+    return d_model * (n_bits + 1) + (n_layers - 1) * _network(n_bits, d_model, 1)
+
+
+def _profile(n_bits, d_model, n_layers, exhaustive_max, n_samples):
+    """Work of a sensitivity profile: 2^N forward passes (exhaustive), or per sampled
+    string one forward pass and N flips."""
+    if n_bits <= exhaustive_max:
+        return 2.0 ** n_bits * _network(n_bits, d_model, n_layers)
+    return float(n_samples) * (_network(n_bits, d_model, n_layers)
+                               + n_bits * _flip(n_bits, d_model, n_layers))
 
 
 def _one_step(params):
@@ -125,8 +135,9 @@ def _parameter_scaling(params):
 def _network_cells(cells, function):
     return [
         Cell(function, c, "network",
-             _network(c["n_bits"], c["d_model"], c["n_layers"])
-             * (_strings(c["n_bits"], c["exhaustive_max"], c["n_samples"]) + c["n_blowup"]))
+             _profile(c["n_bits"], c["d_model"], c["n_layers"], c["exhaustive_max"],
+                      c["n_samples"])
+             + c["n_blowup"] * _network(c["n_bits"], c["d_model"], c["n_layers"]))
         for c in cells
     ]
 
@@ -141,8 +152,8 @@ def _random_init(params):
         for n_bits in params["n_bits"]:
             c = dict(function=function, n_bits=n_bits, exhaustive_max=params["exhaustive_max"],
                      n_samples=params["n_samples"], random_state=params["random_state"])
-            out.append(Cell(reference_cell, c, "reference",
-                            n_bits * _strings(n_bits, c["exhaustive_max"], c["n_samples"])))
+            strings = 2.0 ** n_bits if n_bits <= c["exhaustive_max"] else c["n_samples"]
+            out.append(Cell(reference_cell, c, "reference", n_bits * strings))
     if params["n_random_functions"] > 0:
         for n_bits in params["n_bits"]:
             if n_bits <= params["exhaustive_max"]:
@@ -158,9 +169,11 @@ def _training(params):
 
     out = []
     for c in training_cells(params):
-        strings = _strings(c["n_bits"], c["exhaustive_max"], c["n_samples"]) + c["n_eval"]
-        passes = c["n_steps"] * c["batch_size"] * 3 + strings  # backward ~ 2 forward
-        work = _network(c["n_bits"], c["d_model"], c["n_layers"]) * passes
+        shape = (c["n_bits"], c["d_model"], c["n_layers"])
+        # Training steps (backward ~ 2 forward passes) and the checks every
+        # check_every steps; the budget is the most a run can use (early stops cost less).
+        passes = c["n_steps"] * (c["batch_size"] * 3 + c["n_eval"] / c["check_every"])
+        work = _network(*shape) * passes + _profile(*shape, c["exhaustive_max"], c["n_samples"])
         out.append(Cell(training_cell, c, "fit", work))
     return out
 

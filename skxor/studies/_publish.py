@@ -20,6 +20,7 @@ the stored data give (a test runs it); ``--write`` rewrites them.
 """
 
 import difflib
+import hashlib
 import json
 import math
 import re
@@ -609,6 +610,7 @@ def _runs_rst(store, data):
         "   :header-rows: 1", "",
         "   * - study", "     - preset", "     - rows", "     - cells", "     - wall time (s)",
         "     - workers", "     - size (kB)", "     - commit", "     - date (UTC)",
+        "     - table's sha256 (first 16)",
     ]
     for name, entry in store.items():
         r = entry["record"] or {}
@@ -621,10 +623,12 @@ def _runs_rst(store, data):
             f"     - {r.get('seconds', '-')}", f"     - {r.get('workers', '-')}",
             f"     - {size / 1000:.0f}", f"     - ``{str(r.get('commit', 'unknown'))[:12]}``",
             f"     - {r.get('started', '-')}",
+            f"     - ``{hashlib.sha256(entry['path'].read_bytes()).hexdigest()[:16]}``",
         ]
     presets = sorted({_preset(e) for e in store.values()})
     lines += ["", f"Stored presets: {', '.join(presets)}; total size "
-              f"{store_size(data) / 1000:.0f} kB.", ""]
+              f"{store_size(data) / 1000:.0f} kB. The checksum ties this page to the exact "
+              "stored rows: any edited row changes it.", ""]
     return "\n".join(lines)
 
 
