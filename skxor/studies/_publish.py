@@ -261,19 +261,31 @@ def _one_step_setting(data):
             f"{data['seed'].nunique()} seeds, step lengths {_values(data['step_length'])}")
 
 
-def _claim_one_step(store):
+def _softmax_claim(store, column, meaning, what):
+    """A claim on softmax after one step at its best step length: ``column`` counted."""
     data, best = _one_step_best(store["table"])
     row = best[best["attention"] == "softmax"]
     if row.empty:
         return dict(value="no softmax one-step rows", verdict="not tested", ours="-")
     r = row.iloc[0]
-    text, (_, low, high) = _count(int(r.successes), int(r.runs), "runs")
+    text, (_, low, high) = _count(int(getattr(r, column)), int(r.runs), "runs")
     return dict(
-        ours=_one_step_setting(data) + "; success = test accuracy >= 0.99",
-        value=f"softmax, one step of {r.step_length:g} (its best): {text}",
-        units=f"{int(r.runs)} runs (seeds x d x m)",
-        verdict=rate_verdict(low, high),
+        ours=f"{_one_step_setting(data)}; {meaning}",
+        value=f"softmax, one step of {r.step_length:g} (its best): {what} {text}",
+        units=f"{int(r.runs)} runs (seeds x d x m)", verdict=rate_verdict(low, high),
     )
+
+
+def _claim_one_step(store):
+    return _softmax_claim(store, "successes", "success = test accuracy >= 0.99",
+                          "success in")
+
+
+def _claim_heads(store):
+    return _softmax_claim(
+        store, "specialised",
+        "specialised = the heads' most-attended positions are the two hidden bits",
+        "heads on the two hidden bits in")
 
 
 def _claim_linear_erf(store):
@@ -294,21 +306,6 @@ def _claim_linear_erf(store):
         ours=_one_step_setting(data) + "; this library's linear and erf definitions",
         value="; ".join(parts) + " succeed after one step",
         units=f"{units} runs each (seeds x d x m)", verdict=worst(verdicts),
-    )
-
-
-def _claim_heads(store):
-    data, best = _one_step_best(store["table"])
-    row = best[best["attention"] == "softmax"]
-    if row.empty:
-        return dict(value="no softmax one-step rows", verdict="not tested", ours="-")
-    r = row.iloc[0]
-    text, (_, low, high) = _count(int(r.specialised), int(r.runs), "runs")
-    return dict(
-        ours=_one_step_setting(data) + "; specialised = the heads' most-attended positions "
-        "are the two hidden bits",
-        value=f"softmax, one step of {r.step_length:g}: heads on the two hidden bits in {text}",
-        units=f"{int(r.runs)} runs (seeds x d x m)", verdict=rate_verdict(low, high),
     )
 
 

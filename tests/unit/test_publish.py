@@ -26,6 +26,15 @@ def claims(store):
     return claims_table(store)
 
 
+def _one_study_repository(tmp_path, study):
+    """README, measured.rst and the stored run of ``study`` (a fast store) under ``tmp_path``."""
+    for name in DOCUMENTS[:2]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / DATA_DIR / study, tmp_path / DATA_DIR / study)
+    return tmp_path / DATA_DIR / study / f"{study}.csv"
+
+
 def test_every_study_has_a_stored_run_with_its_record(store):
     assert list(store) == list(STUDIES)
     for name, entry in store.items():
@@ -41,14 +50,9 @@ def test_the_documents_are_what_the_stored_data_give():
 
 def test_an_edited_stored_row_makes_the_documents_differ(tmp_path):
     # A store of one study (fast): its documents, then the same after editing one row.
-    for name in DOCUMENTS[:2]:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / name, tmp_path / name)
-    study = "random_init_sensitivity"
-    shutil.copytree(ROOT / DATA_DIR / study, tmp_path / DATA_DIR / study)
+    path = _one_study_repository(tmp_path, "random_init_sensitivity")
     assert main(["publish", "--root", str(tmp_path), "--write"]) == 0
     assert publish(DATA_DIR, tmp_path) == {}
-    path = tmp_path / DATA_DIR / study / f"{study}.csv"
     table = pd.read_csv(path)
     row = table.index[table["function"] == "random function"][0]
     table.loc[row, "with_zero"] += 1  # one row of the random-function control
@@ -65,13 +69,8 @@ def test_an_edited_stored_row_makes_the_documents_differ(tmp_path):
 
 def test_any_edited_stored_value_changes_the_measured_page(tmp_path):
     # Even a value no published number uses (a timing) changes the table's checksum.
-    for name in DOCUMENTS[:2]:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / name, tmp_path / name)
-    study = "zero_sensitivity_bound"
-    shutil.copytree(ROOT / DATA_DIR / study, tmp_path / DATA_DIR / study)
+    path = _one_study_repository(tmp_path, "zero_sensitivity_bound")
     publish(DATA_DIR, tmp_path, write=True)
-    path = tmp_path / DATA_DIR / study / f"{study}.csv"
     lines = path.read_text().splitlines(True)
     lines[1] = lines[1].replace(",", ", ", 1)  # the same numbers, other bytes
     path.write_text("".join(lines))
