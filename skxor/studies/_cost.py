@@ -73,7 +73,10 @@ def _one_step(params):
     out = []
     for c in cells:
         kind = "population" if c["n"] == 0 else "sample"
-        work = c["d"] * (c["m"] * c["n_steps"] * max(c["n"], 1) + c["n_test"])
+        # Softmax runs are mostly scored exactly (a dominant position per head);
+        # linear and erf never concentrate, so they are scored on n_test samples.
+        scoring = c["m"] if c["attention"] == "softmax" else c["n_test"]
+        work = c["d"] * (c["m"] * c["n_steps"] * max(c["n"], 1) + scoring)
         out.append(Cell(one_step_cell, c, kind, work))
     return out
 
