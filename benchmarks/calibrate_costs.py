@@ -30,6 +30,11 @@ from skxor.studies import STUDIES, get_study  # noqa: E402
 from skxor.studies._cost import COSTS_PATH, run_cells  # noqa: E402
 
 
+#: Cells timed per study: training runs stop early once learned, so only PARITY
+#: (which no run learns beyond a few bits) shows what a whole budget costs.
+TIMED = {"training_sensitivity": lambda cell: cell.params["function"] == "PARITY"}
+
+
 def pick(cells, quick_work, per_kind, grow):
     """Up to ``per_kind`` cells of one kind, log-spaced in work, none above the cap."""
     cap = grow * max(quick_work)
@@ -38,6 +43,10 @@ def pick(cells, quick_work, per_kind, grow):
         if cell.work <= cap and cell.work not in seen:
             seen.add(cell.work)
             unique.append(cell)
+    if len(unique) < 3:
+        # Too few sizes below the cap to fit a slope: add the smallest larger cell.
+        larger = sorted((c for c in cells if c.work > cap), key=lambda c: c.work)
+        unique += larger[:3 - len(unique)]
     if len(unique) <= per_kind:
         return unique
     logs = np.log(np.maximum([c.work for c in unique], 1e-9))
@@ -70,6 +79,9 @@ def calibrate(name, per_kind, grow, max_cell, echo=print):
     quick = run_cells(name, study.preset("quick"))
     candidates = quick + [c for p in study.presets if p != "quick"
                           for c in run_cells(name, study.preset(p))]
+    timed = TIMED.get(name, lambda cell: True)
+    quick = [c for c in quick if timed(c)]
+    candidates = [c for c in candidates if timed(c)]
     rows = []
     for kind in dict.fromkeys(c.kind for c in candidates):
         # Kinds only larger presets have: their smallest cells, up to --grow times larger.

@@ -192,8 +192,10 @@ def _k_sparse(params):
     )
     out = []
     for c in cells:
-        kind = "population" if c["n"] == 0 else "sample"
-        work = c["d"] * (c["k"] * c["m"] * c["n_steps"] * max(c["n"], 1) + c["n_test"])
+        if c["n"] == 0:  # exact population steps: O(k d m) each
+            kind, work = "population", c["d"] * (c["k"] * c["m"] * c["n_steps"] + c["n_test"])
+        else:  # drawing the n samples and their k-fold products dominate (timed: m hardly matters)
+            kind, work = "sample", c["d"] * (c["n"] * (c["k"] + c["n_steps"]) + c["n_test"])
         out.append(Cell(k_sparse_cell, c, kind, work))
     if params["v1_seeds"]:
         common = dict(
