@@ -410,7 +410,7 @@ def dry_run_text(study, preset="quick", overrides=None, *, n_jobs=None, model=No
         wall = max(e["cpu_seconds"] / min(workers, max(e["cells"], 1)),
                    e["largest_cell_seconds"])
         lines.append(f"  on {workers} workers (--n-jobs {workers}): about {_duration(wall)} "
-                     "wall time")
+                     "wall time on otherwise idle cores")
     args = f"skxor run {study} --preset {preset}" + "".join(
         f" --set {k}={v}" for k, v in (overrides or {}).items())
     lines += [
