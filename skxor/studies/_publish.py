@@ -78,8 +78,10 @@ def load_store(data):
     data = Path(data)
     store = {}
     for name in STUDIES:
-        path = data / name / f"{name}.csv"
-        if path.exists():
+        # A large table may be stored gzipped (pandas reads either).
+        found = [data / name / f"{name}{ext}" for ext in (".csv", ".csv.gz")]
+        path = next((p for p in found if p.exists()), None)
+        if path is not None:
             store[name] = {"table": pd.read_csv(path), "record": latest_record(record_path(path)),
                            "path": path}
     return store
@@ -614,7 +616,7 @@ def _runs_rst(store, data):
         cells = r.get("cells", {})
         size = sum(p.stat().st_size for p in (Path(data) / name).glob("*") if p.is_file())
         lines += [
-            f"   * - ``{name}/{name}.csv``", f"     - {_preset(entry)}",
+            f"   * - ``{name}/{entry['path'].name}``", f"     - {_preset(entry)}",
             f"     - {len(entry['table'])}",
             f"     - {cells.get('computed', 0) + cells.get('loaded', 0) if cells else '-'}",
             f"     - {r.get('seconds', '-')}", f"     - {r.get('workers', '-')}",
@@ -668,11 +670,12 @@ def _claims_rst(claims, store):
         "     - table",
     ]
     for r in claims.itertuples():
+        table = store[r.study]["path"].name if r.study in store else f"{r.study}.csv"
         lines += [
             f"   * - {r.id}", f"     - {r.claim} ({r.paper})", f"     - {r.paper_setting}",
             f"     - {r.statement}", f"     - {r.ours} ({r.preset} preset)",
             f"     - {r.value} ({r.units})", f"     - {r.verdict}",
-            f"     - :download:`{r.study}.csv <data/{r.study}/{r.study}.csv>`",
+            f"     - :download:`{table} <data/{r.study}/{table}>`",
         ]
     return "\n".join(lines) + "\n"
 

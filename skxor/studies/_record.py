@@ -166,11 +166,11 @@ def record_path(table_path):
     Examples
     --------
     >>> from skxor.studies._record import record_path
-    >>> record_path("out/one_step.csv").name
-    'one_step.run.json'
+    >>> record_path("out/one_step.csv").name, record_path("out/one_step.csv.gz").name
+    ('one_step.run.json', 'one_step.run.json')
     """
     table_path = Path(table_path)
-    return table_path.with_name(f"{table_path.stem}.run.json")
+    return table_path.with_name(f"{table_path.name.split('.')[0]}.run.json")
 
 
 def read_records(path):

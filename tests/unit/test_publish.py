@@ -77,6 +77,18 @@ def test_any_edited_stored_value_changes_the_measured_page(tmp_path):
     assert tmp_path / "docs/results/measured.rst" in publish(DATA_DIR, tmp_path)
 
 
+def test_a_gzipped_stored_table_gives_the_same_numbers(tmp_path):
+    import gzip
+
+    path = _one_study_repository(tmp_path, "random_init_sensitivity")
+    publish(DATA_DIR, tmp_path, write=True)
+    path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes()))
+    path.unlink()
+    differences = publish(DATA_DIR, tmp_path)
+    # Only the file name, its size and checksum (measured.rst) and the link (claims.rst).
+    assert {p.name for p in differences} == {"measured.rst", "claims.rst"}
+
+
 def test_stored_runs_match_the_presets_in_code(store):
     assert stale_runs(store) == {}
 
