@@ -106,3 +106,17 @@ def test_the_report_names_the_rows_of_each_table_and_figure(tiny_run):
     assert all("12 rows, 12 cells" in line and "seeds 0-1 (2)" in line for line in data)
     figures = [line for line in lines if line.startswith("_Figures ")]
     assert len(figures) == 1 and "`one_step_success.png`" in figures[0]
+
+
+def test_the_cost_models_random_network_grid_is_the_studys():
+    from skxor.studies._cost import run_cells
+    from skxor.studies._random_init import network_cells
+
+    params = get_study("random_init_sensitivity").params("quick", {"readout": ["eos", "cls"]})
+
+    def key(cell):
+        return tuple(sorted((k, str(v)) for k, v in cell.items()))
+
+    listed = [c.params for c in run_cells("random_init_sensitivity", params)
+              if c.kind == "network"]
+    assert sorted(map(key, listed)) == sorted(map(key, network_cells(params)))
