@@ -5,6 +5,7 @@
 ``skxor run STUDY [STUDY ...]``      run studies (or ``all``, or a study file ``my_study.py``)
 ``skxor reproduce``                  the quick headline reproduction
 ``skxor headline``                   the headline figures of a run (README, docs)
+``skxor publish``                    the documents from the stored runs (--write, --check)
 
 A user's mistake (a bad option or ``--set`` value, an unusable ``--out``, an
 unreachable ``--scheduler``) never shows a Python traceback: it prints
@@ -280,6 +281,8 @@ def _run(args, names):
                     f"--preset {args.preset}: {study.name} has no such preset (its presets: "
                     f"{', '.join(study.presets)}).")
             study.params(args.preset, overrides[study.name])
+        if args.dry_run:
+            return _dry_run(studies, args.preset, overrides, args.n_jobs)
         _check_extras(args.scheduler)
         prepare_out_dir(args.out, name="--out")
     except _USER_ERRORS as exc:
@@ -348,6 +351,11 @@ def _add_run_options(parser, default_out):
     parser.add_argument(
         "--no-progress", action="store_true",
         help="hide progress bars (they are hidden anyway when output is not a terminal)",
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true",
+        help="compute nothing: print each study's number of cells, its estimated CPU "
+             "time (a per-cell cost model calibrated on one machine) and how to run it",
     )
 
 
@@ -426,7 +434,47 @@ def build_parser():
         help="Markdown (.md) or reStructuredText (.rst) files whose headline block is "
              "replaced, e.g. README.md docs/results/measured.rst",
     )
+    publish = sub.add_parser(
+        "publish", help="regenerate (or check) the documents from the stored runs",
+        description="Write the README's and docs/results/measured.rst's generated blocks "
+                    "and docs/results/claims.rst from the stored runs under --data only "
+                    "(--write), or check that they agree with them (--check, the default: "
+                    "exit status 1 and a diff on any difference).",
+    )
+    publish.add_argument(
+        "--data", default="docs/results/data", metavar="DIR",
+        help="the store: one folder per study with <study>.csv and <study>.run.json, "
+             "relative to --root (default: %(default)s)",
+    )
+    publish.add_argument("--root", default=".", metavar="DIR",
+                         help="the repository root holding README.md and docs/ "
+                              "(default: %(default)s)")
+    mode = publish.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="rewrite the documents")
+    mode.add_argument("--check", action="store_true",
+                      help="only compare (the default)")
     return parser
+
+
+def _publish(args):
+    from .studies import publish
+
+    try:
+        differences = publish(args.data, args.root, write=args.write)
+    except _USER_ERRORS as exc:
+        return _fail(exc)
+    if args.write:
+        print(f"Rewrote {len(differences)} document(s) from {args.data}"
+              + "".join(f"\n  {path}" for path in differences))
+        return 0
+    if differences:
+        for diff in differences.values():
+            print(diff, end="")
+        print(f"skxor: {len(differences)} document(s) differ from the stored data in "
+              f"{args.data}; run skxor publish --write.", file=sys.stderr)
+        return 1
+    print(f"The documents agree with the stored data in {args.data}.")
+    return 0
 
 
 def _headline(args):
@@ -440,6 +488,14 @@ def _headline(args):
             print(render_headline(args.source))
     except _USER_ERRORS as exc:
         return _fail(exc)
+    return 0
+
+
+def _dry_run(studies, preset, overrides, n_jobs):
+    from .studies import dry_run_text
+
+    print("\n\n".join(dry_run_text(study, preset, overrides[study.name], n_jobs=n_jobs)
+                      for study in studies))
     return 0
 
 
@@ -461,6 +517,8 @@ def main(argv=None):
         return _run(args, args.studies)
     if args.command == "headline":
         return _headline(args)
+    if args.command == "publish":
+        return _publish(args)
     return _run(args, ["all"])
 
 

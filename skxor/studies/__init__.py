@@ -1,5 +1,7 @@
 """Reproducible studies: checkpointed sweeps, tables and figures; your own with :class:`Study`."""
 
+from ._cost import dry_run_text, estimate
+from ._publish import claims_table, publish
 from ._headline import render_headline, write_headline
 from ._k_sparse import k_sparse, plot_k_sparse, report_k_sparse
 from ._one_step import (
@@ -45,6 +47,10 @@ from ._zero_sensitivity_bound import (
 )
 
 __all__ = [
+    "claims_table",
+    "dry_run_text",
+    "estimate",
+    "publish",
     "render_headline",
     "write_headline",
     "plot_zero_sensitivity_bound",

@@ -154,7 +154,7 @@ HEADLINES = {
 }
 
 
-def _renderers():
+def headline_renderers():
     """Study name -> headline renderer: each registered study's ``headline``, in order."""
     from ._registry import STUDIES
 
@@ -210,7 +210,7 @@ def render_headline(folder, fmt="md"):
         raise ValueError(f"fmt must be one of {sorted(MARKERS)}; got {fmt!r}.")
     folder = Path(folder)
     bullets = []
-    for name, render in _renderers().items():
+    for name, render in headline_renderers().items():
         path = folder / f"{name}.csv"
         if not path.exists():
             continue

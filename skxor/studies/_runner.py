@@ -48,6 +48,14 @@ from .._utils._docstrings import fill_doc
 from .._utils._files import prepare_out_dir
 from .._version import __version__
 from ._floor import collect_floor, describe_floor
+from ._record import (
+    add_record,
+    describe_setting,
+    figures_line,
+    record_path,
+    run_record,
+    traced_report,
+)
 from ._registry import STUDIES, get_study
 from ._study import Study
 from ._sweep import atomic_write as _atomic_write
@@ -170,24 +178,6 @@ def run_setting(study, params):
     return json.dumps({name: _canonical(params[name]) for name in study.setting})
 
 
-def describe_setting(setting):
-    """``'{"a": 1, "b": [2, 3]}'`` as ``"a=1, b=[2, 3]"`` (a setting with no parameters: "-").
-
-    Examples
-    --------
-    >>> from skxor.studies._runner import describe_setting
-    >>> describe_setting('{"step_length": 100, "n_test": 500}')
-    'step_length=100, n_test=500'
-    """
-    try:
-        values = json.loads(setting)
-    except (TypeError, ValueError):
-        return str(setting)
-    if not isinstance(values, dict):
-        return str(setting)
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in values.items()) or "-"
-
-
 def split_settings(table, latest=None):
     """The rows of ``table`` per setting: a list of ``(setting, rows)``.
 
@@ -245,10 +235,10 @@ def _section(study, table, latest):
     """The study's report section: one part per setting in ``table``, the latest first."""
     parts = split_settings(table, latest)
     if len(parts) == 1:
-        return study.report(parts[0][1])
+        return traced_report(study, parts[0][1], parts[0][0])
     texts = []
     for i, (setting, rows) in enumerate(parts, 1):
-        head, _, body = study.report(rows).partition("\n")
+        head, _, body = traced_report(study, rows, setting).partition("\n")
         which = "the latest run's setting" if i == 1 else "an earlier run's setting"
         lines = [f"{head} ({which}, {i} of {len(parts)})", ""]
         lines.append(
@@ -489,6 +479,7 @@ def run_studies(
 
 
 def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, scheduler, echo):
+    started = datetime.datetime.now(datetime.timezone.utc)
     start = time.perf_counter()
     with collect_floor() as cells_floor:
         df = study.compute(
@@ -536,17 +527,26 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         table, replaced = merge_tables(csv, stored, (*study.key, SETTING_COLUMN))
         _atomic_write_text(csv, table.to_csv(index=False))
         parts = split_settings(table, setting)
-        for fig_name, fig in study.figures(parts[0][1]).items():
+        figures = study.figures(parts[0][1])
+        for fig_name, fig in figures.items():
             _atomic_write(
                 out / f"{study.name}_{fig_name}.png",
                 lambda fh, fig=fig: fig.savefig(fh, format="png", dpi=110), mode="wb",
             )
+        # The run record beside the table, and which rows the figures show.
+        add_record(record_path(csv), run_record(
+            study, preset, params, overrides, started=started, seconds=seconds,
+            floor_seconds=floor, floor_description=floor_description, workers=workers,
+            cells={"computed": computed, "loaded": loaded}, rows=len(df), setting=setting,
+        ), _atomic_write_text)
+        drawn = figures_line(study, [f"{study.name}_{n}.png" for n in figures], *parts[0][::-1])
         merged = "" if len(table) == len(df) else (
             f" ({len(df)} from the latest run, {len(table) - len(df)} kept from earlier runs"
             + ("" if len(parts) == 1 else f"; {len(parts)} settings") + ")"
         )
         section = "\n".join([
             _section(study, table, setting),
+            *(["", drawn] if drawn else []),
             "",
             f"_{len(table)} rows{merged}; latest run: {preset} preset, overrides: "
             f"{run['overrides']}; {timing}._",

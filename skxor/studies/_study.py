@@ -267,9 +267,7 @@ class Study:
             raise ValueError(
                 f"preset must be one of {sorted(self.presets)}; got {name!r}."
             )
-        params = dict(self.presets["quick"])
-        params.update(self.presets[name])
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
+        return merge_preset(self.presets, name)
 
     def preset_of(self, params):
         """The name of the preset whose parameters equal ``params``, or None (overridden).
@@ -564,3 +562,19 @@ Study.sweep.__doc__ = _fill_options(Study.sweep.__doc__)
 Study.run.__doc__ = _fill_options(Study.run.__doc__)
 fill_doc(Study.sweep)
 fill_doc(Study.run)
+
+
+def merge_preset(presets, name):
+    """Every parameter of preset ``name`` of ``presets``: ``quick`` updated with its differences.
+
+    Tuples become lists (as parameters given on the command line are).
+
+    Examples
+    --------
+    >>> from skxor.studies._study import merge_preset
+    >>> merge_preset({"quick": {"d": (8, 16), "seeds": 2}, "full": {"seeds": 5}}, "full")
+    {'d': [8, 16], 'seeds': 5}
+    """
+    params = dict(presets["quick"])
+    params.update(presets[name])
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}

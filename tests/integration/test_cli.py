@@ -197,7 +197,7 @@ def _subcommands():
 
 def test_every_option_of_every_subcommand_has_help():
     parser, commands = _subcommands()
-    assert set(commands) == {"demo", "list", "run", "reproduce", "headline"}
+    assert set(commands) == {"demo", "list", "run", "reproduce", "headline", "publish"}
     for name, command in commands.items():
         for action in command._actions:
             assert action.help and action.help.strip(), (name, action.dest)

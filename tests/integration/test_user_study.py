@@ -109,7 +109,7 @@ def test_the_user_guide_study_runs_as_the_page_says(tmp_path, capsys):
     assert list(table.columns) == ["n_flips", "p", "seed", "heads", "majority", "setting"]
     assert len(table) == 3 * 20
     assert sorted(p.name for p in out.iterdir()) == [".skxor", "checkpoints", "coin_flips.csv",
-                                                      "report.md"]
+                                                      "coin_flips.run.json", "report.md"]
     # "--set seeds=50: 20 seeds read back, 30 computed" (per p).
     lines = _run(path, out, capsys, "--set", "seeds=50")
     assert "60 cells read from checkpoints" in lines

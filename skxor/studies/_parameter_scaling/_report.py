@@ -5,6 +5,7 @@ import numpy as np
 from .._report import empty_section, section
 from .._stats import MIN_BOOTSTRAP_GROUPS, format_slope
 from ._cells import DISPLAY_NAMES, MODELS, SAMPLE_MODELS
+from ._presets import PRESETS
 from ._summary import _run_params, _samples_d_max, _setting, parameter_slopes, report_table
 
 
@@ -48,8 +49,6 @@ def report_parameter_scaling(df, tablefmt="pipe"):
     | transformer, T steps (population) | 64 | population | m = 32 | 64 | 2048 | 2112 |
       3/3 = 1.00 [0.44, 1.00] | 2: 0/3, 8: 2/3, 32: 3/3 |
     """
-    from . import PRESETS  # the declaration imports this module
-
     if df.empty:
         return empty_section("Parameter scaling")
     p = _run_params(df)

@@ -13,9 +13,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, validate_parameter_constraints
 
 from .._stats import MIN_BOOTSTRAP_GROUPS, check_n_boot, format_interval, wilson_interval
+from .._study import merge_preset
 from ._cells import DISPLAY_NAMES, MODELS, SAMPLE_MODELS, SIZE_NAMES, _normalised
-
-_SHARE = Interval(Real, 0, 1, closed="right")
+from ._presets import _SHARE, PARAMETERS, PRESETS
 
 
 def size_counts(df):
@@ -257,8 +257,6 @@ def _setting(df):
     so it reads the same whether the table came from
     :func:`parameter_scaling` or from ``skxor run``.
     """
-    from . import PARAMETERS, PRESETS, STUDY  # the declaration imports this module
-
     seeds = int(df["seeds"].iloc[0]) if len(df) else 0
     params = df.attrs.get("params") or ("setting" in df and len(df) and _run_params(df))
     if not params:
@@ -266,7 +264,7 @@ def _setting(df):
     params = _normalised(params)
     differences = {
         name: [k for k in PARAMETERS if params.get(k) != preset.get(k)]
-        for name, preset in ((n, _normalised(STUDY.preset(n))) for n in PRESETS)
+        for name, preset in ((n, _normalised(merge_preset(PRESETS, n))) for n in PRESETS)
     }
     preset = min(differences, key=lambda name: len(differences[name]))
     text = f"{preset} preset"
@@ -279,11 +277,9 @@ def _run_params(df):
     """The parameters of the rows' run: ``attrs["params"]`` (a fresh result, or the
     latest setting of a merged table), else the run's setting stored in the
     ``setting`` column (rows of an earlier setting); quick's where unknown."""
-    from . import STUDY  # the declaration imports this module
-
     if df.attrs.get("params"):
         return df.attrs["params"]
-    params = STUDY.preset("quick")
+    params = merge_preset(PRESETS, "quick")
     if "setting" in df and len(df) and isinstance(df["setting"].iloc[0], str):
         params.update(json.loads(df["setting"].iloc[0]))
         params["model"] = [m for m in MODELS if m in set(df["model"])]

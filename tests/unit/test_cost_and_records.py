@@ -1,0 +1,122 @@
+"""Dry runs (cells and estimated cost, nothing computed), run records and report data lines."""
+
+import json
+import time
+
+import pytest
+
+from skxor.cli import main
+from skxor.studies import STUDIES, estimate, get_study, run_studies
+from skxor.studies._cost import CostModel
+
+TINY = {"d": [50], "m": [8], "seeds": 2, "n_test": 100, "step_length": [100.0, 10.0],
+        "n_steps": [1]}
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    run_studies(["one_step"], out_dir=out, overrides={"one_step": TINY}, echo=None,
+                progress=False)
+    return out
+
+
+def test_a_dry_run_counts_the_cells_the_run_computes(tiny_run, capsys):
+    record = json.loads((tiny_run / "one_step.run.json").read_text())["runs"][-1]
+    assert record["cells"] == {"computed": 12, "loaded": 0}
+    args = ["run", "one_step", "--dry-run", "--out", str(tiny_run / "dry")]
+    for key, value in TINY.items():
+        args += ["--set", f"{key}={json.dumps(value)}"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("one_step, preset quick with ")
+    assert ": 12 cells\n" in out
+    assert "--n-jobs" in out and "--scheduler" in out
+    assert not (tiny_run / "dry").exists()  # nothing computed, nothing written
+
+
+def test_dry_runs_of_every_preset_take_under_a_second():
+    model = CostModel()
+    for name, study in STUDIES.items():
+        for preset in study.presets:
+            start = time.process_time()
+            e = estimate(name, preset, model=model)
+            assert time.process_time() - start < 1.0, (name, preset)
+            assert e["cells"] > 0 and e["cpu_seconds"] > 0
+
+
+def test_the_cost_model_scales_with_the_cells_parameters():
+    quick = estimate("one_step", "quick", {"d": 100})
+    larger = estimate("one_step", "quick", {"d": 100000})
+    assert quick["cells"] == larger["cells"]
+    assert larger["cpu_seconds"] > 5 * quick["cpu_seconds"]
+    assert estimate("one_step", "full")["cpu_seconds"] > estimate("one_step")["cpu_seconds"]
+    two = estimate("one_step", "full", n_jobs=2)
+    assert two["wall_seconds"] == pytest.approx(two["cpu_seconds"] / 2)
+
+
+def test_a_device_study_says_how_to_use_a_gpu(capsys):
+    assert main(["run", "zero_sensitivity_bound", "--preset", "full", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "--set device=cuda" in out and "36000 cells" in out
+
+
+def test_a_bad_dry_run_is_a_usage_error(capsys):
+    assert main(["run", "one_step", "--dry-run", "--set", "seeds=0"]) == 2
+    assert "skxor: error:" in capsys.readouterr().err
+
+
+def test_the_run_record_holds_what_made_the_table(tiny_run):
+    runs = json.loads((tiny_run / "one_step.run.json").read_text())["runs"]
+    record = runs[-1]
+    assert record["study"] == "one_step" and record["preset"] == "quick"
+    assert record["matches_preset"] is False
+    assert record["overrides"] == TINY
+    assert record["params"] == json.loads(json.dumps(get_study("one_step").params("quick", TINY)))
+    assert record["seeds"] == 2 and record["random_state"] == 0
+    assert set(record["machine"]) == {"platform", "node", "cpu_count", "python", "torch",
+                                      "device"}
+    assert record["machine"]["device"] == "cpu"
+    assert record["commit"] == "unknown" or len(record["commit"].split("+")[0]) == 40
+    assert record["started"].endswith("Z") and record["seconds"] > 0
+    assert record["floor_seconds"] > 0 and record["floor_description"]
+    assert record["rows"] == 12 and record["skxor"]
+
+
+def test_a_later_run_adds_its_record_after_the_earlier_ones(tmp_path):
+    from skxor.studies._record import add_record, latest_record, read_records, record_path
+
+    path = record_path(tmp_path / "one_step.csv")
+    for seeds in (1, 2):
+        add_record(path, {"study": "one_step", "seeds": seeds},
+                   lambda p, text: p.write_text(text))
+    assert [r["seeds"] for r in read_records(path)] == [1, 2]
+    assert latest_record(path)["seeds"] == 2
+    path.write_text("not json")
+    assert read_records(path) == [] and latest_record(path) is None
+
+
+def test_the_report_names_the_rows_of_each_table_and_figure(tiny_run):
+    report = (tiny_run / "report.md").read_text()
+    lines = report.splitlines()
+    tables = sum(1 for i, line in enumerate(lines[:-1]) if line.startswith("|")
+                 and not lines[i + 1].startswith("|") and i > 12)  # the study's tables
+    data = [line for line in lines if line.startswith("_Data: rows of `one_step.csv`")]
+    assert len(data) == tables >= 1
+    assert all("12 rows, 12 cells" in line and "seeds 0-1 (2)" in line for line in data)
+    figures = [line for line in lines if line.startswith("_Figures ")]
+    assert len(figures) == 1 and "`one_step_success.png`" in figures[0]
+
+
+def test_the_cost_models_random_network_grid_is_the_studys():
+    from skxor.studies._cost import run_cells
+    from skxor.studies._random_init import network_cells
+
+    params = get_study("random_init_sensitivity").params("quick", {"readout": ["eos", "cls"]})
+
+    def key(cell):
+        return tuple(sorted((k, str(v)) for k, v in cell.items()))
+
+    listed = [c.params for c in run_cells("random_init_sensitivity", params)
+              if c.kind == "network"]
+    assert sorted(map(key, listed)) == sorted(map(key, network_cells(params)))

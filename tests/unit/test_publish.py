@@ -1,0 +1,170 @@
+"""The published documents are what the stored runs give (issue 27): store, generator, claims."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from skxor.cli import main
+from skxor.studies import STUDIES, claims_table, get_study, publish
+from skxor.studies._publish import CLAIMS, DATA_DIR, load_store, stale_runs
+from skxor.studies._stats import wilson_interval
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCUMENTS = ["README.md", "docs/results/measured.rst", "docs/results/claims.rst"]
+
+
+@pytest.fixture(scope="module")
+def store():
+    return load_store(ROOT / DATA_DIR)
+
+
+@pytest.fixture(scope="module")
+def claims(store):
+    return claims_table(store)
+
+
+def _one_study_repository(tmp_path, study):
+    """README, measured.rst and the stored run of ``study`` (a fast store) under ``tmp_path``."""
+    for name in DOCUMENTS[:2]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / DATA_DIR / study, tmp_path / DATA_DIR / study)
+    return tmp_path / DATA_DIR / study / f"{study}.csv"
+
+
+def test_every_study_has_a_stored_run_with_its_record(store):
+    assert list(store) == list(STUDIES)
+    for name, entry in store.items():
+        assert len(entry["table"]) > 0, name
+        assert entry["record"] is not None, f"{name}: no {name}.run.json"
+        assert entry["record"]["study"] == name
+
+
+def test_the_documents_are_what_the_stored_data_give():
+    # Regenerate with: skxor publish --write
+    assert publish(DATA_DIR, ROOT) == {}
+
+
+def test_an_edited_stored_row_makes_the_documents_differ(tmp_path):
+    # A store of one study (fast): its documents, then the same after editing one row.
+    path = _one_study_repository(tmp_path, "random_init_sensitivity")
+    assert main(["publish", "--root", str(tmp_path), "--write"]) == 0
+    assert publish(DATA_DIR, tmp_path) == {}
+    table = pd.read_csv(path)
+    row = table.index[table["function"] == "random function"][0]
+    table.loc[row, "with_zero"] += 1  # one row of the random-function control
+    table.to_csv(path, index=False)
+    assert main(["publish", "--root", str(tmp_path), "--check"]) == 1
+    differences = publish(DATA_DIR, tmp_path)
+    assert {p.name for p in differences} == {"README.md", "measured.rst", "claims.rst"}
+    control = table[table["function"] == "random function"]
+    k, n = int(control["with_zero"].sum()), int(control["n_functions"].sum())
+    added = [line for line in differences[tmp_path / "docs/results/claims.rst"].splitlines()
+             if line.startswith("+") and f"{k}/{n} functions" in line]
+    assert added  # the edited count, recomputed
+
+
+def test_any_edited_stored_value_changes_the_measured_page(tmp_path):
+    # Even a value no published number uses (a timing) changes the table's checksum.
+    path = _one_study_repository(tmp_path, "zero_sensitivity_bound")
+    publish(DATA_DIR, tmp_path, write=True)
+    lines = path.read_text().splitlines(True)
+    lines[1] = lines[1].replace(",", ", ", 1)  # the same numbers, other bytes
+    path.write_text("".join(lines))
+    assert tmp_path / "docs/results/measured.rst" in publish(DATA_DIR, tmp_path)
+
+
+def test_a_gzipped_stored_table_gives_the_same_numbers(tmp_path):
+    import gzip
+
+    path = _one_study_repository(tmp_path, "random_init_sensitivity")
+    publish(DATA_DIR, tmp_path, write=True)
+    path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes()))
+    path.unlink()
+    differences = publish(DATA_DIR, tmp_path)
+    # Only the file name, its size and checksum (measured.rst) and the link (claims.rst).
+    assert {p.name for p in differences} == {"measured.rst", "claims.rst"}
+
+
+def test_stored_runs_match_the_presets_in_code(store):
+    assert stale_runs(store) == {}
+
+
+def test_a_changed_preset_is_caught_unless_marked_as_earlier(store):
+    entry = dict(store["one_step"])
+    params = dict(entry["record"]["params"], seeds=entry["record"]["params"]["seeds"] + 1)
+    entry["record"] = dict(entry["record"], params=params)
+    assert "seeds" in stale_runs({"one_step": entry})["one_step"]
+    entry["record"] = dict(entry["record"], earlier_version="made before seeds changed")
+    assert stale_runs({"one_step": entry}) == {}
+
+
+def test_each_run_record_counts_the_cells_the_cost_model_lists(store):
+    from skxor.studies._cost import run_cells
+
+    for name, entry in store.items():
+        record = entry["record"]
+        counted = len(run_cells(name, record["params"]))
+        done = record["cells"]["computed"] + record["cells"]["loaded"]
+        if name == "parameter_scaling":  # stops early: the count is an upper bound
+            assert 0 < done <= counted
+        else:
+            assert done == counted, name
+
+
+def test_the_claims_table_has_a_row_per_claim(claims):
+    assert list(claims["id"]) == [c[0] for c in CLAIMS]
+    assert len(claims) == 11
+    assert set(claims["verdict"]) <= {"reproduced", "reproduced in part", "not reproduced",
+                                      "not tested"}
+    page = (ROOT / "docs/results/claims.rst").read_text()
+    for r in claims.itertuples():
+        assert f"   * - {r.id}\n" in page
+        assert r.value in page and r.verdict in page
+        assert f"data/{r.study}/{r.study}.csv" in page
+
+
+def test_claim_numbers_are_recomputed_from_the_stored_rows(store, claims):
+    by_id = claims.set_index("id")
+    # K2: the random-function control, straight from its rows.
+    table = store["random_init_sensitivity"]["table"]
+    control = table[table["function"] == "random function"]
+    k, n = int(control["with_zero"].sum()), int(control["n_functions"].sum())
+    low, high = wilson_interval(k, n)
+    assert f"{k}/{n} functions = {k / n:.2f} [{low:.2f}, {high:.2f}]" in by_id.loc["K2", "value"]
+    # H1: softmax, one population step, the step length with the most successes.
+    steps = store["one_step"]["table"]
+    one = steps[(steps["attention"] == "softmax") & (steps["n_steps"] == 1) & (steps["n"] == 0)]
+    per_length = one.groupby("step_length")["success"].agg(["sum", "count"])
+    best = per_length["sum"].max()
+    assert f"{int(best)}/{int(per_length['count'].iloc[0])} runs" in by_id.loc["H1", "value"]
+    # K1: non-constant random networks with a zero-sensitivity string, at the smallest eps.
+    nets = table[table["function"] == "transformer"]
+    nets = nets[nets["layer_norm_eps"] == nets["layer_norm_eps"].min()]
+    varied = nets[~nets["constant"].astype(bool)]
+    assert (f"{int(varied['has_zero'].astype(bool).sum())}/{len(varied)} non-constant networks"
+            in by_id.loc["K1", "value"])
+
+
+def test_the_documents_name_the_stored_preset(store):
+    presets = {e["record"]["preset"] for e in store.values()}
+    page = (ROOT / "docs/results/claims.rst").read_text()
+    for preset in presets:
+        assert f"({preset} preset)" in page
+    assert "Stored presets: " in (ROOT / "docs/results/measured.rst").read_text()
+
+
+def test_publish_reports_a_missing_store_without_a_traceback(tmp_path, capsys):
+    assert main(["publish", "--root", str(tmp_path)]) == 2
+    assert "skxor: error: no stored run" in capsys.readouterr().err
+
+
+def test_a_stored_record_holds_every_parameter_of_its_preset(store):
+    for name, entry in store.items():
+        record = entry["record"]
+        code = json.loads(json.dumps(get_study(name).params(record["preset"],
+                                                            record["overrides"])))
+        assert set(record["params"]) == set(code), name
