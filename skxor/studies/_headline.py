@@ -219,7 +219,7 @@ def _k_sparse(df):
 
 
 def _random_init(df):
-    from ._random_init import distinct_networks, eps_agreement
+    from ._networks import distinct_networks, eps_agreement
 
     nets = df[df["function"] == "transformer"] if "function" in df else df.iloc[:0]
     control = df[df["function"] == "random function"] if "function" in df else df.iloc[:0]
@@ -264,7 +264,7 @@ def _random_init(df):
 
 
 def _zero_sensitivity_bound(df):
-    from ._random_init import distinct_networks
+    from ._networks import distinct_networks
     from ._zero_sensitivity_bound import bound_verdict
 
     head = "**Theorem 4.5 of Köver et al., compared with random networks** (rough: quick preset"

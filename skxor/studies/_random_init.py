@@ -42,28 +42,29 @@ comes from ``n_jobs``.
 
 import json
 import math
-from numbers import Integral
 
 import numpy as np
 import pandas as pd
-import torch
-from sklearn.utils._param_validation import Interval
 
-from .._utils._validation import check_device
-from ..boolean import First, Majority, Parity, RandomFunction
-from ..estimators import BooleanTransformerClassifier
-from ..nn import BooleanTransformer
+from ..boolean import NAMED_FUNCTIONS, RandomFunction, get_function
 from ..sensitivity import sensitivity_profile
-from ._common import Study, cell_seed, columns_first, expand_grid, key_seed, single_thread
+from ._common import Study, cell_seed, columns_first, expand_grid
 from ._figures import interval_errors, log_axis, offset, series_style
 from ._floor import floor_work
-from ._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
+from ._networks import (
+    NETWORK_PARAMETERS,
+    TRANSFORMER,
+    distinct_networks,
+    eps_agreement,
+    log10_count,
+    network_cell,
+    network_rows,
+    require_networks,
+)
+from ._parameters import NON_NEGATIVE
 from ._profiling import check_transformer, profile, profile_result
 from ._stats import format_count, format_interval, wilson_interval
-from ._sweep import finite_or_none, run_sweep
-
-#: Reference functions profiled next to the transformers.
-FUNCTIONS = {"PARITY": Parity, "MAJORITY": Majority, "FIRST": First}
+from ._sweep import run_sweep
 
 #: Label of the random-Boolean-function control rows.
 RANDOM_FUNCTION = "random function"
@@ -74,23 +75,9 @@ PAPER_SCHEMES = ("uniform", "normal", "xavier_uniform", "xavier_normal")
 #: 1 - 1/e: the limit of the share of random functions with a zero-sensitivity string.
 POISSON_LIMIT = 1 - math.exp(-1)
 
-# The transformer's parameters of one network (network_cell), passed to it
-# unchanged; those in _GRID are sweep axes.
-_NETWORK = ("d_model", "n_layers", "n_heads", "layer_norm_eps", "init", "readout",
-            "positional", "init_scale")
-_GRID = ("d_model", "n_layers", "layer_norm_eps", "init", "readout", "positional")
-
-#: Every parameter of the study and the values it accepts.
-PARAMETERS = {
-    "n_bits": [Grid(POSITIVE)],
-    **estimator_parameters(BooleanTransformerClassifier, _NETWORK, grid=_GRID),
-    "exhaustive_max": [Interval(Integral, 0, 20, closed="both")],
-    "n_samples": [POSITIVE],
-    "n_blowup": [POSITIVE],
-    "n_random_functions": [NON_NEGATIVE],
-    "device": [str],
-    **SEEDS,
-}
+#: Every parameter of the study and the values it accepts: those of the random
+#: networks, and the number of random control functions.
+PARAMETERS = {**NETWORK_PARAMETERS, "n_random_functions": [NON_NEGATIVE]}
 
 PRESETS = {
     "quick": dict(
@@ -127,136 +114,13 @@ PRESETS = {
 }
 
 
-def _log10_count(fraction, n_bits):
-    """log10(fraction * 2^N), None where the fraction is 0 (or missing)."""
-    if fraction is None or not fraction > 0:
-        return None
-    return float(math.log10(fraction) + n_bits * math.log10(2.0))
-
-
-def network_key(n_bits, d_model, n_layers, n_heads, init, init_scale, readout, positional,
-                seed):
-    """What identifies one random network: its whole configuration and seed, not eps.
-
-    eps is left out on purpose (a paired design): each network is evaluated
-    at every eps of a study.
-
-    Examples
-    --------
-    >>> from skxor.studies._random_init import network_key
-    >>> sorted(network_key(4, 16, 1, 4, "normal", 1.0, "eos", "sinusoidal", 0))[:3]
-    ['d_model', 'init', 'init_scale']
-    """
-    return dict(n_bits=n_bits, d_model=d_model, n_layers=n_layers, n_heads=n_heads, init=init,
-                init_scale=init_scale, readout=readout, positional=positional, seed=seed)
-
-
-def build_network(n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
-                  random_state, readout="eos", positional="sinusoidal"):
-    """The random network of one cell, on the CPU in eval mode.
-
-    Its weights come from ``key_seed(random_state, **network_key(...))``:
-    the whole cell key but eps (:func:`network_key`).
-
-    Examples
-    --------
-    >>> from skxor.studies._random_init import build_network
-    >>> a = build_network(4, 8, 1, 2, 0.0, "normal", 1.0, 0, 0)
-    >>> b = build_network(6, 8, 1, 2, 0.0, "normal", 1.0, 0, 0)
-    >>> c = build_network(4, 8, 1, 2, 1e-5, "normal", 1.0, 0, 0)
-    >>> bool((a.unembed.weight == b.unembed.weight).all())  # another N: another network
-    False
-    >>> bool((a.unembed.weight == c.unembed.weight).all())  # eps is paired
-    True
-    """
-    key = network_key(n_bits, d_model, n_layers, n_heads, init, init_scale, readout,
-                      positional, seed)
-    return BooleanTransformer(
-        n_bits, d_model, n_layers, n_heads, layer_norm_eps=layer_norm_eps, init=init,
-        init_scale=init_scale, readout=readout, positional=positional,
-        seed=key_seed(random_state, 0, **key),
-    ).eval()
-
-
-def network_cell(
-    n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
-    random_state, exhaustive_max, n_samples, n_blowup, readout="eos",
-    positional="sinusoidal", device="cpu",
-):
-    """Profile one randomly initialised transformer and diagnose its logit.
-
-    The weights and the sampled strings come from seeds derived from the
-    whole cell key (:func:`network_key`: N, D, L, heads, init, scale,
-    read-out, positions and the seed index) except eps: every cell is its own
-    network, and eps is a declared paired factor -- the same network is
-    evaluated at each eps, so that the two can be compared on the same
-    weights (:func:`eps_agreement`), and counts over networks pool one eps
-    at a time. The weights are drawn on the CPU and then moved to ``device``.
-
-    Returns
-    -------
-    result : dict
-        The profile (:func:`~skxor.studies._profiling.profile_result`), plus
-        ``n_zero_found``, ``has_zero``, ``log10_zero_count`` (with
-        ``_low``/``_high`` when sampled), ``weights_seed`` (the seed the
-        weights were drawn from, as hexadecimal text: one value per distinct
-        network),
-        ``logit_mean``, ``logit_std``,
-        ``logit_offset`` (``|mean| / std``), ``readout_bias``,
-        ``sign_changes`` (whether T(x) takes both signs on the diagnostic
-        strings), ``ln_inv_std_max``, ``ln_inv_std_median``, ``beta_max``,
-        ``beta_bound`` and ``n_parameters``.
-    """
-    key = network_key(n_bits, d_model, n_layers, n_heads, init, init_scale, readout,
-                      positional, seed)
-    with single_thread():
-        model = build_network(n_bits, d_model, n_layers, n_heads, layer_norm_eps, init,
-                              init_scale, seed, random_state, readout, positional
-                              ).to(check_device(device))
-        weights_seed = model.seed
-        g = torch.Generator().manual_seed(key_seed(random_state, 2, **key))
-        spins = 1.0 - 2.0 * torch.randint(0, 2, (n_blowup, n_bits), generator=g).float()
-        with floor_work("sensitivity profiles and diagnostic evaluations of the networks"):
-            prof = profile(model, n_bits, exhaustive_max, n_samples,
-                           key_seed(random_state, 1, bits=32, **key))
-            with torch.no_grad():
-                logits = model(spins).double().cpu()
-            inv = torch.cat([v.flatten() for v in model.layer_norm_inverse_std(spins).values()])
-            beta = model.layer_norm_beta(spins)
-    finite = inv[torch.isfinite(inv)]
-    result = profile_result(prof)
-    n_zero = int(prof.n_zero)
-    mean, std = float(logits.mean()), float(logits.std(unbiased=False))
-    result.update(
-        # Text: a 63-bit integer would lose digits as a float (a table's column
-        # with gaps is float) or in a CSV.
-        weights_seed=f"{weights_seed:#x}",
-        n_zero_found=n_zero,
-        has_zero=bool(n_zero > 0),
-        log10_zero_count=_log10_count(result["zero_fraction"], n_bits),
-        log10_zero_count_low=_log10_count(result["zero_fraction_low"], n_bits),
-        log10_zero_count_high=_log10_count(result["zero_fraction_high"], n_bits),
-        logit_mean=mean,
-        logit_std=std,
-        logit_offset=finite_or_none(abs(mean) / std) if std > 0 else None,
-        readout_bias=float(model.unembed.bias.detach().cpu()[0]),
-        sign_changes=bool((logits > 0).any() and (logits <= 0).any()),
-        ln_inv_std_max=finite_or_none(inv.max()),
-        ln_inv_std_median=finite_or_none(finite.median()) if finite.numel() else None,
-        beta_max=finite_or_none(beta.max()),
-        beta_bound=finite_or_none(model.layer_norm_beta_bound),
-        n_parameters=model.n_parameters,
-    )
-    return result
-
-
 def random_init_cell(
     n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
     random_state, exhaustive_max, n_samples, n_blowup, readout="eos",
     positional="sinusoidal", device="cpu",
 ):
-    """One random transformer of the study: :func:`network_cell`, labelled."""
-    return {"function": "transformer", **network_cell(
+    """One random transformer of the study: :func:`~skxor.studies._networks.network_cell`, labelled."""
+    return {"function": TRANSFORMER, **network_cell(
         n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
         random_state, exhaustive_max, n_samples, n_blowup, readout=readout,
         positional=positional, device=device,
@@ -266,7 +130,7 @@ def random_init_cell(
 def reference_cell(function, n_bits, exhaustive_max, n_samples, random_state):
     """Profile PARITY, MAJORITY or FIRST on N bits the way the models are profiled."""
     with floor_work("sensitivity profiles of the reference functions"):
-        prof = profile(FUNCTIONS[function](n_bits), n_bits, exhaustive_max, n_samples,
+        prof = profile(get_function(function, n_bits), n_bits, exhaustive_max, n_samples,
                        cell_seed(random_state, 0, 3))
     return {"function": function, **profile_result(prof)}
 
@@ -335,7 +199,7 @@ def random_init_sensitivity(
     -------
     results : pandas.DataFrame
         One row per transformer (``function == "transformer"``: the
-        configuration, ``seed`` and the results of :func:`network_cell`),
+        configuration, ``seed`` and the results of :func:`~skxor.studies._networks.network_cell`),
         per reference function and N (``function`` in PARITY, MAJORITY,
         FIRST) and per exhaustive N for the control
         (``function == "random function"``: ``n_functions``,
@@ -389,8 +253,8 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         random_state=[random_state],
     )
     cells = network_cells(params)
-    refs = expand_grid(function=list(FUNCTIONS), n_bits=params["n_bits"], **common)
-    refs.sort(key=lambda c: (c["n_bits"], list(FUNCTIONS).index(c["function"])))
+    refs = expand_grid(function=list(NAMED_FUNCTIONS), n_bits=params["n_bits"], **common)
+    refs.sort(key=lambda c: (c["n_bits"], list(NAMED_FUNCTIONS).index(c["function"])))
     controls = [
         dict(n_bits=n, n_functions=params["n_random_functions"], random_state=random_state)
         for n in params["n_bits"]
@@ -418,42 +282,6 @@ def _setting_label(init, readout, positional, d_model, n_layers, eps=None):
     return label if eps is None else f"{label}, eps={float(eps):g}"
 
 
-def _models(df):
-    return df[df["function"] == "transformer"].copy()
-
-
-def _require_networks(df):
-    """ValueError unless ``df`` holds at least one random network."""
-    if "function" not in df or not (df["function"] == "transformer").any():
-        raise ValueError(
-            "the table holds no random network (no row with function == 'transformer'): "
-            "nothing to draw; pass the table random_init_sensitivity or "
-            "zero_sensitivity_bound returned.")
-
-
-def distinct_networks(models):
-    """The number of distinct random networks among ``models`` (the unit of every count).
-
-    Each distinct weight draw counts once: the rows of one network at
-    several eps (the paired design) count as one.
-
-    Examples
-    --------
-    >>> from skxor.studies import random_init_sensitivity
-    >>> from skxor.studies._random_init import distinct_networks
-    >>> df = random_init_sensitivity(n_bits=[4, 6], init=["normal"], seeds=2,
-    ...                              n_random_functions=0)
-    >>> nets = df[df["function"] == "transformer"]
-    >>> len(nets), distinct_networks(nets)  # 2 N x 2 eps x 2 seeds; eps paired
-    (8, 4)
-    """
-    if "weights_seed" in models and models["weights_seed"].notna().all():
-        return int(models["weights_seed"].nunique())
-    keys = [k for k in ("n_bits", "d_model", "n_layers", "n_heads", "init", "init_scale",
-                        "readout", "positional", "seed") if k in models]
-    return int(models.groupby(keys, dropna=False).ngroups) if len(models) else 0
-
-
 def summarise_random_init(df):
     """Per setting and N: constant share, zero-sensitivity strings, diagnostics.
 
@@ -474,7 +302,7 @@ def summarise_random_init(df):
         networks; ``ln_inv_std_max`` and ``beta_max`` (largest seen).
         Random functions get one row each (``init == "random function"``).
     """
-    models = _models(df)
+    models = network_rows(df)
     rows = []
     for key, group in models.groupby(_SETTING + ["n_bits"], sort=True):
         constant = group["constant"].astype(bool)
@@ -499,8 +327,8 @@ def summarise_random_init(df):
             nonconstant_with_zero_high=wilson_interval(k_nz, len(nonconst))[1],
             zero_fraction=zf,
             nonconstant_zero_fraction=nzf,
-            log10_zero_count=_log10_count(zf, n_bits),
-            nonconstant_log10_zero_count=_log10_count(nzf, n_bits),
+            log10_zero_count=log10_count(zf, n_bits),
+            nonconstant_log10_zero_count=log10_count(nzf, n_bits),
             logit_offset_constant=group.loc[constant, "logit_offset"].median(),
             logit_offset_nonconstant=nonconst["logit_offset"].median(),
             ln_inv_std_max=group["ln_inv_std_max"].max(),
@@ -518,49 +346,15 @@ def summarise_random_init(df):
                 method="exhaustive", with_zero=c["with_zero"] / c["n_functions"],
                 with_zero_low=low, with_zero_high=high,
                 zero_fraction=c["zero_fraction"],
-                log10_zero_count=_log10_count(c["zero_fraction"], int(c["n_bits"])),
+                log10_zero_count=log10_count(c["zero_fraction"], int(c["n_bits"])),
             ))
         summary = pd.concat([summary, pd.DataFrame(extra)], ignore_index=True)
     return summary
 
 
-def eps_agreement(df):
-    """eps = 0 against eps > 0 on the same weights.
-
-    Returns
-    -------
-    agreement : dict or None
-        ``same`` (pairs with identical profiles), ``pairs``, and for the
-        eps > 0 networks ``eps`` (the smallest positive eps),
-        ``inv_std_max`` (largest 1/std seen) and ``beta_max`` (largest beta
-        seen); None without both eps = 0 and eps > 0.
-    """
-    models = _models(df)
-    keys = ["n_bits", "d_model", "n_layers", "n_heads", "init", "readout", "positional",
-            "init_scale", "seed"]
-    keys = [k for k in keys if k in models]
-    zero = models[models["layer_norm_eps"] == 0]
-    positive = models[models["layer_norm_eps"] > 0]
-    if not len(zero) or not len(positive):
-        return None
-    merged = zero.merge(positive, on=keys, suffixes=("_0", "_eps"))
-    if not len(merged):
-        return None
-    eps = float(positive["layer_norm_eps"].min())
-    at_eps = positive[positive["layer_norm_eps"] == eps]
-    return {
-        "same": int((merged["profile_0"] == merged["profile_eps"]).sum()),
-        "pairs": len(merged),
-        "eps": eps,
-        "inv_std_max": float(models["ln_inv_std_max"].max()),
-        "beta_max": float(at_eps["beta_max"].max()),
-        "beta_bound": float(at_eps["beta_bound"].min()),
-    }
-
-
 def _drawn(df):
     """The networks to draw: eps = 0 only when eps > 0 coincides on every pair."""
-    models = _models(df)
+    models = network_rows(df)
     agreement = eps_agreement(df)
     if agreement is not None and agreement["same"] == agreement["pairs"]:
         return models[models["layer_norm_eps"] == 0], agreement
@@ -632,9 +426,9 @@ def plot_random_init_sensitivity(df):
     """
     from matplotlib.figure import Figure
 
-    _require_networks(df)
+    require_networks(df)
     models, agreement = _drawn(df)
-    summary = summarise_random_init(pd.concat([models, df[df["function"] != "transformer"]]))
+    summary = summarise_random_init(pd.concat([models, df[df["function"] != TRANSFORMER]]))
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     control = summary[summary["init"] == RANDOM_FUNCTION]
     ns = sorted(int(n) for n in df["n_bits"].dropna().unique())
@@ -738,7 +532,7 @@ def plot_random_init_sensitivity(df):
     axes[0].set_yscale("log")
     axes[0].set_ylabel("median |mean| / std of the logit T(x) over strings")
     axes[0].set_title("constant when the logit's offset dwarfs its spread", fontsize="small")
-    all_models = _models(df)
+    all_models = network_rows(df)
     by_eps = list(all_models.groupby("layer_norm_eps"))
     for j, (eps, g) in enumerate(by_eps):
         worst = g.groupby("n_bits")["ln_inv_std_max"].max()
@@ -786,7 +580,7 @@ def _plot_profiles(df, models, eps_note):
     at_n = exhaustive[exhaustive["n_bits"] == n_bits]
     schemes = list(dict.fromkeys(at_n["init"]))
     references = {}
-    for function in FUNCTIONS:
+    for function in NAMED_FUNCTIONS:
         ref = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
         if len(ref):
             references[f"reference: {function}"] = json.loads(ref["profile"].iloc[0])
@@ -927,7 +721,7 @@ def report_random_init_sensitivity(df):
     |   4 | 2/2 = 1.00 [0.34, 1.00]; 12  | 12/20 = 0.60 [0.39, 0.78]; 1.4  |
     |   8 | 2/2 = 1.00 [0.34, 1.00]; 247 | 16/20 = 0.80 [0.58, 0.92]; 1.45 |
     """
-    models = _models(df)
+    models = network_rows(df)
     if not len(models):
         return ("## Sensitivity at random initialisation\n\nThe table holds no random "
                 "network (no row with function == 'transformer'): nothing to summarise.")
@@ -1101,16 +895,10 @@ STUDY = Study(
 )
 
 __all__ = [
-    "FUNCTIONS",
     "PARAMETERS",
     "PRESETS",
     "STUDY",
-    "eps_agreement",
-    "build_network",
-    "distinct_networks",
-    "network_cell",
     "network_cells",
-    "network_key",
     "paper_setting_table",
     "plot_random_init_sensitivity",
     "random_function_cell",

@@ -43,14 +43,13 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._docstrings import fill_doc
 from .._utils._validation import check_device
-from ..boolean import all_strings
+from ..boolean import NAMED_FUNCTIONS, all_strings, get_function
 from ..estimators import BooleanTransformerClassifier
 from ._common import Study, columns_first, expand_grid, key_seed, single_thread
 from ._figures import interval_errors, log_axis, offset
 from ._floor import floor_work
 from ._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
 from ._profiling import check_transformer, profile, profile_result
-from ._random_init import FUNCTIONS
 from ._stats import format_interval, wilson_interval
 from ._sweep import run_sweep
 
@@ -71,7 +70,7 @@ FLAT_TOLERANCE = 0.05
 
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
-    "function": [Grid(StrOptions(set(FUNCTIONS)))],
+    "function": [Grid(StrOptions(set(NAMED_FUNCTIONS)))],
     "n_bits": [Grid(POSITIVE)],
     "model_setting": [Grid(StrOptions(set(MODEL_SETTINGS)))],
     # The classifier's own constraints for what is passed to it unchanged.
@@ -93,7 +92,7 @@ PARAMETERS = {
 PRESETS = {
     # Seconds on one core: a rough look (2 seeds), not a result.
     "quick": dict(
-        function=list(FUNCTIONS),
+        function=list(NAMED_FUNCTIONS),
         n_bits=[4, 6, 8],
         d_model=16,
         n_layers=2,
@@ -270,7 +269,7 @@ def training_cell(
     purpose, so that the same run under a larger budget extends this one.
     """
     start = time.perf_counter()
-    target = FUNCTIONS[function](n_bits)
+    target = get_function(function, n_bits)
     setting = MODEL_SETTINGS[model_setting]
     key = training_key(function, n_bits, model_setting, d_model, n_layers, n_heads, seed)
     rng = np.random.default_rng(key_seed(random_state, 10, **key))
@@ -420,7 +419,7 @@ def training_cells(params):
     for cell in cells:
         long = cell["function"] == "MAJORITY" and params["n_steps_majority"] is not None
         cell["n_steps"] = params["n_steps_majority"] if long else params["n_steps"]
-    order = list(FUNCTIONS)
+    order = list(NAMED_FUNCTIONS)
     settings = list(MODEL_SETTINGS)
     cells.sort(key=lambda c: (order.index(c["function"]), c["n_bits"],
                               settings.index(c["model_setting"]), c["seed"]))
@@ -615,7 +614,7 @@ def summarise_training(df):
         )
         rows.append(row)
     summary = pd.DataFrame(rows)
-    order = {name: i for i, name in enumerate(FUNCTIONS)}
+    order = {name: i for i, name in enumerate(NAMED_FUNCTIONS)}
     return summary.sort_values(
         ["function", *series, "n_bits"],
         key=lambda col: col.map(order) if col.name == "function" else col,
@@ -886,7 +885,7 @@ def _plot_loss_curves(df, caption):
 
     df = _with_model_setting(df)
     settings = list(dict.fromkeys(df["model_setting"]))
-    functions = [f for f in FUNCTIONS if f in set(df["function"])]
+    functions = [f for f in NAMED_FUNCTIONS if f in set(df["function"])]
     n_values = sorted(int(n) for n in df["n_bits"].unique())
     colours = _n_colours(len(n_values))
     fig = Figure(figsize=(3.8 * len(functions), 3.0 * len(settings) + 0.8),

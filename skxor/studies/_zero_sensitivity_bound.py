@@ -48,16 +48,22 @@ from ._common import Study, columns_first, expand_grid
 from ._figures import figure_legend, interval_errors, log_axis, offset
 from ._parameters import estimator_parameters
 from ._profiling import check_transformer
-from ._random_init import PARAMETERS as RANDOM_INIT_PARAMETERS
-from ._random_init import _require_networks, distinct_networks, eps_agreement, network_cell
+from ._networks import (
+    NETWORK_PARAMETERS,
+    TRANSFORMER,
+    distinct_networks,
+    eps_agreement,
+    network_cell,
+    require_networks,
+)
 from ._stats import clopper_pearson_interval, format_count, format_interval, wilson_interval
 from ._sweep import run_sweep
 
 #: Every parameter of the study and the values it accepts: those of the random
-#: networks of the random-initialisation study (whose cell computes both), with one
-#: scheme, read-out and positional encoding per run and no random-function control.
+#: networks (the random-initialisation study draws the same ones), with one
+#: scheme, read-out and positional encoding per run.
 PARAMETERS = {
-    **{k: v for k, v in RANDOM_INIT_PARAMETERS.items() if k != "n_random_functions"},
+    **NETWORK_PARAMETERS,
     **estimator_parameters(BooleanTransformerClassifier, ("init", "readout", "positional")),
 }
 
@@ -130,7 +136,7 @@ def zero_sensitivity_bound_cell(
     n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
     random_state, exhaustive_max, n_samples, n_blowup, readout, positional, device="cpu",
 ):
-    """Profile one random transformer (see :func:`~skxor.studies._random_init.network_cell`)."""
+    """Profile one random transformer (see :func:`~skxor.studies._networks.network_cell`)."""
     return network_cell(
         n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
         random_state, exhaustive_max, n_samples, n_blowup, readout=readout,
@@ -169,7 +175,7 @@ def zero_sensitivity_bound(
     -------
     results : pandas.DataFrame
         One row per network: the configuration, ``seed`` and the results of
-        :func:`~skxor.studies._random_init.network_cell`.
+        :func:`~skxor.studies._networks.network_cell`.
 
     Examples
     --------
@@ -212,7 +218,7 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         zero_sensitivity_bound_cell, cells, study="zero_sensitivity_bound",
         checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress, scheduler=scheduler,
     )
-    df.insert(0, "function", "transformer")  # the layout eps_agreement reads
+    df.insert(0, "function", TRANSFORMER)  # the layout eps_agreement reads
     return columns_first(
         df, ["function", "n_bits", "d_model", "n_layers", "layer_norm_eps", "seed"]
     )
@@ -411,7 +417,7 @@ def plot_zero_sensitivity_bound(df):
     """
     from matplotlib.figure import Figure
 
-    _require_networks(df)
+    require_networks(df)
     summary, agreement, identical = _drawn_summary(df)
     layers = sorted(summary["n_layers"].unique())
     ns = sorted(int(n) for n in summary["n_bits"].unique())
@@ -539,7 +545,7 @@ def report_zero_sensitivity_bound(df):
     >>> print(report.splitlines()[-1])
     Compared with the bound at eps = 0: every row is vacuous, so these data do not test the bound.
     """
-    if "function" not in df or not (df["function"] == "transformer").any():
+    if "function" not in df or not (df["function"] == TRANSFORMER).any():
         return ("## Theorem 4.5: zero-sensitivity strings against N^((D-1)/(2L) - 5)\n\n"
                 "The table holds no random network: nothing to summarise.")
     summary, agreement, identical = _drawn_summary(df)

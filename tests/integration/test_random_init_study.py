@@ -10,20 +10,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from skxor.boolean import NAMED_FUNCTIONS
 from skxor.nn import BooleanTransformer
 from skxor.sensitivity import sensitivity_profile
 from skxor.studies import get_study
 from skxor.studies._common import key_seed
+from skxor.studies._networks import build_network, distinct_networks, eps_agreement, network_key
 from skxor.studies._random_init import (
-    FUNCTIONS,
     POISSON_LIMIT,
     RANDOM_FUNCTION,
     STUDY,
-    build_network,
-    distinct_networks,
-    eps_agreement,
     network_cells,
-    network_key,
     paper_setting_table,
     plot_random_init_sensitivity,
     random_function_cell,
@@ -78,7 +75,7 @@ def test_table(df):
     models = df[df["function"] == "transformer"]
     assert len(models) == 3 * 2 * 2 * 3  # N x eps x init x seeds
     assert set(models["readout"]) == {"eos"} and set(models["positional"]) == {"sinusoidal"}
-    assert len(df[df["function"].isin(list(FUNCTIONS))]) == 3 * 3
+    assert len(df[df["function"].isin(list(NAMED_FUNCTIONS))]) == 3 * 3
     control = df[df["function"] == RANDOM_FUNCTION]
     assert sorted(control["n_bits"]) == [4, 6]  # exhaustive N only
     assert (df.loc[df["n_bits"] <= 8, "method"] == "exhaustive").all()
