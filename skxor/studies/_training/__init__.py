@@ -41,17 +41,17 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._utils._docstrings import fill_doc
-from .._utils._validation import check_device
-from ..boolean import NAMED_FUNCTIONS, all_strings, get_function
-from ..estimators import BooleanTransformerClassifier
-from ._common import Study, columns_first, expand_grid, key_seed, single_thread
-from ._figures import interval_errors, log_axis, offset
-from ._floor import floor_work
-from ._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
-from ._profiling import check_transformer, profile, profile_result
-from ._stats import format_interval, wilson_interval
-from ._sweep import run_sweep
+from ..._utils._docstrings import fill_doc
+from ..._utils._validation import check_device
+from ...boolean import NAMED_FUNCTIONS, all_strings, get_function
+from ...estimators import BooleanTransformerClassifier
+from .._common import Study, columns_first, expand_grid, key_seed, single_thread
+from .._figures import interval_errors, log_axis, offset
+from .._floor import floor_work
+from .._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
+from .._profiling import check_transformer, profile, profile_result
+from .._stats import format_interval, wilson_interval
+from .._sweep import run_sweep
 
 #: The model settings a run can train in: read-out, positions, init and eps.
 MODEL_SETTINGS = {
@@ -842,7 +842,7 @@ def plot_training_sensitivity(df):
     )
 
     # Histograms at the largest exhaustively profiled N, drawn by the display.
-    from ..plotting import SensitivityProfileDisplay
+    from ...plotting import SensitivityProfileDisplay
 
     exhaustive = df[df["method"] == "exhaustive"]
     n_bits = int(exhaustive["n_bits"].max()) if len(exhaustive) else int(df["n_bits"].max())

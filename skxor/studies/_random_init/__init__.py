@@ -46,12 +46,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..boolean import NAMED_FUNCTIONS, RandomFunction, get_function
-from ..sensitivity import sensitivity_profile
-from ._common import Study, cell_seed, columns_first, expand_grid
-from ._figures import interval_errors, log_axis, offset, series_style
-from ._floor import floor_work
-from ._networks import (
+from ...boolean import NAMED_FUNCTIONS, RandomFunction, get_function
+from ...sensitivity import sensitivity_profile
+from .._common import Study, cell_seed, columns_first, expand_grid
+from .._figures import interval_errors, log_axis, offset, series_style
+from .._floor import floor_work
+from .._networks import (
     NETWORK_PARAMETERS,
     TRANSFORMER,
     distinct_networks,
@@ -61,10 +61,10 @@ from ._networks import (
     network_rows,
     require_networks,
 )
-from ._parameters import NON_NEGATIVE
-from ._profiling import check_transformer, profile, profile_result
-from ._stats import format_count, format_interval, wilson_interval
-from ._sweep import run_sweep
+from .._parameters import NON_NEGATIVE
+from .._profiling import check_transformer, profile, profile_result
+from .._stats import format_count, format_interval, wilson_interval
+from .._sweep import run_sweep
 
 #: Label of the random-Boolean-function control rows.
 RANDOM_FUNCTION = "random function"
@@ -571,7 +571,7 @@ def _plot_profiles(df, models, eps_note):
     """
     from matplotlib.figure import Figure
 
-    from ..plotting import SensitivityProfileDisplay
+    from ...plotting import SensitivityProfileDisplay
 
     exhaustive = models[models["method"] == "exhaustive"]
     if not len(exhaustive):

@@ -43,12 +43,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..estimators import BooleanTransformerClassifier
-from ._common import Study, columns_first, expand_grid
-from ._figures import figure_legend, interval_errors, log_axis, offset
-from ._parameters import estimator_parameters
-from ._profiling import check_transformer
-from ._networks import (
+from ...estimators import BooleanTransformerClassifier
+from .._common import Study, columns_first, expand_grid
+from .._figures import figure_legend, interval_errors, log_axis, offset
+from .._parameters import estimator_parameters
+from .._profiling import check_transformer
+from .._networks import (
     NETWORK_PARAMETERS,
     TRANSFORMER,
     distinct_networks,
@@ -56,8 +56,8 @@ from ._networks import (
     network_cell,
     require_networks,
 )
-from ._stats import clopper_pearson_interval, format_count, format_interval, wilson_interval
-from ._sweep import run_sweep
+from .._stats import clopper_pearson_interval, format_count, format_interval, wilson_interval
+from .._sweep import run_sweep
 
 #: Every parameter of the study and the values it accepts: those of the random
 #: networks (the random-initialisation study draws the same ones), with one
