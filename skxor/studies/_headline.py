@@ -147,7 +147,7 @@ def _sample_complexity(df):
 
 
 def _training(df):
-    from ._training import (
+    from ._training._summary import (
         _series_columns, _series_label, _with_model_setting, learned_up_to,
         setting_description,
     )

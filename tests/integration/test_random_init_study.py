@@ -287,6 +287,17 @@ def test_checkpoints_and_reproducibility(tmp_path):
     assert c["logit_mean"].tolist() != d["logit_mean"].tolist()
 
 
+def test_cells_keep_the_checkpoint_names_they_had_before_the_package_split():
+    # A checkpoint file is found by a hash of the cell's module and name: a
+    # checkpointed run from before the study became a package must resume.
+    from skxor.studies._random_init import random_function_cell, random_init_cell, reference_cell
+    from skxor.studies._sweep import _cell_key
+
+    for cell in (random_init_cell, reference_cell, random_function_cell):
+        ident = _cell_key("random_init_sensitivity", cell, {})[1]
+        assert ident["function"] == f"skxor.studies._random_init.{cell.__name__}"
+
+
 def test_bad_overrides():
     with pytest.raises(ValueError, match="unknown parameter"):
         random_init_sensitivity(width=[8])

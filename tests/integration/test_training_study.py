@@ -55,7 +55,9 @@ def test_full_preset_is_the_published_setting():
     import re
     from pathlib import Path
 
-    from skxor.studies._training import _budget_lines, _preset_label, training_cells
+    from skxor.studies._training import training_cells
+    from skxor.studies._training._report import _budget_lines
+    from skxor.studies._training._summary import _preset_label
 
     full = STUDY.preset("full")
     table = pd.DataFrame(training_cells(full))
