@@ -2,7 +2,7 @@
 
 ``skxor demo``                       one step, softmax vs linear vs erf
 ``skxor list``                       the studies and their presets
-``skxor run STUDY [STUDY ...]``      run studies (or ``all``) into a folder
+``skxor run STUDY [STUDY ...]``      run studies (or ``all``, or a study file ``my_study.py``)
 ``skxor reproduce``                  the quick headline reproduction
 ``skxor headline``                   the headline figures of a run (README, docs)
 
@@ -182,9 +182,12 @@ def _override(text):
     return study or None, param, _parse_value(raw)
 
 
-def _collect_overrides(pairs, names):
+def _collect_overrides(pairs, studies):
     from .studies import get_study
 
+    studies = [get_study(s) if isinstance(s, str) else s for s in studies]
+    names = [study.name for study in studies]
+    parameters = {study.name: study.parameters for study in studies}
     overrides = {name: {} for name in names}
     for study, param, value in pairs:
         if study and study not in overrides:
@@ -192,11 +195,9 @@ def _collect_overrides(pairs, names):
                 f"--set {study}.{param}: {study!r} is not among the studies run {names}."
             )
         # Without a study prefix the value goes to every study that has the parameter.
-        targets = [study] if study else [
-            name for name in names if param in get_study(name).parameters
-        ]
+        targets = [study] if study else [name for name in names if param in parameters[name]]
         if not targets:
-            known = sorted({p for name in names for p in get_study(name).parameters})
+            known = sorted({p for name in names for p in parameters[name]})
             raise ValueError(
                 f"--set {param}: unknown parameter {param!r} for the studies {names}; "
                 f"they take {known}."
@@ -226,32 +227,63 @@ def _studies_text():
     return "\n".join(lines)
 
 
+def _resolve(names, preset):
+    """The studies named on the command line: registered names, ``all`` or study files.
+
+    Raises ValueError (printed as ``skxor: error:``) for an unknown name, a
+    file without a study, or a preset that no study run has.
+    """
+    from .studies import STUDIES, load_study
+
+    studies = []
+    for name in dict.fromkeys(names):
+        if name == "all":
+            studies += STUDIES.values()
+        elif name in STUDIES:
+            studies.append(STUDIES[name])
+        elif name.endswith(".py"):
+            studies.append(load_study(name))
+        else:
+            choices = ", ".join(repr(n) for n in [*STUDIES, "all"])
+            raise ValueError(f"argument STUDY: invalid choice: {name!r} (choose from "
+                             f"{choices}, or a study file PATH.py)")
+    studies = list({study.name: study for study in studies}.values())
+    presets = sorted({p for study in studies for p in study.presets},
+                     key=lambda p: (p not in ("quick", "full"), p))
+    if preset not in presets:
+        raise ValueError(f"argument --preset: invalid choice: {preset!r} (choose from "
+                         f"{', '.join(repr(p) for p in presets)})")
+    return studies
+
+
 def _run(args, names):
-    from .studies import STUDIES, get_study
     from ._utils._files import prepare_out_dir
 
-    if "all" in names:
-        names = list(STUDIES)
-    names = list(dict.fromkeys(names))
     try:
-        overrides = _collect_overrides(args.set or [], names)
+        studies = _resolve(names, args.preset)
+        overrides = _collect_overrides(args.set or [], studies)
         # Everything a user gave is checked before any work starts.
-        for name in names:
-            if args.preset not in get_study(name).presets:
+        for study in studies:
+            if args.preset not in study.presets:
                 raise ValueError(
-                    f"--preset {args.preset}: {name} has no such preset (its presets: "
-                    f"{', '.join(get_study(name).presets)}).")
-            get_study(name).params(args.preset, overrides[name])
+                    f"--preset {args.preset}: {study.name} has no such preset (its presets: "
+                    f"{', '.join(study.presets)}).")
+            study.params(args.preset, overrides[study.name])
         _check_extras(args.scheduler)
         prepare_out_dir(args.out, name="--out")
     except _USER_ERRORS as exc:
         return _fail(exc)
-    from .studies import run_studies
+    from .studies import STUDIES, run_studies
 
+    # A study from a user's file may fail in its own code: that is reported as
+    # an error of that study, not as a traceback of skxor.
+    own = (Exception,) if any(STUDIES.get(s.name) is not s for s in studies) else ()
+    # Registered studies by name, a study file's by its Study.
+    studies = [s.name if STUDIES.get(s.name) is s else s for s in studies]
     start = time.perf_counter()
     try:
         run_studies(
-            names, preset=args.preset, out_dir=args.out, overrides=overrides,
+            studies, preset=args.preset, out_dir=args.out, overrides=overrides,
             n_jobs=args.n_jobs, scheduler=args.scheduler, progress=not args.no_progress,
         )
     except ConnectionError as exc:
@@ -266,19 +298,18 @@ def _run(args, names):
         print(f"skxor: interrupted; finished cells are kept in {args.out}/checkpoints "
               "and reused when the command is run again.", file=sys.stderr)
         return 130
+    except own as exc:
+        return _fail(f"the study failed: {type(exc).__name__}: {exc}")
     print(f"Wrote {args.out}/report.md in {time.perf_counter() - start:.1f} s")
     return 0
 
 
 def _add_run_options(parser, default_out):
-    from .studies import STUDIES
-
     # quick and full for every study, plus a study's own (training_sensitivity's
-    # "paper"); a study without the preset named is refused before any work.
-    presets = sorted({p for study in STUDIES.values() for p in study.presets},
-                     key=lambda p: (p not in ("quick", "full"), p))
+    # "paper"); checked against the studies run (a study file's own presets
+    # too), and a study without the preset named is refused before any work.
     parser.add_argument(
-        "--preset", choices=presets, default="quick",
+        "--preset", default="quick",
         help="parameter preset of every study run: quick (minutes), full (hours) or a "
              "study's own, such as training_sensitivity's paper (see 'skxor list') "
              "(default: %(default)s)",
@@ -346,15 +377,16 @@ def build_parser():
                    description="List the studies, their parameters and presets.")
     names = list(STUDIES)
     run = sub.add_parser(
-        "run", help="run studies (or 'all') and write CSV, PNG and report.md",
+        "run", help="run studies (or 'all', or a study file) and write CSV, PNG and report.md",
         description="Run studies and write <study>.csv, <study>_<figure>.png and a "
                     "section of report.md into --out.",
         epilog="studies and presets:\n\n" + _studies_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run.add_argument(
-        "studies", nargs="+", metavar="STUDY", choices=names + ["all"],
-        help=f"one or more of {', '.join(names)}, or all",
+        "studies", nargs="+", metavar="STUDY",
+        help=f"one or more of {', '.join(names)}, or all, or a Python file declaring a "
+             "study of your own (my_study.py; see the user guide)",
     )
     _add_run_options(run, "skxor_results")
     reproduce = sub.add_parser(

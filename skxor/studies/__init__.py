@@ -1,6 +1,5 @@
-"""Reproducible studies: checkpointed sweeps, tables and figures."""
+"""Reproducible studies: checkpointed sweeps, tables and figures; your own with :class:`Study`."""
 
-from ._common import Study
 from ._headline import render_headline, write_headline
 from ._k_sparse import k_sparse, plot_k_sparse, report_k_sparse
 from ._one_step import (
@@ -21,7 +20,7 @@ from ._random_init import (
     random_init_sensitivity,
     report_random_init_sensitivity,
 )
-from ._registry import STUDIES, get_study, register
+from ._registry import STUDIES, get_study, load_study, register
 from ._runner import run_studies
 from ._sample_complexity import (
     fit_exponents,
@@ -31,6 +30,7 @@ from ._sample_complexity import (
     sample_complexity,
     samples_needed,
 )
+from ._study import Study
 from ._sweep import run_sweep
 from ._training import (
     plot_training_sensitivity,
@@ -55,6 +55,7 @@ __all__ = [
     "STUDIES",
     "Study",
     "get_study",
+    "load_study",
     "k_sparse",
     "plot_k_sparse",
     "report_k_sparse",

@@ -10,10 +10,10 @@ users read are the figures the quick presets produce (a test checks this).
 import re
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from ._stats import format_count, format_interval, rate_with_interval
+from ._report import rate_text, values_text
+from ._stats import format_count, format_interval
 
 #: Lines that delimit the generated block, per file type.
 MARKERS = {
@@ -22,51 +22,8 @@ MARKERS = {
 }
 
 
-def _rate(flags):
-    rate, low, high, n = rate_with_interval(flags)
-    return f"{int(round(rate * n))}/{n} = {format_interval(rate, low, high)}"
-
-
-def _list(values):
-    return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in sorted(set(values)))
-
-
-def _one_step(df):
-    from ._one_step import _cells, best_steps
-
-    title = "**Gradient steps, softmax vs linear vs erf, each at its best step length**"
-    if len(df) == 0:
-        return f"{title}: the table holds no runs; nothing to summarise."
-    cells = _cells(df)
-    if "step_length" not in cells:
-        cells["step_length"] = float("nan")
-    population = cells[cells["n"] == 0]
-    if len(population):
-        data, kind = population, "exact population steps"
-    else:
-        data = cells
-        kind = "full-batch steps on n = " + _list(int(n) for n in cells["n"]) + " samples"
-    best = best_steps(data)
-    best = best[best["best"]]
-    order = {"softmax": 0, "linear": 1, "erf": 2}
-    parts = []
-    for steps, group in best.groupby("n_steps", sort=True):
-        group = group.sort_values("attention", key=lambda a: a.map(order).fillna(3))
-        each = [
-            f"{r.attention} (steps of {r.step_length:g}) {r.successes}/{r.runs} = "
-            f"{format_interval(r.success_rate, r.success_low, r.success_high)}"
-            for r in group.itertuples()
-        ]
-        parts.append(f"T = {int(steps)}: " + ", ".join(each))
-    lengths = _list(float(v) for v in data["step_length"].dropna())
-    seeds = data["seed"].nunique()
-    return (
-        f"{title} ({kind}, {seeds} seeds, d = {_list(int(d) for d in data['d'])}, "
-        f"m = {_list(int(m) for m in data['m'])}; T normalised steps, step lengths "
-        f"{lengths or 'not recorded'} tried, each attention's best chosen on these runs; "
-        "success = test accuracy >= 0.99, in runs = seeds x d x m; 95% Wilson intervals): "
-        + "; ".join(parts) + "."
-    )
+# The shared text of the renderers not yet moved into their study's package.
+_rate, _list = rate_text, values_text
 
 
 def _parameter_scaling(df):
@@ -112,37 +69,6 @@ def _parameter_scaling(df):
         "log-log slope of the trainable parameters needed against "
         "d; about 1 means Omega(d); slopes of a few tenths are consistent with polylog d and "
         "with a small power alike): " + "; ".join(parts) + "."
-    )
-
-
-def _sample_complexity(df):
-    from ._sample_complexity import _exponent_text, _grid, _is_rough, fit_exponents, like_for_like
-
-    if df.empty:
-        return "**Sample complexity**: the table holds no learning curves; nothing to summarise."
-    df = like_for_like(df)
-    fits = fit_exponents(df)
-    rough, seeds = _is_rough(df)
-    parts = []
-    for r in fits.to_dict("records"):
-        censored = r["left_censored"] + r["right_censored"]
-        counts = (f"{r['n_points']} learning curves; {censored} censored: "
-                  f"{r['left_censored']} at the grid floor, {r['right_censored']} above the grid")
-        if np.isfinite(r["exponent"]):
-            parts.append(f"{r['model']} {_exponent_text(r)} ({counts})")
-        else:
-            parts.append(f"{r['model']}: no exponent, fewer than two d with a seed bracketed "
-                         f"on both sides ({counts})")
-    _, ratio = _grid(df)
-    resolution = f"grid steps up to x{ratio:.2f}" if np.isfinite(ratio) else "one grid size"
-    return (
-        f"**Sample complexity** ({'rough: ' if rough else ''}{seeds} seeds, d = "
-        f"{', '.join(map(str, sorted(df['d'].unique())))}; n* = the samples from which test "
-        f"accuracy stays >= {float(df['target'].iloc[0]):g}, bracketed by the grid "
-        f"({resolution}); exponent a of n* ~ d^a by maximum likelihood with censored seeds "
-        "kept, profile-likelihood 95% interval; the proof's sufficient bound grows as d^4, "
-        "and Han & Ghoshdastidar's own experiments needed far fewer samples): "
-        + "; ".join(parts) + "."
     )
 
 
@@ -299,16 +225,28 @@ def _zero_sensitivity_bound(df):
     return text
 
 
-#: Study name -> function rendering its headline bullet from its table.
+#: Headline renderers of the studies not yet declaring their own
+#: ``Study.headline``, by study name; a study moved onto its ``headline`` hook
+#: leaves this table (:func:`render_headline` asks the study first).
 HEADLINES = {
-    "one_step": _one_step,
     "parameter_scaling": _parameter_scaling,
-    "sample_complexity": _sample_complexity,
     "random_init_sensitivity": _random_init,
     "training_sensitivity": _training,
     "k_sparse": _k_sparse,
     "zero_sensitivity_bound": _zero_sensitivity_bound,
 }
+
+
+def _renderers():
+    """Study name -> headline renderer: each registered study's ``headline``, in order."""
+    from ._registry import STUDIES
+
+    renderers = {}
+    for name, study in STUDIES.items():
+        render = study.headline or HEADLINES.get(name)
+        if render is not None:
+            renderers[name] = render
+    return renderers
 
 
 def render_headline(folder, fmt="md"):
@@ -324,7 +262,9 @@ def render_headline(folder, fmt="md"):
     Returns
     -------
     text : str
-        One bullet per study found in the folder, in a fixed order.
+        One bullet per registered study with a headline (its
+        :attr:`Study.headline <skxor.studies.Study>`) whose table is in
+        the folder, in the registry's order.
 
     Raises
     ------
@@ -353,7 +293,7 @@ def render_headline(folder, fmt="md"):
         raise ValueError(f"fmt must be one of {sorted(MARKERS)}; got {fmt!r}.")
     folder = Path(folder)
     bullets = []
-    for name, render in HEADLINES.items():
+    for name, render in _renderers().items():
         path = folder / f"{name}.csv"
         if not path.exists():
             continue

@@ -1,17 +1,35 @@
-"""The registry of studies the command line can list and run.
+"""The registry of studies the command line can list and run, and loading a user's study.
 
 Each study module declares one :class:`~skxor.studies.Study` (its ``STUDY``);
-this module collects them, in the order ``skxor list`` shows them.
+this module collects them, in the order ``skxor list`` shows them, then the
+studies that installed packages register through the ``skxor.studies``
+entry-point group. :func:`load_study` takes the study of a Python file of
+one's own (``skxor run my_study.py``).
 """
 
-from ._common import Study
-from ._k_sparse import STUDY as _K_SPARSE
-from ._one_step import STUDY as _ONE_STEP
-from ._parameter_scaling import STUDY as _PARAMETER_SCALING
-from ._random_init import STUDY as _RANDOM_INIT
-from ._sample_complexity import STUDY as _SAMPLE_COMPLEXITY
-from ._training import STUDY as _TRAINING
-from ._zero_sensitivity_bound import STUDY as _ZERO_SENSITIVITY_BOUND
+import hashlib
+import importlib
+import importlib.util
+import re
+import sys
+import warnings
+from importlib import metadata
+from pathlib import Path
+
+from ._study import Study
+
+#: The library's studies, one line each: the module (or package) in
+#: ``skxor/studies/`` whose ``STUDY`` is registered, in the order
+#: ``skxor list`` shows them. Adding a study is adding its line here.
+LIBRARY_STUDIES = (
+    "_one_step",
+    "_sample_complexity",
+    "_parameter_scaling",
+    "_random_init",
+    "_training",
+    "_k_sparse",
+    "_zero_sensitivity_bound",
+)
 
 #: Registered studies by name.
 STUDIES = {}
@@ -58,6 +76,139 @@ def get_study(name):
     return STUDIES[name]
 
 
-for _study in (_ONE_STEP, _SAMPLE_COMPLEXITY, _PARAMETER_SCALING, _RANDOM_INIT, _TRAINING,
-               _K_SPARSE, _ZERO_SENSITIVITY_BOUND):
+#: The entry-point group through which an installed package registers studies:
+#: each entry point names a Study (``my_package.my_study:STUDY``) or a module
+#: holding one (``my_package.my_study``).
+ENTRY_POINT_GROUP = "skxor.studies"
+
+
+def _study_of(module, where):
+    """The Study of a module: its ``STUDY``, or the only Study among its attributes."""
+    study = getattr(module, "STUDY", None)
+    if isinstance(study, Study):
+        return study
+    if study is not None:
+        raise ValueError(f"{where}: STUDY must be a skxor.studies.Study; got "
+                         f"{type(study).__name__}.")
+    found = {id(v): v for v in vars(module).values() if isinstance(v, Study)}
+    if len(found) == 1:
+        return next(iter(found.values()))
+    if not found:
+        raise ValueError(
+            f"{where} defines no skxor.studies.Study: declare one as STUDY = Study(...) "
+            "(see the user guide, 'Your own study').")
+    names = sorted(study.name for study in found.values())
+    raise ValueError(f"{where} defines {len(found)} studies ({', '.join(names)}); name the "
+                     "one to run STUDY.")
+
+
+def load_study(path):
+    """The study declared in the Python file ``path`` (what ``skxor run path.py`` runs).
+
+    The file is imported as a module of its own; its study is its ``STUDY``
+    attribute, or else the only :class:`Study` it defines. Its cells run in
+    joblib or dask workers like a library study's (their code travels with
+    them), and their checkpoints are keyed by the study's name, the cell
+    function and the cell's parameters, so a rerun of the same file resumes.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.py`` file.
+
+    Returns
+    -------
+    study : Study
+
+    Raises
+    ------
+    ValueError
+        The file does not exist, is not a ``.py`` file, cannot be imported
+        (the message quotes the error), or defines no Study or several
+        without a ``STUDY``.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from skxor.studies import load_study
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "squares.py"
+    >>> _ = path.write_text(
+    ...     "from skxor.studies import Grid, Study\\n"
+    ...     "from skxor.studies._parameters import POSITIVE\\n"
+    ...     "def square(x, seed):\\n"
+    ...     "    return {'y': x * x}\\n"
+    ...     "STUDY = Study(name='squares', description='Squares.', cell=square,\\n"
+    ...     "              parameters={'x': [Grid(POSITIVE)], 'seeds': [POSITIVE]},\\n"
+    ...     "              presets={'quick': {'x': [1, 2], 'seeds': 1}})\\n")
+    >>> study = load_study(path)
+    >>> study.name, study.run()["y"].tolist()
+    ('squares', [1, 4])
+    """
+    path = Path(path)
+    if path.suffix != ".py":
+        raise ValueError(f"a study file must be a .py file; got {str(path)!r}.")
+    if not path.is_file():
+        raise ValueError(f"no study file {str(path)!r} (no such file).")
+    path = path.resolve()
+    # A stable module name per file: checkpoints name the cell function by it.
+    stem = re.sub(r"\W", "_", path.stem)
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:8]
+    name = f"skxor_user_study_{stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's code: any error is reported, never a traceback
+        sys.modules.pop(name, None)
+        raise ValueError(f"{path} could not be imported: {type(exc).__name__}: {exc}") from exc
+    _pickle_by_value(module)
+    return _study_of(module, str(path))
+
+
+def _pickle_by_value(module):
+    """Send the module's functions to joblib and dask workers by value, not by name.
+
+    A worker cannot import a module loaded from a file path; cloudpickle
+    then ships the cell function's code itself.
+    """
+    for name in ("joblib.externals.cloudpickle", "cloudpickle"):
+        try:
+            cloudpickle = importlib.import_module(name)
+        except ImportError:
+            continue
+        register = getattr(cloudpickle, "register_pickle_by_value", None)
+        if register is not None:
+            register(module)
+
+
+def _entry_point_studies():
+    """The studies installed packages register (a broken one is warned about, skipped)."""
+    try:
+        points = metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:  # pragma: no cover - a broken installation's metadata
+        return []
+    studies = []
+    for point in points:
+        try:
+            value = point.load()
+            study = value if isinstance(value, Study) else _study_of(
+                value, f"entry point {point.name} ({point.value})")
+        except Exception as exc:  # a plugin must not break the library
+            warnings.warn(f"skxor: the study of entry point {point.name!r} ({point.value}) "
+                          f"could not be loaded: {type(exc).__name__}: {exc}",
+                          RuntimeWarning, stacklevel=2)
+            continue
+        studies.append(study)
+    return studies
+
+
+for _module in LIBRARY_STUDIES:
+    register(importlib.import_module(f".{_module}", __package__).STUDY)
+
+for _study in _entry_point_studies():
+    if _study.name in STUDIES:
+        warnings.warn(f"skxor: an installed package registers a study named {_study.name!r}, "
+                      "which is taken; it is left out.", RuntimeWarning, stacklevel=1)
+        continue
     register(_study)

@@ -49,6 +49,7 @@ from .._utils._files import prepare_out_dir
 from .._version import __version__
 from ._floor import collect_floor, describe_floor
 from ._registry import STUDIES, get_study
+from ._study import Study
 from ._sweep import atomic_write as _atomic_write
 from ._sweep import atomic_write_text as _atomic_write_text
 from ._sweep import connect
@@ -435,12 +436,13 @@ def run_studies(
 
     Parameters
     ----------
-    names : list of str
-        Registered study names (see ``skxor list``).
+    names : list of str or Study
+        Registered study names (see ``skxor list``), or studies (a
+        :class:`~skxor.studies.Study`, such as :func:`load_study` returns).
     preset : {"quick", "full"}, default="quick"
     out_dir : path, default="skxor_results"
     overrides : dict of str to dict, optional
-        Per-study parameter overrides, ``{study: {param: value}}``.
+        Per-study parameter overrides, ``{study name: {param: value}}``.
     n_jobs : int or None, default=None
     %(scheduler)s
     progress : bool, default=True
@@ -467,7 +469,7 @@ def run_studies(
     echo = echo or (lambda line: None)
     out = prepare_out_dir(out_dir)
     overrides = overrides or {}
-    studies = [get_study(name) for name in names]
+    studies = [name if isinstance(name, Study) else get_study(name) for name in names]
     params = {study.name: study.params(preset, overrides.get(study.name)) for study in studies}
     client = connect(scheduler) if scheduler is not None else None
     results = {}

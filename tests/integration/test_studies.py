@@ -218,7 +218,7 @@ def _toy_floor_study(monkeypatch):
                     "floor": [StrOptions({"measured", "absent", "nan"})]},
         presets={"quick": {"sleep": 0.2, "floor": "measured"}},
         cell=_toy_floor_compute, compute=_toy_floor_compute, summary=lambda t: t,
-        figures=lambda t: {}, report=lambda t: "## Toy floor", key=("x",),
+        figures=lambda t: {}, report=lambda t: "## Toy floor", key=("x",), setting=(),
     )
     monkeypatch.setitem(STUDIES, "toy_floor", study)
 

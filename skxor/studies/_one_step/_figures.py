@@ -1,0 +1,210 @@
+"""The one-step study's figures: success against d, against the step length, attention maps."""
+
+import numpy as np
+import torch
+
+from ...datasets import make_sparse_parity
+from ...nn import attention_weights, sparse_xor_init
+from ...theory import population_step
+from .._figures import figure_legend, interval_errors, log_axis, offset
+from ._summary import best_cells, best_steps, run_setting, summarise_one_step
+
+
+_STYLE = {"softmax": ("o", "-"), "linear": ("s", "--"), "erf": ("^", ":")}
+
+
+def attention_maps(d=60, m=32, seed=1, step_length=100.0):
+    """Attention of both heads after one population step, per attention type.
+
+    Returns
+    -------
+    maps : dict of str to ndarray of shape (2, d)
+    support : ndarray of shape (2,)
+    """
+    _, _, support = make_sparse_parity(1, d, return_support=True, random_state=seed)
+    maps = {}
+    for attention in ("softmax", "linear", "erf"):
+        keys, theta0 = sparse_xor_init(d, m, random_state=seed)
+        theta = population_step(
+            theta0, keys, support, attention,
+            step_length=step_length,
+        )
+        with torch.no_grad():
+            maps[attention] = attention_weights(
+                torch.as_tensor(keys) @ torch.as_tensor(theta).T, attention
+            ).numpy().T
+    return maps, support
+
+
+def plot_attention_maps(maps, support, title):
+    """Each attention type's heads as an :class:`~skxor.plotting.AttentionDisplay`, one row each.
+
+    All rows share one colour scale (:meth:`AttentionDisplay.shared_norm
+    <skxor.plotting.AttentionDisplay.shared_norm>`) and one colour bar, so
+    weights of about 1/d look as small as they are; crosses mark each head's
+    most attended position, triangles the support.
+
+    Parameters
+    ----------
+    maps : dict of str to array-like of shape (n_heads, d)
+        Attention weights per attention type, one row per head (as returned
+        by :func:`~skxor.studies._one_step.attention_maps`).
+    support : array-like of int
+        The support positions, marked above each row.
+    title : str
+        The figure's title.
+
+    Returns
+    -------
+    figure : matplotlib.figure.Figure
+        One row of axes per attention type, then the shared colour bar.
+
+    Examples
+    --------
+    >>> from skxor.studies import plot_attention_maps
+    >>> from skxor.studies._one_step import attention_maps
+    >>> maps, support = attention_maps(d=20, m=8)
+    >>> support.tolist()
+    [3, 16]
+    >>> fig = plot_attention_maps(maps, support, "One population step, d = 20, m = 8")
+    >>> len(fig.axes)  # three attention types and the colour bar
+    4
+    >>> for ax in fig.axes[:3]:
+    ...     print(ax.get_title(loc="left"))
+    softmax: largest weight 1, most attended [16, 3]
+    linear: largest weight 2.27, most attended [3, 3]
+    erf: largest weight 0.1, most attended [1, 1]
+    """
+    from matplotlib.figure import Figure
+
+    from ...plotting import AttentionDisplay
+
+    norm = AttentionDisplay.shared_norm(maps.values())
+    heat = Figure(figsize=(9, 1.5 * len(maps) + 1.2), layout="constrained")
+    axes = np.atleast_1d(heat.subplots(len(maps), 1, sharex=True))
+    displays = []
+    for row, (ax, (attention, gamma)) in enumerate(zip(axes, maps.items())):
+        gamma = np.asarray(gamma)
+        name = (f"{attention}: largest weight {gamma.max():.3g}, most attended "
+                f"{gamma.argmax(axis=1).tolist()}")
+        displays.append(AttentionDisplay(gamma, support=support, name=name).plot(
+            ax=ax, norm=norm, colorbar=False, legend=row == 0))
+        if row < len(maps) - 1:
+            ax.set_xlabel("")  # one "position" label, under the last row
+    heat.colorbar(displays[0].image_, ax=axes.tolist(),
+                  label="attention weight (one scale for all rows)")
+    heat.suptitle(title, fontsize="small")
+    return heat
+
+
+def plot_one_step(df):
+    """Success and specialisation vs d at each variant's best step, success vs step length, maps.
+
+    Returns
+    -------
+    figures : dict of str to matplotlib.figure.Figure
+        ``"success"``: one column per m, success rate (top) and specialised
+        rate (bottom) against d with Wilson 95% intervals, one series per
+        attention type, n and T, each at its best step length
+        (:func:`best_steps`), slightly offset in d so none hides another.
+        ``"step_length"``: success rate (Wilson 95%, pooled over d and m)
+        and median loss after the steps against the step length, one series
+        per attention type, n and T: every step length tried.
+        ``"attention_maps"``: both heads' weights after one population step
+        (d = 60, m = 32) for each attention type on one colour scale.
+
+    Examples
+    --------
+    >>> from skxor.studies import one_step, plot_one_step
+    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
+    ...               n_steps=1)
+    >>> figures = plot_one_step(df)
+    >>> sorted(figures)
+    ['attention_maps', 'step_length', 'success']
+    >>> len(figures["success"].axes)  # success (top) and specialised (bottom) for m = 32
+    2
+    >>> [text.get_text() for text in figures["success"].legends[0].get_texts()]
+    ['erf, step 10', 'linear, step 10', 'softmax, step 100']
+    """
+    from matplotlib.figure import Figure
+
+    best = best_steps(df)
+    summary = summarise_one_step(best_cells(df))
+    ms = sorted(summary["m"].unique())
+    series = list(summary.groupby(["attention", "n", "n_steps"]).groups)
+    fig = Figure(figsize=(3.8 * len(ms) + 1.0, 5.8 + 0.2 * len(series)), layout="constrained")
+    axes = np.asarray(fig.subplots(2, len(ms), sharex=True, sharey=True)).reshape(2, len(ms))
+    several_t = summary["n_steps"].nunique() > 1
+
+    def label(attention, n, steps, step_length=None):
+        text = attention if n == 0 else f"{attention}, n = {n:,}"
+        if several_t:
+            text += f", T = {steps}"
+        return text + ("" if step_length is None else f", step {step_length:g}")
+
+    for col, m in enumerate(ms):
+        part = summary[summary["m"] == m]
+        for i, (attention, n, steps) in enumerate(series):
+            group = part[(part["attention"] == attention) & (part["n"] == n)
+                         & (part["n_steps"] == steps)]
+            if group.empty:
+                continue
+            marker, line = _STYLE.get(attention, ("D", "-."))
+            step_length = float(group["step_length"].iloc[0])
+            for row, key in enumerate(["success", "specialised"]):
+                rate = group[f"{key}_rate"]
+                err = interval_errors(rate, group[f"{key}_low"], group[f"{key}_high"])
+                axes[row, col].errorbar(
+                    offset(group["d"], i, len(series), spread=0.035, base=10), rate,
+                    yerr=err, marker=marker, ls=line if steps == 1 else "-.",
+                    capsize=2, ms=5, mfc="none" if steps > 1 else None,
+                    label=label(attention, n, steps, step_length), color=f"C{i}",
+                )
+        axes[0, col].set_title(f"m = {m}")
+    ds = sorted(summary["d"].unique())
+    for ax in axes.ravel():
+        log_axis(ax, ds, label="d (input length)")
+        ax.set_ylim(-0.05, 1.05)
+    for ax in axes[0]:
+        ax.set_ylabel("success rate (acc. >= 0.99)")
+    for ax in axes[1]:
+        ax.set_ylabel("specialised rate\n(heads on distinct support bits)")
+    figure_legend(fig, axes, loc="outside lower center", ncols=min(len(series), 3),
+                  fontsize="x-small", title="each attention type and T at its best step length")
+    fig.suptitle(f"Normalised gradient steps: {run_setting(df)}; each attention at its best "
+                 "step length; bars: Wilson 95%", fontsize="small")
+
+    sweep = Figure(figsize=(9.0, 4.4), layout="constrained")
+    saxes = sweep.subplots(1, 2)
+    lengths = sorted(best["step_length"].unique())
+    groups = list(best.groupby(["attention", "n", "n_steps"], sort=True).groups)
+    for i, (attention, n, steps) in enumerate(groups):
+        g = best[(best["attention"] == attention) & (best["n"] == n)
+                 & (best["n_steps"] == steps)].sort_values("step_length")
+        marker, line = _STYLE.get(attention, ("D", "-."))
+        style = dict(marker=marker, ls=line if steps == 1 else "-.", ms=5, color=f"C{i}",
+                     mfc="none" if steps > 1 else None,
+                     label=f"{label(attention, n, steps)}, T = {steps}" if not several_t
+                     else label(attention, n, steps))
+        saxes[0].errorbar(
+            offset(g["step_length"], i, len(groups), spread=0.03, base=10), g["success_rate"],
+            yerr=interval_errors(g["success_rate"], g["success_low"], g["success_high"]),
+            capsize=2, **style)
+        # Exact zeros (saturated softmax) drawn at the axis floor.
+        saxes[1].plot(g["step_length"], np.maximum(g["median_loss"], 1e-12), **style)
+    for ax in saxes:
+        log_axis(ax, lengths, label="length of each normalised step")
+    saxes[0].set_ylim(-0.05, 1.05)
+    saxes[0].set_ylabel("success rate, pooled over d and m")
+    saxes[1].set_yscale("log")
+    saxes[1].axhline(1.0, color="black", lw=0.8, ls=":", zorder=3,
+                     label="loss of the zero output (1)")
+    saxes[1].set_ylabel("median population loss after the steps\n(floored at 1e-12)")
+    figure_legend(sweep, saxes, loc="outside lower center", ncols=4, fontsize="x-small")
+    sweep.suptitle(f"Step length swept per attention: {run_setting(df)}; bars: Wilson 95% over "
+                   "runs (seeds x d x m)", fontsize="small")
+
+    maps, support = attention_maps()
+    heat = plot_attention_maps(
+        maps, support, "Attention after one population step (n = 0), d = 60, m = 32, seed 1")
+    return {"success": fig, "step_length": sweep, "attention_maps": heat}

@@ -1,0 +1,66 @@
+"""The one-step study's headline bullet (``skxor headline``), every number from its table."""
+
+from .._report import values_text
+from .._stats import format_interval
+from ._summary import best_steps, checked
+
+
+def headline(df):
+    """The one-step study's bullet in ``skxor headline``: each attention at its best step length.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table of :func:`~skxor.studies.one_step`.
+
+    Returns
+    -------
+    text : str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._one_step import headline
+    >>> print(headline(pd.DataFrame({
+    ...     "attention": ["softmax"] * 4, "n": 0, "d": 100, "m": 16, "n_steps": 1,
+    ...     "step_length": 100.0, "seed": range(4), "success": [True, True, True, False],
+    ...     "specialised": True, "loss_after_step": 0.0})))  # doctest: +NORMALIZE_WHITESPACE
+    **Gradient steps, softmax vs linear vs erf, each at its best step length** (exact
+    population steps, 4 seeds, d = 100, m = 16; T normalised steps, step lengths 100
+    tried, each attention's best chosen on these runs; success = test accuracy >= 0.99,
+    in runs = seeds x d x m; 95% Wilson intervals): T = 1: softmax (steps of 100)
+    3/4 = 0.75 [0.30, 0.95].
+    """
+    title = "**Gradient steps, softmax vs linear vs erf, each at its best step length**"
+    if len(df) == 0:
+        return f"{title}: the table holds no runs; nothing to summarise."
+    cells = checked(df)
+    if "step_length" not in cells:
+        cells["step_length"] = float("nan")
+    population = cells[cells["n"] == 0]
+    if len(population):
+        data, kind = population, "exact population steps"
+    else:
+        data = cells
+        kind = "full-batch steps on n = " + values_text(int(n) for n in cells["n"]) + " samples"
+    best = best_steps(data)
+    best = best[best["best"]]
+    order = {"softmax": 0, "linear": 1, "erf": 2}
+    parts = []
+    for steps, group in best.groupby("n_steps", sort=True):
+        group = group.sort_values("attention", key=lambda a: a.map(order).fillna(3))
+        each = [
+            f"{r.attention} (steps of {r.step_length:g}) {r.successes}/{r.runs} = "
+            f"{format_interval(r.success_rate, r.success_low, r.success_high)}"
+            for r in group.itertuples()
+        ]
+        parts.append(f"T = {int(steps)}: " + ", ".join(each))
+    lengths = values_text(float(v) for v in data["step_length"].dropna())
+    seeds = data["seed"].nunique()
+    return (
+        f"{title} ({kind}, {seeds} seeds, d = {values_text(int(d) for d in data['d'])}, "
+        f"m = {values_text(int(m) for m in data['m'])}; T normalised steps, step lengths "
+        f"{lengths or 'not recorded'} tried, each attention's best chosen on these runs; "
+        "success = test accuracy >= 0.99, in runs = seeds x d x m; 95% Wilson intervals): "
+        + "; ".join(parts) + "."
+    )

@@ -1,0 +1,153 @@
+"""The one-step study's summaries: rates per cell, and each attention type's best step length."""
+
+import pandas as pd
+
+from .._report import preset_text
+from .._stats import rate_with_interval
+
+
+def _rate_columns(flags, name):
+    rate, low, high, _ = rate_with_interval(flags)
+    return {f"{name}_rate": rate, f"{name}_low": low, f"{name}_high": high}
+
+
+_GROUP = ["attention", "d", "m", "n", "n_steps", "step_length"]
+
+
+#: Columns every one-step table has (``n_steps`` and ``step_length`` may be
+#: missing in tables written before they were swept).
+_REQUIRED = ("attention", "d", "m", "n", "seed", "success", "specialised", "loss_after_step")
+
+
+def checked(df):
+    """``df`` with the columns of tables written before T and the step were swept."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame (the table of one_step); "
+                        f"got {type(df).__name__}.")
+    missing = [c for c in _REQUIRED if c not in df]
+    if missing:
+        raise ValueError(f"df lacks the column(s) {missing}: a one_step table has "
+                         f"{', '.join(_REQUIRED)}.")
+    df = df.copy()
+    if "n_steps" not in df:
+        df["n_steps"] = 1
+    df["n_steps"] = df["n_steps"].fillna(1).astype(int)
+    df["n"] = df["n"].astype(int)
+    for column in ("success", "specialised"):
+        df[column] = df[column].astype(bool)
+    return df
+
+
+def summarise_one_step(df):
+    """Per attention, d, m, n, T and step length: success and specialisation with Wilson 95% intervals.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`one_step`.
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+        Columns ``attention, d, m, n, n_steps, step_length, success_rate,
+        success_low, success_high, specialised_rate, specialised_low,
+        specialised_high, median_loss, median_support_mass, seeds``.
+
+    Examples
+    --------
+    >>> from skxor.studies import one_step, summarise_one_step
+    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256, step_length=100.0, n_steps=1)
+    >>> summary = summarise_one_step(df)
+    >>> summary[["attention", "success_rate", "specialised_rate", "seeds"]].values.tolist()
+    [['erf', 0.0, 0.0, 3], ['linear', 0.0, 1.0, 3], ['softmax', 1.0, 1.0, 3]]
+    """
+    rows = []
+    for key, group in checked(df).groupby(_GROUP, sort=True):
+        rows.append({
+            **dict(zip(_GROUP, key)),
+            **_rate_columns(group["success"], "success"),
+            **_rate_columns(group["specialised"], "specialised"),
+            "median_loss": float(group["loss_after_step"].median()),
+            "median_support_mass": float(group["support_mass_min"].median()),
+            "seeds": int(len(group)),
+        })
+    return pd.DataFrame(rows, columns=[*_GROUP, "success_rate", "success_low", "success_high",
+                                       "specialised_rate", "specialised_low",
+                                       "specialised_high", "median_loss",
+                                       "median_support_mass", "seeds"])
+
+
+def best_steps(df):
+    """Each attention type and T at every step length, pooled over d and m; the best marked.
+
+    For each (attention, n, T), the best step length is the one with the
+    most successes over all runs (seeds x d x m), ties broken by the lower
+    median loss after the steps. It is chosen on the runs it is reported
+    on, so each variant's rate at its best step is optimistic for that
+    variant: the comparison gives linear and erf their best case.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`one_step`.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        One row per (attention, n, n_steps, step_length): ``successes``,
+        ``runs``, ``success_rate``, ``success_low``, ``success_high`` (Wilson
+        95% over runs), ``specialised`` (count), ``median_loss``,
+        ``median_max_weight`` and ``best`` (True at the best step length).
+
+    Examples
+    --------
+    >>> from skxor.studies import one_step
+    >>> from skxor.studies._one_step import best_steps
+    >>> df = one_step(d=[100], m=[16], seeds=3, n_test=256, step_length=[1.0, 100.0],
+    ...               n_steps=1, attention=["softmax"])
+    >>> table = best_steps(df)
+    >>> table[["step_length", "successes", "runs", "best"]].values.tolist()
+    [[1.0, 0, 3, False], [100.0, 3, 3, True]]
+    """
+    cells = checked(df)
+    keys = ["attention", "n", "n_steps", "step_length"]
+    rows = []
+    for key, group in cells.groupby(keys, sort=True):
+        rate, low, high, runs = rate_with_interval(group["success"])
+        rows.append({
+            **dict(zip(keys, key)),
+            "successes": int(group["success"].sum()), "runs": runs,
+            "success_rate": rate, "success_low": low, "success_high": high,
+            "specialised": int(group["specialised"].sum()),
+            "median_loss": float(group["loss_after_step"].median()),
+            "median_max_weight": (float(group["max_weight"].median())
+                                  if "max_weight" in group else float("nan")),
+        })
+    columns = [*keys, "successes", "runs", "success_rate", "success_low", "success_high",
+               "specialised", "median_loss", "median_max_weight"]
+    table = pd.DataFrame(rows, columns=columns)
+    table["best"] = False
+    for _, group in table.groupby(["attention", "n", "n_steps"], sort=False):
+        # Most successes first, then the lowest median loss.
+        order = group.sort_values(["successes", "median_loss"], ascending=[False, True])
+        table.loc[order.index[0], "best"] = True
+    return table
+
+
+def best_cells(df):
+    """The rows of ``df`` at each (attention, n, T)'s best step length."""
+    best = best_steps(df)
+    best = best[best["best"]][["attention", "n", "n_steps", "step_length"]]
+    return checked(df).merge(best, on=["attention", "n", "n_steps", "step_length"])
+
+
+def steps_text(steps):
+    return "1 step" if int(steps) == 1 else f"{int(steps)} steps"
+
+
+def run_setting(df):
+    """'population steps (n = 0), quick preset, 10 seeds per cell' for titles."""
+    ns = sorted(int(n) for n in df["n"].unique())
+    kind = ("population steps (n = 0)" if ns == [0]
+            else "n = " + ", ".join("population" if n == 0 else f"{n:,}" for n in ns))
+    return f"{kind}, {preset_text(checked(df), _GROUP)}"

@@ -1,0 +1,213 @@
+"""The report text every study writes: sections, tables, rates, the run's preset and seeds.
+
+One place for the Markdown scaffolding of ``report.md`` sections and
+headline bullets, so that every study states its preset, seeds and
+intervals the same way. The numbers come from :mod:`skxor.studies._stats`.
+"""
+
+import numpy as np
+import pandas as pd
+
+from ._stats import format_interval, rate_with_interval
+from ._study import run_preset
+
+__all__ = [
+    "empty_section",
+    "interval_table",
+    "markdown_table",
+    "preset_text",
+    "rate_text",
+    "run_text",
+    "section",
+    "seeds_text",
+    "values_text",
+]
+
+
+def section(title, *blocks):
+    """A report section: ``## title``, then each non-empty block, blank lines between.
+
+    Examples
+    --------
+    >>> from skxor.studies._report import section
+    >>> print(section("Squares", "One paragraph.", "", "| x |\\n|---|"))
+    ## Squares
+    <BLANKLINE>
+    One paragraph.
+    <BLANKLINE>
+    | x |
+    |---|
+    """
+    return "\n\n".join([f"## {title}", *(str(b) for b in blocks if b)])
+
+
+def empty_section(title, what="rows"):
+    """The section of a study whose table holds nothing: ``## title`` and one sentence.
+
+    Examples
+    --------
+    >>> from skxor.studies._report import empty_section
+    >>> empty_section("Squares", "runs")
+    '## Squares\\n\\nThe table holds no runs: nothing to report.'
+    """
+    return section(title, f"The table holds no {what}: nothing to report.")
+
+
+def markdown_table(table, floatfmt=".3g", index=False):
+    """``table`` as a Markdown table; ``"(no rows)"`` when it is empty.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._report import markdown_table
+    >>> print(markdown_table(pd.DataFrame({"x": [1.23456]})))
+    |    x |
+    |-----:|
+    | 1.23 |
+    >>> markdown_table(pd.DataFrame({"x": []}))
+    '(no rows)'
+    """
+    if len(table) == 0:
+        return "(no rows)"
+    return table.to_markdown(index=index, floatfmt=floatfmt)
+
+
+def interval_table(summary, digits=2):
+    """``summary`` with each ``<c>_rate``, ``<c>_low``, ``<c>_high`` triple as one column ``<c>``.
+
+    The column reads ``"0.80 [0.49, 0.94]"`` (:func:`format_interval`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._report import interval_table
+    >>> summary = pd.DataFrame({"d": [10], "success_rate": [0.8], "success_low": [0.49],
+    ...                         "success_high": [0.94], "rows": [10]})
+    >>> interval_table(summary).values.tolist()
+    [[10, '0.80 [0.49, 0.94]', 10]]
+    """
+    table = summary.copy()
+    for column in list(table.columns):
+        if not column.endswith("_rate"):
+            continue
+        name = column[: -len("_rate")]
+        low, high = f"{name}_low", f"{name}_high"
+        if low not in table or high not in table:
+            continue
+        table[column] = [format_interval(r, lo, hi, digits) for r, lo, hi in
+                         table[[column, low, high]].to_numpy(dtype=float)]
+        table = table.drop(columns=[low, high]).rename(columns={column: name})
+    return table
+
+
+def rate_text(flags):
+    """``"3/4 = 0.75 [0.30, 0.95]"``: successes out of runs, with the Wilson 95% interval.
+
+    Examples
+    --------
+    >>> from skxor.studies._report import rate_text
+    >>> rate_text([True, True, True, False])
+    '3/4 = 0.75 [0.30, 0.95]'
+    """
+    rate, low, high, n = rate_with_interval(flags)
+    return f"{int(round(rate * n)) if n else 0}/{n} = {format_interval(rate, low, high)}"
+
+
+def values_text(values):
+    """The distinct ``values``, sorted, as ``"1, 10, 100"`` (floats in ``%g``).
+
+    Examples
+    --------
+    >>> from skxor.studies._report import values_text
+    >>> values_text([100.0, 1.0, 10.0, 1.0]), values_text([3, 2])
+    ('1, 10, 100', '2, 3')
+    """
+    return ", ".join(f"{v:g}" if isinstance(v, float) else str(v)
+                     for v in sorted(set(values)))
+
+
+def seeds_text(counts):
+    """``"10 seeds"``, or ``"8-10 seeds"`` when the cells' seed ``counts`` differ.
+
+    Examples
+    --------
+    >>> from skxor.studies._report import seeds_text
+    >>> seeds_text([10, 10]), seeds_text([8, 10])
+    ('10 seeds', '8-10 seeds')
+    """
+    counts = pd.Series(counts)
+    low, high = counts.min(), counts.max()
+    return f"{low} seeds" if low == high else f"{low}-{high} seeds"
+
+
+def preset_text(table, by, *, per="per cell"):
+    """``"quick preset, 10 seeds per cell"``: the run's preset (when the table is one run's) and seeds.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A study's table with a ``seed`` column, stamped by
+        :meth:`Study.stamp <skxor.studies.Study.stamp>`.
+    by : list of str
+        The columns of one cell (the seeds are counted per cell).
+    per : str, default="per cell"
+        Follows the seed count ("" for none).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._report import preset_text
+    >>> table = pd.DataFrame({"d": [1, 1, 2], "seed": [0, 1, 0]})
+    >>> preset_text(table, ["d"])
+    '1-2 seeds per cell'
+    >>> table.attrs.update(preset="quick", rows=3)
+    >>> preset_text(table, ["d"], per="")
+    'quick preset, 1-2 seeds'
+    """
+    preset = run_preset(table)
+    where = "" if preset is None else f"{preset} preset, "
+    seeds = table.groupby(list(by))["seed"].nunique() if by else [table["seed"].nunique()]
+    return f"{where}{seeds_text(seeds)}" + (f" {per}" if per else "")
+
+
+def run_text(table, study):
+    """One sentence on the run behind ``table``: preset, seeds per cell and setting.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies._report import run_text
+    >>> table = pd.DataFrame({"attention": "erf", "d": 10, "m": 2, "n": 0,
+    ...                       "step_length": 1.0, "n_steps": 1, "n_test": 9,
+    ...                       "seed": [0, 1]})
+    >>> run_text(table, get_study("one_step"))
+    'Run: 2 seeds per cell; setting: n_test=9.'
+    """
+    by = [k for k in study.key if k != "seed" and k in table]
+    parts = []
+    if "seed" in table:
+        parts.append(preset_text(table, by))
+    elif run_preset(table):
+        parts.append(f"{run_preset(table)} preset")
+    params = table.attrs.get("params") or {}
+    setting = [f"{name}={_format(params[name])}" if name in params
+               else f"{name}={_value(table[name])}"
+               for name in study.setting if name in params or name in table]
+    if setting:
+        parts.append("setting: " + ", ".join(setting))
+    return f"Run: {'; '.join(parts)}." if parts else ""
+
+
+def _format(value):
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_format(v) for v in value) + "]"
+    return f"{value:g}" if isinstance(value, (float, np.floating)) else str(value)
+
+
+def _value(column):
+    """The one value of a column, or ``{a, b}`` when the rows differ."""
+    values = column.dropna().unique()
+    if len(values) == 1:
+        return _format(values[0])
+    return "{" + ", ".join(_format(v) for v in sorted(values.tolist())) + "}"

@@ -1,0 +1,170 @@
+"""Sample complexity: test accuracy against n, and the n needed per d.
+
+Each cell runs :func:`sklearn.model_selection.learning_curve` for one model,
+one d and one seed: the model is fitted on growing prefixes of one training
+set and scored on a fixed, held-out test split. A seed's ``n*`` is the
+smallest training size from which the test accuracy stays at or above the
+target (0.95 by default) at every larger size tried. The grid only brackets
+it: the true n* lies in ``(last failing n, first reaching n]``, the grid
+cell below the first size from which the accuracy stays up. A seed whose
+accuracy stays up from the smallest size tried is *left-censored* (n* in
+``(0, n_min]``), one that does not stay up by n_max is *right-censored* (n* > n_max);
+both are kept. The growth of n* with d is fitted by maximum likelihood to
+these intervals (:func:`fit_exponents`): log n* normal around
+``b + a log d`` with a common spread, each seed contributing the probability
+of its interval, with a profile-likelihood 95% interval for the exponent a.
+Han & Ghoshdastidar's one-step bound grows as d^4 up to polylog factors, and
+their own experiments found far fewer samples than the bound to suffice.
+"""
+
+from numbers import Real
+
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._floor import TIME_COLUMNS
+from .._parameters import AT_LEAST_TWO, POSITIVE, Grid
+from .._study import Study
+from ._cells import MODELS, learning_curves, sample_complexity_cell, train_sizes
+from ._figures import plot_sample_complexity
+from ._headline import headline
+from ._report import report_sample_complexity
+from ._summary import (
+    SETTING_COLUMNS,
+    censored_loglog_fit,
+    exponents,
+    fit_exponents,
+    like_for_like,
+    n_star_per_seed,
+    samples_needed,
+)
+
+#: Every parameter of the study and the values it accepts.
+PARAMETERS = {
+    "model": [Grid(StrOptions(set(MODELS)))],
+    "d": [Grid(AT_LEAST_TWO)],
+    # Training sizes: a geometric grid of n_sizes values from n_min to n_max.
+    "n_min": [AT_LEAST_TWO],
+    "n_max": [AT_LEAST_TWO],
+    "n_sizes": [POSITIVE],
+    "seeds": [POSITIVE],
+    # Above 1/2, the accuracy of guessing.
+    "target": [Interval(Real, 0.5, 1, closed="right")],
+    "n_test": [POSITIVE],
+}
+
+PRESETS = {
+    "quick": dict(
+        model=["transformer_one_step", "transformer_multi_step"],
+        d=[16, 32, 64],
+        n_min=16,
+        n_max=8192,
+        n_sizes=10,
+        seeds=3,
+        target=0.95,
+        n_test=1000,
+    ),
+    # Only the differences from quick.
+    "full": dict(
+        model=list(MODELS),
+        d=[16, 25, 40, 64, 100, 160],
+        n_min=25,
+        n_max=102400,
+        n_sizes=25,
+        seeds=10,
+        n_test=5000,
+    ),
+}
+
+
+def _check(params):
+    if params["n_min"] > params["n_max"]:
+        raise ValueError(
+            f"n_min must not exceed n_max; got n_min={params['n_min']}, "
+            f"n_max={params['n_max']}."
+        )
+
+
+STUDY = Study(
+    name="sample_complexity",
+    description=(
+        "Learning curves (sklearn learning_curve): test accuracy vs n per d, the "
+        "per-seed samples n*(d) needed for 95% accuracy as grid cells (censored seeds "
+        "kept) and its exponent by censoring-aware maximum likelihood, with a "
+        "profile-likelihood interval."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=sample_complexity_cell,
+    tabulate=learning_curves,
+    summary=samples_needed,
+    figures=plot_sample_complexity,
+    report=report_sample_complexity,
+    headline=headline,
+    # One row per training size of each curve.
+    key=("model", "d", "seed", "n"),
+    check=_check,
+    setting=SETTING_COLUMNS,
+    floor="the fits and test scoring of every learning curve",
+)
+
+sample_complexity = STUDY.function(
+    """Test accuracy against training size n for several d (learning curves).
+
+    Parameters
+    ----------
+    preset : {"quick", "full"}, default="quick"
+        ``quick`` (rough, seconds): one- and five-step transformers at d in
+        {16, 32, 64}, n from 16 to 8 192 in steps of x2, 3 seeds. ``full``:
+        adds the FFNN; d in {16, 25, 40, 64, 100, 160}, n from 25 to 102 400
+        in steps of x sqrt(2) (25 sizes), 10 seeds (hours on 2 cores; use
+        ``n_jobs`` or a dask scheduler).
+    %(study_options)s
+    **overrides
+        Replace preset entries: ``model``, ``d`` (lists), ``n_min``,
+        ``n_max``, ``n_sizes``, ``seeds``, ``target``, ``n_test``.
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        Long format: one row per (model, d, seed, n) with ``accuracy``, the
+        settings ``n_min``, ``n_max``, ``n_sizes``, ``n_test`` and the
+        accuracy ``target``, and ``seconds`` and ``floor_seconds`` (the
+        learning curve's time and the part spent fitting and scoring, on its
+        first row; 0 on the others). ``attrs`` holds the parameters used
+        (``params``), the preset they equal (``preset``, None when
+        overridden), the rows computed (``rows``), and ``floor_seconds`` and
+        ``floor_description`` (the summed floor time and what it covers).
+
+    Examples
+    --------
+    >>> from skxor.studies import sample_complexity
+    >>> df = sample_complexity(model=["transformer_multi_step"], d=[20], seeds=1,
+    ...                        n_min=200, n_max=4000, n_sizes=3, n_test=500)
+    >>> df[["n", "accuracy"]].to_dict("list")["n"]
+    [200, 894, 4000]
+    """)
+
+# Checkpoints name the cell function by its module: the name it had before the
+# study became a package, so that earlier checkpoints are still found.
+sample_complexity_cell.__module__ = __name__
+
+__all__ = [
+    "MODELS",
+    "PARAMETERS",
+    "PRESETS",
+    "SETTING_COLUMNS",
+    "STUDY",
+    "TIME_COLUMNS",
+    "censored_loglog_fit",
+    "exponents",
+    "fit_exponents",
+    "learning_curves",
+    "like_for_like",
+    "n_star_per_seed",
+    "plot_sample_complexity",
+    "report_sample_complexity",
+    "sample_complexity",
+    "sample_complexity_cell",
+    "samples_needed",
+    "train_sizes",
+]

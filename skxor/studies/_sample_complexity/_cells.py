@@ -1,0 +1,102 @@
+"""The sample-complexity study's cells: one learning curve each, then the long table."""
+
+import time
+
+import numpy as np
+from sklearn.model_selection import ShuffleSplit, learning_curve
+
+from ...datasets import make_sparse_parity
+from ...estimators import FFNNParityBaseline, SparseXORTransformer
+from .._common import single_thread
+from .._floor import TIME_COLUMNS
+from ._summary import SETTING_COLUMNS
+
+#: The models compared; each maps to an estimator factory in ``_estimator``.
+MODELS = ("transformer_one_step", "transformer_multi_step", "ffnn")
+
+
+def _estimator(model, seed):
+    if model == "transformer_one_step":
+        return SparseXORTransformer(m=32, random_state=seed)
+    if model == "transformer_multi_step":
+        # Five normalised steps of length 20 (measured: 10/10 seeds at d=100, n=5000).
+        return SparseXORTransformer(m=32, max_iter=5, step_length=20.0, random_state=seed)
+    if model == "ffnn":
+        # A bounded budget: 20 epochs with early stopping on a 10% split.
+        return FFNNParityBaseline(max_iter=20, early_stopping=True, random_state=seed)
+    raise ValueError(f"model must be one of {MODELS}; got {model!r}.")
+
+
+def train_sizes(n_min, n_max, n_sizes):
+    """Geometric grid of training sizes from n_min to n_max, rounded to whole samples."""
+    return np.unique(np.rint(np.geomspace(n_min, n_max, n_sizes)).astype(int)).tolist()
+
+
+def sample_complexity_cell(model, d, seed, n_min, n_max, n_sizes, n_test):
+    """One learning curve: test accuracy at each training size.
+
+    Returns
+    -------
+    result : dict
+        ``n`` and ``accuracy`` (lists, one entry per training size),
+        ``seconds`` (the whole cell) and ``floor_seconds`` (the fits and the
+        scoring of the test split, as timed by ``learning_curve``).
+
+    Examples
+    --------
+    >>> from skxor.studies._sample_complexity import sample_complexity_cell
+    >>> r = sample_complexity_cell("transformer_multi_step", 20, 0, 200, 4000, 3, 500)
+    >>> r["n"], r["floor_seconds"] <= r["seconds"]
+    ([200, 894, 4000], True)
+    """
+    start = time.perf_counter()
+    sizes = train_sizes(n_min, n_max, n_sizes)
+    X, y = make_sparse_parity(n_max + n_test, d, random_state=seed)
+    split = ShuffleSplit(n_splits=1, test_size=n_test, random_state=seed)
+    # learning_curve fits on prefixes of the training split; a prefix with one
+    # class cannot be fitted (the smallest, n_min, is the likeliest).
+    train = next(split.split(X))[0]
+    for size in sizes:
+        if np.unique(y[train[:size]]).size < 2:
+            raise ValueError(
+                f"n_min={n_min} is too small: the first {size} training samples of seed "
+                f"{seed} (d={d}) hold one class only, and a classifier needs both; use "
+                "n_min >= 16 (a random set of 16 holds one class with probability 2^-15)."
+            )
+    with single_thread():  # parallelism comes from n_jobs
+        sizes_used, _, test_scores, fit_times, score_times = learning_curve(
+            _estimator(model, seed), X, y, train_sizes=sizes, cv=split, shuffle=False,
+            return_times=True,
+        )
+    return {
+        "n": [int(s) for s in sizes_used],
+        "accuracy": test_scores[:, 0].tolist(),
+        "seconds": time.perf_counter() - start,
+        "floor_seconds": float(np.sum(fit_times) + np.sum(score_times)),
+    }
+
+
+def learning_curves(table, params):
+    """The long table: one row per (model, d, seed, n) from the sweep's one row per curve.
+
+    A curve's times stay on its first row (0 on the others), so that the
+    column sums are the study's totals; ``target`` is the run's.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._sample_complexity import learning_curves
+    >>> wide = pd.DataFrame({"model": ["ffnn"], "d": [8], "seed": [0], "n_min": [10],
+    ...                      "n_max": [20], "n_sizes": [2], "n_test": [5], "n": [[10, 20]],
+    ...                      "accuracy": [[0.5, 1.0]], "seconds": [3.0],
+    ...                      "floor_seconds": [2.0]})
+    >>> learning_curves(wide, {"target": 0.9})[["n", "accuracy", "seconds"]].values.tolist()
+    [[10.0, 0.5, 3.0], [20.0, 1.0, 0.0]]
+    """
+    long = table.explode(["n", "accuracy"], ignore_index=True)
+    long = long.astype({"n": int, "accuracy": float})
+    first = ~long.duplicated(["model", "d", "seed"], keep="first").to_numpy()
+    for name in TIME_COLUMNS:
+        long[name] = np.where(first, long[name].astype(float), 0.0)
+    long["target"] = params["target"]
+    return long[["model", "d", "seed", "n", "accuracy", *SETTING_COLUMNS, *TIME_COLUMNS]]

@@ -1,0 +1,135 @@
+"""The sample-complexity study's figures: learning curves and n* against d."""
+
+import numpy as np
+
+from .._figures import MARKERS, log_axis, offset
+from ._cells import MODELS
+from ._report import _exponent_text
+from ._summary import (
+    _analysed,
+    _grid,
+    fit_exponents,
+    n_star_per_seed,
+    run_setting,
+    samples_needed,
+)
+
+
+_MARKERS = {"transformer_one_step": "o", "transformer_multi_step": "s", "ffnn": "^"}
+
+
+def plot_sample_complexity(df):
+    """Learning curves per d, and n*(d) per seed on log-log axes with fits and bands.
+
+    Returns
+    -------
+    figures : dict of str to matplotlib.figure.Figure
+        ``"learning_curves"`` (mean test accuracy over seeds against n, one
+        panel per model, one line per d) and ``"samples_needed"`` (each
+        seed's n* as its grid cell, a bar from the last failing size to the
+        first size from which the accuracy stays up; hollow, down to the
+        axis, where left-censored at the grid floor; triangles above the
+        grid where right-censored; the maximum-likelihood fit of the median
+        n* per model with its profile-likelihood 95% slope band; a labelled
+        d^4 reference slope).
+
+    Examples
+    --------
+    >>> from skxor.studies import plot_sample_complexity, sample_complexity
+    >>> df = sample_complexity(model=["transformer_multi_step"], d=[10, 20], seeds=2,
+    ...                        n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    >>> figures = plot_sample_complexity(df)
+    >>> curves = figures["learning_curves"].axes[0]
+    >>> [text.get_text() for text in curves.get_legend().get_texts()]
+    ['d = 10', 'd = 20', 'target 0.95']
+    >>> for text in figures["samples_needed"].axes[0].get_legend().get_texts():
+    ...     print(text.get_text())
+    transformer_multi_step: grid cell (last failing n, n*] per seed
+    transformer_multi_step: n* per seed
+    transformer_multi_step: left-censored cell (0, n*]
+    transformer_multi_step: at grid floor (left-censored)
+    transformer_multi_step: ML fit, a = 1.17 [-7.44, 10.01] (4 curves, 2 censored)
+    transformer_multi_step: 95% slope band
+    reference slope d^4 (the proof's bound, up to polylog d)
+    grid floor n = 100
+    """
+    from matplotlib.figure import Figure
+
+    df = _analysed(df)
+    target = float(df["target"].iloc[0])
+    models = [m for m in MODELS if m in set(df["model"])]
+    ds = sorted(df["d"].unique())
+    curves = Figure(figsize=(4.0 * len(models) + 0.8, 3.6), layout="constrained")
+    axes = np.atleast_1d(curves.subplots(1, len(models), sharey=True))
+    mean = df.groupby(["model", "d", "n"])["accuracy"].mean().reset_index()
+    for ax, model in zip(axes, models):
+        for i, d in enumerate(ds):
+            group = mean[(mean["model"] == model) & (mean["d"] == d)]
+            ax.plot(group["n"], group["accuracy"], marker=MARKERS[i % len(MARKERS)], ms=3,
+                    ls="-", lw=1, label=f"d = {d}", color=f"C{i}")
+        ax.axhline(target, color="grey", lw=0.8, ls="--", label=f"target {target:g}")
+        ax.set_xscale("log")
+        ax.set_xlabel("training samples n")
+        ax.set_title(model, fontsize="small")
+        ax.set_ylabel("test accuracy (mean over seeds)")
+    axes[-1].legend(fontsize="x-small")
+    curves.suptitle(f"Learning curves: {run_setting(df)}", fontsize="small")
+
+    per_seed = n_star_per_seed(df)
+    fits = fit_exponents(df).set_index("model")
+    sizes, _ = _grid(df)
+    scaling = Figure(figsize=(9.5, 4.8), layout="constrained")
+    ax = scaling.subplots()
+    lo_d, hi_d = np.log(min(ds)), np.log(max(ds))
+    grid_d = np.exp(np.linspace(lo_d, hi_d, 50))
+    above = sizes.max() * 1.5  # where right-censored seeds are drawn
+    bottom = sizes.min() / 1.5
+    for i, model in enumerate(models):
+        color, marker = f"C{i}", _MARKERS.get(model, "D")
+        shift = float(offset(1.0, i, len(models), spread=0.012, base=10))  # models apart
+        part = per_seed[per_seed["model"] == model]
+        jitter = 10 ** (0.006 * (part["seed"].to_numpy() % 5 - 2))
+        x = part["d"].to_numpy() * shift * jitter
+        low, high = part["n_low"].to_numpy(float), part["n_high"].to_numpy(float)
+        ok = (part["status"] == "reached").to_numpy()
+        if ok.any():
+            ax.vlines(x[ok], low[ok], high[ok], color=color, lw=1, alpha=0.6,
+                      label=f"{model}: grid cell (last failing n, n*] per seed")
+            ax.plot(x[ok], high[ok], ls="none", marker=marker, ms=4, color=color, alpha=0.7,
+                    label=f"{model}: n* per seed")
+        floor = (part["status"] == "at grid floor").to_numpy()
+        if floor.any():
+            ax.vlines(x[floor], bottom, high[floor], color=color, lw=1, ls=":", alpha=0.6,
+                      label=f"{model}: left-censored cell (0, n*]")
+            ax.plot(x[floor], high[floor], ls="none", marker=marker, ms=5, mfc="none",
+                    color=color, label=f"{model}: at grid floor (left-censored)")
+        missing = (part["status"] == "not reached").to_numpy()
+        if missing.any():
+            ax.plot(x[missing], np.full(missing.sum(), above), ls="none", marker="^", ms=5,
+                    mfc="none", color=color,
+                    label=f"{model}: not reached by n = {sizes.max():,} (right-censored)")
+        fit = fits.loc[model]
+        if np.isfinite(fit["exponent"]):
+            centred = np.log(grid_d) - fit["log_d_centre"]
+            ax.plot(grid_d, np.exp(fit["intercept"] + fit["exponent"] * centred), color=color,
+                    lw=1.2, label=f"{model}: ML fit, a = {_exponent_text(fit)} "
+                                  f"({int(fit['n_points'])} curves, "
+                                  f"{int(fit['left_censored'] + fit['right_censored'])} censored)")
+            if np.isfinite(fit["low"]) and np.isfinite(fit["high"]):
+                band = [np.exp(fit["intercept"] + a * centred) for a in (fit["low"], fit["high"])]
+                ax.fill_between(grid_d, np.minimum(*band), np.maximum(*band), color=color,
+                                alpha=0.15, lw=0, label=f"{model}: 95% slope band")
+    reachable = per_seed.loc[per_seed["status"] != "not reached", "n_star"]
+    anchor = float(reachable.min()) if len(reachable) else float(sizes.min())
+    ax.plot(grid_d, anchor * (grid_d / min(ds)) ** 4, color="black", ls="--", lw=1, zorder=5,
+            label="reference slope d^4 (the proof's bound, up to polylog d)")
+    ax.axhline(sizes.min(), color="grey", lw=0.6, ls=":", zorder=5,
+               label=f"grid floor n = {sizes.min():,}")
+    log_axis(ax, ds, label="d (input length)")
+    ax.set_yscale("log")
+    ax.set_ylim(bottom, above * 1.5)
+    ax.set_ylabel(f"n* per seed (accuracy stays >= {target:g})")
+    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_title(f"Samples needed: {run_setting(df)}\nlines: ML fit of the median n* (censored "
+                 "kept); bands: profile likelihood 95%", fontsize="small")
+    return {"learning_curves": curves, "samples_needed": scaling}

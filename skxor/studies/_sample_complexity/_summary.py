@@ -1,0 +1,494 @@
+"""The sample-complexity study's summaries: n* per seed, per (model, d), and its exponent in d."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, stats
+
+from ..._utils._docstrings import fill_doc
+from .._report import preset_text
+from .._stats import check_confidence, check_n_boot, rate_with_interval
+
+#: The columns fixing a learning curve's grid, test split and target: tables
+#: merged from runs with other values are analysed on the latest run's only.
+SETTING_COLUMNS = ("n_min", "n_max", "n_sizes", "n_test", "target")
+
+
+def like_for_like(df):
+    """The rows sharing the last row's grid, test split and target.
+
+    A table merged from runs with other settings (see ``SETTING_COLUMNS``)
+    is analysed on the latest run's setting only, so that every curve and
+    every n* compared uses the same sizes, test split and target. Columns
+    the table lacks are not compared.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._sample_complexity import like_for_like
+    >>> df = pd.DataFrame({"n": [10, 20, 10], "target": [0.9, 0.9, 0.95]})
+    >>> like_for_like(df)["n"].tolist()
+    [10]
+    """
+    columns = [c for c in SETTING_COLUMNS if c in df]
+    if not columns or df.empty:
+        return df
+    last = df[columns].iloc[-1]
+    return df[(df[columns] == last).all(axis=1)]
+
+
+#: Columns a learning-curve table needs (``target`` too unless passed).
+REQUIRED_COLUMNS = ("model", "d", "seed", "n", "accuracy")
+
+#: The per-seed status of n* and what it means for the interval.
+STATUSES = {
+    "reached": "interval-censored: n* in (last failing n, first reaching n]",
+    "at grid floor": "left-censored: n* <= the smallest size tried",
+    "not reached": "right-censored: n* > the largest size tried",
+}
+
+
+def _validated(df, target, name="df"):
+    """The latest setting's rows of ``df`` and the target, checked (ValueError naming the input)."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame (the table of sample_complexity); "
+                        f"got {type(df).__name__}.")
+    needed = list(REQUIRED_COLUMNS) + (["target"] if target is None else [])
+    missing = [c for c in needed if c not in df]
+    if missing:
+        raise ValueError(
+            f"{name} lacks the column(s) {missing} (a learning-curve table has "
+            f"{', '.join(REQUIRED_COLUMNS)} and target" + (
+                "; or pass target=" if "target" in missing else "") + ").")
+    if df.empty:
+        raise ValueError(f"{name} holds no rows: there is nothing to summarise.")
+    df = like_for_like(df)
+    for column in ("n", "d", "accuracy"):
+        values = pd.to_numeric(df[column], errors="coerce").to_numpy(dtype=float)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            raise ValueError(f"{name}[{column!r}] holds {int(bad.sum())} missing or "
+                             "non-finite value(s); every row needs a finite value.")
+    if (df["n"] < 1).any() or (df["n"] != np.round(df["n"])).any():
+        raise ValueError(f"{name}['n'] must hold whole training sizes >= 1; got "
+                         f"{sorted(set(df['n'][(df['n'] < 1) | (df['n'] != np.round(df['n']))]))[:5]}.")
+    if not df["accuracy"].between(0, 1).all():
+        raise ValueError(f"{name}['accuracy'] must lie in [0, 1].")
+    if target is None:
+        target = df["target"].iloc[0]
+        where = f"{name}['target']"
+    else:
+        where = "target"
+    try:
+        target = float(target)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where} must be a number in (0.5, 1]; got {target!r}.") from None
+    # As the study's own parameter: above 1/2, the accuracy of guessing.
+    if not 0.5 < target <= 1:
+        raise ValueError(f"{where} must be in (0.5, 1] (above the 0.5 of guessing); "
+                         f"got {target!r}.")
+    return df, target
+
+
+@fill_doc
+def n_star_per_seed(df, target=None):
+    """Per model, d and seed: the grid cell holding n*, the n from which the accuracy stays >= target.
+
+    Parameters
+    ----------
+    %(sample_complexity_table)s
+
+    Returns
+    -------
+    per_seed : pandas.DataFrame
+        Columns ``model, d, seed, n_star, n_low, n_high, status``:
+        ``n_star`` is the smallest training size tried from which every
+        larger size tried reaches the target (inf when the largest does
+        not); the true n* lies in ``(n_low, n_high]``: ``n_low`` is the last
+        size that failed (0 when the smallest size already stays up),
+        ``n_high`` is ``n_star``. ``status`` is ``"reached"``
+        (interval-censored), ``"at grid floor"`` (left-censored: n* is at
+        most the smallest size tried) or ``"not reached"`` (right-censored:
+        n* exceeds the largest size tried, ``n_low`` is that size).
+
+    Raises
+    ------
+    ValueError
+        An empty table, a missing column, a non-finite ``n``, ``d`` or
+        ``accuracy``, or a target outside (0.5, 1].
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._sample_complexity import n_star_per_seed
+    >>> df = pd.DataFrame({"model": "m", "d": 10, "seed": 0, "n": [10, 20, 40, 80],
+    ...                    "accuracy": [0.99, 0.5, 0.97, 0.98], "target": 0.95})
+    >>> n_star_per_seed(df)[["n_star", "n_low", "n_high", "status"]].values.tolist()
+    [[40.0, 20.0, 40.0, 'reached']]
+    """
+    df, target = _validated(df, target)
+    rows = []
+    for (model, d, seed), curve in df.groupby(["model", "d", "seed"], sort=True):
+        curve = curve.sort_values("n")
+        # From n* on, every larger size must also reach the target: one lucky
+        # small sample does not count.
+        above = (curve["accuracy"] >= target).to_numpy()
+        stays = np.flip(np.logical_and.accumulate(np.flip(above)))
+        sizes = curve["n"].to_numpy(dtype=float)
+        if not stays.any():
+            n_star, low, high, status = np.inf, sizes[-1], np.inf, "not reached"
+        elif stays[0]:
+            n_star, low, high, status = sizes[0], 0.0, sizes[0], "at grid floor"
+        else:
+            first = int(np.argmax(stays))
+            n_star, low, high, status = sizes[first], sizes[first - 1], sizes[first], "reached"
+        rows.append({"model": model, "d": d, "seed": seed, "n_star": float(n_star),
+                     "n_low": float(low), "n_high": float(high), "status": status})
+    return pd.DataFrame(rows)
+
+
+def _median_interval(low, high, confidence=0.95):
+    """Distribution-free interval of the median of values known only to lie in (low, high].
+
+    Order statistics: with n values, ``[X_(r), X_(n+1-r)]`` covers the median
+    with probability ``1 - 2 P(Bin(n, 1/2) < r)``; the lower end is taken
+    from the intervals' lower ends and the upper from their upper ends.
+    With too few values for that coverage (n < 6 at 95%), the range of the
+    intervals instead, marked ``"range"``.
+    """
+    low, high = np.sort(low), np.sort(high)
+    n = low.size
+    # Largest r with P(Bin(n, 1/2) <= r - 1) <= (1 - confidence) / 2.
+    r = int(stats.binom.ppf((1 - confidence) / 2, n, 0.5))
+    if r >= 1 and stats.binom.cdf(r - 1, n, 0.5) <= (1 - confidence) / 2 + 1e-12:
+        return float(low[r - 1]), float(high[n - r]), f"{confidence:.0%}"
+    return float(low[0]), float(high[-1]), "range"
+
+
+def samples_needed(df, target=None):
+    """Samples needed per model and d, over seeds, with an interval of the median.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        Columns ``model, d, n_star`` (median over seeds of the per-seed n*,
+        a seed that does not reach the target by the largest size counting as more than the
+        largest size; NaN unless more than half the seeds reach it, since
+        with half or more above the grid the median is not bracketed),
+        ``n_star_min``, ``n_star_max`` (range over the seeds that reach it),
+        ``median_low``, ``median_high`` and ``median_interval`` (an interval
+        of the median n* from the per-seed grid cells: distribution-free
+        95% from order statistics with 6 seeds or more, ``"95%"``; with
+        fewer, the range of the cells, ``"range"``, rough; ``median_high``
+        is inf when the median may lie above the grid), ``seeds``,
+        ``reached`` (``"k/n"``), ``reached_rate``, ``reached_low``,
+        ``reached_high`` (Wilson 95%), ``at_floor`` (left-censored seeds)
+        and ``not_reached`` (right-censored seeds).
+
+    Raises
+    ------
+    ValueError
+        As :func:`n_star_per_seed`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies import samples_needed
+    >>> df = pd.DataFrame({"model": "m", "d": 10, "seed": [0] * 3 + [1] * 3,
+    ...                    "n": [10, 20, 40] * 2, "accuracy": [0.5, 1, 1, 0.5, 0.5, 1],
+    ...                    "target": 0.95})
+    >>> samples_needed(df)[["n_star", "median_low", "median_high", "median_interval",
+    ...                     "reached", "at_floor"]].values.tolist()
+    [[30.0, 10.0, 40.0, 'range', '2/2', 0]]
+    """
+    per_seed = n_star_per_seed(df, target)
+    rows = []
+    for (model, d), group in per_seed.groupby(["model", "d"], sort=True):
+        values = group["n_star"].to_numpy(dtype=float)
+        finite = values[np.isfinite(values)]
+        # The median is bracketed only when more than half the seeds reach.
+        median = float(np.median(values)) if 2 * finite.size > values.size else np.nan
+        low, high, kind = _median_interval(group["n_low"].to_numpy(float),
+                                           group["n_high"].to_numpy(float))
+        rate, r_low, r_high, n = rate_with_interval(np.isfinite(values))
+        rows.append({
+            "model": model, "d": d,
+            "n_star": median,
+            "n_star_min": float(finite.min()) if finite.size else np.nan,
+            "n_star_max": float(finite.max()) if finite.size else np.nan,
+            "median_low": low, "median_high": high, "median_interval": kind,
+            "seeds": n,
+            "reached": f"{finite.size}/{n}",
+            "reached_rate": rate, "reached_low": r_low, "reached_high": r_high,
+            "at_floor": int((group["status"] == "at grid floor").sum()),
+            "not_reached": int((group["status"] == "not reached").sum()),
+        })
+    return pd.DataFrame(rows)
+
+
+def _log_likelihood(params, x, lo, hi):
+    """Log-likelihood of log n* ~ Normal(b + a x, sigma) for the intervals (lo, hi] of log n*."""
+    a, b, log_sigma = params
+    mu = b + a * x
+    sigma = np.exp(log_sigma)
+    zl, zh = (lo - mu) / sigma, (hi - mu) / sigma
+    # log(Phi(zh) - Phi(zl)), from the side of the smaller tail.
+    upper = zl > 0
+    big, small = np.where(upper, stats.norm.logsf(zl), stats.norm.logcdf(zh)), np.where(
+        upper, stats.norm.logsf(zh), stats.norm.logcdf(zl))
+    with np.errstate(divide="ignore"):
+        terms = big + np.log1p(-np.exp(np.minimum(small - big, 0.0)))
+    return float(np.sum(np.maximum(terms, -1e6)))
+
+
+#: Bounds of log sigma: the spread of log n* is kept above 1e-3 (the
+#: likelihood of intervals stays finite as it shrinks, the optimiser need not).
+_LOG_SIGMA = (np.log(1e-3), np.log(20.0))
+
+
+def _maximise(x, lo, hi, a=None, start=None):
+    """Maximum likelihood over (a, b, log sigma), or over (b, log sigma) with ``a`` fixed.
+
+    Nelder-Mead from a few starts (or from ``start``, a previous optimum):
+    three parameters at most, and no gradient to get wrong.
+    """
+    if start is not None:
+        starts = [start]
+    else:
+        mid = np.where(np.isfinite(lo) & np.isfinite(hi), (lo + hi) / 2,
+                       np.where(np.isfinite(hi), hi, lo))
+        slope = np.polyfit(x, mid, 1)[0] if np.unique(x).size > 1 else 0.0
+        a0 = slope if a is None else a
+        b0 = float(np.mean(mid - a0 * x))
+        s0 = float(np.log(max(np.std(mid - a0 * x), 0.1)))
+        starts = [[a0, b0, s] for s in (s0, np.log(0.3), np.log(2.0))]
+    bounds = [(-50, 50), (-200, 200), _LOG_SIGMA]
+    best = None
+    for point in starts:
+        if a is None:
+            res = optimize.minimize(lambda p: -_log_likelihood(p, x, lo, hi), point,
+                                    method="Nelder-Mead", bounds=bounds,
+                                    options={"xatol": 1e-5, "fatol": 1e-7, "maxiter": 4000})
+            value, found = -res.fun, res.x
+        else:
+            res = optimize.minimize(lambda p: -_log_likelihood([a, *p], x, lo, hi), point[1:],
+                                    method="Nelder-Mead", bounds=bounds[1:],
+                                    options={"xatol": 1e-5, "fatol": 1e-7, "maxiter": 4000})
+            value, found = -res.fun, np.array([a, *res.x])
+        if best is None or value > best[0]:
+            best = (value, found)
+    return best
+
+
+def _censored_inputs(d, n_low, n_high):
+    """``d, n_low, n_high`` as float arrays of one length, checked (ValueError naming them)."""
+    arrays = []
+    for name, values in (("d", d), ("n_low", n_low), ("n_high", n_high)):
+        try:
+            values = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must hold numbers; got {values!r:.80}.") from None
+        if values.ndim != 1:
+            raise ValueError(f"{name} must be 1-D; got shape {values.shape}.")
+        arrays.append(values)
+    d, n_low, n_high = arrays
+    if not d.size == n_low.size == n_high.size:
+        raise ValueError(f"d, n_low and n_high need one entry per observation; got "
+                         f"lengths {d.size}, {n_low.size} and {n_high.size}.")
+    if not (np.isfinite(d) & (d > 0)).all():
+        raise ValueError(f"d must hold finite numbers > 0; got {d[~(np.isfinite(d) & (d > 0))][:5]}.")
+    if not (np.isfinite(n_low) & (n_low >= 0)).all():
+        raise ValueError("n_low must hold finite sizes >= 0 (0: left-censored); got "
+                         f"{n_low[~(np.isfinite(n_low) & (n_low >= 0))][:5]}.")
+    # inf (right-censored) is allowed, NaN is not; every cell is (n_low, n_high].
+    if not (n_high > n_low).all():
+        raise ValueError("n_high must exceed n_low in every row (inf: right-censored); "
+                         f"got {int((~(n_high > n_low)).sum())} row(s) where it does not "
+                         "(or is NaN).")
+    return d, n_low, n_high
+
+
+def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
+    """Exponent a of n* ~ d^a by maximum likelihood on interval-censored n*.
+
+    log n* is modelled as normal around ``b + a (log d - mean log d)`` with
+    one spread sigma; each observation contributes the probability that
+    log n* falls in its interval ``(log n_low, log n_high]`` (``n_low = 0``:
+    left-censored; ``n_high = inf``: right-censored). The interval of a is
+    the profile-likelihood interval (likelihood-ratio test, chi-squared with
+    one degree of freedom).
+
+    Parameters
+    ----------
+    d, n_low, n_high : array-like of shape (n_points,)
+        One entry per independent observation (a learning curve).
+    confidence : float, default=0.95
+
+    Returns
+    -------
+    fit : dict
+        ``exponent``, ``low``, ``high`` (NaN when unbounded within a = +-50),
+        ``sigma`` (the spread of log n* about the line), ``intercept`` (log
+        n* at the mean log d), ``log_d_centre``, ``n_points``. All NaN
+        unless some observation is bracketed on both sides at two distinct d.
+
+    Raises
+    ------
+    ValueError
+        Inputs of different lengths or not 1-D; a d that is not a finite
+        number > 0; an ``n_low`` that is not finite and >= 0; an ``n_high``
+        not above its ``n_low`` (or NaN); ``confidence`` outside (0, 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.studies._sample_complexity import censored_loglog_fit
+    >>> d = np.repeat([10, 20, 40], 4)
+    >>> n = 5.0 * d ** 2 * np.tile([0.8, 0.9, 1.1, 1.25], 3)
+    >>> grid = 2.0 ** np.arange(20)
+    >>> high = grid[np.searchsorted(grid, n)]
+    >>> fit = censored_loglog_fit(d, high / 2, high)
+    >>> bool(fit["low"] < 2 < fit["high"]), fit["n_points"]
+    (True, 12)
+    """
+    confidence = check_confidence(confidence)
+    d, n_low, n_high = _censored_inputs(d, n_low, n_high)
+    lo = np.log(n_low, where=n_low > 0, out=np.full(d.size, -np.inf))
+    hi = np.log(n_high)
+    nan = float("nan")
+    fit = {"exponent": nan, "low": nan, "high": nan, "sigma": nan, "intercept": nan,
+           "log_d_centre": nan, "n_points": int(d.size)}
+    bracketed = np.isfinite(lo) & np.isfinite(hi)
+    if np.unique(d[bracketed]).size < 2:
+        return fit
+    centre = float(np.mean(np.log(d)))
+    x = np.log(d) - centre
+    best, (a, b, log_sigma) = _maximise(x, lo, hi)
+    fit.update(exponent=float(a), intercept=float(b), sigma=float(np.exp(log_sigma)),
+               log_d_centre=centre)
+    drop = stats.chi2.ppf(confidence, 1) / 2
+
+    def gap(value):
+        # Warm-started at the optimum: the profile is smooth in a.
+        return best - _maximise(x, lo, hi, a=value, start=[value, b, log_sigma])[0] - drop
+
+    for side, limit in (("low", -50.0), ("high", 50.0)):
+        step = 0.25 if side == "high" else -0.25
+        inner, outer = a, a + step
+        while gap(outer) < 0 and abs(outer) < abs(limit):
+            inner, outer = outer, np.clip(outer + step, -50, 50)
+            step *= 2
+        if gap(outer) >= 0:
+            fit[side] = float(optimize.brentq(gap, min(inner, outer), max(inner, outer),
+                                              xtol=1e-3))
+    return fit
+
+
+@fill_doc
+def fit_exponents(df, target=None, *, confidence=0.95, n_boot=None, random_state=None):
+    """Exponent a of n*(d) ~ d^a per model, fitted to the per-seed grid cells of n*.
+
+    Every seed is kept: its n* is known to lie in a grid cell (reached),
+    below the smallest size (left-censored) or above the largest
+    (right-censored), and the fit (:func:`censored_loglog_fit`, maximum
+    likelihood with log n* normal about a line in log d) uses exactly that.
+    The learning curves are the independent units: each (d, seed) has its
+    own data and initialisation.
+
+    Parameters
+    ----------
+    %(sample_complexity_table)s
+    confidence : float, default=0.95
+        Coverage of the profile-likelihood interval.
+    n_boot, random_state : None
+        No longer used (the interval was a bootstrap over seeds before it
+        became a profile-likelihood interval): passing either warns with a
+        ``FutureWarning``; ``n_boot`` must still be a whole number >= 1.
+
+    Returns
+    -------
+    exponents : pandas.DataFrame
+        Columns ``model, exponent, low, high`` (profile likelihood; NaN where
+        unbounded), ``sigma`` (spread of log n* about the fit),
+        ``n_points`` (learning curves, all used), ``n_d``, ``n_seeds``,
+        ``n_interval``, ``left_censored``, ``right_censored`` and
+        ``grid_ratio`` (the largest ratio of neighbouring sizes: the
+        resolution of each interval).
+
+    Raises
+    ------
+    ValueError
+        As :func:`n_star_per_seed`, and for ``confidence`` outside (0, 1).
+
+    Examples
+    --------
+    >>> from skxor.studies import fit_exponents, n_star_per_seed, sample_complexity
+    >>> df = sample_complexity(model=["transformer_multi_step"], d=[10, 20], seeds=2,
+    ...                        n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    >>> n_star_per_seed(df)[["d", "seed", "n_low", "n_high", "status"]]
+        d  seed  n_low  n_high         status
+    0  10     0    0.0   100.0  at grid floor
+    1  10     1  100.0   400.0        reached
+    2  20     0    0.0   100.0  at grid floor
+    3  20     1  400.0  1600.0        reached
+    >>> fits = fit_exponents(df)
+    >>> fits[["n_points", "n_interval", "left_censored", "right_censored"]].values.tolist()
+    [[4, 2, 2, 0]]
+    """
+    confidence = check_confidence(confidence)
+    if n_boot is not None:
+        check_n_boot(n_boot)
+    if n_boot is not None or random_state is not None:
+        warnings.warn("fit_exponents no longer bootstraps: n_boot and random_state are "
+                      "ignored (the interval is a profile-likelihood interval).",
+                      FutureWarning, stacklevel=2)
+    per_seed = n_star_per_seed(df, target)
+    _, ratio = _grid(like_for_like(df))
+    rows = []
+    for model, group in per_seed.groupby("model", sort=True):
+        fit = censored_loglog_fit(group["d"], group["n_low"], group["n_high"], confidence)
+        rows.append({
+            "model": model, "exponent": fit["exponent"], "low": fit["low"],
+            "high": fit["high"], "sigma": fit["sigma"], "intercept": fit["intercept"],
+            "log_d_centre": fit["log_d_centre"],
+            "n_points": fit["n_points"], "n_d": int(group["d"].nunique()),
+            "n_seeds": int(group["seed"].nunique()),
+            "n_interval": int((group["status"] == "reached").sum()),
+            "left_censored": int((group["status"] == "at grid floor").sum()),
+            "right_censored": int((group["status"] == "not reached").sum()),
+            "grid_ratio": ratio,
+        })
+    return pd.DataFrame(rows)
+
+
+def exponents(df):
+    """``{model: exponent}`` from :func:`fit_exponents` (point estimates only)."""
+    return dict(zip(*fit_exponents(df)[["model", "exponent"]].to_numpy().T))
+
+
+def _grid(df):
+    sizes = np.sort(df["n"].unique())
+    ratio = float(np.max(sizes[1:] / sizes[:-1])) if sizes.size > 1 else float("nan")
+    return sizes, ratio
+
+
+def _analysed(df):
+    """``like_for_like(df)``, keeping the attrs (and their row count) when nothing is left out."""
+    kept = like_for_like(df)
+    if len(kept) < len(df):
+        kept = kept.copy()
+        kept.attrs = {}
+    return kept
+
+
+def run_setting(df):
+    """'quick preset, 3 seeds, n from 16 to 8,192 (steps of at most x2.00)' for titles."""
+    sizes, ratio = _grid(df)
+    return (f"{preset_text(df, ['model', 'd'], per='')}, n from {sizes.min():,} to "
+            f"{sizes.max():,} (steps of at most x{ratio:.2f})")
+
+
+def _is_rough(df):
+    seeds = int(df.groupby(["model", "d"])["seed"].nunique().min())
+    return seeds < 10 or df["d"].nunique() < 6, seeds

@@ -1,0 +1,661 @@
+"""The Study API: a study declared in one place, run like every library study.
+
+A study is its parameters (scikit-learn constraints; :class:`Grid` marks a
+sweep axis), its presets and the function computing one cell. Everything
+else has a default built from these:
+
+* ``cells(params)``: every combination of the grid axes, times
+  ``seed in range(seeds)`` when the study has a ``seeds`` parameter, with
+  the scalar parameters the cell function takes (:meth:`Study.grid_cells`);
+* ``compute``: those cells run through :func:`~skxor.studies.run_sweep`
+  (checkpoints, ``n_jobs``, dask), the resulting table optionally reshaped
+  by ``tabulate(table, params)`` and stamped with the run's parameters;
+* ``key``: the grid axes and ``seed``; ``setting``: the other parameters
+  but ``seeds``;
+* ``summary``: the table per key without ``seed``, each boolean or 0/1
+  column as a rate with its Wilson 95% interval over seeds, each other
+  numeric column as its mean;
+* ``figures``: none; ``report``: a Markdown section with the summary table;
+  ``headline``: none (the study has no bullet in ``skxor headline``).
+
+A study written in a file of its own is run with ``skxor run my_study.py``
+(see :func:`~skxor.studies.load_study`), or registered by an installed
+package through the ``skxor.studies`` entry-point group.
+"""
+
+import inspect
+import re
+import sys
+import types
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import ParameterGrid
+from sklearn.utils._param_validation import (
+    InvalidParameterError,
+    make_constraint,
+    validate_parameter_constraints,
+)
+
+from .._utils._docstrings import fill_doc
+from ._parameters import Grid
+
+__all__ = ["Study", "run_preset"]
+
+#: A study's name names files (``<name>.csv``) and checkpoint folders.
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+#: The numpydoc entries of the options every study's public function takes;
+#: ``%(study_options)s`` on a line of its own in a :meth:`Study.function` docstring.
+_OPTIONS = """checkpoint_dir : path or None, default=None
+    Where finished cells are written, so that an interrupted run resumes
+    (see :func:`~skxor.studies.run_sweep`).
+n_jobs : int or None, default=None
+    joblib workers running the cells.
+progress : bool, default=False
+    Show a progress bar.
+%(scheduler)s"""
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Study:
+    """A study, declared in one place: parameters, presets, cell; the rest optional.
+
+    Parameters
+    ----------
+    name : str
+        Registry name (``skxor run NAME``); also names the table, figures and
+        checkpoint folder, so letters, digits and underscores only.
+    description : str
+        One paragraph for ``skxor list`` and ``skxor run --help``.
+    parameters : dict of str to list of constraints
+        Every parameter and the scikit-learn constraints its value must meet;
+        :class:`Grid` marks a list-valued sweep axis. A parameter ``seeds``
+        (a count) gives each cell a ``seed`` from ``range(seeds)``.
+    presets : dict of str to dict
+        ``"quick"`` gives every parameter; every other preset gives only its
+        differences from ``"quick"`` (see :meth:`preset`).
+    cell : callable
+        Computes one cell of the sweep: a module-level function taking the
+        cell's parameters as keywords and returning a dict of
+        JSON-serialisable results.
+    cells : callable or None, default=None
+        ``cells(params)``: the list of cell parameter dicts to run, for a
+        study that needs its own expansion or order; None:
+        :meth:`grid_cells`.
+    tabulate : callable or None, default=None
+        ``tabulate(table, params)``: the study's table from the sweep's (one
+        row per cell, parameters then results), for a study whose rows are
+        not its cells; None keeps the sweep's table.
+    compute : callable or None, default=None
+        ``compute(params, *, checkpoint_dir, n_jobs, progress, scheduler)``:
+        runs the whole study for validated ``params`` and returns its table,
+        for a study of several sweeps; None runs ``cells`` through
+        :func:`~skxor.studies.run_sweep`, then ``tabulate`` (see
+        :meth:`sweep`).
+    summary : callable or None, default=None
+        ``summary(table)``: the aggregated table; None:
+        :meth:`default_summary`.
+    figures : callable or None, default=None
+        ``figures(table)``: a dict of matplotlib figures; None: no figures.
+    report : callable or None, default=None
+        ``report(table)``: the study's Markdown section of ``report.md``,
+        starting with a ``## `` title line; None: :meth:`default_report`.
+    headline : callable or None, default=None
+        ``headline(table)``: the study's bullet in ``skxor headline`` (one
+        paragraph of Markdown, every number from the table); None: the
+        study has no bullet.
+    key : tuple of str or None, default=None
+        The columns identifying one row of the table within a run: when runs
+        write to the same folder, their rows are merged into one table on
+        these columns plus the run's ``setting`` (a later row replaces an
+        earlier one with the same key and setting). None: the grid axes and
+        ``seed``.
+    check : callable or None, default=None
+        ``check(params)``: rules between parameters (for example ``n_min``
+        not above ``n_max``); raises ValueError.
+    setting : tuple of str or None, default=None
+        The parameters that set up a run rather than name a cell of its
+        sweep (budgets, test split, random state, ...). The runner writes
+        them into a ``setting`` column of the stored table and merges on
+        ``key`` plus ``setting``, so rows of runs with other settings
+        coexist and each setting is analysed on its own. None: every
+        parameter but the grid axes and ``seeds``.
+    floor : str, default=""
+        What the cells' ``floor_seconds`` results time (their unavoidable
+        work, for the run's timing line); used only when the cells return
+        ``floor_seconds``.
+
+    Examples
+    --------
+    >>> from skxor.studies import Grid, Study
+    >>> from skxor.studies._parameters import POSITIVE
+    >>> def square_cell(x, seed):
+    ...     return {"y": x * x + seed}
+    >>> study = Study(
+    ...     name="squares", description="Squares, plus the seed.",
+    ...     parameters={"x": [Grid(POSITIVE)], "seeds": [POSITIVE]},
+    ...     presets={"quick": {"x": [1, 2], "seeds": 2}}, cell=square_cell)
+    >>> study.key, study.setting
+    (('x', 'seed'), ())
+    >>> study.run(x=[3], seeds=2)[["x", "seed", "y"]].values.tolist()
+    [[3, 0, 9], [3, 1, 10]]
+    >>> study.params("quick", {"seeds": 0})
+    Traceback (most recent call last):
+    ...
+    sklearn.utils._param_validation.InvalidParameterError: The 'seeds' parameter of squares must be an int in the range [1, inf). Got 0 instead.
+    """
+
+    name: str
+    description: str
+    parameters: dict
+    presets: dict
+    cell: Callable
+    cells: Optional[Callable] = None
+    tabulate: Optional[Callable] = None
+    compute: Optional[Callable] = None
+    summary: Optional[Callable] = None
+    figures: Optional[Callable] = None
+    report: Optional[Callable] = None
+    headline: Optional[Callable] = None
+    key: Optional[tuple] = None
+    check: Optional[Callable] = None
+    setting: Optional[tuple] = None
+    floor: str = field(default="")
+
+    def __post_init__(self):
+        self._check_declaration()
+        grids = self.grid_axes()
+        defaults = {
+            "compute": self.sweep,
+            "summary": self.default_summary,
+            "figures": _no_figures,
+            "report": self.default_report,
+            "key": (*grids, "seed") if "seeds" in self.parameters else grids,
+            "setting": tuple(p for p in self.parameters if p not in grids and p != "seeds"),
+        }
+        for name, value in defaults.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
+        object.__setattr__(self, "key", tuple(self.key))
+        object.__setattr__(self, "setting", tuple(self.setting))
+        declared = set(self.parameters)
+        unknown = sorted(set(self.setting) - declared)
+        if unknown:
+            raise ValueError(f"study {self.name!r}: setting names undeclared {unknown}.")
+        quick = set(self.presets.get("quick", {}))
+        if quick != declared:
+            raise ValueError(
+                f"study {self.name!r}: the quick preset must set exactly the declared "
+                f"parameters; missing {sorted(declared - quick)}, "
+                f"undeclared {sorted(quick - declared)}."
+            )
+        for preset, values in self.presets.items():
+            unknown = sorted(set(values) - declared)
+            if unknown:
+                raise ValueError(f"study {self.name!r}: preset {preset!r} sets {unknown}.")
+            validate_parameter_constraints(
+                self.parameters, self.preset(preset), caller_name=self.name
+            )
+
+    def _check_declaration(self):
+        if not isinstance(self.name, str) or not _NAME.match(self.name):
+            raise ValueError(
+                "a study's name must be letters, digits and underscores, not starting "
+                f"with a digit (it names files); got {self.name!r}.")
+        if not isinstance(self.description, str):
+            raise TypeError(f"study {self.name!r}: description must be a str; got "
+                            f"{type(self.description).__name__}.")
+        for name in ("parameters", "presets"):
+            if not isinstance(getattr(self, name), dict):
+                raise TypeError(f"study {self.name!r}: {name} must be a dict; got "
+                                f"{type(getattr(self, name)).__name__}.")
+        for name, constraints in self.parameters.items():
+            if not isinstance(constraints, list) or not constraints:
+                raise TypeError(
+                    f"study {self.name!r}: parameter {name!r} must be declared with a "
+                    f"non-empty list of constraints; got {constraints!r}.")
+        if not callable(self.cell):
+            raise TypeError(f"study {self.name!r}: cell must be a function; got "
+                            f"{type(self.cell).__name__}.")
+        for name in ("cells", "tabulate", "compute", "summary", "figures", "report",
+                     "headline", "check"):
+            value = getattr(self, name)
+            if value is not None and not callable(value):
+                raise TypeError(f"study {self.name!r}: {name} must be a function or None; "
+                                f"got {type(value).__name__}.")
+        if self.compute is not None and (self.cells is not None or self.tabulate is not None):
+            raise ValueError(
+                f"study {self.name!r}: give either compute (a study of its own sweeps) or "
+                "cells/tabulate (for the default sweep), not both: compute ignores them.")
+        if "seed" in self.parameters and "seeds" in self.parameters:
+            raise ValueError(
+                f"study {self.name!r}: a parameter 'seed' clashes with the 'seed' of each "
+                "cell that the 'seeds' parameter gives.")
+        if "quick" not in self.presets:
+            raise ValueError(f"study {self.name!r}: presets must include 'quick' (every "
+                             "parameter's value); other presets give their differences.")
+
+    # -- parameters --------------------------------------------------------------------
+
+    def grid_axes(self):
+        """The names of the sweep axes (parameters declared with a :class:`Grid`), in order.
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> get_study("one_step").grid_axes()
+        ('attention', 'd', 'm', 'n', 'step_length', 'n_steps')
+        """
+        return tuple(name for name, constraints in self.parameters.items()
+                     if any(isinstance(c, Grid) for c in constraints))
+
+    def preset(self, name):
+        """Every parameter of preset ``name``: ``quick`` updated with its differences.
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> quick, full = get_study("one_step").preset("quick"), get_study("one_step").preset("full")
+        >>> quick["seeds"], full["seeds"], full["attention"] == quick["attention"]
+        (10, 30, True)
+        """
+        if name not in self.presets:
+            raise ValueError(
+                f"preset must be one of {sorted(self.presets)}; got {name!r}."
+            )
+        params = dict(self.presets["quick"])
+        params.update(self.presets[name])
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
+
+    def preset_of(self, params):
+        """The name of the preset whose parameters equal ``params``, or None (overridden).
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> study = get_study("one_step")
+        >>> full, overridden = study.preset("full"), study.params("quick", {"seeds": 1})
+        >>> study.preset_of(full), study.preset_of(overridden)
+        ('full', None)
+        """
+        return next((name for name in self.presets if self.preset(name) == params), None)
+
+    def params(self, preset="quick", overrides=None):
+        """The validated parameters of ``preset`` with ``overrides`` applied.
+
+        A single value for a sweep axis is a list of one.
+
+        Raises
+        ------
+        ValueError
+            Unknown preset or parameter, a value outside its declared
+            constraints (scikit-learn's ``InvalidParameterError``, naming the
+            parameter and the values it accepts), or a broken rule between
+            parameters.
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> get_study("one_step").params("quick", {"d": 50, "seeds": 2})["d"]
+        [50]
+        """
+        params = self.preset(preset)
+        overrides = dict(overrides or {})
+        unknown = sorted(set(overrides) - set(params))
+        if unknown:
+            raise ValueError(
+                f"unknown parameter(s) {unknown} for study {self.name}; it takes "
+                f"{sorted(params)}."
+            )
+        for name, value in overrides.items():
+            grids = [c for c in self.parameters[name] if isinstance(c, Grid)]
+            if isinstance(value, tuple):
+                value = list(value)
+            # A single value for a sweep axis is a list of one (only when it is a
+            # valid value: otherwise the message shows what was given).
+            if grids and not isinstance(value, list) and grids[0].is_satisfied_by_value(value):
+                value = [value]
+            params[name] = value
+        self._reject_booleans(params)
+        validate_parameter_constraints(self.parameters, params, caller_name=self.name)
+        if self.check is not None:
+            self.check(params)
+        return params
+
+    def _reject_booleans(self, params):
+        # scikit-learn's Interval(Integral, ...) takes True for 1; here a boolean
+        # is never a count or a size (``--set seeds=true`` must not mean 1 seed).
+        for name, value in params.items():
+            values = value if isinstance(value, list) else [value]
+            if not any(isinstance(v, (bool, np.bool_)) for v in values):
+                continue
+            constraints = [make_constraint(c) for c in self.parameters[name]]
+            if any(str(c) == "an instance of 'bool'" or type(c).__name__ == "_Booleans"
+                   for c in constraints):
+                continue
+            accepted = " or ".join(str(c) for c in constraints)
+            raise InvalidParameterError(
+                f"The {name!r} parameter of {self.name} must be {accepted}. Got "
+                f"{value!r} instead (a boolean is not a number here)."
+            )
+
+    # -- running -----------------------------------------------------------------------
+
+    def grid_cells(self, params):
+        """The default cells: every combination of the grid axes, seeds and scalars.
+
+        Each cell holds every grid axis, ``seed`` (one cell per
+        ``range(params["seeds"])`` when the study has ``seeds``) and the
+        scalar parameters the cell function takes (all of them when it takes
+        ``**kwargs``), in the order of scikit-learn's ``ParameterGrid``.
+
+        Parameters
+        ----------
+        params : dict
+            Validated parameters (:meth:`params`).
+
+        Returns
+        -------
+        cells : list of dict
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> study = get_study("sample_complexity")
+        >>> cells = study.grid_cells(study.params("quick", {"d": [16], "seeds": 2}))
+        >>> len(cells), sorted(cells[0])
+        (4, ['d', 'model', 'n_max', 'n_min', 'n_sizes', 'n_test', 'seed'])
+        """
+        grids = self.grid_axes()
+        takes = _keywords(self.cell)
+        lists = {}
+        for name, value in params.items():
+            if name in grids:
+                lists[name] = list(value)
+            elif name == "seeds" and "seed" not in params:
+                lists["seed"] = list(range(int(value)))
+            elif takes is None or name in takes:
+                lists[name] = [value]
+        return [dict(cell) for cell in ParameterGrid(lists)]
+
+    def sweep(self, params, *, checkpoint_dir=None, n_jobs=None, progress=False,
+              scheduler=None):
+        """The default ``compute``: ``cells`` through :func:`run_sweep`, then ``tabulate``.
+
+        Parameters
+        ----------
+        params : dict
+            Validated parameters (:meth:`params`).
+        %(study_options)s
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            Stamped with the run (:meth:`stamp`).
+        """
+        from ._sweep import run_sweep
+
+        cells = self.cells(params) if self.cells is not None else self.grid_cells(params)
+        table = run_sweep(
+            self.cell, cells, study=self.name, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs,
+            progress=progress, scheduler=scheduler,
+        )
+        if self.tabulate is not None:
+            table = self.tabulate(table, params)
+        return self.stamp(table, params)
+
+    def stamp(self, table, params, floor_description=None):
+        """Record the run on ``table.attrs``: its parameters, preset, rows and floor.
+
+        The runner reads ``floor_seconds`` (the sum of the table's
+        ``floor_seconds`` column, when it has one) and ``floor_description``
+        (``floor_description``, by default the study's ``floor``); a report
+        names the preset only while the table holds exactly this run's
+        ``rows`` (see :func:`run_preset`).
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            The same table.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from skxor.studies import get_study
+        >>> study = get_study("one_step")
+        >>> table = study.stamp(pd.DataFrame({"floor_seconds": [0.5, 1.0]}),
+        ...                     study.preset("quick"), "the steps")
+        >>> table.attrs["preset"], table.attrs["rows"], table.attrs["floor_seconds"]
+        ('quick', 2, 1.5)
+        """
+        table.attrs.update(params=params, preset=self.preset_of(params), rows=len(table))
+        if "floor_seconds" in table:
+            table.attrs.update(
+                floor_seconds=float(table["floor_seconds"].sum()),
+                floor_description=(floor_description or self.floor
+                                   or "the work each cell timed as its floor_seconds"),
+            )
+        return table
+
+    def run(
+        self, preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False,
+        scheduler=None, **overrides,
+    ):
+        """Validate the parameters, then compute the study's table.
+
+        Parameters
+        ----------
+        preset : str, default="quick"
+            One of the study's presets.
+        %(study_options)s
+        **overrides
+            Parameters replacing the preset's (a single value for a sweep
+            axis is a list of one).
+
+        Returns
+        -------
+        table : pandas.DataFrame
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> get_study("one_step").run(d=[50], m=[8], seeds=1, n_test=100,
+        ...                           step_length=[100.0], n_steps=[1]).shape[0]
+        3
+        """
+        params = self.params(preset, overrides)
+        return self.compute(
+            params, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+            scheduler=scheduler,
+        )
+
+    def function(self, doc, name=None):
+        """The study's public function, ``f(preset="quick", *, checkpoint_dir=None, ...)``.
+
+        The function runs :meth:`run`; it belongs to the module calling
+        ``function`` (so that its doctests run with that module's), and its
+        docstring is ``doc`` with a line holding only the placeholder
+        ``study_options`` (written as the shared entries of
+        ``skxor._utils._docstrings.fill_doc`` are) replaced by the entries of
+        ``checkpoint_dir``, ``n_jobs``, ``progress`` and ``scheduler``.
+
+        Parameters
+        ----------
+        doc : str
+            The numpydoc docstring, with a doctested Examples section.
+        name : str or None, default=None
+            The function's name; None: the study's name.
+
+        Returns
+        -------
+        function : callable
+
+        Examples
+        --------
+        >>> from skxor.studies import one_step
+        >>> one_step.__name__, one_step.__module__
+        ('one_step', 'skxor.studies._one_step')
+        """
+        study = self
+
+        def run(preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False,
+                scheduler=None, **overrides):
+            return study.run(preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs,
+                             progress=progress, scheduler=scheduler, **overrides)
+
+        caller = sys._getframe(1).f_globals
+        function = types.FunctionType(run.__code__, caller, name or self.name,
+                                      run.__defaults__, run.__closure__)
+        function.__kwdefaults__ = dict(run.__kwdefaults__)
+        function.__qualname__ = function.__name__
+        function.__doc__ = _fill_options(doc)
+        return fill_doc(function)
+
+    # -- outputs -----------------------------------------------------------------------
+
+    def default_summary(self, table):
+        """The table per key without ``seed``: rates with Wilson intervals, means.
+
+        Each boolean (or 0/1) result column becomes ``<col>_rate``,
+        ``<col>_low`` and ``<col>_high`` (Wilson 95% over the group's rows,
+        the seeds); each other numeric result column ``<col>_mean``; ``rows``
+        counts the group's rows. Timing columns are left out.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from skxor.studies import get_study
+        >>> study = get_study("sample_complexity")
+        >>> table = pd.DataFrame({"model": "ffnn", "d": 16, "seed": [0, 1],
+        ...                       "reached": [True, False], "accuracy": [0.9, 0.7]})
+        >>> study.default_summary(table).iloc[0].to_dict()  # doctest: +ELLIPSIS
+        {'model': 'ffnn', 'd': 16, 'reached_rate': 0.5, 'reached_low': 0.09..., 'reached_high': 0.90..., 'accuracy_mean': 0.8, 'rows': 2}
+        """
+        from ._floor import TIME_COLUMNS
+        from ._stats import rate_with_interval
+
+        by = [k for k in self.key if k != "seed" and k in table]
+        skip = set(by) | set(self.parameters) | {"seed", "setting", *TIME_COLUMNS}
+        results = [c for c in table.columns if c not in skip]
+        rates = [c for c in results if _is_flag(table[c])]
+        means = [c for c in results if c not in rates
+                 and pd.api.types.is_numeric_dtype(table[c])]
+        rows = []
+        groups = table.groupby(by, sort=True, dropna=False) if by else [((), table)]
+        for key, group in groups:
+            row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
+            for column in rates:
+                rate, low, high, _ = rate_with_interval(group[column].astype(bool))
+                row.update({f"{column}_rate": rate, f"{column}_low": low,
+                            f"{column}_high": high})
+            for column in means:
+                row[f"{column}_mean"] = float(group[column].mean())
+            row["rows"] = int(len(group))
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def default_report(self, table):
+        """A Markdown section: the title, description, setting and summary table.
+
+        Rates are shown with their Wilson 95% intervals.
+
+        Examples
+        --------
+        >>> from skxor.studies import Grid, Study
+        >>> from skxor.studies._parameters import POSITIVE
+        >>> study = Study(
+        ...     name="squares", description="Is x squared above 2?",
+        ...     cell=lambda x, seed: {"above": x * x > 2, "square": x * x},
+        ...     parameters={"x": [Grid(POSITIVE)], "seeds": [POSITIVE]},
+        ...     presets={"quick": {"x": [1, 2], "seeds": 3}})
+        >>> print(study.default_report(study.run()))
+        ## squares
+        <BLANKLINE>
+        Is x squared above 2?
+        <BLANKLINE>
+        Run: quick preset, 3 seeds per cell.
+        <BLANKLINE>
+        Per x (rates: Wilson 95% intervals over the rows, the seeds; other columns: means):
+        <BLANKLINE>
+        |   x | above             |   square_mean |   rows |
+        |----:|:------------------|--------------:|-------:|
+        |   1 | 0.00 [0.00, 0.56] |             1 |      3 |
+        |   2 | 1.00 [0.44, 1.00] |             4 |      3 |
+        """
+        from ._report import interval_table, markdown_table, run_text, section
+
+        if len(table) == 0:
+            return section(self.name, "The table holds no rows: nothing to report.")
+        summary = interval_table(self.summary(table))
+        per = [k for k in self.key if k != "seed"]
+        return section(
+            self.name, self.description, run_text(table, self),
+            f"Per {', '.join(per) or 'run'} (rates: Wilson 95% intervals over the rows, "
+            "the seeds; other columns: means):",
+            markdown_table(summary),
+        )
+
+
+def _no_figures(table):
+    return {}
+
+
+def _keywords(function):
+    """The keyword names ``function`` takes, or None when it takes ``**kwargs``."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    kinds = [p.kind for p in signature.parameters.values()]
+    if inspect.Parameter.VAR_KEYWORD in kinds:
+        return None
+    return {name for name, p in signature.parameters.items()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+def _is_flag(column):
+    """Whether a column holds booleans or only 0 and 1 (a success flag)."""
+    if pd.api.types.is_bool_dtype(column):
+        return True
+    if not pd.api.types.is_numeric_dtype(column):
+        return False
+    values = column.dropna()
+    return len(values) > 0 and values.isin([0, 1]).all() and column.notna().all()
+
+
+def _fill_options(doc):
+    lines = []
+    for line in (doc or "").splitlines():
+        if line.strip() == "%(study_options)s":
+            indent = line[: len(line) - len(line.lstrip())]
+            lines += [indent + entry if entry else entry for entry in _OPTIONS.splitlines()]
+        else:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+Study.sweep.__doc__ = _fill_options(Study.sweep.__doc__)
+Study.run.__doc__ = _fill_options(Study.run.__doc__)
+fill_doc(Study.sweep)
+fill_doc(Study.run)
+
+
+def run_preset(table):
+    """The preset ``table`` was computed with (see :meth:`Study.stamp`), or None.
+
+    Named only when the table is exactly that run's rows: the runner passes a
+    table merged with earlier runs, with the latest run's attrs.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._study import run_preset
+    >>> table = pd.DataFrame({"seed": [0, 1]})
+    >>> table.attrs.update(preset="quick", rows=2)
+    >>> run_preset(table), run_preset(pd.concat([table, table]))
+    ('quick', None)
+    """
+    return table.attrs.get("preset") if table.attrs.get("rows") == len(table) else None
