@@ -23,6 +23,7 @@ from ._common import key_seed, single_thread
 from ._floor import floor_work
 from ._parameters import POSITIVE, SEEDS, Grid, estimator_parameters
 from ._profiling import profile, profile_result
+from ._stats import format_interval
 from ._sweep import finite_or_none
 
 __all__ = [
@@ -34,7 +35,10 @@ __all__ = [
     "network_cell",
     "network_key",
     "network_rows",
+    "paired_eps_text",
+    "profiled_text",
     "require_networks",
+    "share_text",
 ]
 
 #: The label of a random network's rows in a study table (its ``function`` column).
@@ -257,3 +261,69 @@ def eps_agreement(df):
         "beta_bound": float(at_eps["beta_bound"].min()),
     }
 
+
+def profiled_text(models, sampled_note=""):
+    """How the networks of ``models`` were profiled, for a report's first paragraph.
+
+    ``sampled_note`` follows the sampled lengths (when there are any).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._networks import profiled_text
+    >>> models = pd.DataFrame({"n_bits": [4, 8, 16, 32], "n_strings": [16, 256, 64, 64],
+    ...                        "method": ["exhaustive"] * 2 + ["sampled"] * 2})
+    >>> profiled_text(models)
+    'all strings up to N = 8 and from 64 uniform strings with their neighbours at N = 16, 32'
+    """
+    exhaustive = models.loc[models["method"] == "exhaustive", "n_bits"]
+    sampled = models.loc[models["method"] == "sampled"]
+    text = (f"all strings up to N = {int(exhaustive.max())}" if len(exhaustive)
+            else "no N exhaustively")
+    if len(sampled):
+        lengths = ", ".join(str(int(n)) for n in sorted(sampled["n_bits"].unique()))
+        text += (f" and from {int(sampled['n_strings'].max())} uniform strings with their "
+                 f"neighbours at N = {lengths}{sampled_note}")
+    return text
+
+
+def paired_eps_text(models):
+    """The sentence on eps as a paired factor ("" with one eps): each network counts once.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._networks import paired_eps_text
+    >>> models = pd.DataFrame({"layer_norm_eps": [0.0, 1e-5], "weights_seed": ["0x1", "0x1"]})
+    >>> paired_eps_text(models)  # doctest: +NORMALIZE_WHITESPACE
+    ' Each network is evaluated at every eps (0, 1e-05; a paired design: 2 evaluations of
+    1 networks), so every count over networks below is at one eps and counts each network
+    once.'
+    """
+    epsilons = sorted(models["layer_norm_eps"].unique())
+    if len(epsilons) < 2:
+        return ""
+    return (f" Each network is evaluated at every eps ({', '.join(f'{e:g}' for e in epsilons)}"
+            f"; a paired design: {len(models)} evaluations of {distinct_networks(models)} "
+            "networks), so every count over networks below is at one eps and counts each "
+            "network once.")
+
+
+def share_text(row, column, n_column="networks"):
+    """``"k/n = share [low, high]"`` of a summary row's share ``column`` over ``n_column``.
+
+    ``"- (none)"`` over no network.
+
+    Examples
+    --------
+    >>> from skxor.studies._networks import share_text
+    >>> row = {"networks": 4, "constant": 0.75, "constant_low": 0.3, "constant_high": 0.95,
+    ...        "nonconstant": 0}
+    >>> share_text(row, "constant"), share_text(row, "constant", "nonconstant")
+    ('3/4 = 0.75 [0.30, 0.95]', '- (none)')
+    """
+    n = int(row[n_column])
+    if not n:
+        return "- (none)"
+    return (f"{int(round(row[column] * n))}/{n} = "
+            f"{format_interval(row[column], row[f'{column}_low'], row[f'{column}_high'])}")

@@ -40,19 +40,20 @@ Every cell runs torch on one thread (the networks are small); parallelism
 comes from ``n_jobs``.
 """
 
-from .._common import Study
 from .._networks import NETWORK_PARAMETERS
 from .._parameters import NON_NEGATIVE
 from .._profiling import check_transformer
+from .._study import Study
 from ._cells import (
     RANDOM_FUNCTION,
-    _compute,
+    compute,
     network_cells,
     random_function_cell,
     random_init_cell,
     reference_cell,
 )
 from ._figures import plot_random_init_sensitivity
+from ._headline import headline
 from ._report import report_random_init_sensitivity
 from ._summary import PAPER_SCHEMES, POISSON_LIMIT, paper_setting_table, summarise_random_init
 
@@ -97,10 +98,33 @@ PRESETS = {
 }
 
 
-def random_init_sensitivity(
-    preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
-    **overrides,
-):
+STUDY = Study(
+    name="random_init_sensitivity",
+    description=(
+        "Sensitivity of randomly initialised Boolean transformers in Köver et al.'s "
+        "setting (eos read-out, fixed positions, uniform / Gaussian / Xavier schemes; "
+        "PyTorch default init and other read-outs as variations): constant networks, "
+        "zero-sensitivity strings and their count against N, the logit diagnostic, "
+        "beside uniformly random Boolean functions and PARITY, MAJORITY, FIRST."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=random_init_cell,
+    compute=compute,
+    summary=summarise_random_init,
+    figures=plot_random_init_sensitivity,
+    report=report_random_init_sensitivity,
+    headline=headline,
+    key=("function", "n_bits", "d_model", "n_layers", "n_heads", "layer_norm_eps", "init",
+         "readout", "positional", "init_scale", "seed", "random_state", "exhaustive_max",
+         "n_samples", "n_blowup", "n_functions"),
+    setting=("n_heads", "init_scale", "exhaustive_max", "n_samples", "n_blowup",
+             "n_random_functions", "device", "random_state"),
+    check=check_transformer,
+)
+
+
+random_init_sensitivity = STUDY.function(
     """Sensitivity of random transformers vs N, beside random functions and PARITY/MAJORITY/FIRST.
 
     Parameters
@@ -116,8 +140,7 @@ def random_init_sensitivity(
         too many for a laptop (see docs/results/measured.rst for measured
         costs); run it with ``n_jobs``, a dask ``scheduler`` and a
         ``checkpoint_dir``, or narrow it with overrides.
-    checkpoint_dir, n_jobs, progress, scheduler
-        As for :func:`skxor.studies.run_sweep`.
+    %(study_options)s
     **overrides
         Replace preset entries: ``n_bits``, ``d_model``, ``n_layers``,
         ``layer_norm_eps``, ``init``, ``readout``, ``positional`` (lists);
@@ -148,36 +171,13 @@ def random_init_sensitivity(
     ['FIRST', 'MAJORITY', 'PARITY', 'random function', 'transformer']
     >>> df[df["function"] == "PARITY"]["zero_fraction"].tolist()
     [0.0, 0.0]
-    """
-    return STUDY.run(
-        preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
-        scheduler=scheduler, **overrides,
-    )
+    """)
 
-
-STUDY = Study(
-    name="random_init_sensitivity",
-    description=(
-        "Sensitivity of randomly initialised Boolean transformers in Köver et al.'s "
-        "setting (eos read-out, fixed positions, uniform / Gaussian / Xavier schemes; "
-        "PyTorch default init and other read-outs as variations): constant networks, "
-        "zero-sensitivity strings and their count against N, the logit diagnostic, "
-        "beside uniformly random Boolean functions and PARITY, MAJORITY, FIRST."
-    ),
-    parameters=PARAMETERS,
-    presets=PRESETS,
-    cell=random_init_cell,
-    compute=_compute,
-    summary=summarise_random_init,
-    figures=plot_random_init_sensitivity,
-    report=report_random_init_sensitivity,
-    key=("function", "n_bits", "d_model", "n_layers", "n_heads", "layer_norm_eps", "init",
-         "readout", "positional", "init_scale", "seed", "random_state", "exhaustive_max",
-         "n_samples", "n_blowup", "n_functions"),
-    setting=("n_heads", "init_scale", "exhaustive_max", "n_samples", "n_blowup",
-             "n_random_functions", "device", "random_state"),
-    check=check_transformer,
-)
+# Checkpoints name the cell functions by their module: the name they had before
+# the study became a package, so that earlier checkpoints are still found.
+for _cell in (random_init_cell, reference_cell, random_function_cell):
+    _cell.__module__ = __name__
+del _cell
 
 
 __all__ = [
@@ -187,6 +187,7 @@ __all__ = [
     "PRESETS",
     "RANDOM_FUNCTION",
     "STUDY",
+    "headline",
     "network_cells",
     "paper_setting_table",
     "plot_random_init_sensitivity",

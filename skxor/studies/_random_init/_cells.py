@@ -18,20 +18,13 @@ RANDOM_FUNCTION = "random function"
 SETTING = ["init", "readout", "positional", "d_model", "n_layers", "layer_norm_eps"]
 
 
-def random_init_cell(
-    n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
-    random_state, exhaustive_max, n_samples, n_blowup, readout="eos",
-    positional="sinusoidal", device="cpu",
-):
+def random_init_cell(**network):
     """One random transformer of the study: the shared network cell, labelled.
 
-    See :func:`~skxor.studies._networks.network_cell`.
+    ``network`` holds the parameters of
+    :func:`~skxor.studies._networks.network_cell`.
     """
-    return {"function": TRANSFORMER, **network_cell(
-        n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
-        random_state, exhaustive_max, n_samples, n_blowup, readout=readout,
-        positional=positional, device=device,
-    )}
+    return {"function": TRANSFORMER, **network_cell(**network)}
 
 
 def reference_cell(function, n_bits, exhaustive_max, n_samples, random_state):
@@ -92,7 +85,12 @@ def network_cells(params):
     return cells
 
 
-def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
+def compute(params, **options):
+    """The study's table: its networks, the reference functions and the control, in that order.
+
+    Three sweeps, one per cell function; ``options`` (``checkpoint_dir``,
+    ``n_jobs``, ``progress``, ``scheduler``) are passed to each.
+    """
     random_state = params["random_state"]
     common = dict(
         exhaustive_max=[params["exhaustive_max"]], n_samples=[params["n_samples"]],
@@ -106,8 +104,7 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         for n in params["n_bits"]
         if n <= params["exhaustive_max"] and params["n_random_functions"] > 0
     ]
-    sweep = dict(checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
-                 scheduler=scheduler, study="random_init_sensitivity")
+    sweep = dict(options, study="random_init_sensitivity")
     parts = [
         run_sweep(random_init_cell, cells, **sweep),
         run_sweep(reference_cell, refs, **sweep),
@@ -119,10 +116,3 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
         df["n_functions"] = np.nan
     return columns_first(df, ["function", "n_bits", *SETTING, "n_heads", "init_scale", "seed"])
 
-
-# Checkpoints name a cell by its module and qualified name: the cells keep the
-# study's package as their home (where they were defined before the package was
-# split), so that checkpointed runs resume; the package imports them.
-for _cell in (random_init_cell, reference_cell, random_function_cell):
-    _cell.__module__ = __package__
-del _cell

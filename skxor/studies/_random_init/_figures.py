@@ -10,7 +10,7 @@ from ...boolean import NAMED_FUNCTIONS
 from .._figures import interval_errors, log_axis, offset, series_style
 from .._networks import TRANSFORMER, network_rows, require_networks
 from ._cells import RANDOM_FUNCTION, SETTING
-from ._summary import POISSON_LIMIT, _drawn, _setting_label, summarise_random_init
+from ._summary import POISSON_LIMIT, drawn_networks, network_setting_label, summarise_random_init
 
 
 _SCHEME_COLOURS = {
@@ -79,7 +79,7 @@ def plot_random_init_sensitivity(df):
     from matplotlib.figure import Figure
 
     require_networks(df)
-    models, agreement = _drawn(df)
+    models, agreement = drawn_networks(df)
     summary = summarise_random_init(pd.concat([models, df[df["function"] != TRANSFORMER]]))
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     control = summary[summary["init"] == RANDOM_FUNCTION]
@@ -97,7 +97,7 @@ def plot_random_init_sensitivity(df):
     def each_setting():
         for (init, r, p, d, l, eps), group in nets.groupby(SETTING, sort=False):
             key = (init, r, p, int(d), int(l))
-            label = _setting_label(init, r, p, d, l, None if eps_note else eps)
+            label = network_setting_label(init, r, p, d, l, None if eps_note else eps)
             yield key, label, group.sort_values("n_bits")
 
     # -- count of zero-sensitivity strings

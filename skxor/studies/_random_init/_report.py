@@ -4,22 +4,33 @@ import math
 
 import pandas as pd
 
-from .._networks import distinct_networks, eps_agreement, network_rows
+from .._networks import (
+    distinct_networks,
+    eps_agreement,
+    network_rows,
+    paired_eps_text,
+    profiled_text,
+    share_text,
+)
+from .._report import empty_section
 from .._stats import format_count, wilson_interval
 from ._cells import RANDOM_FUNCTION, SETTING
 from ._summary import (
     POISSON_LIMIT,
-    _counted,
-    _setting_label,
+    network_setting_label,
     paper_setting_table,
     summarise_random_init,
 )
 
 
+#: The title of the study's section of the report.
+TITLE = "Sensitivity at random initialisation"
+
+
 def _per_setting_table(summary, column):
     nets = summary[summary["init"] != RANDOM_FUNCTION].copy()
-    nets["setting"] = [_setting_label(*r) for r in nets[SETTING].itertuples(index=False)]
-    cells = nets.apply(lambda r: _counted(r, column), axis=1)
+    nets["setting"] = [network_setting_label(*r) for r in nets[SETTING].itertuples(index=False)]
+    cells = nets.apply(lambda r: share_text(r, column), axis=1)
     nets["cell"] = cells
     return nets.pivot(index="setting", columns="n_bits", values="cell").rename(
         columns=lambda n: f"N={n}")
@@ -46,12 +57,10 @@ def _pooled_diagnostic(models):
 def report_random_init_sensitivity(df):
     """Markdown: Köver et al.'s setting first, then why networks are constant.
 
-    Every number in the text is computed from ``df``.
-
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`random_init_sensitivity`, from which the section is written.
+        The table of :func:`random_init_sensitivity`, the source of every number in the section.
 
     Returns
     -------
@@ -83,8 +92,7 @@ def report_random_init_sensitivity(df):
     """
     models = network_rows(df)
     if not len(models):
-        return ("## Sensitivity at random initialisation\n\nThe table holds no random "
-                "network (no row with function == 'transformer'): nothing to summarise.")
+        return empty_section(TITLE, "random network (no row with function == 'transformer')")
     summary = summarise_random_init(df)
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     control = summary[summary["init"] == RANDOM_FUNCTION]
@@ -99,11 +107,9 @@ def report_random_init_sensitivity(df):
              for e in (epsilons[:1] if identical else epsilons)]
     shown = pools[0][1]
     seeds = int(models["seed"].nunique())
-    exhaustive = models.loc[models["method"] == "exhaustive", "n_bits"]
-    sampled = models.loc[models["method"] == "sampled"]
     rough = " **Rough: {} seeds per point.**".format(seeds) if seeds < 20 else ""
     lines = [
-        "## Sensitivity at random initialisation",
+        f"## {TITLE}",
         "",
         f"{distinct_networks(models)} distinct random transformers ({seeds} seeds per "
         f"setting; each cell of the grid draws its own weights; init "
@@ -112,17 +118,9 @@ def report_random_init_sensitivity(df):
         f"{', '.join(sorted(models['positional'].unique()))}; "
         f"D in {sorted(int(d) for d in models['d_model'].unique())}, "
         f"L in {sorted(int(n) for n in models['n_layers'].unique())}), profiled over "
-        + (f"all strings up to N = {int(exhaustive.max())}" if len(exhaustive)
-           else "no N exhaustively")
-        + (f" and from {int(sampled['n_strings'].max())} uniform strings with their "
-           f"neighbours at N = {', '.join(str(int(n)) for n in sorted(sampled['n_bits'].unique()))}"
-           " (there 'constant' means no sensitive string among the sampled ones, and "
-           "'with a zero-sensitivity string' that one was found)" if len(sampled) else "")
-        + f".{rough}"
-        + (f" Each network is evaluated at every eps ({', '.join(f'{e:g}' for e in epsilons)}"
-           f"; a paired design: {len(models)} evaluations of {distinct_networks(models)} "
-           "networks), so every count over networks below is at one eps and counts each "
-           "network once." if len(epsilons) > 1 else ""),
+        + profiled_text(models, " (there 'constant' means no sensitive string among the "
+                        "sampled ones, and 'with a zero-sensitivity string' that one was found)")
+        + f".{rough}" + paired_eps_text(models),
         "",
         "### Köver et al.'s setting: share with a zero-sensitivity string and mean count",
         "",
@@ -176,7 +174,7 @@ def report_random_init_sensitivity(df):
         "(b) Mean zero-sensitivity fraction among the non-constant networks "
         "(blank: all constant):",
         "",
-        nets.assign(setting=[_setting_label(*r) for r in nets[SETTING].itertuples(index=False)])
+        nets.assign(setting=[network_setting_label(*r) for r in nets[SETTING].itertuples(index=False)])
         .pivot(index="setting", columns="n_bits", values="nonconstant_zero_fraction")
         .rename(columns=lambda n: f"N={n}")
         .map(lambda v: "" if pd.isna(v) else f"{v:.3f}").to_markdown(),
@@ -204,7 +202,7 @@ def report_random_init_sensitivity(df):
             f"(pooled over the settings shown, at eps = {pools[0][0]:g}; medians over "
             "networks)",
             "",
-            nets.assign(setting=[_setting_label(*r)
+            nets.assign(setting=[network_setting_label(*r)
                                  for r in nets[SETTING].itertuples(index=False)])
             .pivot(index="setting", columns="n_bits", values="logit_offset_constant")
             .rename(columns=lambda n: f"N={n}")

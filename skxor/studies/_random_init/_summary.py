@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._networks import eps_agreement, log10_count, network_rows
-from .._stats import format_interval, wilson_interval
+from .._networks import eps_agreement, log10_count, network_rows, share_text
+from .._stats import wilson_interval
 from ._cells import RANDOM_FUNCTION, SETTING
 
 #: Köver et al.'s four initialisation schemes, in the order they are shown.
@@ -16,7 +16,7 @@ PAPER_SCHEMES = ("uniform", "normal", "xavier_uniform", "xavier_normal")
 POISSON_LIMIT = 1 - math.exp(-1)
 
 
-def _setting_label(init, readout, positional, d_model, n_layers, eps=None):
+def network_setting_label(init, readout, positional, d_model, n_layers, eps=None):
     label = f"{init}, {readout}, {positional}, D={int(d_model)}, L={int(n_layers)}"
     return label if eps is None else f"{label}, eps={float(eps):g}"
 
@@ -91,7 +91,7 @@ def summarise_random_init(df):
     return summary
 
 
-def _drawn(df):
+def drawn_networks(df):
     """The networks to draw: eps = 0 only when eps > 0 coincides on every pair."""
     models = network_rows(df)
     agreement = eps_agreement(df)
@@ -100,19 +100,11 @@ def _drawn(df):
     return models, agreement
 
 
-def _counted(row, column):
-    """``"k/n = share [low, high]"`` of a summary row's share ``column`` over its networks."""
-    n = int(row["networks"])
-    k = int(round(row[column] * n))
-    return (f"{k}/{n} = "
-            f"{format_interval(row[column], row[f'{column}_low'], row[f'{column}_high'])}")
-
-
 def _count_cell(row):
     if not np.isfinite(row.get("with_zero", np.nan)):
         return "-"
     count = row["zero_fraction"] * 2.0 ** row["n_bits"]
-    return f"{_counted(row, 'with_zero')}; {count:.3g}"
+    return f"{share_text(row, 'with_zero')}; {count:.3g}"
 
 
 def paper_setting_table(df):

@@ -39,20 +39,21 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ...boolean import NAMED_FUNCTIONS
 from ...estimators import BooleanTransformerClassifier
-from .._common import Study
 from .._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
 from .._profiling import check_transformer
+from .._study import Study
 from ._cells import (
     FLAT_TOLERANCE,
     LEARNED,
     MODEL_SETTINGS,
-    _compute,
     loss_status,
     training_cell,
     training_cells,
     training_key,
+    training_table,
 )
 from ._figures import plot_training_sensitivity
+from ._headline import headline
 from ._report import report_training_sensitivity
 from ._summary import (
     CLUSTERS,
@@ -142,10 +143,36 @@ PRESETS = {
 }
 
 
-def training_sensitivity(
-    preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
-    **overrides,
-):
+STUDY = Study(
+    name="training_sensitivity",
+    description=(
+        "Boolean transformers trained on PARITY, MAJORITY and FIRST at growing N under a "
+        "stated budget, in the library's model setting and in Köver et al.'s (eos read-out, "
+        "fixed sinusoidal positions, eps = 0, their init schemes): success rates with "
+        "Wilson intervals, whether each run stopped at the target, on a flat loss or at "
+        "its budget (loss curves), how far each function is learned, and where the "
+        "trained models' sensitivities sit against the target's."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=training_cell,
+    cells=training_cells,
+    tabulate=training_table,
+    summary=summarise_training,
+    figures=plot_training_sensitivity,
+    report=report_training_sensitivity,
+    headline=headline,
+    key=("function", "n_bits", "model_setting", "seed", "random_state", "d_model",
+         "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
+         "target_accuracy", "exhaustive_max", "n_eval", "n_samples"),
+    setting=("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
+             "n_steps_majority", "check_every", "target_accuracy", "exhaustive_max",
+             "n_eval", "n_samples", "device", "random_state"),
+    check=check_transformer,
+)
+
+
+training_sensitivity = STUDY.function(
     """Train on PARITY, MAJORITY and FIRST at growing N; accuracy and profiles.
 
     Parameters
@@ -162,8 +189,7 @@ def training_sensitivity(
         init schemes, MAJORITY with up to 6000 steps (many hours on 2 cores;
         run it with ``n_jobs``, a dask ``scheduler`` or ``device="cuda"``,
         and a ``checkpoint_dir``).
-    checkpoint_dir, n_jobs, progress, scheduler
-        As for :func:`skxor.studies.run_sweep`.
+    %(study_options)s
     **overrides
         Replace preset entries: ``random_state`` (int, default 0: seeds the
         networks, the training strings and the evaluation), ``function``
@@ -202,38 +228,11 @@ def training_sensitivity(
     >>> df = training_sensitivity(function=["MAJORITY"], n_bits=[5], seeds=1)
     >>> df[["function", "n_bits", "model_setting", "learned", "stop"]].values.tolist()
     [['MAJORITY', 5, 'library', True, 'target'], ['MAJORITY', 5, 'paper_xavier_uniform', True, 'target']]
-    """
-    return STUDY.run(
-        preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
-        scheduler=scheduler, **overrides,
-    )
+    """)
 
-
-STUDY = Study(
-    name="training_sensitivity",
-    description=(
-        "Boolean transformers trained on PARITY, MAJORITY and FIRST at growing N under a "
-        "stated budget, in the library's model setting and in Köver et al.'s (eos read-out, "
-        "fixed sinusoidal positions, eps = 0, their init schemes): success rates with "
-        "Wilson intervals, whether each run stopped at the target, on a flat loss or at "
-        "its budget (loss curves), how far each function is learned, and where the "
-        "trained models' sensitivities sit against the target's."
-    ),
-    parameters=PARAMETERS,
-    presets=PRESETS,
-    cell=training_cell,
-    compute=_compute,
-    summary=summarise_training,
-    figures=plot_training_sensitivity,
-    report=report_training_sensitivity,
-    key=("function", "n_bits", "model_setting", "seed", "random_state", "d_model",
-         "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
-         "target_accuracy", "exhaustive_max", "n_eval", "n_samples"),
-    setting=("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
-             "n_steps_majority", "check_every", "target_accuracy", "exhaustive_max",
-             "n_eval", "n_samples", "device", "random_state"),
-    check=check_transformer,
-)
+# Checkpoints name the cell function by its module: the name it had before
+# the study became a package, so that earlier checkpoints are still found.
+training_cell.__module__ = __name__
 
 
 __all__ = [
@@ -246,6 +245,7 @@ __all__ = [
     "PARAMETERS",
     "PRESETS",
     "STUDY",
+    "headline",
     "cluster_counts",
     "learned_up_to",
     "loss_status",

@@ -11,7 +11,6 @@ from ...estimators import BooleanTransformerClassifier
 from .._common import columns_first, expand_grid, key_seed, single_thread
 from .._floor import floor_work
 from .._profiling import profile, profile_result
-from .._sweep import run_sweep
 
 
 #: The model settings a run can train in: read-out, positions, init and eps.
@@ -198,15 +197,6 @@ def training_cells(params):
     return cells
 
 
-def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
-    df = run_sweep(
-        training_cell, training_cells(params), study="training_sensitivity",
-        checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress, scheduler=scheduler,
-    )
-    return columns_first(df, ["function", "n_bits", "model_setting", "seed"])
-
-
-# Checkpoints name a cell by its module and qualified name: the cell keeps the
-# study's package as its home (where it was defined before the package was
-# split), so that checkpointed runs resume; the package imports it.
-training_cell.__module__ = __package__
+def training_table(table, params):
+    """The study's table from the sweep's: the key columns first."""
+    return columns_first(table, ["function", "n_bits", "model_setting", "seed"])

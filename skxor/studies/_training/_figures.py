@@ -9,11 +9,11 @@ from .._figures import interval_errors, log_axis, offset
 from ._cells import LEARNED
 from ._summary import (
     HALF_WINDOW,
-    _preset_label,
-    _seeds_text,
-    _series_columns,
-    _series_label,
-    _with_model_setting,
+    preset_label,
+    seeds_per_cell,
+    series_columns,
+    series_label,
+    with_model_setting,
     setting_label,
     summarise_training,
 )
@@ -29,6 +29,14 @@ _STYLE = {  # colour, marker, line style: no two functions alike
 # Targets: wide, pale and drawn underneath, so a trained series on top of its
 # target leaves the target visible on both sides.
 _TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
+
+
+def _panels(n, width, height):
+    """A figure of ``n`` panels side by side (one per function), sharing their y axis."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width * n, height), layout="constrained")
+    return fig, np.atleast_1d(fig.subplots(1, n, sharey=True))
 
 
 def plot_training_sensitivity(df):
@@ -62,8 +70,8 @@ def plot_training_sensitivity(df):
     Examples
     --------
     >>> from skxor.studies import plot_training_sensitivity, training_sensitivity
-    >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], seeds=1, d_model=8,
-    ...                           n_layers=1, n_heads=2, n_steps=50, check_every=10)
+    >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], d_model=8, n_layers=1,
+    ...                           n_heads=2, seeds=1, n_steps=50, check_every=10)
     >>> figures = plot_training_sensitivity(df)
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'accuracy': 1, 'clusters': 1, 'loss': 2, 'profiles': 1, 'sensitivity': 2, 'success': 1}
@@ -71,12 +79,12 @@ def plot_training_sensitivity(df):
     from matplotlib.figure import Figure
 
     summary = summarise_training(df)
-    df = _with_model_setting(df)
-    series = _series_columns(df)
+    df = with_model_setting(df)
+    series = series_columns(df)
     groups = list(summary.groupby(["function", *series], sort=False))
     functions = list(dict.fromkeys(summary["function"]))
     n_values = summary["n_bits"].unique()
-    caption = f"{_preset_label(df)}, {_seeds_text(df)} per cell"
+    caption = f"{preset_label(df)}, {seeds_per_cell(df)} per cell"
 
     def style(function, index):
         colour, marker, line = _STYLE[function]
@@ -90,7 +98,7 @@ def plot_training_sensitivity(df):
         ax.errorbar(
             offset(group["n_bits"], i, len(groups), spread=0.07), group["learned_rate"],
             yerr=interval_errors(group["learned_rate"], group["learned_low"], group["learned_high"]),
-            capsize=3, ms=5, label=_series_label(keys[0], keys[1:], series, df),
+            capsize=3, ms=5, label=series_label(keys[0], keys[1:], series, df),
             **style(keys[0], i),
         )
     log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
@@ -100,11 +108,10 @@ def plot_training_sensitivity(df):
     success.suptitle(f"Training success ({caption})", fontsize="medium")
 
     # Accuracy, one panel per function: mean and worst seed.
-    acc = Figure(figsize=(3.6 * len(functions), 3.6), layout="constrained")
-    axes = np.atleast_1d(acc.subplots(1, len(functions), sharey=True))
+    acc, axes = _panels(len(functions), 3.6, 3.6)
     for i, (keys, group) in enumerate(groups):
         ax = axes[functions.index(keys[0])]
-        label = _series_label(keys[0], keys[1:], series, df)
+        label = series_label(keys[0], keys[1:], series, df)
         colour, marker, line = _STYLE[keys[0]]
         ax.plot(group["n_bits"], group["accuracy"], color=colour, marker=marker, ls=line,
                 label=f"{label}: mean over seeds")
@@ -126,7 +133,7 @@ def plot_training_sensitivity(df):
         axes = axes.reshape(2, 1)
     for i, (keys, group) in enumerate(groups):
         col = functions.index(keys[0])
-        label = _series_label(keys[0], keys[1:], series, df)
+        label = series_label(keys[0], keys[1:], series, df)
         colour, marker, line = _STYLE[keys[0]]
         axes[0, col].errorbar(
             group["n_bits"], group["share_zero"],
@@ -152,11 +159,10 @@ def plot_training_sensitivity(df):
     # Cluster shares: where each function's own strings sit.
     names = {"zero": "at 0", "half": "near N/2", "one": "at 1", "top": "at N"}
     shown = {"PARITY": ("zero", "top"), "MAJORITY": ("zero", "half"), "FIRST": ("one", "zero")}
-    clus = Figure(figsize=(3.8 * len(functions), 3.8), layout="constrained")
-    axes = np.atleast_1d(clus.subplots(1, len(functions), sharey=True))
+    clus, axes = _panels(len(functions), 3.8, 3.8)
     for i, (keys, group) in enumerate(groups):
         ax = axes[functions.index(keys[0])]
-        label = _series_label(keys[0], keys[1:], series, df)
+        label = series_label(keys[0], keys[1:], series, df)
         colour = _STYLE[keys[0]][0]
         for j, (name, marker, line) in enumerate(zip(shown[keys[0]], ("o", "s"), ("-", "-."))):
             ax.errorbar(
@@ -185,8 +191,7 @@ def plot_training_sensitivity(df):
 
     exhaustive = df[df["method"] == "exhaustive"]
     n_bits = int(exhaustive["n_bits"].max()) if len(exhaustive) else int(df["n_bits"].max())
-    prof = Figure(figsize=(3.8 * len(functions), 3.4), layout="constrained")
-    paxes = np.atleast_1d(prof.subplots(1, len(functions), sharey=True))
+    prof, paxes = _panels(len(functions), 3.8, 3.4)
     for ax, function in zip(paxes, functions):
         part = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
         if len(part):
@@ -224,7 +229,7 @@ def _plot_loss_curves(df, caption):
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 
-    df = _with_model_setting(df)
+    df = with_model_setting(df)
     settings = list(dict.fromkeys(df["model_setting"]))
     functions = [f for f in NAMED_FUNCTIONS if f in set(df["function"])]
     n_values = sorted(int(n) for n in df["n_bits"].unique())

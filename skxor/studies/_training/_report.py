@@ -4,29 +4,34 @@ import numpy as np
 import pandas as pd
 
 from ...estimators import BooleanTransformerClassifier
+from .._report import empty_section
 from .._stats import format_interval
 from ._cells import FLAT_TOLERANCE, LEARNED
 from ._summary import (
-    _SETTINGS,
+    SETTINGS,
     HALF_WINDOW,
     LEARNED_UP_TO_RATE,
-    _preset_label,
-    _seeds_text,
-    _series_columns,
-    _series_label,
-    _with_model_setting,
+    preset_label,
+    seeds_per_cell,
+    series_columns,
+    series_label,
+    with_model_setting,
     learned_up_to,
     setting_description,
     summarise_training,
 )
 
 
+#: The title of the study's section of the report.
+TITLE = "Training on PARITY, MAJORITY and FIRST"
+
+
 def _budget_lines(df):
     """One sentence per budget in the table: steps x batch, optimiser, model size."""
-    df = _with_model_setting(df)
+    df = with_model_setting(df)
     weight_decay = BooleanTransformerClassifier().weight_decay
     lines = []
-    columns = [c for c in _SETTINGS if c in df and c != "n_steps"]
+    columns = [c for c in SETTINGS if c in df and c != "n_steps"]
     for values, group in df.groupby(columns, sort=False):
         p = dict(zip(columns, values))
         budgets = group.groupby("function")["n_steps"].max()
@@ -65,12 +70,10 @@ def _share(row, name):
 def report_training_sensitivity(df):
     """Markdown: success per function and N, how far each was learned, where sensitivities sit.
 
-    Every sentence stating a number is generated from the table.
-
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`training_sensitivity`, from which the section is written.
+        The table of :func:`training_sensitivity`, the source of every number in the section.
 
     Returns
     -------
@@ -106,15 +109,14 @@ def report_training_sensitivity(df):
       1 / 0 / 0 |
     """
     if not len(df) or "function" not in df:
-        return ("## Training on PARITY, MAJORITY and FIRST\n\nThe table holds no training "
-                "run: nothing to summarise.")
-    df = _with_model_setting(df)
+        return empty_section(TITLE, "training run")
+    df = with_model_setting(df)
     summary = summarise_training(df)
-    series = _series_columns(df)
+    series = series_columns(df)
     reach = learned_up_to(df)
-    label = _preset_label(df)
-    seeds = _seeds_text(df)
-    lines = ["## Training on PARITY, MAJORITY and FIRST", ""]
+    label = preset_label(df)
+    seeds = seeds_per_cell(df)
+    lines = [f"## {TITLE}", ""]
     min_seeds = int(df.groupby(["function", "n_bits", *series]).size().min())
     header = f"Settings: {label}, {seeds} per (function, N)."
     if min_seeds < 5:
@@ -122,7 +124,7 @@ def report_training_sensitivity(df):
     lines += [header, ""] + [line + "\n" for line in _budget_lines(df)]
 
     def name(row):
-        return _series_label(row["function"], [row[c] for c in series], series, df)
+        return series_label(row["function"], [row[c] for c in series], series, df)
 
     success = pd.DataFrame({
         "function": [name(r) for _, r in summary.iterrows()],
@@ -222,7 +224,7 @@ def _cluster_sentences(summary, series, df):
         for keys, group in part.groupby(series, sort=False) if len(part) else []:
             keys = keys if isinstance(keys, tuple) else (keys,)
             row = group.sort_values("n_bits").iloc[-1]
-            label = _series_label(function, keys, series, df)
+            label = series_label(function, keys, series, df)
             if function == "MAJORITY":
                 text = (f"Trained {label} at N = {int(row['n_bits'])}: {_share(row, 'zero')} "
                         f"of the strings at sensitivity 0 and {_share(row, 'half')} near N/2, "
@@ -256,7 +258,7 @@ def _paper_sentences(reach, summary, series, df, label, seeds):
         "",
     ]
     for _, r in reach.iterrows():
-        name = _series_label(r["function"], [r[c] for c in series], series, df)
+        name = series_label(r["function"], [r[c] for c in series], series, df)
         tried = sorted(df.loc[df["function"] == r["function"], "n_bits"].unique())
         reached = (f"learned up to N = {r['learned_up_to']}" if r["learned_up_to"]
                    else f"below the rule already at N = {int(tried[0])}")

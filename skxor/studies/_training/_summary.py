@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..._utils._docstrings import fill_doc
 from ...boolean import NAMED_FUNCTIONS
+from .._report import seeds_text
 from .._stats import wilson_interval
 from ._cells import MODEL_SETTINGS, training_cells
 
@@ -23,7 +24,7 @@ LEARNED_UP_TO_RATE = 0.8
 
 #: Settings that, when they differ between runs merged into one table, make
 #: separate series.
-_SETTINGS = ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
+SETTINGS = ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
              "check_every", "target_accuracy", "exhaustive_max", "n_eval", "n_samples")
 
 
@@ -51,10 +52,10 @@ def cluster_counts(histogram, n_bits):
 
     Examples
     --------
-    >>> from skxor.boolean import Majority
+    >>> from skxor.boolean import get_function
     >>> from skxor.sensitivity import sensitivity_profile
     >>> from skxor.studies._training import cluster_counts
-    >>> counts = sensitivity_profile(Majority(6), 6).counts
+    >>> counts = sensitivity_profile(get_function("MAJORITY", 6), 6).counts
     >>> cluster_counts(counts, 6)
     {'zero': 29, 'half': 35, 'one': 0, 'n': 64}
     """
@@ -74,14 +75,14 @@ def cluster_counts(histogram, n_bits):
     }
 
 
-def _require_runs(df):
+def require_runs(df):
     """ValueError unless ``df`` holds at least one training run."""
     if not len(df) or "function" not in df:
         raise ValueError("the table holds no training run: nothing to summarise or draw; "
                          "pass the table training_sensitivity returned.")
 
 
-def _with_model_setting(df):
+def with_model_setting(df):
     """``df`` with a ``model_setting`` column (tables from before it: the library's)."""
     if "model_setting" in df:
         return df
@@ -121,19 +122,19 @@ def setting_description(model_setting):
             f"eps = {s['layer_norm_eps']:g}")
 
 
-def _series_columns(df):
+def series_columns(df):
     """The model setting and every setting that varies within a function: with it, a series.
 
     A budget set per function (``n_steps_majority``) is not a series of its own.
     """
-    df = _with_model_setting(df)
+    df = with_model_setting(df)
     return ["model_setting"] + [
-        c for c in _SETTINGS
+        c for c in SETTINGS
         if c in df and (df.groupby("function")[c].nunique() > 1).any()]
 
 
-def _series_label(function, values, columns, df):
-    df = _with_model_setting(df)
+def series_label(function, values, columns, df):
+    df = with_model_setting(df)
     parts = [function]
     for column, value in zip(columns, values):
         if column == "model_setting":
@@ -188,9 +189,9 @@ def summarise_training(df):
         ``average_sensitivity`` (mean), ``target_average_sensitivity``,
         ``profile_distance`` (mean), ``n_parameters`` and ``seconds`` (sum).
     """
-    _require_runs(df)
-    df = _with_model_setting(df)
-    series = _series_columns(df)
+    require_runs(df)
+    df = with_model_setting(df)
+    series = series_columns(df)
     rows = []
     for keys, group in df.groupby(["function", "n_bits", *series], sort=False):
         function, n_bits = keys[0], int(keys[1])
@@ -256,7 +257,7 @@ def learned_up_to(df):
         ``rate``, ``low``, ``high`` at the largest N tried.
     """
     summary = summarise_training(df)
-    series = _series_columns(df)
+    series = series_columns(df)
     rows = []
     for keys, group in summary.groupby(["function", *series], sort=False):
         group = group.sort_values("n_bits")
@@ -280,11 +281,11 @@ def learned_up_to(df):
     return pd.DataFrame(rows)
 
 
-def _preset_label(df):
+def preset_label(df):
     """"quick preset" / "full preset" when the table is exactly one, else "custom settings"."""
     from . import PRESETS  # the package declares them (it imports this module first)
 
-    df = _with_model_setting(df)
+    df = with_model_setting(df)
     for name in PRESETS:
         params = dict(PRESETS["quick"], **PRESETS[name])
         cells = pd.DataFrame(training_cells(params))
@@ -294,7 +295,7 @@ def _preset_label(df):
             and set(df["model_setting"]) == set(params["model_setting"])
             and set(df["seed"]) == set(range(params["seeds"]))
             and all(c in df and set(df[c]) == {params[c]}
-                    for c in _SETTINGS + ("random_state",) if c != "n_steps")
+                    for c in SETTINGS + ("random_state",) if c != "n_steps")
             and all(set(df.loc[df["function"] == f, "n_steps"]) == set(g["n_steps"])
                     for f, g in cells.groupby("function"))
         )
@@ -303,8 +304,7 @@ def _preset_label(df):
     return "custom settings"
 
 
-def _seeds_text(df):
-    df = _with_model_setting(df)
-    counts = df.groupby(["function", "n_bits", *_series_columns(df)]).size()
-    low, high = int(counts.min()), int(counts.max())
-    return f"{low} seeds" if low == high else f"{low}-{high} seeds"
+def seeds_per_cell(df):
+    """``"5 seeds"``, or ``"4-5 seeds"``: the runs per function, N and series."""
+    df = with_model_setting(df)
+    return seeds_text(df.groupby(["function", "n_bits", *series_columns(df)]).size())

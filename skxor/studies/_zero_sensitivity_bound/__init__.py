@@ -39,12 +39,13 @@ factor (the same network at each eps).
 """
 
 from ...estimators import BooleanTransformerClassifier
-from .._common import Study
 from .._networks import NETWORK_PARAMETERS
 from .._parameters import estimator_parameters
 from .._profiling import check_transformer
-from ._cells import _compute, bound_cells, zero_sensitivity_bound_cell
+from .._study import Study
+from ._cells import bound_cells, bound_table, zero_sensitivity_bound_cell
 from ._figures import plot_zero_sensitivity_bound
+from ._headline import headline
 from ._report import report_zero_sensitivity_bound
 from ._summary import bound_exponent, bound_verdict, summarise_bound, vacuous_reason
 
@@ -89,10 +90,33 @@ PRESETS = {
 }
 
 
-def zero_sensitivity_bound(
-    preset="quick", *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None,
-    **overrides,
-):
+STUDY = Study(
+    name="zero_sensitivity_bound",
+    description=(
+        "Köver et al.'s Theorem 4.5 measured: the number of zero-sensitivity strings "
+        "of random transformers (eps 0 and 1e-5, D, L, many seeds, N up to 1024) "
+        "against the bound N^((D-1)/(2L) - 5), the share of networks with one "
+        "(Clopper-Pearson) and the share of constant networks."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=zero_sensitivity_bound_cell,
+    cells=bound_cells,
+    tabulate=bound_table,
+    summary=summarise_bound,
+    figures=plot_zero_sensitivity_bound,
+    report=report_zero_sensitivity_bound,
+    headline=headline,
+    key=("n_bits", "d_model", "n_layers", "layer_norm_eps", "n_heads", "init", "init_scale",
+         "readout", "positional", "seed", "random_state", "exhaustive_max", "n_samples",
+         "n_blowup"),
+    setting=("n_heads", "init", "init_scale", "readout", "positional", "exhaustive_max",
+             "n_samples", "n_blowup", "device", "random_state"),
+    check=check_transformer,
+)
+
+
+zero_sensitivity_bound = STUDY.function(
     """Zero-sensitivity strings of random transformers against Köver et al.'s bound.
 
     Parameters
@@ -107,8 +131,7 @@ def zero_sensitivity_bound(
         measured cost per network) -- far beyond one machine's CPUs, so run
         it with a dask ``scheduler``, ``n_jobs``, a ``checkpoint_dir`` and
         ``device="cuda"``, or narrow it with overrides.
-    checkpoint_dir, n_jobs, progress, scheduler
-        As for :func:`skxor.studies.run_sweep`.
+    %(study_options)s
     **overrides
         Replace preset entries: ``n_bits``, ``d_model``, ``n_layers``,
         ``layer_norm_eps`` (lists); ``n_heads`` (must divide every D),
@@ -129,35 +152,11 @@ def zero_sensitivity_bound(
     ...                             layer_norm_eps=[0.0], seeds=3)
     >>> len(df), sorted(df.columns)[:3]
     (3, ['average_sensitivity', 'beta_bound', 'beta_max'])
-    """
-    return STUDY.run(
-        preset, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
-        scheduler=scheduler, **overrides,
-    )
+    """)
 
-
-STUDY = Study(
-    name="zero_sensitivity_bound",
-    description=(
-        "Köver et al.'s Theorem 4.5 measured: the number of zero-sensitivity strings "
-        "of random transformers (eps 0 and 1e-5, D, L, many seeds, N up to 1024) "
-        "against the bound N^((D-1)/(2L) - 5), the share of networks with one "
-        "(Clopper-Pearson) and the share of constant networks."
-    ),
-    parameters=PARAMETERS,
-    presets=PRESETS,
-    cell=zero_sensitivity_bound_cell,
-    compute=_compute,
-    summary=summarise_bound,
-    figures=plot_zero_sensitivity_bound,
-    report=report_zero_sensitivity_bound,
-    key=("n_bits", "d_model", "n_layers", "layer_norm_eps", "n_heads", "init", "init_scale",
-         "readout", "positional", "seed", "random_state", "exhaustive_max", "n_samples",
-         "n_blowup"),
-    setting=("n_heads", "init", "init_scale", "readout", "positional", "exhaustive_max",
-             "n_samples", "n_blowup", "device", "random_state"),
-    check=check_transformer,
-)
+# Checkpoints name the cell function by its module: the name it had before the
+# study became a package, so that earlier checkpoints are still found.
+zero_sensitivity_bound_cell.__module__ = __name__
 
 
 __all__ = [
@@ -167,6 +166,7 @@ __all__ = [
     "bound_cells",
     "bound_exponent",
     "bound_verdict",
+    "headline",
     "plot_zero_sensitivity_bound",
     "report_zero_sensitivity_bound",
     "summarise_bound",

@@ -2,19 +2,16 @@
 
 from .._common import columns_first, expand_grid
 from .._networks import TRANSFORMER, network_cell
-from .._sweep import run_sweep
 
 
-def zero_sensitivity_bound_cell(
-    n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
-    random_state, exhaustive_max, n_samples, n_blowup, readout, positional, device="cpu",
-):
-    """Profile one random transformer (see :func:`~skxor.studies._networks.network_cell`)."""
-    return network_cell(
-        n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale, seed,
-        random_state, exhaustive_max, n_samples, n_blowup, readout=readout,
-        positional=positional, device=device,
-    )
+def zero_sensitivity_bound_cell(**network):
+    """Profile one random transformer: the shared network cell.
+
+    ``network`` holds the parameters of
+    :func:`~skxor.studies._networks.network_cell`. The study has a cell of
+    its own name because a checkpoint is found by the cell's name.
+    """
+    return network_cell(**network)
 
 
 def bound_cells(params):
@@ -38,19 +35,9 @@ def bound_cells(params):
     return cells
 
 
-def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
-    cells = bound_cells(params)
-    df = run_sweep(
-        zero_sensitivity_bound_cell, cells, study="zero_sensitivity_bound",
-        checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress, scheduler=scheduler,
-    )
-    df.insert(0, "function", TRANSFORMER)  # the layout eps_agreement reads
+def bound_table(table, params):
+    """The study's table from the sweep's: rows marked as networks', key columns first."""
+    table.insert(0, "function", TRANSFORMER)  # the layout eps_agreement reads
     return columns_first(
-        df, ["function", "n_bits", "d_model", "n_layers", "layer_norm_eps", "seed"]
+        table, ["function", "n_bits", "d_model", "n_layers", "layer_norm_eps", "seed"]
     )
-
-
-# Checkpoints name a cell by its module and qualified name: the cell keeps the
-# study's package as its home (where it was defined before the package was
-# split), so that checkpointed runs resume; the package imports it.
-zero_sensitivity_bound_cell.__module__ = __package__

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._figures import figure_legend, interval_errors, log_axis, offset
 from .._networks import require_networks
-from ._summary import _drawn_summary, bound_exponent
+from ._summary import drawn_summary, bound_exponent
 
 
 _COLOURS = {8: "tab:blue", 16: "tab:orange", 32: "tab:green", 64: "tab:red"}
@@ -55,7 +55,7 @@ def plot_zero_sensitivity_bound(df):
     from matplotlib.figure import Figure
 
     require_networks(df)
-    summary, agreement, identical = _drawn_summary(df)
+    summary, agreement, identical = drawn_summary(df)
     layers = sorted(summary["n_layers"].unique())
     ns = sorted(int(n) for n in summary["n_bits"].unique())
     widths = sorted(summary["d_model"].unique())

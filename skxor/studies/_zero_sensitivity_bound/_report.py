@@ -5,9 +5,14 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._networks import TRANSFORMER, distinct_networks
+from .._networks import TRANSFORMER, distinct_networks, paired_eps_text, profiled_text, share_text
+from .._report import empty_section
 from .._stats import format_count, format_interval
-from ._summary import _drawn_summary, bound_verdict, summarise_bound
+from ._summary import drawn_summary, bound_verdict, summarise_bound
+
+
+#: The title of the study's section of the report.
+TITLE = "Theorem 4.5: zero-sensitivity strings against N^((D-1)/(2L) - 5)"
 
 
 def _log10_cell(row):
@@ -23,12 +28,10 @@ def _log10_cell(row):
 def report_zero_sensitivity_bound(df):
     """Markdown: counts against the bound, shares, where the bound is vacuous.
 
-    Every number in the text is computed from ``df``.
-
     Parameters
     ----------
     df : pandas.DataFrame
-        The result of :func:`zero_sensitivity_bound`, from which the section is written.
+        The table of :func:`zero_sensitivity_bound`, the source of every number in the section.
 
     Returns
     -------
@@ -56,34 +59,22 @@ def report_zero_sensitivity_bound(df):
     Compared with the bound at eps = 0: every row is vacuous, so these data do not test the bound.
     """
     if "function" not in df or not (df["function"] == TRANSFORMER).any():
-        return ("## Theorem 4.5: zero-sensitivity strings against N^((D-1)/(2L) - 5)\n\n"
-                "The table holds no random network: nothing to summarise.")
-    summary, agreement, identical = _drawn_summary(df)
+        return empty_section(TITLE, "random network")
+    summary, agreement, identical = drawn_summary(df)
     summary_all = summarise_bound(df)
     seeds = int(df["seed"].nunique())
-    epsilons = sorted(df["layer_norm_eps"].unique())
-    sampled = df[df["method"] == "sampled"]
-    exhaustive = df.loc[df["method"] == "exhaustive", "n_bits"]
     configs = summary[["d_model", "n_layers", "exponent"]].drop_duplicates()
     vacuous = configs[configs["exponent"] < 0]
     rough = f" **Rough: {seeds} seeds per configuration.**" if seeds < 100 else ""
     lines = [
-        "## Theorem 4.5: zero-sensitivity strings against N^((D-1)/(2L) - 5)",
+        f"## {TITLE}",
         "",
         f"{distinct_networks(df)} distinct random transformers ({seeds} seeds per "
         "configuration, each (N, D, L, seed) with its own weights; init "
         f"{', '.join(sorted(df['init'].unique()))}, read-out "
         f"{', '.join(sorted(df['readout'].unique()))}, positions "
         f"{', '.join(sorted(df['positional'].unique()))}), profiled over "
-        + (f"all strings up to N = {int(exhaustive.max())}" if len(exhaustive)
-           else "no N exhaustively")
-        + (f" and from {int(sampled['n_strings'].max())} uniform strings with their "
-           f"neighbours at N = {', '.join(str(int(n)) for n in sorted(sampled['n_bits'].unique()))}"
-           if len(sampled) else "")
-        + f".{rough}"
-        + (f" Each network is evaluated at every eps ({', '.join(f'{e:g}' for e in epsilons)}"
-           f"; a paired design: {len(df)} evaluations), so counts over networks are at "
-           "one eps." if len(epsilons) > 1 else ""),
+        + profiled_text(df) + f".{rough}" + paired_eps_text(df),
         "",
         "The bound's exponent (D - 1)/(2L) - 5 is positive only when D - 1 > 10 L. "
         + ("It is not here for (D, L) = "
@@ -103,13 +94,6 @@ def report_zero_sensitivity_bound(df):
         "below 1 or above 2^N.",
         "",
     ]
-    def counted(r, column, n_column="networks"):
-        n = int(r[n_column])
-        if not n:
-            return "- (none)"
-        return f"{int(round(r[column] * n))}/{n} = " + format_interval(
-            r[column], r[f"{column}_low"], r[f"{column}_high"])
-
     table = pd.DataFrame({
         "eps": summary["layer_norm_eps"].map(lambda e: f"{e:g}"),
         "D": summary["d_model"], "L": summary["n_layers"], "N": summary["n_bits"],
@@ -118,12 +102,12 @@ def report_zero_sensitivity_bound(df):
         "log10 count": summary.apply(_log10_cell, axis=1),
         "median log10 count (non-const.)": summary["nonconstant_median_log10_count"].map(
             lambda v: "-" if not np.isfinite(v) else f"{v:.2f}"),
-        "with zero (all)": summary.apply(lambda r: counted(r, "with_zero"), axis=1),
+        "with zero (all)": summary.apply(lambda r: share_text(r, "with_zero"), axis=1),
         "with zero (non-const.)": summary.apply(
-            lambda r: counted(r, "nonconstant_with_zero", "nonconstant"), axis=1),
-        "constant": summary.apply(lambda r: counted(r, "constant"), axis=1),
+            lambda r: share_text(r, "nonconstant_with_zero", "nonconstant"), axis=1),
+        "constant": summary.apply(lambda r: share_text(r, "constant"), axis=1),
         "reaches bound (non-const.)": summary.apply(
-            lambda r: counted(r, "nonconstant_meets_bound", "nonconstant"), axis=1),
+            lambda r: share_text(r, "nonconstant_meets_bound", "nonconstant"), axis=1),
     })
     if identical:
         table = table.drop(columns="eps")

@@ -184,7 +184,7 @@ def bound_verdict(df):
             "meets": k_meets, "text": text}
 
 
-def _drawn_summary(df):
+def drawn_summary(df):
     agreement = eps_agreement(df)
     identical = agreement is not None and agreement["same"] == agreement["pairs"]
     summary = summarise_bound(df)
