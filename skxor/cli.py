@@ -242,14 +242,19 @@ def _resolve(names, preset):
         elif name in STUDIES:
             studies.append(STUDIES[name])
         elif name.endswith(".py"):
-            studies.append(load_study(name))
+            study = load_study(name)
+            if study.name in STUDIES and STUDIES[study.name] is not study:
+                raise ValueError(
+                    f"{name}: its study is named {study.name!r}, as a registered study is "
+                    "(their tables would mix); give it a name of its own.")
+            studies.append(study)
         else:
             choices = ", ".join(repr(n) for n in [*STUDIES, "all"])
             raise ValueError(f"argument STUDY: invalid choice: {name!r} (choose from "
                              f"{choices}, or a study file PATH.py)")
     studies = list({study.name: study for study in studies}.values())
     presets = sorted({p for study in studies for p in study.presets},
-                     key=lambda p: (p not in ("quick", "full"), p))
+                     key=lambda p: ({"quick": 0, "full": 1}.get(p, 2), p))
     if preset not in presets:
         raise ValueError(f"argument --preset: invalid choice: {preset!r} (choose from "
                          f"{', '.join(repr(p) for p in presets)})")

@@ -8,11 +8,14 @@ intervals the same way. The numbers come from :mod:`skxor.studies._stats`.
 import numpy as np
 import pandas as pd
 
+from ._floor import TIME_COLUMNS
 from ._stats import format_interval, rate_with_interval
 from ._study import run_preset
 
 __all__ = [
     "empty_section",
+    "study_section",
+    "summary_table",
     "interval_table",
     "markdown_table",
     "preset_text",
@@ -98,6 +101,104 @@ def interval_table(summary, digits=2):
                          table[[column, low, high]].to_numpy(dtype=float)]
         table = table.drop(columns=[low, high]).rename(columns={column: name})
     return table
+
+
+def summary_table(table, by, skip=()):
+    """Per ``by`` group: each boolean (or 0/1) column as a rate with its Wilson 95% interval, each number as its mean.
+
+    A flag column ``c`` becomes ``c_rate``, ``c_low`` and ``c_high`` (over
+    the group's rows); another numeric column ``c_mean``; ``rows`` counts the
+    group's rows. The ``by`` and ``skip`` columns, ``seed``, ``setting`` and
+    the timing columns are left out.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    by : list of str
+        The columns of one group (none: the whole table is one group).
+    skip : sequence of str, default=()
+        Other columns to leave out (parameters, seeds).
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._report import summary_table
+    >>> table = pd.DataFrame({"model": "ffnn", "d": 16, "seed": [0, 1],
+    ...                       "reached": [True, False], "accuracy": [0.9, 0.7]})
+    >>> summary_table(table, ["model", "d"]).iloc[0].to_dict()  # doctest: +ELLIPSIS
+    {'model': 'ffnn', 'd': 16, 'reached_rate': 0.5, 'reached_low': 0.09..., 'reached_high': 0.90..., 'accuracy_mean': 0.8, 'rows': 2}
+    """
+    by = list(by)
+    leave = {*by, *skip, "seed", "setting", *TIME_COLUMNS}
+    results = [c for c in table.columns if c not in leave]
+    rates = [c for c in results if _is_flag(table[c])]
+    means = [c for c in results if c not in rates and pd.api.types.is_numeric_dtype(table[c])]
+    rows = []
+    for key, group in (table.groupby(by, sort=True, dropna=False) if by else [((), table)]):
+        row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
+        for column in rates:
+            rate, low, high, _ = rate_with_interval(group[column].astype(bool))
+            row.update({f"{column}_rate": rate, f"{column}_low": low, f"{column}_high": high})
+        for column in means:
+            row[f"{column}_mean"] = float(group[column].mean())
+        row["rows"] = int(len(group))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _is_flag(column):
+    """Whether a column holds booleans or only 0 and 1 (a success flag)."""
+    if pd.api.types.is_bool_dtype(column):
+        return True
+    if not pd.api.types.is_numeric_dtype(column) or column.isna().any():
+        return False
+    return len(column) > 0 and column.isin([0, 1]).all()
+
+
+def study_section(study, table):
+    """A study's report section from its declaration: title, description, run, summary table.
+
+    The section of a :class:`~skxor.studies.Study` that declares no
+    ``report``: its ``summary`` as a Markdown table, rates with their
+    Wilson 95% intervals (:func:`interval_table`).
+
+    Examples
+    --------
+    >>> from skxor.studies import Grid, Study
+    >>> from skxor.studies._parameters import POSITIVE
+    >>> from skxor.studies._report import study_section
+    >>> study = Study(
+    ...     name="squares", description="Is x squared above 2?",
+    ...     cell=lambda x, seed: {"above": x * x > 2, "square": x * x},
+    ...     parameters={"x": [Grid(POSITIVE)], "seeds": [POSITIVE]},
+    ...     presets={"quick": {"x": [1, 2], "seeds": 3}})
+    >>> print(study_section(study, study.run()))
+    ## squares
+    <BLANKLINE>
+    Is x squared above 2?
+    <BLANKLINE>
+    Run: quick preset, 3 seeds per cell.
+    <BLANKLINE>
+    Per x (rates: Wilson 95% intervals over the rows, the seeds; other columns: means):
+    <BLANKLINE>
+    |   x | above             |   square_mean |   rows |
+    |----:|:------------------|--------------:|-------:|
+    |   1 | 0.00 [0.00, 0.56] |             1 |      3 |
+    |   2 | 1.00 [0.44, 1.00] |             4 |      3 |
+    """
+    if len(table) == 0:
+        return empty_section(study.name)
+    per = [k for k in study.key if k != "seed"]
+    return section(
+        study.name, study.description, run_text(table, study),
+        f"Per {', '.join(per) or 'run'} (rates: Wilson 95% intervals over the rows, "
+        "the seeds; other columns: means):",
+        markdown_table(interval_table(study.summary(table))),
+    )
 
 
 def rate_text(flags):

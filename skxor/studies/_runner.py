@@ -324,12 +324,15 @@ def format_timing(seconds, floor_seconds, floor_description, *, workers=1, loade
     'wall time 0.2 s, all 30 cells read from checkpoints (nothing computed, no floor)'
     >>> format_timing(12.0, None, None)
     'wall time 12.0 s, floor not measured'
+    >>> format_timing(12.0, None, None, loaded_cells=6, computed_cells=4)
+    'wall time 12.0 s, floor not measured; 6 cells read from checkpoints'
     """
     wall = f"wall time {seconds:.1f} s" + (f" on {workers} workers" if workers > 1 else "")
     if loaded_cells and not computed_cells:
         return f"{wall}, all {loaded_cells} cells read from checkpoints (nothing computed, no floor)"
     if floor_seconds is None:
-        return f"{wall}, floor not measured"
+        read = f"; {loaded_cells} cells read from checkpoints" if loaded_cells else ""
+        return f"{wall}, floor not measured{read}"
     per_worker = floor_seconds / workers
     what = floor_description + (f"; {per_worker:.3g} s per worker" if workers > 1 else "")
     text = f"{wall}, floor {floor_seconds:.3g} s ({what})"

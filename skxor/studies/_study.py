@@ -102,7 +102,7 @@ class Study:
         ``figures(table)``: a dict of matplotlib figures; None: no figures.
     report : callable or None, default=None
         ``report(table)``: the study's Markdown section of ``report.md``,
-        starting with a ``## `` title line; None: :meth:`default_report`.
+        starting with a title line (``## Title``); None: :meth:`default_report`.
     headline : callable or None, default=None
         ``headline(table)``: the study's bullet in ``skxor headline`` (one
         paragraph of Markdown, every number from the table); None: the
@@ -517,86 +517,22 @@ class Study:
     # -- outputs -----------------------------------------------------------------------
 
     def default_summary(self, table):
-        """The table per key without ``seed``: rates with Wilson intervals, means.
+        """The summary of a study that declares none: :func:`~skxor.studies._report.summary_table`.
 
-        Each boolean (or 0/1) result column becomes ``<col>_rate``,
-        ``<col>_low`` and ``<col>_high`` (Wilson 95% over the group's rows,
-        the seeds); each other numeric result column ``<col>_mean``; ``rows``
-        counts the group's rows. Timing columns are left out.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> from skxor.studies import get_study
-        >>> study = get_study("sample_complexity")
-        >>> table = pd.DataFrame({"model": "ffnn", "d": 16, "seed": [0, 1],
-        ...                       "reached": [True, False], "accuracy": [0.9, 0.7]})
-        >>> study.default_summary(table).iloc[0].to_dict()  # doctest: +ELLIPSIS
-        {'model': 'ffnn', 'd': 16, 'reached_rate': 0.5, 'reached_low': 0.09..., 'reached_high': 0.90..., 'accuracy_mean': 0.8, 'rows': 2}
+        Per key without ``seed``: each boolean (or 0/1) result as a rate with
+        its Wilson 95% interval over the group's rows (the seeds), each other
+        numeric result as its mean, and the number of ``rows``.
         """
-        from ._floor import TIME_COLUMNS
-        from ._stats import rate_with_interval
+        from ._report import summary_table
 
         by = [k for k in self.key if k != "seed" and k in table]
-        skip = set(by) | set(self.parameters) | {"seed", "setting", *TIME_COLUMNS}
-        results = [c for c in table.columns if c not in skip]
-        rates = [c for c in results if _is_flag(table[c])]
-        means = [c for c in results if c not in rates
-                 and pd.api.types.is_numeric_dtype(table[c])]
-        rows = []
-        groups = table.groupby(by, sort=True, dropna=False) if by else [((), table)]
-        for key, group in groups:
-            row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
-            for column in rates:
-                rate, low, high, _ = rate_with_interval(group[column].astype(bool))
-                row.update({f"{column}_rate": rate, f"{column}_low": low,
-                            f"{column}_high": high})
-            for column in means:
-                row[f"{column}_mean"] = float(group[column].mean())
-            row["rows"] = int(len(group))
-            rows.append(row)
-        return pd.DataFrame(rows)
+        return summary_table(table, by, skip=[*self.parameters, "seed"])
 
     def default_report(self, table):
-        """A Markdown section: the title, description, setting and summary table.
+        """The report of a study that declares none: :func:`~skxor.studies._report.study_section`."""
+        from ._report import study_section
 
-        Rates are shown with their Wilson 95% intervals.
-
-        Examples
-        --------
-        >>> from skxor.studies import Grid, Study
-        >>> from skxor.studies._parameters import POSITIVE
-        >>> study = Study(
-        ...     name="squares", description="Is x squared above 2?",
-        ...     cell=lambda x, seed: {"above": x * x > 2, "square": x * x},
-        ...     parameters={"x": [Grid(POSITIVE)], "seeds": [POSITIVE]},
-        ...     presets={"quick": {"x": [1, 2], "seeds": 3}})
-        >>> print(study.default_report(study.run()))
-        ## squares
-        <BLANKLINE>
-        Is x squared above 2?
-        <BLANKLINE>
-        Run: quick preset, 3 seeds per cell.
-        <BLANKLINE>
-        Per x (rates: Wilson 95% intervals over the rows, the seeds; other columns: means):
-        <BLANKLINE>
-        |   x | above             |   square_mean |   rows |
-        |----:|:------------------|--------------:|-------:|
-        |   1 | 0.00 [0.00, 0.56] |             1 |      3 |
-        |   2 | 1.00 [0.44, 1.00] |             4 |      3 |
-        """
-        from ._report import interval_table, markdown_table, run_text, section
-
-        if len(table) == 0:
-            return section(self.name, "The table holds no rows: nothing to report.")
-        summary = interval_table(self.summary(table))
-        per = [k for k in self.key if k != "seed"]
-        return section(
-            self.name, self.description, run_text(table, self),
-            f"Per {', '.join(per) or 'run'} (rates: Wilson 95% intervals over the rows, "
-            "the seeds; other columns: means):",
-            markdown_table(summary),
-        )
+        return study_section(self, table)
 
 
 def _no_figures(table):
@@ -614,16 +550,6 @@ def _keywords(function):
         return None
     return {name for name, p in signature.parameters.items()
             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
-
-
-def _is_flag(column):
-    """Whether a column holds booleans or only 0 and 1 (a success flag)."""
-    if pd.api.types.is_bool_dtype(column):
-        return True
-    if not pd.api.types.is_numeric_dtype(column):
-        return False
-    values = column.dropna()
-    return len(values) > 0 and values.isin([0, 1]).all() and column.notna().all()
 
 
 def _fill_options(doc):

@@ -41,6 +41,8 @@ STUDY = Study(
 
 
 def _run(path, out, capsys, *options):
+    # Two loky worker processes, which cannot import the study file: its cell
+    # function must travel by value (without that: BrokenProcessPool).
     code = main(["run", str(path), "--out", str(out), "--n-jobs", "2", "--no-progress",
                  *options])
     captured = capsys.readouterr()
@@ -88,3 +90,42 @@ def test_a_study_file_runs_resumes_and_merges_like_a_library_study(tmp_path, cap
     report = (out / "report.md").read_text()
     assert "holds rows of 2 settings" in report
     assert report.count("## flips") == 2  # one part per setting
+
+
+def test_the_user_guide_study_runs_as_the_page_says(tmp_path, capsys):
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "your_own_study.rst").read_text()
+    block = re.search(r"``coin_flips.py``:\n\n\.\. code-block:: python\n\n(.*?)\n\S", page,
+                      flags=re.S).group(1)
+    path = tmp_path / "coin_flips.py"
+    path.write_text("\n".join(line[4:] for line in block.splitlines()))
+    assert len(path.read_text().strip().splitlines()) <= 40
+    out = tmp_path / "results"
+    _run(path, out, capsys)
+    table = pd.read_csv(out / "coin_flips.csv")
+    # "one row per p and seed: n_flips, p, seed, heads, majority and the run's setting"
+    assert list(table.columns) == ["n_flips", "p", "seed", "heads", "majority", "setting"]
+    assert len(table) == 3 * 20
+    assert sorted(p.name for p in out.iterdir()) == [".skxor", "checkpoints", "coin_flips.csv",
+                                                      "report.md"]
+    # "--set seeds=50: 20 seeds read back, 30 computed" (per p).
+    lines = _run(path, out, capsys, "--set", "seeds=50")
+    assert "60 cells read from checkpoints" in lines
+    assert len(pd.read_csv(out / "coin_flips.csv")) == 3 * 50
+
+
+def test_a_study_file_runs_on_a_dask_scheduler(tmp_path, capsys):
+    # As a library study on --scheduler: the same table as a local run.
+    distributed = __import__("pytest").importorskip("distributed")
+    path = tmp_path / "flips_study.py"
+    path.write_text(STUDY_FILE)
+    _run(path, tmp_path / "local", capsys)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, processes=True) as cluster:
+        code = main(["run", str(path), "--out", str(tmp_path / "remote"), "--no-progress",
+                     "--scheduler", cluster.scheduler_address])
+        assert code == 0, capsys.readouterr().err
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "remote" / "flips.csv"),
+                                  pd.read_csv(tmp_path / "local" / "flips.csv"))

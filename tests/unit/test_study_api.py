@@ -188,6 +188,14 @@ def test_a_file_without_one_study_is_a_clear_error(tmp_path, text, message, caps
     assert not (tmp_path / "out").exists()
 
 
+def test_a_study_file_may_not_take_a_registered_name(tmp_path, capsys):
+    path = _write(tmp_path, HEADER + "STUDY = make('one_step')\n")
+    code = main(["run", str(path), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and "named 'one_step', as a registered study is" in err
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("path, message", [
     ("missing.py", "no such file"), ("notes.txt", "invalid choice"),
 ])

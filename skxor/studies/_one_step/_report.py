@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._floor import timing_sentence
-from .._report import markdown_table, rate_text, values_text
+from .._report import empty_section, interval_table, markdown_table, rate_text, values_text
 from .._stats import POOLED_OVER_D_CAVEAT, format_interval, rate_with_interval
 from ._cells import SUCCESS_ACCURACY
 from ._summary import best_cells, best_steps, checked, run_setting, steps_text, summarise_one_step
@@ -44,21 +44,15 @@ def report_one_step(df):
     - erf weights are (1 + erf(s)) / d <= 2/d by definition; the largest weight in any
       erf run times d is 2.000.
     """
-    title = ("## Normalised gradient steps: softmax vs linear vs erf attention, each at its "
+    title = ("Normalised gradient steps: softmax vs linear vs erf attention, each at its "
              "best step length")
     if len(df) == 0:
-        return title + "\n\nThe table holds no runs: nothing to report."
+        return empty_section(title, "runs")
     cells = checked(df)
     best = best_steps(cells)
     at_best = best_cells(cells)
     summary = summarise_one_step(at_best)
-    table = summary.assign(
-        success=[format_interval(r, lo, hi) for r, lo, hi in
-                 summary[["success_rate", "success_low", "success_high"]].to_numpy()],
-        specialised=[format_interval(r, lo, hi) for r, lo, hi in
-                     summary[["specialised_rate", "specialised_low",
-                              "specialised_high"]].to_numpy()],
-    )[["attention", "d", "m", "n", "n_steps", "step_length", "success", "specialised",
+    table = interval_table(summary)[["attention", "d", "m", "n", "n_steps", "step_length", "success", "specialised",
        "median_loss", "median_support_mass", "seeds"]]
     sweep = best.assign(
         success=[f"{int(k)}/{int(n)} = " + format_interval(r, lo, hi) for k, n, r, lo, hi in
@@ -70,7 +64,7 @@ def report_one_step(df):
     ns = sorted(int(n) for n in cells["n"].unique())
     lengths = values_text(cells["step_length"].astype(float))
     lines = [
-        title,
+        f"## {title}",
         "",
         f"Setting: {run_setting(cells)}. "
         + ("Every step here is a population step (n = 0): the exact gradient of the "
@@ -151,7 +145,5 @@ def report_one_step(df):
             + (f" (median {int(sampled.median())}, at most {int(sampled.max())} inputs)"
                if len(sampled) else "") + "."
         )
-    timing = timing_sentence(df, "cells", "steps or fits, and exact losses")
-    if timing:
-        lines.append(timing)
+    lines += filter(None, [timing_sentence(df, "cells", "steps or fits, and exact losses")])  # no timing columns: none
     return "\n".join(lines)

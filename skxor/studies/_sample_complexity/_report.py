@@ -144,9 +144,7 @@ def report_sample_complexity(df):
     )
     lines += _other_settings(everything, df)
     lines += _tradeoff(table)
-    timing = timing_sentence(df, "learning curves", "the fits and test scoring")
-    if timing:
-        lines.append(timing)
+    lines += filter(None, [timing_sentence(df, "learning curves", "the fits and test scoring")])  # no timing columns: none
     return "\n".join(lines)
 
 
