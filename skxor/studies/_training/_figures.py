@@ -13,9 +13,9 @@ from ._summary import (
     seeds_per_cell,
     series_columns,
     series_label,
-    with_model_setting,
     setting_label,
     summarise_training,
+    with_model_setting,
 )
 
 

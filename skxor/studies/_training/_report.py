@@ -8,17 +8,17 @@ from .._report import empty_section
 from .._stats import format_interval
 from ._cells import FLAT_TOLERANCE, LEARNED
 from ._summary import (
-    SETTINGS,
     HALF_WINDOW,
     LEARNED_UP_TO_RATE,
+    SETTINGS,
+    learned_up_to,
     preset_label,
     seeds_per_cell,
     series_columns,
     series_label,
-    with_model_setting,
-    learned_up_to,
     setting_description,
     summarise_training,
+    with_model_setting,
 )
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._figures import figure_legend, interval_errors, log_axis, offset
 from .._networks import require_networks
-from ._summary import drawn_summary, bound_exponent
+from ._summary import bound_exponent, drawn_summary
 
 
 _COLOURS = {8: "tab:blue", 16: "tab:orange", 32: "tab:green", 64: "tab:red"}

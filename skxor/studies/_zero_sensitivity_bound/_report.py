@@ -8,7 +8,7 @@ import pandas as pd
 from .._networks import TRANSFORMER, distinct_networks, paired_eps_text, profiled_text, share_text
 from .._report import empty_section
 from .._stats import format_count, format_interval
-from ._summary import drawn_summary, bound_verdict, summarise_bound
+from ._summary import bound_verdict, drawn_summary, summarise_bound
 
 
 #: The title of the study's section of the report.
