@@ -52,12 +52,14 @@ from ._functions import (
     encoded_strings_to_bits,
     values_to_f,
 )
+from ._registry import NAMED_FUNCTIONS, get_function
 
 __all__ = [
     "BooleanFunction",
     "Dictator",
     "First",
     "Majority",
+    "NAMED_FUNCTIONS",
     "Parity",
     "RandomFunction",
     "SparseParity",
@@ -65,6 +67,7 @@ __all__ = [
     "all_strings",
     "bit_reversal_permutation",
     "encoded_strings_to_bits",
+    "get_function",
     "truth_table",
     "values_to_f",
 ]

@@ -4,7 +4,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..boolean import First, Majority, Parity, TruthTable
+from ..boolean import NAMED_FUNCTIONS, TruthTable, get_function
 
 #: Hatches, markers and colours cycled over series so that no series hides
 #: another: bars of one group stand side by side, each with its own hatch.
@@ -14,13 +14,6 @@ LINESTYLES = ("-", "--", "-.", ":")
 COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7")
 #: Greys of references drawn as steps: they read as references, not as data.
 REFERENCE_COLOURS = ("black", "0.45", "0.25", "0.6")
-
-#: Reference functions that can be named: display label and constructor.
-REFERENCES = {
-    "parity": ("PARITY", Parity),
-    "majority": ("MAJORITY", Majority),
-    "first": ("FIRST", First),
-}
 
 
 def as_real_array(values, what):
@@ -74,8 +67,10 @@ def begin_plot(display, ax, name):
 def resolve_references(references, n_bits):
     """``{label: function}`` from None, names, or a mapping of label -> anything.
 
-    Names are "parity", "majority" and "first" (built for ``n_bits``); a
-    mapping's values are left to the caller (functions, tables, results).
+    Names are those of :data:`skxor.boolean.NAMED_FUNCTIONS` in any case
+    ("parity", "majority", "first"; built for ``n_bits`` and labelled by
+    their registered name); a mapping's values are left to the caller
+    (functions, tables, results).
     """
     if references is None:
         return {}
@@ -85,14 +80,13 @@ def resolve_references(references, n_bits):
         return {str(label): value for label, value in references.items()}
     out = {}
     for name in references:
-        key = name.lower() if isinstance(name, str) else None
-        if key not in REFERENCES:
+        label = name.upper() if isinstance(name, str) else None
+        if label not in NAMED_FUNCTIONS:
             raise ValueError(
-                f"a reference must be one of {sorted(REFERENCES)} or given as a "
-                f"mapping {{label: function}}; got {name!r}."
+                f"a reference must be one of {sorted(n.lower() for n in NAMED_FUNCTIONS)} "
+                f"or given as a mapping {{label: function}}; got {name!r}."
             )
-        label, cls = REFERENCES[key]
-        out[label] = cls(n_bits)
+        out[label] = get_function(label, n_bits)
     return out
 
 

@@ -9,7 +9,6 @@ import it from this module); the report text the studies share lives in
 import contextlib
 
 import numpy as np
-import pandas as pd
 from sklearn.model_selection import ParameterGrid
 
 from ._report import seeds_text

@@ -148,7 +148,8 @@ def _network_cells(cells, function):
 
 
 def _random_init(params):
-    from ._random_init import FUNCTIONS, random_function_cell, random_init_cell, reference_cell
+    from ..boolean import NAMED_FUNCTIONS
+    from ._random_init import random_function_cell, random_init_cell, reference_cell
 
     # The study's own grid (network_cells) also sorts its 10^5 cells, which alone
     # takes most of a second at the full preset: the same grid, unsorted.
@@ -161,7 +162,7 @@ def _random_init(params):
         exhaustive_max=[params["exhaustive_max"]], n_samples=[params["n_samples"]],
         random_state=[params["random_state"]],
     ), random_init_cell)
-    for function in FUNCTIONS:
+    for function in NAMED_FUNCTIONS:
         for n_bits in params["n_bits"]:
             c = dict(function=function, n_bits=n_bits, exhaustive_max=params["exhaustive_max"],
                      n_samples=params["n_samples"], random_state=params["random_state"])

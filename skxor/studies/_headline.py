@@ -12,145 +12,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._report import rate_text, values_text
-from ._stats import format_count, format_interval
-
 #: Lines that delimit the generated block, per file type.
 MARKERS = {
     "md": ("<!-- skxor-headline:start -->", "<!-- skxor-headline:end -->"),
     "rst": (".. skxor-headline:start", ".. skxor-headline:end"),
-}
-
-
-# The shared text of the renderers not yet moved into their study's package.
-_rate, _list = rate_text, values_text
-
-
-def _training(df):
-    from ._training import (
-        _series_columns, _series_label, _with_model_setting, learned_up_to,
-        setting_description,
-    )
-
-    head = "**Training**"
-    if not len(df):
-        return f"{head}: the table holds no training run to summarise."
-    df = _with_model_setting(df)
-    reach = learned_up_to(df)
-    series = _series_columns(df)
-    parts = []
-    for _, r in reach.iterrows():
-        name = _series_label(r["function"], [r[c] for c in series], series, df)
-        if r["learned_up_to"]:
-            head_text = f"{name} learned up to N = {r['learned_up_to']}"
-        else:
-            head_text = f"{name} not learned at the shortest N tried"
-        parts.append(
-            f"{head_text} (at N = {r['largest_n_tried']}: {r['learned']}/{r['seeds']} seeds, "
-            f"{format_interval(r['rate'], r['low'], r['high'])})"
-        )
-    stops = df["stop"] if "stop" in df else pd.Series(dtype=str)
-    limited = int((stops == "budget").sum())
-    settings = "; ".join(setting_description(m) for m in df["model_setting"].unique())
-    seeds = int(df["seed"].nunique()) if "seed" in df else 0
-    return (
-        f"{head} (rough: quick budget, {seeds} seeds, N = "
-        f"{', '.join(map(str, sorted(df['n_bits'].unique())))}; model settings: {settings}; "
-        "success = accuracy >= 0.99, 95% Wilson intervals): " + "; ".join(parts) + ". "
-        f"{limited} of {len(df)} runs were budget-limited (loss still falling at the "
-        "budget). Köver et al. prove FIRST and PARITY unlearnable only as N grows, which "
-        "no finite N tests."
-    )
-
-
-def _random_init(df):
-    from ._random_init import distinct_networks, eps_agreement
-
-    nets = df[df["function"] == "transformer"] if "function" in df else df.iloc[:0]
-    control = df[df["function"] == "random function"] if "function" in df else df.iloc[:0]
-    head = "**Random transformers** (rough: quick preset, Köver et al.'s recognizer setting"
-    if not len(nets):
-        return f"{head}): the table holds no random network to summarise."
-    # eps is a paired factor (the same networks at each eps): count each network once.
-    eps = float(nets["layer_norm_eps"].min())
-    pool = nets[nets["layer_norm_eps"] == eps]
-    agreement = eps_agreement(df)
-    paired = ""
-    if agreement is not None:
-        paired = (f", each also evaluated at eps = {agreement['eps']:g}, identical functions "
-                  f"in {agreement['same']}/{agreement['pairs']} networks")
-    constant = pool["constant"].astype(bool)
-    nonconstant = pool[~constant]
-    n = distinct_networks(pool)
-    text = (
-        f"{head}, {n} distinct networks at eps = {eps:g}: {pool['seed'].nunique()} seeds "
-        f"per setting, N = {', '.join(map(str, sorted(pool['n_bits'].unique())))}, each "
-        f"cell with its own weights{paired}; 95% Wilson intervals): "
-        f"{format_count(int(constant.sum()), len(pool), 'networks')} compute a constant "
-        "function (every string has sensitivity 0)"
-    )
-    if len(nonconstant):
-        text += (
-            "; of the non-constant ones, "
-            f"{format_count(int(nonconstant['has_zero'].astype(bool).sum()), len(nonconstant), 'networks')}"
-            f" have a zero-sensitivity string (mean share of such strings "
-            f"{nonconstant['zero_fraction'].mean():.2f})"
-        )
-    else:
-        text += "; no network is non-constant"
-    text += "; PARITY and FIRST have none."
-    if len(control):
-        wins, total = int(control["with_zero"].sum()), int(control["n_functions"].sum())
-        text += (
-            f" Uniformly random Boolean functions: {format_count(wins, total, 'functions')} "
-            "have one (the limit for large N is 1 - 1/e = 0.63)."
-        )
-    return text
-
-
-def _zero_sensitivity_bound(df):
-    from ._random_init import distinct_networks
-    from ._zero_sensitivity_bound import bound_verdict
-
-    head = "**Theorem 4.5 of Köver et al., compared with random networks** (rough: quick preset"
-    if not len(df):
-        return f"{head}): the table holds no network to summarise."
-    # eps is a paired factor (the same networks at each eps): count each network once.
-    eps = float(df["layer_norm_eps"].min())
-    pool = df[df["layer_norm_eps"] == eps]
-    constant = pool["constant"].astype(bool)
-    nonconstant = pool[~constant]
-    verdict = bound_verdict(df)
-    text = (
-        f"{head}, {distinct_networks(pool)} distinct networks at eps = {eps:g}, each "
-        "(N, D, L, seed) with its own weights; Clopper-Pearson 95% intervals): a "
-        "zero-sensitivity string was found in "
-        f"{format_count(int(pool['has_zero'].astype(bool).sum()), len(pool), 'networks', 'clopper-pearson')}"
-    )
-    if len(nonconstant):
-        k = int(nonconstant["has_zero"].astype(bool).sum())
-        text += (f", {format_count(k, len(nonconstant), 'networks', 'clopper-pearson')} "
-                 "of the non-constant ones")
-    text += (f"; {format_count(int(constant.sum()), len(pool), 'networks')} are constant "
-             "(Wilson). Against the bound N^((D-1)/(2L) - 5): "
-             f"{verdict['tested']} of the {verdict['rows']} (D, L, N) rows are not vacuous "
-             "(bound between 1 and 2^N)")
-    if verdict["networks"]:
-        text += (", and there "
-                 f"{format_count(verdict['meets'], verdict['networks'], 'non-constant networks', 'clopper-pearson')}"
-                 " reach it.")
-    else:
-        text += "; " + verdict["text"]
-    return text
-
-
-#: Headline renderers of the studies not yet declaring their own
-#: ``Study.headline``, by study name; a study moved onto its ``headline`` hook
-#: leaves this table (:func:`render_headline` asks the study first).
-HEADLINES = {
-    "random_init_sensitivity": _random_init,
-    "training_sensitivity": _training,
-    "zero_sensitivity_bound": _zero_sensitivity_bound,
 }
 
 
@@ -160,9 +25,8 @@ def headline_renderers():
 
     renderers = {}
     for name, study in STUDIES.items():
-        render = study.headline or HEADLINES.get(name)
-        if render is not None:
-            renderers[name] = render
+        if study.headline is not None:
+            renderers[name] = study.headline
     return renderers
 
 

@@ -405,7 +405,7 @@ def _random_pool(table):
 
 
 def _claim_zero_strings(store):
-    from ._random_init import distinct_networks
+    from ._networks import distinct_networks
 
     pool = _random_pool(store["table"])
     if pool.empty:
@@ -448,7 +448,9 @@ def _claim_random_functions(store):
 
 
 def _claim_training(store):
-    from ._training import _series_columns, _with_model_setting, learned_up_to
+    from ._training._summary import learned_up_to
+    from ._training._summary import series_columns as _series_columns
+    from ._training._summary import with_model_setting as _with_model_setting
 
     table = _with_model_setting(store["table"])
     reach = learned_up_to(table)
@@ -471,7 +473,7 @@ def _claim_training(store):
 
 
 def _claim_eps(store):
-    from ._random_init import eps_agreement
+    from ._networks import eps_agreement
 
     agreement = eps_agreement(store["table"])
     if agreement is None:

@@ -12,7 +12,6 @@ section and for each figure it draws, a line names the rows it was computed
 from (the table file, the setting, rows, cells and seeds).
 """
 
-import datetime
 import json
 import os
 import platform

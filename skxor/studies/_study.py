@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import numpy as np
-import pandas as pd
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils._param_validation import (
     InvalidParameterError,

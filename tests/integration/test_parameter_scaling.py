@@ -142,10 +142,10 @@ def test_checkpoints_stored_before_the_study_became_a_package_are_reused():
 def test_the_study_declares_its_headline(quick, tmp_path):
     """The bullet comes from the study's own headline, not from the fallback table."""
     from skxor.studies import get_study, render_headline
-    from skxor.studies._headline import HEADLINES
+    from skxor.studies._headline import headline_renderers
 
     df, _ = quick
-    assert "parameter_scaling" not in HEADLINES
+    assert headline_renderers()["parameter_scaling"] is get_study("parameter_scaling").headline
     bullet = get_study("parameter_scaling").headline(df)
     assert bullet.startswith("**Parameter scaling** (rough: 5 seeds per size")
     df.to_csv(tmp_path / "parameter_scaling.csv", index=False)

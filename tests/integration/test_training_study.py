@@ -55,12 +55,14 @@ def test_full_preset_is_the_published_setting():
     import re
     from pathlib import Path
 
-    from skxor.studies._training import _budget_lines, _preset_label, training_cells
+    from skxor.studies._training import training_cells
+    from skxor.studies._training._report import _budget_lines
+    from skxor.studies._training._summary import preset_label
 
     full = STUDY.preset("full")
     table = pd.DataFrame(training_cells(full))
     table["n_parameters"] = 1
-    assert _preset_label(table) == "full preset"
+    assert preset_label(table) == "full preset"
     docs = (Path(__file__).parents[2] / "docs" / "results" / "measured.rst").read_text()
     section = docs.split("Training on PARITY, MAJORITY and FIRST\n---")[1].split("\n----")[0]
     count = re.compile(r"[\d-]+ trainable parameters")
@@ -387,7 +389,16 @@ def test_headline_on_a_table_without_runs(tmp_path, quick_df):
 def test_paper_preset_on_the_command_line(tmp_path, capsys):
     from skxor.cli import main
 
+    # "paper" is the training study's own preset: for one_step alone it is no choice.
     assert main(["run", "one_step", "--preset", "paper", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("skxor: error: argument --preset: invalid choice: 'paper' (choose")
+    assert "'full'" in err and "'quick'" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+    # Beside the training study it is a choice, and one_step is refused by name.
+    assert main(["run", "one_step", "training_sensitivity", "--preset", "paper",
+                 "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("skxor: error: --preset paper: one_step has no such preset")
     assert "Traceback" not in err

@@ -9,7 +9,8 @@ import pytest
 
 from skxor.studies import STUDIES, get_study, render_headline
 from skxor.studies._common import key_seed
-from skxor.studies._random_init import distinct_networks, network_key, random_init_sensitivity
+from skxor.studies import random_init_sensitivity
+from skxor.studies._networks import distinct_networks, network_key
 from skxor.studies._zero_sensitivity_bound import (
     bound_cells,
     bound_exponent,

@@ -70,14 +70,9 @@ and its public function; ``_cells`` holds the models and one cell,
 ``_report`` the report section and ``_headline`` the headline bullet.
 """
 
-from numbers import Integral, Real
-
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import Interval, StrOptions
 
-from ...estimators import FFNNParityBaseline
-from .._parameters import AT_LEAST_TWO, POSITIVE, SEEDS, Grid, estimator_parameters
 from .._study import Study
 from .._sweep import run_sweep
 from ._cells import (

@@ -11,7 +11,6 @@ from ._summary import (
     fit_exponents,
     n_star_per_seed,
     run_setting,
-    samples_needed,
 )
 
 

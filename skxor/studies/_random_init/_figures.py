@@ -1,0 +1,259 @@
+"""The random-initialisation study's figures (matplotlib is imported when drawing)."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+
+from ...boolean import NAMED_FUNCTIONS
+from .._figures import interval_errors, log_axis, offset, series_style
+from .._networks import TRANSFORMER, network_rows, require_networks
+from ._cells import RANDOM_FUNCTION, SETTING
+from ._summary import POISSON_LIMIT, drawn_networks, network_setting_label, summarise_random_init
+
+
+_SCHEME_COLOURS = {
+    "uniform": "tab:blue", "normal": "tab:orange", "xavier_uniform": "tab:green",
+    "xavier_normal": "tab:red", "default": "tab:purple",
+}
+
+
+def _series_styles(summary):
+    """A distinct (colour, marker, line style) per setting without eps.
+
+    Colour and marker name the scheme, the line style the network's shape
+    (read-out, positions, D, L), so schemes differ in more than colour.
+    """
+    settings = summary[["init", "readout", "positional", "d_model", "n_layers"]].drop_duplicates()
+    schemes = list(dict.fromkeys(settings["init"]))
+    shapes = sorted({(r, p, int(d), int(l)) for _, (i, r, p, d, l) in settings.iterrows()})
+    styles = {}
+    for _, (init, r, p, d, l) in settings.iterrows():
+        styles[(init, r, p, int(d), int(l))] = dict(
+            color=_SCHEME_COLOURS.get(init, "tab:gray"),
+            marker=series_style(schemes.index(init))["marker"],
+            ls=series_style(shapes.index((r, p, int(d), int(l))))["ls"],
+        )
+    return styles
+
+
+def plot_random_init_sensitivity(df):
+    """Figures: zero-sensitivity count, constant networks, why they are constant, profiles.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`random_init_sensitivity`.
+
+    Returns
+    -------
+    figures : dict of str to matplotlib.figure.Figure
+        ``"zero_count"``: log10 of the mean number of zero-sensitivity
+        strings against N, on a linear N axis (exponential growth is a
+        straight line) and a log N axis (polynomial growth is a straight
+        line), for all networks and the non-constant ones, beside the
+        random-function control (measured, and its exact expectation 1)
+        and the constant function's 2^N (a labelled reference).
+        ``"shares"``: the share of constant networks and the share with a
+        zero-sensitivity string (all; non-constant) with Wilson bands,
+        beside the control and its limit 1 - 1/e. ``"diagnostic"``: the
+        median ``|mean| / std`` of the logit for constant and non-constant
+        networks, and the largest layer-norm 1/std seen against
+        1/sqrt(eps). ``"profiles"``: one
+        :class:`~skxor.plotting.SensitivityProfileDisplay` per scheme, the
+        mean profile of its non-constant networks at the largest exhaustive
+        N against PARITY, MAJORITY and FIRST. When eps = 0 and eps > 0
+        give identical profiles on every pair of networks, eps = 0 is drawn
+        and the titles say so.
+
+    Examples
+    --------
+    >>> from skxor.studies import plot_random_init_sensitivity, random_init_sensitivity
+    >>> df = random_init_sensitivity(n_bits=[4, 8], init=["normal"], seeds=2,
+    ...                              n_random_functions=20)
+    >>> figures = plot_random_init_sensitivity(df)
+    >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
+    {'diagnostic': 2, 'profiles': 1, 'shares': 3, 'zero_count': 2}
+    """
+    from matplotlib.figure import Figure
+
+    require_networks(df)
+    models, agreement = drawn_networks(df)
+    summary = summarise_random_init(pd.concat([models, df[df["function"] != TRANSFORMER]]))
+    nets = summary[summary["init"] != RANDOM_FUNCTION]
+    control = summary[summary["init"] == RANDOM_FUNCTION]
+    ns = sorted(int(n) for n in df["n_bits"].dropna().unique())
+    styles = _series_styles(nets)
+    seeds = int(models["seed"].nunique()) if len(models) else 0
+    eps_note = ""
+    if agreement is not None and agreement["same"] == agreement["pairs"]:
+        eps_note = (f"\neps = {agreement['eps']:g} gives identical profiles "
+                    f"({agreement['pairs']} of {agreement['pairs']} networks): not drawn.")
+    settings = list(styles)
+    offsets = {s: float(offset(1.0, i, len(settings))) for i, s in enumerate(settings)}
+    figures = {}
+
+    def each_setting():
+        for (init, r, p, d, l, eps), group in nets.groupby(SETTING, sort=False):
+            key = (init, r, p, int(d), int(l))
+            label = network_setting_label(init, r, p, d, l, None if eps_note else eps)
+            yield key, label, group.sort_values("n_bits")
+
+    # -- count of zero-sensitivity strings
+    fig = Figure(figsize=(12.0, 4.4), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, logx in zip(axes, (False, True)):
+        for key, label, g in each_setting():
+            x = g["n_bits"] * offsets[key] if logx else g["n_bits"] + 8 * np.log2(offsets[key])
+            style = styles[key]
+            ax.plot(x, g["log10_zero_count"], ms=4, lw=1.2, label=f"{label}: all",
+                    **style)
+            ax.plot(x, g["nonconstant_log10_zero_count"], ms=4, lw=0.8, alpha=0.7,
+                    color=style["color"], marker=style["marker"], ls=":", mfc="none",
+                    label=f"{label}: non-constant")
+        if len(control):
+            c = control.sort_values("n_bits")
+            ax.plot(c["n_bits"], c["log10_zero_count"], "k*", ms=8,
+                    label="random function (measured mean)")
+        ax.plot(ns, [0.0] * len(ns), color="black", lw=1.0, ls=(0, (1, 1)), zorder=5,
+                label="reference: random function, exact expectation 1")
+        ax.plot(ns, [n * math.log10(2) for n in ns], color="black", lw=1.4, ls=(0, (2, 2)),
+                zorder=10, label="reference: constant function, 2^N (drawn over the data)")
+        ax.set_xlabel("string length N" + (" (log scale)" if logx else ""))
+        if logx:
+            log_axis(ax, ns, base=2)
+        else:
+            ax.set_xticks(ns, [str(n) for n in ns])
+    for ax in axes:
+        ax.set_ylabel("log10 mean number of zero-sensitivity strings")
+    axes[0].set_title("linear N: exponential growth is a straight line", fontsize="small")
+    axes[1].set_title("log N: polynomial growth is a straight line", fontsize="small")
+    fig.suptitle(f"Random initialisation, {seeds} seeds per point.{eps_note}",
+                 fontsize="small")
+    # Below the panels, where it cannot cover the title.
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3,
+               fontsize="xx-small")
+    figures["zero_count"] = fig
+
+    # -- shares
+    fig = Figure(figsize=(12.0, 4.2), layout="constrained")
+    axes = fig.subplots(1, 3, sharey=True)
+    panels = [
+        ("constant", "share of constant networks"),
+        ("with_zero", "share with a zero-sensitivity string (all networks)"),
+        ("nonconstant_with_zero", "share with a zero-sensitivity string (non-constant)"),
+    ]
+    for ax, (column, title) in zip(axes, panels):
+        for key, label, g in each_setting():
+            x = g["n_bits"] * offsets[key]
+            ax.errorbar(x, g[column], yerr=interval_errors(
+                g[column], g[f"{column}_low"], g[f"{column}_high"]),
+                ms=4, lw=1.0, capsize=2, label=label, **styles[key])
+        if column != "constant" and len(control):
+            c = control.sort_values("n_bits")
+            ax.errorbar(c["n_bits"], c["with_zero"],
+                        yerr=interval_errors(c["with_zero"], c["with_zero_low"],
+                                             c["with_zero_high"]),
+                        fmt="k*", ms=8, capsize=2, label="random function (measured)")
+            ax.plot(ns, [POISSON_LIMIT] * len(ns), color="black", lw=1.0, ls=(0, (1, 1)),
+                    label="reference: random function, limit 1 - 1/e")
+        log_axis(ax, ns, base=2)
+        ax.set_ylim(-0.05, 1.05)
+        ax.set_xlabel("string length N")
+        ax.set_title(title, fontsize="small")
+    for ax in axes:
+        ax.set_ylabel("share of networks (Wilson 95% interval)")
+    fig.suptitle(f"Random initialisation, {seeds} seeds per point.{eps_note}",
+                 fontsize="small")
+    handles, labels = axes[1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=3, fontsize="xx-small")
+    figures["shares"] = fig
+
+    # -- why constant
+    fig = Figure(figsize=(12.0, 4.2), layout="constrained")
+    axes = fig.subplots(1, 2)
+    for key, label, g in each_setting():
+        x = g["n_bits"] * offsets[key]
+        style = styles[key]
+        axes[0].plot(x, g["logit_offset_constant"], ms=4, lw=1.2,
+                     label=f"{label}: constant", **style)
+        axes[0].plot(x, g["logit_offset_nonconstant"], ms=4, lw=0.8, color=style["color"],
+                     marker=style["marker"], ls=":", mfc="none",
+                     label=f"{label}: non-constant")
+    axes[0].set_yscale("log")
+    axes[0].set_ylabel("median |mean| / std of the logit T(x) over strings")
+    axes[0].set_title("constant when the logit's offset dwarfs its spread", fontsize="small")
+    all_models = network_rows(df)
+    by_eps = list(all_models.groupby("layer_norm_eps"))
+    for j, (eps, g) in enumerate(by_eps):
+        worst = g.groupby("n_bits")["ln_inv_std_max"].max()
+        axes[1].plot(offset(worst.index, j, len(by_eps)), worst.values, **series_style(j),
+                     label=f"largest 1/std seen, eps={eps:g}")
+        if eps > 0:
+            axes[1].plot(ns, [1 / math.sqrt(eps)] * len(ns), color="black", lw=1.2,
+                         ls=(0, (5, 2)), zorder=10,
+                         label=f"reference: 1/sqrt(eps) for eps={eps:g}")
+    axes[1].set_yscale("log")
+    axes[1].set_ylabel("layer-norm 1 / sqrt(var + eps)")
+    if any(eps > 0 for eps, _ in by_eps):
+        axes[1].set_title("eps matters only where 1/std nears 1/sqrt(eps) (dashed)",
+                          fontsize="small")
+    else:  # no eps > 0 in the table: nothing to compare with
+        axes[1].set_title("largest layer-norm 1/std seen (eps = 0 only)", fontsize="small")
+    axes[1].legend(fontsize="xx-small")
+    for ax in axes:
+        log_axis(ax, ns, base=2)
+        ax.set_xlabel("string length N")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3,
+               fontsize="xx-small")
+    figures["diagnostic"] = fig
+
+    # -- mean profile per scheme, drawn by SensitivityProfileDisplay
+    figures["profiles"] = _plot_profiles(df, models, eps_note)
+    return figures
+
+
+def _plot_profiles(df, models, eps_note):
+    """Mean profile of the non-constant networks per scheme at the largest exhaustive N.
+
+    One :class:`~skxor.plotting.SensitivityProfileDisplay` per scheme (pooled
+    over the scheme's settings), PARITY, MAJORITY and FIRST as labelled
+    references; a scheme whose networks are all constant shows their mean.
+    """
+    from matplotlib.figure import Figure
+
+    from ...plotting import SensitivityProfileDisplay
+
+    exhaustive = models[models["method"] == "exhaustive"]
+    if not len(exhaustive):
+        exhaustive = models
+    n_bits = int(exhaustive["n_bits"].max())
+    at_n = exhaustive[exhaustive["n_bits"] == n_bits]
+    schemes = list(dict.fromkeys(at_n["init"]))
+    references = {}
+    for function in NAMED_FUNCTIONS:
+        ref = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
+        if len(ref):
+            references[f"reference: {function}"] = json.loads(ref["profile"].iloc[0])
+    fig = Figure(figsize=(3.4 * max(len(schemes), 1) + 0.6, 3.8), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, max(len(schemes), 1), sharey=True, squeeze=False)[0])
+    for ax, init in zip(axes, schemes):
+        part = at_n[at_n["init"] == init]
+        settings = part.groupby(SETTING, sort=False).ngroups
+        shown = part[~part["constant"].astype(bool)]
+        if len(shown):
+            name = f"mean of {len(shown)} non-constant of {len(part)} networks"
+        else:
+            shown, name = part, f"all {len(part)} networks constant"
+        mean = np.mean([json.loads(p) for p in shown["profile"]], axis=0)
+        disp = SensitivityProfileDisplay(mean, name=name, references=references).plot(
+            ax=ax, reference_style="steps", color=_SCHEME_COLOURS.get(init, "tab:gray"))
+        ax.legend(handles=[*disp.bars_, *disp.reference_lines_], fontsize="xx-small",
+                  loc="upper right")
+        ax.set_title(f"{init}" + (f" ({settings} settings pooled)" if settings > 1 else ""),
+                     fontsize="small")
+    fig.suptitle(f"Sensitivity profiles at random initialisation, N = {n_bits} (all "
+                 f"strings), {int(models['seed'].nunique())} seeds per setting.{eps_note}",
+                 fontsize="small")
+    return fig

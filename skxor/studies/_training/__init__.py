@@ -1,0 +1,179 @@
+"""What a transformer learns of PARITY, MAJORITY and FIRST as N grows.
+
+After Köver et al. (2026, arXiv 2606.08768). For each function, string
+length N and seed, a :class:`~skxor.BooleanTransformerClassifier` is trained
+on fresh uniform strings labelled by the function (AdamW, at most
+``n_steps`` steps of ``batch_size`` strings), stopping early once the
+accuracy on a monitoring sample of ``check_every * batch_size`` strings,
+measured every ``check_every`` steps, reaches ``target_accuracy``. Recorded
+per run: the accuracy reached (on all 2^N strings up to ``exhaustive_max``
+bits, else on ``n_eval`` fresh strings), whether it counts as learned
+(accuracy >= :data:`LEARNED`), the steps used, and the sensitivity histogram
+of the trained model next to the target function's on the same strings.
+
+Two model settings, each labelled in every table and figure
+(:data:`MODEL_SETTINGS`): the library's (``"library"``: last-token
+read-out, learned positions, PyTorch's default initialisation, layer-norm
+eps = 1e-5) and Köver et al.'s (``"paper_<scheme>"``: the eos read-out,
+fixed sinusoidal positions, eps = 0 and one of their four initialisation
+schemes). Each run also records its loss curve and whether it stopped at the
+target, on a flat loss (:data:`FLAT_TOLERANCE`) or still decreasing when the
+budget ran out (budget-limited).
+
+From these the study reports the share of seeds that learned with its 95%
+Wilson interval, how far each function was learned (the rule of
+:data:`LEARNED_UP_TO_RATE`), and where the trained models' sensitivities sit:
+the shares of strings at 0, near N/2 (:data:`HALF_WINDOW`), at 1 and at N,
+against the functions' own. Köver et al. prove that functions without
+zero-sensitivity strings (PARITY, FIRST) become unlearnable as N grows (an
+asymptotic statement), and describe trained MAJORITY's sensitivities as
+clustered at 0 and N/2 and trained FIRST's at 1.
+
+Every cell runs torch on one thread (the networks are small); parallelism
+comes from ``n_jobs`` or a dask scheduler.
+"""
+
+from .._profiling import check_transformer
+from .._study import Study
+from ._cells import (
+    FLAT_TOLERANCE,
+    LEARNED,
+    MODEL_SETTINGS,
+    loss_status,
+    training_cell,
+    training_cells,
+    training_key,
+    training_table,
+)
+from ._figures import plot_training_sensitivity
+from ._presets import PARAMETERS, PRESETS
+from ._headline import headline
+from ._report import report_training_sensitivity
+from ._summary import (
+    CLUSTERS,
+    HALF_WINDOW,
+    LEARNED_UP_TO_RATE,
+    cluster_counts,
+    learned_up_to,
+    setting_description,
+    setting_label,
+    summarise_training,
+)
+
+
+STUDY = Study(
+    name="training_sensitivity",
+    description=(
+        "Boolean transformers trained on PARITY, MAJORITY and FIRST at growing N under a "
+        "stated budget, in the library's model setting and in Köver et al.'s (eos read-out, "
+        "fixed sinusoidal positions, eps = 0, their init schemes): success rates with "
+        "Wilson intervals, whether each run stopped at the target, on a flat loss or at "
+        "its budget (loss curves), how far each function is learned, and where the "
+        "trained models' sensitivities sit against the target's."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=training_cell,
+    cells=training_cells,
+    tabulate=training_table,
+    summary=summarise_training,
+    figures=plot_training_sensitivity,
+    report=report_training_sensitivity,
+    headline=headline,
+    key=("function", "n_bits", "model_setting", "seed", "random_state", "d_model",
+         "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
+         "target_accuracy", "exhaustive_max", "n_eval", "n_samples"),
+    setting=("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
+             "n_steps_majority", "check_every", "target_accuracy", "exhaustive_max",
+             "n_eval", "n_samples", "device", "random_state"),
+    check=check_transformer,
+)
+
+
+training_sensitivity = STUDY.function(
+    """Train on PARITY, MAJORITY and FIRST at growing N; accuracy and profiles.
+
+    Parameters
+    ----------
+    preset : {"quick", "full", "paper"}, default="quick"
+        ``quick`` (about a minute; rough, 2 seeds): N in {4, 6, 8}, D = 16,
+        L = 2, at most 150 AdamW steps of 32 strings, in the library's model
+        setting and in Köver et al.'s with Xavier-uniform init.
+        ``full`` (the setting published in docs/results/measured.rst; about
+        50 minutes with ``n_jobs=2``): the library's model setting only, N
+        in {4, 8, 16, 32, 64, 128}, D = 16, L = 2, at most 600 steps of 32
+        strings (learning rate 0.003), 5 seeds. ``paper``: as ``full``, in
+        the library's setting and in Köver et al.'s with each of their four
+        init schemes, MAJORITY with up to 6000 steps (many hours on 2 cores;
+        run it with ``n_jobs``, a dask ``scheduler`` or ``device="cuda"``,
+        and a ``checkpoint_dir``).
+    %(study_options)s
+    **overrides
+        Replace preset entries: ``random_state`` (int, default 0: seeds the
+        networks, the training strings and the evaluation), ``function``
+        (names among PARITY, MAJORITY, FIRST), ``n_bits``,
+        ``model_setting`` (names among :data:`MODEL_SETTINGS`: ``"library"``,
+        ``"paper_uniform"``, ``"paper_normal"``, ``"paper_xavier_uniform"``,
+        ``"paper_xavier_normal"``) (lists); ``d_model``, ``n_layers``,
+        ``n_heads``, ``learning_rate``, ``batch_size``, ``n_steps``
+        (budget), ``n_steps_majority`` (MAJORITY's budget; None: ``n_steps``),
+        ``check_every`` (steps between accuracy checks), ``target_accuracy``
+        (early stop), ``seeds``, ``exhaustive_max`` (largest N evaluated and
+        profiled over all strings), ``n_eval`` (evaluation strings beyond
+        it), ``n_samples`` (strings per sampled profile), ``device`` (torch
+        device for training, e.g. ``"cuda"``).
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        One row per (function, n_bits, model_setting, seed) with the
+        settings (``readout``, ``positional``, ``init``,
+        ``layer_norm_eps`` of the model setting), ``accuracy``, ``learned``
+        (accuracy >= 0.99), ``reached_target``, ``steps``, ``final_loss``,
+        ``loss_curve`` (JSON: the mean training loss of each
+        ``check_every`` steps), ``loss_drop`` and ``stop`` (see
+        :func:`loss_status`), ``n_parameters`` (trainable), the profile
+        ``method`` and ``n_strings``, the trained model's
+        ``zero_fraction``, ``average_sensitivity``, ``constant`` and
+        ``histogram`` (JSON list: strings per sensitivity 0..N), the
+        target's ``target_zero_fraction``, ``target_average_sensitivity``
+        and ``target_histogram`` (on the same strings), ``profile_distance``
+        (total variation between the two profiles) and ``seconds``.
+
+    Examples
+    --------
+    >>> from skxor.studies import training_sensitivity
+    >>> df = training_sensitivity(function=["MAJORITY"], n_bits=[5], seeds=1)
+    >>> df[["function", "n_bits", "model_setting", "learned", "stop"]].values.tolist()
+    [['MAJORITY', 5, 'library', True, 'target'], ['MAJORITY', 5, 'paper_xavier_uniform', True, 'target']]
+    """)
+
+# Checkpoints name the cell function by its module: the name it had before
+# the study became a package, so that earlier checkpoints are still found.
+training_cell.__module__ = __name__
+
+
+__all__ = [
+    "CLUSTERS",
+    "FLAT_TOLERANCE",
+    "HALF_WINDOW",
+    "LEARNED",
+    "LEARNED_UP_TO_RATE",
+    "MODEL_SETTINGS",
+    "PARAMETERS",
+    "PRESETS",
+    "STUDY",
+    "headline",
+    "cluster_counts",
+    "learned_up_to",
+    "loss_status",
+    "setting_description",
+    "setting_label",
+    "training_cells",
+    "training_key",
+    "plot_training_sensitivity",
+    "report_training_sensitivity",
+    "summarise_training",
+    "training_cell",
+    "training_sensitivity",
+]

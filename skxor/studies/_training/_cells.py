@@ -1,0 +1,202 @@
+"""The cells of the training study: one training run, the cells of a run, the sweep."""
+
+import json
+import time
+
+import numpy as np
+
+from ..._utils._validation import check_device
+from ...boolean import NAMED_FUNCTIONS, all_strings, get_function
+from ...estimators import BooleanTransformerClassifier
+from .._common import columns_first, expand_grid, key_seed, single_thread
+from .._floor import floor_work
+from .._profiling import profile, profile_result
+
+
+#: The model settings a run can train in: read-out, positions, init and eps.
+MODEL_SETTINGS = {
+    # The library's defaults (the setting of the earlier published runs).
+    "library": dict(readout="last", positional="learned", init="default",
+                    layer_norm_eps=1e-5),
+    # Köver et al.'s setting (docs/settings.rst), one entry per init scheme.
+    **{f"paper_{scheme}": dict(readout="eos", positional="sinusoidal", init=scheme,
+                               layer_norm_eps=0.0)
+       for scheme in ("uniform", "normal", "xavier_uniform", "xavier_normal")},
+}
+
+
+#: A run whose mean loss over its last quarter of checks (at least two) fell by
+#: less than this fraction from the quarter before has a flat loss curve.
+FLAT_TOLERANCE = 0.05
+
+
+#: An accuracy at or above this on the evaluation strings counts as learned.
+LEARNED = 0.99
+
+
+def _total_variation(p, q):
+    return 0.5 * float(np.abs(np.asarray(p) - np.asarray(q)).sum())
+
+
+def loss_status(loss_curve, reached_target):
+    """How a run ended: ``"target"``, ``"flat"``, ``"budget"`` or ``"short"``, and the drop.
+
+    ``"target"``: it stopped at the target accuracy. Otherwise the mean loss
+    over the last quarter of the checks (at least two) is compared with the
+    quarter before: a relative drop below :data:`FLAT_TOLERANCE` is a flat
+    curve (``"flat"``: more steps would not have helped much), a larger one
+    a curve still falling when the budget ran out (``"budget"``:
+    budget-limited); fewer than four checks cannot tell (``"short"``).
+
+    Returns
+    -------
+    status : str
+    drop : float
+        The relative drop (NaN when too short).
+
+    Examples
+    --------
+    >>> from skxor.studies._training import loss_status
+    >>> loss_status([0.7, 0.69, 0.693, 0.692, 0.694, 0.693, 0.693, 0.692], False)[0]
+    'flat'
+    >>> loss_status([0.7, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1], False)[0]
+    'budget'
+    >>> loss_status([0.7, 0.1], True)[0]
+    'target'
+    """
+    curve = np.asarray(loss_curve, dtype=float)
+    window = max(2, curve.size // 4)
+    drop = float("nan")
+    if curve.size >= 2 * window:
+        before = curve[-2 * window:-window].mean()
+        drop = float((before - curve[-window:].mean()) / before) if before > 0 else 0.0
+    if reached_target:
+        return "target", drop
+    if not np.isfinite(drop):
+        return "short", drop
+    return ("flat" if drop < FLAT_TOLERANCE else "budget"), drop
+
+
+def training_key(function, n_bits, model_setting, d_model, n_layers, n_heads, seed):
+    """What identifies one training run's network and data: the whole cell but its budget.
+
+    The budget and the step size are left out on purpose: the same run
+    under a larger budget extends this one.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import training_key
+    >>> sorted(training_key("FIRST", 8, "library", 16, 2, 4, 0))
+    ['d_model', 'function', 'model_setting', 'n_bits', 'n_heads', 'n_layers', 'seed']
+    """
+    return dict(function=function, n_bits=n_bits, model_setting=model_setting,
+                d_model=d_model, n_layers=n_layers, n_heads=n_heads, seed=seed)
+
+
+def training_cell(
+    function, n_bits, model_setting, seed, random_state, d_model, n_layers, n_heads,
+    learning_rate, batch_size, n_steps, check_every, target_accuracy, exhaustive_max,
+    n_eval, n_samples, device="cpu",
+):
+    """Train one transformer on one function and profile what it learned.
+
+    The initial weights, the training strings and the monitoring and
+    evaluation strings come from seeds derived from the cell's key
+    (function, N, model setting, D, L, heads, seed index): no two cells
+    share a network or data. The budget and step size are left out on
+    purpose, so that the same run under a larger budget extends this one.
+    """
+    start = time.perf_counter()
+    target = get_function(function, n_bits)
+    setting = MODEL_SETTINGS[model_setting]
+    key = training_key(function, n_bits, model_setting, d_model, n_layers, n_heads, seed)
+    rng = np.random.default_rng(key_seed(random_state, 10, **key))
+    monitor = rng.integers(0, 2, size=(check_every * batch_size, n_bits), dtype=np.uint8)
+    clf = BooleanTransformerClassifier(
+        d_model, n_layers, n_heads, learning_rate=learning_rate, batch_size=batch_size,
+        max_iter=-(-n_steps // check_every), target_function=target,
+        target_accuracy=target_accuracy, random_state=key_seed(random_state, 11, bits=32, **key),
+        device=device, **setting,
+    )
+    with single_thread():
+        with floor_work("fits"):
+            clf.fit(monitor)
+        if n_bits <= exhaustive_max:
+            X_eval = all_strings(n_bits).astype(np.uint8)
+        else:
+            X_eval = rng.integers(0, 2, size=(n_eval, n_bits), dtype=np.uint8)
+        profile_seed = key_seed(random_state, 12, bits=32, **key)
+        with floor_work("accuracy and sensitivity profiles of the fitted models and targets"):
+            accuracy = float(np.mean(clf.predict(X_eval) == target(X_eval)))
+            learned = profile(clf.module_.to(check_device(device)), n_bits, exhaustive_max,
+                              n_samples, profile_seed)
+            wanted = profile(target, n_bits, exhaustive_max, n_samples, profile_seed)
+    model = profile_result(learned)
+    reference = profile_result(wanted)
+    reached = bool(clf.accuracy_curve_[-1] >= target_accuracy)
+    status, drop = loss_status(clf.loss_curve_, reached)
+    return {
+        **setting,
+        "accuracy": accuracy,
+        "learned": bool(accuracy >= LEARNED),
+        "reached_target": reached,
+        "steps": int(clf.n_iter_ * check_every),
+        "final_loss": float(clf.loss_curve_[-1]),
+        # The mean training loss of each stretch of check_every steps (JSON).
+        "loss_curve": json.dumps([round(float(v), 6) for v in clf.loss_curve_]),
+        "loss_drop": drop,
+        "stop": status,
+        "n_parameters": int(clf.n_parameters_),
+        "method": model["method"],
+        "n_strings": model["n_strings"],
+        "zero_fraction": model["zero_fraction"],
+        "average_sensitivity": model["average_sensitivity"],
+        "constant": model["constant"],
+        # Strings per sensitivity 0..N (JSON), the model's and the target's on
+        # the same strings: the cluster shares are read off these.
+        "histogram": json.dumps([int(c) for c in learned.counts]),
+        "target_zero_fraction": reference["zero_fraction"],
+        "target_average_sensitivity": reference["average_sensitivity"],
+        "target_histogram": json.dumps([int(c) for c in wanted.counts]),
+        "profile_distance": _total_variation(learned.fractions, wanted.fractions),
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def training_cells(params):
+    """The cells of a run with parameters ``params``, in sweep order.
+
+    MAJORITY runs get ``n_steps_majority`` steps where it is set, the others
+    ``n_steps``.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import STUDY, training_cells
+    >>> cells = training_cells(STUDY.preset("paper"))
+    >>> sorted({(c["function"], c["n_steps"]) for c in cells})
+    [('FIRST', 600), ('MAJORITY', 6000), ('PARITY', 600)]
+    """
+    scalars = {
+        name: [params[name]]
+        for name in ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size",
+                     "check_every", "target_accuracy", "exhaustive_max",
+                     "n_eval", "n_samples", "device")
+    }
+    cells = expand_grid(
+        function=params["function"], n_bits=params["n_bits"],
+        model_setting=params["model_setting"], seed=list(range(params["seeds"])),
+        random_state=[params["random_state"]], **scalars,
+    )
+    for cell in cells:
+        long = cell["function"] == "MAJORITY" and params["n_steps_majority"] is not None
+        cell["n_steps"] = params["n_steps_majority"] if long else params["n_steps"]
+    order = list(NAMED_FUNCTIONS)
+    settings = list(MODEL_SETTINGS)
+    cells.sort(key=lambda c: (order.index(c["function"]), c["n_bits"],
+                              settings.index(c["model_setting"]), c["seed"]))
+    return cells
+
+
+def training_table(table, params):
+    """The study's table from the sweep's: the key columns first."""
+    return columns_first(table, ["function", "n_bits", "model_setting", "seed"])

@@ -1,0 +1,270 @@
+"""The training study's figures (matplotlib is imported when drawing)."""
+
+import json
+
+import numpy as np
+
+from ...boolean import NAMED_FUNCTIONS
+from .._figures import interval_errors, log_axis, offset
+from ._cells import LEARNED
+from ._summary import (
+    HALF_WINDOW,
+    preset_label,
+    seeds_per_cell,
+    series_columns,
+    series_label,
+    setting_label,
+    summarise_training,
+    with_model_setting,
+)
+
+
+_STYLE = {  # colour, marker, line style: no two functions alike
+    "PARITY": ("tab:red", "o", "-"),
+    "MAJORITY": ("tab:blue", "s", "--"),
+    "FIRST": ("tab:green", "^", "-."),
+}
+
+
+# Targets: wide, pale and drawn underneath, so a trained series on top of its
+# target leaves the target visible on both sides.
+_TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
+
+
+def _panels(n, width, height):
+    """A figure of ``n`` panels side by side (one per function), sharing their y axis."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width * n, height), layout="constrained")
+    return fig, np.atleast_1d(fig.subplots(1, n, sharey=True))
+
+
+def plot_training_sensitivity(df):
+    """Figures: success rate, accuracy, sensitivity and cluster shares against N.
+
+    Every series has its own marker and line style, coinciding series are
+    offset a little along N, and every N tried has a tick.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`training_sensitivity`.
+
+    Returns
+    -------
+    figures : dict of str to matplotlib.figure.Figure
+        ``"success"`` (share of seeds that learned, with 95% Wilson
+        intervals), ``"accuracy"`` (mean and worst seed, one panel per
+        function), ``"sensitivity"`` (share of strings at sensitivity 0 and
+        average sensitivity, trained against the function itself, one
+        column per function), ``"clusters"`` (the shares of strings where
+        each function's own strings sit: 0 and near N/2 for MAJORITY, 1 for
+        FIRST, N for PARITY, trained against the function) and
+        ``"profiles"`` (pooled trained histogram against the function's at
+        the largest exhaustively profiled N, one
+        :class:`~skxor.plotting.SensitivityProfileDisplay` per function) and
+        ``"loss"`` (every run's loss curve, one panel per model setting and
+        function, coloured by N, the line style saying whether the run
+        stopped at the target, on a flat loss or budget-limited).
+
+    Examples
+    --------
+    >>> from skxor.studies import plot_training_sensitivity, training_sensitivity
+    >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], d_model=8, n_layers=1,
+    ...                           n_heads=2, seeds=1, n_steps=50, check_every=10)
+    >>> figures = plot_training_sensitivity(df)
+    >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
+    {'accuracy': 1, 'clusters': 1, 'loss': 2, 'profiles': 1, 'sensitivity': 2, 'success': 1}
+    """
+    from matplotlib.figure import Figure
+
+    summary = summarise_training(df)
+    df = with_model_setting(df)
+    series = series_columns(df)
+    groups = list(summary.groupby(["function", *series], sort=False))
+    functions = list(dict.fromkeys(summary["function"]))
+    n_values = summary["n_bits"].unique()
+    caption = f"{preset_label(df)}, {seeds_per_cell(df)} per cell"
+
+    def style(function, index):
+        colour, marker, line = _STYLE[function]
+        return dict(color=colour, marker=marker, ls=line,
+                    mfc="none" if index % 2 else colour)
+
+    # Success rate with Wilson intervals.
+    success = Figure(figsize=(6.0, 3.8), layout="constrained")
+    ax = success.subplots()
+    for i, (keys, group) in enumerate(groups):
+        ax.errorbar(
+            offset(group["n_bits"], i, len(groups), spread=0.07), group["learned_rate"],
+            yerr=interval_errors(group["learned_rate"], group["learned_low"], group["learned_high"]),
+            capsize=3, ms=5, label=series_label(keys[0], keys[1:], series, df),
+            **style(keys[0], i),
+        )
+    log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_ylabel(f"share of seeds learned\n(accuracy >= {LEARNED}; 95% Wilson)")
+    ax.legend(fontsize="small", loc="best")
+    success.suptitle(f"Training success ({caption})", fontsize="medium")
+
+    # Accuracy, one panel per function: mean and worst seed.
+    acc, axes = _panels(len(functions), 3.6, 3.6)
+    for i, (keys, group) in enumerate(groups):
+        ax = axes[functions.index(keys[0])]
+        label = series_label(keys[0], keys[1:], series, df)
+        colour, marker, line = _STYLE[keys[0]]
+        ax.plot(group["n_bits"], group["accuracy"], color=colour, marker=marker, ls=line,
+                label=f"{label}: mean over seeds")
+        ax.plot(group["n_bits"], group["accuracy_min"], color="black", marker="v", ms=4,
+                ls=":", label=f"{label}: worst seed")
+    for ax, function in zip(axes, functions):
+        ax.axhline(LEARNED, color="grey", lw=0.8, ls="--", label=f"learned: {LEARNED}")
+        log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
+        ax.set_ylabel("test accuracy")
+        ax.set_title(function, fontsize="small")
+        ax.set_ylim(0.4, 1.03)
+        ax.legend(fontsize="x-small", loc="lower left")
+    acc.suptitle(f"Accuracy after training ({caption})", fontsize="medium")
+
+    # Sensitivity: share at 0 and average, trained against the function itself.
+    sens = Figure(figsize=(3.6 * len(functions), 6.0), layout="constrained")
+    axes = np.atleast_2d(sens.subplots(2, len(functions)))
+    if len(functions) == 1:
+        axes = axes.reshape(2, 1)
+    for i, (keys, group) in enumerate(groups):
+        col = functions.index(keys[0])
+        label = series_label(keys[0], keys[1:], series, df)
+        colour, marker, line = _STYLE[keys[0]]
+        axes[0, col].errorbar(
+            group["n_bits"], group["share_zero"],
+            yerr=interval_errors(group["share_zero"], group["share_zero_low"], group["share_zero_high"]),
+            capsize=3, color=colour, marker=marker, ls=line, label=f"{label} trained",
+        )
+        axes[0, col].plot(group["n_bits"], group["target_share_zero"],
+                          label=f"{keys[0]} itself (target)", **_TARGET)
+        axes[1, col].plot(group["n_bits"], group["average_sensitivity"], color=colour,
+                          marker=marker, ls=line, label=f"{label} trained (mean)")
+        axes[1, col].plot(group["n_bits"], group["target_average_sensitivity"],
+                          label=f"{keys[0]} itself (target)", **_TARGET)
+    for col, function in enumerate(functions):
+        axes[0, col].set_title(function, fontsize="small")
+        axes[0, col].set_ylabel("share of strings with sensitivity 0")
+        axes[0, col].set_ylim(-0.05, 1.05)
+        axes[1, col].set_ylabel("average sensitivity")
+        for ax in axes[:, col]:
+            log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
+            ax.legend(fontsize="x-small", loc="best")
+    sens.suptitle(f"Sensitivity of the trained models ({caption})", fontsize="medium")
+
+    # Cluster shares: where each function's own strings sit.
+    names = {"zero": "at 0", "half": "near N/2", "one": "at 1", "top": "at N"}
+    shown = {"PARITY": ("zero", "top"), "MAJORITY": ("zero", "half"), "FIRST": ("one", "zero")}
+    clus, axes = _panels(len(functions), 3.8, 3.8)
+    for i, (keys, group) in enumerate(groups):
+        ax = axes[functions.index(keys[0])]
+        label = series_label(keys[0], keys[1:], series, df)
+        colour = _STYLE[keys[0]][0]
+        for j, (name, marker, line) in enumerate(zip(shown[keys[0]], ("o", "s"), ("-", "-."))):
+            ax.errorbar(
+                offset(group["n_bits"], j, 2, spread=0.07), group[f"share_{name}"],
+                yerr=interval_errors(group[f"share_{name}"], group[f"share_{name}_low"],
+                           group[f"share_{name}_high"]),
+                capsize=3, color=colour, marker=marker, ls=line,
+                mfc="none" if j else colour, label=f"{label} trained: {names[name]}",
+            )
+            ax.plot(group["n_bits"], group[f"target_share_{name}"],
+                    label=f"{keys[0]} itself (target): {names[name]}",
+                    **dict(_TARGET, ls="--" if j == 0 else ":"))
+    for ax, function in zip(axes, functions):
+        ax.set_title(function, fontsize="small")
+        ax.set_ylabel("share of strings")
+        ax.set_ylim(-0.05, 1.05)
+        log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
+        ax.legend(fontsize="x-small", loc="best")
+    clus.suptitle(
+        f"Where sensitivities sit, near N/2 = within {HALF_WINDOW} of N/2 ({caption})",
+        fontsize="medium",
+    )
+
+    # Histograms at the largest exhaustively profiled N, drawn by the display.
+    from ...plotting import SensitivityProfileDisplay
+
+    exhaustive = df[df["method"] == "exhaustive"]
+    n_bits = int(exhaustive["n_bits"].max()) if len(exhaustive) else int(df["n_bits"].max())
+    prof, paxes = _panels(len(functions), 3.8, 3.4)
+    for ax, function in zip(paxes, functions):
+        part = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
+        if len(part):
+            trained = np.sum([json.loads(h) for h in part["histogram"]], axis=0)
+            wanted = np.sum([json.loads(h) for h in part["target_histogram"]], axis=0)
+            disp = SensitivityProfileDisplay(
+                trained / trained.sum(), name=f"trained ({len(part)} seeds pooled)",
+                references={f"reference: {function} itself": wanted / wanted.sum()},
+            ).plot(ax=ax, reference_style="steps", color=_STYLE[function][0], alpha=0.6)
+            ax.legend(handles=[*disp.bars_, *disp.reference_lines_], fontsize="x-small")
+        else:
+            ax.set_xlabel("sensitivity s(f, x)")
+            ax.set_ylabel("fraction of strings")
+        ax.set_title(f"{function}, N = {n_bits}", fontsize="small")
+    prof.suptitle(f"Sensitivity histograms ({caption})", fontsize="medium")
+    figures = {"loss": _plot_loss_curves(df, caption)} if "loss_curve" in df else {}
+    return {**figures, "success": success, "accuracy": acc, "sensitivity": sens, "clusters": clus,
+            "profiles": prof}
+
+
+#: Line style of a loss curve by how its run stopped (see :func:`loss_status`).
+_STOP_STYLE = {"target": "-", "flat": "--", "budget": ":", "short": "-."}
+
+
+_STOP_NAME = {"target": "stopped at the target", "flat": "flat at the budget",
+              "budget": "budget-limited (still falling)", "short": "too short to tell"}
+
+
+def _plot_loss_curves(df, caption):
+    """Every run's training loss against steps: one panel per (model setting, function).
+
+    Colour: N; line style: how the run stopped (at the target, flat, or
+    budget-limited), so a run cut off by its budget shows as such.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    df = with_model_setting(df)
+    settings = list(dict.fromkeys(df["model_setting"]))
+    functions = [f for f in NAMED_FUNCTIONS if f in set(df["function"])]
+    n_values = sorted(int(n) for n in df["n_bits"].unique())
+    colours = _n_colours(len(n_values))
+    fig = Figure(figsize=(3.8 * len(functions), 3.0 * len(settings) + 0.8),
+                 layout="constrained")
+    grid = np.array(fig.subplots(len(settings), len(functions), sharey=True, squeeze=False))
+    for i, setting in enumerate(settings):
+        for j, function in enumerate(functions):
+            ax = grid[i, j]
+            runs = df[(df["model_setting"] == setting) & (df["function"] == function)]
+            labelled = set()
+            for _, run in runs.sort_values(["n_bits", "seed"]).iterrows():
+                curve = json.loads(run["loss_curve"])
+                steps = np.arange(1, len(curve) + 1) * int(run["check_every"])
+                n = int(run["n_bits"])
+                label = f"N = {n}" if n not in labelled else "_nolegend_"
+                labelled.add(n)
+                ax.plot(steps, curve, color=colours[n_values.index(n)], lw=1.0,
+                        ls=_STOP_STYLE.get(run.get("stop"), "-"), label=label)
+            stops = [s for s in _STOP_STYLE if s in set(runs.get("stop", []))]
+            proxies = [Line2D([], [], color="black", lw=1.0, ls=_STOP_STYLE[s],
+                              label=_STOP_NAME[s]) for s in stops]
+            handles, labels = ax.get_legend_handles_labels()
+            ax.legend(handles=handles + proxies, fontsize="xx-small", loc="upper right")
+            ax.set_yscale("log")
+            ax.set_xlabel("training steps")
+            ax.set_ylabel("training loss (mean per check)")
+            ax.set_title(f"{function}, {setting_label(setting)}", fontsize="small")
+    fig.suptitle(f"Loss curves, every run\n({caption})", fontsize="small")
+    return fig
+
+
+def _n_colours(n):
+    """``n`` colours of the viridis map, dark to light (one per string length)."""
+    from matplotlib import colormaps
+
+    return [colormaps["viridis"](x) for x in np.linspace(0.0, 0.85, max(n, 1))]

@@ -1,0 +1,309 @@
+"""The training study's summaries: success per function and N, how far, where sensitivities sit."""
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from ..._utils._docstrings import fill_doc
+from ...boolean import NAMED_FUNCTIONS
+from .._report import seeds_text
+from .._stats import wilson_interval
+from ._cells import MODEL_SETTINGS, training_cells
+from ._presets import PRESETS
+
+
+#: A sensitivity s with ``|s - N/2| <= HALF_WINDOW`` (and s > 0) is "near N/2":
+#: MAJORITY's sensitive strings have N/2 or N/2 + 1 (even N) or (N + 1)/2 (odd N).
+HALF_WINDOW = 1
+
+
+#: "Learned up to N" needs, at N and every smaller length tried, at least this
+#: share of the seeds to have learned (2 of 2, 4 of 5, 8 of 10).
+LEARNED_UP_TO_RATE = 0.8
+
+
+#: Settings that, when they differ between runs merged into one table, make
+#: separate series.
+SETTINGS = ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
+             "check_every", "target_accuracy", "exhaustive_max", "n_eval", "n_samples")
+
+
+#: The sensitivities around which each function's own strings sit (Köver et al.
+#: 2026 describe trained MAJORITY at 0 and N/2 and trained FIRST at 1; every
+#: string of PARITY has sensitivity N).
+CLUSTERS = {"PARITY": ("top",), "MAJORITY": ("zero", "half"), "FIRST": ("one",)}
+
+
+@fill_doc
+def cluster_counts(histogram, n_bits):
+    """Strings at sensitivity 0, near N/2 (``|s - N/2| <= HALF_WINDOW``, s > 0) and at 1.
+
+    Parameters
+    ----------
+    histogram : array-like of shape (N + 1,)
+        Number of profiled strings per sensitivity 0..N.
+    %(n_bits)s
+
+    Returns
+    -------
+    counts : dict
+        ``zero``, ``half``, ``one`` (string counts) and ``n`` (all profiled
+        strings). "Near N/2" and "at 1" overlap for N <= 4.
+
+    Examples
+    --------
+    >>> from skxor.boolean import get_function
+    >>> from skxor.sensitivity import sensitivity_profile
+    >>> from skxor.studies._training import cluster_counts
+    >>> counts = sensitivity_profile(get_function("MAJORITY", 6), 6).counts
+    >>> cluster_counts(counts, 6)
+    {'zero': 29, 'half': 35, 'one': 0, 'n': 64}
+    """
+    counts = np.asarray(histogram, dtype=np.int64)
+    if counts.shape != (n_bits + 1,):
+        raise ValueError(
+            f"histogram must have one count per sensitivity 0..{n_bits} ({n_bits + 1} "
+            f"entries); got shape {counts.shape}."
+        )
+    s = np.arange(n_bits + 1)
+    near_half = (np.abs(s - n_bits / 2) <= HALF_WINDOW) & (s > 0)
+    return {
+        "zero": int(counts[0]),
+        "half": int(counts[near_half].sum()),
+        "one": int(counts[1]) if n_bits >= 1 else 0,
+        "n": int(counts.sum()),
+    }
+
+
+def require_runs(df):
+    """ValueError unless ``df`` holds at least one training run."""
+    if not len(df) or "function" not in df:
+        raise ValueError("the table holds no training run: nothing to summarise or draw; "
+                         "pass the table training_sensitivity returned.")
+
+
+def with_model_setting(df):
+    """``df`` with a ``model_setting`` column (tables from before it: the library's)."""
+    if "model_setting" in df:
+        return df
+    return df.assign(model_setting="library")
+
+
+def setting_label(model_setting):
+    """``"library"`` / ``"paper, xavier_uniform init"``: a model setting for legends and tables.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import setting_label
+    >>> setting_label("paper_xavier_uniform"), setting_label("library")
+    ('paper, xavier_uniform init', 'library')
+    """
+    if str(model_setting).startswith("paper_"):
+        return f"paper, {str(model_setting)[len('paper_'):]} init"
+    return str(model_setting)
+
+
+def setting_description(model_setting):
+    """The model setting in words: read-out, positions, init and eps.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import setting_description
+    >>> setting_description("library")
+    "library: last-token read-out, learned positions, PyTorch's default init, eps = 1e-05"
+    """
+    s = MODEL_SETTINGS.get(model_setting)
+    if s is None:
+        return str(model_setting)
+    read = {"last": "last-token", "eos": "eos", "cls": "CLS"}[s["readout"]]
+    init = "PyTorch's default" if s["init"] == "default" else s["init"]
+    who = "Köver et al.'s setting" if model_setting.startswith("paper_") else model_setting
+    return (f"{who}: {read} read-out, {s['positional']} positions, {init} init, "
+            f"eps = {s['layer_norm_eps']:g}")
+
+
+def series_columns(df):
+    """The model setting and every setting that varies within a function: with it, a series.
+
+    A budget set per function (``n_steps_majority``) is not a series of its own.
+    """
+    df = with_model_setting(df)
+    return ["model_setting"] + [
+        c for c in SETTINGS
+        if c in df and (df.groupby("function")[c].nunique() > 1).any()]
+
+
+def series_label(function, values, columns, df):
+    df = with_model_setting(df)
+    parts = [function]
+    for column, value in zip(columns, values):
+        if column == "model_setting":
+            if df[column].nunique() > 1:
+                parts.append(setting_label(value))
+            continue
+        parts.append(f"{column}={value:g}")
+    return parts[0] if len(parts) == 1 else f"{parts[0]} ({', '.join(parts[1:])})"
+
+
+def _shares(histograms, n_bits):
+    """Pooled cluster counts of several histograms, plus each histogram's own."""
+    each = [json.loads(h) if isinstance(h, str) else h for h in histograms]
+    per_seed = []
+    for h in each:
+        counts = cluster_counts(h, n_bits)
+        counts["top"] = int(h[n_bits])
+        per_seed.append(counts)
+    pooled = {key: sum(c[key] for c in per_seed) for key in per_seed[0]}
+    return pooled, per_seed
+
+
+def summarise_training(df):
+    """Per function, N and series: success rate with its Wilson interval, accuracy, shares.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The study's table (:func:`training_sensitivity`).
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+        One row per function, ``n_bits``, ``model_setting`` (and any setting
+        that varies within a function) with ``seeds``, ``n_steps`` (the
+        budget), ``stopped_target``, ``stopped_flat`` and ``stopped_budget``
+        (runs that stopped at the target accuracy, ended on a flat loss, or
+        were still improving at the budget: budget-limited; see
+        :func:`loss_status`), ``learned`` (seeds that
+        learned), ``learned_rate`` and its 95% Wilson interval
+        ``learned_low``/``learned_high``; ``accuracy`` (mean over seeds),
+        ``accuracy_min`` (worst seed), ``steps`` (median); the profile
+        ``method`` and the strings profiled over all seeds (``n_strings``);
+        the pooled shares of strings at sensitivity 0 (``share_zero``), near
+        N/2 (``share_half``, see :data:`HALF_WINDOW`), at 1 (``share_one``)
+        and at N (``share_top``), each with ``_low``/``_high`` (a Wilson
+        interval over the pooled sampled strings; NaN where every string was
+        profiled, the share then being exact for these networks), the
+        target's (``target_share_*``), ``in_cluster`` (the share in the
+        target's clusters, :data:`CLUSTERS`), its lowest value over seeds
+        ``in_cluster_min`` and the target's ``target_in_cluster``;
+        ``average_sensitivity`` (mean), ``target_average_sensitivity``,
+        ``profile_distance`` (mean), ``n_parameters`` and ``seconds`` (sum).
+    """
+    require_runs(df)
+    df = with_model_setting(df)
+    series = series_columns(df)
+    rows = []
+    for keys, group in df.groupby(["function", "n_bits", *series], sort=False):
+        function, n_bits = keys[0], int(keys[1])
+        k, n = int(group["learned"].sum()), len(group)
+        low, high = wilson_interval(k, n)
+        row = dict(zip(["function", "n_bits", *series], keys))
+        stops = group["stop"] if "stop" in group else pd.Series(dtype=str)
+        row.update(
+            n_bits=n_bits, seeds=n, learned=k, learned_rate=k / n, learned_low=low,
+            learned_high=high, accuracy=float(group["accuracy"].mean()),
+            accuracy_min=float(group["accuracy"].min()),
+            steps=float(group["steps"].median()), n_steps=int(group["n_steps"].max()),
+            stopped_target=int((stops == "target").sum()),
+            stopped_flat=int((stops == "flat").sum()),
+            stopped_budget=int((stops == "budget").sum()),
+        )
+        sampled = bool((group["method"] == "sampled").any())
+        pooled, per_seed = _shares(group["histogram"], n_bits)
+        target, _ = _shares(group["target_histogram"], n_bits)
+        row.update(method="sampled" if sampled else "exhaustive", n_strings=pooled["n"])
+        for name in ("zero", "half", "one", "top"):
+            row[f"share_{name}"] = pooled[name] / pooled["n"]
+            low, high = (wilson_interval(pooled[name], pooled["n"]) if sampled
+                         else (float("nan"), float("nan")))
+            row[f"share_{name}_low"], row[f"share_{name}_high"] = low, high
+            row[f"target_share_{name}"] = target[name] / target["n"]
+        cluster = CLUSTERS[function]
+        row["in_cluster"] = sum(pooled[c] for c in cluster) / pooled["n"]
+        row["in_cluster_min"] = min(sum(s[c] for c in cluster) / s["n"] for s in per_seed)
+        row["target_in_cluster"] = sum(target[c] for c in cluster) / target["n"]
+        row.update(
+            average_sensitivity=float(group["average_sensitivity"].mean()),
+            target_average_sensitivity=float(group["target_average_sensitivity"].mean()),
+            profile_distance=float(group["profile_distance"].mean()),
+            n_parameters=int(group["n_parameters"].max()),
+            seconds=float(group["seconds"].sum()) if "seconds" in group else float("nan"),
+        )
+        rows.append(row)
+    summary = pd.DataFrame(rows)
+    order = {name: i for i, name in enumerate(NAMED_FUNCTIONS)}
+    return summary.sort_values(
+        ["function", *series, "n_bits"],
+        key=lambda col: col.map(order) if col.name == "function" else col,
+        ignore_index=True,
+    )
+
+
+def learned_up_to(df):
+    """How far each function was learned, by the rule of :data:`LEARNED_UP_TO_RATE`.
+
+    "Learned up to N" is the largest N such that at N and at every smaller
+    length tried, at least 80% of the seeds learned (accuracy >=
+    :data:`LEARNED`): 2 of 2, 4 of 5, 8 of 10. The success rate at the
+    largest N tried comes with its 95% Wilson interval.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        Per function (and series): ``learned_up_to`` (0 if the smallest N
+        already falls short), ``first_short`` (the first N that falls short,
+        0 if none), ``largest_with_success`` (the largest N at which any seed
+        learned, 0 if none), ``largest_n_tried``, and ``learned``, ``seeds``,
+        ``rate``, ``low``, ``high`` at the largest N tried.
+    """
+    summary = summarise_training(df)
+    series = series_columns(df)
+    rows = []
+    for keys, group in summary.groupby(["function", *series], sort=False):
+        group = group.sort_values("n_bits")
+        ok, first_short = 0, 0
+        for n, rate in zip(group["n_bits"], group["learned_rate"]):
+            if rate < LEARNED_UP_TO_RATE - 1e-12:
+                first_short = int(n)
+                break
+            ok = int(n)
+        some = group[group["learned"] > 0]
+        last = group.iloc[-1]
+        row = dict(zip(["function", *series], keys))
+        row.update(
+            learned_up_to=ok, first_short=first_short,
+            largest_with_success=int(some["n_bits"].max()) if len(some) else 0,
+            largest_n_tried=int(last["n_bits"]), learned=int(last["learned"]),
+            seeds=int(last["seeds"]), rate=float(last["learned_rate"]),
+            low=float(last["learned_low"]), high=float(last["learned_high"]),
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def preset_label(df):
+    """"quick preset" / "full preset" when the table is exactly one, else "custom settings"."""
+    df = with_model_setting(df)
+    for name in PRESETS:
+        params = dict(PRESETS["quick"], **PRESETS[name])
+        cells = pd.DataFrame(training_cells(params))
+        same = (
+            set(df["function"]) == set(params["function"])
+            and set(df["n_bits"]) == set(params["n_bits"])
+            and set(df["model_setting"]) == set(params["model_setting"])
+            and set(df["seed"]) == set(range(params["seeds"]))
+            and all(c in df and set(df[c]) == {params[c]}
+                    for c in SETTINGS + ("random_state",) if c != "n_steps")
+            and all(set(df.loc[df["function"] == f, "n_steps"]) == set(g["n_steps"])
+                    for f, g in cells.groupby("function"))
+        )
+        if same:
+            return f"{name} preset"
+    return "custom settings"
+
+
+def seeds_per_cell(df):
+    """``"5 seeds"``, or ``"4-5 seeds"``: the runs per function, N and series."""
+    df = with_model_setting(df)
+    return seeds_text(df.groupby(["function", "n_bits", *series_columns(df)]).size())

@@ -1,0 +1,137 @@
+"""The zero-sensitivity-bound study's figures (matplotlib is imported when drawing)."""
+
+import math
+
+import numpy as np
+
+from .._figures import figure_legend, interval_errors, log_axis, offset
+from .._networks import require_networks
+from ._summary import bound_exponent, drawn_summary
+
+
+_COLOURS = {8: "tab:blue", 16: "tab:orange", 32: "tab:green", 64: "tab:red"}
+
+
+_MARKERS = {8: "o", 16: "s", 32: "^", 64: "D"}
+
+
+def _style(d_model, j):
+    return dict(color=_COLOURS.get(d_model, f"C{4 + j}"),
+                marker=_MARKERS.get(d_model, "v"))
+
+
+def plot_zero_sensitivity_bound(df):
+    """Figures: log10 count against N with the bound lines; the shares against N.
+
+    Returns
+    -------
+    figures : dict of str to matplotlib.figure.Figure
+        ``"count"``: one panel per L; per D the log10 of the mean number of
+        zero-sensitivity strings (Wilson interval) and the median over the
+        non-constant networks, the bound ``N^((D-1)/(2L) - 5)`` as a
+        labelled reference line, and the constant function's 2^N, both
+        drawn over the data; the legend sits below the panels. ``"shares"``:
+        rows for the share with a zero-sensitivity string (all networks;
+        non-constant ones; Clopper-Pearson) and the share of constant
+        networks (Wilson), one column per L. When eps = 0 and eps > 0 give
+        identical profiles on every pair, eps = 0 is drawn and the title
+        says so; otherwise each eps gets its own marker fill.
+
+    Examples
+    --------
+    >>> from skxor.studies import plot_zero_sensitivity_bound, zero_sensitivity_bound
+    >>> df = zero_sensitivity_bound(n_bits=[4, 8], d_model=[8], n_layers=[1],
+    ...                             layer_norm_eps=[0.0], seeds=3)
+    >>> figures = plot_zero_sensitivity_bound(df)
+    >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
+    {'count': 1, 'shares': 3}
+    >>> for text in figures["count"].legends[0].get_texts():
+    ...     print(text.get_text())
+    D=8, eps=0: median, non-constant
+    reference: bound N^-1.5, D=8 (vacuous: < 1)
+    reference: constant function, 2^N (drawn over the data)
+    D=8, eps=0: mean count
+    """
+    from matplotlib.figure import Figure
+
+    require_networks(df)
+    summary, agreement, identical = drawn_summary(df)
+    layers = sorted(summary["n_layers"].unique())
+    ns = sorted(int(n) for n in summary["n_bits"].unique())
+    widths = sorted(summary["d_model"].unique())
+    epsilons = sorted(summary["layer_norm_eps"].unique())
+    seeds = int(df["seed"].nunique())
+    note = (f"\neps = {agreement['eps']:g} gives identical profiles ({agreement['pairs']} of "
+            f"{agreement['pairs']} networks): not drawn." if identical else "")
+    title = f"Random initialisation (uniform, eos read-out), {seeds} seeds per point.{note}"
+
+    def series():
+        for j, d in enumerate(widths):
+            for e_i, eps in enumerate(epsilons):
+                shift = float(offset(2 ** (0.02 * e_i), j, len(widths), spread=0.05))
+                fill = {} if e_i == 0 else {"mfc": "none"}
+                eps_label = "" if identical else f", eps={eps:g}"
+                yield d, eps, shift, {**_style(d, j), **fill}, f"D={d}{eps_label}"
+
+    fig = Figure(figsize=(4.2 * len(layers) + 2.6, 4.4), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(layers), sharey=True))
+    for ax, L in zip(axes, layers):
+        part = summary[summary["n_layers"] == L]
+        for d, eps, shift, style, label in series():
+            g = part[(part["d_model"] == d) & (part["layer_norm_eps"] == eps)].sort_values("n_bits")
+            if not len(g):
+                continue
+            x = g["n_bits"] * shift
+            y = g["log10_count"]
+            ax.errorbar(x, y, yerr=[(y - g["log10_count_low"]).clip(lower=0, upper=50),
+                                    (g["log10_count_high"] - y).clip(lower=0)],
+                        ls="-", lw=1.2, ms=4, capsize=2, label=f"{label}: mean count", **style)
+            ax.plot(x, g["nonconstant_median_log10_count"], ls=":", lw=1.0, ms=5,
+                    color=style["color"], marker="x", label=f"{label}: median, non-constant")
+        for j, d in enumerate(widths):
+            e = bound_exponent(d, L)
+            # References above the data (zorder), so that data on them leave them visible.
+            ax.plot(ns, [e * math.log10(n) for n in ns], color=_style(d, j)["color"],
+                    ls=(0, (6, 3)), lw=1.2, zorder=9,
+                    label=f"reference: bound N^{e:g}, D={d}"
+                    + (" (vacuous: < 1)" if e < 0 else " (vacuous above the 2^N line)"))
+        ax.plot(ns, [n * math.log10(2) for n in ns], color="black", lw=1.4, ls=(0, (2, 2)),
+                zorder=10, label="reference: constant function, 2^N (drawn over the data)")
+        log_axis(ax, ns, base=2, label="string length N (log scale)")
+        ax.set_title(f"L = {L}", fontsize="small")
+    for ax in axes:
+        ax.set_ylabel("log10 number of zero-sensitivity strings")
+    fig.suptitle(title, fontsize="small")
+    # Below the panels, where it cannot cover the title.
+    figure_legend(fig, axes, loc="outside lower center", ncols=3, fontsize="xx-small")
+    figures = {"count": fig}
+
+    rows = [("with_zero", "share with a zero-sensitivity string\n(all; Clopper-Pearson)"),
+            ("nonconstant_with_zero", "share with a zero-sensitivity string\n"
+             "(non-constant; Clopper-Pearson)"),
+            ("constant", "share of constant networks\n(Wilson)")]
+    fig = Figure(figsize=(4.0 * len(layers) + 1.8, 8.5), layout="constrained")
+    grid = np.atleast_2d(fig.subplots(len(rows), len(layers), sharex=True, sharey=True))
+    if len(layers) == 1:
+        grid = grid.reshape(len(rows), 1)
+    for i, (column, ylabel) in enumerate(rows):
+        for ax, L in zip(grid[i], layers):
+            part = summary[summary["n_layers"] == L]
+            for d, eps, shift, style, label in series():
+                g = part[(part["d_model"] == d) & (part["layer_norm_eps"] == eps)
+                         ].sort_values("n_bits")
+                if not len(g):
+                    continue
+                ax.errorbar(g["n_bits"] * shift, g[column],
+                            yerr=interval_errors(g[column], g[f"{column}_low"],
+                                                 g[f"{column}_high"]),
+                            ls="-", lw=1.0, ms=4, capsize=2, label=label, **style)
+            log_axis(ax, ns, base=2, label="string length N (log scale)")
+            ax.set_ylim(-0.05, 1.05)
+            ax.set_ylabel(ylabel, fontsize="small")
+            if i == 0:
+                ax.set_title(f"L = {L}", fontsize="small")
+    fig.suptitle(title, fontsize="small")
+    figure_legend(fig, grid, loc="outside lower center", ncols=4, fontsize="x-small")
+    figures["shares"] = fig
+    return figures
