@@ -51,11 +51,15 @@ def check_figures(figures):
 
 def test_registered_with_the_issues_full_design():
     assert "zero_sensitivity_bound" in STUDIES
+    paper = get_study("zero_sensitivity_bound").preset("paper")
+    assert paper["layer_norm_eps"] == [0.0, 1e-5]
+    assert paper["d_model"] == [8, 16, 32, 64] and paper["n_layers"] == [1, 2, 4]
+    assert paper["seeds"] >= 100 and max(paper["n_bits"]) >= 1024 and min(paper["n_bits"]) == 4
+    assert paper["exhaustive_max"] == 20 and paper["n_samples"] >= 10_000
+    # full: the same design on a 2-core budget, still beyond exhaustive lengths.
     full = get_study("zero_sensitivity_bound").preset("full")
-    assert full["layer_norm_eps"] == [0.0, 1e-5]
-    assert full["d_model"] == [8, 16, 32, 64] and full["n_layers"] == [1, 2, 4]
-    assert full["seeds"] >= 100 and max(full["n_bits"]) >= 1024 and min(full["n_bits"]) == 4
-    assert full["exhaustive_max"] == 20 and full["n_samples"] >= 10_000
+    assert full["d_model"] == paper["d_model"] and full["layer_norm_eps"] == [0.0, 1e-5]
+    assert full["seeds"] >= 20 and max(full["n_bits"]) > full["exhaustive_max"]
     quick = get_study("zero_sensitivity_bound").preset("quick")
     assert quick["readout"] == "eos" and quick["init"] == "uniform"
 
@@ -177,7 +181,7 @@ def test_verdict_counts_non_constant_networks_in_non_vacuous_rows():
     assert "do not test the bound" in bound_verdict(only_constant)["text"]
 
 
-@pytest.mark.parametrize("preset", ["quick", "full"])
+@pytest.mark.parametrize("preset", ["quick", "full", "paper"])
 def test_presets_draw_one_network_per_cell_but_eps(preset):
     params = get_study("zero_sensitivity_bound").preset(preset)
     cells = bound_cells(params)

@@ -56,7 +56,7 @@ def test_the_cost_model_scales_with_the_cells_parameters():
 
 
 def test_a_device_study_says_how_to_use_a_gpu(capsys):
-    assert main(["run", "zero_sensitivity_bound", "--preset", "full", "--dry-run"]) == 0
+    assert main(["run", "zero_sensitivity_bound", "--preset", "paper", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "--set device=cuda" in out and "36000 cells" in out
 
