@@ -14,12 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skxor import KParityTransformer, SparseXORTransformer
+from skxor._utils._decisions import probe_strings
 from skxor._utils._evaluate import ModelEvaluator
 from skxor.datasets import make_sparse_parity
 from skxor.nn import KParityAttention, SparseXORAttention, sparse_xor_init
 from skxor.nn._flip_neighbours import _FlipNeighbours
+from skxor.nn._sparse_xor import product_flip_certificate, product_flip_neighbours
 from skxor.sensitivity import SensitivityProfiler, sensitivity_profile
-from skxor.sensitivity._profile import iter_flips
+from skxor.sensitivity._profile import iter_flips, uniform_strings
 
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -333,3 +335,151 @@ def test_neighbour_outputs_at_the_boundary_follow_the_one_rule():
             [f for _, f in iter_flips(evaluator, bits, incremental=incremental)])
         assert evaluator.n_redecided >= 1
     np.testing.assert_array_equal(flips[True], flips[False])
+
+
+# -- the decision-only certificate (sparse-XOR models) ------------------------------
+
+
+def dense_flips(evaluator, bits):
+    """The incremental path that forms every flip's output (``neighbour_labels``)."""
+    own, neighbours = evaluator.neighbour_labels(bits)
+    return neighbours != own[:, None]
+
+
+def certified_flips(evaluator, bits):
+    """:meth:`ModelEvaluator.flip_changes` as a dense (n, N) matrix."""
+    assert evaluator.has_flip_certificate
+    rows, cols = evaluator.flip_changes(bits)
+    flips = np.zeros(bits.shape, dtype=bool)
+    flips[rows, cols] = True
+    assert rows.size == np.count_nonzero(flips)  # no flip reported twice
+    return flips
+
+
+@SETTINGS
+@given(
+    d=st.integers(1, 80),
+    m=st.integers(1, 8),
+    H=st.integers(1, 4),
+    attention=st.sampled_from(["softmax", "linear", "erf"]),
+    scale=st.sampled_from([0.0, 1e-3, 0.1, 1.0, 10.0, 100.0]),
+    seed=st.integers(0, 10_000),
+)
+def test_certificate_gives_the_labels_of_every_flip(d, m, H, attention, scale, seed):
+    """The certified flips equal the labels of all flips formed (and their re-decided
+    count), on random models; scale 0 makes every head average the spins, so
+    balanced strings sit exactly at 0."""
+    keys, queries = sparse_xor_init(d, m, H, "random", random_state=seed)
+    model = SparseXORAttention(torch.tensor(keys, dtype=torch.float32),
+                               torch.tensor(queries * scale, dtype=torch.float32), attention)
+    rng = np.random.RandomState(seed)
+    bits = rng.randint(0, 2, (12, d)).astype(np.uint8)
+    bits[0] = np.arange(d) % 2  # balanced (for even d): outputs at 0
+    dense, certified = ModelEvaluator(model, d), ModelEvaluator(model, d)
+    np.testing.assert_array_equal(certified_flips(certified, bits), dense_flips(dense, bits))
+    assert certified.n_redecided == dense.n_redecided
+    # and the profile: the certificate by default, the per-flip path on request
+    fast = sensitivity_profile(model, d, method="sampled", n_samples=20, random_state=seed)
+    formed = profile_strings_dense(model, d, seed)
+    np.testing.assert_array_equal(fast.counts, formed[0])
+    np.testing.assert_array_equal(fast.flip_counts, formed[1])
+
+
+def profile_strings_dense(model, d, seed):
+    """Counts of the sampled profile's strings with every flip's output formed."""
+    bits = np.random.RandomState(seed).randint(0, 2, size=(20, d), dtype=np.uint8)
+    flips = np.concatenate([f for _, f in iter_flips(ModelEvaluator(model, d), bits)])
+    return np.bincount(flips.sum(axis=1), minlength=d + 1), flips.sum(axis=0)
+
+
+@SETTINGS
+@given(d=st.integers(1, 300), H=st.integers(1, 4), seed=st.integers(0, 10_000),
+       floor=st.sampled_from([0.0, 1e-6, 1e-3, 0.1, 10.0]),
+       spread=st.sampled_from([0.0, 1.0, 5.0, 30.0]))
+def test_certificate_is_sound(d, H, seed, floor, spread):
+    """Every flip it leaves out has an output of the sign it gives, farther than
+    ``floor`` from 0; the flips it lists have the values of product_flip_neighbours,
+    bit for bit."""
+    rng = np.random.default_rng(seed)
+    gamma = np.exp(spread * rng.standard_normal((d, H)))
+    gamma /= gamma.sum(axis=0)
+    gamma *= rng.choice([-1.0, 1.0], size=(d, H)) if seed % 2 else 1.0
+    spins = 1 - 2 * rng.integers(0, 2, (7, d), dtype=np.int8)
+    sign = float(rng.choice([-1.0, 1.0]))
+    values = product_flip_neighbours(spins, gamma, sign)
+    own, row_sign, rows, cols, listed = product_flip_certificate(spins, gamma, sign, floor)
+    np.testing.assert_array_equal(listed, values[rows, cols])
+    np.testing.assert_allclose(own, -sign * np.prod(spins @ gamma, axis=1), rtol=1e-12, atol=0)
+    unlisted = np.ones(values.shape, dtype=bool)
+    unlisted[rows, cols] = False
+    assert not unlisted[row_sign == 0].any()  # an uncertified string lists every flip
+    left = values[unlisted]
+    assert (np.abs(left) > floor).all()
+    np.testing.assert_array_equal(np.sign(left), np.broadcast_to(
+        row_sign[:, None], values.shape)[unlisted])
+
+
+@pytest.mark.parametrize("encoding", ["pm1", "01"])
+@pytest.mark.parametrize("n_heads", [1, 2, 3])
+def test_sparse_xor_estimator_certificate_profile(encoding, n_heads):
+    """The estimator's certificate (int8 spins as given, or its chunks of another
+    encoding) gives the profile of all flips formed and of the per-flip path."""
+    X, y = make_sparse_parity(1500, 20, random_state=n_heads)
+    if encoding == "01":
+        X = ((1 - X) // 2).astype(np.int64)
+    clf = SparseXORTransformer(m=8, n_heads=n_heads, random_state=0).fit(X, y)
+    bits = np.random.RandomState(1).randint(0, 2, (60, 20)).astype(np.uint8)
+    dense, certified = ModelEvaluator(clf, 20), ModelEvaluator(clf, 20)
+    np.testing.assert_array_equal(certified_flips(certified, bits), dense_flips(dense, bits))
+    assert certified.n_redecided == dense.n_redecided
+    kwargs = dict(method="sampled", n_samples=150, random_state=0)
+    a = sensitivity_profile(clf, 20, **kwargs)
+    b = sensitivity_profile(clf, 20, incremental=False, **kwargs)
+    np.testing.assert_array_equal(a.counts, b.counts)
+    np.testing.assert_array_equal(a.flip_counts, b.flip_counts)
+    assert a.average > 0
+
+
+def test_certificate_lists_few_flips_of_long_strings():
+    """d = 20 000, trained: a few flips per string are formed, not 20 000."""
+    X, y = make_sparse_parity(400, 20_000, random_state=0)
+    clf = SparseXORTransformer(m=16, random_state=0).fit(X, y)
+    evaluator = ModelEvaluator(clf, 20_000)
+    bits = np.random.RandomState(0).randint(0, 2, (10, 20_000)).astype(np.uint8)
+    _, row_sign, rows, _, _ = clf._flip_certifier()(evaluator.encode(bits), 1e-3)
+    assert (row_sign != 0).all() and rows.size <= 10 * 50
+    np.testing.assert_array_equal(certified_flips(evaluator, bits),
+                                  dense_flips(ModelEvaluator(clf, 20_000), bits))
+
+
+def test_subclass_that_changes_the_model_has_no_certificate():
+    keys, queries = sparse_xor_init(12, 6, 2, random_state=0)
+    model = WrongNeighbours(torch.tensor(keys), torch.tensor(queries))
+    assert model.flip_certifier() is None
+    assert not ModelEvaluator(model, 12).has_flip_certificate
+    honest = SparseXORAttention(model.keys, model.queries.detach())
+    assert ModelEvaluator(honest, 12).has_flip_certificate
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 3), (3, 7), (100, 1001), (2, 0), (0, 5)])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_uniform_strings_are_the_randint_draw(shape, seed):
+    """The sampled profile's faster draw: the same strings and the same state after."""
+    a, b = np.random.RandomState(seed), np.random.RandomState(seed)
+    a.random_sample(seed)
+    b.random_sample(seed)
+    expected = a.randint(0, 2, size=shape, dtype=np.uint8)
+    got = uniform_strings(b, *shape)
+    assert got.dtype == np.uint8 and got.flags.c_contiguous
+    np.testing.assert_array_equal(got, expected)
+    assert a.randint(0, 10**9) == b.randint(0, 10**9)
+
+
+def test_probe_strings_keep_the_draw_up_to_256_bits():
+    """The bound's probe: the former fixed draw of 256 strings up to N = 256 bits,
+    fewer (at least 16) strings of longer ones."""
+    for dtype in (np.uint8, np.int64):
+        expected = np.random.default_rng(0).integers(0, 2, (256, 200), dtype=dtype)
+        np.testing.assert_array_equal(probe_strings(200, dtype), expected)
+    assert probe_strings(1024).shape == (64, 1024)
+    assert probe_strings(100_000).shape == (16, 100_000)
