@@ -10,6 +10,7 @@ rounding of 0.
 import numpy as np
 import pytest
 import torch
+import torch.nn.functional as F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -483,3 +484,135 @@ def test_probe_strings_keep_the_draw_up_to_256_bits():
         np.testing.assert_array_equal(probe_strings(200, dtype), expected)
     assert probe_strings(1024).shape == (64, 1024)
     assert probe_strings(100_000).shape == (16, 100_000)
+
+
+# -- the decision-only certificate (one-layer Boolean transformer) -------------------
+
+
+def centred_transformer(n_bits, seed, **kwargs):
+    """A one-layer BooleanTransformer whose read-out bias puts the median output of
+    random strings at 0: many outputs near 0, many flips that change the sign."""
+    from skxor.nn import BooleanTransformer
+
+    model = BooleanTransformer(n_bits, n_layers=1, seed=seed, **kwargs).eval()
+    with torch.no_grad():
+        model.unembed.bias -= model(random_spins(64, n_bits, seed + 1)).median()
+    return model
+
+
+#: One-layer transformers of every norm placement, read-out, activation and init.
+ONE_LAYER = dict(
+    heads_width=st.sampled_from([(1, 4), (2, 4), (2, 16), (4, 16), (3, 6)]),
+    readout=st.sampled_from(["last", "cls", "eos"]),
+    norm=st.sampled_from(["pre", "post"]),
+    eps=st.sampled_from([0.0, 1e-5, 0.1]),
+    init=st.sampled_from(["default", "normal", "uniform", "xavier_uniform"]),
+    init_scale=st.sampled_from([0.5, 1.0, 3.0]),
+    activation=st.sampled_from(["relu", "gelu", "tanh", "logistic", "square", "identity"]),
+    seed=st.integers(0, 10_000),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n_bits=st.integers(1, 40), positional=st.sampled_from(["learned", "sinusoidal"]),
+       floor=st.sampled_from([0.0, 1e-6, 1e-3, 0.1]), **ONE_LAYER)
+def test_transformer_certificate_is_sound_and_gives_every_label(
+    n_bits, heads_width, readout, norm, positional, eps, init, init_scale, activation,
+    floor, seed,
+):
+    """Each flip the certificate leaves out has, in flip_neighbours, an output of the
+    string's sign farther than ``floor`` from 0; the labels and the re-decided count
+    equal those of every flip formed; the profile equals the per-flip path's where
+    no output is within the rounding bound of 0."""
+    n_heads, d_model = heads_width
+    model = centred_transformer(
+        n_bits, seed, d_model=d_model, n_heads=n_heads, d_mlp=12, readout=readout, norm=norm,
+        positional=positional, layer_norm_eps=eps, init=init, init_scale=init_scale,
+        activation=activation)
+    spins = random_spins(10, n_bits, seed)
+    own, row_sign, rows, cols, values = model.flip_certifier()(spins, floor)
+    dense = model.flip_neighbours(spins).double().numpy()
+    with torch.no_grad():
+        forward = model(spins).double().numpy()
+    assert_agree(own, forward, transformer_bound(torch.from_numpy(forward)))
+    assert_agree(values, dense[rows, cols], transformer_bound(torch.from_numpy(dense)))
+    unlisted = np.ones(dense.shape, dtype=bool)
+    unlisted[rows, cols] = False
+    left = dense[unlisted]
+    assert (np.abs(left) > floor).all()
+    np.testing.assert_array_equal(np.sign(left),
+                                  np.broadcast_to(row_sign[:, None], dense.shape)[unlisted])
+    bits = (spins < 0).numpy().astype(np.uint8)
+    formed, certified = ModelEvaluator(model, n_bits), ModelEvaluator(model, n_bits)
+    np.testing.assert_array_equal(certified_flips(certified, bits), dense_flips(formed, bits))
+    assert certified.n_redecided == formed.n_redecided
+    profiles_agree(model, n_bits, lambda m: transformer_bound(torch.from_numpy(dense)),
+                   seed=seed, n_samples=12)
+
+
+@pytest.mark.parametrize("norm", ["pre", "post"])
+def test_transformer_certificate_profile_equals_per_flip(norm):
+    """N = 48, outputs centred at 0: the default (certified) sampled profile equals the
+    per-flip path's; uncentred, the certificate spares most flips their MLP."""
+    model = centred_transformer(48, 5, d_model=16, n_heads=4, readout="eos", norm=norm)
+    kwargs = dict(method="sampled", n_samples=40, random_state=0)
+    fast = sensitivity_profile(model, 48, **kwargs)
+    slow = sensitivity_profile(model, 48, incremental=False, **kwargs)
+    np.testing.assert_array_equal(fast.counts, slow.counts)
+    np.testing.assert_array_equal(fast.flip_counts, slow.flip_counts)
+    assert fast.average > 0
+    # Uncentred, the outputs keep away from 0: most flips need no MLP.
+    from skxor.nn import BooleanTransformer
+
+    model = BooleanTransformer(48, d_model=16, n_layers=1, n_heads=4, readout="eos",
+                               norm=norm, seed=0)
+    _, _, rows, _, _ = model.flip_certifier()(random_spins(40, 48, 0), 1e-4)
+    assert rows.size < 0.5 * 40 * 48
+
+
+def test_transformer_certificate_only_where_it_holds():
+    from skxor.nn import BooleanTransformer
+
+    assert BooleanTransformer(6, d_model=8, n_layers=2, n_heads=2).flip_certifier() is None
+    assert BooleanTransformer(6, d_model=8, n_layers=1, n_heads=2,
+                              attention="linear").flip_certifier() is None
+
+    class Other(BooleanTransformer):
+        def forward(self, spins):
+            return -super().forward(spins)
+
+    model = Other(6, d_model=8, n_layers=1, n_heads=2)
+    assert model.flip_certifier() is None
+    assert not ModelEvaluator(model, 6).has_flip_certificate
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n_bits=st.integers(1, 30), **ONE_LAYER)
+def test_transformer_certificate_bounds_each_change(
+    n_bits, heads_width, readout, norm, eps, init, init_scale, activation, seed,
+):
+    """The Lipschitz bound holds flip by flip: |f(flip) - f(string)| <= its reach (up
+    to float32 rounding of the outputs), for every flip that leaves the read token."""
+    from skxor.nn import BooleanTransformer
+    from skxor.nn._flip_neighbours import _FlipCertificate
+
+    n_heads, d_model = heads_width
+    model = BooleanTransformer(
+        n_bits, d_model=d_model, n_layers=1, n_heads=n_heads, d_mlp=12, readout=readout,
+        norm=norm, layer_norm_eps=eps, init=init, init_scale=init_scale,
+        activation=activation, seed=seed).eval()
+    spins = random_spins(6, n_bits, seed)
+    nb = _FlipNeighbours(model)
+    certificate = _FlipCertificate(nb)
+    rows, queries = nb.rows((spins < 0).long()), torch.tensor([nb.read])
+    with torch.no_grad():
+        sums = nb.sums(rows, queries)
+        o = (sums["num64"] / sums["den"].unsqueeze(-1)).reshape(6, -1)
+        flips = nb.attention(rows, queries, torch.arange(n_bits), sums).reshape(6, n_bits, -1)
+        keep = F.embedding(rows[:, queries], nb.table).reshape(6, -1).double()
+        own, stats, _ = certificate.own(keep, o)
+        reach = certificate.distance(stats, (flips.double() - o.unsqueeze(1)).norm(dim=-1))
+        dense = model.flip_neighbours(spins).double()
+    stays = nb.bit_slots != nb.read
+    change = (dense - own.unsqueeze(1)).abs()[:, stays]
+    assert (change <= reach[:, stays] + 1e-5 * (1 + own.abs().unsqueeze(1))).all()
