@@ -10,6 +10,7 @@ that name a model, its input and its outputs in error messages live here too.
 
 import contextlib
 import copy
+import functools
 
 import numpy as np
 import torch
@@ -70,16 +71,21 @@ _SCALE_PROBE = 256
 _SCALE_PROBE_BITS = 1 << 16
 
 
-def probe_strings(n_bits, dtype=np.uint8):
-    """The fixed 0/1 strings whose outputs set a model's output scale.
-
-    256 strings up to N = 256 bits, then ``2^16 / N`` (at least 16), from
-    one seeded draw, so that the bound is the same every call. (The draw
-    depends on ``dtype``: torch modules have used the int64 one, skxor's
-    classifiers the uint8 one.)
-    """
+@functools.lru_cache(maxsize=8)
+def _probe_draw(n_bits, dtype):
     n_strings = min(_SCALE_PROBE, max(16, _SCALE_PROBE_BITS // n_bits))
     return np.random.default_rng(0).integers(0, 2, (n_strings, n_bits), dtype=dtype)
+
+
+def probe_strings(n_bits, dtype=np.uint8):
+    """The fixed 0/1 strings whose outputs set a model's output scale (a fresh copy).
+
+    256 strings up to N = 256 bits, then ``2^16 / N`` (at least 16), from
+    one seeded draw, so that the bound is the same every call (the draw is
+    kept for the next call). The draw depends on ``dtype``: torch modules
+    have used the int64 one, skxor's classifiers the uint8 one.
+    """
+    return _probe_draw(int(n_bits), np.dtype(dtype)).copy()
 
 
 def rounding_bound(dtype, scale):
@@ -236,7 +242,8 @@ class ModuleReference:
 
     def bound(self):
         if self._scale is None:
-            x = torch.as_tensor(probe_strings(self.n_bits, np.int64), dtype=self.dtype, device=self.device)
+            x = torch.as_tensor(probe_strings(self.n_bits, np.int64), dtype=self.dtype,
+                                device=self.device)
             if self.input_encoding == "pm1":
                 x = to_spins(x)
             with torch.no_grad():

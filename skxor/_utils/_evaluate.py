@@ -536,9 +536,10 @@ class ModelEvaluator:
     def has_flip_certificate(self):
         """Whether the model also has the decision-only form of its flip neighbours.
 
-        ``flip_certifier()`` of a torch module, or ``_flip_certifier()`` of
-        a skxor classifier given strings in its own encoding (the sparse-XOR
-        models), returns ``certify(x, floor) -> (outputs, row_sign,
+        ``flip_certifier()`` of a torch module (the sparse-XOR attention and
+        a one-layer softmax :class:`~skxor.nn.BooleanTransformer`), or
+        ``_flip_certifier()`` of a skxor classifier given strings in its own
+        encoding (:class:`~skxor.SparseXORTransformer`), returns ``certify(x, floor) -> (outputs, row_sign,
         rows, cols, values)``, the strings' own outputs (in float64, to
         rounding of the model's), the flips whose outputs it evaluated and,
         for every other flip of string r, the sign ``row_sign[r]`` of an

@@ -603,8 +603,11 @@ def sensitivity_profile(
         ``flip_neighbours`` method: skxor's sparse-XOR, k-parity and Boolean
         transformer modules and estimators), does so, far faster than N
         model calls; its outputs agree with the per-flip evaluation to float
-        rounding and become labels by the same rule. False evaluates every
-        flipped string with the model (the reference path).
+        rounding and become labels by the same rule. A model that also
+        certifies flips' decisions (the sparse-XOR models, a one-layer
+        Boolean transformer) forms only the flips its bound cannot settle,
+        with the same labels. False evaluates every flipped string with the
+        model (the reference path).
 
     Returns
     -------
