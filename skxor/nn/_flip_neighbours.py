@@ -329,8 +329,8 @@ class _FlipCertificate:
         table_rows = nb.rows(bits)
         queries = torch.tensor([nb.read], device=table_rows.device)
         positions = torch.arange(N, device=table_rows.device)
-        width = max(nb.H * nb.Dh, model.d_mlp) * 4
-        step = max(1, _NEIGHBOUR_FLOATS // (N * width))
+        # Per flip a few D-vectors (the MLP runs only on the listed ones).
+        step = max(1, _NEIGHBOUR_FLOATS // (N * nb.H * nb.Dh * 4))
         dtype = nb.table.dtype
         eps = torch.finfo(dtype).eps
         own = torch.empty(B, dtype=torch.float64)
@@ -351,7 +351,8 @@ class _FlipCertificate:
             own[begin : begin + c] = model._layers_from(h, 1, 0).to(torch.float64)
             # The flip's attention output as computed, and a few of its ulps.
             delta = (flips.to(torch.float64) - o.unsqueeze(1)).norm(dim=-1)
-            delta += 4 * eps * (flips.to(torch.float64).norm(dim=-1) + o.norm(dim=-1, keepdim=True))
+            # |flip| <= |o| + delta, so 4 ulps of both are at most these.
+            delta += 4 * eps * (2 * o.norm(dim=-1, keepdim=True) + delta)
             reach = self.distance(stats, delta)  # (c, N)
             # Far beyond the rounding of an output computed in the model's
             # dtype (the read-out's terms' size times 2^10 ulps), and floor.
