@@ -366,7 +366,7 @@ class _FlipCertificate:
             b, g = open_.nonzero(as_tuple=True)
             if b.numel():
                 o_flip = flips[b, g].unsqueeze(1)  # (F, 1, D)
-                keep_rows = chunk[b][:, queries] ^ moved[g].long().unsqueeze(-1)
+                keep_rows = chunk[:, queries][b] ^ moved[g].long().unsqueeze(-1)  # (F, 1)
                 h = layer.finish(F.embedding(keep_rows, nb.table), layer.attn_out(o_flip))
                 listed_values.append(model._layers_from(h, 1, 0).to(torch.float64))
                 listed_rows.append(b + begin)
