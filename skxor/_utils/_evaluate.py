@@ -570,11 +570,12 @@ class ModelEvaluator:
           rounding bound from 0, which :func:`stable_decisions` decides by
           its sign, the one the certificate gives;
         * a listed flip's output is decided by :func:`stable_decisions`;
-        * a string's own output is the certificate's where that is farther
-          than twice the bound from 0 (its sign decides, as it does the
-          model's output, which differs from it by rounding, far less than
-          the bound); the others are the model's outputs, decided by
-          :func:`stable_decisions`, as everywhere.
+        * a string's own output is the certificate's, decided by
+          :func:`stable_decisions`; where the certificate's are float64
+          values rather than the model's own arithmetic, those within twice
+          the bound of 0 are replaced by the model's outputs first (farther
+          out, the sign decides either way: they differ by rounding, far
+          less than the bound).
         """
         x = self.encode(bits)
         n_rows, n_bits = bits.shape
@@ -589,7 +590,7 @@ class ModelEvaluator:
             own, row_sign, rows, cols, values = self._certifier(x, floor)
         own = np.array(own, dtype=np.float64)
         near = np.flatnonzero(~(np.abs(own) > floor))  # NaN included: checked below
-        if near.size:
+        if near.size and not getattr(self._certifier, "model_outputs", False):
             if self.kind == "torch":
                 model_own = self._run_module(self.model, x[near])
                 model_own = _one_per_string(model_own, near.size, _describe(self.model),

@@ -122,6 +122,7 @@ class _Analysis(BitStringModule):
             bits = (self._check_spins(spins) < 0).to(device=device, dtype=torch.long)
             return tuple(t.cpu().numpy() for t in certificate(bits, floor))
 
+        certify.model_outputs = True  # its outputs are flip_neighbours's own, not float64 ones
         return certify
 
     def _flip_neighbours_per_flip(self, spins, return_outputs):

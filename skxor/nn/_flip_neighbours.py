@@ -333,8 +333,9 @@ class _FlipCertificate:
         step = max(1, _NEIGHBOUR_FLOATS // (N * nb.H * nb.Dh * 4))
         dtype = nb.table.dtype
         eps = torch.finfo(dtype).eps
-        own = torch.empty(B, dtype=torch.float64)
-        signs = torch.empty(B, dtype=torch.int8)
+        device = table_rows.device
+        own = torch.empty(B, dtype=torch.float64, device=device)
+        signs = torch.empty(B, dtype=torch.int8, device=device)
         listed_rows, listed_cols, listed_values = [], [], []
         for begin in range(0, B, step):
             chunk = table_rows[begin : begin + step]
@@ -376,6 +377,6 @@ class _FlipCertificate:
             rows, cols = torch.cat(listed_rows), torch.cat(listed_cols)
             values = torch.cat(listed_values)
         else:
-            rows = cols = torch.empty(0, dtype=torch.long)
-            values = torch.empty(0, dtype=torch.float64)
+            rows = cols = torch.empty(0, dtype=torch.long, device=device)
+            values = torch.empty(0, dtype=torch.float64, device=device)
         return own, row_sign, rows, cols, values
