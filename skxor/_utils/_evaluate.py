@@ -539,13 +539,16 @@ class ModelEvaluator:
         ``flip_certifier()`` of a torch module (the sparse-XOR attention and
         a one-layer softmax :class:`~skxor.nn.BooleanTransformer`), or
         ``_flip_certifier()`` of a skxor classifier given strings in its own
-        encoding (:class:`~skxor.SparseXORTransformer`), returns ``certify(x, floor) -> (outputs, row_sign,
-        rows, cols, values)``, the strings' own outputs (in float64, to
-        rounding of the model's), the flips whose outputs it evaluated and,
+        encoding (:class:`~skxor.SparseXORTransformer`), returns
+        ``certify(x, floor) -> (outputs, row_sign, rows, cols, values)``:
+        the strings' own outputs (float64 ones that agree with the model's
+        to rounding, or, where ``certify.model_outputs`` is true, the
+        model's own arithmetic), the flips whose outputs it evaluated and,
         for every other flip of string r, the sign ``row_sign[r]`` of an
         output farther than ``floor`` from 0 (0 where it evaluated them
-        all), or None where it has none (a subclass that changes the model).
-        See :meth:`flip_changes`. The certifier is made once per evaluator.
+        all); it returns None where it has none (a subclass that changes the
+        model). See :meth:`flip_changes`. The certifier is made once per
+        evaluator.
         """
         if self._certifier is None:
             self._certifier = False
