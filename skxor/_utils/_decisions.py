@@ -10,6 +10,7 @@ that name a model, its input and its outputs in error messages live here too.
 
 import contextlib
 import copy
+import functools
 
 import numpy as np
 import torch
@@ -63,6 +64,28 @@ def _one_per_string(out, n_rows, what, expected=None):
 #: Strings whose outputs set the scale of a model's rounding bound: a fixed
 #: draw, evaluated as one batch, so that the bound is the same every call.
 _SCALE_PROBE = 256
+
+#: At most this many bits in the probe (and at least 16 strings): for long
+#: strings the probe must not cost more than the profile it serves (256
+#: strings of 10^5 bits are 2.6 times a sampled profile's 100 strings).
+_SCALE_PROBE_BITS = 1 << 16
+
+
+@functools.lru_cache(maxsize=8)
+def _probe_draw(n_bits, dtype):
+    n_strings = min(_SCALE_PROBE, max(16, _SCALE_PROBE_BITS // n_bits))
+    return np.random.default_rng(0).integers(0, 2, (n_strings, n_bits), dtype=dtype)
+
+
+def probe_strings(n_bits, dtype=np.uint8):
+    """The fixed 0/1 strings whose outputs set a model's output scale (a fresh copy).
+
+    256 strings up to N = 256 bits, then ``2^16 / N`` (at least 16), from
+    one seeded draw, so that the bound is the same every call (the draw is
+    kept for the next call). The draw depends on ``dtype``: torch modules
+    have used the int64 one, skxor's classifiers the uint8 one.
+    """
+    return _probe_draw(int(n_bits), np.dtype(dtype)).copy()
 
 
 def rounding_bound(dtype, scale):
@@ -192,8 +215,8 @@ class ModuleReference:
     module (the module itself where it cannot be copied or run in float64),
     in eval mode, called on one string at a time with torch's fused
     attention kernel off. ``scale`` is the largest output magnitude on a
-    fixed draw of 256 strings (one batch), so that the bound is the same for
-    every batch.
+    fixed draw of strings (:func:`probe_strings`, one batch), so that the
+    bound is the same for every batch.
     """
 
     def __init__(self, module, n_bits, dtype, device, input_encoding="pm1", call=None):
@@ -219,8 +242,8 @@ class ModuleReference:
 
     def bound(self):
         if self._scale is None:
-            bits = np.random.default_rng(0).integers(0, 2, (_SCALE_PROBE, self.n_bits))
-            x = torch.as_tensor(bits, dtype=self.dtype, device=self.device)
+            x = torch.as_tensor(probe_strings(self.n_bits, np.int64), dtype=self.dtype,
+                                device=self.device)
             if self.input_encoding == "pm1":
                 x = to_spins(x)
             with torch.no_grad():

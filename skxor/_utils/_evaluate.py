@@ -48,7 +48,6 @@ from ._bits import (
     low_bits_pattern,
 )
 from ._decisions import (
-    _SCALE_PROBE,
     ModuleReference,
     _describe,
     _describe_input,
@@ -56,6 +55,7 @@ from ._decisions import (
     _format_string,
     _one_per_string,
     _reference_kernels,
+    probe_strings,
     real_scores,
     rounding_bound,
     stable_decisions,
@@ -117,6 +117,7 @@ class ModelEvaluator:
         #: Outputs decided by the single-string re-evaluation (see stable_decisions).
         self.n_redecided = 0
         self._reference = None
+        self._certifier = None
         self._saw_zero = self._saw_minus = False
         self._low_cache = {}
         self._shift = None
@@ -301,9 +302,7 @@ class ModelEvaluator:
         """The rounding bound of a skxor torch classifier's decision values (cached)."""
         model = self.model
         if self._reference is None:
-            bits = np.random.default_rng(0).integers(0, 2, (_SCALE_PROBE, self.n_bits),
-                                                     dtype=np.uint8)
-            scale = _finite_scale(self._decision(self.encode(bits)))
+            scale = _finite_scale(self._decision(self.encode(probe_strings(self.n_bits))))
             self._reference = rounding_bound(torch.float32 if model.dtype == "float32"
                                              else torch.float64, scale)
         return self._reference
@@ -532,6 +531,94 @@ class ModelEvaluator:
         neighbours, n_flips = stable_decisions(neighbours.ravel(), flipped, bound)
         self.n_redecided += n_own + n_flips
         return own == 1, (neighbours == 1).reshape(bits.shape)
+
+    @property
+    def has_flip_certificate(self):
+        """Whether the model also has the decision-only form of its flip neighbours.
+
+        ``flip_certifier()`` of a torch module (the sparse-XOR attention and
+        a one-layer softmax :class:`~skxor.nn.BooleanTransformer`), or
+        ``_flip_certifier()`` of a skxor classifier given strings in its own
+        encoding (:class:`~skxor.SparseXORTransformer`), returns
+        ``certify(x, floor) -> (outputs, row_sign, rows, cols, values)``:
+        the strings' own outputs (float64 ones that agree with the model's
+        to rounding, or, where ``certify.model_outputs`` is true, the
+        model's own arithmetic), the flips whose outputs it evaluated and,
+        for every other flip of string r, the sign ``row_sign[r]`` of an
+        output farther than ``floor`` from 0 (0 where it evaluated them
+        all); it returns None where it has none (a subclass that changes the
+        model). See :meth:`flip_changes`. The certifier is made once per
+        evaluator.
+        """
+        if self._certifier is None:
+            self._certifier = False
+            if self.kind == "torch" and self.has_flip_neighbours:
+                make = getattr(self.model, "flip_certifier", None)
+                if callable(make):
+                    self._certifier = self._run_module(lambda _: make(), None) or False
+            elif self.has_flip_neighbours and self._trusted():
+                make = getattr(self.model, "_flip_certifier", None)
+                if callable(make):
+                    self._certifier = make() or False
+        return self._certifier is not False
+
+    def flip_changes(self, bits):
+        """``(rows, cols)``: the flips of each string that change its label.
+
+        The labels of :meth:`neighbour_labels` (hence the same profile),
+        from the model's certificate (:attr:`has_flip_certificate`), without
+        forming every flip's output:
+
+        * a flip it leaves unlisted has an output farther than twice the
+          rounding bound from 0, which :func:`stable_decisions` decides by
+          its sign, the one the certificate gives;
+        * a listed flip's output is decided by :func:`stable_decisions`;
+        * a string's own output is the certificate's, decided by
+          :func:`stable_decisions`; where the certificate's are float64
+          values rather than the model's own arithmetic, those within twice
+          the bound of 0 are replaced by the model's outputs first (farther
+          out, the sign decides either way: they differ by rounding, far
+          less than the bound).
+        """
+        x = self.encode(bits)
+        n_rows, n_bits = bits.shape
+        bound, outputs = self._one_string_outputs()
+        floor = 2.0 * bound
+        if not self.has_flip_certificate:  # made once per evaluator: the model's tables
+            raise TypeError(f"{_describe(self.model)} has no flip certificate.")
+        if self.kind == "torch":
+            own, row_sign, rows, cols, values = self._run_module(
+                lambda x: self._certifier(x, floor), x)
+        else:
+            own, row_sign, rows, cols, values = self._certifier(x, floor)
+        own = np.array(own, dtype=np.float64)
+        near = np.flatnonzero(~(np.abs(own) > floor))  # NaN included: checked below
+        if near.size and not getattr(self._certifier, "model_outputs", False):
+            if self.kind == "torch":
+                model_own = self._run_module(self.model, x[near])
+                model_own = _one_per_string(model_own, near.size, _describe(self.model),
+                                            f"({near.size},) (a real score)")
+                own[near] = model_own.detach().to("cpu", torch.float64).numpy()
+            else:
+                own[near] = self._decision(x[near])
+        own, n_own = stable_decisions(own, lambda r: outputs(bits[r]), bound)
+
+        def flipped(entries):
+            strings = bits[rows[entries]].copy()
+            strings[np.arange(len(entries)), cols[entries]] ^= 1
+            return outputs(strings)
+
+        listed, n_flips = stable_decisions(values, flipped, bound)
+        self.n_redecided += n_own + n_flips
+        changed = listed != own[rows]
+        change_rows, change_cols = [rows[changed]], [cols[changed]]
+        # A certified string whose unlisted flips land on the other side of
+        # 0 from its own decision: every unlisted flip changes the label.
+        for r in np.flatnonzero((row_sign != 0) & (row_sign != own)):
+            unlisted = np.setdiff1d(np.arange(n_bits), cols[rows == r], assume_unique=True)
+            change_rows.append(np.full(unlisted.size, r, dtype=np.int64))
+            change_cols.append(unlisted)
+        return np.concatenate(change_rows), np.concatenate(change_cols)
 
     # -- public ---------------------------------------------------------------
 

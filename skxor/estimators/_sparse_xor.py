@@ -8,6 +8,7 @@ from numbers import Real
 import numpy as np
 import torch
 from sklearn.utils import gen_batches
+from sklearn.utils.validation import check_is_fitted
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._utils._docstrings import fill_doc
@@ -490,3 +491,39 @@ class SparseXORTransformer(TorchBinaryClassifier):
         gamma = self.attention_.T  # (d, H), float64 holding the fit dtype's values
         sign = getattr(self, "output_sign_", 1)
         return (lambda spins: SparseXORAttention.neighbour_read_out(spins, gamma, sign)), torch.device("cpu")
+
+    def _flip_certifier(self):
+        """The decision-only form of ``flip_neighbours`` for the sensitivity tools.
+
+        ``certify(X, floor) -> (outputs, row_sign, rows, cols, values)``:
+        :func:`skxor.nn._sparse_xor.product_flip_certificate` of the rows of
+        an X the caller made in ``encoding_`` (as for
+        :meth:`_decision_checked`); ``outputs`` are the rows' own outputs in
+        float64, which ``decision_function`` gives to float32 rounding, and
+        the listed flips' values are those of :meth:`flip_neighbours`. None
+        for a subclass that changes the model (``_forward`` or
+        ``_neighbour_forward``).
+        """
+        check_is_fitted(self)
+        cls = type(self)
+        if any(getattr(cls, name) is not getattr(SparseXORTransformer, name)
+               for name in ("_forward", "_neighbour_forward")):
+            return None
+        certificate = SparseXORAttention.neighbour_certificate(
+            self.attention_.T, getattr(self, "output_sign_", 1))
+
+        def certify(X, floor):
+            if self.encoding_ == "pm1" and X.dtype == np.int8:
+                # Spins as given: no float copy of X (the same values, the same sums).
+                return certificate(X, floor)
+            _, chunks = self._spin_chunks(X, torch.device("cpu"), checked=True)
+            parts = []
+            for rows, spins in chunks:
+                own, row_sign, r, c, v = certificate(spins, floor)
+                parts.append((own, row_sign, r + rows.start, c, v))
+            if not parts:
+                empty = np.empty(0, dtype=np.int64)
+                return np.empty(0), np.empty(0, dtype=np.int8), empty, empty, np.empty(0)
+            return tuple(np.concatenate(p) for p in zip(*parts))
+
+        return certify

@@ -25,7 +25,7 @@ import torch
 
 from .._utils._docstrings import fill_doc
 from ._common import DEFAULT_EVAL_FLOATS, BitStringModule
-from ._flip_neighbours import _FlipNeighbours
+from ._flip_neighbours import _FlipCertificate, _FlipNeighbours
 
 
 class _Analysis(BitStringModule):
@@ -92,6 +92,38 @@ class _Analysis(BitStringModule):
             return _FlipNeighbours(self).outputs(bits)
         own = torch.empty(bits.shape[0], dtype=E.dtype, device=E.device)
         return own, _FlipNeighbours(self).outputs(bits, own)
+
+    @torch.no_grad()
+    def flip_certifier(self):
+        """The decision-only form of :meth:`flip_neighbours`, at the current weights.
+
+        For one softmax layer: ``certify(spins, floor) -> (outputs,
+        row_sign, rows, cols, values)`` (numpy arrays), as
+        :func:`skxor.nn._sparse_xor.product_flip_certificate` returns them.
+        Every flip's attention output is updated as in :meth:`flip_neighbours`;
+        a Lipschitz bound of the rest of the layer and the read-out, from the
+        string's own values, settles the flips whose output stays farther
+        than ``floor`` from 0 on the side of the string's own (in float64),
+        and only the others run the layer's MLP. None for several layers,
+        another attention, or a subclass that changes the model.
+        """
+        def owner(name):  # the class that defines the method
+            return next(k for k in type(self).__mro__ if name in vars(k))
+
+        if (self.n_layers != 1 or self.attention != "softmax"
+                or owner("flip_neighbours") is not _Analysis
+                or owner("forward") is not owner("_layers_from")):
+            return None
+        certificate = _FlipCertificate(_FlipNeighbours(self))
+        device = self.token_embed.weight.device
+
+        @torch.no_grad()
+        def certify(spins, floor):
+            bits = (self._check_spins(spins) < 0).to(device=device, dtype=torch.long)
+            return tuple(t.cpu().numpy() for t in certificate(bits, floor))
+
+        certify.model_outputs = True  # its outputs are flip_neighbours's own, not float64 ones
+        return certify
 
     def _flip_neighbours_per_flip(self, spins, return_outputs):
         """:meth:`flip_neighbours` by evaluating the flipped strings, in chunks."""

@@ -12,6 +12,8 @@ import math
 import torch
 import torch.nn.functional as F
 
+from ._activations import activation_function
+
 
 #: Float64 entries of one block of the flip-neighbour update (16 MiB).
 _NEIGHBOUR_FLOATS = 2**21
@@ -193,3 +195,188 @@ class _FlipNeighbours:
                 out[b, begin : begin + step] = model._layers_from(h, 1, self.read)
         return out
 
+
+
+#: The largest slope of each hidden activation (``square``'s depends on its
+#: input: see :meth:`_FlipCertificate._mlp_slope`). GELU's is 1.1289 at
+#: x = 1.41; 1.13 bounds it.
+_SLOPES = {"relu": 1.0, "identity": 1.0, "tanh": 1.0, "logistic": 0.25, "gelu": 1.13}
+#: Relative slack on every bound of the certificate (norms from an SVD, sums
+#: in float64): far above their rounding, far below what it decides.
+_SLACK = 1e-6
+
+
+class _FlipCertificate:
+    """The decisions of a one-layer :class:`BooleanTransformer`'s flips, most without their MLP.
+
+    A flip changes the read-out token's attention output ``o`` by ``delta``
+    (from :meth:`_FlipNeighbours.attention`, the cheap part of the update).
+    The rest of the layer and the read-out map ``o`` to the output through
+    the output map, residual sums, layer norms, the MLP and the unembedding;
+    each is Lipschitz on a ball around the string's own point, with a
+    constant from the string's own values: a layer norm with gain ``g``
+    whose input has standard deviation ``sigma`` moves its output by at most
+    ``|g|_inf / sqrt((sigma - r / sqrt(D))^2 + eps)`` times ``r`` when its
+    input moves by ``r < sigma sqrt(D)`` (its Jacobian has norm ``|g|_inf /
+    sqrt(var + eps)`` and the standard deviation is ``1 / sqrt(D)``-Lipschitz);
+    a linear map by its spectral norm; an activation by its largest slope.
+    Composing them bounds how far the flip's output is from the string's own
+    (computed in float64 along the way); a flip whose bound leaves its
+    output farther than ``floor`` from 0, on the own output's side, is not
+    evaluated. The others are, by the arithmetic of
+    :meth:`_FlipNeighbours.layer_output` (their MLP on the read-out token).
+    """
+
+    def __init__(self, neighbours):
+        self.nb = neighbours
+        model = neighbours.model
+        layer = model.layers[0]
+        self.model, self.layer = model, layer
+        self.D = model.d_model
+        f64 = torch.float64
+
+        def weights(linear):
+            return linear.weight.detach().to(f64), linear.bias.detach().to(f64)
+
+        def spectral(weight):
+            return float(torch.linalg.matrix_norm(weight, ord=2)) * (1 + _SLACK)
+
+        self.out_w, self.out_b = weights(layer.attn_out)
+        self.in_w, self.in_b = weights(layer.mlp_in)
+        self.mlp_w, self.mlp_b = weights(layer.mlp_out)
+        self.unembed_w, self.unembed_b = weights(model.unembed)
+        self.norms = {name: (ln.weight.detach().to(f64), ln.bias.detach().to(f64), float(ln.eps))
+                      for name, ln in (("attn", layer.ln_attn), ("mlp", layer.ln_mlp))}
+        if model.norm == "pre":
+            ln = model.ln_final
+            self.norms["final"] = (ln.weight.detach().to(f64), ln.bias.detach().to(f64),
+                                   float(ln.eps))
+        self.lip_out = spectral(self.out_w)
+        self.lip_in = spectral(self.in_w)
+        self.lip_mlp = spectral(self.mlp_w)
+        self.lip_unembed = float(self.unembed_w.norm()) * (1 + _SLACK)
+        self.row_in = float(self.in_w.norm(dim=1).max()) * (1 + _SLACK)
+        self.activation = layer.activation
+
+    def _norm(self, name, h):
+        """Layer norm ``name`` in float64, and its input's standard deviation (NaN where
+        ``var + eps == 0``: no certificate there)."""
+        weight, bias, eps = self.norms[name]
+        centred = h - h.mean(dim=-1, keepdim=True)
+        var = centred.square().mean(dim=-1, keepdim=True)
+        inv = torch.where(var + eps > 0, torch.rsqrt(var + eps), torch.nan)
+        return centred * inv * weight + bias, var.squeeze(-1).sqrt()
+
+    def _norm_lipschitz(self, name, sigma, r):
+        """Bound on the norm's Lipschitz constant on the ball of radius r (inf when the
+        ball may hold a constant token and eps = 0)."""
+        weight, _, eps = self.norms[name]
+        low = (sigma - r / math.sqrt(self.D)).clamp(min=0)
+        return float(weight.abs().max()) / (low.square() + eps).sqrt() * (1 + _SLACK)
+
+    def _mlp_slope(self, z_max, r):
+        """Largest slope of the activation on the pre-activations within r of the own."""
+        if self.activation == "square":
+            return 2 * (z_max + self.row_in * r)
+        return _SLOPES[self.activation]
+
+    def own(self, keep, o):
+        """The own output (c,) in float64 from the read token ``keep`` (c, D) and its
+        attention output ``o`` (c, D), the values the bounds need, and the
+        read-out's input (c, D)."""
+        x = keep + o @ self.out_w.T + self.out_b
+        if self.model.norm == "pre":
+            y, sigma_a = self._norm("mlp", x)
+            z = y @ self.in_w.T + self.in_b
+            out = x + self.act(z) @ self.mlp_w.T + self.mlp_b
+            final, sigma_out = self._norm("final", out)
+            stats = (sigma_a, z.abs().amax(dim=-1), sigma_out)
+        else:
+            a, sigma_x = self._norm("attn", x)
+            z = a @ self.in_w.T + self.in_b
+            out = a + self.act(z) @ self.mlp_w.T + self.mlp_b
+            final, sigma_out = self._norm("mlp", out)
+            stats = (sigma_x, z.abs().amax(dim=-1), sigma_out)
+        value = (final @ self.unembed_w.T).squeeze(-1) + self.unembed_b
+        return value, stats, final
+
+    def act(self, z):
+        return activation_function(self.activation)(z)
+
+    def distance(self, stats, delta):
+        """Bound (c, G) on |output of the flip - own output| for attention changes ``delta``
+        (c, G) (Euclidean norms)."""
+        sigma_first, z_max, sigma_out = (s.unsqueeze(-1) for s in stats)
+        r = self.lip_out * delta  # the residual sum's input moves by this much
+        if self.model.norm == "pre":
+            rho = self._norm_lipschitz("mlp", sigma_first, r) * r
+            r = r + self.lip_mlp * self._mlp_slope(z_max, rho) * self.lip_in * rho
+            r = self._norm_lipschitz("final", sigma_out, r) * r
+        else:
+            r = self._norm_lipschitz("attn", sigma_first, r) * r
+            r = r + self.lip_mlp * self._mlp_slope(z_max, r) * self.lip_in * r
+            r = self._norm_lipschitz("mlp", sigma_out, r) * r
+        return self.lip_unembed * r * (1 + _SLACK)
+
+    def __call__(self, bits, floor):
+        """``(outputs, row_sign, rows, cols, values)`` of the strings ``bits`` (B, N), as
+        :func:`skxor.nn._sparse_xor.product_flip_certificate` returns them;
+        ``outputs`` are the model's own outputs as ``flip_neighbours(...,
+        return_outputs=True)`` computes them, ``row_sign`` the sign of the
+        float64 own output that the bounds start from."""
+        nb, model, layer = self.nb, self.model, self.layer
+        B, N = bits.shape
+        table_rows = nb.rows(bits)
+        queries = torch.tensor([nb.read], device=table_rows.device)
+        positions = torch.arange(N, device=table_rows.device)
+        # Per flip a few D-vectors (the MLP runs only on the listed ones).
+        step = max(1, _NEIGHBOUR_FLOATS // (N * nb.H * nb.Dh * 4))
+        dtype = nb.table.dtype
+        eps = torch.finfo(dtype).eps
+        device = table_rows.device
+        own = torch.empty(B, dtype=torch.float64, device=device)
+        signs = torch.empty(B, dtype=torch.int8, device=device)
+        listed_rows, listed_cols, listed_values = [], [], []
+        for begin in range(0, B, step):
+            chunk = table_rows[begin : begin + step]
+            c = chunk.shape[0]
+            sums = nb.sums(chunk, queries)
+            o = sums["num64"] / sums["den"].unsqueeze(-1)  # (c, 1, H, Dh), float64
+            o = o.reshape(c, -1)
+            flips = nb.attention(chunk, queries, positions, sums).reshape(c, N, -1)  # dtype
+            keep = F.embedding(chunk[:, queries], nb.table).reshape(c, -1).to(torch.float64)
+            value, stats, final = self.own(keep, o)
+            # The own output as flip_neighbours computes it (the same arithmetic).
+            o_model = o.view(c, 1, -1).to(dtype)
+            h = layer.finish(F.embedding(chunk[:, queries], nb.table), layer.attn_out(o_model))
+            own[begin : begin + c] = model._layers_from(h, 1, 0).to(torch.float64)
+            # The flip's attention output as computed, and a few of its ulps.
+            delta = (flips.to(torch.float64) - o.unsqueeze(1)).norm(dim=-1)
+            # |flip| <= |o| + delta, so 4 ulps of both are at most these.
+            delta += 4 * eps * (2 * o.norm(dim=-1, keepdim=True) + delta)
+            reach = self.distance(stats, delta)  # (c, N)
+            # Far beyond the rounding of an output computed in the model's
+            # dtype (the read-out's terms' size times 2^10 ulps), and floor.
+            rounding = 1024 * eps * ((final.abs() @ self.unembed_w.abs().T).squeeze(-1)
+                                     + self.unembed_b.abs())
+            signs[begin : begin + c] = torch.where(value > 0, 1, -1)
+            margin = value.abs() * (1 - _SLACK) - floor - rounding
+            # The read token itself flipped ("last" read-out): its keep changes too.
+            moved = nb.bit_slots[positions] == nb.read
+            open_ = ~(reach < margin.unsqueeze(-1)) | moved.unsqueeze(0)
+            b, g = open_.nonzero(as_tuple=True)
+            if b.numel():
+                o_flip = flips[b, g].unsqueeze(1)  # (F, 1, D)
+                keep_rows = chunk[:, queries][b] ^ moved[g].long().unsqueeze(-1)  # (F, 1)
+                h = layer.finish(F.embedding(keep_rows, nb.table), layer.attn_out(o_flip))
+                listed_values.append(model._layers_from(h, 1, 0).to(torch.float64))
+                listed_rows.append(b + begin)
+                listed_cols.append(g)
+        row_sign = signs
+        if listed_rows:
+            rows, cols = torch.cat(listed_rows), torch.cat(listed_cols)
+            values = torch.cat(listed_values)
+        else:
+            rows = cols = torch.empty(0, dtype=torch.long, device=device)
+            values = torch.empty(0, dtype=torch.float64, device=device)
+        return own, row_sign, rows, cols, values

@@ -68,6 +68,127 @@ def product_flip_neighbours(spins, gamma, sign=1.0):
     return out
 
 
+#: Unit roundoff of float64: the error bound of the certificate's head sums.
+_UNIT_ROUNDOFF = float(np.finfo(np.float64).eps) / 2
+
+
+def product_flip_certificate(spins, gamma, sign=1.0, floor=0.0):
+    """The flips of each string whose output sign a cheap certificate cannot settle.
+
+    The decision-only form of :func:`product_flip_neighbours`. Flipping bit
+    i changes head h's factor to ``Z_h - 2 x_i gamma_{i,h}``; when
+    ``|gamma_{i,h}| <= |Z_h| / 4`` for every head, that factor keeps the
+    sign of ``Z_h`` and has magnitude at least ``|Z_h| / 2``. So when
+    ``prod_h (|Z_h| / 2 - e_h) > floor``, with ``e_h`` a bound on the
+    float64 rounding of ``Z_h``, every such flip's output has the sign of
+    ``-sign * prod_h Z_h`` and lies farther than ``floor`` from 0 (in exact
+    arithmetic, and in the float64 values :func:`product_flip_neighbours`
+    returns). Only the other flips, those with some ``|gamma_{i,h}| >
+    |Z_h| / 4`` (at most ``4 ||gamma_h||_1 / |Z_h|`` per head), are
+    evaluated, by the same arithmetic as :func:`product_flip_neighbours`;
+    a string that the certificate does not cover has all its flips evaluated.
+
+    Parameters
+    ----------
+    spins, gamma, sign
+        As for :func:`product_flip_neighbours`.
+    floor : float, default=0.0
+        A string is certified only when its unlisted flips are farther than
+        this from 0 (the caller's rounding bound, with a safety factor).
+
+    Returns
+    -------
+    outputs : ndarray of shape (B,), float64
+        The strings' own outputs ``-sign * prod_h Z_h`` from the same float64
+        sums (the model's float32 output agrees to float32 rounding).
+    row_sign : ndarray of shape (B,), int8
+        +1 or -1: the sign of every flip of the string that is not listed;
+        0 where the string is not certified (then all its flips are listed).
+    rows, cols : ndarray of shape (k,), int64
+        The listed flips (string, bit), by string then bit.
+    values : ndarray of shape (k,), float64
+        Their outputs, as :func:`product_flip_neighbours` computes them.
+    """
+    return ProductFlipCertificate(gamma, sign)(spins, floor)
+
+
+class ProductFlipCertificate:
+    """:func:`product_flip_certificate` with the per-model quantities made once.
+
+    ``ProductFlipCertificate(gamma, sign)(spins, floor)`` is
+    ``product_flip_certificate(spins, gamma, sign, floor)``; a caller that
+    certifies many chunks of strings of one model builds it once.
+    """
+
+    def __init__(self, gamma, sign=1.0):
+        if isinstance(gamma, torch.Tensor):
+            gamma = gamma.detach().cpu().numpy()
+        self.gamma = np.asarray(gamma, dtype=np.float64)  # (d, H)
+        self.sign = float(sign)
+        d = self.gamma.shape[0]
+        self.magnitude = np.abs(self.gamma.T)  # (H, d), rows contiguous
+        # |computed - exact| <= (d u / (1 - d u)) sum_i |gamma_i x_i| (Higham,
+        # Accuracy and Stability of Numerical Algorithms, eq. 3.5), doubled.
+        n_terms = (d + 2) * _UNIT_ROUNDOFF
+        self.error = 2.0 * n_terms * self.magnitude.sum(axis=1) / (1 - n_terms)
+        # The arithmetic of product_flip_neighbours: the sign in head 0's factor.
+        self.step_terms = (-2.0 * self.gamma).T.copy()  # (H, d)
+        self.step_terms[0] *= -self.sign
+        self._orders = {}
+
+    def _order(self, h, threshold):
+        """Positions with ``|gamma_{i,h}| > threshold``, largest first (cached by size)."""
+        cached = self._orders.get(h)
+        if cached is None or cached[0] > threshold:
+            candidates = np.flatnonzero(self.magnitude[h] > threshold)
+            order = candidates[np.argsort(-self.magnitude[h, candidates], kind="stable")]
+            cached = (threshold, order, -self.magnitude[h, order])
+            self._orders[h] = cached
+        return cached[1], cached[2]
+
+    def __call__(self, spins, floor=0.0):
+        if isinstance(spins, torch.Tensor):
+            spins = spins.detach().cpu().numpy()
+        x = np.asarray(spins)
+        n, d = x.shape
+        H = self.gamma.shape[1]
+        sums = np.empty((n, H), dtype=np.float64)
+        step = max(1, _NEIGHBOUR_BLOCK // max(1, d))
+        for begin in range(0, n, step):  # product_flip_neighbours's blocks
+            sums[begin : begin + step] = x[begin : begin + step].astype(np.float64) @ self.gamma
+        low = np.abs(sums) / 2 - self.error  # each unlisted factor's magnitude, at least
+        certified = (low > 0).all(axis=1)
+        certified &= np.prod(np.where(low > 0, low, 0.0), axis=1) > floor
+        outputs = np.prod(sums, axis=1) * -self.sign
+        row_sign = np.zeros(n, dtype=np.int8)
+        row_sign[certified] = np.where(outputs[certified] > 0, 1, -1)
+        keys = [np.arange(d, dtype=np.int64) + d * r for r in np.flatnonzero(~certified)]
+        chosen = np.flatnonzero(certified)
+        if chosen.size:
+            # Per head, each certified string lists a prefix of the positions
+            # above the smallest of their thresholds, largest first.
+            thresholds = np.abs(sums[chosen]) / 4  # (c, H)
+            for h in range(H):
+                order, descending = self._order(h, thresholds[:, h].min())
+                counts = np.searchsorted(descending, -thresholds[:, h], side="left")
+                starts = np.cumsum(counts) - counts
+                within = np.arange(counts.sum()) - np.repeat(starts, counts)
+                keys.append(order[within] + d * np.repeat(chosen, counts))
+        keys = np.unique(np.concatenate(keys)) if keys else np.empty(0, dtype=np.int64)
+        rows, cols = np.divmod(keys, d)
+        # The listed flips by the arithmetic of product_flip_neighbours.
+        base = sums[rows]
+        base[:, 0] *= -self.sign
+        spins_listed = x[rows, cols].astype(np.float64)
+        values = spins_listed * self.step_terms[0, cols]
+        values += base[:, 0]
+        for h in range(1, H):
+            term = spins_listed * self.step_terms[h, cols]
+            term += base[:, h]
+            values *= term
+        return outputs, row_sign, rows, cols, values
+
+
 class SparseXORAttention(nn.Module):
     """Frozen positional keys, trainable queries, product read-out.
 
@@ -128,6 +249,15 @@ class SparseXORAttention(nn.Module):
         """
         return product_flip_neighbours(spins, gamma, sign)
 
+    @staticmethod
+    def neighbour_certificate(gamma, sign=1.0):
+        """The decision-only form of :meth:`neighbour_read_out`, for one model.
+
+        ``neighbour_certificate(gamma, sign)(spins, floor)``: see
+        :func:`product_flip_certificate` and :class:`ProductFlipCertificate`.
+        """
+        return ProductFlipCertificate(gamma, sign)
+
     def forward(self, spins):
         """Model output f(x) for spins of shape (n, d); returns shape (n,)."""
         return self.read_out(spins, self.weights())
@@ -143,6 +273,23 @@ class SparseXORAttention(nn.Module):
         """
         out = product_flip_neighbours(spins, self.weights())
         return torch.from_numpy(out).to(self.queries.device)
+
+    @torch.no_grad()
+    def flip_certifier(self):
+        """The decision-only form of :meth:`flip_neighbours` at the current weights.
+
+        ``certify(spins, floor) -> (outputs, row_sign, rows, cols, values)``,
+        see :func:`product_flip_certificate`: every flip of string r that is
+        not listed has an output of sign ``row_sign[r]`` farther than
+        ``floor`` from 0. None for a subclass that changes the model
+        (``forward``, ``weights`` or ``flip_neighbours``): the certificate
+        is this model's.
+        """
+        cls = type(self)
+        if any(getattr(cls, name) is not getattr(SparseXORAttention, name)
+               for name in ("forward", "weights", "flip_neighbours")):
+            return None
+        return self.neighbour_certificate(self.weights())
 
 
 class CLSTransformer(nn.Module):
