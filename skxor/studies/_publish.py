@@ -700,8 +700,8 @@ def reproduce_command(name, record):
     >>> from skxor.studies._publish import reproduce_command
     >>> reproduce_command("one_step", {"preset": "full", "overrides": {"seeds": 3}})
     'skxor run one_step --preset full --set one_step.seeds=3 --n-jobs 2 --out results/one_step'
-    >>> reproduce_command("k_sparse", {"preset": "quick", "overrides": {"d": [20, 100]}})
-    "skxor run k_sparse --preset quick --set 'k_sparse.d=[20, 100]' --n-jobs 2 --out results/k_sparse"
+    >>> reproduce_command("k_sparse", {"preset": "quick", "overrides": {"k": [2, 3]}})
+    "skxor run k_sparse --preset quick --set 'k_sparse.k=[2, 3]' --n-jobs 2 --out results/k_sparse"
     """
     import shlex
 
