@@ -18,6 +18,8 @@ extensions = [
     "sphinx.ext.mathjax",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    # The per-study pages docs/results/generated/*.md (written by skxor publish).
+    "myst_parser",
 ]
 
 autosummary_generate = True
@@ -30,7 +32,9 @@ autodoc_default_options = {
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py.md5"]
+# results/measured.rst is included by studies.rst, not a page of its own.
+exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py.md5",
+                    "results/measured.rst"]
 html_theme = "alabaster"
 html_static_path = []
 

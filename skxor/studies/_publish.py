@@ -10,6 +10,10 @@ floor). ``skxor publish`` writes, from those files only,
   (the studies' own headline renderings),
 * a block listing the stored runs (``docs/results/measured.rst``) and a
   block summarising the claims (``README.md``),
+* one page per stored study, ``docs/results/generated/<study>.md``: the
+  study's report section computed from its stored table, with the stored
+  run (preset, rows, cells, seeds, commit, date, wall time) and the
+  ``skxor run`` command reproducing it; ``measured.rst`` lists them,
 * ``docs/results/claims.rst``: one row per claim of the two papers, with the
   paper's setting and ours, the claim in our words, the measured value with
   its interval and number of independent units, a verdict derived by the
@@ -37,6 +41,8 @@ __all__ = ["claims_table", "load_store", "render_documents", "publish"]
 DATA_DIR = Path("docs") / "results" / "data"
 #: The generated claims page, relative to the repository root.
 CLAIMS_PAGE = Path("docs") / "results" / "claims.rst"
+#: The generated per-study pages (Markdown, read by myst-parser), relative to the root.
+FRAGMENTS_DIR = Path("docs") / "results" / "generated"
 #: Threshold of the verdict rule for rates.
 THRESHOLD = 0.5
 VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "not tested")
@@ -683,6 +689,97 @@ def _claims_rst(claims, store):
     return "\n".join(lines) + "\n"
 
 
+def reproduce_command(name, record):
+    """The ``skxor run`` command line that reproduces the stored run of ``name``.
+
+    Every override of the run record becomes a ``--set NAME.PARAM=VALUE``
+    (the value as JSON, which ``--set`` reads back unchanged).
+
+    Examples
+    --------
+    >>> from skxor.studies._publish import reproduce_command
+    >>> reproduce_command("one_step", {"preset": "full", "overrides": {"seeds": 3}})
+    'skxor run one_step --preset full --set one_step.seeds=3 --n-jobs 2 --out results/one_step'
+    >>> reproduce_command("k_sparse", {"preset": "quick", "overrides": {"k": [2, 3]}})
+    "skxor run k_sparse --preset quick --set 'k_sparse.k=[2, 3]' --n-jobs 2 --out results/k_sparse"
+    """
+    import shlex
+
+    parts = ["skxor", "run", name, "--preset", record["preset"]]
+    for param, value in sorted((record.get("overrides") or {}).items()):
+        parts += ["--set", f"{name}.{param}={json.dumps(value)}"]
+    parts += ["--n-jobs", "2", "--out", f"results/{name}"]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _run_line(name, entry):
+    """What the stored run of ``name`` is, from its run record, and how to reproduce it."""
+    record = entry["record"]
+    rows = len(entry["table"])
+    if record is None:
+        return (f"Stored run: `{entry['path'].name}`, {rows} rows, no run record (its preset "
+                "and command are unknown).")
+    cells = record.get("cells") or {}
+    commit = str(record.get("commit", "unknown"))
+    dirty = commit.endswith("+dirty")
+    line = (f"Stored run (`docs/results/data/{name}/{entry['path'].name}`): preset "
+            f"**{_preset(entry)}**, {rows} rows, "
+            f"{cells.get('computed', 0) + cells.get('loaded', 0)} cells, "
+            f"{record.get('seeds', '-')} seeds, commit `{commit.removesuffix('+dirty')[:12]}`"
+            f"{' (with uncommitted changes)' if dirty else ''}, started "
+            f"{record.get('started', '-')}, wall time {record.get('seconds', '-')} s with "
+            f"{record.get('workers', '-')} worker(s). Every number below is computed from "
+            f"that table by `skxor publish --write`. Reproduce it with\n\n"
+            f"```bash\n{reproduce_command(name, record)}\n```")
+    return line
+
+
+def _shift_headings(markdown):
+    """Each Markdown heading one level up (a report's ``## Title`` becomes the page's title)."""
+    return re.sub(r"^#(#+ )", r"\1", markdown, flags=re.M)
+
+
+def render_fragment(name, entry):
+    """The generated page of study ``name``: its report section from the stored table.
+
+    Parameters
+    ----------
+    name : str
+        A registered study.
+    entry : dict
+        Its entry of :func:`load_store` (``table``, ``record``, ``path``).
+
+    Returns
+    -------
+    page : str
+        Markdown: the study's :meth:`report` section (title promoted to the
+        page title), after the title a line naming the stored run (preset,
+        rows, cells, seeds, commit, date, wall time) and the command that
+        reproduces it. No figures: the reports reference none.
+
+    Examples
+    --------
+    >>> from skxor.studies._publish import load_store, render_fragment
+    >>> store = load_store("docs/results/data")  # doctest: +SKIP
+    >>> print(render_fragment("one_step", store["one_step"])[:12])  # doctest: +SKIP
+    # Normalised
+    """
+    from ._registry import get_study
+
+    report = _shift_headings(get_study(name).report(entry["table"]).strip())
+    title, _, body = report.partition("\n")
+    if not title.startswith("# "):
+        title, body = f"# {name}", report
+    return (f"<!-- Generated by skxor publish --write from docs/results/data/{name}; "
+            f"do not edit. -->\n\n{title}\n\n{_run_line(name, entry)}\n\n{body.strip()}\n")
+
+
+def _studies_rst(store):
+    lines = ["", ".. toctree::", "   :maxdepth: 1", ""]
+    lines += [f"   /{(FRAGMENTS_DIR / name).relative_to('docs').as_posix()}" for name in store]
+    return "\n".join(lines) + "\n"
+
+
 def render_documents(data=DATA_DIR, root="."):
     """The generated documents from the store at ``data``: ``{path: text}``.
 
@@ -697,14 +794,15 @@ def render_documents(data=DATA_DIR, root="."):
     -------
     documents : dict of pathlib.Path to str
         README.md and docs/results/measured.rst with their generated blocks
-        replaced, and docs/results/claims.rst whole.
+        replaced, docs/results/claims.rst whole, and one page per stored
+        study, ``docs/results/generated/<study>.md`` (:func:`render_fragment`).
 
     Examples
     --------
     >>> from skxor.studies._publish import render_documents
     >>> docs = render_documents()  # doctest: +SKIP
     >>> sorted(p.name for p in docs)  # doctest: +SKIP
-    ['README.md', 'claims.rst', 'measured.rst']
+    ['README.md', 'claims.rst', 'k_sparse.md', 'measured.rst', 'one_step.md', ...]
     """
     root = Path(root)
     data = root / data
@@ -720,7 +818,11 @@ def render_documents(data=DATA_DIR, root="."):
     page = measured.read_text()
     page = replace_named_block(page, "headline", "\n" + headline + "\n", "rst")
     page = replace_named_block(page, "stored-runs", _runs_rst(store, data), "rst")
-    return {readme: text, measured: page, root / CLAIMS_PAGE: _claims_rst(claims, store)}
+    page = replace_named_block(page, "studies", _studies_rst(store), "rst")
+    documents = {readme: text, measured: page, root / CLAIMS_PAGE: _claims_rst(claims, store)}
+    for name, entry in store.items():
+        documents[root / FRAGMENTS_DIR / f"{name}.md"] = render_fragment(name, entry)
+    return documents
 
 
 def publish(data=DATA_DIR, root=".", *, write=False):
@@ -748,13 +850,21 @@ def publish(data=DATA_DIR, root=".", *, write=False):
     no stored run (e.g. one_step/one_step.csv)
     """
     differences = {}
-    for path, text in render_documents(data, root).items():
+    documents = render_documents(data, root)
+    # A page of a study no longer stored is stale: it differs from nothing generated.
+    for path in sorted((Path(root) / FRAGMENTS_DIR).glob("*.md")):
+        if path not in documents:
+            differences[path] = f"{path}: no stored run generates this page any more\n"
+            if write:
+                path.unlink()
+    for path, text in documents.items():
         current = path.read_text() if path.exists() else ""
         if current != text:
             differences[path] = "".join(difflib.unified_diff(
                 current.splitlines(True), text.splitlines(True), f"{path} (committed)",
                 f"{path} (from the stored data)", n=1))
             if write:
+                path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text)
     return differences
 

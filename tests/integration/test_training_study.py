@@ -49,29 +49,30 @@ def test_full_preset_reaches_128_with_enough_seeds_for_intervals():
     assert full["target_accuracy"] > LEARNED
 
 
-def test_full_preset_is_the_published_setting():
-    # docs/results/measured.rst publishes the full preset's table: its budget
-    # sentence is the one the report writes for a table of the full preset.
+def test_the_published_page_is_the_stored_runs_setting():
+    # docs/results/generated/training_sensitivity.md is generated from the stored
+    # run (skxor publish): its budget sentence is the one the report writes for a
+    # table of that run's preset, and it names the preset and the command.
     import re
     from pathlib import Path
 
+    from skxor.studies._record import latest_record
     from skxor.studies._training import training_cells
     from skxor.studies._training._report import _budget_lines
-    from skxor.studies._training._summary import preset_label
 
-    full = STUDY.preset("full")
-    table = pd.DataFrame(training_cells(full))
+    root = Path(__file__).parents[2]
+    record = latest_record(root / "docs/results/data/training_sensitivity/"
+                                  "training_sensitivity.run.json")
+    table = pd.DataFrame(training_cells(STUDY.params(record["preset"], record["overrides"])))
     table["n_parameters"] = 1
-    assert preset_label(table) == "full preset"
-    docs = (Path(__file__).parents[2] / "docs" / "results" / "measured.rst").read_text()
-    section = docs.split("Training on PARITY, MAJORITY and FIRST\n---")[1].split("\n----")[0]
+    page = (root / "docs/results/generated/training_sensitivity.md").read_text()
     count = re.compile(r"[\d-]+ trainable parameters")
     (budget,) = _budget_lines(table)
-    published = next(line for line in section.splitlines() if line.startswith("Budget per run"))
+    published = next(line for line in page.splitlines() if line.startswith("Budget per run"))
     assert count.sub("N trainable parameters", published) == count.sub(
         "N trainable parameters", budget)
-    assert "skxor run training_sensitivity --preset full --n-jobs 2 --out results\n" in section
-    assert "Measured here (full preset, 5 seeds per cell" in section
+    assert f"preset **{record['preset']}**" in page
+    assert f"skxor run training_sensitivity --preset {record['preset']}" in page
 
 
 def test_quick_preset(quick_df):

@@ -1,6 +1,7 @@
 """The published documents are what the stored runs give (issue 27): store, generator, claims."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -59,7 +60,8 @@ def test_an_edited_stored_row_makes_the_documents_differ(tmp_path):
     table.to_csv(path, index=False)
     assert main(["publish", "--root", str(tmp_path), "--check"]) == 1
     differences = publish(DATA_DIR, tmp_path)
-    assert {p.name for p in differences} == {"README.md", "measured.rst", "claims.rst"}
+    assert {p.name for p in differences} == {"README.md", "measured.rst", "claims.rst",
+                                             "random_init_sensitivity.md"}
     control = table[table["function"] == "random function"]
     k, n = int(control["with_zero"].sum()), int(control["n_functions"].sum())
     added = [line for line in differences[tmp_path / "docs/results/claims.rst"].splitlines()
@@ -85,8 +87,10 @@ def test_a_gzipped_stored_table_gives_the_same_numbers(tmp_path):
     path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes()))
     path.unlink()
     differences = publish(DATA_DIR, tmp_path)
-    # Only the file name, its size and checksum (measured.rst) and the link (claims.rst).
-    assert {p.name for p in differences} == {"measured.rst", "claims.rst"}
+    # Only the file name, its size and checksum (measured.rst), the link (claims.rst)
+    # and the file named on the study's page.
+    assert {p.name for p in differences} == {"measured.rst", "claims.rst",
+                                             "random_init_sensitivity.md"}
 
 
 def test_stored_runs_match_the_presets_in_code(store):
@@ -168,3 +172,110 @@ def test_a_stored_record_holds_every_parameter_of_its_preset(store):
         code = json.loads(json.dumps(get_study(name).params(record["preset"],
                                                             record["overrides"])))
         assert set(record["params"]) == set(code), name
+
+
+# -- the per-study pages (docs/results/generated/<study>.md) ---------------------------
+
+FRAGMENTS = ROOT / "docs" / "results" / "generated"
+
+
+def test_each_stored_study_has_its_generated_page_listed_on_the_measured_page(store):
+    pages = sorted(p.stem for p in FRAGMENTS.glob("*.md"))
+    assert pages == sorted(store)
+    measured = (ROOT / "docs/results/measured.rst").read_text()
+    for name, entry in store.items():
+        page = (FRAGMENTS / f"{name}.md").read_text()
+        record = entry["record"]
+        assert page.splitlines()[2].startswith("# ")  # the report's title, the page's title
+        assert f"preset **{record['preset']}**" in page
+        assert f"{len(entry['table'])} rows" in page
+        assert f"{record['seeds']} seeds" in page
+        assert record["commit"].removesuffix("+dirty")[:12] in page
+        assert record["started"] in page and f"wall time {record['seconds']} s" in page
+        assert f"skxor run {name} --preset {record['preset']}" in page
+        assert f"   /results/generated/{name}\n" in measured
+
+
+def test_the_reproduce_command_gives_back_the_stored_preset_and_overrides():
+    import shlex
+
+    from skxor.cli import _override
+    from skxor.studies._publish import reproduce_command
+
+    record = {"preset": "full", "overrides": {"d": [20, 100], "attention": "softmax",
+                                              "step_length": 10.0}}
+    words = shlex.split(reproduce_command("one_step", record))
+    assert words[:5] == ["skxor", "run", "one_step", "--preset", "full"]
+    given = [_override(words[i + 1]) for i, w in enumerate(words) if w == "--set"]
+    assert {param: value for _, param, value in given} == record["overrides"]
+    assert {study for study, _, _ in given} == {"one_step"}
+    assert words[words.index("--n-jobs") + 1] == "2"
+
+
+def test_an_edited_stored_row_changes_its_study_page(tmp_path):
+    path = _one_study_repository(tmp_path, "one_step")
+    publish(DATA_DIR, tmp_path, write=True)
+    page = tmp_path / "docs/results/generated/one_step.md"
+    before = page.read_text()
+    table = pd.read_csv(path)
+    # One failed softmax run (one step, population, largest step) now succeeds.
+    rows = table.index[(table["attention"] == "softmax") & (table["n_steps"] == 1)
+                       & (table["step_length"] == table["step_length"].max())
+                       & ~table["success"].astype(bool)]
+    assert len(rows)
+    table.loc[rows[0], "success"] = True
+    table.to_csv(path, index=False)
+    differences = publish(DATA_DIR, tmp_path)
+    assert page in differences
+    publish(DATA_DIR, tmp_path, write=True)
+    assert page.read_text() != before
+
+
+def test_a_page_of_a_study_no_longer_stored_is_reported_and_removed(tmp_path):
+    _one_study_repository(tmp_path, "zero_sensitivity_bound")
+    publish(DATA_DIR, tmp_path, write=True)
+    stale = tmp_path / "docs/results/generated/one_step.md"
+    stale.write_text("# an old page\n")
+    assert stale in publish(DATA_DIR, tmp_path)
+    publish(DATA_DIR, tmp_path, write=True)
+    assert not stale.exists() and publish(DATA_DIR, tmp_path) == {}
+
+
+# -- no measured number typed by hand -----------------------------------------------
+
+#: Numbers allowed in the hand-written prose, each a name or a definition, not a
+#: measurement: the papers' identifiers, the theorem's number, the claim ids, the
+#: paper's sample bound d^4 and its eps = 0 setting, the coverage of every interval,
+#: the numbers of a Markdown list.
+ALLOWED = [r"(?m)^\d\. ", r"arXiv 2502\.07553", r"arXiv 2606\.08768", r"ICML 2026", r"Theorem 4\.5",
+           r"\b[HK][1-6]\b", r"d\^4", r"eps = 0\b", r"\b95% (?:interval|Wilson)"]
+
+
+def _prose_outside_generated_blocks(text, fmt):
+    from skxor.studies._publish import markers
+
+    for name in ("headline", "claims", "stored-runs", "studies"):
+        start, end = markers(name, fmt)
+        text = re.sub(re.escape(start) + r".*?" + re.escape(end), "", text, flags=re.S)
+    return text
+
+
+def _typed_numbers(text):
+    for pattern in ALLOWED:
+        text = re.sub(pattern, "", text)
+    return [m.group(0) for m in re.finditer(r"\S*\d\S*", text)]
+
+
+def test_no_number_is_typed_into_the_results_prose():
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## What it reproduces"):readme.index("## Quick start")]
+    measured = (ROOT / "docs/results/measured.rst").read_text()
+    assert _typed_numbers(_prose_outside_generated_blocks(section, "md")) == []
+    assert _typed_numbers(_prose_outside_generated_blocks(measured, "rst")) == []
+
+
+def test_the_typed_number_scan_finds_measurements():
+    # The scan fails on what the hand-typed sections held before.
+    typed = "succeeds in 102/150 = 0.68 [0.60, 0.75] of runs; medians 2 263; 3x faster"
+    assert _typed_numbers(typed) == ["102/150", "0.68", "[0.60,", "0.75]", "2", "263;", "3x"]
+    assert _typed_numbers("Theorem 4.5 (arXiv 2606.08768), claims K1 to K5, d^4") == []
