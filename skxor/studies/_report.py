@@ -26,6 +26,10 @@ __all__ = [
 ]
 
 
+#: Fewer independent seeds than this per setting: a headline calls its figures rough.
+ROUGH_BELOW_SEEDS = 10
+
+
 def section(title, *blocks):
     """A report section: ``## title``, then each non-empty block, blank lines between.
 

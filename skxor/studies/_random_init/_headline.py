@@ -1,6 +1,7 @@
 """The random-initialisation study's headline bullet (``skxor headline``), from its table."""
 
 from .._networks import TRANSFORMER, distinct_networks, eps_agreement
+from .._report import ROUGH_BELOW_SEEDS
 from .._stats import format_count
 from ._cells import RANDOM_FUNCTION
 
@@ -28,9 +29,11 @@ def headline(df):
     """
     nets = df[df["function"] == TRANSFORMER] if "function" in df else df.iloc[:0]
     control = df[df["function"] == RANDOM_FUNCTION] if "function" in df else df.iloc[:0]
-    head = "**Random transformers** (rough: quick preset, Köver et al.'s recognizer setting"
+    head = "**Random transformers** (Köver et al.'s recognizer setting"
     if not len(nets):
         return f"{head}): the table holds no random network to summarise."
+    if nets["seed"].nunique() < ROUGH_BELOW_SEEDS:
+        head = head.replace("(", "(rough: ", 1)
     # eps is a paired factor (the same networks at each eps): count each network once.
     eps = float(nets["layer_norm_eps"].min())
     pool = nets[nets["layer_norm_eps"] == eps]

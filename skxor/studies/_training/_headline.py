@@ -2,6 +2,7 @@
 
 import pandas as pd
 
+from .._report import ROUGH_BELOW_SEEDS, values_text
 from .._stats import format_interval
 from ._summary import (
     learned_up_to,
@@ -54,9 +55,11 @@ def headline(df):
     settings = "; ".join(setting_description(m) for m in df["model_setting"].unique())
     seeds = int(df["seed"].nunique()) if "seed" in df else 0
     return (
-        f"{head} (rough: quick budget, {seeds} seeds, N = "
+        f"{head} ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds, at most "
+        f"{values_text(int(n) for n in df['n_steps'])} steps, N = "
         f"{', '.join(map(str, sorted(df['n_bits'].unique())))}; model settings: {settings}; "
-        "success = accuracy >= 0.99, 95% Wilson intervals): " + "; ".join(parts) + ". "
+        f"success = accuracy >= {values_text(float(a) for a in df['target_accuracy'])}, 95% "
+        "Wilson intervals): " + "; ".join(parts) + ". "
         f"{limited} of {len(df)} runs were budget-limited (loss still falling at the "
         "budget). Köver et al. prove FIRST and PARITY unlearnable only as N grows, which "
         "no finite N tests."

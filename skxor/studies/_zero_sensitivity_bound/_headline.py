@@ -1,6 +1,7 @@
 """The zero-sensitivity-bound study's headline bullet (``skxor headline``), from its table."""
 
 from .._networks import distinct_networks
+from .._report import ROUGH_BELOW_SEEDS
 from .._stats import format_count
 from ._summary import bound_verdict
 
@@ -20,17 +21,19 @@ def headline(df):
     >>> df = zero_sensitivity_bound(n_bits=[4], d_model=[8], n_layers=[1],
     ...                             layer_norm_eps=[0.0], seeds=3)
     >>> print(headline(df))  # doctest: +NORMALIZE_WHITESPACE
-    **Theorem 4.5 of Köver et al., compared with random networks** (rough: quick preset,
-    3 distinct networks at eps = 0, each (N, D, L, seed) with its own weights;
+    **Theorem 4.5 of Köver et al., compared with random networks** (rough: 3 seeds per (N,
+    D, L), 3 distinct networks at eps = 0, each (N, D, L, seed) with its own weights;
     Clopper-Pearson 95% intervals): a zero-sensitivity string was found in 3/3 networks
     = 1.00 [0.29, 1.00], 1/1 networks = 1.00 [0.03, 1.00] of the non-constant ones; 2/3
     networks = 0.67 [0.21, 0.94] are constant (Wilson). Against the bound
     N^((D-1)/(2L) - 5): 0 of the 1 (D, L, N) rows are not vacuous (bound between 1 and
     2^N); every row is vacuous, so these data do not test the bound.
     """
-    head = "**Theorem 4.5 of Köver et al., compared with random networks** (rough: quick preset"
+    head = "**Theorem 4.5 of Köver et al., compared with random networks** ("
     if not len(df):
-        return f"{head}): the table holds no network to summarise."
+        return f"{head[:-2]}: the table holds no network to summarise."
+    seeds = df["seed"].nunique()
+    head += f"{'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per (N, D, L)"
     # eps is a paired factor (the same networks at each eps): count each network once.
     eps = float(df["layer_norm_eps"].min())
     pool = df[df["layer_norm_eps"] == eps]
