@@ -10,7 +10,8 @@ import pytest
 
 from skxor.cli import main
 from skxor.studies import STUDIES, claims_table, get_study, publish
-from skxor.studies._publish import CLAIMS, DATA_DIR, load_store, stale_runs
+from skxor.studies._claims import CLAIMS
+from skxor.studies._publish import DATA_DIR, load_store, stale_runs
 from skxor.studies._stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
