@@ -64,6 +64,10 @@ DOCS = {
     # -- studies ------------------------------------------------------------------
     "scheduler": """scheduler : str or None, default=None
     dask.distributed scheduler address.""",
+    "study_attrs": """``attrs`` holds the parameters used (``params``), the preset they
+equal (``preset``, None when overridden), the rows computed (``rows``),
+and ``floor_seconds`` and ``floor_description`` (the summed floor time
+and what it covers).""",
     "sample_complexity_table": """df : pandas.DataFrame
     The long table of :func:`sample_complexity`.
 target : float or None, default=None

@@ -365,11 +365,7 @@ default="relu"
         # thread count (joblib workers, OMP_NUM_THREADS), so fits are bit-identical.
         with torch_threads(1):
             net = self._train_net(
-                module,
-                spins,
-                target,
-                train_seed,
-                device,
+                module, spins, target, train_seed, device,
                 optimizer=torch.optim.AdamW,
                 optimizer__weight_decay=self.weight_decay,
                 batch_size=batch_size,

@@ -204,11 +204,7 @@ class KParityTransformer(SkorchTrainedClassifier):
                 ("stop_at_accuracy", StopAtAccuracy(spins, target, self.target_accuracy))
             )
         return self._train_net(
-            module,
-            spins,
-            target,
-            train_seed,
-            device,
+            module, spins, target, train_seed, device,
             optimizer=torch.optim.Adam,
             batch_size=min(self.batch_size, spins.shape[0]),
             iterator_train=TensorBatches,
