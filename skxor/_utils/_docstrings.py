@@ -40,6 +40,10 @@ DOCS = {
     "returns_self": """self : object
     The fitted estimator.""",
     # -- estimator parameters -----------------------------------------------------
+    "n_layers": """n_layers : int, default=2
+    Number of layers L.""",
+    "n_heads": """n_heads : int, default=4
+    Attention heads per layer.""",
     "binarize": """binarize : float or None, default=None
     If None, X must be 0/1 bits or -1/+1 spins. If a float, a value
     greater than it is bit 1 (spin -1), anything else bit 0.""",
@@ -48,8 +52,6 @@ DOCS = {
     "verbose": """verbose : int, default=0
     0 is silent; 1 or more prints skorch's table of per-epoch losses.""",
     # -- fitted attributes ------------------------------------------------------
-    "classes_": """classes_ : ndarray of shape (2,)
-    Labels; ``classes_[1]`` is the positive class (+1).""",
     "encoding_": """encoding_ : {"01", "pm1", "binarized"}
     Encoding of X seen in fit, enforced in predict.""",
     "n_features_in_": """n_features_in_ : int
@@ -61,6 +63,8 @@ DOCS = {
     # -- plotting -----------------------------------------------------------------
     "ax": """ax : matplotlib Axes or None, default=None
     Where to draw; a new figure when None.""",
+    "display_name": """name : str or None, default=None
+    Legend label; the class name of ``f`` when None.""",
     # -- studies ------------------------------------------------------------------
     "scheduler": """scheduler : str or None, default=None
     dask.distributed scheduler address.""",
@@ -73,6 +77,18 @@ and what it covers).""",
 target : float or None, default=None
     Defaults to the table's ``target``.""",
 }
+
+# What fit records about y and X, in one entry for the estimators that share it.
+DOCS["fitted_data_"] = "\n".join([
+    """classes_ : ndarray of shape (2,)
+    Labels; ``classes_[1]`` is the positive class (+1).""",
+    *(DOCS[name] for name in ("encoding_", "n_features_in_", "feature_names_in_")),
+])
+
+# A display's plot(ax=None, *, name=None, ...): where to draw, and the label.
+DOCS["plot_ax_name"] = DOCS["ax"] + """
+name : str or None, default=None
+    Legend label; overrides the one given at construction."""
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ ]*)%\((?P<name>\w+)\)s[ ]*$", re.MULTILINE)
 

@@ -92,10 +92,8 @@ class BooleanTransformerClassifier(SkorchTrainedClassifier):
     ----------
     d_model : int, default=64
         Model width D; must be divisible by ``n_heads``.
-    n_layers : int, default=2
-        Number of layers L.
-    n_heads : int, default=4
-        Attention heads per layer.
+    %(n_layers)s
+    %(n_heads)s
     d_mlp : int or None, default=None
         MLP hidden width; None means ``4 * d_model``.
     positional : {"learned", "sinusoidal"}, default="learned"

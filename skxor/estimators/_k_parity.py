@@ -124,10 +124,7 @@ class KParityTransformer(SkorchTrainedClassifier):
         Epochs run over all orientations tried.
     history_ : skorch.History
         skorch's per-epoch record of the kept orientation.
-    classes_ : ndarray of shape (2,)
-    encoding_ : {"01", "pm1", "binarized"}
-    n_features_in_ : int
-    %(feature_names_in_)s
+    %(fitted_data_)s
 
     See Also
     --------
