@@ -29,8 +29,6 @@ DOCS = {
     The string length N.""",
     "spins": """spins : Tensor of shape (B, N)
     Spins +-1.""",
-    "table": """table : array-like of shape (2^N,)
-    0/1 truth table.""",
     "X_fit": """X : array-like of shape (n_samples, n_features)
     Binary inputs: 0/1 bits or -1/+1 spins (or real values with
     ``binarize`` set). An X of ones only (neither 0 nor -1) is read as
@@ -89,6 +87,14 @@ DOCS["fitted_data_"] = "\n".join([
 DOCS["plot_ax_name"] = DOCS["ax"] + """
 name : str or None, default=None
     Legend label; overrides the one given at construction."""
+
+# The whole Parameters section of the methods that take only X (predict and
+# the like), and of the functions that take only a truth table.
+DOCS["parameters_X_predict"] = "Parameters\n----------\n" + DOCS["X_predict"]
+DOCS["parameters_table"] = """Parameters
+----------
+table : array-like of shape (2^N,)
+    0/1 truth table."""
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ ]*)%\((?P<name>\w+)\)s[ ]*$", re.MULTILINE)
 

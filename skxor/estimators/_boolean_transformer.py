@@ -407,9 +407,7 @@ default="relu"
         standard deviation of its input is recorded per string and token
         (``inf`` for an exactly constant token with ``layer_norm_eps=0``).
 
-        Parameters
-        ----------
-        %(X_predict)s
+        %(parameters_X_predict)s
 
         Returns
         -------
