@@ -27,6 +27,8 @@ DOCS = {
     # -- inputs ---------------------------------------------------------------------
     "n_bits": """n_bits : int
     The string length N.""",
+    "X_strings": """X : array-like of shape (n_strings, N)
+    The strings.""",
     "spins": """spins : Tensor of shape (B, N)
     Spins +-1.""",
     "X_fit": """X : array-like of shape (n_samples, n_features)
@@ -89,12 +91,14 @@ name : str or None, default=None
     Legend label; overrides the one given at construction."""
 
 # The whole Parameters section of the methods that take only X (predict and
-# the like), and of the functions that take only a truth table.
+# the like), of the functions that take only a truth table, and of the
+# Boolean-function classes that take only n_bits.
 DOCS["parameters_X_predict"] = "Parameters\n----------\n" + DOCS["X_predict"]
 DOCS["parameters_table"] = """Parameters
 ----------
 table : array-like of shape (2^N,)
     0/1 truth table."""
+DOCS["parameters_n_bits"] = "Parameters\n----------\n" + DOCS["n_bits"]
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ ]*)%\((?P<name>\w+)\)s[ ]*$", re.MULTILINE)
 
