@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ._blocks import replace_between
+
 #: Lines that delimit the generated block, per file type.
 MARKERS = {
     "md": ("<!-- skxor-headline:start -->", "<!-- skxor-headline:end -->"),
@@ -93,10 +95,7 @@ def render_headline(folder, fmt="md"):
 def replace_block(text, block, fmt):
     """``text`` with the lines between the headline markers replaced by ``block``."""
     start, end = MARKERS[fmt]
-    pattern = re.compile(re.escape(start) + r"\n(?:.*?\n)?" + re.escape(end), re.S)
-    if not pattern.search(text):
-        raise ValueError(f"the markers {start!r} and {end!r} were not found.")
-    return pattern.sub(lambda _: f"{start}\n{block}\n{end}", text)
+    return replace_between(text, start, end, block)
 
 
 def read_block(text, fmt):
