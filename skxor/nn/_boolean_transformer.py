@@ -172,7 +172,6 @@ default="relu"
 
     Examples
     --------
-    >>> import torch
     >>> from skxor.nn import BooleanTransformer
     >>> model = BooleanTransformer(6, d_model=16, n_layers=2, n_heads=2,
     ...                            layer_norm_eps=0.0, init="normal", seed=0)
