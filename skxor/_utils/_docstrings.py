@@ -66,6 +66,8 @@ DOCS = {
     "display_name": """name : str or None, default=None
     Legend label; the class name of ``f`` when None.""",
     # -- studies ------------------------------------------------------------------
+    "study_params": """params : dict
+    Validated parameters (:meth:`params`).""",
     "scheduler": """scheduler : str or None, default=None
     dask.distributed scheduler address.""",
     "study_attrs": """``attrs`` holds the parameters used (``params``), the preset they
