@@ -7,6 +7,7 @@ Ghoshdastidar), and random transformers have many zero-sensitivity strings
 (Köver et al.).
 """
 
+from . import estimators as _estimators
 from ._version import __version__
 from .estimators import (
     BooleanTransformerClassifier,
@@ -17,12 +18,5 @@ from .estimators import (
 )
 from .sensitivity import SensitivityProfiler
 
-__all__ = [
-    "BooleanTransformerClassifier",
-    "FFNNParityBaseline",
-    "KParityTransformer",
-    "SensitivityProfiler",
-    "SparseXORTransformer",
-    "__version__",
-    "count_parameters",
-]
+# The estimators' names are listed once, in skxor.estimators.
+__all__ = sorted([*_estimators.__all__, "SensitivityProfiler", "__version__"])

@@ -27,10 +27,10 @@ DOCS = {
     # -- inputs ---------------------------------------------------------------------
     "n_bits": """n_bits : int
     The string length N.""",
+    "X_strings": """X : array-like of shape (n_strings, N)
+    The strings.""",
     "spins": """spins : Tensor of shape (B, N)
     Spins +-1.""",
-    "table": """table : array-like of shape (2^N,)
-    0/1 truth table.""",
     "X_fit": """X : array-like of shape (n_samples, n_features)
     Binary inputs: 0/1 bits or -1/+1 spins (or real values with
     ``binarize`` set). An X of ones only (neither 0 nor -1) is read as
@@ -40,6 +40,10 @@ DOCS = {
     "returns_self": """self : object
     The fitted estimator.""",
     # -- estimator parameters -----------------------------------------------------
+    "n_layers": """n_layers : int, default=2
+    Number of layers L.""",
+    "n_heads": """n_heads : int, default=4
+    Attention heads per layer.""",
     "binarize": """binarize : float or None, default=None
     If None, X must be 0/1 bits or -1/+1 spins. If a float, a value
     greater than it is bit 1 (spin -1), anything else bit 0.""",
@@ -48,8 +52,6 @@ DOCS = {
     "verbose": """verbose : int, default=0
     0 is silent; 1 or more prints skorch's table of per-epoch losses.""",
     # -- fitted attributes ------------------------------------------------------
-    "classes_": """classes_ : ndarray of shape (2,)
-    Labels; ``classes_[1]`` is the positive class (+1).""",
     "encoding_": """encoding_ : {"01", "pm1", "binarized"}
     Encoding of X seen in fit, enforced in predict.""",
     "n_features_in_": """n_features_in_ : int
@@ -61,14 +63,44 @@ DOCS = {
     # -- plotting -----------------------------------------------------------------
     "ax": """ax : matplotlib Axes or None, default=None
     Where to draw; a new figure when None.""",
+    "display_name": """name : str or None, default=None
+    Legend label; the class name of ``f`` when None.""",
     # -- studies ------------------------------------------------------------------
+    "study_params": """params : dict
+    Validated parameters (:meth:`params`).""",
     "scheduler": """scheduler : str or None, default=None
     dask.distributed scheduler address.""",
+    "study_attrs": """``attrs`` holds the parameters used (``params``), the preset they
+equal (``preset``, None when overridden), the rows computed (``rows``),
+and ``floor_seconds`` and ``floor_description`` (the summed floor time
+and what it covers).""",
     "sample_complexity_table": """df : pandas.DataFrame
     The long table of :func:`sample_complexity`.
 target : float or None, default=None
     Defaults to the table's ``target``.""",
 }
+
+# What fit records about y and X, in one entry for the estimators that share it.
+DOCS["fitted_data_"] = "\n".join([
+    """classes_ : ndarray of shape (2,)
+    Labels; ``classes_[1]`` is the positive class (+1).""",
+    *(DOCS[name] for name in ("encoding_", "n_features_in_", "feature_names_in_")),
+])
+
+# A display's plot(ax=None, *, name=None, ...): where to draw, and the label.
+DOCS["plot_ax_name"] = DOCS["ax"] + """
+name : str or None, default=None
+    Legend label; overrides the one given at construction."""
+
+# The whole Parameters section of the methods that take only X (predict and
+# the like), of the functions that take only a truth table, and of the
+# Boolean-function classes that take only n_bits.
+DOCS["parameters_X_predict"] = "Parameters\n----------\n" + DOCS["X_predict"]
+DOCS["parameters_table"] = """Parameters
+----------
+table : array-like of shape (2^N,)
+    0/1 truth table."""
+DOCS["parameters_n_bits"] = "Parameters\n----------\n" + DOCS["n_bits"]
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ ]*)%\((?P<name>\w+)\)s[ ]*$", re.MULTILINE)
 

@@ -177,13 +177,13 @@ def bit_reversal_permutation(n_bits):
     return perm
 
 
+@fill_doc
 def encoded_strings_to_bits(X, input_encoding="01", *, name="X"):
     """Strings in a stated encoding as skxor's 0/1 bits (uint8, 2-D).
 
     Parameters
     ----------
-    X : array-like of shape (n_strings, N)
-        The strings.
+    %(X_strings)s
     input_encoding : {"01", "1-2b", "2b-1", "pm1"}, default="01"
         ``"01"``: bits (or bools); ``"1-2b"`` (alias ``"pm1"``): skxor's
         spins, bit 1 is -1; ``"2b-1"``: spins with bit 1 as +1.
@@ -224,9 +224,7 @@ class BooleanFunction:
     Subclasses implement ``_evaluate_bits(bits)`` on a validated uint8 array
     of shape (n, N).
 
-    Parameters
-    ----------
-    %(n_bits)s
+    %(parameters_n_bits)s
 
     Examples
     --------
@@ -291,9 +289,7 @@ class Parity(BooleanFunction):
 
     Every string has sensitivity N (flipping any bit flips the parity).
 
-    Parameters
-    ----------
-    %(n_bits)s
+    %(parameters_n_bits)s
 
     Examples
     --------
@@ -401,9 +397,7 @@ class Dictator(BooleanFunction):
 class First(Dictator):
     """FIRST: the dictator of the first position, ``f(x) = x_0``.
 
-    Parameters
-    ----------
-    %(n_bits)s
+    %(parameters_n_bits)s
 
     Examples
     --------
@@ -426,9 +420,7 @@ class Majority(BooleanFunction):
     For even N a tie (exactly N/2 ones) gives 0. For odd N = 2m + 1 the
     strings with m or m + 1 ones have sensitivity m + 1 and all others 0.
 
-    Parameters
-    ----------
-    %(n_bits)s
+    %(parameters_n_bits)s
 
     Examples
     --------
@@ -505,6 +497,7 @@ class TruthTable(BooleanFunction):
         self.table = table
 
     @classmethod
+    @fill_doc
     def from_predictions(cls, X, y_pred, *, input_encoding="01", values="01"):
         """Build the function from every string and its saved prediction.
 
@@ -514,8 +507,7 @@ class TruthTable(BooleanFunction):
 
         Parameters
         ----------
-        X : array-like of shape (n_strings, N)
-            The strings.
+        %(X_strings)s
         y_pred : array-like of shape (n_strings,) or (n_strings, 1)
             The value on each string.
         input_encoding : {"01", "1-2b", "2b-1", "pm1"}, default="01"

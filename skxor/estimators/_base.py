@@ -317,9 +317,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """Model output ``f(x)`` for each row (the logit for the logistic loss).
 
-        Parameters
-        ----------
-        %(X_predict)s
+        %(parameters_X_predict)s
 
         Returns
         -------
@@ -352,9 +350,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
 
         Only with ``loss="logistic"``, where ``f`` is trained as a logit.
 
-        Parameters
-        ----------
-        %(X_predict)s
+        %(parameters_X_predict)s
 
         Returns
         -------
@@ -369,9 +365,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """Predicted labels: ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
 
-        Parameters
-        ----------
-        %(X_predict)s
+        %(parameters_X_predict)s
 
         Returns
         -------

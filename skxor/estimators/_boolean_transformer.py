@@ -92,10 +92,8 @@ class BooleanTransformerClassifier(SkorchTrainedClassifier):
     ----------
     d_model : int, default=64
         Model width D; must be divisible by ``n_heads``.
-    n_layers : int, default=2
-        Number of layers L.
-    n_heads : int, default=4
-        Attention heads per layer.
+    %(n_layers)s
+    %(n_heads)s
     d_mlp : int or None, default=None
         MLP hidden width; None means ``4 * d_model``.
     positional : {"learned", "sinusoidal"}, default="learned"
@@ -365,11 +363,7 @@ default="relu"
         # thread count (joblib workers, OMP_NUM_THREADS), so fits are bit-identical.
         with torch_threads(1):
             net = self._train_net(
-                module,
-                spins,
-                target,
-                train_seed,
-                device,
+                module, spins, target, train_seed, device,
                 optimizer=torch.optim.AdamW,
                 optimizer__weight_decay=self.weight_decay,
                 batch_size=batch_size,
@@ -413,9 +407,7 @@ default="relu"
         standard deviation of its input is recorded per string and token
         (``inf`` for an exactly constant token with ``layer_norm_eps=0``).
 
-        Parameters
-        ----------
-        %(X_predict)s
+        %(parameters_X_predict)s
 
         Returns
         -------

@@ -112,10 +112,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         skorch's per-epoch record (losses, durations, batch counts).
     n_iter_ : int
         Number of epochs run.
-    %(classes_)s
-    %(encoding_)s
-    %(n_features_in_)s
-    %(feature_names_in_)s
+    %(fitted_data_)s
 
     See Also
     --------

@@ -124,10 +124,7 @@ class KParityTransformer(SkorchTrainedClassifier):
         Epochs run over all orientations tried.
     history_ : skorch.History
         skorch's per-epoch record of the kept orientation.
-    classes_ : ndarray of shape (2,)
-    encoding_ : {"01", "pm1", "binarized"}
-    n_features_in_ : int
-    %(feature_names_in_)s
+    %(fitted_data_)s
 
     See Also
     --------
@@ -204,11 +201,7 @@ class KParityTransformer(SkorchTrainedClassifier):
                 ("stop_at_accuracy", StopAtAccuracy(spins, target, self.target_accuracy))
             )
         return self._train_net(
-            module,
-            spins,
-            target,
-            train_seed,
-            device,
+            module, spins, target, train_seed, device,
             optimizer=torch.optim.Adam,
             batch_size=min(self.batch_size, spins.shape[0]),
             iterator_train=TensorBatches,

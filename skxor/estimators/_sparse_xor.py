@@ -156,10 +156,8 @@ class SparseXORTransformer(TorchBinaryClassifier):
         Training loss per epoch, measured during the pass that computed the
         gradient (so ``loss_curve_[0]`` is the loss at initialization).
     n_iter_ : int
-        Number of epochs run.
-    %(classes_)s
-    %(encoding_)s
-    %(n_features_in_)s
+        Number of epochs run: always ``max_iter`` (no early stopping).
+    %(fitted_data_)s
 
     See Also
     --------

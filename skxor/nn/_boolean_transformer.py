@@ -36,6 +36,7 @@ from ._layer_norm import LayerNorm
 from ._positional import position_codes
 
 
+@fill_doc
 class BooleanTransformer(_Analysis, nn.Module):
     """Encoder transformer mapping bit strings of length N to one real number.
 
@@ -92,10 +93,8 @@ class BooleanTransformer(_Analysis, nn.Module):
         works, with a FutureWarning, until the next release.)
     d_model : int, default=64
         Width D; must be divisible by ``n_heads``.
-    n_layers : int, default=2
-        Number of layers L.
-    n_heads : int, default=4
-        Attention heads per layer.
+    %(n_layers)s
+    %(n_heads)s
     d_mlp : int or None, default=None
         Hidden width of each MLP; None means ``4 * d_model``.
     positional : {"learned", "sinusoidal"}, default="learned"
@@ -173,7 +172,6 @@ default="relu"
 
     Examples
     --------
-    >>> import torch
     >>> from skxor.nn import BooleanTransformer
     >>> model = BooleanTransformer(6, d_model=16, n_layers=2, n_heads=2,
     ...                            layer_norm_eps=0.0, init="normal", seed=0)

@@ -80,9 +80,7 @@ class FourierSpectrumDisplay(FunctionDisplayMixin):
 
         Parameters
         ----------
-        %(ax)s
-        name : str or None, default=None
-            Legend label of the function (instead of the constructor's).
+        %(plot_ax_name)s
         log : bool, default=False
             Logarithmic weight axis (degrees of weight 0 are then not drawn).
         reference_style : {"bars", "steps"}, default="bars"
@@ -129,8 +127,7 @@ class FourierSpectrumDisplay(FunctionDisplayMixin):
             Anything :func:`skxor.boolean.truth_table` takes.
         n_bits : int
             String length N (one evaluation per string: at most 28).
-        name : str or None, default=None
-            Legend label; the class name of ``f`` when None.
+        %(display_name)s
         references : sequence of {"parity", "majority", "first"}, dict or None, \
 default=None
             Reference functions: names, or a mapping ``{label: function}``.

@@ -96,10 +96,7 @@ default=None
 
         Parameters
         ----------
-        %(ax)s
-        name : str or None, default=None
-            Legend label of the profile; overrides the one given at
-            construction.
+        %(plot_ax_name)s
         reference_style : {"bars", "steps"}, default="bars"
             References as bars beside the profile's, or as step outlines
             over them, each with its own line style and marker (readable
@@ -190,8 +187,7 @@ default=None
             labels, a fitted classifier, a torch module mapping float spins
             to logits, or a truth table of length 2^N.
         %(n_bits)s
-        name : str or None, default=None
-            Legend label; the class name of ``f`` when None.
+        %(display_name)s
         references : sequence of {"parity", "majority", "first"}, dict or None, \
 default=None
             Reference functions profiled the same way (same method, samples

@@ -105,9 +105,7 @@ def _fourier_weights(table):
 def influences(table):
     """Influence of each bit, ``Pr_x[f(x) != f(x^{+i})] = sum_{S ∋ i} F^(S)^2``.
 
-    Parameters
-    ----------
-    %(table)s
+    %(parameters_table)s
 
     Returns
     -------
@@ -130,9 +128,7 @@ def influences(table):
 def total_influence(table):
     """Total influence ``sum_S |S| F^(S)^2``; equals the average sensitivity.
 
-    Parameters
-    ----------
-    %(table)s
+    %(parameters_table)s
 
     Returns
     -------
@@ -155,9 +151,7 @@ def degree_weights(table):
     The weights sum to 1 (Parseval) and ``sum_k k W^k`` is the total
     influence.
 
-    Parameters
-    ----------
-    %(table)s
+    %(parameters_table)s
 
     Returns
     -------

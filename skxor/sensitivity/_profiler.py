@@ -375,9 +375,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
     def transform(self, X):
         """Sensitivity of each row under the fitted classifier.
 
-        Parameters
-        ----------
-        %(X_predict)s
+        %(parameters_X_predict)s
 
         Returns
         -------

@@ -150,18 +150,11 @@ def _network_cells(cells, function):
 def _random_init(params):
     from ..boolean import NAMED_FUNCTIONS
     from ._random_init import random_function_cell, random_init_cell, reference_cell
+    from ._random_init._cells import network_grid
 
-    # The study's own grid (network_cells) also sorts its 10^5 cells, which alone
-    # takes most of a second at the full preset: the same grid, unsorted.
-    out = _network_cells(expand_grid(
-        n_bits=params["n_bits"], d_model=params["d_model"], n_layers=params["n_layers"],
-        n_heads=[params["n_heads"]], layer_norm_eps=params["layer_norm_eps"],
-        init=params["init"], readout=params["readout"], positional=params["positional"],
-        init_scale=[params["init_scale"]], seed=list(range(params["seeds"])),
-        n_blowup=[params["n_blowup"]], device=[params["device"]],
-        exhaustive_max=[params["exhaustive_max"]], n_samples=[params["n_samples"]],
-        random_state=[params["random_state"]],
-    ), random_init_cell)
+    # The study's own grid, unsorted (sorting its 10^5 cells alone takes most of
+    # a second at the full preset).
+    out = _network_cells(network_grid(params), random_init_cell)
     for function in NAMED_FUNCTIONS:
         for n_bits in params["n_bits"]:
             c = dict(function=function, n_bits=n_bits, exhaustive_max=params["exhaustive_max"],
@@ -193,39 +186,21 @@ def _training(params):
 
 
 def _k_sparse(params):
-    from ._k_sparse import k_sparse_cell, v1_cell
+    from ._k_sparse import k_sparse_cell, step_cells, v1_cell, v1_cells
 
-    cells = expand_grid(
-        k=params["k"], d=params["d"], m=params["m"], n=params["n"],
-        n_steps=params["n_steps"], path_length=[params["path_length"]],
-        seed=list(range(params["seeds"])), random_state=[params["random_state"]],
-        n_test=[params["n_test"]], init=params["init"],
-    )
     out = []
-    for c in cells:
+    for c in step_cells(params):
         if c["n"] == 0:  # exact population steps: O(k d m) each
             kind, work = "population", c["d"] * (c["k"] * c["m"] * c["n_steps"] + c["n_test"])
         else:  # drawing the n samples and their k-fold products dominate (timed: m hardly matters)
             kind, work = "sample", c["d"] * (c["n"] * (c["k"] + c["n_steps"]) + c["n_test"])
         out.append(Cell(k_sparse_cell, c, kind, work))
     if params["v1_seeds"]:
-        common = dict(
-            k=params["v1_k"], d=params["v1_d"], n=params["v1_n"],
-            seed=list(range(params["v1_seeds"])), random_state=[params["random_state"]],
-            n_test=[params["n_test"]],
-        )
-        for c in expand_grid(
-            model=["k_parity"], epochs=[params["v1_epochs"]],
-            learning_rate=[params["v1_learning_rate"]], batch_size=[params["v1_batch_size"]],
-            m=[0], n_steps=[0], path_length=[0.0], **common,
-        ):
+        k_parity, sparse_xor = v1_cells(params)
+        for c in k_parity:
             out.append(Cell(v1_cell, c, "v1_k_parity",
                             c["epochs"] * c["n"] * c["d"] * c["k"] + c["n_test"] * c["d"]))
-        for c in expand_grid(
-            model=["sparse_xor"], epochs=[0], learning_rate=[0.0], batch_size=[0],
-            m=[params["v1_m"]], n_steps=params["n_steps"],
-            path_length=[params["path_length"]], **common,
-        ):
+        for c in sparse_xor:
             out.append(Cell(v1_cell, c, "v1_sparse_xor",
                             c["d"] * (c["k"] * c["m"] * c["n_steps"] * c["n"] + c["n_test"])))
     return out

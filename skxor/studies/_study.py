@@ -352,8 +352,7 @@ class Study:
 
         Parameters
         ----------
-        params : dict
-            Validated parameters (:meth:`params`).
+        %(study_params)s
 
         Returns
         -------
@@ -385,8 +384,7 @@ class Study:
 
         Parameters
         ----------
-        params : dict
-            Validated parameters (:meth:`params`).
+        %(study_params)s
         %(study_options)s
 
         Returns
@@ -559,6 +557,7 @@ def _fill_options(doc):
 
 Study.sweep.__doc__ = _fill_options(Study.sweep.__doc__)
 Study.run.__doc__ = _fill_options(Study.run.__doc__)
+fill_doc(Study.grid_cells)
 fill_doc(Study.sweep)
 fill_doc(Study.run)
 

@@ -177,15 +177,59 @@ _KEY = ("part", "model", "k", "d", "m", "n", "n_steps", "init", "path_length", "
         "random_state", "n_test", "epochs", "learning_rate", "batch_size")
 
 
-def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
-    sweep = dict(checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
-                 scheduler=scheduler)
-    cells = expand_grid(
+def step_cells(params):
+    """The cells of the step-count sweep (part ``"steps"``), unsorted.
+
+    The cost model reads this grid too.
+
+    Examples
+    --------
+    >>> from skxor.studies._k_sparse import STUDY, step_cells
+    >>> cells = step_cells(STUDY.preset("quick"))
+    >>> sorted(cells[0])[:4]
+    ['d', 'init', 'k', 'm']
+    """
+    return expand_grid(
         k=params["k"], d=params["d"], m=params["m"], n=params["n"],
         n_steps=params["n_steps"], path_length=[params["path_length"]],
         seed=list(range(params["seeds"])), random_state=[params["random_state"]],
         n_test=[params["n_test"]], init=params["init"],
     )
+
+
+def v1_cells(params):
+    """The cells of the v1 comparison (part ``"v1"``): the k-parity fits, then the steps.
+
+    Examples
+    --------
+    >>> from skxor.studies._k_sparse import STUDY, v1_cells
+    >>> k_parity, sparse_xor = v1_cells(STUDY.preset("quick"))
+    >>> {c["model"] for c in k_parity}, {c["model"] for c in sparse_xor}
+    ({'k_parity'}, {'sparse_xor'})
+    """
+    common = dict(
+        k=params["v1_k"], d=params["v1_d"], n=params["v1_n"],
+        seed=list(range(params["v1_seeds"])), random_state=[params["random_state"]],
+        n_test=[params["n_test"]],
+    )
+    k_parity = expand_grid(
+        model=["k_parity"], epochs=[params["v1_epochs"]],
+        learning_rate=[params["v1_learning_rate"]],
+        batch_size=[params["v1_batch_size"]], m=[0], n_steps=[0], path_length=[0.0],
+        **common,
+    )
+    sparse_xor = expand_grid(
+        model=["sparse_xor"], epochs=[0], learning_rate=[0.0], batch_size=[0],
+        m=[params["v1_m"]], n_steps=params["n_steps"],
+        path_length=[params["path_length"]], **common,
+    )
+    return k_parity, sparse_xor
+
+
+def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
+    sweep = dict(checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+                 scheduler=scheduler)
+    cells = step_cells(params)
     # Costly cells (large d, many samples, many steps) first: better load balance.
     cells.sort(key=lambda c: -(c["d"] * max(c["n"], 1000) * c["n_steps"]))
     steps = run_sweep(k_sparse_cell, cells, study="k_sparse", **sweep)
@@ -193,21 +237,8 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
     steps.insert(0, "part", "steps")
     tables = [steps]
     if params["v1_seeds"]:
-        common = dict(
-            k=params["v1_k"], d=params["v1_d"], n=params["v1_n"],
-            seed=list(range(params["v1_seeds"])), random_state=[params["random_state"]],
-            n_test=[params["n_test"]],
-        )
-        v1 = expand_grid(
-            model=["k_parity"], epochs=[params["v1_epochs"]],
-            learning_rate=[params["v1_learning_rate"]],
-            batch_size=[params["v1_batch_size"]], m=[0], n_steps=[0], path_length=[0.0],
-            **common,
-        ) + expand_grid(
-            model=["sparse_xor"], epochs=[0], learning_rate=[0.0], batch_size=[0],
-            m=[params["v1_m"]], n_steps=params["n_steps"],
-            path_length=[params["path_length"]], **common,
-        )
+        k_parity, sparse_xor = v1_cells(params)
+        v1 = k_parity + sparse_xor
         v1.sort(key=lambda c: c["model"] != "k_parity")  # the slow fits first
         reference = run_sweep(v1_cell, v1, study="k_sparse", **sweep)
         reference.insert(0, "part", "v1")

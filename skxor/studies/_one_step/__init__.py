@@ -147,10 +147,9 @@ one_step = STUDY.function(
         ``loss_after_step``, ``support_mass_min``, ``max_weight``,
         ``specialised``, ``test_accuracy``, ``accuracy_low``,
         ``accuracy_high``, ``n_scored``, ``scoring``, ``success``,
-        ``seconds`` and ``floor_seconds``. ``attrs`` holds the parameters
-        used (``params``), the preset they equal (``preset``, None when
-        overridden), the rows computed (``rows``), and ``floor_seconds`` and
-        ``floor_description`` (the summed floor time and what it covers).
+        ``seconds`` and ``floor_seconds``.
+
+        %(study_attrs)s
 
     Examples
     --------

@@ -17,6 +17,8 @@ def headline(df):
     Returns
     -------
     text : str
+        The bullet's body (Markdown): the setting, then per T each attention's
+        success count and rate with its Wilson interval at its best step length.
 
     Examples
     --------

@@ -130,10 +130,9 @@ sample_complexity = STUDY.function(
         settings ``n_min``, ``n_max``, ``n_sizes``, ``n_test`` and the
         accuracy ``target``, and ``seconds`` and ``floor_seconds`` (the
         learning curve's time and the part spent fitting and scoring, on its
-        first row; 0 on the others). ``attrs`` holds the parameters used
-        (``params``), the preset they equal (``preset``, None when
-        overridden), the rows computed (``rows``), and ``floor_seconds`` and
-        ``floor_description`` (the summed floor time and what it covers).
+        first row; 0 on the others).
+
+        %(study_attrs)s
 
     Examples
     --------

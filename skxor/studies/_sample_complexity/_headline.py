@@ -17,6 +17,8 @@ def headline(df):
     Returns
     -------
     text : str
+        The bullet's body (Markdown): the setting, then per model the fitted
+        exponent a of n* ~ d^a with its 95% interval and the censored curves.
 
     Examples
     --------
