@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ._blocks import replace_between
 from ._claims import THRESHOLD, _preset, claims_table
 
 __all__ = ["claims_table", "load_store", "render_documents", "publish"]
@@ -172,11 +173,7 @@ def replace_named_block(text, name, block, fmt):
     >>> replace_named_block(text, "x", "new", "md")
     'a\\n<!-- skxor-x:start -->\\nnew\\n<!-- skxor-x:end -->\\nb\\n'
     """
-    start, end = markers(name, fmt)
-    pattern = re.compile(re.escape(start) + r"\n(?:.*?\n)?" + re.escape(end), re.S)
-    if not pattern.search(text):
-        raise ValueError(f"the markers {start!r} and {end!r} were not found.")
-    return pattern.sub(lambda _: f"{start}\n{block}\n{end}", text)
+    return replace_between(text, *markers(name, fmt), block)
 
 
 # -- the documents ---------------------------------------------------------------------
