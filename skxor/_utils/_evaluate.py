@@ -31,6 +31,10 @@ For a skxor estimator fitted with ``binarize=t`` (``encoding_ ==
 to b: plain 0/1 works when ``0 <= t < 1`` (0 is not above t, 1 is); for any
 other threshold the strings are presented as ``t + b`` (float), since
 ``t + 1 > t`` and ``t`` is not above ``t``.
+
+Over 600 lines because it is one class: :class:`ModelEvaluator`'s dispatch over
+the kinds of model, its batching and its flip neighbours belong together (the
+boundary rule they share lives in :mod:`skxor._utils._decisions`).
 """
 
 import inspect

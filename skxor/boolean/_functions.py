@@ -1,4 +1,8 @@
-"""The Boolean function zoo: PARITY, sparse parity, DICTATOR/FIRST, MAJORITY, random."""
+"""The Boolean function zoo: PARITY, sparse parity, DICTATOR/FIRST, MAJORITY, random.
+
+About 600 lines: the classes and the converters of other codebases'
+conventions (truth tables, bit orders, value encodings) they all use.
+"""
 
 import numpy as np
 from sklearn.utils import check_random_state

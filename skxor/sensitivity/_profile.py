@@ -21,6 +21,10 @@ a t interval for the average sensitivity. The neighbours are evaluated in
 model calls of at most ``batch_size`` strings (and at most 2^22 bits): several
 strings per call when N + 1 fits, else one string's neighbours split over
 several calls, so memory stays bounded whatever N is.
+
+Over 600 lines because the result class and the two engines that fill it
+share their batching, string draws and boundary rule; splitting them would
+make each engine import the other's private helpers.
 """
 
 from dataclasses import dataclass
