@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..nn import attention_names, get_attention
 from ._stats import clopper_pearson_interval, format_interval, wilson_interval
 
 __all__ = ["CLAIMS", "claims_table", "rate_verdict"]
@@ -136,7 +137,8 @@ def _claim_heads(store):
 def _claim_linear_erf(store):
     data, best = _one_step_best(store["table"])
     parts, verdicts, units = [], [], 0
-    for attention in ("linear", "erf"):
+    # The unnormalised types: the paper's linear and erf (the registry's others too).
+    for attention in [a for a in attention_names() if not get_attention(a).normalised]:
         row = best[best["attention"] == attention]
         if row.empty:
             continue

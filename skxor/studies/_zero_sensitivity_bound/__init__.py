@@ -78,11 +78,11 @@ PRESETS = {
         random_state=0,
     ),
     # Only the differences from quick. ``full`` is what the documents cite,
-    # sized to well under an hour on 2 cores (skxor run ... --dry-run): N to 256.
+    # sized to well under an hour on 2 cores (skxor run ... --dry-run): N to 256,
+    # L = 1 and 2 as in quick.
     "full": dict(
         n_bits=[4, 6, 8, 10, 12, 14, 16, 32, 64, 128, 256],
         d_model=[8, 16, 32, 64],
-        n_layers=[1, 2],
         seeds=20,
         exhaustive_max=16,
         n_samples=300,
