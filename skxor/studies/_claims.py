@@ -431,7 +431,9 @@ def claims_table(store):
         row = dict(id=cid, paper=paper, claim=name, paper_setting=setting, statement=statement,
                    study=study, ours="-", value="no stored run", units="-",
                    verdict="not tested", preset="-")
-        if study in store:
+        if study in store and store[study]["table"].empty:
+            row.update(value="the stored table holds no rows", preset=_preset(store[study]))
+        elif study in store:
             row.update(measure(store[study]))
             row["preset"] = _preset(store[study])
         rows.append(row)

@@ -283,3 +283,25 @@ def test_the_typed_number_scan_finds_measurements():
     typed = "succeeds in 102/150 = 0.68 [0.60, 0.75] of runs; medians 2 263; 3x faster"
     assert _typed_numbers(typed) == ["102/150", "0.68", "[0.60,", "0.75]", "2", "263;", "3x"]
     assert _typed_numbers("Theorem 4.5 (arXiv 2606.08768), claims K1 to K5, d^4") == []
+
+
+def test_every_claim_says_not_tested_without_rows(store):
+    """A store whose tables hold no rows: each claim says so, none is given a verdict."""
+    empty = {name: dict(entry, table=entry["table"].iloc[:0]) for name, entry in store.items()}
+    rows = claims_table(empty)
+    assert len(rows) == len(CLAIMS)
+    assert set(rows["verdict"]) == {"not tested"}
+
+
+def test_a_claim_missing_one_side_is_not_tested(store):
+    """Rows of one kind removed (softmax, linear and erf, the FFNN): the claims that
+    need them are not tested, and the others keep their verdicts."""
+    one_step = store["one_step"]["table"]
+    scaling = store["parameter_scaling"]["table"]
+    cut = dict(store)
+    cut["one_step"] = dict(store["one_step"], table=one_step[one_step["attention"] == "softmax"])
+    cut["parameter_scaling"] = dict(store["parameter_scaling"],
+                                    table=scaling[scaling["model"] != "ffnn"])
+    before, after = (claims_table(s).set_index("id")["verdict"] for s in (store, cut))
+    assert after["H3"] == after["H2"] == "not tested"
+    assert after["H1"] == before["H1"] and after["K1"] == before["K1"]
