@@ -305,3 +305,28 @@ def test_a_claim_missing_one_side_is_not_tested(store):
     before, after = (claims_table(s).set_index("id")["verdict"] for s in (store, cut))
     assert after["H3"] == after["H2"] == "not tested"
     assert after["H1"] == before["H1"] and after["K1"] == before["K1"]
+
+
+@pytest.mark.parametrize("study, keep, untested", [
+    ("one_step", lambda t: t["attention"] != "softmax", {"H1", "H4"}),
+    ("k_sparse", lambda t: t["part"] != "steps", {"H6"}),
+    ("random_init_sensitivity", lambda t: t["function"] != "transformer", {"K1", "K4"}),
+    ("random_init_sensitivity", lambda t: t["function"] != "random function", {"K2"}),
+    ("zero_sensitivity_bound", lambda t: t["constant"].astype(bool), {"K5"}),
+])
+def test_claims_without_the_rows_they_need_are_not_tested(store, study, keep, untested):
+    table = store[study]["table"]
+    cut = dict(store, **{study: dict(store[study], table=table[keep(table)])})
+    verdicts = claims_table(cut).set_index("id")["verdict"]
+    assert {cid for cid in untested if verdicts[cid] == "not tested"} == untested
+
+
+def test_the_claims_name_a_missing_record_and_an_earlier_version(store):
+    entry = store["one_step"]
+    missing = dict(store, one_step=dict(entry, record=None))
+    earlier = dict(store, one_step=dict(entry, record=dict(entry["record"],
+                                                           earlier_version="0.0.9")))
+    assert set(claims_table(missing).query("study == 'one_step'")["preset"]) \
+        == {"run record missing"}
+    assert all(p.endswith("(from an earlier version: 0.0.9)")
+               for p in claims_table(earlier).query("study == 'one_step'")["preset"])
