@@ -15,6 +15,7 @@ accepts, and exits with status 2.
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -45,8 +46,20 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _fail(message):
+    if isinstance(message, BrokenPipeError):
+        return _reader_gone()
     print(f"skxor: error: {message}", file=sys.stderr)
     return USAGE_ERROR
+
+
+def _reader_gone():
+    # The reader of the output went away (``skxor list | head``): not an error.
+    # Standard output then points at /dev/null, so that the flush at exit cannot fail.
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # a captured stream has no descriptor
+        pass
+    return 0
 
 
 def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False, attention=None):
@@ -502,6 +515,13 @@ def _dry_run(studies, preset, overrides, n_jobs):
 def main(argv=None):
     """Entry point of the ``skxor`` command."""
     args = build_parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _dispatch(args):
     if args.command == "demo":
         start = time.perf_counter()
         try:

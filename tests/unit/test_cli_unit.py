@@ -148,3 +148,22 @@ def test_parser_errors_exit_2_with_the_skxor_prefix(capsys):
         build_parser().parse_args(["run"])
     assert exc.value.code == USAGE_ERROR
     assert "skxor: error:" in capsys.readouterr().err
+
+
+class _ClosedPipe:
+    """A standard output whose reader went away (as in ``skxor list | head``)."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        pass
+
+
+@pytest.mark.parametrize("argv", [["list"], ["run", "one_step", "--dry-run"]])
+def test_a_closed_pipe_is_not_an_error(argv, monkeypatch, capsys):
+    from skxor.cli import main
+
+    monkeypatch.setattr("sys.stdout", _ClosedPipe())
+    assert main(argv) == 0
+    assert "error" not in capsys.readouterr().err
