@@ -16,6 +16,10 @@ from ._stats import clopper_pearson_interval, format_interval, wilson_interval
 
 __all__ = ["CLAIMS", "claims_table", "rate_verdict"]
 
+#: Pooled over d, runs of one seed share key prefixes (see POOLED_OVER_D_CAVEAT).
+_SHARED_KEYS = ("runs of one seed at different d share key prefixes, so the pooled "
+                "interval may be too narrow")
+
 #: Threshold of the verdict rule for rates.
 THRESHOLD = 0.5
 VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "not tested")
@@ -118,7 +122,8 @@ def _softmax_claim(store, column, meaning, what):
     return dict(
         ours=f"{_one_step_setting(data)}; {meaning}",
         value=f"softmax, one step of {r.step_length:g} (its best): {what} {text}",
-        units=f"{int(r.runs)} runs (seeds x d x m)", verdict=rate_verdict(low, high),
+        units=f"{int(r.runs)} runs (seeds x d x m; {_SHARED_KEYS})",
+        verdict=rate_verdict(low, high),
     )
 
 
@@ -152,7 +157,7 @@ def _claim_linear_erf(store):
     return dict(
         ours=_one_step_setting(data) + "; this library's linear and erf definitions",
         value="; ".join(parts) + " succeed after one step",
-        units=f"{units} runs each (seeds x d x m)", verdict=worst(verdicts),
+        units=f"{units} runs each (seeds x d x m; {_SHARED_KEYS})", verdict=worst(verdicts),
     )
 
 
@@ -236,7 +241,8 @@ def _claim_k_sparse(store):
         ours=f"k heads, {longest} normalised population steps, d = {_values(steps['d'])}, "
         f"m = {_values(steps['m'])}, {steps['seed'].nunique()} seeds",
         value="; ".join(parts) or "no k > 2 rows",
-        units=f"{int(rows['runs'].iloc[0]) if len(rows) else 0} runs (seeds x d x m) per k",
+        units=f"{int(rows['runs'].iloc[0]) if len(rows) else 0} runs (seeds x d x m; "
+        f"{_SHARED_KEYS}) per k",
         verdict=worst(verdicts),
     )
 

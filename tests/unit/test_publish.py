@@ -34,7 +34,8 @@ def _one_study_repository(tmp_path, study):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, tmp_path / name)
     shutil.copytree(ROOT / DATA_DIR / study, tmp_path / DATA_DIR / study)
-    return tmp_path / DATA_DIR / study / f"{study}.csv"
+    # The stored table, plain or gzipped (pandas reads and writes either by its name).
+    return next((tmp_path / DATA_DIR / study).glob(f"{study}.csv*"))
 
 
 def test_every_study_has_a_stored_run_with_its_record(store):
