@@ -84,7 +84,8 @@ def test_any_edited_stored_value_changes_the_measured_page(tmp_path):
 def test_a_gzipped_stored_table_gives_the_same_numbers(tmp_path):
     import gzip
 
-    path = _one_study_repository(tmp_path, "random_init_sensitivity")
+    path = _one_study_repository(tmp_path, "parameter_scaling")  # stored as plain CSV
+    assert path.suffix == ".csv"
     publish(DATA_DIR, tmp_path, write=True)
     path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes()))
     path.unlink()
@@ -92,7 +93,7 @@ def test_a_gzipped_stored_table_gives_the_same_numbers(tmp_path):
     # Only the file name, its size and checksum (measured.rst), the link (claims.rst)
     # and the file named on the study's page.
     assert {p.name for p in differences} == {"measured.rst", "claims.rst",
-                                             "random_init_sensitivity.md"}
+                                             "parameter_scaling.md"}
 
 
 def test_stored_runs_match_the_presets_in_code(store):
