@@ -17,8 +17,8 @@ from ._stats import clopper_pearson_interval, format_interval, wilson_interval
 __all__ = ["CLAIMS", "claims_table", "rate_verdict"]
 
 #: Pooled over d, runs of one seed share key prefixes (see POOLED_OVER_D_CAVEAT).
-_SHARED_KEYS = ("runs of one seed at different d share key prefixes, so the pooled "
-                "interval may be too narrow")
+_SHARED_KEYS = ("runs of one seed at different d share key prefixes, so the interval "
+                "takes the seeds as the independent units")
 
 #: Threshold of the verdict rule for rates.
 THRESHOLD = 0.5
@@ -33,6 +33,17 @@ def _count(k, n, unit, method="wilson"):
         return f"0 {unit}", (math.nan, math.nan, math.nan)
     low, high = (wilson_interval if method == "wilson" else clopper_pearson_interval)(k, n)
     return f"{k}/{n} {unit} = {format_interval(k / n, low, high)}", (k / n, low, high)
+
+
+def _pooled_count(k, row, low="success_low", high="success_high"):
+    """A rate pooled over d and m, with the seed-clustered interval its table holds."""
+    n, lo, hi = int(row.runs), float(getattr(row, low)), float(getattr(row, high))
+    return (f"{k}/{n} runs = {format_interval(k / n, lo, hi)}", (k / n, lo, hi))
+
+
+def _pooled_units(row, each=""):
+    return (f"{int(row.runs)} runs{each} over {int(row.seeds)} seeds (seeds x d x m; "
+            f"{_SHARED_KEYS})")
 
 
 def rate_verdict(low, high, claimed=True, threshold=THRESHOLD):
@@ -111,53 +122,53 @@ def _one_step_setting(data):
             f"{data['seed'].nunique()} seeds, step lengths {_values(data['step_length'])}")
 
 
-def _softmax_claim(store, column, meaning, what):
+def _softmax_claim(store, column, meaning, what, interval):
     """A claim on softmax after one step at its best step length: ``column`` counted."""
     data, best = _one_step_best(store["table"])
     row = best[best["attention"] == "softmax"]
     if row.empty:
         return dict(value="no softmax one-step rows", verdict="not tested", ours="-")
     r = row.iloc[0]
-    text, (_, low, high) = _count(int(getattr(r, column)), int(r.runs), "runs")
+    text, (_, low, high) = _pooled_count(int(getattr(r, column)), r, *interval)
     return dict(
         ours=f"{_one_step_setting(data)}; {meaning}",
         value=f"softmax, one step of {r.step_length:g} (its best): {what} {text}",
-        units=f"{int(r.runs)} runs (seeds x d x m; {_SHARED_KEYS})",
+        units=_pooled_units(r),
         verdict=rate_verdict(low, high),
     )
 
 
 def _claim_one_step(store):
     return _softmax_claim(store, "successes", "success = test accuracy >= 0.99",
-                          "success in")
+                          "success in", ("success_low", "success_high"))
 
 
 def _claim_heads(store):
     return _softmax_claim(
         store, "specialised",
         "specialised = the heads' most-attended positions are the two hidden bits",
-        "heads on the two hidden bits in")
+        "heads on the two hidden bits in", ("specialised_low", "specialised_high"))
 
 
 def _claim_linear_erf(store):
     data, best = _one_step_best(store["table"])
-    parts, verdicts, units = [], [], 0
+    parts, verdicts, units = [], [], None
     # The unnormalised types: the paper's linear and erf (the registry's others too).
     for attention in [a for a in attention_names() if not get_attention(a).normalised]:
         row = best[best["attention"] == attention]
         if row.empty:
             continue
         r = row.iloc[0]
-        text, (_, low, high) = _count(int(r.successes), int(r.runs), "runs")
+        text, (_, low, high) = _pooled_count(int(r.successes), r)
         parts.append(f"{attention} (best step {r.step_length:g}): {text}")
         verdicts.append(rate_verdict(low, high, claimed=False))
-        units = int(r.runs)
+        units = r
     if not parts:
         return dict(value="no linear or erf rows", verdict="not tested", ours="-")
     return dict(
         ours=_one_step_setting(data) + "; this library's linear and erf definitions",
         value="; ".join(parts) + " succeed after one step",
-        units=f"{units} runs each (seeds x d x m; {_SHARED_KEYS})", verdict=worst(verdicts),
+        units=_pooled_units(units, " each"), verdict=worst(verdicts),
     )
 
 
@@ -234,15 +245,15 @@ def _claim_k_sparse(store):
     rows = pooled[(pooled["n_steps"] == longest) & (pooled["k"] > 2)]
     parts, verdicts = [], []
     for r in rows.sort_values(["init", "k"]).itertuples():
-        text, (_, low, high) = _count(int(r.successes), int(r.runs), "runs")
+        text, (_, low, high) = _pooled_count(int(r.successes), r)
         parts.append(f"{r.init}, k = {r.k}: {text}")
         verdicts.append(rate_verdict(low, high))
     return dict(
         ours=f"k heads, {longest} normalised population steps, d = {_values(steps['d'])}, "
         f"m = {_values(steps['m'])}, {steps['seed'].nunique()} seeds",
         value="; ".join(parts) or "no k > 2 rows",
-        units=f"{int(rows['runs'].iloc[0]) if len(rows) else 0} runs (seeds x d x m; "
-        f"{_SHARED_KEYS}) per k",
+        units=(_pooled_units(next(rows.itertuples()), " per k") if len(rows)
+               else "no runs"),
         verdict=worst(verdicts),
     )
 

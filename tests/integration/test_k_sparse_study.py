@@ -281,3 +281,20 @@ def test_the_study_declares_its_headline(small, tmp_path):
     assert "k = 3, 10 steps: " in bullet and "d = 20, m = 32" in bullet
     small.to_csv(tmp_path / "k_sparse.csv", index=False)
     assert bullet in render_headline(tmp_path)
+
+
+def test_pooled_success_takes_the_seeds_as_units():
+    # Old pooled_success: a Wilson interval over runs, counting the 3 values
+    # of d of one seed (which share keys) as independent runs.
+    from skxor.studies._k_sparse import pooled_success
+    from skxor.studies._stats import wilson_interval
+
+    seeds = np.repeat(np.arange(8), 3)
+    wins = seeds < 6  # every run of a seed agrees
+    df = pd.DataFrame({"part": "steps", "k": 3, "d": np.tile([20, 100, 1000], 8), "m": 32,
+                       "n": 0, "n_steps": 1, "init": "antisymmetric", "seed": seeds,
+                       "success": wins, "specialised": wins, "limit_on_support": wins,
+                       "limit_distinct": wins})
+    row = pooled_success(df).iloc[0]
+    assert (row.successes, row.runs, row.seeds) == (18, 24, 8)
+    assert (row.success_low, row.success_high) == pytest.approx(wilson_interval(6, 8))

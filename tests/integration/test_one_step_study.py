@@ -319,7 +319,26 @@ def test_report_says_runs_pooled_over_d_share_keys(small):
     assert np.array_equal(small_keys, large_keys[:20])  # what the caveat states
     text = " ".join(report_one_step(small).split())
     assert "Runs of one seed at different d are not independent draws" in text
-    assert "may be too narrow" in text
+    assert "seeds as the independent units" in text
+
+
+def test_pooled_intervals_take_the_seeds_as_units():
+    # Old best_steps: a Wilson interval over runs, so 6 seeds x 5 values of d
+    # counted as 30 independent runs although a seed's runs share keys.
+    import pandas as pd
+
+    from skxor.studies._one_step import best_steps
+    from skxor.studies._stats import wilson_interval
+
+    seeds = np.repeat(np.arange(6), 5)
+    wins = np.isin(seeds, [0, 1, 2, 3])  # every run of a seed agrees
+    df = pd.DataFrame({"attention": "softmax", "n": 0, "d": np.tile([10, 20, 30, 40, 50], 6),
+                       "m": 16, "n_steps": 1, "step_length": 10.0, "seed": seeds,
+                       "success": wins, "specialised": wins, "loss_after_step": 0.0})
+    row = best_steps(df).iloc[0]
+    assert (row.successes, row.runs, row.seeds) == (20, 30, 6)
+    assert (row.success_low, row.success_high) == pytest.approx(wilson_interval(4, 6))
+    assert (row.specialised_low, row.specialised_high) == pytest.approx(wilson_interval(4, 6))
 
 
 @pytest.mark.parametrize("function", ["best_steps", "summarise_one_step"])

@@ -39,5 +39,5 @@ def headline(df):
         f"d = {values_text(int(d) for d in data['d'])}, "
         f"m = {values_text(int(m) for m in data['m'])}; "
         "success certified >= 99% accuracy, in runs = seeds x d x m; 95% Wilson "
-        "intervals): " + "; ".join(parts) + "."
+        "intervals with the seeds as the independent units): " + "; ".join(parts) + "."
     )

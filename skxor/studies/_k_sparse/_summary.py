@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from .._stats import bootstrap_loglog_slope, rate_with_interval
+from .._stats import bootstrap_loglog_slope, clustered_rate_interval, rate_with_interval
 
 def _steps(df):
     part = df[df["part"] == "steps"].copy()
@@ -186,8 +186,9 @@ def pooled_success(df):
         x m; every run draws its own support and initial queries, but for
         one seed and m the keys at a smaller d are the first rows of those
         at a larger d, and the T and the n of one seed share everything),
-        ``success``, ``success_low`` and ``success_high`` (Wilson 95 % over
-        runs, treated as independent: see the report's caveat).
+        ``seeds``, ``success``, ``success_low`` and ``success_high`` (95 %,
+        seeds as the independent units: see
+        :func:`~skxor.studies._stats.clustered_rate_interval`).
 
     Examples
     --------
@@ -201,8 +202,11 @@ def pooled_success(df):
     keys = ["k", "n", "init", "n_steps"]
     rows = []
     for key, group in part.groupby(keys, sort=True):
-        success, runs = _rate(group["success"], "success")
+        # Runs of one seed share keys across d: the seeds are the units.
+        rate, low, high, runs, seeds, _ = clustered_rate_interval(group["success"],
+                                                                  group["seed"])
         rows.append({**dict(zip(keys, key)), "successes": int(group["success"].sum()),
-                     "runs": runs, **success})
-    return pd.DataFrame(rows, columns=[*keys, "successes", "runs", "success", "success_low",
-                                       "success_high"])
+                     "runs": runs, "seeds": seeds, "success": rate, "success_low": low,
+                     "success_high": high})
+    return pd.DataFrame(rows, columns=[*keys, "successes", "runs", "seeds", "success",
+                                       "success_low", "success_high"])

@@ -114,7 +114,8 @@ def plot_one_step(df):
         rate (bottom) against d with Wilson 95% intervals, one series per
         attention type, n and T, each at its best step length
         (:func:`best_steps`), slightly offset in d so none hides another.
-        ``"step_length"``: success rate (Wilson 95%, pooled over d and m)
+        ``"step_length"``: success rate (pooled over d and m, 95% interval
+        with the seeds as the units)
         and median loss after the steps against the step length, one series
         per attention type, n and T: every step length tried.
         ``"attention_maps"``: both heads' weights after one population step
@@ -208,8 +209,8 @@ def plot_one_step(df):
                      label="loss of the zero output (1)")
     saxes[1].set_ylabel("median population loss after the steps\n(floored at 1e-12)")
     figure_legend(sweep, saxes, loc="outside lower center", ncols=4, fontsize="x-small")
-    sweep.suptitle(f"Step length swept per attention: {run_setting(df)}; bars: Wilson 95% over "
-                   "runs (seeds x d x m)", fontsize="small")
+    sweep.suptitle(f"Step length swept per attention: {run_setting(df)}; bars: 95% over "
+                   "runs (seeds x d x m) with the seeds as the units", fontsize="small")
 
     maps, support = attention_maps()
     heat = plot_attention_maps(

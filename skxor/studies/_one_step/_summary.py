@@ -3,7 +3,7 @@
 import pandas as pd
 
 from .._report import preset_text
-from .._stats import rate_with_interval
+from .._stats import clustered_rate_interval, rate_with_interval
 
 
 def _rate_columns(flags, name):
@@ -95,8 +95,11 @@ def best_steps(df):
     -------
     table : pandas.DataFrame
         One row per (attention, n, n_steps, step_length): ``successes``,
-        ``runs``, ``success_rate``, ``success_low``, ``success_high`` (Wilson
-        95% over runs), ``specialised`` (count), ``median_loss``,
+        ``runs``, ``seeds``, ``success_rate``, ``success_low``,
+        ``success_high`` (95%, seeds as the independent units: see
+        :func:`~skxor.studies._stats.clustered_rate_interval`),
+        ``specialised`` (count) with ``specialised_low`` and
+        ``specialised_high`` (its interval, likewise), ``median_loss``,
         ``median_max_weight`` and ``best`` (True at the best step length).
 
     Examples
@@ -113,18 +116,23 @@ def best_steps(df):
     keys = ["attention", "n", "n_steps", "step_length"]
     rows = []
     for key, group in cells.groupby(keys, sort=True):
-        rate, low, high, runs = rate_with_interval(group["success"])
+        # Runs of one seed share keys across d: the seeds are the units.
+        rate, low, high, runs, seeds, _ = clustered_rate_interval(group["success"],
+                                                                  group["seed"])
+        _, heads_low, heads_high, *_ = clustered_rate_interval(group["specialised"],
+                                                               group["seed"])
         rows.append({
             **dict(zip(keys, key)),
-            "successes": int(group["success"].sum()), "runs": runs,
+            "successes": int(group["success"].sum()), "runs": runs, "seeds": seeds,
             "success_rate": rate, "success_low": low, "success_high": high,
             "specialised": int(group["specialised"].sum()),
+            "specialised_low": heads_low, "specialised_high": heads_high,
             "median_loss": float(group["loss_after_step"].median()),
             "median_max_weight": (float(group["max_weight"].median())
                                   if "max_weight" in group else float("nan")),
         })
-    columns = [*keys, "successes", "runs", "success_rate", "success_low", "success_high",
-               "specialised", "median_loss", "median_max_weight"]
+    columns = [*keys, "successes", "runs", "seeds", "success_rate", "success_low", "success_high",
+               "specialised", "specialised_low", "specialised_high", "median_loss", "median_max_weight"]
     table = pd.DataFrame(rows, columns=columns)
     table["best"] = False
     for _, group in table.groupby(["attention", "n", "n_steps"], sort=False):
