@@ -354,3 +354,31 @@ def test_summaries_of_a_table_without_networks(df):
     assert "holds no random network" in report_random_init_sensitivity(refs)
     with pytest.raises(ValueError, match="holds no random network"):
         plot_random_init_sensitivity(refs)
+
+
+def test_figures_of_many_settings_keep_a_readable_key():
+    # Old figures: one legend entry per series; the stored full run (5 schemes
+    # x 4 shapes x 2 eps, 80 series) filled the figure with the legend and
+    # covered the data. Now a key of schemes, shapes, variants and eps.
+    from pathlib import Path
+
+    from skxor.studies._random_init._figures import FULL_LEGEND_MAX
+
+    from _figures import assert_legends_clear_of_titles
+
+    stored = (Path(__file__).resolve().parents[2] / "docs" / "results" / "data"
+              / "random_init_sensitivity" / "random_init_sensitivity.csv.gz")
+    table = pd.read_csv(stored)
+    nets = table[table["function"] == "transformer"]
+    figures = plot_random_init_sensitivity(table)
+    for name in ("zero_count", "shares", "diagnostic"):
+        texts = [t.get_text() for t in figures[name].legends[0].get_texts()]
+        assert len(texts) <= 2 * FULL_LEGEND_MAX, name
+        for init in nets["init"].unique():
+            assert f"init: {init}" in texts, (name, init)
+        for d in nets["d_model"].unique():
+            assert any(f"D={int(d)}," in t for t in texts), (name, d)
+        if name != "shares":
+            for eps in nets["layer_norm_eps"].unique():
+                assert any(t.startswith(f"eps = {eps:g}:") for t in texts), (name, eps)
+        assert_legends_clear_of_titles(figures[name])

@@ -38,6 +38,64 @@ def _series_styles(summary):
     return styles
 
 
+def _eps_width(eps, smallest):
+    """Line width and marker size: the smallest eps drawn thick, any other thin."""
+    return dict(lw=1.3, ms=4.5) if eps == smallest else dict(lw=0.6, ms=2.5)
+
+
+def _key_handles(styles, eps_values, variants):
+    """A legend that reads the styles: one entry per scheme, shape, variant and eps.
+
+    With every setting a series (5 schemes x 4 shapes x 2 eps x 2 variants
+    in the full preset), one entry per series would fill the figure.
+    """
+    from matplotlib.lines import Line2D
+
+    handles = {}
+    for (init, r, p, d, l), style in styles.items():
+        handles.setdefault(("scheme", init), Line2D(
+            [], [], color=style["color"], marker=style["marker"], ls="none",
+            label=f"init: {init}"))
+    for (init, r, p, d, l), style in styles.items():
+        handles.setdefault(("shape", r, p, d, l), Line2D(
+            [], [], color="gray", ls=style["ls"], label=f"{r}, {p}, D={d}, L={l}"))
+    for name, filled in variants:
+        handles[("variant", name)] = Line2D(
+            [], [], color="gray", marker="o", ls="none", mfc=None if filled else "none",
+            label=f"{name}: {'filled' if filled else 'hollow'} markers")
+    smallest = min(eps_values) if eps_values else 0.0
+    if len(eps_values) > 1:
+        for eps in eps_values:
+            handles[("eps", eps)] = Line2D(
+                [], [], color="gray", marker="o", label=f"eps = {eps:g}: "
+                + ("thick line" if eps == smallest else "thin line, small markers"),
+                **_eps_width(eps, smallest))
+    return list(handles.values())
+
+
+#: Up to this many labelled series a figure's legend lists each; beyond, a key.
+FULL_LEGEND_MAX = 12
+
+
+def _legend(fig, axes, styles, eps_values, variants, series):
+    """Below the panels, where it cannot cover a title.
+
+    Each series by its own label when there are at most
+    :data:`FULL_LEGEND_MAX`; otherwise a key (scheme, shape, variant, eps)
+    that reads every series' style, then the references.
+    """
+    handles = {}
+    for ax in np.atleast_1d(axes):
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    if sum(label in series for label in handles) > FULL_LEGEND_MAX:
+        key = _key_handles(styles, eps_values, variants)
+        handles = {**{h.get_label(): h for h in key},
+                   **{label: h for label, h in handles.items() if label not in series}}
+    fig.legend(handles=list(handles.values()), labels=list(handles),
+               loc="outside lower center", ncols=4, fontsize="x-small")
+
+
 def plot_random_init_sensitivity(df):
     """Figures: zero-sensitivity count, constant networks, why they are constant, profiles.
 
@@ -94,24 +152,32 @@ def plot_random_init_sensitivity(df):
     offsets = {s: float(offset(1.0, i, len(settings))) for i, s in enumerate(settings)}
     figures = {}
 
+    eps_values = sorted({float(e) for e in nets["layer_norm_eps"]}) if len(nets) else []
+    if eps_note:  # eps > 0 identical everywhere: drawn once
+        eps_values = eps_values[:1]
+
     def each_setting():
         for (init, r, p, d, l, eps), group in nets.groupby(SETTING, sort=False):
             key = (init, r, p, int(d), int(l))
+            width = _eps_width(float(eps), eps_values[0] if eps_values else 0.0)
             label = network_setting_label(init, r, p, d, l, None if eps_note else eps)
-            yield key, label, group.sort_values("n_bits")
+            yield key, label, {**styles[key], **width}, group.sort_values("n_bits")
+
+    series = set()
+
+    def named(label):
+        series.add(label)
+        return label
 
     # -- count of zero-sensitivity strings
     fig = Figure(figsize=(12.0, 4.4), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     for ax, logx in zip(axes, (False, True)):
-        for key, label, g in each_setting():
+        for key, label, style, g in each_setting():
             x = g["n_bits"] * offsets[key] if logx else g["n_bits"] + 8 * np.log2(offsets[key])
-            style = styles[key]
-            ax.plot(x, g["log10_zero_count"], ms=4, lw=1.2, label=f"{label}: all",
-                    **style)
-            ax.plot(x, g["nonconstant_log10_zero_count"], ms=4, lw=0.8, alpha=0.7,
-                    color=style["color"], marker=style["marker"], ls=":", mfc="none",
-                    label=f"{label}: non-constant")
+            ax.plot(x, g["log10_zero_count"], label=named(f"{label}: all"), **style)
+            ax.plot(x, g["nonconstant_log10_zero_count"], alpha=0.7, mfc="none",
+                    label=named(f"{label}: non-constant"), **style)
         if len(control):
             c = control.sort_values("n_bits")
             ax.plot(c["n_bits"], c["log10_zero_count"], "k*", ms=8,
@@ -131,9 +197,8 @@ def plot_random_init_sensitivity(df):
     axes[1].set_title("log N: polynomial growth is a straight line", fontsize="small")
     fig.suptitle(f"Random initialisation, {seeds} seeds per point.{eps_note}",
                  fontsize="small")
-    # Below the panels, where it cannot cover the title.
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3,
-               fontsize="xx-small")
+    _legend(fig, axes, styles, eps_values,
+            [("all networks", True), ("non-constant networks", False)], series)
     figures["zero_count"] = fig
 
     # -- shares
@@ -145,11 +210,11 @@ def plot_random_init_sensitivity(df):
         ("nonconstant_with_zero", "share with a zero-sensitivity string (non-constant)"),
     ]
     for ax, (column, title) in zip(axes, panels):
-        for key, label, g in each_setting():
+        for key, label, style, g in each_setting():
             x = g["n_bits"] * offsets[key]
             ax.errorbar(x, g[column], yerr=interval_errors(
-                g[column], g[f"{column}_low"], g[f"{column}_high"]),
-                ms=4, lw=1.0, capsize=2, label=label, **styles[key])
+                g[column], g[f"{column}_low"], g[f"{column}_high"]), capsize=2,
+                label=named(label), **style)
         if column != "constant" and len(control):
             c = control.sort_values("n_bits")
             ax.errorbar(c["n_bits"], c["with_zero"],
@@ -166,21 +231,17 @@ def plot_random_init_sensitivity(df):
         ax.set_ylabel("share of networks (Wilson 95% interval)")
     fig.suptitle(f"Random initialisation, {seeds} seeds per point.{eps_note}",
                  fontsize="small")
-    handles, labels = axes[1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=3, fontsize="xx-small")
+    _legend(fig, axes, styles, eps_values, [], series)
     figures["shares"] = fig
 
     # -- why constant
     fig = Figure(figsize=(12.0, 4.2), layout="constrained")
     axes = fig.subplots(1, 2)
-    for key, label, g in each_setting():
+    for key, label, style, g in each_setting():
         x = g["n_bits"] * offsets[key]
-        style = styles[key]
-        axes[0].plot(x, g["logit_offset_constant"], ms=4, lw=1.2,
-                     label=f"{label}: constant", **style)
-        axes[0].plot(x, g["logit_offset_nonconstant"], ms=4, lw=0.8, color=style["color"],
-                     marker=style["marker"], ls=":", mfc="none",
-                     label=f"{label}: non-constant")
+        axes[0].plot(x, g["logit_offset_constant"], label=named(f"{label}: constant"), **style)
+        axes[0].plot(x, g["logit_offset_nonconstant"], alpha=0.7, mfc="none",
+                     label=named(f"{label}: non-constant"), **style)
     axes[0].set_yscale("log")
     axes[0].set_ylabel("median |mean| / std of the logit T(x) over strings")
     axes[0].set_title("constant when the logit's offset dwarfs its spread", fontsize="small")
@@ -205,8 +266,8 @@ def plot_random_init_sensitivity(df):
     for ax in axes:
         log_axis(ax, ns, base=2)
         ax.set_xlabel("string length N")
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3,
-               fontsize="xx-small")
+    _legend(fig, axes[:1], styles, eps_values,
+            [("constant networks", True), ("non-constant networks", False)], series)
     figures["diagnostic"] = fig
 
     # -- mean profile per scheme, drawn by SensitivityProfileDisplay
