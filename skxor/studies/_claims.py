@@ -177,7 +177,7 @@ def _claim_parameters(store):
     from ._stats import format_slope
 
     table = store["table"]
-    slopes = parameter_slopes(table, n_boot=1000)
+    slopes = parameter_slopes(table)
     ours_model, theirs = "transformer_population_one_step", "ffnn"
     if ours_model not in slopes or theirs not in slopes:
         return dict(value="the one-step transformer or the FFNN is missing", verdict="not tested",

@@ -156,6 +156,21 @@ def test_claim_numbers_are_recomputed_from_the_stored_rows(store, claims):
             in by_id.loc["K1", "value"])
 
 
+def test_the_claims_intervals_are_those_of_the_study_pages(claims):
+    # Old claims and headline: the parameter-scaling slopes from 1 000
+    # bootstrap draws, the study page and its figure from 2 000, so the same
+    # slope read 0.13 [0.06, 0.21] in README and [0.06, 0.22] on its page.
+    intervals = re.compile(r"\d+\.\d+ \[\d+\.\d+, \d+\.\d+\]")
+    by_id = claims.set_index("id")
+    checked = 0
+    for claim_id in ("H1", "H2", "H3", "H5"):
+        page = (FRAGMENTS / f"{by_id.loc[claim_id, 'study']}.md").read_text()
+        for text in intervals.findall(by_id.loc[claim_id, "value"]):
+            assert text in page, (claim_id, text)
+            checked += 1
+    assert checked >= 6
+
+
 def test_the_documents_name_the_stored_preset(store):
     presets = {e["record"]["preset"] for e in store.values()}
     page = (ROOT / "docs/results/claims.rst").read_text()

@@ -12,7 +12,7 @@ def headline(df):
     """
     if df.empty:
         return "**Parameter scaling**: the table holds no rows; nothing to summarise."
-    slopes = parameter_slopes(df, n_boot=1000)
+    slopes = parameter_slopes(df)
     run = _run_params(df)
 
     def span(values):
