@@ -6,6 +6,12 @@ import sys
 sys.path.insert(0, os.path.abspath(".."))
 
 import skxor  # noqa: E402
+from skxor.studies import write_figures  # noqa: E402
+
+# Every stored study's figures, drawn from its stored table (docs/results/data)
+# for the page docs/results/generated/<study>.md; never committed.
+os.environ.setdefault("MPLBACKEND", "Agg")
+write_figures(root=os.path.abspath(".."))
 
 project = "skxor"
 author = "the skxor developers"
@@ -32,9 +38,10 @@ autodoc_default_options = {
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 templates_path = ["_templates"]
-# results/measured.rst is included by studies.rst, not a page of its own.
+# results/measured.rst is included by studies.rst, not a page of its own; the
+# figure snippets are included by the per-study pages.
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py.md5",
-                    "results/measured.rst"]
+                    "results/measured.rst", "results/generated/figures"]
 html_theme = "alabaster"
 html_static_path = []
 

@@ -28,6 +28,15 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     examples = sorted(p.stem for p in (DOCS.parent / "examples").glob("plot_*.py"))
     images = {p.name for p in (tmp_path / "html" / "_images").glob("sphx_glr_*_001.png")}
     assert examples and all(f"sphx_glr_{name}_001.png" in images for name in examples)
+    # Each stored study's page shows its figures, drawn from the stored table.
+    stored = sorted(p.name for p in (DOCS / "results" / "data").iterdir() if p.is_dir())
+    assert stored
+    for study in stored:
+        page = (tmp_path / "html" / "results" / "generated" / f"{study}.html").read_text()
+        shown = re.findall(rf'<img[^>]+src="[./]*_images/{study}_(\w+)\.png"', page)
+        assert shown, f"{study}: no figure on its page"
+        assert all((tmp_path / "html" / "_images" / f"{study}_{n}.png").stat().st_size > 1000
+                   for n in shown)
 
 
 def test_attention_display_example_shows_what_its_caption_says(monkeypatch):

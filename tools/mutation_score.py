@@ -67,6 +67,13 @@ MODULES = {
         "tests/unit/test_sparse_xor_input.py",
         "tests/reliability/test_failure_injection.py",
     ],
+    # The encoding reader moved here from _validation.py (detect_encoding,
+    # to_bits, to_spins, check_strings).
+    "skxor/_utils/_encoding.py": [
+        "tests/unit/test_encoding.py",
+        "tests/unit/test_validation_mutants.py",
+        "tests/unit/test_conventions.py",
+    ],
 }
 
 

@@ -1,7 +1,7 @@
 """Reproducible studies: checkpointed sweeps, tables and figures; your own with :class:`Study`."""
 
 from ._cost import dry_run_text, estimate
-from ._publish import claims_table, publish
+from ._publish import claims_table, publish, write_figures
 from ._headline import render_headline, write_headline
 from ._k_sparse import k_sparse, plot_k_sparse, report_k_sparse
 from ._one_step import (
@@ -51,6 +51,7 @@ __all__ = [
     "dry_run_text",
     "estimate",
     "publish",
+    "write_figures",
     "render_headline",
     "write_headline",
     "plot_zero_sensitivity_bound",
