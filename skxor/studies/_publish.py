@@ -254,7 +254,11 @@ def _claims_rst(claims, store):
         "its interval lies below 4, not reproduced when above. The random-function control "
         "(K2): reproduced when 1 - 1/e lies in the interval, in part within 0.05 of it. "
         "*Not tested*: no stored rows measure it. Intervals are Wilson 95% unless said; "
-        "units are the independent draws named in each row.", "",
+        "units are the independent draws named in each row. Where runs pooled over d and m "
+        "share a seed's keys (H1, H3, H4, H6), the seeds are the units: the Wilson interval "
+        "at the design-effect sample size of runs clustered by seed (Korn and Graubard, "
+        "1998), which is the Wilson interval over the seeds where every run agrees "
+        "(``skxor.studies._stats.clustered_rate_interval``).", "",
         ".. list-table::", "   :header-rows: 1", "   :widths: 5 14 18 18 18 22 10 8", "",
         "   * - id", "     - claim (paper)", "     - paper's setting", "     - the claim, in our "
         "words", "     - our setting", "     - measured (units)", "     - verdict",
