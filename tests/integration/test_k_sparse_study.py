@@ -298,3 +298,16 @@ def test_pooled_success_takes_the_seeds_as_units():
     row = pooled_success(df).iloc[0]
     assert (row.successes, row.runs, row.seeds) == (18, 24, 8)
     assert (row.success_low, row.success_high) == pytest.approx(wilson_interval(6, 8))
+
+
+@pytest.mark.parametrize("seeds, rough", [(5, True), (10, False)])
+def test_headline_is_rough_only_below_ten_seeds(seeds, rough):
+    # Old headline: "rough" whatever the number of seeds.
+    from skxor.studies._k_sparse import headline
+
+    df = pd.DataFrame({"part": "steps", "k": 2, "d": 20, "m": 32, "n": 0, "n_steps": 1,
+                       "init": "antisymmetric", "seed": range(seeds), "success": True,
+                       "specialised": True, "limit_on_support": True,
+                       "limit_distinct": True, "preset": "full"})
+    assert ("(rough: full preset" in headline(df)) is rough
+    assert "full preset" in headline(df)

@@ -1,6 +1,6 @@
 """The k-sparse study's bullet in ``skxor headline``, every number from its table."""
 
-from .._report import values_text
+from .._report import ROUGH_BELOW_SEEDS, values_text
 from .._stats import format_interval
 from ._summary import _steps, pooled_success
 
@@ -35,7 +35,8 @@ def headline(df):
         parts.append(f"{init} initial queries: " + ", ".join(each))
     seeds = data["seed"].nunique()
     return (
-        f"{title} (rough: {preset}; {kind}, {seeds} seeds, "
+        f"{title} ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{preset}; {kind}, "
+        f"{seeds} seeds, "
         f"d = {values_text(int(d) for d in data['d'])}, "
         f"m = {values_text(int(m) for m in data['m'])}; "
         "success certified >= 99% accuracy, in runs = seeds x d x m; 95% Wilson "

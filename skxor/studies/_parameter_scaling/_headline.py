@@ -1,5 +1,6 @@
 """The parameter-scaling study's bullet in ``skxor headline``, every number from its table."""
 
+from .._report import ROUGH_BELOW_SEEDS
 from .._stats import format_slope
 from ._cells import DISPLAY_NAMES, MODELS
 from ._summary import _run_params, parameter_slopes
@@ -43,7 +44,7 @@ def headline(df):
         parts.append(text)
     seeds = int(df["seeds"].min())
     return (
-        f"**Parameter scaling** ({'rough: ' if seeds < 8 else ''}{seeds} seeds per size, each "
+        f"**Parameter scaling** ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per size, each "
         f"size with its own; needed = the smallest size at which at least "
         f"{run['success_share']:.0%} of its seeds reach {run['threshold']:.0%} test accuracy; "
         "log-log slope of the trainable parameters needed against "

@@ -7,7 +7,7 @@ import pandas as pd
 from scipy import optimize, stats
 
 from ..._utils._docstrings import fill_doc
-from .._report import preset_text
+from .._report import ROUGH_BELOW_SEEDS, preset_text
 from .._stats import check_confidence, check_n_boot, rate_with_interval
 
 #: The columns fixing a learning curve's grid, test split and target: tables
@@ -491,4 +491,4 @@ def run_setting(df):
 
 def _is_rough(df):
     seeds = int(df.groupby(["model", "d"])["seed"].nunique().min())
-    return seeds < 10 or df["d"].nunique() < 6, seeds
+    return seeds < ROUGH_BELOW_SEEDS or df["d"].nunique() < 6, seeds
