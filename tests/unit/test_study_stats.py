@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from skxor.studies._stats import (
     bootstrap_loglog_slope,
@@ -156,8 +157,32 @@ def test_clustered_interval_covers_where_wilson_over_runs_does_not():
     assert clustered >= 0.9 and naive < 0.8
 
 
+@pytest.mark.parametrize("flags, seeds, n_eff", [
+    # Worked by hand: rate 1/2; k_g - rate n_g = 1, 0, -1, 0; sandwich variance
+    # 4/3 * 2/64 = 1/24; n_eff = (1/4) / (1/24) = 6, between 4 seeds and 8 runs.
+    ([1, 1, 1, 0, 0, 0, 1, 0], [0, 0, 1, 1, 2, 2, 3, 3], 6.0),
+    # Rate 3/4; residuals 1/2, -1/2; variance 2/1 * (1/2)/16 = 1/16; n_eff = 3.
+    ([1, 1, 1, 0], [0, 0, 1, 1], 3.0),
+    # Every seed exactly at the pooled rate: no between-seed variance, n_eff = n.
+    ([1, 0, 1, 0, 1, 0], [0, 0, 1, 1, 2, 2], 6.0),
+    # One seed: one unit, whatever its runs.
+    ([1, 0, 1], [0, 0, 0], 1.0),
+])
+def test_clustered_interval_at_the_hand_computed_effective_size(flags, seeds, n_eff):
+    rate, low, high, n, groups, got = clustered_rate_interval(np.array(flags, bool), seeds)
+    assert got == pytest.approx(n_eff) and n == len(flags)
+    # Wilson's closed form at that size (scipy's, where the size is whole).
+    z = stats.norm.ppf(0.975)
+    centre = (rate + z**2 / (2 * n_eff)) / (1 + z**2 / n_eff)
+    half = z * np.sqrt(rate * (1 - rate) / n_eff + z**2 / (4 * n_eff**2)) / (1 + z**2 / n_eff)
+    assert (low, high) == pytest.approx((centre - half, centre + half))
+    if float(rate * n_eff).is_integer():
+        assert (low, high) == pytest.approx(wilson_interval(round(rate * n_eff), int(n_eff)))
+
+
 def test_clustered_interval_input_checks():
     assert np.isnan(clustered_rate_interval([], [])[0])
+    assert clustered_rate_interval([], [])[3:5] == (0, 0)
     with pytest.raises(ValueError, match="one entry per run"):
         clustered_rate_interval([True, False], [0])
     with pytest.raises(ValueError, match="confidence"):
