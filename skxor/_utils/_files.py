@@ -1,8 +1,28 @@
-"""Output folders: created and probed for writing before any work starts."""
+"""Output folders (created and probed for writing before any work starts) and study tables."""
 
 import os
 import tempfile
 from pathlib import Path
+
+
+def read_table(path):
+    """A study table written as CSV (plain or gzipped), read in one piece.
+
+    pandas infers each column's type chunk by chunk by default, so a long
+    column whose first rows are empty (e.g. a k_sparse flag that only
+    steps rows carry) can come back as text in one chunk and booleans in
+    another; reading the whole file at once gives every column one type.
+
+    Examples
+    --------
+    >>> import io
+    >>> from skxor._utils._files import read_table
+    >>> read_table(io.StringIO("d,success\\n10,True\\n20,\\n")).dtypes.tolist()
+    [dtype('int64'), dtype('O')]
+    """
+    import pandas as pd
+
+    return pd.read_csv(path, low_memory=False)
 
 
 def prepare_out_dir(out_dir, name="out_dir"):

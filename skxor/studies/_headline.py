@@ -10,8 +10,7 @@ users read are the figures the quick presets produce (a test checks this).
 import re
 from pathlib import Path
 
-import pandas as pd
-
+from .._utils._files import read_table
 from ._blocks import replace_between
 
 #: Lines that delimit the generated block, per file type.
@@ -77,7 +76,7 @@ def render_headline(folder, fmt="md"):
         path = folder / f"{name}.csv"
         if not path.exists():
             continue
-        table = pd.read_csv(path)
+        table = read_table(path)
         # The headline states one setting's figures: never pool several.
         settings = table["setting"].nunique(dropna=False) if "setting" in table else 1
         if settings > 1:

@@ -33,8 +33,8 @@ import json
 import re
 from pathlib import Path
 
-import pandas as pd
 
+from .._utils._files import read_table
 from ._blocks import replace_between
 from ._claims import THRESHOLD, _preset, claims_table
 
@@ -90,7 +90,7 @@ def load_store(data):
         found = [data / name / f"{name}{ext}" for ext in (".csv", ".csv.gz")]
         path = next((p for p in found if p.exists()), None)
         if path is not None:
-            store[name] = {"table": pd.read_csv(path), "record": latest_record(record_path(path)),
+            store[name] = {"table": read_table(path), "record": latest_record(record_path(path)),
                            "path": path}
     return store
 

@@ -45,7 +45,7 @@ import pandas as pd
 from joblib import effective_n_jobs
 
 from .._utils._docstrings import fill_doc
-from .._utils._files import prepare_out_dir
+from .._utils._files import prepare_out_dir, read_table
 from .._version import __version__
 from ._floor import collect_floor, describe_floor
 from ._record import (
@@ -107,7 +107,7 @@ def merge_tables(path, new, key):
     if not path.exists():
         return new, 0
     try:
-        old = pd.read_csv(path)
+        old = read_table(path)
     except (OSError, ValueError) as exc:
         _set_aside(path, f"could not be read ({exc})")
         return new, 0
@@ -116,7 +116,7 @@ def merge_tables(path, new, key):
         _set_aside(path, f"has no column(s) {missing} to merge on")
         return new, 0
     # Round-trip the new rows through CSV so both sides parse alike.
-    fresh = pd.read_csv(io.StringIO(new.to_csv(index=False)))
+    fresh = read_table(io.StringIO(new.to_csv(index=False)))
     both = pd.concat([old, fresh], ignore_index=True)
     kept = ~both.duplicated(subset=list(key), keep="last")
     replaced = int((~kept.iloc[: len(old)]).sum())
@@ -216,7 +216,7 @@ def _backfill_setting(path, study):
     the table is left as it is, and :func:`merge_tables` sets it aside.
     """
     try:
-        old = pd.read_csv(path)
+        old = read_table(path)
     except (OSError, ValueError):
         return
     names = list(study.setting)

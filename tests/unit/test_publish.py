@@ -38,6 +38,17 @@ def _one_study_repository(tmp_path, study):
     return next((tmp_path / DATA_DIR / study).glob(f"{study}.csv*"))
 
 
+def test_the_store_reads_each_column_with_one_type():
+    # Old load_store: pandas' chunked type inference warned on the stored
+    # k_sparse table (a flag column text in one chunk, booleans in another).
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.DtypeWarning)
+        store = load_store(ROOT / DATA_DIR)
+    assert "k_sparse" in store
+
+
 def test_every_study_has_a_stored_run_with_its_record(store):
     assert list(store) == list(STUDIES)
     for name, entry in store.items():
