@@ -257,7 +257,8 @@ def _claims_rst(claims, store):
         "units are the independent draws named in each row. Where runs pooled over d and m "
         "share a seed's keys (H1, H3, H4, H6), the seeds are the units: the Wilson interval "
         "at the design-effect sample size of runs clustered by seed (Korn and Graubard, "
-        "1998), which is the Wilson interval over the seeds where every run agrees "
+        "1998): the Wilson interval over the seeds where all runs of each seed agree, over the "
+        "runs where no seed differs from the pooled rate (a rate of 0 or 1) "
         "(``skxor.studies._stats.clustered_rate_interval``).", "",
         ".. list-table::", "   :header-rows: 1", "   :widths: 5 14 18 18 18 22 10 8", "",
         "   * - id", "     - claim (paper)", "     - paper's setting", "     - the claim, in our "

@@ -25,8 +25,10 @@ POOLED_OVER_D_CAVEAT = (
     "keys at a smaller d are the first rows of those at a larger d. Intervals pooled "
     "over d and m therefore take the seeds as the independent units: a Wilson interval "
     "at the design-effect sample size of runs clustered by seed (Korn and Graubard, "
-    "1998), never narrower than the Wilson interval over runs and, where every run "
-    "agrees, the Wilson interval over seeds. The per-d rows do not share keys."
+    "1998), never narrower than the Wilson interval over runs and, where all runs of "
+    "each seed agree, the Wilson interval over seeds; where no seed differs from the "
+    "pooled rate (a rate of 0 or 1) the design effect is taken as 1. The per-d rows do "
+    "not share keys."
 )
 
 __all__ = [
@@ -163,9 +165,14 @@ def clustered_rate_interval(flags, clusters, confidence=0.95):
     (sandwich) variance of the pooled rate, ``G / (G - 1) * sum_g (k_g -
     rate n_g)**2 / n**2`` over the ``G`` clusters (Korn and Graubard, 1998).
     ``n_eff`` is kept between ``G`` and ``n``: the interval is never
-    narrower than Wilson's over all runs, and where the clusters hold no
-    information beyond their count (perfect agreement within each cluster,
-    or a rate of 0 or 1) it is Wilson's over the ``G`` clusters.
+    narrower than Wilson's over all runs, and where every run of a seed
+    agrees it is Wilson's over the ``G`` seeds. Where the seeds show no
+    variation about the pooled rate (``v = 0``, e.g. a rate of 0 or 1) they
+    carry no information on how the runs of a seed correlate, and the
+    design effect is taken as 1 (``n_eff = n``), the convention of survey
+    software (e.g. SAS's ``PROC SURVEYFREQ``): otherwise 359 successes in
+    360 runs would get a narrower interval than 360 in 360. One seed is
+    one unit (``n_eff = 1``).
 
     Parameters
     ----------
@@ -211,10 +218,12 @@ def clustered_rate_interval(flags, clusters, confidence=0.95):
     rate = float(flags.mean())
     variance = (groups / (groups - 1) * np.sum((k_g - rate * n_g) ** 2) / n**2
                 if groups > 1 else 0.0)
-    if variance > 0:
+    if groups == 1:
+        n_eff = 1.0
+    elif variance > 0:
         n_eff = float(np.clip(rate * (1 - rate) / variance, groups, n))
-    else:
-        n_eff = float(groups if rate in (0.0, 1.0) or groups == 1 else n)
+    else:  # no variation between seeds to estimate a design effect from
+        n_eff = float(n)
     low, high = _wilson_bounds(rate, n_eff, confidence)
     return rate, low, high, n, groups, n_eff
 

@@ -122,12 +122,19 @@ def test_clustered_interval_is_wilson_over_seeds_when_runs_of_a_seed_agree():
 
 
 @pytest.mark.parametrize("value", [False, True])
-def test_clustered_interval_at_rate_zero_or_one_counts_the_seeds(value):
-    seeds = np.repeat(np.arange(30), 35)
-    rate, low, high, *_ = clustered_rate_interval(np.full(seeds.size, value), seeds)
-    k = 30 if value else 0
-    assert (low, high) == pytest.approx(wilson_interval(k, 30), abs=1e-12)
+def test_clustered_interval_at_rate_zero_or_one_is_wilson_over_runs(value):
+    # No seed differs from the pooled rate: no design effect can be
+    # estimated, and it is taken as 1 (else 360/360 would get a wider
+    # interval than 359/360).
+    seeds = np.repeat(np.arange(20), 18)
+    rate, low, high, n, groups, n_eff = clustered_rate_interval(np.full(seeds.size, value), seeds)
+    assert (n, groups, n_eff) == (360, 20, 360.0)
+    assert (low, high) == pytest.approx(wilson_interval(360 if value else 0, 360), abs=1e-12)
     assert (low == 0.0) if not value else (high == 1.0)
+    one_off = np.full(seeds.size, value)
+    one_off[0] = not value
+    _, off_low, off_high, *_ = clustered_rate_interval(one_off, seeds)
+    assert (off_high - off_low) >= (high - low) - 1e-12
 
 
 def test_clustered_interval_never_narrower_than_wilson_over_runs():
