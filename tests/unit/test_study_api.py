@@ -1,5 +1,6 @@
 """The public Study API: defaults built from the declaration, validation, loading a file."""
 
+import re
 import textwrap
 from numbers import Real
 
@@ -8,7 +9,7 @@ import pytest
 from sklearn.utils._param_validation import Interval, InvalidParameterError
 
 from skxor.cli import main
-from skxor.studies import STUDIES, Grid, Study, load_study, render_headline
+from skxor.studies import STUDIES, Grid, Study, get_study, load_study, render_headline
 from skxor.studies._parameters import POSITIVE
 
 
@@ -254,3 +255,17 @@ def test_list_shows_a_registered_study(monkeypatch, capsys):
     monkeypatch.setitem(STUDIES, "coin", coin_study())
     assert main(["list"]) == 0
     assert "coin\n    A coin." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", sorted(STUDIES))
+def test_each_study_function_documents_every_preset(name):
+    # Old docstrings of random_init_sensitivity and zero_sensitivity_bound
+    # described their former full preset after it had become ``paper``.
+    import skxor.studies
+
+    doc = getattr(skxor.studies, name).__doc__
+    line = next(line for line in doc.splitlines() if line.strip().startswith("preset :"))
+    listed = re.findall(r'"(\w+)"', line.split("default=")[0])
+    assert sorted(listed) == sorted(get_study(name).presets)
+    for preset in get_study(name).presets:
+        assert f"``{preset}``" in doc, preset

@@ -143,17 +143,20 @@ random_init_sensitivity = STUDY.function(
 
     Parameters
     ----------
-    preset : {"quick", "full"}, default="quick"
+    preset : {"quick", "full", "paper"}, default="quick"
         ``quick`` (rough, 5 seeds): N in {4, 6, 8, 10} exhaustively and
         {16, 32} from 64 sampled strings, D = 16, L = 1, eps in {0, 1e-5},
         Köver et al.'s four schemes and PyTorch's default, eos read-out,
         sinusoidal positions, 200 random functions per exhaustive N.
-        ``full``: N = 4..20 exhaustively plus 24, 32, 48, 64 from 2000
-        strings, D in {16, 64}, L in {1, 2, 4}, read-outs eos / last / cls,
-        sinusoidal and learned positions, 20 seeds: 151 200 networks, far
-        too many for a laptop (see docs/results/measured.rst for measured
-        costs); run it with ``n_jobs``, a dask ``scheduler`` and a
-        ``checkpoint_dir``, or narrow it with overrides.
+        ``full`` (what the documents cite; about 36 min on 2 cores): N =
+        4..16 exhaustively plus 24, 32, 64 from 500 strings, D in {16, 64},
+        L in {1, 2}, the same schemes, read-out and positions, 20 seeds:
+        4 000 networks at each eps, 1 000 random functions per exhaustive N.
+        ``paper`` (the variations too): N = 4..20 exhaustively plus 24, 32,
+        48, 64 from 2 000 strings, L up to 4, read-outs eos / last / cls,
+        sinusoidal and learned positions; about 200 CPU-hours (``skxor run
+        random_init_sensitivity --preset paper --dry-run``), for ``n_jobs``,
+        a dask ``scheduler`` and a ``checkpoint_dir``.
     %(study_options)s
     **overrides
         Replace preset entries: ``n_bits``, ``d_model``, ``n_layers``,

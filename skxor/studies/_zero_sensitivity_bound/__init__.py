@@ -105,9 +105,9 @@ PRESETS = {
 STUDY = Study(
     name="zero_sensitivity_bound",
     description=(
-        "Köver et al.'s Theorem 4.5 measured: the number of zero-sensitivity strings "
-        "of random transformers (eps 0 and 1e-5, D, L, many seeds, N up to 1024) "
-        "against the bound N^((D-1)/(2L) - 5), the share of networks with one "
+        "Köver et al.'s Theorem 4.5 compared with random transformers: the number of "
+        "zero-sensitivity strings (eps 0 and 1e-5, D, L, many seeds, N up to 256 in "
+        "the full preset) against the bound N^((D-1)/(2L) - 5), the share of networks with one "
         "(Clopper-Pearson) and the share of constant networks."
     ),
     parameters=PARAMETERS,
@@ -133,16 +133,17 @@ zero_sensitivity_bound = STUDY.function(
 
     Parameters
     ----------
-    preset : {"quick", "full"}, default="quick"
+    preset : {"quick", "full", "paper"}, default="quick"
         ``quick`` (rough, 4 seeds): N in {4, 8, 10} exhaustively and 32
         from 16 sampled strings, D in {8, 32}, L in {1, 2}, eps in {0,
-        1e-5}. ``full`` (the issue's design): N = 4..20 exhaustively and
-        32..1024 from 10 000 strings each, D in {8, 16, 32, 64}, L in {1,
-        2, 4}, eps in {0, 1e-5}, 100 seeds: 36 000 networks; the sampled
-        profiles at large N dominate (see docs/results/measured.rst for the
-        measured cost per network) -- far beyond one machine's CPUs, so run
-        it with a dask ``scheduler``, ``n_jobs``, a ``checkpoint_dir`` and
-        ``device="cuda"``, or narrow it with overrides.
+        1e-5}. ``full`` (what the documents cite; about 35 min on 2 cores):
+        N = 4..16 exhaustively and 32..256 from 300 strings each, D in {8,
+        16, 32, 64}, L in {1, 2}, 20 seeds: 1 760 networks at each eps.
+        ``paper`` (the lengths and seed counts the theorem speaks about): N
+        to 20 exhaustively and to 1024 from 10 000 strings, L up to 4, 100
+        seeds; far beyond one machine (``skxor run zero_sensitivity_bound
+        --preset paper --dry-run`` estimates it), for a dask ``scheduler``,
+        ``n_jobs``, a ``checkpoint_dir`` and ``device="cuda"``.
     %(study_options)s
     **overrides
         Replace preset entries: ``n_bits``, ``d_model``, ``n_layers``,
