@@ -99,10 +99,11 @@ training_sensitivity = STUDY.function(
         ``quick`` (about a minute; rough, 2 seeds): N in {4, 6, 8}, D = 16,
         L = 2, at most 150 AdamW steps of 32 strings, in the library's model
         setting and in Köver et al.'s with Xavier-uniform init.
-        ``full`` (the setting published in docs/results/measured.rst; about
-        50 minutes with ``n_jobs=2``): the library's model setting only, N
-        in {4, 8, 16, 32, 64, 128}, D = 16, L = 2, at most 600 steps of 32
-        strings (learning rate 0.003), 5 seeds. ``paper``: as ``full``, in
+        ``full`` (what the documents cite; about 15 minutes with
+        ``n_jobs=2``): the library's model setting and Köver et al.'s with
+        Xavier-uniform init, each labelled, N in {4, 8, 16, 32, 64, 128}, D =
+        16, L = 2, at most 600 steps of 32 strings (learning rate 0.003), 5
+        seeds. ``paper``: as ``full``, in
         the library's setting and in Köver et al.'s with each of their four
         init schemes, MAJORITY with up to 6000 steps (many hours on 2 cores;
         run it with ``n_jobs``, a dask ``scheduler`` or ``device="cuda"``,
