@@ -99,7 +99,7 @@ training_sensitivity = STUDY.function(
         ``quick`` (about a minute; rough, 2 seeds): N in {4, 6, 8}, D = 16,
         L = 2, at most 150 AdamW steps of 32 strings, in the library's model
         setting and in Köver et al.'s with Xavier-uniform init.
-        ``full`` (what the documents cite; about 15 minutes with
+        ``full`` (what the documents cite; about 6 minutes with
         ``n_jobs=2``): the library's model setting and Köver et al.'s with
         Xavier-uniform init, each labelled, N in {4, 8, 16, 32, 64, 128}, D =
         16, L = 2, at most 600 steps of 32 strings (learning rate 0.003), 5
