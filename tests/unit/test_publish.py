@@ -95,7 +95,7 @@ def test_any_edited_stored_value_changes_the_measured_page(tmp_path):
 def test_a_gzipped_stored_table_gives_the_same_numbers(tmp_path):
     import gzip
 
-    path = _one_study_repository(tmp_path, "parameter_scaling")  # stored as plain CSV
+    path = _one_study_repository(tmp_path, "training_sensitivity")  # stored as plain CSV
     assert path.suffix == ".csv"
     publish(DATA_DIR, tmp_path, write=True)
     path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes()))
@@ -104,7 +104,7 @@ def test_a_gzipped_stored_table_gives_the_same_numbers(tmp_path):
     # Only the file name, its size and checksum (measured.rst), the link (claims.rst)
     # and the file named on the study's page.
     assert {p.name for p in differences} == {"measured.rst", "claims.rst",
-                                             "parameter_scaling.md"}
+                                             "training_sensitivity.md"}
 
 
 def test_stored_runs_match_the_presets_in_code(store):
@@ -261,7 +261,7 @@ def test_an_edited_stored_row_changes_its_study_page(tmp_path):
 
 
 def test_a_page_of_a_study_no_longer_stored_is_reported_and_removed(tmp_path):
-    _one_study_repository(tmp_path, "zero_sensitivity_bound")
+    _one_study_repository(tmp_path, "training_sensitivity")  # a small store: fast
     publish(DATA_DIR, tmp_path, write=True)
     stale = tmp_path / "docs/results/generated/one_step.md"
     stale.write_text("# an old page\n")
