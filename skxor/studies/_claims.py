@@ -28,17 +28,22 @@ VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "not tested")
 # -- rendering helpers ---------------------------------------------------------------
 
 
+def _count_text(k, n, unit, low, high):
+    """``"k/n unit = rate [low, high]"`` and the numbers behind it."""
+    return f"{k}/{n} {unit} = {format_interval(k / n, low, high)}", (k / n, low, high)
+
+
 def _count(k, n, unit, method="wilson"):
     if not n:
         return f"0 {unit}", (math.nan, math.nan, math.nan)
     low, high = (wilson_interval if method == "wilson" else clopper_pearson_interval)(k, n)
-    return f"{k}/{n} {unit} = {format_interval(k / n, low, high)}", (k / n, low, high)
+    return _count_text(k, n, unit, low, high)
 
 
 def _pooled_count(k, row, low="success_low", high="success_high"):
     """A rate pooled over d and m, with the seed-clustered interval its table holds."""
-    n, lo, hi = int(row.runs), float(getattr(row, low)), float(getattr(row, high))
-    return (f"{k}/{n} runs = {format_interval(k / n, lo, hi)}", (k / n, lo, hi))
+    return _count_text(k, int(row.runs), "runs", float(getattr(row, low)),
+                       float(getattr(row, high)))
 
 
 def _pooled_units(row, each=""):
