@@ -1,9 +1,9 @@
 """Dry runs (cells and estimated cost, nothing computed), run records and report data lines."""
 
 import json
-import time
 
 import pytest
+import torch
 
 from skxor.cli import main
 from skxor.studies import STUDIES, estimate, get_study, run_studies
@@ -35,14 +35,18 @@ def test_a_dry_run_counts_the_cells_the_run_computes(tiny_run, capsys):
     assert not (tiny_run / "dry").exists()  # nothing computed, nothing written
 
 
-def test_dry_runs_of_every_preset_take_under_a_second():
+def test_dry_runs_of_every_preset_compute_nothing(monkeypatch):
+    # A dry run only lists cells: no network is ever evaluated. (How long it takes is
+    # a speed question, not a test's: CI machines are shared and noisy.)
+    def refuse(*args, **kwargs):
+        raise AssertionError("a dry run evaluated a network")
+
+    monkeypatch.setattr(torch.nn.Module, "__call__", refuse)
     model = CostModel()
     for name, study in STUDIES.items():
         for preset in study.presets:
-            start = time.process_time()
             e = estimate(name, preset, model=model)
-            assert time.process_time() - start < 1.0, (name, preset)
-            assert e["cells"] > 0 and e["cpu_seconds"] > 0
+            assert e["cells"] > 0 and e["cpu_seconds"] > 0, (name, preset)
 
 
 def test_the_cost_model_scales_with_the_cells_parameters():
