@@ -199,18 +199,26 @@ def _runs_rst(store, data):
         "", ".. list-table:: Stored runs, under docs/results/data/",
         "   :header-rows: 1", "",
         "   * - study", "     - preset", "     - rows", "     - cells", "     - wall time (s)",
-        "     - workers", "     - size (kB)", "     - commit", "     - date (UTC)",
-        "     - table's sha256 (first 16)",
+        "     - dry-run estimate (s)", "     - workers", "     - size (kB)", "     - commit",
+        "     - date (UTC)", "     - table's sha256 (first 16)",
     ]
+    ratios, bounded = [], []
     for name, entry in store.items():
         r = entry["record"] or {}
         cells = r.get("cells", {})
         size = sum(p.stat().st_size for p in (Path(data) / name).glob("*") if p.is_file())
+        predicted, upper_bound = _dry_run_seconds(name, r)
+        if upper_bound:
+            bounded.append(name)
+        if predicted and isinstance(r.get("seconds"), (int, float)):
+            ratios.append(r["seconds"] / predicted)
         lines += [
             f"   * - ``{name}/{entry['path'].name}``", f"     - {_preset(entry)}",
             f"     - {len(entry['table'])}",
             f"     - {cells.get('computed', 0) + cells.get('loaded', 0) if cells else '-'}",
-            f"     - {r.get('seconds', '-')}", f"     - {r.get('workers', '-')}",
+            f"     - {r.get('seconds', '-')}",
+            f"     - {'-' if predicted is None else f'{predicted:.0f}'}",
+            f"     - {r.get('workers', '-')}",
             f"     - {size / 1000:.0f}", f"     - ``{str(r.get('commit', 'unknown'))[:12]}``",
             f"     - {r.get('started', '-')}",
             f"     - ``{hashlib.sha256(entry['path'].read_bytes()).hexdigest()[:16]}``",
@@ -218,8 +226,35 @@ def _runs_rst(store, data):
     presets = sorted({_preset(e) for e in store.values()})
     lines += ["", f"Stored presets: {', '.join(presets)}; total size "
               f"{store_size(data) / 1000:.0f} kB. The checksum ties this page to the exact "
-              "stored rows: any edited row changes it.", ""]
-    return "\n".join(lines)
+              "stored rows: any edited row changes it."]
+    if ratios:
+        lines += ["", "The dry-run estimate is what ``skxor run STUDY --preset NAME --dry-run "
+                  "--n-jobs WORKERS`` predicts for the run's own preset and overrides, from the "
+                  "cost model calibrated on a 2-core machine "
+                  "(``skxor/studies/data/costs.csv``); the measured wall time was "
+                  f"{min(ratios):.2f} to {max(ratios):.2f} times the estimate over these "
+                  f"{len(ratios)} runs."]
+        if bounded:
+            lines[-1] += (f" For {', '.join(bounded)} the dry run counts every cell the "
+                          "run may try (an upper bound: the run stops trying sizes once its "
+                          "rule is met), and still estimates less.")
+    return "\n".join(lines + [""])
+
+
+def _dry_run_seconds(name, record):
+    """The dry run's wall-time estimate for a stored run and whether its cell count is an
+    upper bound ((None, False) where it cannot be made: no record, or a preset or
+    override this version no longer has)."""
+    from ._cost import estimate
+
+    if not record.get("preset"):
+        return None, False
+    try:
+        e = estimate(name, record["preset"], record.get("overrides") or None,
+                     n_jobs=record.get("workers") or 1)
+    except (KeyError, TypeError, ValueError):
+        return None, False
+    return e["wall_seconds"], e["upper_bound"]
 
 
 def _claims_md(claims):

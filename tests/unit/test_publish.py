@@ -133,6 +133,27 @@ def test_each_run_record_counts_the_cells_the_cost_model_lists(store):
             assert done == counted, name
 
 
+def test_the_stored_runs_table_puts_the_dry_run_estimate_beside_the_wall_time(store):
+    from skxor.studies._cost import estimate
+    from skxor.studies._publish import _runs_rst
+
+    text = _runs_rst(store, ROOT / DATA_DIR)
+    ratios = []
+    for name, entry in store.items():
+        r = entry["record"]
+        predicted = estimate(name, r["preset"], r["overrides"] or None,
+                             n_jobs=r["workers"])["wall_seconds"]
+        # the row: study, preset, rows, cells, wall time, then the estimate
+        row = text.split(f"``{name}/")[1].split("   * - ")[0].split("\n     - ")
+        assert float(row[4]) == r["seconds"]
+        assert row[5] == f"{predicted:.0f}", name
+        ratios.append(r["seconds"] / predicted)
+    assert f"{min(ratios):.2f} to {max(ratios):.2f} times the estimate" in text
+    # A record of a preset this version no longer has gets no estimate, and no error.
+    entry = dict(store["one_step"], record=dict(store["one_step"]["record"], preset="gone"))
+    assert "\n     - -\n" in _runs_rst({"one_step": entry}, ROOT / DATA_DIR)
+
+
 def test_the_claims_table_has_a_row_per_claim(claims):
     assert list(claims["id"]) == [c[0] for c in CLAIMS]
     assert len(claims) == 11
