@@ -127,6 +127,13 @@ def _configure(dest, module, tests):
     return present
 
 
+def _environment(dest):
+    """The environment mutmut runs in: this interpreter's scripts first on PATH (so an
+    unactivated virtual environment works), the scratch copy importable."""
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    return {**os.environ, "PATH": path, "PYTHONPATH": str(dest)}
+
+
 def _survivors(dest, env):
     out = subprocess.run(["mutmut", "results"], cwd=dest, env=env, capture_output=True,
                          text=True).stdout
@@ -140,7 +147,7 @@ def run_module(module, tests, work, jobs, tests_from=None, functions=()):
     dest.mkdir(parents=True)
     _scratch_copy(dest, tests_from)
     present = _configure(dest, module, tests)
-    env = {**os.environ, "PYTHONPATH": str(dest)}
+    env = _environment(dest)
     log = dest / "mutmut.log"
     with open(log, "w") as fh:
         dotted = module[:-3].replace("/", ".")
@@ -188,6 +195,10 @@ def main(argv=None):
         for module, tests in MODULES.items():
             print(module, "<-", ", ".join(tests))
         return 0 if args.list else 2
+    if shutil.which("mutmut", path=_environment(args.work)["PATH"]) is None:
+        print("mutation_score: mutmut is not installed here: pip install -e '.[dev]'",
+              file=sys.stderr)
+        return 2
     results = []
     for module, tests in selected.items():
         print(f"mutating {module} ...", flush=True)
