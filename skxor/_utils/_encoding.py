@@ -304,7 +304,7 @@ def to_spins(X, encoding="01", binarize=None, *, dtype=None, device=None, out=No
         spins += 1
         return spins
     if isinstance(X, torch.Tensor):
-        block = X
+        block = X > binarize if encoding == "binarized" else X
         dtype = X.dtype if dtype is None else dtype
         device = X.device if device is None else device
     elif encoding == "binarized":

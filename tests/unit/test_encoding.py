@@ -9,6 +9,7 @@ zeros are bits. One row or one column is read by its values like any array.
 import numpy as np
 import pytest
 import sklearn.utils.validation as sk_validation
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -248,3 +249,96 @@ def test_checked_fit_is_the_fit(monkeypatch):
         SparseXORTransformer()._fit_checked(X, None, "pm1")
     with pytest.raises(ValueError, match="inconsistent numbers of samples"):
         SparseXORTransformer()._fit_checked(X, y[:5], "pm1")
+
+
+# -- the converters and checks, each form and message (gaps mutation testing found) ----
+
+_BITS = np.array([[0, 1, 1], [1, 0, 0]])
+_FORMS = {  # encoding -> (its values of _BITS, binarize)
+    "01": (_BITS, None),
+    "pm1": (1 - 2 * _BITS, None),
+    # 0.5 sits on the threshold: a value above it is bit 1, the threshold itself bit 0.
+    "binarized": (np.where(_BITS == 1, 0.9, 0.5), 0.5),
+}
+
+
+@pytest.mark.parametrize("encoding", list(_FORMS))
+@pytest.mark.parametrize("as_tensor, dtype", [
+    (False, None), (False, np.int8), (False, np.float64), (False, torch.float64),
+    # a numpy dtype asks for an ndarray: tensors (already on their device) are not given one
+    (True, None), (True, torch.float64),
+], ids=["ndarray", "ndarray-np.int8", "ndarray-np.float64", "ndarray-torch.float64",
+        "tensor", "tensor-torch.float64"])
+def test_to_spins_is_one_minus_two_bits_in_every_form(encoding, as_tensor, dtype):
+    values, binarize = _FORMS[encoding]
+    X = torch.tensor(values, dtype=torch.float64) if as_tensor else np.asfortranarray(values)
+    spins = E.to_spins(X, encoding, binarize, dtype=dtype)
+    expected = 1 - 2 * _BITS
+    if dtype is not None and not isinstance(dtype, torch.dtype):
+        assert isinstance(spins, np.ndarray) and spins.dtype == dtype
+        assert spins.flags.c_contiguous  # a Fortran-ordered X too
+        np.testing.assert_array_equal(spins, expected)
+        return
+    assert isinstance(spins, torch.Tensor) and spins.device.type == "cpu"
+    # None keeps a tensor's dtype and makes float32 of an ndarray.
+    assert spins.dtype == (dtype or (torch.float64 if as_tensor else torch.float32))
+    np.testing.assert_array_equal(spins.numpy(), expected)
+
+
+@pytest.mark.parametrize("encoding", list(_FORMS))
+def test_to_spins_writes_into_out(encoding):
+    values, binarize = _FORMS[encoding]
+    out = torch.empty(_BITS.shape, dtype=torch.float64)
+    assert E.to_spins(values, encoding, binarize, out=out) is out
+    np.testing.assert_array_equal(out.numpy(), 1 - 2 * _BITS)
+
+
+def test_to_spins_keeps_a_tensors_device_unless_told():
+    on_meta = torch.zeros(2, 3, device="meta")
+    assert E.to_spins(on_meta).device.type == "meta"  # not copied to the CPU
+    assert E.to_spins(torch.zeros(2, 3), device="meta").device.type == "meta"
+    int_tensor = torch.zeros(2, 3, dtype=torch.int8)
+    assert E.to_spins(int_tensor, dtype=torch.float64).dtype == torch.float64
+
+
+def test_to_bits_reads_the_threshold_itself_as_bit_0():
+    np.testing.assert_array_equal(E.to_bits(np.array([0.4, 0.5, 0.6]), "binarized", 0.5),
+                                  [0, 0, 1])
+
+
+@pytest.mark.parametrize("X", [
+    torch.tensor([[0.0, 1.0]], requires_grad=True),  # numpy() alone would refuse it
+    torch.tensor([[1, -1]]),
+], ids=["float tensor with grad", "int spins"])
+def test_check_strings_takes_tensors(X):
+    np.testing.assert_array_equal(E.check_strings(X), [[0, 1]])
+
+
+def test_check_strings_returns_uint8_bits_of_bools():
+    bits = E.check_strings(np.array([[True, False]]))
+    assert bits.dtype == np.uint8 and bits.tolist() == [[1, 0]]
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: E.check_strings([[0, 2]]), ValueError,
+     "X must be binary, either 0/1 bits or -1/+1 spins, but it contains the values [2]."),
+    (lambda: E.check_strings([[0, -1]], name="strings"), ValueError,
+     "strings must be binary, either 0/1 bits or -1/+1 spins (not mixed), but it contains "
+     "the values [-1, 0]."),
+    (lambda: E.check_strings([[0, 1, 2, -1]], encoding="01"), ValueError,
+     "X must be binary, either 0/1 bits or -1/+1 spins (not mixed); read as 0/1 bits it "
+     "contains the values [-1, 2]."),
+    (lambda: E.check_strings([[0, 1]], encoding="bits"), ValueError,
+     "encoding must be 'auto', '01' or 'pm1'; got 'bits'."),
+    (lambda: E.check_strings(np.zeros((2, 2, 2)), name="strings"), ValueError,
+     "strings must be one string (1-D) or a 2-D array of strings; got an array of shape "
+     "(2, 2, 2)."),
+    (lambda: E.check_strings([[0, 1, 1]], n_bits=2), ValueError,
+     "X holds strings of length 3, but the function takes n_bits=2 bits."),
+    (lambda: E.check_strings(np.array([["a", "b"]])), TypeError,
+     "X must be a numeric or bool array; got dtype <U1."),
+], ids=["values", "mixed, named", "explicit encoding", "encoding", "ndim", "length", "dtype"])
+def test_check_strings_errors_say_exactly_what_is_wrong(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value) == message
