@@ -208,10 +208,10 @@ def _runs_rst(store, data):
         cells = r.get("cells", {})
         size = sum(p.stat().st_size for p in (Path(data) / name).glob("*") if p.is_file())
         predicted, upper_bound = _dry_run_seconds(name, r)
-        if upper_bound:
-            bounded.append(name)
         if predicted and isinstance(r.get("seconds"), (int, float)):
             ratios.append(r["seconds"] / predicted)
+            if upper_bound:
+                bounded.append(name)
         lines += [
             f"   * - ``{name}/{entry['path'].name}``", f"     - {_preset(entry)}",
             f"     - {len(entry['table'])}",
@@ -236,8 +236,8 @@ def _runs_rst(store, data):
                   f"{len(ratios)} runs."]
         if bounded:
             lines[-1] += (f" For {', '.join(bounded)} the dry run counts every cell the "
-                          "run may try (an upper bound: the run stops trying sizes once its "
-                          "rule is met), and still estimates less.")
+                          "run may try, an upper bound: the run stops trying sizes once its "
+                          "rule is met.")
     return "\n".join(lines + [""])
 
 
