@@ -1,7 +1,10 @@
-"""Output folders (created and probed for writing before any work starts) and study tables."""
+"""Output folders (created and probed for writing before any work starts), study tables,
+and files kept aside when they cannot be used."""
 
+import datetime
 import os
 import tempfile
+import warnings
 from pathlib import Path
 
 
@@ -58,3 +61,14 @@ def prepare_out_dir(out_dir, name="out_dir"):
             f"({exc.strerror or exc}); give a writable folder."
         ) from exc
     return path
+
+
+def set_aside(path, why, stacklevel=3):
+    """Rename a file that cannot be used so that it is kept (``<stem>.<UTC stamp><suffix>``),
+    and warn naming both paths; returns the new path."""
+    path = Path(path)
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+    kept = path.with_name(f"{path.stem}.{stamp}{path.suffix}")
+    os.replace(path, kept)
+    warnings.warn(f"{path} {why}; kept it as {kept}.", RuntimeWarning, stacklevel=stacklevel)
+    return kept

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._utils._files import set_aside
 from .._version import __version__
 
 #: Version of the run record's layout.
@@ -174,11 +175,19 @@ def record_path(table_path):
 
 def read_records(path):
     """The run records stored at ``path`` (a list, latest last; [] when none or unreadable)."""
+    return _parse_records(path) or []
+
+
+def _parse_records(path):
+    """The records at ``path``; [] when there is no file, None when it cannot be read."""
     try:
         data = json.loads(Path(path).read_text())
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return []
-    return list(data.get("runs", [])) if isinstance(data, dict) else []
+    except (OSError, ValueError):
+        return None
+    runs = data.get("runs") if isinstance(data, dict) else None
+    return list(runs) if isinstance(runs, list) else None
 
 
 def latest_record(path):
@@ -191,9 +200,16 @@ def add_record(path, record, write_text):
     """Append ``record`` to the records at ``path``; ``write_text(path, text)`` writes.
 
     Records of runs whose rows the table no longer holds are kept too: the
-    file is the folder's history, latest last.
+    file is the folder's history, latest last. A file there that holds no
+    readable records is renamed aside (with a warning), never overwritten.
     """
-    runs = read_records(path) + [record]
+    runs = _parse_records(path)
+    if runs is None:
+        # Something is there but is no record file (edited by hand, cut short):
+        # keep it beside the new one rather than overwrite it.
+        set_aside(path, "holds no readable run records", stacklevel=4)
+        runs = []
+    runs = runs + [record]
     write_text(path, json.dumps({"runs": runs}, indent=1) + "\n")
     return runs
 

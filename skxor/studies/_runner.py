@@ -45,7 +45,7 @@ import pandas as pd
 from joblib import effective_n_jobs
 
 from .._utils._docstrings import fill_doc
-from .._utils._files import prepare_out_dir, read_table
+from .._utils._files import prepare_out_dir, read_table, set_aside
 from .._version import __version__
 from ._floor import collect_floor, describe_floor
 from ._record import (
@@ -84,14 +84,6 @@ def _locked(folder):
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _set_aside(path, why):
-    """Rename a file that cannot be merged so that it is kept, and say so."""
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S%f")
-    kept = path.with_name(f"{path.stem}.{stamp}{path.suffix}")
-    os.replace(path, kept)
-    warnings.warn(f"{path} {why}; kept it as {kept}.", RuntimeWarning, stacklevel=3)
-
-
 def merge_tables(path, new, key):
     """``new`` merged into the table stored at ``path``, keyed by ``key`` columns.
 
@@ -109,11 +101,11 @@ def merge_tables(path, new, key):
     try:
         old = read_table(path)
     except (OSError, ValueError) as exc:
-        _set_aside(path, f"could not be read ({exc})")
+        set_aside(path, f"could not be read ({exc})")
         return new, 0
     missing = [k for k in key if k not in old.columns or k not in new.columns]
     if missing:
-        _set_aside(path, f"has no column(s) {missing} to merge on")
+        set_aside(path, f"has no column(s) {missing} to merge on")
         return new, 0
     # Round-trip the new rows through CSV so both sides parse alike.
     fresh = read_table(io.StringIO(new.to_csv(index=False)))
@@ -518,7 +510,7 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         state_path = out / STATE_DIR / f"{study.name}.json"
         if (out / "report.md").exists() and not any((out / STATE_DIR).glob("*.json")):
             # A report from an older skxor, without stored sections: keep it.
-            _set_aside(out / "report.md", "was written without per-study sections")
+            set_aside(out / "report.md", "was written without per-study sections")
         setting = run_setting(study, params)
         stored = df.copy()
         stored[SETTING_COLUMN] = setting

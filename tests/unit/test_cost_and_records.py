@@ -100,6 +100,29 @@ def test_a_later_run_adds_its_record_after_the_earlier_ones(tmp_path):
     assert read_records(path) == [] and latest_record(path) is None
 
 
+@pytest.mark.parametrize("text", ["not json", '{"runs": 3}', "[1, 2]"])
+def test_an_unreadable_record_file_is_kept_aside_not_overwritten(tmp_path, text):
+    from skxor.studies._record import add_record, read_records, record_path
+
+    path = record_path(tmp_path / "one_step.csv")
+    path.write_text(text)
+    with pytest.warns(RuntimeWarning, match="holds no readable run records; kept it as"):
+        add_record(path, {"seeds": 1}, lambda p, t: p.write_text(t))
+    assert read_records(path) == [{"seeds": 1}]
+    kept = [p for p in tmp_path.iterdir() if p != path]
+    assert len(kept) == 1 and kept[0].read_text() == text
+
+
+def test_an_empty_record_list_is_extended_without_a_warning(tmp_path, recwarn):
+    from skxor.studies._record import add_record, read_records, record_path
+
+    path = record_path(tmp_path / "one_step.csv")
+    path.write_text('{"runs": []}')
+    add_record(path, {"seeds": 1}, lambda p, t: p.write_text(t))
+    assert read_records(path) == [{"seeds": 1}] and list(tmp_path.iterdir()) == [path]
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
 def test_the_report_names_the_rows_of_each_table_and_figure(tiny_run):
     report = (tiny_run / "report.md").read_text()
     lines = report.splitlines()
