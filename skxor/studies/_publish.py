@@ -80,7 +80,6 @@ def load_store(data):
     >>> list(store), len(store["one_step"]["table"]), store["one_step"]["record"]
     (['one_step'], 1, None)
     """
-    from ._record import latest_record, record_path
     from ._registry import STUDIES
 
     data = Path(data)
@@ -90,9 +89,32 @@ def load_store(data):
         found = [data / name / f"{name}{ext}" for ext in (".csv", ".csv.gz")]
         path = next((p for p in found if p.exists()), None)
         if path is not None:
-            store[name] = {"table": read_table(path), "record": latest_record(record_path(path)),
+            store[name] = {"table": read_table(path), "record": _stored_record(path),
                            "path": path}
     return store
+
+
+#: What the documents read from a run record; a record without them is refused.
+_RECORD_KEYS = ("preset", "params")
+
+
+def _stored_record(table_path):
+    """The latest run record beside a stored table: None when there is no record
+    file, a ValueError naming the file when it holds no usable record."""
+    from ._record import _parse_records, record_path
+
+    path = record_path(table_path)
+    runs = _parse_records(path)
+    if runs == [] and not path.exists():
+        return None
+    record = runs[-1] if runs else None
+    if not isinstance(record, dict) or any(k not in record for k in _RECORD_KEYS):
+        raise ValueError(
+            f"{path} holds no usable run record: the documents need its latest run's "
+            f"{' and '.join(repr(k) for k in _RECORD_KEYS)} (rerun the study with skxor "
+            "run, or remove the file to publish the table without a record)."
+        )
+    return record
 
 
 def stale_runs(store):

@@ -216,6 +216,17 @@ def test_publish_reports_a_missing_store_without_a_traceback(tmp_path, capsys):
     assert "skxor: error: no stored run" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("text", ["{cut short", '{"runs": [5]}', '{"runs": [{"seeds": 5}]}',
+                                  '{"runs": []}'])
+def test_publish_refuses_a_record_it_cannot_use_without_a_traceback(tmp_path, capsys, text):
+    table = _one_study_repository(tmp_path, "training_sensitivity")
+    (table.parent / "training_sensitivity.run.json").write_text(text)
+    assert main(["publish", "--root", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "training_sensitivity.run.json holds no usable run record" in err
+    assert "'preset' and 'params'" in err and "Traceback" not in err
+
+
 def test_a_stored_record_holds_every_parameter_of_its_preset(store):
     for name, entry in store.items():
         record = entry["record"]
