@@ -36,7 +36,7 @@ from pathlib import Path
 
 from .._utils._files import read_table
 from ._blocks import replace_between
-from ._claims import THRESHOLD, _preset, claims_table
+from ._claims import THRESHOLD, _preset, claims_table, naming_the_stored_table
 
 __all__ = ["claims_table", "load_store", "render_documents", "publish", "write_figures"]
 
@@ -89,8 +89,11 @@ def load_store(data):
         found = [data / name / f"{name}{ext}" for ext in (".csv", ".csv.gz")]
         path = next((p for p in found if p.exists()), None)
         if path is not None:
-            store[name] = {"table": read_table(path), "record": _stored_record(path),
-                           "path": path}
+            try:
+                table = read_table(path)
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"{path} cannot be read as a table: {exc}") from exc
+            store[name] = {"table": table, "record": _stored_record(path), "path": path}
     return store
 
 
@@ -211,8 +214,11 @@ def _headline(store):
     from ._headline import headline_renderers
 
     # The renderers and order of skxor headline, so that both write the same block.
-    bullets = [render(store[name]["table"]) for name, render in headline_renderers().items()
-               if name in store]
+    bullets = []
+    for name, render in headline_renderers().items():
+        if name in store:
+            with naming_the_stored_table(name, store[name]):
+                bullets.append(render(store[name]["table"]))
     return "\n".join(f"* {b}" for b in bullets)
 
 
@@ -526,6 +532,12 @@ def render_documents(data=DATA_DIR, root="."):
     store = load_store(data)
     if not store:
         raise ValueError(f"no stored run (e.g. one_step/one_step.csv) under {data}.")
+    # Each study's page first: a table that cannot be summarised (an edited
+    # value, a missing column) is then named in the error.
+    pages = {}
+    for name, entry in store.items():
+        with naming_the_stored_table(name, entry):
+            pages[root / FRAGMENTS_DIR / f"{name}.md"] = render_fragment(name, entry)
     claims = claims_table(store)
     readme, measured = root / "README.md", root / "docs" / "results" / "measured.rst"
     headline = _headline(store)
@@ -537,9 +549,7 @@ def render_documents(data=DATA_DIR, root="."):
     page = replace_named_block(page, "stored-runs", _runs_rst(store, data), "rst")
     page = replace_named_block(page, "studies", _studies_rst(store), "rst")
     documents = {readme: text, measured: page, root / CLAIMS_PAGE: _claims_rst(claims, store)}
-    for name, entry in store.items():
-        documents[root / FRAGMENTS_DIR / f"{name}.md"] = render_fragment(name, entry)
-    return documents
+    return {**documents, **pages}
 
 
 def publish(data=DATA_DIR, root=".", *, write=False):
