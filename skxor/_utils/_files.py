@@ -1,6 +1,7 @@
 """Output folders (created and probed for writing before any work starts), study tables,
 and files kept aside when they cannot be used."""
 
+import contextlib
 import datetime
 import os
 import tempfile
@@ -72,3 +73,13 @@ def set_aside(path, why, stacklevel=3):
     os.replace(path, kept)
     warnings.warn(f"{path} {why}; kept it as {kept}.", RuntimeWarning, stacklevel=stacklevel)
     return kept
+
+
+@contextlib.contextmanager
+def naming_the_table(study, path):
+    """Re-raise what a table's content makes fail (an edited value, a missing column)
+    as a ValueError naming the file, so that the command line says which one."""
+    try:
+        yield
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ValueError(f"{path} cannot be summarised as a {study} table: {exc}") from exc

@@ -6,12 +6,12 @@ measured value with its interval and independent units, and a verdict by the
 rule stated on the claims page; :func:`claims_table` collects them.
 """
 
-import contextlib
 import math
 
 import numpy as np
 import pandas as pd
 
+from .._utils._files import naming_the_table
 from ..nn import attention_names, get_attention
 from ._stats import clopper_pearson_interval, format_interval, wilson_interval
 
@@ -89,17 +89,6 @@ def worst(verdicts):
 def _values(series):
     values = sorted({v.item() if hasattr(v, "item") else v for v in series.dropna()})
     return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
-
-
-@contextlib.contextmanager
-def naming_the_stored_table(name, entry):
-    """Re-raise what a stored table's content makes fail as a ValueError naming its file
-    (an edited value, a missing column), so that ``skxor publish`` says which one."""
-    try:
-        yield
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ValueError(f"{entry['path']} cannot be summarised as a stored run of "
-                         f"{name}: {exc}") from exc
 
 
 def _preset(entry):
@@ -468,7 +457,7 @@ def claims_table(store):
         if study in store and store[study]["table"].empty:
             row.update(value="the stored table holds no rows", preset=_preset(store[study]))
         elif study in store:
-            with naming_the_stored_table(study, store[study]):
+            with naming_the_table(study, store[study]["path"]):
                 row.update(measure(store[study]))
             row["preset"] = _preset(store[study])
         rows.append(row)

@@ -10,7 +10,7 @@ users read are the figures the quick presets produce (a test checks this).
 import re
 from pathlib import Path
 
-from .._utils._files import read_table
+from .._utils._files import naming_the_table, read_table
 from ._blocks import replace_between
 
 #: Lines that delimit the generated block, per file type.
@@ -85,7 +85,8 @@ def render_headline(folder, fmt="md"):
                 "merged into it); the headline describes one: render it from a folder "
                 "written by one run (skxor reproduce --out EMPTY_FOLDER)."
             )
-        bullets.append(render(table))
+        with naming_the_table(name, path):
+            bullets.append(render(table))
     if not bullets:
         raise ValueError(f"no study table (e.g. one_step.csv) found in {folder}.")
     return "\n".join(f"* {b}" for b in bullets)

@@ -34,9 +34,9 @@ import re
 from pathlib import Path
 
 
-from .._utils._files import read_table
+from .._utils._files import naming_the_table, read_table
 from ._blocks import replace_between
-from ._claims import THRESHOLD, _preset, claims_table, naming_the_stored_table
+from ._claims import THRESHOLD, _preset, claims_table
 
 __all__ = ["claims_table", "load_store", "render_documents", "publish", "write_figures"]
 
@@ -217,7 +217,7 @@ def _headline(store):
     bullets = []
     for name, render in headline_renderers().items():
         if name in store:
-            with naming_the_stored_table(name, store[name]):
+            with naming_the_table(name, store[name]["path"]):
                 bullets.append(render(store[name]["table"]))
     return "\n".join(f"* {b}" for b in bullets)
 
@@ -536,7 +536,7 @@ def render_documents(data=DATA_DIR, root="."):
     # value, a missing column) is then named in the error.
     pages = {}
     for name, entry in store.items():
-        with naming_the_stored_table(name, entry):
+        with naming_the_table(name, entry["path"]):
             pages[root / FRAGMENTS_DIR / f"{name}.md"] = render_fragment(name, entry)
     claims = claims_table(store)
     readme, measured = root / "README.md", root / "docs" / "results" / "measured.rst"

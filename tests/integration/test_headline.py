@@ -96,3 +96,12 @@ def test_headline_of_a_samples_only_k_sparse_table(tmp_path, sample_tables):
     for init in ("antisymmetric", "random"):
         assert f"{init} initial queries: k = 2, 1 step: " in text
     assert "k = 2, 2 steps: " in text
+
+
+def test_headline_names_a_table_it_cannot_summarise(tmp_path, capsys, sample_tables):
+    sample_tables["one_step"].drop(columns="attention").to_csv(tmp_path / "one_step.csv",
+                                                                index=False)
+    assert main(["headline", "--from", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'one_step.csv'} cannot be summarised as a one_step table" in err
+    assert "lacks the column(s) ['attention']" in err and "Traceback" not in err

@@ -238,8 +238,8 @@ def test_publish_names_a_stored_table_it_cannot_summarise(tmp_path, capsys, edit
     assert main(["publish", "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("skxor: error: ") and "Traceback" not in err
-    assert ("training_sensitivity.csv cannot be summarised as a stored run of "
-            "training_sensitivity: ") in err
+    assert ("training_sensitivity.csv cannot be summarised as a training_sensitivity "
+            "table: ") in err
 
 
 def test_a_stored_record_holds_every_parameter_of_its_preset(store):
