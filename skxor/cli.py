@@ -381,6 +381,9 @@ def build_parser():
         prog="skxor",
         description="Reproduce and extend two results on sparse Boolean functions.",
     )
+    from ._version import __version__
+
+    parser.add_argument("--version", action="version", version=f"skxor {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     demo = sub.add_parser(
         "demo", help="one gradient step with softmax, linear and erf attention",

@@ -167,3 +167,12 @@ def test_a_closed_pipe_is_not_an_error(argv, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdout", _ClosedPipe())
     assert main(argv) == 0
     assert "error" not in capsys.readouterr().err
+
+
+def test_version_prints_the_package_version(capsys):
+    from skxor import __version__
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"skxor {__version__}\n"
