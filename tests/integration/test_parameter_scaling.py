@@ -2,8 +2,8 @@
 rule, intervals, figure, report, bad input."""
 
 import io
-import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -28,8 +28,15 @@ from skxor.studies._parameter_scaling import (
     training_size,
     transformer_start,
 )
-from skxor.studies._stats import format_interval, format_slope, wilson_interval
+from skxor.studies._stats import (
+    MIN_BOOTSTRAP_GROUPS,
+    format_interval,
+    format_slope,
+    wilson_interval,
+)
 from skxor.theory import population_step
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -367,6 +374,53 @@ def test_slopes_get_a_bootstrap_interval_from_eight_seeds_per_size():
     for bad in (0, None, np.nan, np.inf):
         with pytest.raises(ValueError, match="n_boot must be a whole number >= 1"):
             parameter_slopes(table, n_boot=bad)
+
+
+def _reference_intervals(table, n_boot, random_state, share=0.8):
+    """The bootstrap written plainly: one random stream over the models in order; per
+    draw, per d, per size one binomial draw of its successes from its observed share;
+    the slopes of the draws that meet the rule at the same d as the data."""
+    counts = size_counts(table)
+    rng = np.random.RandomState(random_state)
+    intervals = {}
+    for model in [m for m in MODELS if m in set(table["model"])]:
+        groups = [g.sort_values("size") for _, g in
+                  counts[counts["model"] == model].groupby("d", sort=True)]
+
+        def needed(reached_per_d):
+            d, p = [], []
+            for g, reached in zip(groups, reached_per_d):
+                ok = np.flatnonzero(reached >= share * g["seeds"].to_numpy() - 1e-9)
+                if ok.size:
+                    d.append(g["d"].iloc[0])
+                    p.append(g["params"].iloc[ok[0]])
+            return np.log(d), np.log(p)
+
+        d, _ = needed([g["reached"].to_numpy() for g in groups])
+        if d.size < 2 or min(g["seeds"].min() for g in groups) < MIN_BOOTSTRAP_GROUPS:
+            continue
+        draws = []
+        for _ in range(n_boot):
+            bd, bp = needed([rng.binomial(g["seeds"].to_numpy(),
+                                          g["reached"].to_numpy() / g["seeds"].to_numpy())
+                             for g in groups])
+            if np.array_equal(bd, d):
+                draws.append(np.polyfit(bd, bp, 1)[0])
+        if len(draws) >= 0.9 * n_boot:
+            intervals[model] = tuple(np.quantile(draws, [0.025, 0.975]))
+    return intervals
+
+
+@pytest.mark.parametrize("random_state", [0, 7])
+def test_the_slope_bootstrap_is_the_plain_loop_over_draws_and_sizes(random_state):
+    # The stored full run: 10 seeds per size, sizes that fail, pass and fail again.
+    table = pd.read_csv(ROOT / "docs/results/data/parameter_scaling/parameter_scaling.csv")
+    slopes = parameter_slopes(table, n_boot=300, random_state=random_state)
+    reference = _reference_intervals(table, 300, random_state)
+    assert len(reference) >= 3  # the one-step and T-step transformers, the trained FFNN
+    for model, fit in slopes.items():
+        assert reference.get(model, (None, None)) == (
+            (fit["low"], fit["high"]) if not np.isnan(fit["low"]) else (None, None)), model
 
 
 def test_headline_renders_degenerate_tables(tmp_path, quick):

@@ -146,6 +146,29 @@ def summarize_parameter_scaling(cells, threshold, success_share):
     return table.reset_index(drop=True)
 
 
+def _bootstrap_slopes(groups, seeds_of, values_of, met, d, share, n_boot, rng):
+    """The slopes of the bootstrap draws that meet the rule at the same d as the data.
+
+    Every draw resamples each size's successes binomially from its observed
+    share. All draws are made in one call, in the order a loop over draws
+    and then sizes would make them (C order), so the stream and the slopes
+    are those of that loop.
+    """
+    seeds = np.concatenate(seeds_of)
+    shares = np.concatenate([g["reached"].to_numpy() / s for g, s in zip(groups, seeds_of)])
+    reached = rng.binomial(np.broadcast_to(seeds, (n_boot, seeds.size)),
+                           np.broadcast_to(shares, (n_boot, seeds.size)))
+    # Per d: whether each draw meets the rule at some size, and the first such size.
+    bounds = np.cumsum([0] + [s.size for s in seeds_of])
+    ok = [reached[:, a:b] >= share * s - 1e-9 for a, b, s in zip(bounds, bounds[1:], seeds_of)]
+    same_d = np.all([o.any(axis=1) == m for o, m in zip(ok, met)], axis=0)
+    first = [o.argmax(axis=1) for o in ok]
+    values = [v for v, m in zip(values_of, met) if m]
+    first = [f for f, m in zip(first, met) if m]
+    return [_loglog(d, np.array([v[f[row]] for v, f in zip(values, first)], float))
+            for row in np.flatnonzero(same_d)]
+
+
 def _loglog(d, p):
     return float(np.polyfit(np.log(d), np.log(p), 1)[0])
 
@@ -211,17 +234,12 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
         value = part["params"] + (part["frozen"] if column == "total" else 0)
         part = part.assign(value=value)
         groups = [g.sort_values("size") for _, g in part.groupby("d", sort=True)]
-
-        def needed_points(reached_per_d):
-            d, p = [], []
-            for g, reached in zip(groups, reached_per_d):
-                index = _needed(reached, g["seeds"], share)
-                if index is not None:
-                    d.append(g["d"].iloc[0])
-                    p.append(g["value"].iloc[index])
-            return np.array(d, float), np.array(p, float)
-
-        d, p = needed_points([g["reached"].to_numpy() for g in groups])
+        seeds_of = [g["seeds"].to_numpy() for g in groups]
+        values_of = [g["value"].to_numpy(float) for g in groups]
+        indices = [_needed(g["reached"].to_numpy(), s, share) for g, s in zip(groups, seeds_of)]
+        met = [i is not None for i in indices]
+        d = np.array([g["d"].iloc[0] for g, m in zip(groups, met) if m], float)
+        p = np.array([v[i] for v, i in zip(values_of, indices) if i is not None], float)
         seeds = int(part["seeds"].min()) if len(part) else 0
         fit = {"slope": nan, "low": nan, "high": nan, "n_points": int(d.size),
                "n_groups": seeds, "rough": seeds < MIN_BOOTSTRAP_GROUPS,
@@ -230,14 +248,8 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
         if d.size >= 2:
             fit["slope"] = _loglog(d, p)
             if not fit["rough"]:
-                draws = []
-                for _ in range(int(n_boot)):
-                    resampled = [rng.binomial(g["seeds"].to_numpy(),
-                                              g["reached"].to_numpy() / g["seeds"].to_numpy())
-                                 for g in groups]
-                    bd, bp = needed_points(resampled)
-                    if np.array_equal(bd, d):
-                        draws.append(_loglog(bd, bp))
+                draws = _bootstrap_slopes(groups, seeds_of, values_of, met, d, share,
+                                          int(n_boot), rng)
                 if len(draws) >= 0.9 * n_boot:
                     fit["low"], fit["high"] = (float(q) for q in
                                                np.quantile(draws, [0.025, 0.975]))
