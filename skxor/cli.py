@@ -18,6 +18,7 @@ import json
 import os
 import sys
 import time
+import warnings
 
 import pandas as pd
 
@@ -518,10 +519,20 @@ def _dry_run(studies, preset, overrides, n_jobs):
 def main(argv=None):
     """Entry point of the ``skxor`` command."""
     args = build_parser().parse_args(argv)
+    # Warnings (a file set aside, a run that merged settings) read as one line,
+    # like errors, not as a source location and a line of skxor's code.
+    format_warning = warnings.formatwarning
+    warnings.formatwarning = _format_warning
     try:
         return _dispatch(args)
     except BrokenPipeError:
         return _reader_gone()
+    finally:
+        warnings.formatwarning = format_warning
+
+
+def _format_warning(message, category, filename, lineno, line=None):
+    return f"skxor: warning: {message}\n"
 
 
 def _dispatch(args):

@@ -236,3 +236,24 @@ def test_help_of_the_console_entry_point():
     result = subprocess.run([sys.executable, "-m", "skxor.cli", "--help"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and "reproduce" in result.stdout
+
+
+def test_a_warning_reads_as_one_skxor_line(tmp_path):
+    # A run record that cannot be read is kept aside with a warning: on the command
+    # line that is one "skxor: warning:" line, not a source location and code.
+    from skxor.cli import main
+
+    assert main(["run", "one_step", "--out", str(tmp_path), "--no-progress", *TINY]) == 0
+    (tmp_path / "one_step.run.json").write_text("{cut short")
+    result = subprocess.run(
+        [sys.executable, "-m", "skxor.cli", "run", "one_step", "--out", str(tmp_path),
+         "--no-progress", *TINY],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if "warning" in line.lower()]
+    assert len(lines) == 1 and lines[0].startswith(
+        f"skxor: warning: {tmp_path / 'one_step.run.json'} holds no readable run records; "
+        "kept it as "), result.stderr
+    assert "RuntimeWarning" not in result.stderr and ".py:" not in result.stderr
+    assert len(list(tmp_path.glob("one_step.run.*.json"))) == 1
