@@ -16,6 +16,8 @@ import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
 
+from ..sensitivity._profile import wilson_interval as wilson_counts_interval
+
 #: The fewest independent groups (seeds) a bootstrap interval is drawn from.
 MIN_BOOTSTRAP_GROUPS = 8
 
@@ -144,18 +146,6 @@ def rate_with_interval(flags, confidence=0.95):
     return k / n, low, high, n
 
 
-def _wilson_bounds(rate, n, confidence):
-    """Wilson's score interval at a (possibly fractional) sample size ``n``."""
-    z = stats.norm.ppf(0.5 + confidence / 2)
-    shrink = 1 + z**2 / n
-    centre = (rate + z**2 / (2 * n)) / shrink
-    half = z * np.sqrt(rate * (1 - rate) / n + z**2 / (4 * n**2)) / shrink
-    # At a rate of 0 or 1 the near end is exact (rounding would move it).
-    low = 0.0 if rate == 0 else max(centre - half, 0.0)
-    high = 1.0 if rate == 1 else min(centre + half, 1.0)
-    return float(low), float(high)
-
-
 def clustered_rate_interval(flags, clusters, confidence=0.95):
     """Share of true ``flags`` with a Wilson interval that takes ``clusters`` as the units.
 
@@ -224,7 +214,9 @@ def clustered_rate_interval(flags, clusters, confidence=0.95):
         n_eff = float(np.clip(rate * (1 - rate) / variance, groups, n))
     else:  # no variation between seeds to estimate a design effect from
         n_eff = float(n)
-    low, high = _wilson_bounds(rate, n_eff, confidence)
+    # Wilson's formula holds at a fractional sample size: rate * n_eff successes.
+    low, high = (float(v) for v in wilson_counts_interval([rate * n_eff], n_eff,
+                                                          confidence)[0])
     return rate, low, high, n, groups, n_eff
 
 
