@@ -131,8 +131,9 @@ def best_steps(df):
             "median_max_weight": (float(group["max_weight"].median())
                                   if "max_weight" in group else float("nan")),
         })
-    columns = [*keys, "successes", "runs", "seeds", "success_rate", "success_low", "success_high",
-               "specialised", "specialised_low", "specialised_high", "median_loss", "median_max_weight"]
+    columns = [*keys, "successes", "runs", "seeds", "success_rate", "success_low",
+               "success_high", "specialised", "specialised_low", "specialised_high",
+               "median_loss", "median_max_weight"]
     table = pd.DataFrame(rows, columns=columns)
     table["best"] = False
     for _, group in table.groupby(["attention", "n", "n_steps"], sort=False):

@@ -44,7 +44,8 @@ def headline(df):
         parts.append(text)
     seeds = int(df["seeds"].min())
     return (
-        f"**Parameter scaling** ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per size, each "
+        f"**Parameter scaling** ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}"
+        f"{seeds} seeds per size, each "
         f"size with its own; needed = the smallest size at which at least "
         f"{run['success_share']:.0%} of its seeds reach {run['threshold']:.0%} test accuracy; "
         "log-log slope of the trainable parameters needed against "
