@@ -43,9 +43,14 @@ def size_counts(df):
                                        "frozen"])
 
 
+def _meets(reached, seeds, share):
+    """Whether ``reached`` of ``seeds`` meets ``share``, elementwise (arrays or Series)."""
+    return reached >= share * seeds - 1e-9
+
+
 def _needed(reached, seeds, share):
     """Index of the smallest size whose share of seeds meets ``share`` (None if none)."""
-    ok = np.flatnonzero(np.asarray(reached) >= share * np.asarray(seeds) - 1e-9)
+    ok = np.flatnonzero(_meets(np.asarray(reached), np.asarray(seeds), share))
     return int(ok[0]) if ok.size else None
 
 
@@ -110,7 +115,7 @@ def summarize_parameter_scaling(cells, threshold, success_share):
         shown = index if ok else int(np.argmax(per_size["reached"] / per_size["seeds"]))
         k, n = int(per_size["reached"].iloc[shown]), int(per_size["seeds"].iloc[shown])
         low, high = wilson_interval(k, n)
-        met = per_size["reached"] >= success_share * per_size["seeds"] - 1e-9
+        met = _meets(per_size["reached"], per_size["seeds"], success_share)
         counts = [[int(s), int(r.reached), int(r.seeds), int(r.params), int(r.frozen)]
                   for s, r in zip(sizes, per_size.itertuples())]
         rows.append({
@@ -160,7 +165,7 @@ def _bootstrap_slopes(groups, seeds_of, values_of, met, d, share, n_boot, rng):
                            np.broadcast_to(shares, (n_boot, seeds.size)))
     # Per d: whether each draw meets the rule at some size, and the first such size.
     bounds = np.cumsum([0] + [s.size for s in seeds_of])
-    ok = [reached[:, a:b] >= share * s - 1e-9 for a, b, s in zip(bounds, bounds[1:], seeds_of)]
+    ok = [_meets(reached[:, a:b], s, share) for a, b, s in zip(bounds, bounds[1:], seeds_of)]
     same_d = np.all([o.any(axis=1) == m for o, m in zip(ok, met)], axis=0)
     first = [o.argmax(axis=1) for o in ok]
     values = [v for v, m in zip(values_of, met) if m]
