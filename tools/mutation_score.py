@@ -46,6 +46,11 @@ MODULES = {
         "tests/unit/test_stats_references.py",
         "tests/unit/test_profile_edges.py",
     ],
+    "skxor/_utils/_wilson.py": [
+        "tests/unit/test_sensitivity.py",
+        "tests/unit/test_profile_edges.py",
+        "tests/unit/test_study_stats.py",
+    ],
     "skxor/studies/_stats.py": [
         "tests/unit/test_study_stats.py",
         "tests/unit/test_stats_references.py",

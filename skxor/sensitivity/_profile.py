@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
@@ -39,6 +39,7 @@ from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits
 from .._utils._deprecation import deprecated_method
 from .._utils._docstrings import fill_doc
 from .._utils._validation import check_count
+from .._utils._wilson import wilson_interval
 from .._utils._evaluate import (
     DEFAULT_BATCH_SIZE,
     ModelEvaluator,
@@ -385,29 +386,6 @@ def _check_confidence(confidence):
     ):
         raise ValueError(f"confidence must be a float in (0, 1); got {confidence!r}.")
     return float(confidence)
-
-
-def wilson_interval(counts, n, confidence=0.95):
-    """Wilson score intervals of ``counts / n``, vectorised.
-
-    The same formula (Newcombe 1998, no continuity correction) and the same
-    floating-point operations as ``scipy.stats.binomtest(c, n)
-    .proportion_ci(confidence, method="wilson")``, for all counts at once: a
-    profile of N = 10^5 bits has N + 1 of them.
-
-    Returns
-    -------
-    ci : ndarray of shape (len(counts), 2)
-    """
-    k = np.asarray(counts, dtype=np.float64)
-    p = k / n
-    z = special.ndtri(0.5 + 0.5 * confidence)
-    denom = 2 * (n + z**2)
-    center = (2 * n * p + z**2) / denom
-    delta = z / denom * np.sqrt(4 * n * p * (1 - p) + z**2)
-    low = np.where(k == 0, 0.0, center - delta)
-    high = np.where(k == n, 1.0, center + delta)
-    return np.stack([low, high], axis=1)
 
 
 def summarize(n_bits, method, counts, flip_counts, confidence=0.95, n_redecided=0):

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
 
-from ..sensitivity._profile import wilson_interval as wilson_counts_interval
+from .._utils._wilson import wilson_interval as wilson_counts_interval
 
 #: The fewest independent groups (seeds) a bootstrap interval is drawn from.
 MIN_BOOTSTRAP_GROUPS = 8
