@@ -1,5 +1,6 @@
 """Reproducible studies: checkpointed sweeps, tables and figures; your own with :class:`Study`."""
 
+from ._claims import Claim
 from ._cost import dry_run_text, estimate
 from ._publish import claims_table, publish, write_figures
 from ._headline import render_headline, write_headline
@@ -47,6 +48,7 @@ from ._zero_sensitivity_bound import (
 )
 
 __all__ = [
+    "Claim",
     "claims_table",
     "dry_run_text",
     "estimate",

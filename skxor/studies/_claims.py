@@ -1,21 +1,29 @@
-"""The claims of the two papers against the stored runs: one row per claim, with a verdict.
+"""The claims of the papers against the stored runs: the verdict machinery and the table.
 
-Each claim function reads the stored tables (see :mod:`skxor.studies._publish`)
-and returns the paper's setting and ours, the claim in our words, the
-measured value with its interval and independent units, and a verdict by the
-rule stated on the claims page; :func:`claims_table` collects them.
+Each study package declares the claims its runs test, as :class:`Claim` objects in
+its ``Study(claims=...)``: the paper (and version) making the claim, the claim
+in our words, the paper's setting, and the ``rule`` that reads the study's
+stored table and returns our setting, the measured value with its interval and
+independent units, and a verdict. This module holds only what every claim
+shares: the verdict rules for rates (:func:`rate_verdict`, :func:`worst`), the
+count formatters, and :func:`claim_rows`, which collects one row per claim of
+the registered studies (a user's study registered with
+:func:`~skxor.studies.register` or an entry point included).
 """
 
 import math
+import re
+from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from .._utils._files import naming_the_table
-from ..nn import attention_names, get_attention
+from ._report import values_text
 from ._stats import clopper_pearson_interval, format_interval, wilson_interval
 
-__all__ = ["CLAIMS", "claims_table", "rate_verdict"]
+__all__ = ["Claim", "claim_rows", "declared_claims", "rate_verdict", "worst"]
 
 #: Pooled over d, runs of one seed share key prefixes (see POOLED_OVER_D_CAVEAT).
 _SHARED_KEYS = ("runs of one seed at different d share key prefixes, so the interval "
@@ -26,28 +34,113 @@ THRESHOLD = 0.5
 VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "not tested")
 
 
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Claim:
+    """A claim of a paper, declared by the study whose runs test it.
+
+    Parameters
+    ----------
+    id : str
+        Short identifier, unique over the registered studies (``"H1"``);
+        the claims table lists the claims in the order of their ids.
+    paper : str
+        Who makes the claim (``"Han & Ghoshdastidar"``).
+    source : str
+        Where, with the version (``"arXiv 2502.07553v2"``).
+    name : str
+        A few words naming the claim.
+    paper_setting : str
+        The paper's setting in which it is made.
+    statement : str
+        The claim, in our words.
+    rule : callable
+        ``rule(table)``: from the study's stored table (never empty), a dict
+        with ``value`` (the measured value with its interval) and
+        ``verdict`` (one of ``"reproduced"``, ``"reproduced in part"``,
+        ``"not reproduced"``, ``"not tested"``), and optionally ``ours``
+        (our setting) and ``units`` (the independent units).
+    strength : str, default=""
+        How strong the claim is: with high probability, almost surely,
+        asymptotic in N or d, a sufficient bound, an empirical remark.
+    regime : str, default=""
+        Where the claim applies (for example ``m >= m0(d)``).
+    rule_text : str, default=""
+        The rule in words, as the claims page states it.
+    contradicted_by : str, default=""
+        The result that would have contradicted the claim.
+    counterfactuals : tuple, default=()
+        Tables (or functions returning one) on which the paper is wrong and
+        the rule must say so; tests run the rule on each.
+
+    Examples
+    --------
+    >>> from skxor.studies import Claim
+    >>> from skxor.studies._claims import count, rate_verdict
+    >>> def rule(table):
+    ...     text, (_, low, high) = count(int(table["ok"].sum()), len(table), "seeds")
+    ...     return dict(value=f"ok in {text}", verdict=rate_verdict(low, high))
+    >>> claim = Claim(id="U1", paper="Me", source="my notes", name="it works",
+    ...               paper_setting="any", statement="it works in most seeds", rule=rule)
+    >>> import pandas as pd
+    >>> claim.rule(pd.DataFrame({"ok": [True] * 9 + [False]}))
+    {'value': 'ok in 9/10 seeds = 0.90 [0.60, 0.98]', 'verdict': 'reproduced'}
+    """
+
+    id: str
+    paper: str
+    source: str
+    name: str
+    paper_setting: str
+    statement: str
+    rule: Callable
+    strength: str = ""
+    regime: str = ""
+    rule_text: str = ""
+    contradicted_by: str = ""
+    counterfactuals: tuple = field(default=())
+
+    def __post_init__(self):
+        for name in ("id", "paper", "source", "name", "paper_setting", "statement"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise TypeError(f"a claim's {name} must be a non-empty str; got "
+                                f"{getattr(self, name)!r}.")
+        if not callable(self.rule):
+            raise TypeError(f"claim {self.id}: rule must be a function of the study's "
+                            f"table; got {type(self.rule).__name__}.")
+        object.__setattr__(self, "counterfactuals", tuple(self.counterfactuals))
+
+
 # -- rendering helpers ---------------------------------------------------------------
 
 
-def _count_text(k, n, unit, low, high):
-    """``"k/n unit = rate [low, high]"`` and the numbers behind it."""
+def count_text(k, n, unit, low, high):
+    """``"k/n unit = rate [low, high]"`` and the numbers behind it, ``(rate, low, high)``."""
     return f"{k}/{n} {unit} = {format_interval(k / n, low, high)}", (k / n, low, high)
 
 
-def _count(k, n, unit, method="wilson"):
+def count(k, n, unit, method="wilson"):
+    """:func:`count_text` with the Wilson (or ``"clopper-pearson"``) 95% interval of k/n.
+
+    Examples
+    --------
+    >>> from skxor.studies._claims import count
+    >>> count(3, 4, "seeds")[0], count(0, 0, "seeds")[0]
+    ('3/4 seeds = 0.75 [0.30, 0.95]', '0 seeds')
+    """
     if not n:
         return f"0 {unit}", (math.nan, math.nan, math.nan)
     low, high = (wilson_interval if method == "wilson" else clopper_pearson_interval)(k, n)
-    return _count_text(k, n, unit, low, high)
+    return count_text(k, n, unit, low, high)
 
 
-def _pooled_count(k, row, low="success_low", high="success_high"):
+def pooled_count(k, row, low="success_low", high="success_high"):
     """A rate pooled over d and m, with the seed-clustered interval its table holds."""
-    return _count_text(k, int(row.runs), "runs", float(getattr(row, low)),
-                       float(getattr(row, high)))
+    return count_text(k, int(row.runs), "runs", float(getattr(row, low)),
+                      float(getattr(row, high)))
 
 
-def _pooled_units(row, each=""):
+def pooled_units(row, each=""):
+    """The units of a rate pooled over d and m: the runs, and the seeds they share."""
     return (f"{int(row.runs)} runs{each} over {int(row.seeds)} seeds (seeds x d x m; "
             f"{_SHARED_KEYS})")
 
@@ -86,9 +179,9 @@ def worst(verdicts):
     return min(verdicts, key=order.index)
 
 
-def _values(series):
-    values = sorted({v.item() if hasattr(v, "item") else v for v in series.dropna()})
-    return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
+def listed(series):
+    """The distinct values of a column, sorted, as ``"1, 10, 100"`` (missing ones left out)."""
+    return values_text(v.item() if hasattr(v, "item") else v for v in series.dropna())
 
 
 def _preset(entry):
@@ -102,363 +195,48 @@ def _preset(entry):
     return text
 
 
-# -- the claims ---------------------------------------------------------------------
+def _natural(claim_id):
+    # "H2" before "H10": the digits compared as numbers.
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", claim_id)]
 
 
-def _one_step_best(table, n_steps=1):
-    from ._one_step._summary import best_steps
-    from ._one_step._summary import checked as _cells
-
-    cells = _cells(table)
-    if "step_length" not in cells:
-        cells["step_length"] = float("nan")
-    population = cells[cells["n"] == 0]
-    data = population if len(population) else cells
-    data = data[data["n_steps"] == n_steps]
-    if data.empty:
-        return data, data
-    best = best_steps(data)
-    return data, best[best["best"]]
-
-
-def _one_step_setting(data):
-    kind = "exact population steps" if (data["n"] == 0).all() else (
-        f"steps on n = {_values(data['n'])} samples")
-    return (f"{kind}, d = {_values(data['d'])}, m = {_values(data['m'])}, "
-            f"{data['seed'].nunique()} seeds, step lengths {_values(data['step_length'])}")
-
-
-def _softmax_claim(store, column, meaning, what, interval):
-    """A claim on softmax after one step at its best step length: ``column`` counted."""
-    data, best = _one_step_best(store["table"])
-    row = best[best["attention"] == "softmax"]
-    if row.empty:
-        return dict(value="no softmax one-step rows", verdict="not tested", ours="-")
-    r = row.iloc[0]
-    text, (_, low, high) = _pooled_count(int(getattr(r, column)), r, *interval)
-    return dict(
-        ours=f"{_one_step_setting(data)}; {meaning}",
-        value=f"softmax, one step of {r.step_length:g} (its best): {what} {text}",
-        units=_pooled_units(r),
-        verdict=rate_verdict(low, high),
-    )
-
-
-def _claim_one_step(store):
-    return _softmax_claim(store, "successes", "success = test accuracy >= 0.99",
-                          "success in", ("success_low", "success_high"))
-
-
-def _claim_heads(store):
-    return _softmax_claim(
-        store, "specialised",
-        "specialised = the heads' most-attended positions are the two hidden bits",
-        "heads on the two hidden bits in", ("specialised_low", "specialised_high"))
-
-
-def _claim_linear_erf(store):
-    data, best = _one_step_best(store["table"])
-    parts, verdicts, units = [], [], None
-    # The unnormalised types: the paper's linear and erf (the registry's others too).
-    for attention in [a for a in attention_names() if not get_attention(a).normalised]:
-        row = best[best["attention"] == attention]
-        if row.empty:
-            continue
-        r = row.iloc[0]
-        text, (_, low, high) = _pooled_count(int(r.successes), r)
-        parts.append(f"{attention} (best step {r.step_length:g}): {text}")
-        verdicts.append(rate_verdict(low, high, claimed=False))
-        units = r
-    if not parts:
-        return dict(value="no linear or erf rows", verdict="not tested", ours="-")
-    return dict(
-        ours=_one_step_setting(data) + "; this library's linear and erf definitions",
-        value="; ".join(parts) + " succeed after one step",
-        units=_pooled_units(units, " each"), verdict=worst(verdicts),
-    )
-
-
-def _claim_parameters(store):
-    from ._parameter_scaling import parameter_slopes
-    from ._stats import format_slope
-
-    table = store["table"]
-    slopes = parameter_slopes(table)
-    ours_model, theirs = "transformer_population_one_step", "ffnn"
-    if ours_model not in slopes or theirs not in slopes:
-        return dict(value="the one-step transformer or the FFNN is missing", verdict="not tested",
-                    ours="-")
-    a, b = slopes[ours_model], slopes[theirs]
-    value = (f"log-log slope of trainable parameters needed against d: transformer, one "
-             f"population step {format_slope(a)}; trained FFNN {format_slope(b)}")
-    if not (np.isfinite(a["slope"]) and np.isfinite(b["slope"])):
-        verdict = "not tested"
-    elif a["slope"] >= b["slope"]:
-        verdict = "not reproduced"
-    elif np.isfinite(a.get("high", np.nan)) and np.isfinite(b.get("low", np.nan)) \
-            and a["high"] < b["low"]:
-        verdict = "reproduced"
-    else:
-        verdict = "reproduced in part"
-    seeds = int(table["seeds"].min())
-    return dict(
-        ours=f"d = {_values(table['d'])}; needed = the smallest size at which >= 80% of its "
-        f"{seeds} seeds reach 99% test accuracy",
-        value=value, units=f"{seeds} seeds per size, {a['n_d']} values of d",
-        verdict=verdict,
-    )
-
-
-def _claim_samples(store):
-    from ._sample_complexity import fit_exponents, like_for_like
-
-    table = like_for_like(store["table"])
-    fits = fit_exponents(table)
-    row = fits[fits["model"] == "transformer_one_step"]
-    if row.empty or not np.isfinite(row.iloc[0]["exponent"]):
-        return dict(value="no exponent for one step", verdict="not tested", ours="-")
-    r = row.iloc[0]
-    if r["high"] < 4:
-        verdict = "reproduced"
-    elif r["low"] > 4:
-        verdict = "not reproduced"
-    else:
-        verdict = "reproduced in part"
-    censored = int(r["left_censored"] + r["right_censored"])
-    return dict(
-        ours=f"one full-batch step on n samples, d = {_values(table['d'])}, n from "
-        f"{int(table['n'].min())} to {int(table['n'].max())} on a grid; n* = samples from "
-        f"which test accuracy stays >= {float(table['target'].iloc[0]):g}",
-        value=f"exponent a of n* ~ d^a: {format_interval(r['exponent'], r['low'], r['high'])} "
-        f"(maximum likelihood, {censored} censored curves); the proof's sufficient bound grows as d^4",
-        units=f"{int(r['n_points'])} learning curves ({int(r['n_seeds'])} seeds x "
-        f"{int(r['n_d'])} d)",
-        verdict=verdict,
-    )
-
-
-def _claim_k_sparse(store):
-    from ._k_sparse._summary import _steps, pooled_success
-
-    table = store["table"]
-    steps = _steps(table) if "part" in table else table.iloc[:0]
-    if steps.empty:
-        return dict(value="no step runs", verdict="not tested", ours="-")
-    pooled = pooled_success(steps)
-    if (pooled["n"] == 0).any():
-        pooled, steps = pooled[pooled["n"] == 0], steps[steps["n"] == 0]
-    longest = pooled["n_steps"].max()
-    rows = pooled[(pooled["n_steps"] == longest) & (pooled["k"] > 2)]
-    parts, verdicts = [], []
-    for r in rows.sort_values(["init", "k"]).itertuples():
-        text, (_, low, high) = _pooled_count(int(r.successes), r)
-        parts.append(f"{r.init}, k = {r.k}: {text}")
-        verdicts.append(rate_verdict(low, high))
-    return dict(
-        ours=f"k heads, {longest} normalised population steps, d = {_values(steps['d'])}, "
-        f"m = {_values(steps['m'])}, {steps['seed'].nunique()} seeds",
-        value="; ".join(parts) or "no k > 2 rows",
-        units=(_pooled_units(next(rows.itertuples()), " per k") if len(rows)
-               else "no runs"),
-        verdict=worst(verdicts),
-    )
-
-
-def _random_pool(table):
-    nets = table[table["function"] == "transformer"] if "function" in table else table.iloc[:0]
-    if nets.empty:
-        return nets
-    return nets[nets["layer_norm_eps"] == nets["layer_norm_eps"].min()]
-
-
-def _claim_zero_strings(store):
-    from ._networks import distinct_networks
-
-    pool = _random_pool(store["table"])
-    if pool.empty:
-        return dict(value="no random networks", verdict="not tested", ours="-")
-    constant = pool["constant"].astype(bool)
-    nonconstant = pool[~constant]
-    k = int(nonconstant["has_zero"].astype(bool).sum())
-    text, (_, low, high) = _count(k, len(nonconstant), "non-constant networks")
-    const_text, _ = _count(int(constant.sum()), len(pool), "networks")
-    return dict(
-        ours=f"recognizer, eps = {pool['layer_norm_eps'].min():g}, N = {_values(pool['n_bits'])}, "
-        f"inits {_values(pool['init'])}, {pool['seed'].nunique()} seeds per setting",
-        value=f"a zero-sensitivity string in {text}; {const_text} are constant (every string "
-        "has sensitivity 0)",
-        units=f"{distinct_networks(pool)} distinct networks",
-        verdict=rate_verdict(low, high),
-    )
-
-
-def _claim_random_functions(store):
-    table = store["table"]
-    control = table[table["function"] == "random function"] if "function" in table \
-        else table.iloc[:0]
-    if control.empty:
-        return dict(value="no random-function control", verdict="not tested", ours="-")
-    wins, total = int(control["with_zero"].sum()), int(control["n_functions"].sum())
-    text, (rate, low, high) = _count(wins, total, "functions")
-    limit = 1 - math.exp(-1)
-    if low <= limit <= high:
-        verdict = "reproduced"
-    elif abs(rate - limit) < 0.05:
-        verdict = "reproduced in part"
-    else:
-        verdict = "not reproduced"
-    return dict(
-        ours=f"uniformly random functions, N = {_values(control['n_bits'])}, exhaustive",
-        value=f"with a zero-sensitivity string: {text} (the limit 1 - 1/e = {limit:.3f})",
-        units=f"{total} functions", verdict=verdict,
-    )
-
-
-def _claim_training(store):
-    from ._training._summary import learned_up_to
-    from ._training._summary import series_columns as _series_columns
-    from ._training._summary import with_model_setting as _with_model_setting
-
-    table = _with_model_setting(store["table"])
-    reach = learned_up_to(table)
-    series = _series_columns(table)
-    parts, verdicts = [], []
-    claimed = {"PARITY": False, "MAJORITY": True}
-    for _, r in reach.iterrows():
-        label = r["function"] + " (" + ", ".join(str(r[c]) for c in series) + ")"
-        text, (_, low, high) = _count(int(r["learned"]), int(r["seeds"]), "seeds")
-        parts.append(f"{label} at N = {int(r['largest_n_tried'])}: learned in {text}")
-        if r["function"] in claimed:
-            verdicts.append(rate_verdict(low, high, claimed=claimed[r["function"]]))
-    return dict(
-        ours=f"N = {_values(table['n_bits'])}, model settings {_values(table['model_setting'])}, "
-        f"{table['seed'].nunique()} seeds; learned = accuracy >= 0.99",
-        value="; ".join(parts),
-        units=f"{table['seed'].nunique()} seeds per function, N and setting",
-        verdict=worst(verdicts),
-    )
-
-
-def _claim_eps(store):
-    from ._networks import eps_agreement
-
-    agreement = eps_agreement(store["table"])
-    if agreement is None:
-        return dict(value="no paired eps = 0 and eps > 0 networks", verdict="not tested",
-                    ours="-")
-    text, (_, low, high) = _count(int(agreement["same"]), int(agreement["pairs"]), "networks")
-    return dict(
-        ours=f"the same networks at eps = 0 and eps = {agreement['eps']:g} (a paired design)",
-        value=f"identical functions in {text}; largest layer-norm 1/std seen "
-        f"{agreement['inv_std_max']:.3g} against 1/sqrt(eps) = "
-        f"{1 / math.sqrt(agreement['eps']):.3g}",
-        units=f"{int(agreement['pairs'])} networks", verdict=rate_verdict(low, high),
-    )
-
-
-def _claim_theorem(store):
-    from ._zero_sensitivity_bound import bound_verdict
-
-    table = store["table"]
-    if table.empty:
-        return dict(value="no networks", verdict="not tested", ours="-")
-    v = bound_verdict(table)
-    if not v["networks"]:
-        return dict(ours=f"eps = {v['eps']:g}", value=v["text"], units="0 networks",
-                    verdict="not tested")
-    text, (_, low, high) = _count(int(v["meets"]), int(v["networks"]),
-                                  "non-constant networks", "clopper-pearson")
-    return dict(
-        ours=f"eps = {v['eps']:g}, N = {_values(table['n_bits'])}, D = "
-        f"{_values(table['d_model'])}, L = {_values(table['n_layers'])}",
-        value=f"{v['tested']} of {v['rows']} (D, L, N) rows are not vacuous; there {text} reach "
-        "the bound (Clopper-Pearson)",
-        units=f"{int(v['networks'])} non-constant networks", verdict=rate_verdict(low, high),
-    )
-
-
-#: The claims of the two papers: (id, paper, study, short name, the paper's setting,
-#: the claim in our words, the function measuring it).
-CLAIMS = [
-    ("H1", "Han & Ghoshdastidar", "one_step", "one-step learning of sparse XOR",
-     "one-layer two-head softmax transformer, frozen keys on the sphere, trainable "
-     "queries, one gradient step on the population or on n = Omega(d^4 polylog d) samples",
-     "one gradient step from the antisymmetric start learns y = -x_i x_j with high "
-     "probability", _claim_one_step),
-    ("H2", "Han & Ghoshdastidar", "parameter_scaling", "polylog vs Omega(d) parameters",
-     "m = O(polylog d) keys per head against two-layer feed-forward networks",
-     "the transformer needs O(polylog d) trainable parameters, a feed-forward network "
-     "Omega(d)", _claim_parameters),
-    ("H3", "Han & Ghoshdastidar", "one_step", "linear and erf attention fail",
-     "the same model with linear or erf attention",
-     "replacing softmax by linear or erf attention, one step does not learn the task",
-     _claim_linear_erf),
-    ("H4", "Han & Ghoshdastidar", "one_step", "head specialisation",
-     "the two heads after one step", "after the step each head attends to one of the two "
-     "hidden bits", _claim_heads),
-    ("H5", "Han & Ghoshdastidar", "sample_complexity", "the sample-size remark",
-     "one step on n samples; the proof's sufficient n grows as d^4 polylog d",
-     "the proof's sample bound is sufficient, not necessary: far fewer samples suffice in "
-     "practice", _claim_samples),
-    ("H6", "Han & Ghoshdastidar", "k_sparse", "k-sparse parity with k heads",
-     "k heads for a k-sparse parity (the extension beyond XOR)",
-     "with k heads, gradient steps learn a parity of k hidden bits", _claim_k_sparse),
-    ("K1", "Köver et al.", "random_init_sensitivity", "zero-sensitivity strings at random "
-     "initialisation", "random transformer recognizers (eos read-out), uniform, Gaussian "
-     "and Xavier initialisations",
-     "randomly initialised transformers compute functions with zero-sensitivity strings",
-     _claim_zero_strings),
-    ("K2", "Köver et al.", "random_init_sensitivity", "the random-function control",
-     "uniformly random Boolean functions",
-     "a uniformly random function has a zero-sensitivity string with probability "
-     "about 1 - 1/e", _claim_random_functions),
-    ("K3", "Köver et al.", "training_sensitivity", "PARITY and FIRST hard, MAJORITY learnable",
-     "transformers trained by gradient descent as N grows",
-     "functions without zero-sensitivity strings (PARITY; FIRST only asymptotically) are "
-     "not learned at large N, MAJORITY is (verdict on PARITY and MAJORITY; FIRST is shown)",
-     _claim_training),
-    ("K4", "Köver et al.", "random_init_sensitivity", "layer-norm eps = 0",
-     "layer norm without stabiliser (eps = 0) as well as with eps > 0",
-     "the analysis holds with eps = 0: the stabiliser does not change what random networks "
-     "compute", _claim_eps),
-    ("K5", "Köver et al.", "zero_sensitivity_bound", "Theorem 4.5",
-     "random transformers of width D and depth L, large N, eps = 0",
-     "a random transformer has at least N^((D-1)/(2L) - 5) zero-sensitivity strings",
-     _claim_theorem),
-]
-
-
-def claims_table(store):
-    """One row per claim of the two papers, every number computed from ``store``.
+def declared_claims(studies):
+    """Every claim the ``studies`` declare, as ``(study name, Claim)``, in the order of the ids.
 
     Parameters
     ----------
-    store : dict
-        :func:`load_store`'s result.
-
-    Returns
-    -------
-    claims : pandas.DataFrame
-        ``id``, ``paper``, ``claim``, ``paper_setting``, ``statement``,
-        ``ours``, ``value``, ``units``, ``verdict``, ``study``, ``preset``.
+    studies : dict of str to Study
+        For example the registry, :data:`~skxor.studies.STUDIES`.
 
     Examples
     --------
-    >>> from skxor.studies._claims import claims_table
-    >>> claims = claims_table({})
-    >>> len(claims), set(claims["verdict"])
-    (11, {'not tested'})
+    >>> from skxor.studies import STUDIES
+    >>> from skxor.studies._claims import declared_claims
+    >>> [(study, claim.id) for study, claim in declared_claims(STUDIES)][:3]
+    [('one_step', 'H1'), ('parameter_scaling', 'H2'), ('one_step', 'H3')]
+    """
+    found = [(name, claim) for name, study in studies.items() for claim in study.claims]
+    return sorted(found, key=lambda pair: _natural(pair[1].id))
+
+
+def claim_rows(store, studies):
+    """One row per claim the ``studies`` declare, every number computed from ``store``.
+
+    :func:`~skxor.studies.claims_table` with the registry's studies; see there.
     """
     rows = []
-    for cid, paper, study, name, setting, statement, measure in CLAIMS:
-        row = dict(id=cid, paper=paper, claim=name, paper_setting=setting, statement=statement,
+    for study, claim in declared_claims(studies):
+        row = dict(id=claim.id, paper=claim.paper, claim=claim.name,
+                   paper_setting=claim.paper_setting, statement=claim.statement,
                    study=study, ours="-", value="no stored run", units="-",
                    verdict="not tested", preset="-")
         if study in store and store[study]["table"].empty:
             row.update(value="the stored table holds no rows", preset=_preset(store[study]))
         elif study in store:
             with naming_the_table(study, store[study]["path"]):
-                row.update(measure(store[study]))
+                row.update(claim.rule(store[study]["table"]))
             row["preset"] = _preset(store[study])
         rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=[
+        "id", "paper", "claim", "paper_setting", "statement", "study", "ours", "value",
+        "units", "verdict", "preset"])

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from .._utils._files import naming_the_table, read_table
 from ._blocks import replace_between
-from ._claims import THRESHOLD, _preset, claims_table
+from ._claims import THRESHOLD, _preset, claim_rows
 
 __all__ = ["claims_table", "load_store", "render_documents", "publish", "write_figures"]
 
@@ -48,6 +48,39 @@ CLAIMS_PAGE = Path("docs") / "results" / "claims.rst"
 FRAGMENTS_DIR = Path("docs") / "results" / "generated"
 #: The figures drawn from the store at documentation build time (not committed).
 FIGURES_DIR = FRAGMENTS_DIR / "figures"
+
+
+def claims_table(store, studies=None):
+    """One row per claim of the registered studies, every number computed from ``store``.
+
+    Each study declares its claims (:class:`~skxor.studies.Claim`, in
+    ``Study(claims=...)``); a claim whose study has no stored run is listed,
+    *not tested*.
+
+    Parameters
+    ----------
+    store : dict
+        :func:`load_store`'s result.
+    studies : dict of str to Study or None, default=None
+        None: the registry (:data:`~skxor.studies.STUDIES`).
+
+    Returns
+    -------
+    claims : pandas.DataFrame
+        ``id``, ``paper``, ``claim``, ``paper_setting``, ``statement``,
+        ``study``, ``ours``, ``value``, ``units``, ``verdict``, ``preset``,
+        in the order of the claims' ids.
+
+    Examples
+    --------
+    >>> from skxor.studies import claims_table
+    >>> claims = claims_table({})
+    >>> len(claims), set(claims["verdict"])
+    (11, {'not tested'})
+    """
+    if studies is None:
+        from ._registry import STUDIES as studies
+    return claim_rows(store, studies)
 
 
 # -- the store ---------------------------------------------------------------------

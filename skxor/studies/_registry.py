@@ -58,6 +58,11 @@ def register(study):
         raise TypeError(f"register takes a Study; got {type(study).__name__}.")
     if study.name in STUDIES:
         raise ValueError(f"a study named {study.name!r} is already registered.")
+    taken = {claim.id: name for name, other in STUDIES.items() for claim in other.claims}
+    clashes = sorted(claim.id for claim in study.claims if claim.id in taken)
+    if clashes:
+        raise ValueError(f"study {study.name!r} declares claim(s) {clashes}, already "
+                         f"declared by {sorted({taken[c] for c in clashes})}.")
     STUDIES[study.name] = study
     return study
 

@@ -39,6 +39,7 @@ from sklearn.utils._param_validation import (
 )
 
 from .._utils._docstrings import fill_doc
+from ._claims import Claim
 from ._parameters import Grid
 from ._report import study_section, summary_table
 
@@ -127,6 +128,11 @@ class Study:
         What the cells' ``floor_seconds`` results time (their unavoidable
         work, for the run's timing line); used only when the cells return
         ``floor_seconds``.
+    claims : tuple of Claim, default=()
+        The claims of papers that the study's runs test
+        (:class:`~skxor.studies.Claim`): ``skxor publish`` gives each a row of
+        the claims table, its verdict computed by the claim's ``rule`` from
+        the study's stored table.
 
     Examples
     --------
@@ -164,6 +170,7 @@ class Study:
     check: Optional[Callable] = None
     setting: Optional[tuple] = None
     floor: str = field(default="")
+    claims: tuple = field(default=())
 
     def __post_init__(self):
         self._check_declaration()
@@ -237,6 +244,14 @@ class Study:
         if "quick" not in self.presets:
             raise ValueError(f"study {self.name!r}: presets must include 'quick' (every "
                              "parameter's value); other presets give their differences.")
+        object.__setattr__(self, "claims", tuple(self.claims))
+        for claim in self.claims:
+            if not isinstance(claim, Claim):
+                raise TypeError(f"study {self.name!r}: claims must be skxor.studies.Claim "
+                                f"objects; got {type(claim).__name__}.")
+        ids = [claim.id for claim in self.claims]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"study {self.name!r}: claim ids must be distinct; got {ids}.")
 
     # -- parameters --------------------------------------------------------------------
 

@@ -69,6 +69,7 @@ from .._common import columns_first, expand_grid
 from .._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
 from .._study import Study
 from .._sweep import run_sweep
+from ._claims import CLAIMS
 from ._cells import LOSS_CERTIFICATE, k_sparse_cell, v1_cell
 from ._figures import plot_k_sparse
 from ._headline import headline
@@ -264,6 +265,7 @@ STUDY = Study(
     figures=plot_k_sparse,
     report=report_k_sparse,
     headline=headline,
+    claims=CLAIMS,
     key=_KEY,
     check=_check,
     # v1_k, v1_d and v1_n are sweep axes of the v1 rows (their k, d, n columns).

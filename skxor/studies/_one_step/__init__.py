@@ -46,6 +46,7 @@ from ...nn import attention_constraint, attention_names
 from .._floor import TIME_COLUMNS
 from .._parameters import AT_LEAST_TWO, POSITIVE, SAMPLES, STEP_LENGTH, Grid
 from .._study import Study
+from ._claims import CLAIMS
 from ._cells import (
     SUCCESS_ACCURACY,
     dominant_accuracy,
@@ -118,6 +119,7 @@ STUDY = Study(
     figures=plot_one_step,
     report=report_one_step,
     headline=headline,
+    claims=CLAIMS,
     floor="the steps (or fits, for n > 0) and exact losses of every cell",
 )
 

@@ -3,7 +3,7 @@
 from ...nn import attention_names
 from .._report import values_text
 from .._stats import format_interval
-from ._summary import best_steps, checked
+from ._summary import analysed, at_best
 
 
 def headline(df):
@@ -39,17 +39,8 @@ def headline(df):
              "length**")
     if len(df) == 0:
         return f"{title}: the table holds no runs; nothing to summarise."
-    cells = checked(df)
-    if "step_length" not in cells:
-        cells["step_length"] = float("nan")
-    population = cells[cells["n"] == 0]
-    if len(population):
-        data, kind = population, "exact population steps"
-    else:
-        data = cells
-        kind = "full-batch steps on n = " + values_text(int(n) for n in cells["n"]) + " samples"
-    best = best_steps(data)
-    best = best[best["best"]]
+    data, kind = analysed(df)
+    best = at_best(data)
     order = {name: i for i, name in enumerate(attention_names())}
     parts = []
     for steps, group in best.groupby("n_steps", sort=True):

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from .._report import preset_text
+from .._report import preset_text, values_text
 from .._stats import clustered_rate_interval, rate_with_interval
 
 
@@ -141,6 +141,35 @@ def best_steps(df):
         order = group.sort_values(["successes", "median_loss"], ascending=[False, True])
         table.loc[order.index[0], "best"] = True
     return table
+
+
+def analysed(df):
+    """The runs the study's headline and claims read, and what they are.
+
+    The exact population steps when the table has any, else every run (steps
+    on samples); ``step_length`` is NaN in tables written before it was swept.
+
+    Returns
+    -------
+    data : pandas.DataFrame
+        The :func:`checked` rows.
+    kind : str
+        ``"exact population steps"`` or ``"full-batch steps on n = ... samples"``.
+    """
+    cells = checked(df)
+    if "step_length" not in cells:
+        cells["step_length"] = float("nan")
+    population = cells[cells["n"] == 0]
+    if len(population):
+        return population, "exact population steps"
+    return cells, ("full-batch steps on n = " + values_text(int(n) for n in cells["n"])
+                   + " samples")
+
+
+def at_best(data):
+    """The rows of :func:`best_steps` at each (attention, n, T)'s best step length."""
+    best = best_steps(data)
+    return best[best["best"]]
 
 
 def best_cells(df):

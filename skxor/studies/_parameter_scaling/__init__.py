@@ -75,6 +75,7 @@ import pandas as pd
 
 from .._study import Study
 from .._sweep import run_sweep
+from ._claims import CLAIMS
 from ._cells import (
     _FFNN_BUDGET,
     DISPLAY_NAMES,
@@ -205,6 +206,7 @@ STUDY = Study(
     figures=plot_parameter_scaling,
     report=report_parameter_scaling,
     headline=headline,
+    claims=CLAIMS,
     # One row per (model, d) of a setting: seeds, threshold, size grids, training
     # sets, budgets and random state all define the row (the runner merges on
     # key plus setting), so a run with other settings never replaces it.

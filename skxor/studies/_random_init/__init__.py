@@ -44,6 +44,7 @@ from .._networks import NETWORK_PARAMETERS
 from .._parameters import NON_NEGATIVE
 from .._profiling import check_transformer
 from .._study import Study
+from ._claims import CLAIMS
 from ._cells import (
     RANDOM_FUNCTION,
     compute,
@@ -129,6 +130,7 @@ STUDY = Study(
     figures=plot_random_init_sensitivity,
     report=report_random_init_sensitivity,
     headline=headline,
+    claims=CLAIMS,
     key=("function", "n_bits", "d_model", "n_layers", "n_heads", "layer_norm_eps", "init",
          "readout", "positional", "init_scale", "seed", "random_state", "exhaustive_max",
          "n_samples", "n_blowup", "n_functions"),

@@ -24,6 +24,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._floor import TIME_COLUMNS
 from .._parameters import AT_LEAST_TWO, POSITIVE, Grid
 from .._study import Study
+from ._claims import CLAIMS
 from ._cells import MODELS, learning_curves, sample_complexity_cell, train_sizes
 from ._figures import plot_sample_complexity
 from ._headline import headline
@@ -100,6 +101,7 @@ STUDY = Study(
     figures=plot_sample_complexity,
     report=report_sample_complexity,
     headline=headline,
+    claims=CLAIMS,
     # One row per training size of each curve.
     key=("model", "d", "seed", "n"),
     check=_check,

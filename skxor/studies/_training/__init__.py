@@ -35,6 +35,7 @@ comes from ``n_jobs`` or a dask scheduler.
 
 from .._profiling import check_transformer
 from .._study import Study
+from ._claims import CLAIMS
 from ._cells import (
     FLAT_TOLERANCE,
     LEARNED,
@@ -80,6 +81,7 @@ STUDY = Study(
     figures=plot_training_sensitivity,
     report=report_training_sensitivity,
     headline=headline,
+    claims=CLAIMS,
     key=("function", "n_bits", "model_setting", "seed", "random_state", "d_model",
          "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
          "target_accuracy", "exhaustive_max", "n_eval", "n_samples"),

@@ -43,6 +43,7 @@ from .._networks import NETWORK_PARAMETERS
 from .._parameters import estimator_parameters
 from .._profiling import check_transformer
 from .._study import Study
+from ._claims import CLAIMS
 from ._cells import bound_cells, bound_table, zero_sensitivity_bound_cell
 from ._figures import plot_zero_sensitivity_bound
 from ._headline import headline
@@ -119,6 +120,7 @@ STUDY = Study(
     figures=plot_zero_sensitivity_bound,
     report=report_zero_sensitivity_bound,
     headline=headline,
+    claims=CLAIMS,
     key=("n_bits", "d_model", "n_layers", "layer_norm_eps", "n_heads", "init", "init_scale",
          "readout", "positional", "seed", "random_state", "exhaustive_max", "n_samples",
          "n_blowup"),

@@ -1,0 +1,106 @@
+"""Claims are declared by the study whose runs test them (issue 33, item 2)."""
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from skxor.studies import STUDIES, Claim, Grid, Study, claims_table, register
+from skxor.studies._claims import count, rate_verdict, declared_claims
+from skxor.studies._parameters import POSITIVE
+from skxor.studies._publish import CLAIMS_PAGE, DATA_DIR, render_documents
+
+ROOT = Path(__file__).resolve().parents[2]
+LIBRARY = ("_one_step", "_sample_complexity", "_parameter_scaling", "_random_init",
+           "_training", "_k_sparse", "_zero_sensitivity_bound")
+
+
+def coin_cell(x, seed):
+    return {"heads": (x + seed) % 3 != 0}
+
+
+def _heads_rule(table):
+    text, (_, low, high) = count(int(table["heads"].sum()), len(table), "tosses")
+    return dict(ours=f"x = {sorted(set(table['x']))}", value=f"heads in {text}",
+                units=f"{len(table)} tosses", verdict=rate_verdict(low, high))
+
+
+def _coin_study(name="coins_for_claims", claim_id="U1"):
+    claim = Claim(id=claim_id, paper="A. Tosser", source="arXiv 0000.00000v1",
+                  name="coins land heads", paper_setting="fair-ish coins",
+                  statement="most tosses land heads", rule=_heads_rule)
+    return Study(name=name, description="Coins.", cell=coin_cell,
+                 parameters={"x": [Grid(POSITIVE)], "seeds": [POSITIVE]},
+                 presets={"quick": {"x": [1, 2], "seeds": 3}}, claims=(claim,))
+
+
+@pytest.fixture
+def coins():
+    study = register(_coin_study())
+    yield study
+    STUDIES.pop(study.name)
+
+
+def test_every_library_claim_is_declared_in_its_study_package():
+    # Old layout: eleven _claim_* functions in the shared skxor/studies/_claims.py.
+    source = (ROOT / "skxor/studies/_claims.py").read_text()
+    assert "def _claim_" not in source
+    declared = {}
+    for study, claim in declared_claims(STUDIES):
+        package = claim.rule.__module__.split(".")[2]
+        assert claim.rule.__module__ == f"skxor.studies.{package}._claims", claim.id
+        assert STUDIES[study].compute.__module__.startswith(f"skxor.studies.{package}") \
+            or STUDIES[study].cell.__module__.startswith(f"skxor.studies.{package}"), claim.id
+        declared[claim.id] = package
+    assert sorted(declared) == ["H1", "H2", "H3", "H4", "H5", "H6", "K1", "K2", "K3", "K4",
+                                "K5"]
+    assert set(declared.values()) == set(LIBRARY)
+
+
+def test_a_claim_is_checked_when_declared():
+    with pytest.raises(TypeError, match="rule must be a function"):
+        Claim(id="U1", paper="p", source="s", name="n", paper_setting="x", statement="y",
+              rule="reproduced")
+    with pytest.raises(TypeError, match="claims must be skxor.studies.Claim"):
+        Study(name="bad", description="d", cell=coin_cell,
+              parameters={"x": [Grid(POSITIVE)], "seeds": [POSITIVE]},
+              presets={"quick": {"x": [1], "seeds": 1}}, claims=("H1",))
+
+
+def test_a_claim_id_taken_by_another_study_is_refused():
+    with pytest.raises(ValueError, match=r"claim\(s\) \['H1'\], already declared by "
+                                         r"\['one_step'\]"):
+        register(_coin_study("coins_clash", "H1"))
+    assert "coins_clash" not in STUDIES
+
+
+def test_a_users_study_declares_claims_and_publish_shows_them(coins, tmp_path):
+    table = coins.run()
+    claims = claims_table({coins.name: {"table": table, "record": None, "path": tmp_path}})
+    row = claims.set_index("id").loc["U1"]
+    k = int(table["heads"].sum())
+    assert row["value"].startswith(f"heads in {k}/6 tosses = ")
+    assert row["study"] == coins.name and row["verdict"] in {"reproduced",
+                                                             "reproduced in part"}
+    # The documents skxor publish writes, from a store holding only the user's study.
+    for name in ("README.md", "docs/results/measured.rst"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, tmp_path / name)
+    (tmp_path / DATA_DIR / coins.name).mkdir(parents=True)
+    table.to_csv(tmp_path / DATA_DIR / coins.name / f"{coins.name}.csv", index=False)
+    documents = render_documents(root=tmp_path)
+    page = documents[tmp_path / CLAIMS_PAGE]
+    assert "   * - U1\n     - coins land heads (A. Tosser)" in page
+    assert f"heads in {k}/6 tosses" in page
+    readme = documents[tmp_path / "README.md"]
+    assert f"| U1 coins land heads (A. Tosser) | {row['verdict']} | heads in {k}/6" in readme
+    # The library's claims without their stored runs: listed, not tested.
+    assert claims_table({}, {coins.name: coins})["id"].tolist() == ["U1"]
+    assert set(claims.query("study != @coins.name")["verdict"]) == {"not tested"}
+
+
+def test_the_claims_table_of_no_claims_has_its_columns():
+    empty = claims_table({}, {})
+    assert empty.empty and "verdict" in empty and "preset" in empty
+    assert isinstance(empty, pd.DataFrame)
