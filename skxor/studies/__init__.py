@@ -1,6 +1,6 @@
 """Reproducible studies: checkpointed sweeps, tables and figures; your own with :class:`Study`."""
 
-from ._claims import Claim
+from ._claims import Claim, judged, rate_part
 from ._cost import dry_run_text, estimate
 from ._publish import claims_table, publish, write_figures
 from ._headline import render_headline, write_headline
@@ -50,6 +50,8 @@ from ._zero_sensitivity_bound import (
 __all__ = [
     "Claim",
     "claims_table",
+    "judged",
+    "rate_part",
     "dry_run_text",
     "estimate",
     "publish",

@@ -21,17 +21,35 @@ import pandas as pd
 
 from .._utils._files import naming_the_table
 from ._report import values_text
-from ._stats import clopper_pearson_interval, format_interval, wilson_interval
+from ._stats import (clopper_pearson_interval, clustered_rate_interval, format_interval,
+                     wilson_interval)
 
-__all__ = ["Claim", "claim_rows", "declared_claims", "rate_verdict", "worst"]
+__all__ = ["Claim", "Part", "claim_rows", "declared_claims", "holm", "judged", "rate_part",
+           "rate_verdict", "unit_interval", "worst"]
 
 #: Pooled over d, runs of one seed share key prefixes (see POOLED_OVER_D_CAVEAT).
 _SHARED_KEYS = ("runs of one seed at different d share key prefixes, so the interval "
                 "takes the seeds as the independent units")
 
-#: Threshold of the verdict rule for rates.
-THRESHOLD = 0.5
-VERDICTS = ("reproduced", "reproduced in part", "not reproduced", "not tested")
+#: The verdicts a claim (and each of its parts) can get.
+VERDICTS = ("reproduced", "inconclusive", "not reproduced", "not tested")
+
+#: Confidence of every interval shown, and the family-wise error rate of the
+#: verdicts "not reproduced" over a claim's parts (Holm's adjustment).
+CONFIDENCE = 0.95
+FAMILY_ALPHA = 0.05
+
+#: Thresholds tied to the claims' strengths, on a rate's 95% interval.
+#: "With high probability": reproduced when the lower end is at least
+#: WHP_LOW and the upper end reaches WHP_HIGH (the data allow a rate near 1
+#: and exclude a minority of failures); not reproduced when the upper end is
+#: below WHP_HIGH.
+WHP_LOW, WHP_HIGH = 0.7, 0.9
+#: "Almost surely": the same at ALMOST_SURE_LOW and ALMOST_SURE_HIGH.
+ALMOST_SURE_LOW, ALMOST_SURE_HIGH = 0.9, 0.99
+#: A claimed failure: reproduced when the upper end is at most FAILURE_HIGH,
+#: not reproduced when the lower end is above it.
+FAILURE_HIGH = 0.1
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -56,7 +74,7 @@ class Claim:
     rule : callable
         ``rule(table)``: from the study's stored table (never empty), a dict
         with ``value`` (the measured value with its interval) and
-        ``verdict`` (one of ``"reproduced"``, ``"reproduced in part"``,
+        ``verdict`` (one of ``"reproduced"``, ``"inconclusive"``,
         ``"not reproduced"``, ``"not tested"``), and optionally ``ours``
         (our setting) and ``units`` (the independent units).
     strength : str, default=""
@@ -69,21 +87,26 @@ class Claim:
     contradicted_by : str, default=""
         The result that would have contradicted the claim.
     counterfactuals : tuple, default=()
-        Tables (or functions returning one) on which the paper is wrong and
-        the rule must say so; tests run the rule on each.
+        Functions returning a table on which the paper is wrong in a way a
+        referee would worry about; the rule must say "not reproduced" on
+        each (the default test suite runs them).
+    holds : tuple, default=()
+        Functions returning a table on which the paper holds; the rule must
+        say "reproduced" on each.
 
     Examples
     --------
     >>> from skxor.studies import Claim
-    >>> from skxor.studies._claims import count, rate_verdict
+    >>> from skxor.studies._claims import judged, rate_part
     >>> def rule(table):
-    ...     text, (_, low, high) = count(int(table["ok"].sum()), len(table), "seeds")
-    ...     return dict(value=f"ok in {text}", verdict=rate_verdict(low, high))
+    ...     part = rate_part("all", table["ok"], table["seed"], "with high probability")
+    ...     return judged([part], units=f"{table['seed'].nunique()} seeds")
     >>> claim = Claim(id="U1", paper="Me", source="my notes", name="it works",
-    ...               paper_setting="any", statement="it works in most seeds", rule=rule)
+    ...               paper_setting="any", statement="it works in most seeds", rule=rule,
+    ...               strength="with high probability")
     >>> import pandas as pd
-    >>> claim.rule(pd.DataFrame({"ok": [True] * 9 + [False]}))
-    {'value': 'ok in 9/10 seeds = 0.90 [0.60, 0.98]', 'verdict': 'reproduced'}
+    >>> claim.rule(pd.DataFrame({"ok": [True] * 29 + [False], "seed": range(30)}))
+    {'units': '30 seeds', 'value': 'all: 29/30 runs = 0.97 [0.83, 0.99] (reproduced)', 'verdict': 'reproduced'}
     """
 
     id: str
@@ -98,6 +121,7 @@ class Claim:
     rule_text: str = ""
     contradicted_by: str = ""
     counterfactuals: tuple = field(default=())
+    holds: tuple = field(default=())
 
     def __post_init__(self):
         for name in ("id", "paper", "source", "name", "paper_setting", "statement"):
@@ -107,7 +131,8 @@ class Claim:
         if not callable(self.rule):
             raise TypeError(f"claim {self.id}: rule must be a function of the study's "
                             f"table; got {type(self.rule).__name__}.")
-        object.__setattr__(self, "counterfactuals", tuple(self.counterfactuals))
+        for name in ("counterfactuals", "holds"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
 
 
 # -- rendering helpers ---------------------------------------------------------------
@@ -145,38 +170,254 @@ def pooled_units(row, each=""):
             f"{_SHARED_KEYS})")
 
 
-def rate_verdict(low, high, claimed=True, threshold=THRESHOLD):
-    """The verdict on a claimed success (or, ``claimed=False``, a claimed failure) rate.
+_STRENGTH_THRESHOLDS = {
+    "with high probability": (WHP_LOW, WHP_HIGH),
+    "almost surely": (ALMOST_SURE_LOW, ALMOST_SURE_HIGH),
+}
 
-    A claimed success is *reproduced* when the interval's lower end is at
-    least ``threshold``, *not reproduced* when its upper end is below it,
-    and *reproduced in part* when the interval straddles it; a claimed
-    failure mirrors this. No data: *not tested*.
+
+def _supports(strength, low, high):
+    if strength == "failure":
+        return high <= FAILURE_HIGH
+    floor, ceiling = _STRENGTH_THRESHOLDS[strength]
+    return low >= floor and high >= ceiling
+
+
+def _contradicts(strength, low, high):
+    if strength == "failure":
+        return low > FAILURE_HIGH
+    return high < _STRENGTH_THRESHOLDS[strength][1]
+
+
+def rate_verdict(low, high, strength="with high probability"):
+    """The verdict on a rate's 95% interval ``[low, high]`` at a claim's ``strength``.
+
+    ``strength`` is ``"with high probability"`` (reproduced when ``low >=
+    WHP_LOW`` and ``high >= WHP_HIGH``, not reproduced when ``high <
+    WHP_HIGH``), ``"almost surely"`` (the same at ``ALMOST_SURE_LOW`` and
+    ``ALMOST_SURE_HIGH``) or ``"failure"`` (a claimed failure: reproduced
+    when ``high <= FAILURE_HIGH``, not reproduced when ``low >
+    FAILURE_HIGH``); otherwise *inconclusive*. No data: *not tested*.
 
     Examples
     --------
     >>> from skxor.studies._claims import rate_verdict
-    >>> rate_verdict(0.6, 0.9), rate_verdict(0.3, 0.7), rate_verdict(0.0, 0.06, claimed=False)
-    ('reproduced', 'reproduced in part', 'reproduced')
+    >>> rate_verdict(0.8, 0.97), rate_verdict(0.6, 0.95), rate_verdict(0.5, 0.7)
+    ('reproduced', 'inconclusive', 'not reproduced')
+    >>> rate_verdict(0.0, 0.08, "failure"), rate_verdict(0.0, 0.11, "failure")
+    ('reproduced', 'inconclusive')
     """
+    if strength != "failure" and strength not in _STRENGTH_THRESHOLDS:
+        raise ValueError(f"strength must be 'failure' or one of "
+                         f"{sorted(_STRENGTH_THRESHOLDS)}; got {strength!r}.")
     if not (np.isfinite(low) and np.isfinite(high)):
         return "not tested"
-    if not claimed:
-        low, high = 1 - high, 1 - low
-    if low >= threshold:
-        return "reproduced"
-    if high < threshold:
+    if _contradicts(strength, low, high):
         return "not reproduced"
-    return "reproduced in part"
+    return "reproduced" if _supports(strength, low, high) else "inconclusive"
+
+
+def unit_interval(flags, units, confidence=CONFIDENCE):
+    """A rate's interval with ``units`` (seeds) as the independent units, at 0/n and n/n too.
+
+    Inside (0, 1) the seed-clustered interval
+    (:func:`~skxor.studies._stats.clustered_rate_interval`); where every run
+    agrees, at least the Wilson interval over the units (0 of G seeds, or G
+    of G): runs that agree carry no information on how a seed's runs
+    correlate, so the interval is never narrower than one that takes each
+    seed as one draw (0/1050 runs over 30 seeds: [0, 0.11], not [0, 0.004]).
+
+    Returns
+    -------
+    rate, low, high : float
+    n, n_units : int
+
+    Examples
+    --------
+    >>> from skxor.studies._claims import unit_interval
+    >>> rate, low, high, n, g = unit_interval([False] * 1050, [s % 30 for s in range(1050)])
+    >>> rate, round(high, 3), n, g
+    (0.0, 0.114, 1050, 30)
+    """
+    rate, low, high, n, groups, _ = clustered_rate_interval(flags, units, confidence)
+    if n and rate in (0.0, 1.0):
+        seed_low, seed_high = wilson_interval(int(rate) * groups, groups, confidence)
+        low, high = min(low, seed_low), max(high, seed_high)
+    return rate, low, high, n, groups
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Part:
+    """One part of a claim, with its own verdict.
+
+    Parameters
+    ----------
+    name : str
+        Which part (``"d = 1000"``).
+    text : str
+        What was measured, with its 95% interval.
+    verdict : str
+        The part's verdict at 95% (one of :data:`VERDICTS`), or ``"shown"``
+        for a series shown beside the claim but not judged (the library's
+        extension, a setting the paper does not claim).
+    interval : callable or None, default=None
+        ``interval(confidence) -> (low, high)``: the part's interval at any
+        confidence, for Holm's adjustment of the verdicts "not reproduced".
+    contradicts : callable or None, default=None
+        ``contradicts(low, high)``: whether an interval contradicts the part.
+    """
+
+    name: str
+    text: str
+    verdict: str
+    interval: Callable = None
+    contradicts: Callable = None
+
+    def p_value(self):
+        """The smallest two-sided level at which the part's interval contradicts it (bisection)."""
+        if self.interval is None or self.contradicts is None:
+            return 1.0
+        if not self.contradicts(*self.interval(1e-9)):  # not even at the point estimate
+            return 1.0
+        low, high = 1e-12, 1 - 1e-9  # levels alpha: contradicted at `high`, not at `low`
+        if self.contradicts(*self.interval(1 - low)):
+            return low
+        for _ in range(40):
+            mid = (low + high) / 2
+            low, high = (low, mid) if self.contradicts(*self.interval(1 - mid)) else (mid, high)
+        return high
+
+
+def rate_part(name, flags, units, strength, unit="runs", unit_name="seeds"):
+    """A part judged on a rate of ``flags`` at ``strength`` (see :func:`rate_verdict`).
+
+    ``units`` labels each run's independent unit (its seed); the interval is
+    :func:`unit_interval`'s.
+
+    Examples
+    --------
+    >>> from skxor.studies._claims import rate_part
+    >>> part = rate_part("d = 100", [True] * 30, range(30), "with high probability")
+    >>> part.text, part.verdict
+    ('d = 100: 30/30 runs = 1.00 [0.89, 1.00]', 'reproduced')
+    """
+    flags = np.asarray(flags, dtype=bool)
+    units = np.asarray(units)
+    if not flags.size:
+        return Part(name=name, text=f"{name}: no runs", verdict="not tested")
+    rate, low, high, n, groups = unit_interval(flags, units)
+    over = "" if groups == n else f" over {groups} {unit_name}"
+    text = f"{name}: {int(flags.sum())}/{n} {unit}{over} = {format_interval(rate, low, high)}"
+    return Part(name=name, text=text, verdict=rate_verdict(low, high, strength),
+                interval=lambda confidence: unit_interval(flags, units, confidence)[1:3],
+                contradicts=lambda lo, hi: _contradicts(strength, lo, hi))
+
+
+def shown(name, text):
+    """A series shown in a claim's row without a verdict (the library's, or not claimed)."""
+    return Part(name=name, text=text, verdict="shown")
+
+
+def not_tested(name, why):
+    """A part the stored runs cannot test, with what it needs."""
+    return Part(name=name, text=f"{name}: not tested (needs {why})", verdict="not tested")
+
+
+def holm(parts, alpha=FAMILY_ALPHA):
+    """The parts' verdicts with Holm's adjustment of "not reproduced" over the family.
+
+    A part keeps "not reproduced" only when Holm's step-down procedure
+    (Holm, 1979) rejects it at family-wise level ``alpha`` over the judged
+    parts (its p-value from :meth:`Part.p_value`); otherwise it becomes
+    "inconclusive". "Reproduced" needs no adjustment: a claim is reproduced
+    only when every part is (an intersection-union test, Berger 1982).
+
+    Examples
+    --------
+    Five parts, each 23/30 (contradicted at 95%, p = 0.015 each): over five
+    parts Holm's first step asks p <= 0.01, so none is; one such part alone is.
+
+    >>> from skxor.studies._claims import holm, rate_part
+    >>> part = rate_part("d", [True] * 23 + [False] * 7, range(30), "with high probability")
+    >>> part.verdict, [p.verdict for p in holm([part] * 5)], holm([part])[0].verdict
+    ('not reproduced', ['inconclusive', 'inconclusive', 'inconclusive', 'inconclusive', 'inconclusive'], 'not reproduced')
+    """
+    judged = [i for i, p in enumerate(parts) if p.verdict in VERDICTS[:3]]
+    p_values = {i: parts[i].p_value() for i in judged}
+    rejected, order = set(), sorted(judged, key=p_values.get)
+    for rank, i in enumerate(order):
+        if p_values[i] > alpha / (len(order) - rank):
+            break
+        rejected.add(i)
+    out = []
+    for i, part in enumerate(parts):
+        if part.verdict == "not reproduced" and part.interval is not None \
+                and i not in rejected:
+            part = Part(name=part.name, text=part.text, verdict="inconclusive",
+                        interval=part.interval, contradicts=part.contradicts)
+        out.append(part)
+    return out
 
 
 def worst(verdicts):
-    """The weakest of several verdicts (a claim holds only as far as each part holds)."""
-    verdicts = [v for v in verdicts if v != "not tested"] or ["not tested"]
-    order = ["not reproduced", "reproduced in part", "reproduced", "not tested"]
-    if "not reproduced" in verdicts and "reproduced" in verdicts:
-        return "reproduced in part"
-    return min(verdicts, key=order.index)
+    """A claim's verdict from its parts' verdicts.
+
+    *Not reproduced* as soon as one part is (a claim holds only as far as
+    each part holds); *reproduced* when every judged part is; *not tested*
+    when none is judged; otherwise *inconclusive*. Parts shown without a
+    verdict (``"shown"``) and parts not tested do not count.
+
+    Examples
+    --------
+    >>> from skxor.studies._claims import worst
+    >>> worst(["reproduced", "not reproduced"]), worst(["reproduced", "inconclusive"])
+    ('not reproduced', 'inconclusive')
+    >>> worst(["reproduced", "shown", "not tested"]), worst(["shown"])
+    ('reproduced', 'not tested')
+    """
+    judged = [v for v in verdicts if v in VERDICTS[:3]]
+    if not judged:
+        return "not tested"
+    if "not reproduced" in judged:
+        return "not reproduced"
+    return "reproduced" if set(judged) == {"reproduced"} else "inconclusive"
+
+
+def judged(parts, **row):
+    """A claim's row from its parts: each part's text and verdict, Holm over the parts.
+
+    Parameters
+    ----------
+    parts : iterable of Part
+        From :func:`rate_part` (or ``Part`` with a verdict of its own).
+    **row
+        Other entries of the row (``ours``, ``units``).
+
+    Returns
+    -------
+    row : dict
+        ``row`` with ``value`` (each part's text and verdict) and
+        ``judged`` (the judged parts alone) and ``verdict`` (:func:`worst` of
+        the parts after :func:`holm`).
+
+    Examples
+    --------
+    One part contradicted makes the claim not reproduced:
+
+    >>> from skxor.studies import judged, rate_part
+    >>> parts = [rate_part("d = 100", [True] * 30, range(30), "with high probability"),
+    ...          rate_part("d = 1000", [False] * 30, range(30), "with high probability")]
+    >>> judged(parts)["verdict"]
+    'not reproduced'
+    """
+    parts = holm(list(parts))
+    row["value"] = "; ".join(
+        p.text if p.verdict in ("shown", "not tested") else f"{p.text} ({p.verdict})"
+        for p in parts) or "no parts"
+    row["judged"] = "; ".join(f"{p.text} ({p.verdict})" for p in parts
+                              if p.verdict in VERDICTS[:3]) or "no part judged"
+    row["verdict"] = worst(p.verdict for p in parts)
+    return row
 
 
 def listed(series):
@@ -226,8 +467,10 @@ def claim_rows(store, studies):
     """
     rows = []
     for study, claim in declared_claims(studies):
-        row = dict(id=claim.id, paper=claim.paper, claim=claim.name,
+        row = dict(id=claim.id, paper=claim.paper, source=claim.source, claim=claim.name,
                    paper_setting=claim.paper_setting, statement=claim.statement,
+                   strength=claim.strength or "-", regime=claim.regime or "-",
+                   rule=claim.rule_text or "-", contradicted_by=claim.contradicted_by or "-",
                    study=study, ours="-", value="no stored run", units="-",
                    verdict="not tested", preset="-")
         if study in store and store[study]["table"].empty:
@@ -236,7 +479,9 @@ def claim_rows(store, studies):
             with naming_the_table(study, store[study]["path"]):
                 row.update(claim.rule(store[study]["table"]))
             row["preset"] = _preset(store[study])
+        row.setdefault("judged", row["value"])
         rows.append(row)
     return pd.DataFrame(rows) if rows else pd.DataFrame(columns=[
-        "id", "paper", "claim", "paper_setting", "statement", "study", "ours", "value",
-        "units", "verdict", "preset"])
+        "id", "paper", "source", "claim", "paper_setting", "statement", "strength", "regime",
+        "rule", "contradicted_by", "study", "ours", "value", "judged", "units", "verdict",
+        "preset"])

@@ -1,44 +1,157 @@
-"""The claims the sample complexity study tests: H5 of Han & Ghoshdastidar (arXiv 2502.07553v2)."""
+"""The claims the sample complexity study tests: H5 of Han & Ghoshdastidar (arXiv 2502.07553v2).
+
+The paper's own empirical remark, that the samples needed grow about linearly
+in d (far below the proof's sufficient d^4 polylog d), is tested on the
+exponent's interval (:func:`exponent_verdict`), never on its point estimate.
+"""
+
+import math
 
 import numpy as np
+import pandas as pd
 
-from .._claims import Claim, listed
+from .._claims import Claim, Part, judged, listed, not_tested, shown
 from .._stats import format_interval
 from ._summary import fit_exponents, like_for_like
 
 _PAPER, _SOURCE = "Han & Ghoshdastidar", "arXiv 2502.07553v2"
 
+#: "About linear in d": an exponent a of n* ~ d^a in this band. The remark is
+#: reproduced when the exponent's 95% interval lies inside it, not reproduced
+#: when the interval lies wholly outside it (it then tells d from d^2).
+LINEAR_BAND = (0.5, 1.5)
+
+
+def exponent_verdict(low, high, band=LINEAR_BAND):
+    """The verdict on "about linear in d" from the exponent's interval ``[low, high]``.
+
+    Examples
+    --------
+    >>> from skxor.studies._sample_complexity._claims import exponent_verdict
+    >>> exponent_verdict(0.8, 1.3), exponent_verdict(0.37, 2.01), exponent_verdict(1.7, 2.4)
+    ('reproduced', 'inconclusive', 'not reproduced')
+    """
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return "not tested"
+    if band[0] <= low and high <= band[1]:
+        return "reproduced"
+    if low > band[1] or high < band[0]:
+        return "not reproduced"
+    return "inconclusive"
+
+
+def fallbacks(table, model):
+    """Curves of ``model`` that reach the target at some n and end below it at the largest n.
+
+    Such a seed fails in the population limit: it has no finite n*, so a fit
+    that reads it as right-censored (n* > the largest n) is misspecified.
+    Returns ``(fallen, crossing_more_than_once, curves)``.
+    """
+    rows = table[table["model"] == model]
+    target = float(rows["target"].iloc[0])
+    fallen = crossing = 0
+    groups = rows.sort_values("n").groupby(["d", "seed"])
+    for _, curve in groups:
+        above = (curve["accuracy"] >= target).to_numpy()
+        fallen += bool(above.any() and not above[-1])
+        crossing += int(np.sum(above[1:] != above[:-1])) > 1
+    return fallen, crossing, groups.ngroups
+
+
+def _exponent_text(r):
+    return (f"exponent a of n* ~ d^a {format_interval(r['exponent'], r['low'], r['high'])} "
+            f"(censored log-normal maximum likelihood, "
+            f"{int(r['left_censored'] + r['right_censored'])} censored of "
+            f"{int(r['n_points'])} curves)")
+
 
 def _claim_samples(table):
     table = like_for_like(table)
     fits = fit_exponents(table)
-    row = fits[fits["model"] == "transformer_one_step"]
-    if row.empty or not np.isfinite(row.iloc[0]["exponent"]):
+    one = fits[fits["model"] == "transformer_one_step"]
+    if one.empty or not np.isfinite(one.iloc[0]["exponent"]):
         return dict(value="no exponent for one step", verdict="not tested", ours="-")
-    r = row.iloc[0]
-    if r["high"] < 4:
-        verdict = "reproduced"
-    elif r["low"] > 4:
-        verdict = "not reproduced"
+    r = one.iloc[0]
+    fallen, crossing, curves = fallbacks(table, "transformer_one_step")
+    text = f"one step: {_exponent_text(r)}"
+    if fallen:
+        part = not_tested(
+            "one step", f"the seeds that fail in the population limit counted apart (a cure "
+            f"model, issue 38): {fallen} of the {int(r['right_censored'])} right-censored "
+            f"curves reach the target and fall back below it at the largest n, so they have "
+            f"no finite n*; {crossing}/{curves} curves cross the target more than once")
+        part = Part(name="one step", verdict="not tested",
+                    text=f"{text}: {part.text.split(': ', 1)[1]}")
     else:
-        verdict = "reproduced in part"
-    censored = int(r["left_censored"] + r["right_censored"])
-    return dict(
+        part = Part(name="one step", text=text,
+                    verdict=exponent_verdict(r["low"], r["high"]))
+    parts = [part]
+    multi = fits[fits["model"] == "transformer_multi_step"]
+    if len(multi) and np.isfinite(multi.iloc[0]["exponent"]):
+        parts.append(shown("multi-step", "the library's multi-step extension (shown, not "
+                           f"judged): {_exponent_text(multi.iloc[0])}"))
+    ceiling = (math.log(table["n"].max() / table["n"].min())
+               / math.log(table["d"].max() / table["d"].min()))
+    parts.append(not_tested(
+        "the proof's d^4 bound",
+        f"a grid that can show exponents up to at least 4: n from {int(table['n'].min())} to "
+        f"{int(table['n'].max())} over d = {int(table['d'].min())}-{int(table['d'].max())} "
+        f"cannot show one above about {ceiling:.1f}; the bound is sufficient, not a "
+        "prediction"))
+    return judged(
+        parts,
         ours=f"one full-batch step on n samples, d = {listed(table['d'])}, n from "
         f"{int(table['n'].min())} to {int(table['n'].max())} on a grid; n* = samples from "
-        f"which test accuracy stays >= {float(table['target'].iloc[0]):g}",
-        value=f"exponent a of n* ~ d^a: {format_interval(r['exponent'], r['low'], r['high'])} "
-        f"(maximum likelihood, {censored} censored curves); the proof's sufficient bound grows as d^4",
+        f"which test accuracy stays >= {float(table['target'].iloc[0]):g}; 'about linear' = "
+        f"the exponent's interval inside [{LINEAR_BAND[0]:g}, {LINEAR_BAND[1]:g}]",
         units=f"{int(r['n_points'])} learning curves ({int(r['n_seeds'])} seeds x "
         f"{int(r['n_d'])} d)",
-        verdict=verdict,
     )
+
+
+def _synthetic(exponent, sigma=0.15, seeds=10, random_state=0):
+    """Learning curves whose n* grows as 20 d^exponent (log-normal spread ``sigma``)."""
+    rng = np.random.default_rng(random_state)
+    d = [16, 25, 40, 64, 100, 160]
+    n = np.unique(np.round(np.geomspace(25, 409600, 29)).astype(int))
+    rows = []
+    for dd in d:
+        for seed in range(seeds):
+            n_star = 20 * dd ** exponent * math.exp(sigma * rng.standard_normal())
+            rows += [dict(model="transformer_one_step", d=dd, seed=seed, n=int(x),
+                          accuracy=1.0 if x >= n_star else 0.5, target=0.95) for x in n]
+    return pd.DataFrame(rows)
+
+
+def linear_samples():
+    """n* grows like d (the paper's remark)."""
+    return _synthetic(1.0)
+
+
+def quadratic_samples():
+    """n* grows like d^2."""
+    return _synthetic(2.0)
+
+
+def cubic_samples():
+    """n* grows like d^3."""
+    return _synthetic(3.0)
 
 
 CLAIMS = (
     Claim(id="H5", paper=_PAPER, source=_SOURCE, name="the sample-size remark",
           paper_setting="one step on n samples; the proof's sufficient n grows as d^4 "
           "polylog d",
-          statement="the proof's sample bound is sufficient, not necessary: far fewer samples "
-          "suffice in practice", rule=_claim_samples),
+          statement="the proof's sample bound is sufficient, not necessary: in practice the "
+          "samples needed grow about linearly in d",
+          strength="an empirical remark (the d^4 polylog d bound is a sufficient bound)",
+          regime="one full-batch step on n samples, d and n over the grid, the seeds whose "
+          "population step succeeds",
+          rule_text=f"the exponent of n* ~ d^a: reproduced when its 95% interval lies inside "
+          f"[{LINEAR_BAND[0]:g}, {LINEAR_BAND[1]:g}], not reproduced when it lies outside; "
+          "not tested while seeds that fail in the population limit are read as censored",
+          contradicted_by="an exponent whose interval lies above 1.5 (samples growing like "
+          "d^2 or faster) or below 0.5",
+          rule=_claim_samples, holds=(linear_samples,),
+          counterfactuals=(quadratic_samples, cubic_samples)),
 )

@@ -4,6 +4,7 @@ import pandas as pd
 
 from .._report import ROUGH_BELOW_SEEDS, values_text
 from .._stats import format_interval
+from ._cells import LEARNED
 from ._summary import (
     learned_up_to,
     series_columns,
@@ -58,7 +59,8 @@ def headline(df):
         f"{head} ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds, at most "
         f"{values_text(int(n) for n in df['n_steps'])} steps, N = "
         f"{', '.join(map(str, sorted(df['n_bits'].unique())))}; model settings: {settings}; "
-        f"success = accuracy >= {values_text(float(a) for a in df['target_accuracy'])}, 95% "
+        f"learned = accuracy >= {LEARNED:g} (runs stop early at "
+        f"{values_text(float(a) for a in df['target_accuracy'])} on monitoring strings), 95% "
         "Wilson intervals): " + "; ".join(parts) + ". "
         f"{limited} of {len(df)} runs were budget-limited (loss still falling at the "
         "budget). Köver et al. prove FIRST and PARITY unlearnable only as N grows, which "
