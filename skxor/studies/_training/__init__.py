@@ -43,6 +43,7 @@ from ._cells import (
     loss_status,
     training_cell,
     training_cells,
+    training_cost,
     training_key,
     training_table,
 )
@@ -76,6 +77,7 @@ STUDY = Study(
     presets=PRESETS,
     cell=training_cell,
     cells=training_cells,
+    cost=training_cost,
     tabulate=training_table,
     summary=summarise_training,
     figures=plot_training_sensitivity,

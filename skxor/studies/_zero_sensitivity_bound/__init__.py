@@ -39,7 +39,7 @@ factor (the same network at each eps).
 """
 
 from ...estimators import BooleanTransformerClassifier
-from .._networks import NETWORK_PARAMETERS
+from .._networks import NETWORK_PARAMETERS, network_cost
 from .._parameters import estimator_parameters
 from .._profiling import check_transformer
 from .._study import Study
@@ -115,6 +115,7 @@ STUDY = Study(
     presets=PRESETS,
     cell=zero_sensitivity_bound_cell,
     cells=bound_cells,
+    cost=network_cost,
     tabulate=bound_table,
     summary=summarise_bound,
     figures=plot_zero_sensitivity_bound,
