@@ -76,10 +76,6 @@ from ._headline import headline
 from ._report import report_k_sparse
 from ._summary import gain_slopes, gradient_signal, pooled_success, summarise_k_sparse, summarise_v1
 
-# A checkpoint's file name hashes its cell function's module and name: the cells
-# keep the module they had before the study became a package, so checkpoints
-# stored then are reused (pickles find them here too).
-k_sparse_cell.__module__ = v1_cell.__module__ = __name__
 
 _K = Interval(Integral, 2, 5, closed="both")
 

@@ -163,9 +163,6 @@ one_step = STUDY.function(
     {'erf': 0.0, 'linear': 0.0, 'softmax': 1.0}
     """)
 
-# Checkpoints name the cell function by its module: the name it had before the
-# study became a package, so that earlier checkpoints are still found.
-one_step_cell.__module__ = __name__
 
 __all__ = [
     "PARAMETERS",

@@ -105,10 +105,6 @@ from ._summary import (
     summarize_parameter_scaling,
 )
 
-# A checkpoint's file name hashes its cell function's module and name: the cell
-# keeps the module it had before the study became a package, so checkpoints
-# stored then are reused (pickles find it here too).
-parameter_scaling_cell.__module__ = __name__
 
 def _check(params):
     # Rules between parameters: something must be left to run.

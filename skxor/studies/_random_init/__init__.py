@@ -196,11 +196,6 @@ random_init_sensitivity = STUDY.function(
     [0.0, 0.0]
     """)
 
-# Checkpoints name the cell functions by their module: the name they had before
-# the study became a package, so that earlier checkpoints are still found.
-for _cell in (random_init_cell, reference_cell, random_function_cell):
-    _cell.__module__ = __name__
-del _cell
 
 
 __all__ = [

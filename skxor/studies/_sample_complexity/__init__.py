@@ -152,9 +152,6 @@ sample_complexity = STUDY.function(
     [200, 894, 4000]
     """)
 
-# Checkpoints name the cell function by its module: the name it had before the
-# study became a package, so that earlier checkpoints are still found.
-sample_complexity_cell.__module__ = __name__
 
 __all__ = [
     "MODELS",

@@ -153,9 +153,6 @@ training_sensitivity = STUDY.function(
     [['MAJORITY', 5, 'library', True, 'target'], ['MAJORITY', 5, 'paper_xavier_uniform', True, 'target']]
     """)
 
-# Checkpoints name the cell function by its module: the name it had before
-# the study became a package, so that earlier checkpoints are still found.
-training_cell.__module__ = __name__
 
 
 __all__ = [

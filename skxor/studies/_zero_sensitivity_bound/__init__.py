@@ -170,9 +170,6 @@ zero_sensitivity_bound = STUDY.function(
     (3, ['average_sensitivity', 'beta_bound', 'beta_max'])
     """)
 
-# Checkpoints name the cell function by its module: the name it had before the
-# study became a package, so that earlier checkpoints are still found.
-zero_sensitivity_bound_cell.__module__ = __name__
 
 
 __all__ = [
