@@ -34,7 +34,7 @@ from ._sample_complexity import (
     samples_needed,
 )
 from ._study import Study
-from ._sweep import run_sweep
+from ._sweep import cell_version, run_sweep
 from ._training import (
     plot_training_sensitivity,
     report_training_sensitivity,
@@ -49,6 +49,7 @@ from ._zero_sensitivity_bound import (
 
 __all__ = [
     "Claim",
+    "cell_version",
     "claims_table",
     "judged",
     "rate_part",

@@ -12,20 +12,21 @@ cells (``python benchmarks/calibrate_costs.py``) and are stored in
 model predicts orders of magnitude and ratios between presets, and the dry
 run says how well it matched the timed cells.
 
-The cells are listed by :func:`run_cells` with the studies' own grids; the
-parameter-scaling study stops trying sizes once the rule is met, so its
-count is an upper bound (every size of every grid).
+Each study prices its own cells: :func:`run_cells` takes the study's
+``cells(params)`` (its grid by default) and its ``cost(cell)`` hook, declared
+beside the cell function; this module holds only the machinery and the
+calibration. A study that ``stops_early`` (the parameter-scaling study stops
+trying sizes once the rule is met) lists every cell it may try, so its count
+is an upper bound. A user's study whose ``cost(cell)`` gives CPU seconds gets
+its time without a calibration.
 """
 
-import functools
 import math
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-
-from ._common import expand_grid
 
 __all__ = ["CostModel", "estimate", "run_cells"]
 
@@ -42,207 +43,34 @@ class Cell(NamedTuple):
     work: float
 
 
-@functools.lru_cache(maxsize=None)
-def _network(n_bits, d_model, n_layers):
-    """Work of one transformer forward pass over N tokens (projections and attention)."""
-    return float(n_layers) * d_model * (n_bits + 1) * (d_model + n_bits + 1)
+def _study(study):
+    if isinstance(study, str):
+        from ._registry import get_study
 
-
-def _flip(n_bits, d_model, n_layers):
-    """Work of re-evaluating a network after one bit flip: the first layer incrementally
-    (linear in N), every later layer in full."""
-    return d_model * (n_bits + 1) + (n_layers - 1) * _network(n_bits, d_model, 1)
-
-
-@functools.lru_cache(maxsize=None)
-def _profile(n_bits, d_model, n_layers, exhaustive_max, n_samples):
-    """Work of a sensitivity profile: 2^N forward passes (exhaustive), or per sampled
-    string one forward pass and N flips."""
-    if n_bits <= exhaustive_max:
-        return 2.0 ** n_bits * _network(n_bits, d_model, n_layers)
-    return float(n_samples) * (_network(n_bits, d_model, n_layers)
-                               + n_bits * _flip(n_bits, d_model, n_layers))
-
-
-def _one_step(params):
-    from ._one_step import one_step_cell
-
-    cells = expand_grid(
-        attention=params["attention"], d=params["d"], m=params["m"], n=params["n"],
-        seed=list(range(params["seeds"])), step_length=params["step_length"],
-        n_test=[params["n_test"]], n_steps=params["n_steps"],
-    )
-    out = []
-    for c in cells:
-        kind = "population" if c["n"] == 0 else "sample"
-        # Softmax runs are mostly scored exactly (a dominant position per head);
-        # linear and erf never concentrate, so they are scored on n_test samples.
-        scoring = c["m"] if c["attention"] == "softmax" else c["n_test"]
-        work = c["d"] * (c["m"] * c["n_steps"] * max(c["n"], 1) + scoring)
-        out.append(Cell(one_step_cell, c, kind, work))
-    return out
-
-
-def _sample_complexity(params):
-    from ._sample_complexity import sample_complexity_cell, train_sizes
-
-    cells = expand_grid(
-        model=params["model"], d=params["d"], seed=list(range(params["seeds"])),
-        n_min=[params["n_min"]], n_max=[params["n_max"]], n_sizes=[params["n_sizes"]],
-        n_test=[params["n_test"]],
-    )
-    out = []
-    for c in cells:
-        sizes = train_sizes(c["n_min"], c["n_max"], c["n_sizes"])
-        work = c["d"] * (float(np.sum(sizes)) + len(sizes) * c["n_test"])
-        out.append(Cell(sample_complexity_cell, c, c["model"], work))
-    return out
-
-
-def _parameter_scaling(params):
-    from ._parameter_scaling import (
-        GRIDS, SAMPLE_MODELS, ffnn_epochs, parameter_scaling_cell, training_size,
-    )
-
-    out = []
-    for model in params["model"]:
-        for d in sorted(set(params["d"])):
-            if model in SAMPLE_MODELS and d > params["samples_d_max"]:
-                continue
-            n_train = training_size(d, params["n_train_min"], params["n_train_per_d2"])
-            for size in sorted(set(params[GRIDS[model]])):
-                c = {"model": model, "d": d, "size": size, "seed": 0,
-                     "random_state": int(params["random_state"]), "n_test": params["n_test"]}
-                if model == "transformer_population_one_step":
-                    c.update(transformer_steps=1, step_length=params["one_step_length"])
-                    work = d * (size + c["n_test"])
-                elif model == "transformer_population":
-                    c.update(transformer_steps=params["transformer_steps"],
-                             step_length=params["step_length"])
-                    work = d * (size * params["transformer_steps"] + c["n_test"])
-                elif model == "transformer":
-                    c.update(n_train=n_train, transformer_steps=params["transformer_steps"],
-                             step_length=params["step_length"])
-                    work = d * (n_train * size * params["transformer_steps"] + c["n_test"])
-                else:
-                    epochs = ffnn_epochs(n_train, params["ffnn_steps"],
-                                         params["ffnn_batch_size"])
-                    c.update(n_train=n_train, ffnn_epochs=epochs,
-                             ffnn_activation=params["ffnn_activation"],
-                             ffnn_batch_size=params["ffnn_batch_size"],
-                             ffnn_learning_rate=params["ffnn_learning_rate"])
-                    work = d * (n_train * size * epochs + c["n_test"])
-                for seed in range(params["seeds"]):
-                    out.append(Cell(parameter_scaling_cell, dict(c, seed=seed), model, work))
-    return out
-
-
-def _network_cells(cells, function):
-    return [
-        Cell(function, c, "network",
-             _profile(c["n_bits"], c["d_model"], c["n_layers"], c["exhaustive_max"],
-                      c["n_samples"])
-             + c["n_blowup"] * _network(c["n_bits"], c["d_model"], c["n_layers"]))
-        for c in cells
-    ]
-
-
-def _random_init(params):
-    from ..boolean import NAMED_FUNCTIONS
-    from ._random_init import random_function_cell, random_init_cell, reference_cell
-    from ._random_init._cells import network_grid
-
-    # The study's own grid, unsorted (sorting its 10^5 cells alone takes most of
-    # a second at the full preset).
-    out = _network_cells(network_grid(params), random_init_cell)
-    for function in NAMED_FUNCTIONS:
-        for n_bits in params["n_bits"]:
-            c = dict(function=function, n_bits=n_bits, exhaustive_max=params["exhaustive_max"],
-                     n_samples=params["n_samples"], random_state=params["random_state"])
-            strings = 2.0 ** n_bits if n_bits <= c["exhaustive_max"] else c["n_samples"]
-            out.append(Cell(reference_cell, c, "reference", n_bits * strings))
-    if params["n_random_functions"] > 0:
-        for n_bits in params["n_bits"]:
-            if n_bits <= params["exhaustive_max"]:
-                c = dict(n_bits=n_bits, n_functions=params["n_random_functions"],
-                         random_state=params["random_state"])
-                out.append(Cell(random_function_cell, c, "control",
-                                params["n_random_functions"] * n_bits * 2.0 ** n_bits))
-    return out
-
-
-def _training(params):
-    from ._training import training_cell, training_cells
-
-    out = []
-    for c in training_cells(params):
-        shape = (c["n_bits"], c["d_model"], c["n_layers"])
-        # Training steps (backward ~ 2 forward passes) and the checks every
-        # check_every steps; the budget is the most a run can use (early stops cost less).
-        passes = c["n_steps"] * (c["batch_size"] * 3 + c["n_eval"] / c["check_every"])
-        work = _network(*shape) * passes + _profile(*shape, c["exhaustive_max"], c["n_samples"])
-        out.append(Cell(training_cell, c, "fit", work))
-    return out
-
-
-def _k_sparse(params):
-    from ._k_sparse import k_sparse_cell, step_cells, v1_cell, v1_cells
-
-    out = []
-    for c in step_cells(params):
-        if c["n"] == 0:  # exact population steps: O(k d m) each
-            kind, work = "population", c["d"] * (c["k"] * c["m"] * c["n_steps"] + c["n_test"])
-        else:  # drawing the n samples and their k-fold products dominate (timed: m hardly matters)
-            kind, work = "sample", c["d"] * (c["n"] * (c["k"] + c["n_steps"]) + c["n_test"])
-        out.append(Cell(k_sparse_cell, c, kind, work))
-    if params["v1_seeds"]:
-        k_parity, sparse_xor = v1_cells(params)
-        for c in k_parity:
-            out.append(Cell(v1_cell, c, "v1_k_parity",
-                            c["epochs"] * c["n"] * c["d"] * c["k"] + c["n_test"] * c["d"]))
-        for c in sparse_xor:
-            out.append(Cell(v1_cell, c, "v1_sparse_xor",
-                            c["d"] * (c["k"] * c["m"] * c["n_steps"] * c["n"] + c["n_test"])))
-    return out
-
-
-def _zero_sensitivity_bound(params):
-    from ._zero_sensitivity_bound import bound_cells, zero_sensitivity_bound_cell
-
-    return _network_cells(bound_cells(params), zero_sensitivity_bound_cell)
-
-
-#: Study name -> the cells of a run with the given parameters.
-CELLS = {
-    "one_step": _one_step,
-    "sample_complexity": _sample_complexity,
-    "parameter_scaling": _parameter_scaling,
-    "random_init_sensitivity": _random_init,
-    "training_sensitivity": _training,
-    "k_sparse": _k_sparse,
-    "zero_sensitivity_bound": _zero_sensitivity_bound,
-}
-
-#: Studies whose count is an upper bound (they stop early when a rule is met).
-ADAPTIVE = {"parameter_scaling": "sizes are tried upwards and the search stops "
-                                 "sizes_beyond sizes after the first that meets the rule"}
+        return get_study(study)
+    return study
 
 
 def run_cells(study, params):
     """The cells a run of ``study`` with validated ``params`` computes, without computing.
 
+    The study's ``cells(params)`` (its grid by default), each priced by its
+    ``cost(cell)`` hook.
+
     Parameters
     ----------
-    study : str
-        A registered study name.
+    study : str or Study
+        A registered study name, or a study.
     params : dict
         Validated parameters (:meth:`Study.params`).
 
     Returns
     -------
     cells : list of Cell
-        ``function``, ``params``, ``kind`` and ``work`` of each cell (for
-        ``parameter_scaling`` every size of every grid: an upper bound).
+        ``function``, ``params``, ``kind`` and ``work`` of each cell (for a
+        study that ``stops_early``, every cell it may try: an upper bound).
+        A cost given in seconds is kind ``"seconds"``; a study without a
+        ``cost`` hook has kind ``"cell"`` and work NaN.
 
     Examples
     --------
@@ -252,9 +80,24 @@ def run_cells(study, params):
     >>> len(run_cells("one_step", params))  # 3 attentions x 3 d x 2 m x 10 seeds x 4 x 2
     1440
     """
-    if study not in CELLS:
-        raise ValueError(f"no cost model for study {study!r}; known: {sorted(CELLS)}.")
-    return CELLS[study](params)
+    study = _study(study)
+    if study.cells is not None:
+        listed = study.cells(params)
+    elif study.compute == study.sweep:
+        listed = study.grid_cells(params)
+    else:
+        raise ValueError(f"study {study.name!r} computes its table itself (compute=) and "
+                         "lists no cells (cells=): its cells cannot be counted before it runs.")
+    out = []
+    for item in listed:
+        function, cell = item if isinstance(item, tuple) else (study.cell, item)
+        if study.cost is None:
+            kind, work = "cell", math.nan
+        else:
+            cost = study.cost(cell)
+            kind, work = cost if isinstance(cost, tuple) else ("seconds", cost)
+        out.append(Cell(function, cell, kind, float(work)))
+    return out
 
 
 class CostModel:
@@ -289,16 +132,22 @@ class CostModel:
         return self.table[self.table["study"] == study]
 
     def seconds(self, study, cells):
-        """Estimated CPU seconds of each cell (a kind never timed: the study's largest slope)."""
-        rows = self.calibrated(study)
-        if rows.empty:
-            raise ValueError(f"no calibrated cost for study {study!r}: run "
-                             "python benchmarks/calibrate_costs.py.")
-        fallback = rows.sort_values("slope_s").iloc[-1]
+        """Estimated CPU seconds of each cell (a kind never timed: the study's largest slope).
+
+        A cell of kind ``"seconds"`` costs its work (the study's ``cost`` gave
+        seconds); other kinds need the study's calibrated rows.
+        """
         kinds = np.array([cell.kind for cell in cells], dtype=object)
         work = np.array([cell.work for cell in cells], dtype=float)
-        out = np.empty(len(cells))
-        for kind in set(kinds):
+        out = np.where(kinds == "seconds", work, np.nan)
+        priced = set(kinds) - {"seconds"}
+        rows = self.calibrated(study)
+        if priced and rows.empty:
+            raise ValueError(f"no calibrated cost for study {study!r}: run "
+                             "python benchmarks/calibrate_costs.py, or give its cost(cell) "
+                             "in CPU seconds.")
+        fallback = rows.sort_values("slope_s").iloc[-1] if priced else None
+        for kind in priced:
             row = self._rows.get((study, kind), fallback)
             mask = kinds == kind
             out[mask] = row.intercept_s + row.slope_s * work[mask]
@@ -310,7 +159,7 @@ def estimate(study, preset="quick", overrides=None, *, n_jobs=None, model=None):
 
     Parameters
     ----------
-    study : str
+    study : str or Study
     preset : str, default="quick"
     overrides : dict, optional
         ``--set`` values (validated as a run validates them).
@@ -335,12 +184,11 @@ def estimate(study, preset="quick", overrides=None, *, n_jobs=None, model=None):
     """
     from joblib import effective_n_jobs
 
-    from ._registry import get_study
-
-    params = get_study(study).params(preset, overrides)
+    study = _study(study)
+    params = study.params(preset, overrides)
     cells = run_cells(study, params)
     model = model or CostModel()
-    seconds = model.seconds(study, cells) if cells else np.zeros(0)
+    seconds = model.seconds(study.name, cells) if cells else np.zeros(0)
     workers = max(1, effective_n_jobs(n_jobs) if n_jobs is not None else 1)
     by_kind = {}
     for cell, s in zip(cells, seconds):
@@ -350,8 +198,8 @@ def estimate(study, preset="quick", overrides=None, *, n_jobs=None, model=None):
     cpu = float(seconds.sum())
     largest = float(seconds.max()) if len(seconds) else 0.0
     return {
-        "study": study, "preset": preset, "cells": len(cells),
-        "upper_bound": study in ADAPTIVE, "cpu_seconds": cpu,
+        "study": study.name, "preset": preset, "cells": len(cells),
+        "upper_bound": bool(study.stops_early), "cpu_seconds": cpu,
         "wall_seconds": max(cpu / min(workers, max(len(cells), 1)), largest),
         "largest_cell_seconds": largest, "by_kind": by_kind, "workers": workers,
     }
@@ -373,7 +221,9 @@ def dry_run_text(study, preset="quick", overrides=None, *, n_jobs=None, model=No
     """What ``skxor run STUDY --preset NAME --dry-run`` prints.
 
     ``study`` is a registered name or a :class:`~skxor.studies.Study`; a study
-    without a calibrated cost model (a user's) gets its cell count only.
+    without a ``cost(cell)`` hook gets its cell count only, and one whose
+    ``cost`` gives CPU seconds (a user's, without a calibrated cost model)
+    its time from them.
 
     Examples
     --------
@@ -381,54 +231,54 @@ def dry_run_text(study, preset="quick", overrides=None, *, n_jobs=None, model=No
     >>> print(dry_run_text("one_step", "quick", {"d": 100, "seeds": 2}).splitlines()[0])
     one_step, preset quick with d=100, seeds=2: 96 cells
     """
-    if not isinstance(study, str):  # a Study object: a library study, or a user's
-        if study.name not in CELLS:
-            # No cost was calibrated for a user's study: its cells are counted.
-            params = study.params(preset, overrides)
-            return (f"{study.name}, preset {preset}: {len(study.cells(params))} cells (no cost "
-                    "model is calibrated for this study: time a few cells, e.g. with --set "
-                    "seeds=1, to estimate the rest)")
-        study = study.name
+    study = _study(study)
+    name = study.name
+    if study.cost is None:
+        # Nothing prices the cells: they are counted.
+        params = study.params(preset, overrides)
+        return (f"{name}, preset {preset}: {len(run_cells(study, params))} cells (the study "
+                "declares no cost(cell) to estimate their time: time a few cells, e.g. with "
+                "--set seeds=1, or declare one)")
     model = model or CostModel()
     e = estimate(study, preset, overrides, n_jobs=n_jobs, model=model)
     given = ", ".join(f"{k}={v}" for k, v in (overrides or {}).items())
     cells = f"{'at most ' if e['upper_bound'] else ''}{e['cells']} cells"
-    lines = [f"{study}, preset {preset}{' with ' + given if given else ''}: {cells}"]
+    lines = [f"{name}, preset {preset}{' with ' + given if given else ''}: {cells}"]
     if e["upper_bound"]:
-        lines.append(f"  (an upper bound: {ADAPTIVE[study]})")
+        lines.append(f"  (an upper bound: {study.stops_early})")
     for kind, entry in e["by_kind"].items():
         lines.append(f"  {kind}: {entry['cells']} cells, {_duration(entry['cpu_seconds'])} CPU")
-    calibrated = model.calibrated(study)
-    error = float(np.exp(calibrated["median_abs_log_error"].max())) if len(calibrated) else math.nan
-    lines.append(
-        f"estimated CPU time: {_duration(e['cpu_seconds'])} (costliest cell "
-        f"{_duration(e['largest_cell_seconds'])}); the cost model is calibrated on one "
-        f"machine and matched its timed cells within a factor of about {error:.1f} "
-        "(median), so read it as an order of magnitude"
-    )
+    calibrated = model.calibrated(name)
+    if len(calibrated):
+        error = float(np.exp(calibrated["median_abs_log_error"].max()))
+        lines.append(
+            f"estimated CPU time: {_duration(e['cpu_seconds'])} (costliest cell "
+            f"{_duration(e['largest_cell_seconds'])}); the cost model is calibrated on one "
+            f"machine and matched its timed cells within a factor of about {error:.1f} "
+            "(median), so read it as an order of magnitude"
+        )
+    else:
+        lines.append(
+            f"estimated CPU time: {_duration(e['cpu_seconds'])} (costliest cell "
+            f"{_duration(e['largest_cell_seconds'])}), from the study's own cost(cell) in "
+            "CPU seconds"
+        )
     for workers in (2, 16):
         wall = max(e["cpu_seconds"] / min(workers, max(e["cells"], 1)),
                    e["largest_cell_seconds"])
         lines.append(f"  on {workers} workers (--n-jobs {workers}): about {_duration(wall)} "
                      "wall time on otherwise idle cores")
-    args = f"skxor run {study} --preset {preset}" + "".join(
+    args = f"skxor run {name} --preset {preset}" + "".join(
         f" --set {k}={v}" for k, v in (overrides or {}).items())
     lines += [
         "to run it:",
         f"  {args} --n-jobs -1            # every local CPU",
         f"  {args} --scheduler tcp://HOST:8786   # a dask cluster (pip install 'skxor[dask]')",
     ]
-    study_params = _study_parameters(study)
-    if "device" in study_params:
+    if "device" in study.parameters:
         lines.append(f"  {args} --set device=cuda   # network evaluations on a GPU")
     else:
         lines.append("  (this study has no device parameter: its cells run on the CPU)")
     lines.append("add --out FOLDER; finished cells are checkpointed there, so a stopped run "
                  "resumes where it stopped.")
     return "\n".join(lines)
-
-
-def _study_parameters(study):
-    from ._registry import get_study
-
-    return get_study(study).parameters

@@ -10,6 +10,7 @@ the same network evaluated at each eps), profiled and diagnosed by
 holds, and whether eps = 0 and eps > 0 agree on the same weights.
 """
 
+import functools
 import math
 from numbers import Integral
 
@@ -33,6 +34,7 @@ __all__ = [
     "eps_agreement",
     "log10_count",
     "network_cell",
+    "network_cost",
     "network_key",
     "network_rows",
     "paired_eps_text",
@@ -60,6 +62,38 @@ NETWORK_PARAMETERS = {
     "device": [str],
     **SEEDS,
 }
+
+# -- what a network's cell costs (the dry run's work figures) ----------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def forward_work(n_bits, d_model, n_layers):
+    """Work of one transformer forward pass over N tokens (projections and attention)."""
+    return float(n_layers) * d_model * (n_bits + 1) * (d_model + n_bits + 1)
+
+
+def _flip_work(n_bits, d_model, n_layers):
+    """Work of re-evaluating a network after one bit flip: the first layer incrementally
+    (linear in N), every later layer in full."""
+    return d_model * (n_bits + 1) + (n_layers - 1) * forward_work(n_bits, d_model, 1)
+
+
+@functools.lru_cache(maxsize=None)
+def profile_work(n_bits, d_model, n_layers, exhaustive_max, n_samples):
+    """Work of a sensitivity profile: 2^N forward passes (exhaustive), or per sampled
+    string one forward pass and N flips."""
+    if n_bits <= exhaustive_max:
+        return 2.0 ** n_bits * forward_work(n_bits, d_model, n_layers)
+    return float(n_samples) * (forward_work(n_bits, d_model, n_layers)
+                               + n_bits * _flip_work(n_bits, d_model, n_layers))
+
+
+def network_cost(cell):
+    """The cost of a :func:`network_cell`: ``("network", work)``, its profile and diagnostics."""
+    shape = (cell["n_bits"], cell["d_model"], cell["n_layers"])
+    return "network", (profile_work(*shape, cell["exhaustive_max"], cell["n_samples"])
+                       + cell["n_blowup"] * forward_work(*shape))
+
 
 def log10_count(fraction, n_bits):
     """log10(fraction * 2^N), None where the fraction is 0 (or missing).

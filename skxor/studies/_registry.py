@@ -114,7 +114,9 @@ def load_study(path):
     attribute, or else the only :class:`Study` it defines. Its cells run in
     joblib or dask workers like a library study's (their code travels with
     them), and their checkpoints are keyed by the study's name, the cell
-    function and the cell's parameters, so a rerun of the same file resumes.
+    function's name and version (:func:`~skxor.studies.cell_version`) and
+    the cell's parameters, so a rerun of the same file resumes (and warns,
+    naming the cell, when the cell's code changed since).
 
     Parameters
     ----------
@@ -155,7 +157,7 @@ def load_study(path):
     if not path.is_file():
         raise ValueError(f"no study file {str(path)!r} (no such file).")
     path = path.resolve()
-    # A stable module name per file: checkpoints name the cell function by it.
+    # A stable module name per file (pickles name the cell function by it).
     stem = re.sub(r"\W", "_", path.stem)
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:8]
     name = f"skxor_user_study_{stem}_{digest}"

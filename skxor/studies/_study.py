@@ -85,7 +85,10 @@ class Study:
     cells : callable or None, default=None
         ``cells(params)``: the list of cell parameter dicts to run, for a
         study that needs its own expansion or order; None:
-        :meth:`grid_cells`.
+        :meth:`grid_cells`. With ``compute``, the cells that ``compute``
+        may run, listed for the dry run (``skxor run --dry-run``) without
+        computing them; an item is ``(function, cell)`` when the cell is
+        computed by another function than ``cell``.
     tabulate : callable or None, default=None
         ``tabulate(table, params)``: the study's table from the sweep's (one
         row per cell, parameters then results), for a study whose rows are
@@ -128,6 +131,17 @@ class Study:
         What the cells' ``floor_seconds`` results time (their unavoidable
         work, for the run's timing line); used only when the cells return
         ``floor_seconds``.
+    cost : callable or None, default=None
+        ``cost(cell)``: what the cell (a dict of ``cells``) costs, for the
+        dry run's time estimate: its CPU seconds (a number), or ``(kind,
+        work)``, priced as ``intercept + slope * work`` seconds by the cost
+        model calibrated for the study's cells of that kind
+        (``skxor/studies/data/costs.csv``). None: the dry run counts the
+        cells only.
+    stops_early : str, default=""
+        Why a run may stop before computing every cell that ``cells`` lists
+        (the dry run's count and time are then upper bounds); "": it never
+        does.
     claims : tuple of Claim, default=()
         The claims of papers that the study's runs test
         (:class:`~skxor.studies.Claim`): ``skxor publish`` gives each a row of
@@ -170,6 +184,8 @@ class Study:
     check: Optional[Callable] = None
     setting: Optional[tuple] = None
     floor: str = field(default="")
+    cost: Optional[Callable] = None
+    stops_early: str = field(default="")
     claims: tuple = field(default=())
 
     def __post_init__(self):
@@ -228,15 +244,15 @@ class Study:
             raise TypeError(f"study {self.name!r}: cell must be a function; got "
                             f"{type(self.cell).__name__}.")
         for name in ("cells", "tabulate", "compute", "summary", "figures", "report",
-                     "headline", "check"):
+                     "headline", "check", "cost"):
             value = getattr(self, name)
             if value is not None and not callable(value):
                 raise TypeError(f"study {self.name!r}: {name} must be a function or None; "
                                 f"got {type(value).__name__}.")
-        if self.compute is not None and (self.cells is not None or self.tabulate is not None):
+        if self.compute is not None and self.tabulate is not None:
             raise ValueError(
                 f"study {self.name!r}: give either compute (a study of its own sweeps) or "
-                "cells/tabulate (for the default sweep), not both: compute ignores them.")
+                "tabulate (for the default sweep), not both: compute ignores it.")
         if "seed" in self.parameters and "seeds" in self.parameters:
             raise ValueError(
                 f"study {self.name!r}: a parameter 'seed' clashes with the 'seed' of each "

@@ -2,8 +2,14 @@
 
 Each finished cell is written as its own JSON file, atomically (write to a
 temporary file, fsync, rename), the moment its result reaches the parent
-process. A cell's file name is a hash of the study name, the cell function
-and the full parameter set, so changed parameters never reuse stale results.
+process. A cell's file name is a hash of the study name, the cell function's
+name, its explicit version (:func:`cell_version`) and the full parameter set,
+so changed parameters never reuse stale results, and moving a cell function
+to another module loses nothing. Each file also holds a hash of the cell
+function's source: a run that reuses checkpoints written by other code warns,
+naming the cell (bump its version to recompute them). Checkpoints of the
+first format (keyed by the function's import path) are found and rewritten
+under the new key once.
 Every file carries a checksum of its payload; a truncated, corrupt or
 mismatched file is reported and recomputed, never read silently; so is a
 checkpoint path that is a folder or cannot be read (and a result that cannot
@@ -14,10 +20,12 @@ losing finished cells.
 
 import contextlib
 import hashlib
+import inspect
 import json
 import math
 import os
 import tempfile
+import textwrap
 import threading
 import warnings
 from pathlib import Path
@@ -27,20 +35,90 @@ from joblib import Parallel, delayed, parallel_config
 
 from ._floor import add_floor, add_loaded, cell_floor
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def _canonical(obj):
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=True)
 
 
-def _cell_key(study, cell_fn, params):
-    ident = {
-        "study": study,
-        "function": f"{cell_fn.__module__}.{cell_fn.__qualname__}",
-        "params": params,
-    }
+def cell_version(version):
+    """Give a cell function an explicit version: part of its checkpoints' key.
+
+    A cell's checkpoints are found by the study's name, the cell function's
+    name, this version (1 unless given) and the cell's parameters. Bump the
+    version when a change to the cell's code changes its results: checkpoints
+    written by the earlier version are then not reused. A change that does not
+    (a comment, a faster path) keeps the version, and a run that reuses
+    checkpoints written by other code says so, naming the cell.
+
+    Parameters
+    ----------
+    version : int
+        At least 1.
+
+    Returns
+    -------
+    mark : callable
+        A decorator returning the cell function itself, marked.
+
+    Examples
+    --------
+    >>> from skxor.studies import cell_version, run_sweep
+    >>> @cell_version(2)
+    ... def square(x):
+    ...     return {"y": x * x}
+    >>> square.skxor_cell_version, run_sweep(square, [{"x": 3}], study="demo")["y"].tolist()
+    (2, [9])
+    """
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ValueError(f"a cell's version must be an int of at least 1; got {version!r}.")
+
+    def mark(cell_fn):
+        cell_fn.skxor_cell_version = version
+        return cell_fn
+
+    return mark
+
+
+def _version(cell_fn):
+    return getattr(cell_fn, "skxor_cell_version", 1)
+
+
+def _hashed(ident):
     return hashlib.sha256(_canonical(ident).encode()).hexdigest()[:24], ident
+
+
+def _cell_key(study, cell_fn, params):
+    """The cell's checkpoint key and identity: study, cell name, version, parameters."""
+    return _hashed({"study": study, "cell": cell_fn.__name__, "version": _version(cell_fn),
+                    "params": params})
+
+
+def _legacy_keys(study, cell_fn, params):
+    """The keys the first format gave this cell: its study, its function's import path
+    and its parameters. The import path was the function's module, or the study
+    package it was rebound to (``cell.__module__ = __name__``) when the studies
+    became packages; only version 1 of a cell can have such checkpoints."""
+    if _version(cell_fn) != 1:
+        return []
+    module = cell_fn.__module__
+    paths = dict.fromkeys([module, module.rsplit(".", 1)[0]])
+    return [_hashed({"study": study, "function": f"{path}.{cell_fn.__qualname__}",
+                     "params": params}) for path in paths]
+
+
+def code_hash(cell_fn):
+    """A hash of a cell function's source (of its bytecode where the source is not
+    available), stored beside its checkpoints; None when neither is."""
+    try:
+        text = textwrap.dedent(inspect.getsource(cell_fn))
+    except (OSError, TypeError):
+        code = getattr(cell_fn, "__code__", None)
+        if code is None:
+            return None
+        text = code.co_code.hex()
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _checksum(payload):
@@ -82,9 +160,13 @@ def atomic_write_text(path, text):
     atomic_write(path, lambda fh: fh.write(text))
 
 
-def write_cell(path, ident, result):
-    """Atomically write one finished cell (payload plus checksum) to ``path``."""
-    payload = {"format": FORMAT_VERSION, "cell": ident, "result": result}
+def write_cell(path, ident, result, code=None):
+    """Atomically write one finished cell (payload plus checksum) to ``path``.
+
+    ``code`` is the :func:`code_hash` of the function that computed it (None:
+    not known).
+    """
+    payload = {"format": FORMAT_VERSION, "cell": ident, "code": code, "result": result}
     # Stored in result order (the table keeps its column order on reuse); the
     # checksum is over the canonical, key-sorted form.
     atomic_write_text(
@@ -94,14 +176,20 @@ def write_cell(path, ident, result):
 
 def read_cell(path, ident):
     """The stored result for ``ident``, or None if absent, partial, corrupt or unreadable."""
+    payload = _read_payload(path, ident, stacklevel=4)
+    return None if payload is None else payload["result"]
+
+
+def _read_payload(path, ident, stacklevel=3):
+    """The stored payload for ``ident`` (``result``, and ``code`` where stored), or None."""
     path = Path(path)
     if not os.path.lexists(path):
         return None
     try:
         stored = json.loads(path.read_text())
         payload = stored["payload"]
-        ok = stored["sha256"] == _checksum(payload) and payload["cell"] == ident
-        result = payload["result"]
+        ok = (stored["sha256"] == _checksum(payload) and payload["cell"] == ident
+              and "result" in payload)
     except (ValueError, KeyError, TypeError, OSError):
         ok = False
     if not ok:
@@ -109,10 +197,10 @@ def read_cell(path, ident):
             f"Checkpoint {path} is partial, corrupt, unreadable or for other "
             "parameters; recomputing that cell.",
             RuntimeWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
         return None
-    return result
+    return payload
 
 
 def _run_cell(cell_fn, params):
@@ -189,11 +277,41 @@ def _backend(scheduler):
             client.close()
 
 
-def _store(folder, key, ident, result):
+def _load(folder, study, cell_fn, params, key, ident):
+    """The checkpointed payload of a cell, or None; one of the first format is moved
+    to the cell's key (a one-time migration, its code unknown)."""
+    payload = _read_payload(folder / f"{key}.json", ident, stacklevel=4)
+    if payload is not None:
+        return payload
+    for old_key, old_ident in _legacy_keys(study, cell_fn, params):
+        old = folder / f"{old_key}.json"
+        payload = _read_payload(old, old_ident, stacklevel=4)
+        if payload is not None:
+            _store(folder, key, ident, payload["result"], None)
+            if (folder / f"{key}.json").exists():
+                old.unlink()
+            return {"result": payload["result"], "code": None}
+    return None
+
+
+def _warn_changed_code(study, cell_fn, changed, folder):
+    version = _version(cell_fn)
+    warnings.warn(
+        f"study {study!r}: the code of cell {cell_fn.__name__} changed since {changed} of "
+        f"its checkpoints in {folder} were written; they are reused as they are. If the "
+        "change alters the cell's results, give it a new version "
+        f"(@skxor.studies.cell_version({version + 1})) so that they are recomputed, or "
+        "remove those checkpoints.",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+
+
+def _store(folder, key, ident, result, code):
     """Checkpoint one result; a path that cannot be written is warned about, not fatal."""
     path = folder / f"{key}.json"
     try:
-        write_cell(path, ident, result)
+        write_cell(path, ident, result, code)
     except OSError as exc:
         warnings.warn(
             f"Could not write checkpoint {path} ({exc.strerror or exc}); the result "
@@ -259,13 +377,21 @@ def run_sweep(
         folder = Path(checkpoint_dir) / study
         folder.mkdir(parents=True, exist_ok=True)
     keys = [_cell_key(study, cell_fn, params) for params in cells]
+    code = code_hash(cell_fn) if folder is not None else None
     results = [None] * len(cells)
     todo = []
+    changed = 0
     for i, (key, ident) in enumerate(keys):
         if folder is not None:
-            results[i] = read_cell(folder / f"{key}.json", ident)
+            payload = _load(folder, study, cell_fn, cells[i], key, ident)
+            if payload is not None:
+                results[i] = payload["result"]
+                stored = payload.get("code")
+                changed += stored is not None and code is not None and stored != code
         if results[i] is None:
             todo.append(i)
+    if changed:
+        _warn_changed_code(study, cell_fn, changed, folder)
     add_loaded(len(cells) - len(todo))
 
     bar = None
@@ -285,7 +411,7 @@ def run_sweep(
                     results[i] = result
                     add_floor(floor["seconds"], floor["what"])
                     if folder is not None:
-                        _store(folder, *keys[i], result)
+                        _store(folder, *keys[i], result, code)
                     if bar is not None:
                         bar.update(1)
     finally:

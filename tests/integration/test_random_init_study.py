@@ -291,14 +291,14 @@ def test_checkpoints_and_reproducibility(tmp_path):
 
 
 def test_cells_keep_the_checkpoint_names_they_had_before_the_package_split():
-    # A checkpoint file is found by a hash of the cell's module and name: a
-    # checkpointed run from before the study became a package must resume.
+    # A first-format checkpoint file was found by a hash of the cell's module
+    # and name: a checkpointed run from before the study became a package resumes.
     from skxor.studies._random_init import random_function_cell, random_init_cell, reference_cell
-    from skxor.studies._sweep import _cell_key
+    from skxor.studies._sweep import _legacy_keys
 
     for cell in (random_init_cell, reference_cell, random_function_cell):
-        ident = _cell_key("random_init_sensitivity", cell, {})[1]
-        assert ident["function"] == f"skxor.studies._random_init.{cell.__name__}"
+        paths = [i["function"] for _, i in _legacy_keys("random_init_sensitivity", cell, {})]
+        assert f"skxor.studies._random_init.{cell.__name__}" in paths
 
 
 def test_bad_overrides():

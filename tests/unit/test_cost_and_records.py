@@ -147,3 +147,65 @@ def test_the_cost_models_random_network_grid_is_the_studys():
     listed = [c.params for c in run_cells("random_init_sensitivity", params)
               if c.kind == "network"]
     assert sorted(map(key, listed)) == sorted(map(key, network_cells(params)))
+
+
+def _squares_cell(x, seed):
+    return {"y": x * x + seed}
+
+
+def _squares(**hooks):
+    from skxor.studies import Grid, Study
+    from skxor.studies._parameters import POSITIVE
+
+    return Study(name="squares_cost", description="Squares.", cell=_squares_cell,
+                 parameters={"x": [Grid(POSITIVE)], "seeds": [POSITIVE]},
+                 presets={"quick": {"x": [1, 2, 3], "seeds": 2}}, **hooks)
+
+
+def test_a_users_study_gets_a_time_from_its_cost_hook():
+    # Old dry run: a user's study got its cell count only (no cost model for it).
+    from skxor.studies import dry_run_text
+
+    study = _squares(cost=lambda cell: 0.5 * cell["x"])
+    e = estimate(study, "quick", n_jobs=2)
+    assert e["cells"] == 6 and e["cpu_seconds"] == pytest.approx(0.5 * 2 * (1 + 2 + 3))
+    assert e["largest_cell_seconds"] == pytest.approx(1.5)
+    text = dry_run_text(study, "quick")
+    assert text.startswith("squares_cost, preset quick: 6 cells\n")
+    assert "estimated CPU time: 6.0 s (costliest cell 1.5 s), from the study's own " \
+        "cost(cell)" in text
+    # Without a cost hook it counts its grid's cells, and says why there is no time.
+    assert dry_run_text(_squares(), "quick").startswith(
+        "squares_cost, preset quick: 6 cells (the study declares no cost(cell)")
+
+
+def test_every_library_study_prices_its_cells_in_its_own_package():
+    import inspect
+
+    from skxor.studies import _cost
+
+    source = inspect.getsource(_cost)
+    # Old _cost.py: seven per-study cost functions, a CELLS dict and 8 imports of packages.
+    assert "CELLS" not in source and "from ._one_step" not in source
+    for name, study in STUDIES.items():
+        assert study.cost is not None, name
+        package = study.cost.__module__.split(".")[2]
+        assert package.startswith("_") and package not in ("_cost", "_study"), name
+    # A study that stops early says so, and the dry run reads it from the study.
+    assert get_study("parameter_scaling").stops_early
+    assert estimate("parameter_scaling")["upper_bound"]
+    assert not estimate("one_step", "quick", {"d": 100, "seeds": 1})["upper_bound"]
+
+
+def test_the_dry_run_lists_the_cells_a_compute_study_runs():
+    from skxor.studies._cost import run_cells
+    from skxor.studies._k_sparse import k_sparse_cell, step_cells, v1_cell, v1_cells
+
+    params = get_study("k_sparse").preset("quick")
+    cells = run_cells("k_sparse", params)
+    steps = [c.params for c in cells if c.function is k_sparse_cell]
+    v1 = [c.params for c in cells if c.function is v1_cell]
+    assert steps == step_cells(params)
+    assert v1 == [c for part in v1_cells(params) for c in part]
+    assert {c.kind for c in cells if c.function is v1_cell} == {"v1_k_parity",
+                                                                 "v1_sparse_xor"}

@@ -108,7 +108,7 @@ def test_parameters_are_validated_like_a_library_study():
     (dict(presets={"quick": {"p": [0.5], "seeds": 1}}), r"missing \['n_flips'\]"),
     (dict(presets={"quick": {"p": [2.0], "n_flips": 1, "seeds": 1}}), "'p' parameter"),
     (dict(setting=("nope",)), "setting names undeclared"),
-    (dict(compute=lambda params, **kw: None, cells=lambda params: []), "not both"),
+    (dict(compute=lambda params, **kw: None, tabulate=lambda t, p: t), "not both"),
 ])
 def test_a_bad_declaration_is_refused_with_its_reason(changes, message):
     with pytest.raises((ValueError, TypeError), match=message):

@@ -54,7 +54,7 @@ def not_a_dict(x):
 
 def test_cell_keys_depend_on_study_function_and_every_parameter():
     key, ident = _cell_key("s", double, {"x": 1})
-    assert ident == {"study": "s", "function": f"{__name__}.double", "params": {"x": 1}}
+    assert ident == {"study": "s", "cell": "double", "version": 1, "params": {"x": 1}}
     assert len(key) == 24
     others = {_cell_key("t", double, {"x": 1})[0], _cell_key("s", not_a_dict, {"x": 1})[0],
               _cell_key("s", double, {"x": 2})[0], _cell_key("s", double, {"x": 1, "z": 0})[0]}

@@ -70,16 +70,12 @@ from .._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, 
 from .._study import Study
 from .._sweep import run_sweep
 from ._claims import CLAIMS
-from ._cells import LOSS_CERTIFICATE, k_sparse_cell, v1_cell
+from ._cells import LOSS_CERTIFICATE, k_sparse_cell, k_sparse_cost, v1_cell
 from ._figures import plot_k_sparse
 from ._headline import headline
 from ._report import report_k_sparse
 from ._summary import gain_slopes, gradient_signal, pooled_success, summarise_k_sparse, summarise_v1
 
-# A checkpoint's file name hashes its cell function's module and name: the cells
-# keep the module they had before the study became a package, so checkpoints
-# stored then are reused (pickles find them here too).
-k_sparse_cell.__module__ = v1_cell.__module__ = __name__
 
 _K = Interval(Integral, 2, 5, closed="both")
 
@@ -227,6 +223,12 @@ def v1_cells(params):
     return k_parity, sparse_xor
 
 
+def _every_cell(params):
+    # Every cell of a run, as (function, cell): the step sweep, then v1's.
+    v1 = [c for part in v1_cells(params) for c in part] if params["v1_seeds"] else []
+    return [(k_sparse_cell, c) for c in step_cells(params)] + [(v1_cell, c) for c in v1]
+
+
 def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
     sweep = dict(checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
                  scheduler=scheduler)
@@ -261,6 +263,8 @@ STUDY = Study(
     presets=PRESETS,
     cell=k_sparse_cell,
     compute=_compute,
+    cells=_every_cell,
+    cost=k_sparse_cost,
     summary=summarise_k_sparse,
     figures=plot_k_sparse,
     report=report_k_sparse,

@@ -159,3 +159,19 @@ def v1_cell(model, k, d, n, seed, random_state, n_test, epochs, learning_rate, b
         "seconds": seconds,
         "n_parameters": int(clf.n_parameters_),
     }
+
+
+def k_sparse_cost(cell):
+    """The dry run's cost of a cell: a step cell's (population or samples) or a v1 fit's."""
+    if cell.get("model") == "k_parity":  # v1's k-parity model, trained for its epochs
+        return "v1_k_parity", (cell["epochs"] * cell["n"] * cell["d"] * cell["k"]
+                               + cell["n_test"] * cell["d"])
+    if cell.get("model") == "sparse_xor":  # v1's sparse-XOR steps on its n samples
+        return "v1_sparse_xor", cell["d"] * (cell["k"] * cell["m"] * cell["n_steps"] * cell["n"]
+                                             + cell["n_test"])
+    if cell["n"] == 0:  # exact population steps: O(k d m) each
+        return "population", cell["d"] * (cell["k"] * cell["m"] * cell["n_steps"]
+                                          + cell["n_test"])
+    # Drawing the n samples and their k-fold products dominate (timed: m hardly matters).
+    return "sample", cell["d"] * (cell["n"] * (cell["k"] + cell["n_steps"]) + cell["n_test"])
+

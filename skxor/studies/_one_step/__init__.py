@@ -51,6 +51,7 @@ from ._cells import (
     SUCCESS_ACCURACY,
     dominant_accuracy,
     one_step_cell,
+    one_step_cost,
     score_heads,
     costly_first,
 )
@@ -115,6 +116,7 @@ STUDY = Study(
     presets=PRESETS,
     cell=one_step_cell,
     cells=_sweep_cells,
+    cost=one_step_cost,
     summary=summarise_one_step,
     figures=plot_one_step,
     report=report_one_step,
@@ -161,9 +163,6 @@ one_step = STUDY.function(
     {'erf': 0.0, 'linear': 0.0, 'softmax': 1.0}
     """)
 
-# Checkpoints name the cell function by its module: the name it had before the
-# study became a package, so that earlier checkpoints are still found.
-one_step_cell.__module__ = __name__
 
 __all__ = [
     "PARAMETERS",

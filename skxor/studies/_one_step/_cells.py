@@ -215,3 +215,13 @@ def _one_step_cell(attention, d, m, n, seed, step_length, n_test, n_steps):
 def costly_first(cells):
     """``cells`` with large d, many steps or many samples first: better load balance."""
     return sorted(cells, key=lambda c: -(c["d"] * c["n_steps"] * max(c["n"], 1)))
+
+
+def one_step_cost(cell):
+    """The dry run's cost of a cell: ``(kind, work)``, population steps or steps on samples."""
+    kind = "population" if cell["n"] == 0 else "sample"
+    # Softmax runs are mostly scored exactly (a dominant position per head);
+    # linear and erf never concentrate, so they are scored on n_test samples.
+    scoring = cell["m"] if cell["attention"] == "softmax" else cell["n_test"]
+    return kind, cell["d"] * (cell["m"] * cell["n_steps"] * max(cell["n"], 1) + scoring)
+

@@ -77,7 +77,6 @@ from .._study import Study
 from .._sweep import run_sweep
 from ._claims import CLAIMS
 from ._cells import (
-    _FFNN_BUDGET,
     DISPLAY_NAMES,
     GRIDS,
     MODELS,
@@ -86,8 +85,12 @@ from ._cells import (
     _normalised,
     cell_data,
     cell_seeds,
+    every_cell,
     ffnn_epochs,
     parameter_scaling_cell,
+    parameter_scaling_cost,
+    searched,
+    size_cell,
     training_size,
     transformer_start,
 )
@@ -102,10 +105,6 @@ from ._summary import (
     summarize_parameter_scaling,
 )
 
-# A checkpoint's file name hashes its cell function's module and name: the cell
-# keeps the module it had before the study became a package, so checkpoints
-# stored then are reused (pickles find it here too).
-parameter_scaling_cell.__module__ = __name__
 
 def _check(params):
     # Rules between parameters: something must be left to run.
@@ -120,41 +119,14 @@ def _check(params):
 
 def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
     params = _normalised(params)
-    random_state = params["random_state"]
-    seeds = params["seeds"]
-
-    def budget(model, d):
-        if model == "transformer_population_one_step":
-            return {"n_test": params["n_test"], "transformer_steps": 1,
-                    "step_length": params["one_step_length"]}
-        transformer = {"n_test": params["n_test"], "transformer_steps":
-                       params["transformer_steps"], "step_length": params["step_length"]}
-        if model == "transformer_population":
-            return transformer
-        n_train = training_size(d, params["n_train_min"], params["n_train_per_d2"])
-        if model == "transformer":
-            return {"n_train": n_train, **transformer}
-        epochs = ffnn_epochs(n_train, params["ffnn_steps"], params["ffnn_batch_size"])
-        return {"n_train": n_train, "ffnn_epochs": epochs, **{k: params[k] for k in _FFNN_BUDGET}}
-
     # Per (model, d): the position in its size grid, and where the rule was first met.
-    pending = {
-        (model, d): 0
-        for model in params["model"]
-        for d in params["d"]
-        if model not in SAMPLE_MODELS or d <= params["samples_d_max"]
-    }
+    pending = {key: 0 for key in searched(params)}
     first_met = {}
     rounds = []
     while pending:
-        cells = [
-            {
-                "model": model, "d": d, "size": params[GRIDS[model]][index], "seed": seed,
-                "random_state": int(random_state), **budget(model, d),
-            }
-            for (model, d), index in pending.items()
-            for seed in range(seeds)
-        ]
+        cells = [size_cell(params, model, d, index, seed)
+                 for (model, d), index in pending.items()
+                 for seed in range(params["seeds"])]
         done = run_sweep(
             parameter_scaling_cell, cells, study="parameter_scaling",
             checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
@@ -202,6 +174,10 @@ STUDY = Study(
     presets=PRESETS,
     cell=parameter_scaling_cell,
     compute=_compute,
+    cells=every_cell,
+    cost=parameter_scaling_cost,
+    stops_early=("sizes are tried upwards and the search stops sizes_beyond sizes after the "
+                 "first that meets the rule"),
     summary=report_table,
     figures=plot_parameter_scaling,
     report=report_parameter_scaling,

@@ -56,6 +56,68 @@ def _normalised(params):
 _FFNN_BUDGET = ("n_test", "ffnn_activation", "ffnn_batch_size", "ffnn_learning_rate")
 
 
+def cell_budget(params, model, d):
+    """The budget entries of a cell of ``model`` at ``d`` (steps, training set, epochs)."""
+    if model == "transformer_population_one_step":
+        return {"n_test": params["n_test"], "transformer_steps": 1,
+                "step_length": params["one_step_length"]}
+    transformer = {"n_test": params["n_test"], "transformer_steps":
+                   params["transformer_steps"], "step_length": params["step_length"]}
+    if model == "transformer_population":
+        return transformer
+    n_train = training_size(d, params["n_train_min"], params["n_train_per_d2"])
+    if model == "transformer":
+        return {"n_train": n_train, **transformer}
+    epochs = ffnn_epochs(n_train, params["ffnn_steps"], params["ffnn_batch_size"])
+    return {"n_train": n_train, "ffnn_epochs": epochs, **{k: params[k] for k in _FFNN_BUDGET}}
+
+
+def size_cell(params, model, d, index, seed):
+    """The cell of ``model`` at ``d``, the ``index``-th size of its grid, and ``seed``."""
+    return {"model": model, "d": d, "size": params[GRIDS[model]][index], "seed": seed,
+            "random_state": int(params["random_state"]), **cell_budget(params, model, d)}
+
+
+def searched(params):
+    """The (model, d) pairs a run searches sizes for (sample models only up to
+    ``samples_d_max``), for ``params`` as :func:`_normalised` gives them."""
+    return [(model, d) for model in params["model"] for d in params["d"]
+            if model not in SAMPLE_MODELS or d <= params["samples_d_max"]]
+
+
+def every_cell(params):
+    """Every cell a run may try: each size of each grid (the search stops earlier).
+
+    Eight FFNN widths in the quick preset, two seeds: 16 cells.
+
+    Examples
+    --------
+    >>> from skxor.studies._parameter_scaling import STUDY
+    >>> from skxor.studies._parameter_scaling._cells import every_cell
+    >>> len(every_cell(STUDY.params("quick", {"model": ["ffnn"], "d": [16], "seeds": 2})))
+    16
+    """
+    params = _normalised(params)
+    return [size_cell(params, model, d, index, seed)
+            for model, d in searched(params)
+            for index in range(len(params[GRIDS[model]]))
+            for seed in range(params["seeds"])]
+
+
+def parameter_scaling_cost(cell):
+    """The dry run's cost of a cell: ``(model, work)``, steps or epochs over its data."""
+    d, size, n_test = cell["d"], cell["size"], cell["n_test"]
+    if cell["model"] == "transformer_population_one_step":
+        work = d * (size + n_test)
+    elif cell["model"] == "transformer_population":
+        work = d * (size * cell["transformer_steps"] + n_test)
+    elif cell["model"] == "transformer":
+        work = d * (cell["n_train"] * size * cell["transformer_steps"] + n_test)
+    else:
+        work = d * (cell["n_train"] * size * cell["ffnn_epochs"] + n_test)
+    return cell["model"], work
+
+
 def cell_seeds(random_state, d, size, seed):
     """Seeds of one (d, size, seed) run, from ``(random_state, d, size, seed)``.
 

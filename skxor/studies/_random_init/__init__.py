@@ -48,9 +48,11 @@ from ._claims import CLAIMS
 from ._cells import (
     RANDOM_FUNCTION,
     compute,
+    every_cell,
     network_cells,
     random_function_cell,
     random_init_cell,
+    random_init_cost,
     reference_cell,
 )
 from ._figures import plot_random_init_sensitivity
@@ -126,6 +128,8 @@ STUDY = Study(
     presets=PRESETS,
     cell=random_init_cell,
     compute=compute,
+    cells=every_cell,
+    cost=random_init_cost,
     summary=summarise_random_init,
     figures=plot_random_init_sensitivity,
     report=report_random_init_sensitivity,
@@ -192,11 +196,6 @@ random_init_sensitivity = STUDY.function(
     [0.0, 0.0]
     """)
 
-# Checkpoints name the cell functions by their module: the name they had before
-# the study became a package, so that earlier checkpoints are still found.
-for _cell in (random_init_cell, reference_cell, random_function_cell):
-    _cell.__module__ = __name__
-del _cell
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from ...boolean import NAMED_FUNCTIONS, RandomFunction, get_function
 from ...sensitivity import sensitivity_profile
 from .._common import cell_seed, columns_first, expand_grid
 from .._floor import floor_work
-from .._networks import TRANSFORMER, network_cell
+from .._networks import TRANSFORMER, network_cell, network_cost
 from .._profiling import profile, profile_result
 from .._sweep import run_sweep
 
@@ -101,25 +101,62 @@ def network_cells(params):
     return cells
 
 
+def reference_cells(params):
+    """The cells profiling each named Boolean function at each N, unsorted."""
+    return expand_grid(function=list(NAMED_FUNCTIONS), n_bits=params["n_bits"],
+                       exhaustive_max=[params["exhaustive_max"]],
+                       n_samples=[params["n_samples"]], random_state=[params["random_state"]])
+
+
+def control_cells(params):
+    """The cells of the random-function control: one per exhaustive N (none when
+    ``n_random_functions`` is 0)."""
+    return [
+        dict(n_bits=n, n_functions=params["n_random_functions"],
+             random_state=params["random_state"])
+        for n in params["n_bits"]
+        if n <= params["exhaustive_max"] and params["n_random_functions"] > 0
+    ]
+
+
+def every_cell(params):
+    """Every cell of a run, as ``(function, cell)``: networks, references, control.
+
+    Examples
+    --------
+    >>> from skxor.studies._random_init import STUDY
+    >>> from skxor.studies._random_init._cells import every_cell
+    >>> len(every_cell(STUDY.preset("quick")))  # 300 networks, 3 x 6 references, 4 controls
+    322
+    """
+    # The networks unsorted: sorting 10^5 cells of the full preset takes most
+    # of a second, which a dry run does not need.
+    return ([(random_init_cell, c) for c in network_grid(params)]
+            + [(reference_cell, c) for c in reference_cells(params)]
+            + [(random_function_cell, c) for c in control_cells(params)])
+
+
+def random_init_cost(cell):
+    """The dry run's cost of a cell: a network's profile, a reference's or the control's."""
+    if "n_functions" in cell:  # the control: every function of N bits, profiled
+        return "control", cell["n_functions"] * cell["n_bits"] * 2.0 ** cell["n_bits"]
+    if "function" in cell:  # a named function, profiled over its strings
+        strings = (2.0 ** cell["n_bits"] if cell["n_bits"] <= cell["exhaustive_max"]
+                   else cell["n_samples"])
+        return "reference", cell["n_bits"] * strings
+    return network_cost(cell)
+
+
 def compute(params, **options):
     """The study's table: its networks, the reference functions and the control, in that order.
 
     Three sweeps, one per cell function; ``options`` (``checkpoint_dir``,
     ``n_jobs``, ``progress``, ``scheduler``) are passed to each.
     """
-    random_state = params["random_state"]
-    common = dict(
-        exhaustive_max=[params["exhaustive_max"]], n_samples=[params["n_samples"]],
-        random_state=[random_state],
-    )
     cells = network_cells(params)
-    refs = expand_grid(function=list(NAMED_FUNCTIONS), n_bits=params["n_bits"], **common)
+    refs = reference_cells(params)
     refs.sort(key=lambda c: (c["n_bits"], list(NAMED_FUNCTIONS).index(c["function"])))
-    controls = [
-        dict(n_bits=n, n_functions=params["n_random_functions"], random_state=random_state)
-        for n in params["n_bits"]
-        if n <= params["exhaustive_max"] and params["n_random_functions"] > 0
-    ]
+    controls = control_cells(params)
     sweep = dict(options, study="random_init_sensitivity")
     parts = [
         run_sweep(random_init_cell, cells, **sweep),

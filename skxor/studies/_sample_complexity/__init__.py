@@ -25,7 +25,13 @@ from .._floor import TIME_COLUMNS
 from .._parameters import AT_LEAST_TWO, POSITIVE, Grid
 from .._study import Study
 from ._claims import CLAIMS
-from ._cells import MODELS, learning_curves, sample_complexity_cell, train_sizes
+from ._cells import (
+    MODELS,
+    learning_curves,
+    sample_complexity_cell,
+    sample_complexity_cost,
+    train_sizes,
+)
 from ._figures import plot_sample_complexity
 from ._headline import headline
 from ._report import report_sample_complexity
@@ -97,6 +103,7 @@ STUDY = Study(
     presets=PRESETS,
     cell=sample_complexity_cell,
     tabulate=learning_curves,
+    cost=sample_complexity_cost,
     summary=samples_needed,
     figures=plot_sample_complexity,
     report=report_sample_complexity,
@@ -145,9 +152,6 @@ sample_complexity = STUDY.function(
     [200, 894, 4000]
     """)
 
-# Checkpoints name the cell function by its module: the name it had before the
-# study became a package, so that earlier checkpoints are still found.
-sample_complexity_cell.__module__ = __name__
 
 __all__ = [
     "MODELS",

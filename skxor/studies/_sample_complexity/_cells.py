@@ -76,6 +76,12 @@ def sample_complexity_cell(model, d, seed, n_min, n_max, n_sizes, n_test):
     }
 
 
+def sample_complexity_cost(cell):
+    """The dry run's cost of a cell: ``(model, work)``, its fits at every training size."""
+    sizes = train_sizes(cell["n_min"], cell["n_max"], cell["n_sizes"])
+    return cell["model"], cell["d"] * (float(np.sum(sizes)) + len(sizes) * cell["n_test"])
+
+
 def learning_curves(table, params):
     """The long table: one row per (model, d, seed, n) from the sweep's one row per curve.
 

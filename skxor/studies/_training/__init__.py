@@ -43,6 +43,7 @@ from ._cells import (
     loss_status,
     training_cell,
     training_cells,
+    training_cost,
     training_key,
     training_table,
 )
@@ -76,6 +77,7 @@ STUDY = Study(
     presets=PRESETS,
     cell=training_cell,
     cells=training_cells,
+    cost=training_cost,
     tabulate=training_table,
     summary=summarise_training,
     figures=plot_training_sensitivity,
@@ -151,9 +153,6 @@ training_sensitivity = STUDY.function(
     [['MAJORITY', 5, 'library', True, 'target'], ['MAJORITY', 5, 'paper_xavier_uniform', True, 'target']]
     """)
 
-# Checkpoints name the cell function by its module: the name it had before
-# the study became a package, so that earlier checkpoints are still found.
-training_cell.__module__ = __name__
 
 
 __all__ = [

@@ -10,6 +10,7 @@ from ...boolean import NAMED_FUNCTIONS, all_strings, get_function
 from ...estimators import BooleanTransformerClassifier
 from .._common import columns_first, expand_grid, key_seed, single_thread
 from .._floor import floor_work
+from .._networks import forward_work, profile_work
 from .._profiling import profile, profile_result
 
 
@@ -195,6 +196,19 @@ def training_cells(params):
     cells.sort(key=lambda c: (order.index(c["function"]), c["n_bits"],
                               settings.index(c["model_setting"]), c["seed"]))
     return cells
+
+
+def training_cost(cell):
+    """The dry run's cost of a cell: ``("fit", work)``, its whole step budget and profile.
+
+    Training steps (backward about two forward passes) and the checks every
+    ``check_every`` steps; the budget is the most a run can use (early stops
+    cost less).
+    """
+    shape = (cell["n_bits"], cell["d_model"], cell["n_layers"])
+    passes = cell["n_steps"] * (cell["batch_size"] * 3 + cell["n_eval"] / cell["check_every"])
+    return "fit", (forward_work(*shape) * passes
+                   + profile_work(*shape, cell["exhaustive_max"], cell["n_samples"]))
 
 
 def training_table(table, params):

@@ -39,7 +39,7 @@ factor (the same network at each eps).
 """
 
 from ...estimators import BooleanTransformerClassifier
-from .._networks import NETWORK_PARAMETERS
+from .._networks import NETWORK_PARAMETERS, network_cost
 from .._parameters import estimator_parameters
 from .._profiling import check_transformer
 from .._study import Study
@@ -115,6 +115,7 @@ STUDY = Study(
     presets=PRESETS,
     cell=zero_sensitivity_bound_cell,
     cells=bound_cells,
+    cost=network_cost,
     tabulate=bound_table,
     summary=summarise_bound,
     figures=plot_zero_sensitivity_bound,
@@ -169,9 +170,6 @@ zero_sensitivity_bound = STUDY.function(
     (3, ['average_sensitivity', 'beta_bound', 'beta_max'])
     """)
 
-# Checkpoints name the cell function by its module: the name it had before the
-# study became a package, so that earlier checkpoints are still found.
-zero_sensitivity_bound_cell.__module__ = __name__
 
 
 __all__ = [
