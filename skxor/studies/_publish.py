@@ -35,9 +35,10 @@ from pathlib import Path
 
 
 from .._utils._files import naming_the_table, read_table
-from ._blocks import replace_between
 from . import _claims
+from ._blocks import replace_between
 from ._claims import _preset, claim_rows
+from ._stats import wilson_interval
 
 __all__ = ["claims_table", "load_store", "render_documents", "publish", "write_figures"]
 
@@ -334,6 +335,8 @@ def _claims_md(claims):
 def _verdict_rule_text():
     """The verdict rules in words, every threshold read from the constants the rules use."""
     c = _claims
+    _, none_high = wilson_interval(0, 30, c.CONFIDENCE)
+    all_low, _ = wilson_interval(25, 25, c.CONFIDENCE)
     return (
         "**Verdict rules.** Each claim is declared with its strength and the regime it speaks "
         "about, and judged in parts (per d, per N, per attention type, ...), each part with its "
@@ -341,10 +344,12 @@ def _verdict_rule_text():
         "named in the row: where runs of one seed share its draws (pooled over m, or over d), "
         "the seeds are the units (the seed-clustered interval of "
         "``skxor.studies._stats.clustered_rate_interval``, and where every run agrees, at least "
-        "the Wilson interval over the seeds: 0/1050 runs over 30 seeds is [0, 0.11]). *With "
+        f"the Wilson interval over the seeds: 0 of 30 seeds is [0, {none_high:.2f}]). *With "
         f"high probability*: a part is reproduced when the lower end is at least {c.WHP_LOW:g} "
         f"and the upper end reaches {c.WHP_HIGH:g}, not reproduced when the upper end is below "
-        f"{c.WHP_HIGH:g}. *Almost surely*: the same at {c.ALMOST_SURE_LOW:g} and "
+        f"{c.WHP_HIGH:g} (the lower threshold is one that 25 of 25 seeds can reach: their "
+        f"lower end is {all_low:.2f}; a failure share above 10% is what contradicts). "
+        "*Almost surely*: the same at {c.ALMOST_SURE_LOW:g} and "
         f"{c.ALMOST_SURE_HIGH:g}. *A claimed failure*: reproduced when the upper end is at "
         f"most {c.FAILURE_HIGH:g}, not reproduced when the lower end is above it. Scaling and "
         "reference comparisons state their own rule in the row. Anything else is "
