@@ -35,7 +35,7 @@ from pathlib import Path
 
 
 from .._utils._files import naming_the_table, read_table
-from ._blocks import replace_between
+from ._blocks import replace_named_block
 from ._claims import THRESHOLD, _preset, claim_rows
 
 __all__ = ["claims_table", "load_store", "render_documents", "publish", "write_figures"]
@@ -208,36 +208,6 @@ def stale_runs(store):
 def store_size(data):
     """Bytes of every file under ``data``."""
     return sum(p.stat().st_size for p in Path(data).rglob("*") if p.is_file())
-
-
-# -- blocks between markers --------------------------------------------------------
-
-
-def markers(name, fmt):
-    """The start and end lines of the generated block ``name`` in a ``fmt`` file.
-
-    Examples
-    --------
-    >>> from skxor.studies._publish import markers
-    >>> markers("claims", "md")
-    ('<!-- skxor-claims:start -->', '<!-- skxor-claims:end -->')
-    """
-    if fmt == "md":
-        return f"<!-- skxor-{name}:start -->", f"<!-- skxor-{name}:end -->"
-    return f".. skxor-{name}:start", f".. skxor-{name}:end"
-
-
-def replace_named_block(text, name, block, fmt):
-    """``text`` with the lines between the markers of block ``name`` replaced by ``block``.
-
-    Examples
-    --------
-    >>> from skxor.studies._publish import replace_named_block
-    >>> text = "a\\n<!-- skxor-x:start -->\\nold\\n<!-- skxor-x:end -->\\nb\\n"
-    >>> replace_named_block(text, "x", "new", "md")
-    'a\\n<!-- skxor-x:start -->\\nnew\\n<!-- skxor-x:end -->\\nb\\n'
-    """
-    return replace_between(text, *markers(name, fmt), block)
 
 
 # -- the documents ---------------------------------------------------------------------

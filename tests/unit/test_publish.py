@@ -328,7 +328,7 @@ ALLOWED = [r"(?m)^\d\. ", r"arXiv 2502\.07553", r"arXiv 2606\.08768", r"ICML 202
 
 
 def _prose_outside_generated_blocks(text, fmt):
-    from skxor.studies._publish import markers
+    from skxor.studies._blocks import markers
 
     for name in ("headline", "claims", "stored-runs", "studies"):
         start, end = markers(name, fmt)
