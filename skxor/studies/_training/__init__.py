@@ -52,10 +52,10 @@ from ._presets import PARAMETERS, PRESETS
 from ._headline import headline
 from ._report import report_training_sensitivity
 from ._summary import (
-    CLUSTERS,
     HALF_WINDOW,
     LEARNED_UP_TO_RATE,
     cluster_counts,
+    clusters,
     learned_up_to,
     setting_description,
     setting_label,
@@ -156,7 +156,6 @@ training_sensitivity = STUDY.function(
 
 
 __all__ = [
-    "CLUSTERS",
     "FLAT_TOLERANCE",
     "HALF_WINDOW",
     "LEARNED",
@@ -167,6 +166,7 @@ __all__ = [
     "STUDY",
     "headline",
     "cluster_counts",
+    "clusters",
     "learned_up_to",
     "loss_status",
     "setting_description",
