@@ -1,6 +1,20 @@
-"""Reproducible studies: checkpointed sweeps, tables and figures; your own with :class:`Study`."""
+"""Reproducible studies: checkpointed sweeps, tables and figures; your own with :class:`Study`.
 
-from ._claims import Claim
+What a study of one's own needs besides :class:`Study`, :class:`Grid` and
+:class:`Claim` is public here too (see the user guide, "Your own study"):
+
+* constraints for its parameters: :data:`POSITIVE` (an int >= 1),
+  :data:`NON_NEGATIVE` (an int >= 0), :data:`AT_LEAST_TWO`;
+* rates with their intervals: :func:`rate_with_interval` (a column of flags),
+  :func:`wilson_interval` and :func:`clopper_pearson_interval` (counts);
+* formatting: :func:`format_interval` (``"0.80 [0.49, 0.94]"``) and
+  :func:`format_count` (``"4/5 networks = 0.80 [0.38, 0.96]"``);
+* the floor: :func:`floor_work`, timing a cell's unavoidable work;
+* claims: :func:`rate_verdict`, the verdict on a claimed rate;
+* checkpoints: :func:`cell_version`, marking a cell whose results changed.
+"""
+
+from ._claims import Claim, rate_verdict
 from ._cost import dry_run_text, estimate
 from ._publish import claims_table, publish, write_figures
 from ._headline import render_headline, write_headline
@@ -17,7 +31,8 @@ from ._parameter_scaling import (
     plot_parameter_scaling,
     report_parameter_scaling,
 )
-from ._parameters import Grid
+from ._floor import floor_work
+from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, Grid
 from ._random_init import (
     plot_random_init_sensitivity,
     random_init_sensitivity,
@@ -32,6 +47,13 @@ from ._sample_complexity import (
     report_sample_complexity,
     sample_complexity,
     samples_needed,
+)
+from ._stats import (
+    clopper_pearson_interval,
+    format_count,
+    format_interval,
+    rate_with_interval,
+    wilson_interval,
 )
 from ._study import Study
 from ._sweep import cell_version, run_sweep
@@ -48,6 +70,16 @@ from ._zero_sensitivity_bound import (
 )
 
 __all__ = [
+    "AT_LEAST_TWO",
+    "NON_NEGATIVE",
+    "POSITIVE",
+    "clopper_pearson_interval",
+    "floor_work",
+    "format_count",
+    "format_interval",
+    "rate_verdict",
+    "rate_with_interval",
+    "wilson_interval",
     "Claim",
     "cell_version",
     "claims_table",

@@ -74,11 +74,12 @@ class Claim:
 
     Examples
     --------
-    >>> from skxor.studies import Claim
-    >>> from skxor.studies._claims import count, rate_verdict
+    >>> from skxor.studies import Claim, format_count, rate_verdict, wilson_interval
     >>> def rule(table):
-    ...     text, (_, low, high) = count(int(table["ok"].sum()), len(table), "seeds")
-    ...     return dict(value=f"ok in {text}", verdict=rate_verdict(low, high))
+    ...     k, n = int(table["ok"].sum()), len(table)
+    ...     low, high = wilson_interval(k, n)
+    ...     return dict(value=f"ok in {format_count(k, n, 'seeds')}",
+    ...                 verdict=rate_verdict(low, high))
     >>> claim = Claim(id="U1", paper="Me", source="my notes", name="it works",
     ...               paper_setting="any", statement="it works in most seeds", rule=rule)
     >>> import pandas as pd
