@@ -43,10 +43,10 @@ def register_function(name, function_class):
     >>> register_function("odd", Odd)
     Traceback (most recent call last):
     ...
-    ValueError: name must be a new upper-case name; got 'odd' (taken: ['PARITY', 'MAJORITY', 'FIRST']).
+    ValueError: name must be new and upper case; got 'odd' (taken: ['PARITY', 'MAJORITY', 'FIRST']).
     """
     if not isinstance(name, str) or not name or name != name.upper() or name in _FUNCTIONS:
-        raise ValueError(f"name must be a new upper-case name; got {name!r} (taken: "
+        raise ValueError(f"name must be new and upper case; got {name!r} (taken: "
                          f"{list(_FUNCTIONS)}).")
     if not (isinstance(function_class, type) and issubclass(function_class, BooleanFunction)):
         raise TypeError(f"function_class must be a subclass of BooleanFunction; got "

@@ -24,7 +24,7 @@ from ._one_step import (
     plot_attention_maps,
     plot_one_step,
     report_one_step,
-    summarise_one_step,
+    summarize_one_step,
 )
 from ._parameter_scaling import (
     parameter_scaling,
@@ -65,7 +65,7 @@ from ._training import (
 from ._zero_sensitivity_bound import (
     plot_zero_sensitivity_bound,
     report_zero_sensitivity_bound,
-    summarise_bound,
+    summarize_bound,
     zero_sensitivity_bound,
 )
 
@@ -91,7 +91,7 @@ __all__ = [
     "write_headline",
     "plot_zero_sensitivity_bound",
     "report_zero_sensitivity_bound",
-    "summarise_bound",
+    "summarize_bound",
     "zero_sensitivity_bound",
     "Grid",
     "STUDIES",
@@ -106,7 +106,7 @@ __all__ = [
     "n_star_per_seed",
     "one_step",
     "plot_attention_maps",
-    "summarise_one_step",
+    "summarize_one_step",
     "parameter_scaling",
     "plot_parameter_scaling",
     "plot_random_init_sensitivity",
@@ -125,3 +125,16 @@ __all__ = [
     "sample_complexity",
     "samples_needed",
 ]
+
+#: Names renamed to scikit-learn's spelling: the old one works for one release.
+_RENAMED = {"summarise_one_step": "summarize_one_step", "summarise_bound": "summarize_bound"}
+
+
+def __getattr__(name):
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"skxor.studies.{name} was renamed {_RENAMED[name]} and the old name "
+                      "will be removed in the next release.", FutureWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,7 +9,7 @@ floor). ``skxor publish`` writes, from those files only,
 * the headline block of ``README.md`` and of ``docs/results/measured.rst``
   (the studies' own headline renderings),
 * a block listing the stored runs (``docs/results/measured.rst``) and a
-  block summarising the claims (``README.md``),
+  block summarizing the claims (``README.md``),
 * one page per stored study, ``docs/results/generated/<study>.md``: the
   study's report section computed from its stored table, with the stored
   run (preset, rows, cells, seeds, commit, date, wall time) and the
@@ -535,7 +535,7 @@ def render_documents(data=DATA_DIR, root="."):
     store = load_store(data)
     if not store:
         raise ValueError(f"no stored run (e.g. one_step/one_step.csv) under {data}.")
-    # Each study's page first: a table that cannot be summarised (an edited
+    # Each study's page first: a table that cannot be summarized (an edited
     # value, a missing column) is then named in the error.
     pages = {}
     for name, entry in store.items():

@@ -14,7 +14,7 @@ from skxor.studies._training import (
     clusters,
     plot_training_sensitivity,
     report_training_sensitivity,
-    summarise_training,
+    summarize_training,
 )
 from skxor.studies._training._cells import training_cells
 
@@ -55,7 +55,7 @@ def test_a_fourth_named_function_runs_through_the_training_study(registered):
     cells = training_cells(params)
     assert {c["function"] for c in cells} == {"FIRST", "LAST", "UNSTATED"}
     df = study.run("quick", **overrides)
-    summary = summarise_training(df)
+    summary = summarize_training(df)
     last = summary[summary["function"] == "LAST"]
     first = summary[summary["function"] == "FIRST"]
     # LAST is FIRST mirrored: its own strings all have sensitivity 1, as FIRST's.
@@ -76,7 +76,7 @@ def test_a_fourth_named_function_runs_through_the_training_study(registered):
 
 
 def test_a_registered_name_is_checked():
-    with pytest.raises(ValueError, match="a new upper-case name; got 'PARITY'"):
+    with pytest.raises(ValueError, match="name must be new and upper case; got 'PARITY'"):
         register_function("PARITY", Last)
     with pytest.raises(TypeError, match="subclass of BooleanFunction"):
         register_function("LAST", object)

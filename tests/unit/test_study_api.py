@@ -291,3 +291,14 @@ def test_the_study_authors_guide_and_the_study_docstring_use_no_private_import()
                  "wilson_interval", "format_interval", "format_count", "floor_work",
                  "rate_verdict", "cell_version", "Claim"):
         assert name in studies.__all__ and name in guide, name
+
+
+@pytest.mark.parametrize("old, new", [("summarise_one_step", "summarize_one_step"),
+                                      ("summarise_bound", "summarize_bound")])
+def test_the_former_spelling_still_works_with_a_warning(old, new):
+    import skxor.studies as studies
+
+    with pytest.warns(FutureWarning, match=f"{old} was renamed {new}"):
+        assert getattr(studies, old) is getattr(studies, new)
+    with pytest.raises(AttributeError, match="no attribute 'summarise_training'"):
+        studies.summarise_training  # noqa: B018 - was never public

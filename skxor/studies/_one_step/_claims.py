@@ -1,4 +1,4 @@
-"""The claims the one-step study tests: H1, H3 and H4 of Han & Ghoshdastidar (arXiv 2502.07553v2)."""
+"""The claims the one-step study tests: H1, H3 and H4 (Han & Ghoshdastidar, arXiv 2502.07553v2)."""
 
 from ...nn import attention_names, get_attention
 from .._claims import Claim, listed, pooled_count, pooled_units, rate_verdict, worst

@@ -59,7 +59,7 @@ from ._summary import (
     learned_up_to,
     setting_description,
     setting_label,
-    summarise_training,
+    summarize_training,
 )
 
 
@@ -79,7 +79,7 @@ STUDY = Study(
     cells=training_cells,
     cost=training_cost,
     tabulate=training_table,
-    summary=summarise_training,
+    summary=summarize_training,
     figures=plot_training_sensitivity,
     report=report_training_sensitivity,
     headline=headline,
@@ -175,7 +175,7 @@ __all__ = [
     "training_key",
     "plot_training_sensitivity",
     "report_training_sensitivity",
-    "summarise_training",
+    "summarize_training",
     "training_cell",
     "training_sensitivity",
 ]

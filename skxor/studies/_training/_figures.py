@@ -15,7 +15,7 @@ from ._summary import (
     series_columns,
     series_label,
     setting_label,
-    summarise_training,
+    summarize_training,
     with_model_setting,
 )
 
@@ -83,7 +83,7 @@ def plot_training_sensitivity(df):
     """
     from matplotlib.figure import Figure
 
-    summary = summarise_training(df)
+    summary = summarize_training(df)
     df = with_model_setting(df)
     series = series_columns(df)
     groups = list(summary.groupby(["function", *series], sort=False))

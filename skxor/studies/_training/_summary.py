@@ -91,7 +91,7 @@ def cluster_counts(histogram, n_bits):
 def require_runs(df):
     """ValueError unless ``df`` holds at least one training run."""
     if not len(df) or "function" not in df:
-        raise ValueError("the table holds no training run: nothing to summarise or draw; "
+        raise ValueError("the table holds no training run: nothing to summarize or draw; "
                          "pass the table training_sensitivity returned.")
 
 
@@ -170,7 +170,7 @@ def _shares(histograms, n_bits):
     return pooled, per_seed
 
 
-def summarise_training(df):
+def summarize_training(df):
     """Per function, N and series: success rate with its Wilson interval, accuracy, shares.
 
     Parameters
@@ -272,7 +272,7 @@ def learned_up_to(df):
         learned, 0 if none), ``largest_n_tried``, and ``learned``, ``seeds``,
         ``rate``, ``low``, ``high`` at the largest N tried.
     """
-    summary = summarise_training(df)
+    summary = summarize_training(df)
     series = series_columns(df)
     rows = []
     for keys, group in summary.groupby(["function", *series], sort=False):
