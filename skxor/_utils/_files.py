@@ -82,4 +82,4 @@ def naming_the_table(study, path):
     try:
         yield
     except (ValueError, TypeError, KeyError) as exc:
-        raise ValueError(f"{path} cannot be summarised as a {study} table: {exc}") from exc
+        raise ValueError(f"{path} cannot be summarized as a {study} table: {exc}") from exc

@@ -52,7 +52,7 @@ from ._functions import (
     encoded_strings_to_bits,
     values_to_f,
 )
-from ._registry import NAMED_FUNCTIONS, get_function
+from ._registry import NAMED_FUNCTIONS, get_function, register_function
 
 __all__ = [
     "BooleanFunction",
@@ -60,6 +60,7 @@ __all__ = [
     "First",
     "Majority",
     "NAMED_FUNCTIONS",
+    "register_function",
     "Parity",
     "RandomFunction",
     "SparseParity",

@@ -243,6 +243,12 @@ class BooleanFunction:
     [0, 1, 1, 0]
     """
 
+    #: Where the sensitivities of the function's own strings sit, for the studies
+    #: that compare a trained model's profile with the function's: among
+    #: ``"zero"`` (sensitivity 0), ``"half"`` (near N/2), ``"one"`` (1) and
+    #: ``"top"`` (N); empty when not stated.
+    sensitivity_clusters = ()
+
     def __init__(self, n_bits):
         self.n_bits = check_count(n_bits, "n_bits")
 
@@ -304,6 +310,8 @@ class Parity(BooleanFunction):
     >>> int(f([-1, -1, -1]))  # spins: three 1-bits
     1
     """
+
+    sensitivity_clusters = ("top",)  # every string: sensitivity N
 
     def _evaluate_bits(self, bits):
         return np.bitwise_xor.reduce(bits, axis=1)
@@ -383,6 +391,8 @@ class Dictator(BooleanFunction):
     [1, 0]
     """
 
+    sensitivity_clusters = ("one",)  # every string: sensitivity 1
+
     def __init__(self, n_bits, index=0):
         super().__init__(n_bits)
         self.index = check_interval(
@@ -434,6 +444,8 @@ class Majority(BooleanFunction):
     >>> Majority(2)([1, 0]).item()  # a tie -> 0
     0
     """
+
+    sensitivity_clusters = ("zero", "half")  # 0, and m + 1 for N = 2m + 1
 
     def _evaluate_bits(self, bits):
         ones = bits.sum(axis=1, dtype=np.int64)

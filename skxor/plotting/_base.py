@@ -4,13 +4,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._utils._style import LINESTYLES, MARKERS
 from ..boolean import NAMED_FUNCTIONS, TruthTable, get_function
 
 #: Hatches, markers and colours cycled over series so that no series hides
 #: another: bars of one group stand side by side, each with its own hatch.
 HATCHES = ("", "//", "..", "xx", "\\\\", "++", "oo", "--")
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
-LINESTYLES = ("-", "--", "-.", ":")
 COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7")
 #: Greys of references drawn as steps: they read as references, not as data.
 REFERENCE_COLOURS = ("black", "0.45", "0.25", "0.6")

@@ -1,6 +1,22 @@
-"""Reproducible studies: checkpointed sweeps, tables and figures; your own with :class:`Study`."""
+"""Reproducible studies: checkpointed sweeps, tables and figures; your own with :class:`Study`.
 
-from ._claims import Claim, judged, rate_part
+What a study of one's own needs besides :class:`Study`, :class:`Grid` and
+:class:`Claim` is public here too (see the user guide, "Your own study"):
+
+* constraints for its parameters: :data:`POSITIVE` (an int >= 1),
+  :data:`NON_NEGATIVE` (an int >= 0), :data:`AT_LEAST_TWO`;
+* rates with their intervals: :func:`rate_with_interval` (a column of flags),
+  :func:`wilson_interval` and :func:`clopper_pearson_interval` (counts);
+* formatting: :func:`format_interval` (``"0.80 [0.49, 0.94]"``) and
+  :func:`format_count` (``"4/5 networks = 0.80 [0.38, 0.96]"``);
+* the floor: :func:`floor_work`, timing a cell's unavoidable work;
+* claims: :func:`rate_verdict`, the verdict on a claimed rate at a claim's strength,
+  :func:`rate_part` (one part of a claim) and :func:`judged` (a claim's row from
+  its parts, Holm over them);
+* checkpoints: :func:`cell_version`, marking a cell whose results changed.
+"""
+
+from ._claims import Claim, judged, rate_part, rate_verdict
 from ._cost import dry_run_text, estimate
 from ._publish import claims_table, publish, write_figures
 from ._headline import render_headline, write_headline
@@ -10,14 +26,15 @@ from ._one_step import (
     plot_attention_maps,
     plot_one_step,
     report_one_step,
-    summarise_one_step,
+    summarize_one_step,
 )
 from ._parameter_scaling import (
     parameter_scaling,
     plot_parameter_scaling,
     report_parameter_scaling,
 )
-from ._parameters import Grid
+from ._floor import floor_work
+from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, Grid
 from ._random_init import (
     plot_random_init_sensitivity,
     random_init_sensitivity,
@@ -33,6 +50,13 @@ from ._sample_complexity import (
     sample_complexity,
     samples_needed,
 )
+from ._stats import (
+    clopper_pearson_interval,
+    format_count,
+    format_interval,
+    rate_with_interval,
+    wilson_interval,
+)
 from ._study import Study
 from ._sweep import cell_version, run_sweep
 from ._training import (
@@ -43,11 +67,21 @@ from ._training import (
 from ._zero_sensitivity_bound import (
     plot_zero_sensitivity_bound,
     report_zero_sensitivity_bound,
-    summarise_bound,
+    summarize_bound,
     zero_sensitivity_bound,
 )
 
 __all__ = [
+    "AT_LEAST_TWO",
+    "NON_NEGATIVE",
+    "POSITIVE",
+    "clopper_pearson_interval",
+    "floor_work",
+    "format_count",
+    "format_interval",
+    "rate_verdict",
+    "rate_with_interval",
+    "wilson_interval",
     "Claim",
     "cell_version",
     "claims_table",
@@ -61,7 +95,7 @@ __all__ = [
     "write_headline",
     "plot_zero_sensitivity_bound",
     "report_zero_sensitivity_bound",
-    "summarise_bound",
+    "summarize_bound",
     "zero_sensitivity_bound",
     "Grid",
     "STUDIES",
@@ -76,7 +110,7 @@ __all__ = [
     "n_star_per_seed",
     "one_step",
     "plot_attention_maps",
-    "summarise_one_step",
+    "summarize_one_step",
     "parameter_scaling",
     "plot_parameter_scaling",
     "plot_random_init_sensitivity",
@@ -95,3 +129,16 @@ __all__ = [
     "sample_complexity",
     "samples_needed",
 ]
+
+#: Names renamed to scikit-learn's spelling: the old one works for one release.
+_RENAMED = {"summarise_one_step": "summarize_one_step", "summarise_bound": "summarize_bound"}
+
+
+def __getattr__(name):
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"skxor.studies.{name} was renamed {_RENAMED[name]} and the old name "
+                      "will be removed in the next release.", FutureWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -96,8 +96,7 @@ class Claim:
 
     Examples
     --------
-    >>> from skxor.studies import Claim
-    >>> from skxor.studies._claims import judged, rate_part
+    >>> from skxor.studies import Claim, judged, rate_part
     >>> def rule(table):
     ...     part = rate_part("all", table["ok"], table["seed"], "with high probability")
     ...     return judged([part], units=f"{table['seed'].nunique()} seeds")

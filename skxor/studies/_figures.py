@@ -10,9 +10,9 @@ spectra and attention maps are drawn by :mod:`skxor.plotting`'s displays.
 
 import numpy as np
 
-#: Markers and line styles cycled over series (8 markers, 4 line styles).
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
-LINESTYLES = ("-", "--", "-.", ":")
+# Markers and line styles cycled over series (8 markers, 4 line styles), as the
+# displays of skxor.plotting cycle them.
+from .._utils._style import LINESTYLES, MARKERS
 
 
 def series_style(index):

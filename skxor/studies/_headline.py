@@ -7,17 +7,10 @@ with its interval. The block between the markers in ``README.md`` and in
 users read are the figures the quick presets produce (a test checks this).
 """
 
-import re
 from pathlib import Path
 
 from .._utils._files import naming_the_table, read_table
-from ._blocks import replace_between
-
-#: Lines that delimit the generated block, per file type.
-MARKERS = {
-    "md": ("<!-- skxor-headline:start -->", "<!-- skxor-headline:end -->"),
-    "rst": (".. skxor-headline:start", ".. skxor-headline:end"),
-}
+from ._blocks import FORMATS, read_named_block, replace_named_block
 
 
 def headline_renderers():
@@ -68,8 +61,8 @@ def render_headline(folder, fmt="md"):
     >>> text.startswith("* **Gradient steps"), text.endswith("3/4 = 0.75 [0.30, 0.95].")
     (True, True)
     """
-    if fmt not in MARKERS:
-        raise ValueError(f"fmt must be one of {sorted(MARKERS)}; got {fmt!r}.")
+    if fmt not in FORMATS:
+        raise ValueError(f"fmt must be one of {sorted(FORMATS)}; got {fmt!r}.")
     folder = Path(folder)
     bullets = []
     for name, render in headline_renderers().items():
@@ -94,15 +87,12 @@ def render_headline(folder, fmt="md"):
 
 def replace_block(text, block, fmt):
     """``text`` with the lines between the headline markers replaced by ``block``."""
-    start, end = MARKERS[fmt]
-    return replace_between(text, start, end, block)
+    return replace_named_block(text, "headline", block, fmt)
 
 
 def read_block(text, fmt):
     """The lines between the headline markers of ``text`` (None when absent)."""
-    start, end = MARKERS[fmt]
-    match = re.search(re.escape(start) + r"\n(?:(.*?)\n)?" + re.escape(end), text, re.S)
-    return (match.group(1) or "") if match else None
+    return read_named_block(text, "headline", fmt)
 
 
 def write_headline(folder, paths):
@@ -113,7 +103,8 @@ def write_headline(folder, paths):
     folder : path
         A results folder written by ``skxor reproduce``.
     paths : list of path
-        Files holding the headline markers (:data:`MARKERS`).
+        Files holding the headline markers
+        (:func:`~skxor.studies._blocks.markers` of ``"headline"``).
 
     Examples
     --------

@@ -9,7 +9,7 @@ floor). ``skxor publish`` writes, from those files only,
 * the headline block of ``README.md`` and of ``docs/results/measured.rst``
   (the studies' own headline renderings),
 * a block listing the stored runs (``docs/results/measured.rst``) and a
-  block summarising the claims (``README.md``),
+  block summarizing the claims (``README.md``),
 * one page per stored study, ``docs/results/generated/<study>.md``: the
   study's report section computed from its stored table, with the stored
   run (preset, rows, cells, seeds, commit, date, wall time) and the
@@ -36,7 +36,7 @@ from pathlib import Path
 
 from .._utils._files import naming_the_table, read_table
 from . import _claims
-from ._blocks import replace_between
+from ._blocks import replace_named_block
 from ._claims import _preset, claim_rows
 from ._stats import wilson_interval
 
@@ -210,36 +210,6 @@ def stale_runs(store):
 def store_size(data):
     """Bytes of every file under ``data``."""
     return sum(p.stat().st_size for p in Path(data).rglob("*") if p.is_file())
-
-
-# -- blocks between markers --------------------------------------------------------
-
-
-def markers(name, fmt):
-    """The start and end lines of the generated block ``name`` in a ``fmt`` file.
-
-    Examples
-    --------
-    >>> from skxor.studies._publish import markers
-    >>> markers("claims", "md")
-    ('<!-- skxor-claims:start -->', '<!-- skxor-claims:end -->')
-    """
-    if fmt == "md":
-        return f"<!-- skxor-{name}:start -->", f"<!-- skxor-{name}:end -->"
-    return f".. skxor-{name}:start", f".. skxor-{name}:end"
-
-
-def replace_named_block(text, name, block, fmt):
-    """``text`` with the lines between the markers of block ``name`` replaced by ``block``.
-
-    Examples
-    --------
-    >>> from skxor.studies._publish import replace_named_block
-    >>> text = "a\\n<!-- skxor-x:start -->\\nold\\n<!-- skxor-x:end -->\\nb\\n"
-    >>> replace_named_block(text, "x", "new", "md")
-    'a\\n<!-- skxor-x:start -->\\nnew\\n<!-- skxor-x:end -->\\nb\\n'
-    """
-    return replace_between(text, *markers(name, fmt), block)
 
 
 # -- the documents ---------------------------------------------------------------------
@@ -588,7 +558,7 @@ def render_documents(data=DATA_DIR, root="."):
     store = load_store(data)
     if not store:
         raise ValueError(f"no stored run (e.g. one_step/one_step.csv) under {data}.")
-    # Each study's page first: a table that cannot be summarised (an edited
+    # Each study's page first: a table that cannot be summarized (an edited
     # value, a missing column) is then named in the error.
     pages = {}
     for name, entry in store.items():

@@ -140,8 +140,7 @@ def load_study(path):
     >>> from skxor.studies import load_study
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "squares.py"
     >>> _ = path.write_text(
-    ...     "from skxor.studies import Grid, Study\\n"
-    ...     "from skxor.studies._parameters import POSITIVE\\n"
+    ...     "from skxor.studies import POSITIVE, Grid, Study\\n"
     ...     "def square(x, seed):\\n"
     ...     "    return {'y': x * x}\\n"
     ...     "STUDY = Study(name='squares', description='Squares.', cell=square,\\n"

@@ -150,8 +150,7 @@ class Study:
 
     Examples
     --------
-    >>> from skxor.studies import Grid, Study
-    >>> from skxor.studies._parameters import POSITIVE
+    >>> from skxor.studies import POSITIVE, Grid, Study
     >>> def square_cell(x, seed):
     ...     return {"y": x * x + seed}
     >>> study = Study(

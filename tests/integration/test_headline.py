@@ -74,10 +74,10 @@ def sample_tables():
 
 
 @pytest.mark.parametrize("study", ["one_step", "k_sparse"])
-def test_headline_of_a_header_only_table_says_nothing_to_summarise(tmp_path, study,
+def test_headline_of_a_header_only_table_says_nothing_to_summarize(tmp_path, study,
                                                                    sample_tables):
     sample_tables[study].iloc[:0].to_csv(tmp_path / f"{study}.csv", index=False)
-    assert "nothing to summarise" in _bullet(tmp_path)
+    assert "nothing to summarize" in _bullet(tmp_path)
 
 
 def test_headline_of_a_samples_only_one_step_table(tmp_path, sample_tables):
@@ -98,10 +98,10 @@ def test_headline_of_a_samples_only_k_sparse_table(tmp_path, sample_tables):
     assert "k = 2, 2 steps: " in text
 
 
-def test_headline_names_a_table_it_cannot_summarise(tmp_path, capsys, sample_tables):
+def test_headline_names_a_table_it_cannot_summarize(tmp_path, capsys, sample_tables):
     sample_tables["one_step"].drop(columns="attention").to_csv(tmp_path / "one_step.csv",
                                                                 index=False)
     assert main(["headline", "--from", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert f"{tmp_path / 'one_step.csv'} cannot be summarised as a one_step table" in err
+    assert f"{tmp_path / 'one_step.csv'} cannot be summarized as a one_step table" in err
     assert "lacks the column(s) ['attention']" in err and "Traceback" not in err

@@ -14,8 +14,8 @@ from skxor.studies._common import cell_seed
 from skxor.studies._k_sparse import (
     gradient_signal,
     k_sparse_cell,
-    summarise_k_sparse,
-    summarise_v1,
+    summarize_k_sparse,
+    summarize_v1,
     v1_cell,
 )
 from skxor.theory import population_loss
@@ -31,7 +31,7 @@ def small():
 
 
 def test_one_step_learns_k2_and_ten_steps_learn_k3(small):
-    summary = summarise_k_sparse(small).set_index(["k", "n_steps"])
+    summary = summarize_k_sparse(small).set_index(["k", "n_steps"])
     assert summary.loc[(2, 1), "success"] >= 0.8
     assert summary.loc[(3, 10), "success"] == 1.0
     # One step of the same total length does worse for k = 3 than ten.
@@ -91,7 +91,7 @@ def test_v1_reference_on_the_same_data():
     assert (ref.loc[ref["model"] == "sparse_xor", "n_parameters"] == 2 * 32).all()
     assert (parity["iterations"] <= 150).all() and (ref["seconds"] > 0).all()
     assert (ref["scored_on"] == "all strings").all()
-    summary = summarise_v1(df)
+    summary = summarize_v1(df)
     assert set(summary["budget"]) == {"150 epochs (Adam, lr 0.1)", "1 step(s) of 100",
                                       "5 step(s) of 20"}
     # A success is accuracy >= 0.99 on all 64 strings.
@@ -141,7 +141,7 @@ def test_the_command_line_runs_the_study(tmp_path, capsys):
 
 
 def _check_figures(figures, df):
-    summary = summarise_k_sparse(df)
+    summary = summarize_k_sparse(df)
     for name, fig in figures.items():
         legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + fig.legends
         labels_in_legends = {t.get_text() for legend in legends for t in legend.get_texts()}

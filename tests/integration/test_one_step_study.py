@@ -18,7 +18,7 @@ from skxor.studies._one_step import (
     dominant_accuracy,
     one_step_cell,
     score_heads,
-    summarise_one_step,
+    summarize_one_step,
 )
 from skxor.theory import population_step
 
@@ -51,7 +51,7 @@ def test_intervals_exist_and_contain_the_estimates(small):
     cells = small
     assert (cells["accuracy_low"] <= cells["test_accuracy"]).all()
     assert (cells["test_accuracy"] <= cells["accuracy_high"]).all()
-    summary = summarise_one_step(small)
+    summary = summarize_one_step(small)
     for key in ("success", "specialised"):
         rate, low, high = (summary[f"{key}_{s}"] for s in ("rate", "low", "high"))
         assert ((low <= rate) & (rate <= high)).all()
@@ -341,7 +341,7 @@ def test_pooled_intervals_take_the_seeds_as_units():
     assert (row.specialised_low, row.specialised_high) == pytest.approx(wilson_interval(4, 6))
 
 
-@pytest.mark.parametrize("function", ["best_steps", "summarise_one_step"])
+@pytest.mark.parametrize("function", ["best_steps", "summarize_one_step"])
 def test_summaries_name_a_table_that_is_not_a_one_step_table(function, small):
     # Old code: KeyError 'n' (an empty DataFrame) or 'success'.
     from skxor.studies import _one_step

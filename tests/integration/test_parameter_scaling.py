@@ -427,7 +427,7 @@ def test_headline_renders_degenerate_tables(tmp_path, quick):
 
     df, _ = quick
     df.iloc[:0].to_csv(tmp_path / "parameter_scaling.csv", index=False)
-    assert "nothing to summarise" in render_headline(tmp_path)
+    assert "nothing to summarize" in render_headline(tmp_path)
     cells = pd.DataFrame(df.attrs["cells"])
     cells = cells[cells["model"] == "ffnn"].assign(accuracy=0.5)
     never = summarize_parameter_scaling(cells, 0.99, 0.8)

@@ -26,7 +26,7 @@ from skxor.studies._random_init import (
     random_function_cell,
     random_init_sensitivity,
     report_random_init_sensitivity,
-    summarise_random_init,
+    summarize_random_init,
 )
 from skxor.studies._stats import wilson_interval
 
@@ -195,7 +195,7 @@ def test_random_function_share_near_the_poisson_limit():
 
 
 def test_summary_separates_constant_networks(df):
-    summary = summarise_random_init(df)
+    summary = summarize_random_init(df)
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     assert (nets["networks"] == 3).all()
     for _, row in nets.iterrows():
@@ -345,7 +345,7 @@ def test_headline_on_all_constant_networks(tmp_path):
     assert "2/2 networks = 1.00" in text and "no network is non-constant" in text
     df[df["function"] != "transformer"].to_csv(tmp_path / "random_init_sensitivity.csv",
                                                index=False)
-    assert "holds no random network to summarise" in render_headline(tmp_path)
+    assert "holds no random network to summarize" in render_headline(tmp_path)
 
 
 def test_summaries_of_a_table_without_networks(df):

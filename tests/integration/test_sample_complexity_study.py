@@ -282,7 +282,7 @@ def test_headline_renders_degenerate_tables(tmp_path):
 
     columns = ["model", "d", "seed", "n", "accuracy", *SETTING_COLUMNS, *TIME_COLUMNS]
     pd.DataFrame(columns=columns).to_csv(tmp_path / "sample_complexity.csv", index=False)
-    assert "nothing to summarise" in render_headline(tmp_path)
+    assert "nothing to summarize" in render_headline(tmp_path)
     one_d = _table([[0.5, 0.99, 0.99, 1.0], [0.99, 1, 1, 1]])
     one_d.to_csv(tmp_path / "sample_complexity.csv", index=False)
     text = render_headline(tmp_path)

@@ -17,7 +17,7 @@ from skxor.studies._zero_sensitivity_bound import (
     bound_verdict,
     plot_zero_sensitivity_bound,
     report_zero_sensitivity_bound,
-    summarise_bound,
+    summarize_bound,
     zero_sensitivity_bound,
 )
 
@@ -75,7 +75,7 @@ def test_table_and_summary(df):
     assert len(df) == 3 * 2 * 2 * 3  # N x L x eps x seeds
     assert (df.loc[df["n_bits"] <= 6, "method"] == "exhaustive").all()
     assert (df.loc[df["n_bits"] == 14, "method"] == "sampled").all()
-    summary = summarise_bound(df)
+    summary = summarize_bound(df)
     assert len(summary) == 3 * 2 * 2
     for _, row in summary.iterrows():
         g = df[(df["n_bits"] == row["n_bits"]) & (df["n_layers"] == row["n_layers"])
@@ -168,7 +168,7 @@ def test_verdict_counts_non_constant_networks_in_non_vacuous_rows():
     df = _synthetic([(4, True, 4 * math.log10(2)), (4, False, 0.5),
                      (10, True, 10 * math.log10(2)), (10, True, 10 * math.log10(2)),
                      (10, True, 10 * math.log10(2)), (10, False, 1.0)])
-    summary = summarise_bound(df)
+    summary = summarize_bound(df)
     assert summary["vacuous_reason"].tolist() == ["bound > 2^N", ""]
     assert summary["meets_bound"].tolist() == [0.0, 0.75]
     verdict = bound_verdict(df)
@@ -206,7 +206,7 @@ def test_headline_on_all_constant_networks(tmp_path):
     assert "2/2 networks" in text and "nan" not in text.lower()
     pd.read_csv(tmp_path / "zero_sensitivity_bound.csv").iloc[:0].to_csv(
         tmp_path / "zero_sensitivity_bound.csv", index=False)
-    assert "holds no network to summarise" in render_headline(tmp_path)
+    assert "holds no network to summarize" in render_headline(tmp_path)
 
 
 def test_bad_overrides():
@@ -222,7 +222,7 @@ def test_bad_overrides():
 def test_quick_preset_figures():
     df = get_study("zero_sensitivity_bound").run("quick")
     check_figures(plot_zero_sensitivity_bound(df))
-    assert not np.isnan(summarise_bound(df)["with_zero"]).any()
+    assert not np.isnan(summarize_bound(df)["with_zero"]).any()
 
 
 def test_summaries_of_an_empty_table(df):

@@ -124,7 +124,7 @@ def public_definitions_without_examples():
                 continue
             seen.add(id(obj))
             if obj.__module__.startswith(_STUDY_MODULES) and obj.__module__ != "skxor.studies._runner":
-                if attr.startswith(("plot_", "report_", "summarise_", "samples_needed",
+                if attr.startswith(("plot_", "report_", "summarize_", "samples_needed",
                                     "fit_exponents")):
                     continue
             if ">>>" not in (inspect.getdoc(obj) or ""):

@@ -231,13 +231,13 @@ def test_publish_refuses_a_record_it_cannot_use_without_a_traceback(tmp_path, ca
     lambda t: t.drop(columns="function"),
     lambda t: t.drop(columns="accuracy"),
 ], ids=["text in a number column", "no function column", "no accuracy column"])
-def test_publish_names_a_stored_table_it_cannot_summarise(tmp_path, capsys, edit):
+def test_publish_names_a_stored_table_it_cannot_summarize(tmp_path, capsys, edit):
     table = _one_study_repository(tmp_path, "training_sensitivity")
     edit(pd.read_csv(table)).to_csv(table, index=False)
     assert main(["publish", "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("skxor: error: ") and "Traceback" not in err
-    assert ("training_sensitivity.csv cannot be summarised as a training_sensitivity "
+    assert ("training_sensitivity.csv cannot be summarized as a training_sensitivity "
             "table: ") in err
 
 
@@ -327,7 +327,7 @@ ALLOWED = [r"(?m)^\d\. ", r"arXiv 2502\.07553", r"arXiv 2606\.08768", r"ICML 202
 
 
 def _prose_outside_generated_blocks(text, fmt):
-    from skxor.studies._publish import markers
+    from skxor.studies._blocks import markers
 
     for name in ("headline", "claims", "stored-runs", "studies"):
         start, end = markers(name, fmt)

@@ -269,3 +269,36 @@ def test_each_study_function_documents_every_preset(name):
     assert sorted(listed) == sorted(get_study(name).presets)
     for preset in get_study(name).presets:
         assert f"``{preset}``" in doc, preset
+
+
+def test_the_study_authors_guide_and_the_study_docstring_use_no_private_import():
+    # Old guide: skxor.studies._stats and skxor.studies._floor.floor_work; old
+    # Study docstring: skxor.studies._parameters.POSITIVE.
+    import re
+    from pathlib import Path
+
+    import skxor.studies as studies
+    from skxor.studies import Study
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "your_own_study.rst").read_text()
+    # The guide's code and the names it tells a user to call (the last section,
+    # on the library's own packages, names its files).
+    user_part = guide.split("A study of the library itself")[0]
+    private = re.compile(r"skxor\.studies\._\w+")
+    assert private.findall(user_part) == []
+    assert private.findall(Study.__doc__) == []
+    for name in ("POSITIVE", "NON_NEGATIVE", "AT_LEAST_TWO", "rate_with_interval",
+                 "wilson_interval", "format_interval", "format_count", "floor_work",
+                 "rate_verdict", "cell_version", "Claim"):
+        assert name in studies.__all__ and name in guide, name
+
+
+@pytest.mark.parametrize("old, new", [("summarise_one_step", "summarize_one_step"),
+                                      ("summarise_bound", "summarize_bound")])
+def test_the_former_spelling_still_works_with_a_warning(old, new):
+    import skxor.studies as studies
+
+    with pytest.warns(FutureWarning, match=f"{old} was renamed {new}"):
+        assert getattr(studies, old) is getattr(studies, new)
+    with pytest.raises(AttributeError, match="no attribute 'summarise_training'"):
+        studies.summarise_training  # noqa: B018 - was never public

@@ -74,7 +74,7 @@ from ._cells import LOSS_CERTIFICATE, k_sparse_cell, k_sparse_cost, v1_cell
 from ._figures import plot_k_sparse
 from ._headline import headline
 from ._report import report_k_sparse
-from ._summary import gain_slopes, gradient_signal, pooled_success, summarise_k_sparse, summarise_v1
+from ._summary import gain_slopes, gradient_signal, pooled_success, summarize_k_sparse, summarize_v1
 
 
 _K = Interval(Integral, 2, 5, closed="both")
@@ -265,7 +265,7 @@ STUDY = Study(
     compute=_compute,
     cells=_every_cell,
     cost=k_sparse_cost,
-    summary=summarise_k_sparse,
+    summary=summarize_k_sparse,
     figures=plot_k_sparse,
     report=report_k_sparse,
     headline=headline,
@@ -330,7 +330,7 @@ __all__ = [
     "plot_k_sparse",
     "pooled_success",
     "report_k_sparse",
-    "summarise_k_sparse",
-    "summarise_v1",
+    "summarize_k_sparse",
+    "summarize_v1",
     "v1_cell",
 ]

@@ -9,8 +9,8 @@ from ._summary import (
     _preset_label,
     _steps,
     gradient_signal,
-    summarise_k_sparse,
-    summarise_v1,
+    summarize_k_sparse,
+    summarize_v1,
 )
 
 def plot_k_sparse(df):
@@ -46,7 +46,7 @@ def plot_k_sparse(df):
     """
     from matplotlib.figure import Figure
 
-    summary = summarise_k_sparse(df)
+    summary = summarize_k_sparse(df)
     ks = sorted(summary["k"].unique())
     # One row of panels per (data, initialisation).
     rows_of = sorted(set(zip(summary["n"], summary["init"])))
@@ -125,7 +125,7 @@ def plot_k_sparse(df):
                   "small dots: single seeds; bars: Wilson 95 %)", fontsize="small")
     figures = {"success": fig, "gradient": grad}
 
-    ref = summarise_v1(df) if (df["part"] == "v1").any() else pd.DataFrame()
+    ref = summarize_v1(df) if (df["part"] == "v1").any() else pd.DataFrame()
     if len(ref):
         v1 = Figure(figsize=(9.0, 3.6), layout="constrained")
         vaxes = v1.subplots(1, 2)

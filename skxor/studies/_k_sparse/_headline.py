@@ -13,7 +13,7 @@ def headline(df):
     title = "**k-sparse parity with k heads**"
     steps = _steps(df) if "part" in df else df.iloc[:0]
     if len(steps) == 0:
-        return f"{title}: the table holds no step runs; nothing to summarise."
+        return f"{title}: the table holds no step runs; nothing to summarize."
     pooled = pooled_success(steps)
     if (pooled["n"] == 0).any():
         pooled, data = pooled[pooled["n"] == 0], steps[steps["n"] == 0]

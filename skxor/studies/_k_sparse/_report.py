@@ -9,8 +9,8 @@ from ._summary import (
     gain_slopes,
     gradient_signal,
     pooled_success,
-    summarise_k_sparse,
-    summarise_v1,
+    summarize_k_sparse,
+    summarize_v1,
 )
 
 
@@ -95,7 +95,7 @@ def report_k_sparse(df):
     |   2 | population | antisymmetric | 2/2: 1.00 [0.34, 1.00] | 2/2: 1.00 [0.34, 1.00] |
     |   2 | population | random        | 0/2: 0.00 [0.00, 0.66] | 2/2: 1.00 [0.34, 1.00] |
     """
-    summary = summarise_k_sparse(df)
+    summary = summarize_k_sparse(df)
     path = float(_steps(df)["path_length"].iloc[0]) if len(summary) else float("nan")
     signal = gradient_signal(df)
     signal_table = signal.assign(
@@ -152,7 +152,7 @@ def report_k_sparse(df):
         markdown_table(slopes),
     ]
     if (df["part"] == "v1").any():
-        ref = summarise_v1(df)
+        ref = summarize_v1(df)
         ref = ref.assign(success=_counts(ref, _per_seed(ref), ref["seeds"]))[
             ["k", "d", "n", "model", "budget", "success", "specialised", "iterations",
              "seconds", "n_parameters", "scored_on"]]

@@ -35,7 +35,7 @@ def _rate(flags, name):
     return {name: rate, f"{name}_low": low, f"{name}_high": high}, int(count)
 
 
-def summarise_k_sparse(df):
+def summarize_k_sparse(df):
     """Success (Wilson interval) and head specialisation per k, d, m, n and T.
 
     Returns
@@ -137,7 +137,7 @@ def gain_slopes(df):
                                        "points", "seeds"])
 
 
-def summarise_v1(df):
+def summarize_v1(df):
     """The v1 k-parity model against the k-head sparse-XOR model, on the same data."""
     part = _v1(df)
     rows = []

@@ -58,7 +58,7 @@ from ._cells import (
 from ._figures import attention_maps, plot_attention_maps, plot_one_step
 from ._headline import headline
 from ._report import report_one_step
-from ._summary import best_steps, summarise_one_step
+from ._summary import best_steps, summarize_one_step
 
 
 #: Every parameter of the study and the values it accepts.
@@ -117,7 +117,7 @@ STUDY = Study(
     cell=one_step_cell,
     cells=_sweep_cells,
     cost=one_step_cost,
-    summary=summarise_one_step,
+    summary=summarize_one_step,
     figures=plot_one_step,
     report=report_one_step,
     headline=headline,
@@ -179,5 +179,5 @@ __all__ = [
     "plot_one_step",
     "report_one_step",
     "score_heads",
-    "summarise_one_step",
+    "summarize_one_step",
 ]

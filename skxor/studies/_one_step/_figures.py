@@ -7,7 +7,7 @@ from ...datasets import make_sparse_parity
 from ...nn import attention_names, attention_weights, sparse_xor_init
 from ...theory import population_step
 from .._figures import figure_legend, interval_errors, log_axis, offset
-from ._summary import best_cells, best_steps, run_setting, summarise_one_step
+from ._summary import best_cells, best_steps, setting_text, summarize_one_step
 
 
 #: Marker and line style of each attention type, in registration order (then a default).
@@ -137,7 +137,7 @@ def plot_one_step(df):
     from matplotlib.figure import Figure
 
     best = best_steps(df)
-    summary = summarise_one_step(best_cells(df))
+    summary = summarize_one_step(best_cells(df))
     ms = sorted(summary["m"].unique())
     series = list(summary.groupby(["attention", "n", "n_steps"]).groups)
     fig = Figure(figsize=(3.8 * len(ms) + 1.0, 5.8 + 0.2 * len(series)), layout="constrained")
@@ -179,7 +179,7 @@ def plot_one_step(df):
         ax.set_ylabel("specialised rate\n(heads on distinct support bits)")
     figure_legend(fig, axes, loc="outside lower center", ncols=min(len(series), 3),
                   fontsize="x-small", title="each attention type and T at its best step length")
-    fig.suptitle(f"Normalised gradient steps: {run_setting(df)}; each attention at its best "
+    fig.suptitle(f"Normalised gradient steps: {setting_text(df)}; each attention at its best "
                  "step length; bars: Wilson 95%", fontsize="small")
 
     sweep = Figure(figsize=(9.0, 4.4), layout="constrained")
@@ -209,7 +209,7 @@ def plot_one_step(df):
                      label="loss of the zero output (1)")
     saxes[1].set_ylabel("median population loss after the steps\n(floored at 1e-12)")
     figure_legend(sweep, saxes, loc="outside lower center", ncols=4, fontsize="x-small")
-    sweep.suptitle(f"Step length swept per attention: {run_setting(df)}; bars: 95% over "
+    sweep.suptitle(f"Step length swept per attention: {setting_text(df)}; bars: 95% over "
                    "runs (seeds x d x m) with the seeds as the units", fontsize="small")
 
     maps, support = attention_maps()

@@ -38,7 +38,7 @@ def headline(df):
     title = (f"**Gradient steps, {' vs '.join(attention_names())}, each at its best step "
              "length**")
     if len(df) == 0:
-        return f"{title}: the table holds no runs; nothing to summarise."
+        return f"{title}: the table holds no runs; nothing to summarize."
     data, kind = analysed(df)
     best = at_best(data)
     order = {name: i for i, name in enumerate(attention_names())}

@@ -7,7 +7,7 @@ from .._floor import timing_sentence
 from .._report import empty_section, interval_table, markdown_table, rate_text, values_text
 from .._stats import POOLED_OVER_D_CAVEAT, format_interval, rate_with_interval
 from ._cells import SUCCESS_ACCURACY
-from ._summary import best_cells, best_steps, checked, run_setting, steps_text, summarise_one_step
+from ._summary import best_cells, best_steps, checked, setting_text, steps_text, summarize_one_step
 
 
 def report_one_step(df):
@@ -52,7 +52,7 @@ def report_one_step(df):
     cells = checked(df)
     best = best_steps(cells)
     at_best = best_cells(cells)
-    summary = summarise_one_step(at_best)
+    summary = summarize_one_step(at_best)
     table = interval_table(summary)[["attention", "d", "m", "n", "n_steps", "step_length", "success", "specialised",
        "median_loss", "median_support_mass", "seeds"]]
     sweep = best.assign(
@@ -67,7 +67,7 @@ def report_one_step(df):
     lines = [
         f"## {title}",
         "",
-        f"Setting: {run_setting(cells)}. "
+        f"Setting: {setting_text(cells)}. "
         + ("Every step here is a population step (n = 0): the exact gradient of the "
            "population loss, no training samples."
            if ns == [0] else

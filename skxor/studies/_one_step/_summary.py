@@ -38,7 +38,7 @@ def checked(df):
     return df
 
 
-def summarise_one_step(df):
+def summarize_one_step(df):
     """Per attention, d, m, n, T and step length: success and specialisation with Wilson 95% intervals.
 
     Parameters
@@ -55,9 +55,9 @@ def summarise_one_step(df):
 
     Examples
     --------
-    >>> from skxor.studies import one_step, summarise_one_step
+    >>> from skxor.studies import one_step, summarize_one_step
     >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256, step_length=100.0, n_steps=1)
-    >>> summary = summarise_one_step(df)
+    >>> summary = summarize_one_step(df)
     >>> summary[["attention", "success_rate", "specialised_rate", "seeds"]].values.tolist()
     [['erf', 0.0, 0.0, 3], ['linear', 0.0, 1.0, 3], ['softmax', 1.0, 1.0, 3]]
     """
@@ -183,7 +183,7 @@ def steps_text(steps):
     return "1 step" if int(steps) == 1 else f"{int(steps)} steps"
 
 
-def run_setting(df):
+def setting_text(df):
     """'population steps (n = 0), quick preset, 10 seeds per cell' for titles."""
     ns = sorted(int(n) for n in df["n"].unique())
     kind = ("population steps (n = 0)" if ns == [0]

@@ -12,7 +12,7 @@ def headline(df):
     Every number comes from ``df`` (the table ``parameter_scaling.csv`` holds).
     """
     if df.empty:
-        return "**Parameter scaling**: the table holds no rows; nothing to summarise."
+        return "**Parameter scaling**: the table holds no rows; nothing to summarize."
     slopes = parameter_slopes(df)
     run = _run_params(df)
 

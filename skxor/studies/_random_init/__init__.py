@@ -58,7 +58,7 @@ from ._cells import (
 from ._figures import plot_random_init_sensitivity
 from ._headline import headline
 from ._report import report_random_init_sensitivity
-from ._summary import PAPER_SCHEMES, POISSON_LIMIT, paper_setting_table, summarise_random_init
+from ._summary import PAPER_SCHEMES, POISSON_LIMIT, paper_setting_table, summarize_random_init
 
 
 #: Every parameter of the study and the values it accepts: those of the random
@@ -130,7 +130,7 @@ STUDY = Study(
     compute=compute,
     cells=every_cell,
     cost=random_init_cost,
-    summary=summarise_random_init,
+    summary=summarize_random_init,
     figures=plot_random_init_sensitivity,
     report=report_random_init_sensitivity,
     headline=headline,
@@ -214,5 +214,5 @@ __all__ = [
     "random_init_sensitivity",
     "reference_cell",
     "report_random_init_sensitivity",
-    "summarise_random_init",
+    "summarize_random_init",
 ]

@@ -10,7 +10,7 @@ from ...boolean import NAMED_FUNCTIONS
 from .._figures import interval_errors, log_axis, offset, series_style
 from .._networks import TRANSFORMER, network_rows, require_networks
 from ._cells import RANDOM_FUNCTION, SETTING
-from ._summary import POISSON_LIMIT, drawn_networks, network_setting_label, summarise_random_init
+from ._summary import POISSON_LIMIT, drawn_networks, network_setting_label, summarize_random_init
 
 
 _SCHEME_COLOURS = {
@@ -138,7 +138,7 @@ def plot_random_init_sensitivity(df):
 
     require_networks(df)
     models, agreement = drawn_networks(df)
-    summary = summarise_random_init(pd.concat([models, df[df["function"] != TRANSFORMER]]))
+    summary = summarize_random_init(pd.concat([models, df[df["function"] != TRANSFORMER]]))
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     control = summary[summary["init"] == RANDOM_FUNCTION]
     ns = sorted(int(n) for n in df["n_bits"].dropna().unique())

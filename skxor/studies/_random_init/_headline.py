@@ -31,7 +31,7 @@ def headline(df):
     control = df[df["function"] == RANDOM_FUNCTION] if "function" in df else df.iloc[:0]
     head = "**Random transformers** (Köver et al.'s recognizer setting"
     if not len(nets):
-        return f"{head}): the table holds no random network to summarise."
+        return f"{head}): the table holds no random network to summarize."
     if nets["seed"].nunique() < ROUGH_BELOW_SEEDS:
         head = head.replace("(", "(rough: ", 1)
     # eps is a paired factor (the same networks at each eps): count each network once.

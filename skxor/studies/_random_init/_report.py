@@ -19,7 +19,7 @@ from ._summary import (
     POISSON_LIMIT,
     network_setting_label,
     paper_setting_table,
-    summarise_random_init,
+    summarize_random_init,
 )
 
 
@@ -93,7 +93,7 @@ def report_random_init_sensitivity(df):
     models = network_rows(df)
     if not len(models):
         return empty_section(TITLE, "random network (no row with function == 'transformer')")
-    summary = summarise_random_init(df)
+    summary = summarize_random_init(df)
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     control = summary[summary["init"] == RANDOM_FUNCTION]
     agreement = eps_agreement(df)

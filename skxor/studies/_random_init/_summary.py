@@ -21,7 +21,7 @@ def network_setting_label(init, readout, positional, d_model, n_layers, eps=None
     return label if eps is None else f"{label}, eps={float(eps):g}"
 
 
-def summarise_random_init(df):
+def summarize_random_init(df):
     """Per setting and N: constant share, zero-sensitivity strings, diagnostics.
 
     Returns
@@ -114,7 +114,7 @@ def paper_setting_table(df):
     (the smallest D, L and eps; ``"share [Wilson 95%]; mean count"``) and
     one for the random-function control.
     """
-    summary = summarise_random_init(df)
+    summary = summarize_random_init(df)
     nets = summary[(summary["init"] != RANDOM_FUNCTION) & (summary["readout"] == "eos")
                    & (summary["positional"] == "sinusoidal")]
     if not len(nets):

@@ -10,7 +10,7 @@ from ._summary import (
     _grid,
     fit_exponents,
     n_star_per_seed,
-    run_setting,
+    setting_text,
 )
 
 
@@ -72,7 +72,7 @@ def plot_sample_complexity(df):
         ax.set_title(model, fontsize="small")
         ax.set_ylabel("test accuracy (mean over seeds)")
     axes[-1].legend(fontsize="x-small")
-    curves.suptitle(f"Learning curves: {run_setting(df)}", fontsize="small")
+    curves.suptitle(f"Learning curves: {setting_text(df)}", fontsize="small")
 
     per_seed = n_star_per_seed(df)
     fits = fit_exponents(df).set_index("model")
@@ -129,6 +129,6 @@ def plot_sample_complexity(df):
     ax.set_ylim(bottom, above * 1.5)
     ax.set_ylabel(f"n* per seed (accuracy stays >= {target:g})")
     ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    ax.set_title(f"Samples needed: {run_setting(df)}\nlines: ML fit of the median n* (censored "
+    ax.set_title(f"Samples needed: {setting_text(df)}\nlines: ML fit of the median n* (censored "
                  "kept); bands: profile likelihood 95%", fontsize="small")
     return {"learning_curves": curves, "samples_needed": scaling}

@@ -25,10 +25,10 @@ def headline(df):
     >>> import pandas as pd
     >>> from skxor.studies._sample_complexity import headline
     >>> headline(pd.DataFrame())
-    '**Sample complexity**: the table holds no learning curves; nothing to summarise.'
+    '**Sample complexity**: the table holds no learning curves; nothing to summarize.'
     """
     if df.empty:
-        return "**Sample complexity**: the table holds no learning curves; nothing to summarise."
+        return "**Sample complexity**: the table holds no learning curves; nothing to summarize."
     df = like_for_like(df)
     fits = fit_exponents(df)
     rough, seeds = _is_rough(df)

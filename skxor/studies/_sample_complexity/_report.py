@@ -11,7 +11,7 @@ from ._summary import (
     _is_rough,
     _validated,
     fit_exponents,
-    run_setting,
+    setting_text,
     samples_needed,
 )
 
@@ -96,7 +96,7 @@ def report_sample_complexity(df):
     lines = [
         "## Sample complexity",
         "",
-        f"Setting: {run_setting(df)}."
+        f"Setting: {setting_text(df)}."
         + (f" Rough: {seeds} seeds and {df['d'].nunique()} values of d; read the "
            "exponents as indications only." if rough else ""),
         f"n* per seed = the smallest training size from which the test accuracy stays "

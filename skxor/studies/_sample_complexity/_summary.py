@@ -62,7 +62,7 @@ def _validated(df, target, name="df"):
             f"{', '.join(REQUIRED_COLUMNS)} and target" + (
                 "; or pass target=" if "target" in missing else "") + ").")
     if df.empty:
-        raise ValueError(f"{name} holds no rows: there is nothing to summarise.")
+        raise ValueError(f"{name} holds no rows: there is nothing to summarize.")
     df = like_for_like(df)
     for column in ("n", "d", "accuracy"):
         values = pd.to_numeric(df[column], errors="coerce").to_numpy(dtype=float)
@@ -482,7 +482,7 @@ def _analysed(df):
     return kept
 
 
-def run_setting(df):
+def setting_text(df):
     """'quick preset, 3 seeds, n from 16 to 8,192 (steps of at most x2.00)' for titles."""
     sizes, ratio = _grid(df)
     return (f"{preset_text(df, ['model', 'd'], per='')}, n from {sizes.min():,} to "

@@ -52,14 +52,14 @@ from ._presets import PARAMETERS, PRESETS
 from ._headline import headline
 from ._report import report_training_sensitivity
 from ._summary import (
-    CLUSTERS,
     HALF_WINDOW,
     LEARNED_UP_TO_RATE,
     cluster_counts,
+    clusters,
     learned_up_to,
     setting_description,
     setting_label,
-    summarise_training,
+    summarize_training,
 )
 
 
@@ -79,7 +79,7 @@ STUDY = Study(
     cells=training_cells,
     cost=training_cost,
     tabulate=training_table,
-    summary=summarise_training,
+    summary=summarize_training,
     figures=plot_training_sensitivity,
     report=report_training_sensitivity,
     headline=headline,
@@ -156,7 +156,6 @@ training_sensitivity = STUDY.function(
 
 
 __all__ = [
-    "CLUSTERS",
     "FLAT_TOLERANCE",
     "HALF_WINDOW",
     "LEARNED",
@@ -167,6 +166,7 @@ __all__ = [
     "STUDY",
     "headline",
     "cluster_counts",
+    "clusters",
     "learned_up_to",
     "loss_status",
     "setting_description",
@@ -175,7 +175,7 @@ __all__ = [
     "training_key",
     "plot_training_sensitivity",
     "report_training_sensitivity",
-    "summarise_training",
+    "summarize_training",
     "training_cell",
     "training_sensitivity",
 ]

@@ -5,25 +5,30 @@ import json
 import numpy as np
 
 from ...boolean import NAMED_FUNCTIONS
-from .._figures import interval_errors, log_axis, offset
+from .._figures import LINESTYLES, MARKERS, interval_errors, log_axis, offset
 from ._cells import LEARNED
 from ._summary import (
     HALF_WINDOW,
+    clusters,
     preset_label,
     seeds_per_cell,
     series_columns,
     series_label,
     setting_label,
-    summarise_training,
+    summarize_training,
     with_model_setting,
 )
 
 
-_STYLE = {  # colour, marker, line style: no two functions alike
-    "PARITY": ("tab:red", "o", "-"),
-    "MAJORITY": ("tab:blue", "s", "--"),
-    "FIRST": ("tab:green", "^", "-."),
-}
+_COLOURS = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:orange", "tab:brown")
+
+
+def _style(function):
+    """Colour, marker and line style of a named function, by its place in the Boolean
+    registry: no two of the first six alike."""
+    i = list(NAMED_FUNCTIONS).index(function)
+    return _COLOURS[i % len(_COLOURS)], MARKERS[i % len(MARKERS)], LINESTYLES[i % len(LINESTYLES)]
+
 
 
 # Targets: wide, pale and drawn underneath, so a trained series on top of its
@@ -78,7 +83,7 @@ def plot_training_sensitivity(df):
     """
     from matplotlib.figure import Figure
 
-    summary = summarise_training(df)
+    summary = summarize_training(df)
     df = with_model_setting(df)
     series = series_columns(df)
     groups = list(summary.groupby(["function", *series], sort=False))
@@ -87,7 +92,7 @@ def plot_training_sensitivity(df):
     caption = f"{preset_label(df)}, {seeds_per_cell(df)} per cell"
 
     def style(function, index):
-        colour, marker, line = _STYLE[function]
+        colour, marker, line = _style(function)
         return dict(color=colour, marker=marker, ls=line,
                     mfc="none" if index % 2 else colour)
 
@@ -112,7 +117,7 @@ def plot_training_sensitivity(df):
     for i, (keys, group) in enumerate(groups):
         ax = axes[functions.index(keys[0])]
         label = series_label(keys[0], keys[1:], series, df)
-        colour, marker, line = _STYLE[keys[0]]
+        colour, marker, line = _style(keys[0])
         ax.plot(group["n_bits"], group["accuracy"], color=colour, marker=marker, ls=line,
                 label=f"{label}: mean over seeds")
         ax.plot(group["n_bits"], group["accuracy_min"], color="black", marker="v", ms=4,
@@ -134,7 +139,7 @@ def plot_training_sensitivity(df):
     for i, (keys, group) in enumerate(groups):
         col = functions.index(keys[0])
         label = series_label(keys[0], keys[1:], series, df)
-        colour, marker, line = _STYLE[keys[0]]
+        colour, marker, line = _style(keys[0])
         axes[0, col].errorbar(
             group["n_bits"], group["share_zero"],
             yerr=interval_errors(group["share_zero"], group["share_zero_low"], group["share_zero_high"]),
@@ -158,13 +163,14 @@ def plot_training_sensitivity(df):
 
     # Cluster shares: where each function's own strings sit.
     names = {"zero": "at 0", "half": "near N/2", "one": "at 1", "top": "at N"}
-    shown = {"PARITY": ("zero", "top"), "MAJORITY": ("zero", "half"), "FIRST": ("one", "zero")}
     clus, axes = _panels(len(functions), 3.8, 3.8)
     for i, (keys, group) in enumerate(groups):
         ax = axes[functions.index(keys[0])]
         label = series_label(keys[0], keys[1:], series, df)
-        colour = _STYLE[keys[0]][0]
-        for j, (name, marker, line) in enumerate(zip(shown[keys[0]], ("o", "s"), ("-", "-."))):
+        colour = _style(keys[0])[0]
+        # The share at 0 and the function's own clusters (from the Boolean registry).
+        shown = tuple(dict.fromkeys(("zero", *clusters(keys[0]))))[:2]
+        for j, (name, marker, line) in enumerate(zip(shown, ("o", "s"), ("-", "-."))):
             ax.errorbar(
                 offset(group["n_bits"], j, 2, spread=0.07), group[f"share_{name}"],
                 yerr=interval_errors(group[f"share_{name}"], group[f"share_{name}_low"],
@@ -200,7 +206,7 @@ def plot_training_sensitivity(df):
             disp = SensitivityProfileDisplay(
                 trained / trained.sum(), name=f"trained ({len(part)} seeds pooled)",
                 references={f"reference: {function} itself": wanted / wanted.sum()},
-            ).plot(ax=ax, reference_style="steps", color=_STYLE[function][0], alpha=0.6)
+            ).plot(ax=ax, reference_style="steps", color=_style(function)[0], alpha=0.6)
             ax.legend(handles=[*disp.bars_, *disp.reference_lines_], fontsize="x-small")
         else:
             ax.set_xlabel("sensitivity s(f, x)")

@@ -36,7 +36,7 @@ def headline(df):
     """
     head = "**Training**"
     if not len(df):
-        return f"{head}: the table holds no training run to summarise."
+        return f"{head}: the table holds no training run to summarize."
     df = with_model_setting(df)
     reach = learned_up_to(df)
     series = series_columns(df)

@@ -11,7 +11,8 @@ from ._cells import MODEL_SETTINGS
 
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
-    "function": [Grid(StrOptions(set(NAMED_FUNCTIONS)))],
+    # The registry's names when a value is checked (a function registered later too).
+    "function": [Grid(StrOptions(NAMED_FUNCTIONS.keys()))],
     "n_bits": [Grid(POSITIVE)],
     "model_setting": [Grid(StrOptions(set(MODEL_SETTINGS)))],
     # The classifier's own constraints for what is passed to it unchanged.

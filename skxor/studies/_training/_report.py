@@ -17,7 +17,7 @@ from ._summary import (
     series_columns,
     series_label,
     setting_description,
-    summarise_training,
+    summarize_training,
     with_model_setting,
 )
 
@@ -111,7 +111,7 @@ def report_training_sensitivity(df):
     if not len(df) or "function" not in df:
         return empty_section(TITLE, "training run")
     df = with_model_setting(df)
-    summary = summarise_training(df)
+    summary = summarize_training(df)
     series = series_columns(df)
     reach = learned_up_to(df)
     label = preset_label(df)

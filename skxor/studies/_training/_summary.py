@@ -29,10 +29,22 @@ SETTINGS = ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_
              "check_every", "target_accuracy", "exhaustive_max", "n_eval", "n_samples")
 
 
-#: The sensitivities around which each function's own strings sit (Köver et al.
-#: 2026 describe trained MAJORITY at 0 and N/2 and trained FIRST at 1; every
-#: string of PARITY has sensitivity N).
-CLUSTERS = {"PARITY": ("top",), "MAJORITY": ("zero", "half"), "FIRST": ("one",)}
+def clusters(function):
+    """The sensitivities around which the named function's own strings sit.
+
+    Read from the Boolean registry (the class's
+    :attr:`~skxor.boolean.BooleanFunction.sensitivity_clusters`): Köver et
+    al. 2026 describe trained MAJORITY at 0 and N/2 and trained FIRST at 1;
+    every string of PARITY has sensitivity N. Empty when the function's
+    class states none.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import clusters
+    >>> clusters("PARITY"), clusters("MAJORITY"), clusters("FIRST")
+    (('top',), ('zero', 'half'), ('one',))
+    """
+    return tuple(NAMED_FUNCTIONS[function].sensitivity_clusters)
 
 
 @fill_doc
@@ -79,7 +91,7 @@ def cluster_counts(histogram, n_bits):
 def require_runs(df):
     """ValueError unless ``df`` holds at least one training run."""
     if not len(df) or "function" not in df:
-        raise ValueError("the table holds no training run: nothing to summarise or draw; "
+        raise ValueError("the table holds no training run: nothing to summarize or draw; "
                          "pass the table training_sensitivity returned.")
 
 
@@ -158,7 +170,7 @@ def _shares(histograms, n_bits):
     return pooled, per_seed
 
 
-def summarise_training(df):
+def summarize_training(df):
     """Per function, N and series: success rate with its Wilson interval, accuracy, shares.
 
     Parameters
@@ -185,7 +197,7 @@ def summarise_training(df):
         interval over the pooled sampled strings; NaN where every string was
         profiled, the share then being exact for these networks), the
         target's (``target_share_*``), ``in_cluster`` (the share in the
-        target's clusters, :data:`CLUSTERS`), its lowest value over seeds
+        target's clusters, :func:`clusters`; NaN where none are stated), its lowest value over seeds
         ``in_cluster_min`` and the target's ``target_in_cluster``;
         ``average_sensitivity`` (mean), ``target_average_sensitivity``,
         ``profile_distance`` (mean), ``n_parameters`` and ``seconds`` (sum).
@@ -219,10 +231,13 @@ def summarise_training(df):
                          else (float("nan"), float("nan")))
             row[f"share_{name}_low"], row[f"share_{name}_high"] = low, high
             row[f"target_share_{name}"] = target[name] / target["n"]
-        cluster = CLUSTERS[function]
-        row["in_cluster"] = sum(pooled[c] for c in cluster) / pooled["n"]
-        row["in_cluster_min"] = min(sum(s[c] for c in cluster) / s["n"] for s in per_seed)
-        row["target_in_cluster"] = sum(target[c] for c in cluster) / target["n"]
+        cluster = clusters(function)
+        if cluster:
+            row["in_cluster"] = sum(pooled[c] for c in cluster) / pooled["n"]
+            row["in_cluster_min"] = min(sum(s[c] for c in cluster) / s["n"] for s in per_seed)
+            row["target_in_cluster"] = sum(target[c] for c in cluster) / target["n"]
+        else:  # the function's class states no clusters: nothing to compare
+            row["in_cluster"] = row["in_cluster_min"] = row["target_in_cluster"] = np.nan
         row.update(
             average_sensitivity=float(group["average_sensitivity"].mean()),
             target_average_sensitivity=float(group["target_average_sensitivity"].mean()),
@@ -257,7 +272,7 @@ def learned_up_to(df):
         learned, 0 if none), ``largest_n_tried``, and ``learned``, ``seeds``,
         ``rate``, ``low``, ``high`` at the largest N tried.
     """
-    summary = summarise_training(df)
+    summary = summarize_training(df)
     series = series_columns(df)
     rows = []
     for keys, group in summary.groupby(["function", *series], sort=False):

@@ -48,7 +48,7 @@ from ._cells import bound_cells, bound_table, zero_sensitivity_bound_cell
 from ._figures import plot_zero_sensitivity_bound
 from ._headline import headline
 from ._report import report_zero_sensitivity_bound
-from ._summary import bound_exponent, bound_verdict, summarise_bound, vacuous_reason
+from ._summary import bound_exponent, bound_verdict, summarize_bound, vacuous_reason
 
 
 #: Every parameter of the study and the values it accepts: those of the random
@@ -117,7 +117,7 @@ STUDY = Study(
     cells=bound_cells,
     cost=network_cost,
     tabulate=bound_table,
-    summary=summarise_bound,
+    summary=summarize_bound,
     figures=plot_zero_sensitivity_bound,
     report=report_zero_sensitivity_bound,
     headline=headline,
@@ -182,7 +182,7 @@ __all__ = [
     "headline",
     "plot_zero_sensitivity_bound",
     "report_zero_sensitivity_bound",
-    "summarise_bound",
+    "summarize_bound",
     "vacuous_reason",
     "zero_sensitivity_bound",
     "zero_sensitivity_bound_cell",

@@ -31,7 +31,7 @@ def headline(df):
     """
     head = "**Theorem 4.5 of Köver et al., compared with random networks** ("
     if not len(df):
-        return f"{head[:-2]}: the table holds no network to summarise."
+        return f"{head[:-2]}: the table holds no network to summarize."
     seeds = df["seed"].nunique()
     head += f"{'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per (N, D, L)"
     # eps is a paired factor (the same networks at each eps): count each network once.

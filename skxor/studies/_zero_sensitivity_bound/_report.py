@@ -8,7 +8,7 @@ import pandas as pd
 from .._networks import TRANSFORMER, distinct_networks, paired_eps_text, profiled_text, share_text
 from .._report import empty_section
 from .._stats import format_count, format_interval
-from ._summary import bound_verdict, drawn_summary, summarise_bound
+from ._summary import bound_verdict, drawn_summary, summarize_bound
 
 
 #: The title of the study's section of the report.
@@ -61,7 +61,7 @@ def report_zero_sensitivity_bound(df):
     if "function" not in df or not (df["function"] == TRANSFORMER).any():
         return empty_section(TITLE, "random network")
     summary, agreement, identical = drawn_summary(df)
-    summary_all = summarise_bound(df)
+    summary_all = summarize_bound(df)
     seeds = int(df["seed"].nunique())
     configs = summary[["d_model", "n_layers", "exponent"]].drop_duplicates()
     vacuous = configs[configs["exponent"] < 0]

@@ -46,7 +46,7 @@ def vacuous_reason(log10_bound, n_bits):
 _CONFIG = ["layer_norm_eps", "d_model", "n_layers", "n_bits"]
 
 
-def summarise_bound(df):
+def summarize_bound(df):
     """Per (eps, D, L, N): counts against the bound, shares with intervals.
 
     Parameters
@@ -73,10 +73,10 @@ def summarise_bound(df):
 
     Examples
     --------
-    >>> from skxor.studies import summarise_bound, zero_sensitivity_bound
+    >>> from skxor.studies import summarize_bound, zero_sensitivity_bound
     >>> df = zero_sensitivity_bound(n_bits=[4, 8], d_model=[8], n_layers=[1],
     ...                             layer_norm_eps=[0.0], seeds=3)
-    >>> summary = summarise_bound(df)
+    >>> summary = summarize_bound(df)
     >>> summary[["n_bits", "exponent", "vacuous", "networks", "nonconstant", "with_zero",
     ...          "meets_bound"]]
        n_bits  exponent  vacuous  networks  nonconstant  with_zero  meets_bound
@@ -152,7 +152,7 @@ def bound_verdict(df):
     >>> bound_verdict(df)["text"]
     'every row is vacuous, so these data do not test the bound.'
     """
-    summary = summarise_bound(df)
+    summary = summarize_bound(df)
     if not len(summary):
         return {"eps": float("nan"), "rows": 0, "tested": 0, "networks": 0, "meets": 0,
                 "text": "the table holds no network, so it does not test the bound."}
@@ -187,7 +187,7 @@ def bound_verdict(df):
 def drawn_summary(df):
     agreement = eps_agreement(df)
     identical = agreement is not None and agreement["same"] == agreement["pairs"]
-    summary = summarise_bound(df)
+    summary = summarize_bound(df)
     if identical:
         summary = summary[summary["layer_norm_eps"] == 0]
     return summary, agreement, identical
