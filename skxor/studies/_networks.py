@@ -23,7 +23,7 @@ from ._common import key_seed, single_thread
 from ._floor import floor_work
 from ._parameters import POSITIVE, SEEDS, Grid, estimator_parameters
 from ._profiling import profile, profile_result
-from ._stats import format_interval
+from ._stats import flag_columns, format_interval
 from ._sweep import finite_or_none
 
 __all__ = [
@@ -192,8 +192,9 @@ def network_cell(
 
 
 def network_rows(df):
-    """The rows of random networks in a study table (``function == "transformer"``)."""
-    return df[df["function"] == TRANSFORMER].copy()
+    """The rows of random networks in a study table (``function == "transformer"``),
+    their ``constant`` and ``has_zero`` flags checked (:func:`~skxor.studies._stats.flag_columns`)."""
+    return flag_columns(df[df["function"] == TRANSFORMER], ("constant", "has_zero"))
 
 
 def require_networks(df):

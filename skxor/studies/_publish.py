@@ -318,10 +318,10 @@ def _claims_rst(claims, store):
         "(K2): reproduced when 1 - 1/e lies in the interval, in part within 0.05 of it. "
         "*Not tested*: no stored rows measure it. Intervals are Wilson 95% unless said; "
         "units are the independent draws named in each row. Where runs pooled over d and m "
-        "share a seed's keys (H1, H3, H4, H6), the seeds are the units: the Wilson interval "
-        "at the design-effect sample size of runs clustered by seed (Korn and Graubard, "
-        "1998): the Wilson interval over the seeds where all runs of each seed agree, over the "
-        "runs where no seed differs from the pooled rate (a rate of 0 or 1) "
+        "share a seed's keys (H1, H3, H4, H6), the seeds are the units: the profile-likelihood "
+        "interval of a beta-binomial model of the seeds' counts, their correlation profiled "
+        "out, calibrated on the number of seeds (F(1, seeds - 1); Williams, 1975; Korn and "
+        "Graubard, 1998), so that seeds whose runs all agree count as that many units "
         "(``skxor.studies._stats.clustered_rate_interval``).", "",
         ".. list-table::", "   :header-rows: 1", "   :widths: 5 14 18 18 18 22 10 8", "",
         "   * - id", "     - claim (paper)", "     - paper's setting", "     - the claim, in our "

@@ -110,7 +110,9 @@ def summary_table(table, by, skip=()):
     """Per ``by`` group: each boolean (or 0/1) column as a rate with its Wilson 95% interval, each number as its mean.
 
     A flag column ``c`` becomes ``c_rate``, ``c_low`` and ``c_high`` (over
-    the group's rows); another numeric column ``c_mean``; ``rows`` counts the
+    the group's rows where it is not missing) and, when some rows lack it,
+    ``c_missing`` (how many of the group's rows do: a missing flag counts
+    as neither success nor failure); another numeric column ``c_mean``; ``rows`` counts the
     group's rows. The ``by`` and ``skip`` columns, ``seed``, ``setting`` and
     the timing columns are left out.
 
@@ -144,8 +146,11 @@ def summary_table(table, by, skip=()):
     for key, group in (table.groupby(by, sort=True, dropna=False) if by else [((), table)]):
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         for column in rates:
-            rate, low, high, _ = rate_with_interval(group[column].astype(bool))
+            # Missing flags are neither successes nor failures: counted apart.
+            rate, low, high, _ = rate_with_interval(group[column].dropna())
             row.update({f"{column}_rate": rate, f"{column}_low": low, f"{column}_high": high})
+            if table[column].isna().any():
+                row[f"{column}_missing"] = int(group[column].isna().sum())
         for column in means:
             row[f"{column}_mean"] = float(group[column].mean())
         row["rows"] = int(len(group))
@@ -154,12 +159,16 @@ def summary_table(table, by, skip=()):
 
 
 def _is_flag(column):
-    """Whether a column holds booleans or only 0 and 1 (a success flag)."""
+    """Whether a column holds booleans or only 0 and 1 (a success flag), missing values aside."""
     if pd.api.types.is_bool_dtype(column):
         return True
-    if not pd.api.types.is_numeric_dtype(column) or column.isna().any():
+    present = column.dropna()
+    if len(present) == 0:
         return False
-    return len(column) > 0 and column.isin([0, 1]).all()
+    if pd.api.types.is_numeric_dtype(present):
+        return bool(present.isin([0, 1]).all())
+    # An object column of booleans with gaps (a flag that some rows lack, read from CSV).
+    return bool(present.map(lambda v: isinstance(v, (bool, np.bool_))).all())
 
 
 def study_section(study, table):

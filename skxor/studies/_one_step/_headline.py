@@ -66,7 +66,7 @@ def headline(df):
         f"{title} ({kind}, {seeds} seeds, d = {values_text(int(d) for d in data['d'])}, "
         f"m = {values_text(int(m) for m in data['m'])}; T normalised steps, step lengths "
         f"{lengths or 'not recorded'} tried, each attention's best chosen on these runs; "
-        "success = test accuracy >= 0.99, in runs = seeds x d x m; 95% Wilson intervals "
-        "with the seeds as the independent units): "
+        "success = test accuracy >= 0.99, in runs = seeds x d x m; 95% intervals with the "
+        "seeds as the independent units, beta-binomial profile likelihood): "
         + "; ".join(parts) + "."
     )
