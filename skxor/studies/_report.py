@@ -171,6 +171,12 @@ def _is_flag(column):
     return bool(present.map(lambda v: isinstance(v, (bool, np.bool_))).all())
 
 
+def _summary_of(study, table):
+    from ._study import hook_result
+
+    return hook_result(study.name, "summary", study.summary(table), pd.DataFrame)
+
+
 def study_section(study, table):
     """A study's report section from its declaration: title, description, run, summary table.
 
@@ -209,7 +215,7 @@ def study_section(study, table):
         study.name, study.description, run_text(table, study),
         f"Per {', '.join(per) or 'run'} (rates: Wilson 95% intervals over the rows, "
         "the seeds; other columns: means):",
-        markdown_table(interval_table(study.summary(table))),
+        markdown_table(interval_table(_summary_of(study, table))),
     )
 
 

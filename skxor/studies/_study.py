@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import numpy as np
+import pandas as pd
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils._param_validation import (
     InvalidParameterError,
@@ -230,6 +231,11 @@ class Study:
             raise ValueError(
                 f"study {self.name!r}: give either compute (a study of its own sweeps) or "
                 "cells/tabulate (for the default sweep), not both: compute ignores them.")
+        if "setting" in self.parameters:
+            raise ValueError(
+                f"study {self.name!r}: a parameter 'setting' clashes with the 'setting' "
+                "column the runner writes into the stored table (the run's setting); "
+                "rename the parameter.")
         if "seed" in self.parameters and "seeds" in self.parameters:
             raise ValueError(
                 f"study {self.name!r}: a parameter 'seed' clashes with the 'seed' of each "
@@ -378,6 +384,30 @@ class Study:
                 lists[name] = [value]
         return [dict(cell) for cell in ParameterGrid(lists)]
 
+    def count_cells(self, params):
+        """The number of cells a run of ``params`` computes, without building them.
+
+        The product of the grid axes' lengths and ``seeds`` for the default
+        cells (``seeds=100000000`` answers at once); a ``cells`` hook's list
+        is built and counted.
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> study = get_study("sample_complexity")
+        >>> params = study.params("quick", {"d": [16], "seeds": 10**8})
+        >>> study.count_cells(params)
+        200000000
+        """
+        if self.cells is not None:
+            return len(hook_result(self.name, "cells", self.cells(params), list))
+        count = 1
+        for name in self.grid_axes():
+            count *= len(params[name])
+        if "seeds" in params and "seed" not in params:
+            count *= int(params["seeds"])
+        return count
+
     def sweep(self, params, *, checkpoint_dir=None, n_jobs=None, progress=False,
               scheduler=None):
         """The default ``compute``: ``cells`` through :func:`run_sweep`, then ``tabulate``.
@@ -394,13 +424,14 @@ class Study:
         """
         from ._sweep import run_sweep
 
-        cells = self.cells(params) if self.cells is not None else self.grid_cells(params)
+        cells = (hook_result(self.name, "cells", self.cells(params), list)
+                 if self.cells is not None else self.grid_cells(params))
         table = run_sweep(
             self.cell, cells, study=self.name, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs,
             progress=progress, scheduler=scheduler,
         )
         if self.tabulate is not None:
-            table = self.tabulate(table, params)
+            table = hook_result(self.name, "tabulate", self.tabulate(table, params), pd.DataFrame)
         return self.stamp(table, params)
 
     def stamp(self, table, params, floor_description=None):
@@ -529,6 +560,38 @@ class Study:
 
 def _no_figures(table):
     return {}
+
+
+def hook_result(study, hook, value, expected):
+    """``value``, what the hook ``hook`` of ``study`` returned, if it is an ``expected``.
+
+    ``expected`` is a type, or ``"figures"``: a dict of names to figures
+    (objects with ``savefig``).
+
+    Raises
+    ------
+    TypeError
+        Naming the study, the hook, what it must return and what it returned.
+
+    Examples
+    --------
+    >>> from skxor.studies._study import hook_result
+    >>> hook_result("mine", "report", 3, str)
+    Traceback (most recent call last):
+    ...
+    TypeError: study 'mine': its report hook must return a str; it returned int (3).
+    """
+    if expected == "figures":
+        ok = isinstance(value, dict) and all(
+            isinstance(k, str) and callable(getattr(v, "savefig", None)) for k, v in value.items())
+        what = "a dict of names (str) to matplotlib figures"
+    else:
+        ok = isinstance(value, expected)
+        what = f"a {'pandas DataFrame' if expected is pd.DataFrame else expected.__name__}"
+    if not ok:
+        raise TypeError(f"study {study!r}: its {hook} hook must return {what}; it returned "
+                        f"{type(value).__name__} ({value!r:.60}).")
+    return value
 
 
 def _keywords(function):

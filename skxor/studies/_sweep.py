@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
+from .._utils._files import new_file_mode
 from ._floor import add_floor, add_loaded, cell_floor
 
 FORMAT_VERSION = 1
@@ -66,6 +67,7 @@ def atomic_write(path, write, mode="w"):
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(fd, new_file_mode())  # mkstemp's 0600 would make results private
         with os.fdopen(fd, mode) as fh:
             write(fh)
             fh.flush()
@@ -121,6 +123,13 @@ def _run_cell(cell_fn, params):
         raise TypeError(
             f"{cell_fn.__qualname__} must return a dict of results; got {type(result).__name__}."
         )
+    # A result named like a parameter would overwrite it in the table (and the
+    # table's key with it, so that the next run merges distinct cells into one).
+    clash = sorted(set(result) & set(params))
+    if clash:
+        raise ValueError(
+            f"{cell_fn.__qualname__} returned result(s) named like its parameter(s) {clash}: "
+            "they would replace the parameter column(s) in the table; rename the result(s).")
     return result
 
 
