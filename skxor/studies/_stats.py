@@ -488,6 +488,8 @@ def format_interval(value, low, high, digits=2):
     '0.80 [0.49, 0.94]'
     >>> format_interval(float("nan"), float("nan"), float("nan"))
     '-'
+    >>> format_interval(-1e-17, -0.26, 0.26)
+    '0.00 [-0.26, 0.26]'
 
     An interval narrower than the rounding gets the digits it needs, so
     that 0 successes in 1 050 runs do not read as the interval [0, 0]:
@@ -501,7 +503,10 @@ def format_interval(value, low, high, digits=2):
         return f"{value:.{digits}f}"
     # Up to 4 digits: a bound that differs from the value must read differently.
     for shown in range(digits, max(digits, 4) + 1):
-        texts = [f"{x:.{shown}f}" for x in (value, low, high)]
+        # A value that is 0 up to floating-point noise (a slope of -1e-17 on one
+        # machine, +1e-17 on another) reads 0.00, not -0.00; a bound of -0.003
+        # keeps its sign.
+        texts = [f"{0.0 if abs(x) < 1e-12 else x:.{shown}f}" for x in (value, low, high)]
         if all(texts[0] != t for x, t in zip((low, high), texts[1:]) if x != value):
             break
     return f"{texts[0]} [{texts[1]}, {texts[2]}]"
