@@ -335,7 +335,7 @@ def traced_report(study, rows, setting):
     <BLANKLINE>
     _Data: rows of `demo.csv` with setting n_test=100: 2 rows, 2 cells (1 configurations x seeds), seeds 0-1 (2)._
     """
-    from ._study import hook_result
+    from ._report import hook_result
 
     line = f"_Data: {describe_rows(rows, study.key, f'{study.name}.csv', setting)}._"
     return annotate_tables(hook_result(study.name, "report", study.report(rows), str), line)

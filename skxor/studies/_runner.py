@@ -58,7 +58,8 @@ from ._record import (
     traced_report,
 )
 from ._registry import STUDIES, get_study
-from ._study import Study, hook_result
+from ._report import hook_result
+from ._study import Study
 from ._sweep import atomic_write as _atomic_write
 from ._sweep import atomic_write_text as _atomic_write_text
 from ._sweep import connect

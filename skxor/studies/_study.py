@@ -41,7 +41,7 @@ from sklearn.utils._param_validation import (
 
 from .._utils._docstrings import fill_doc
 from ._parameters import Grid
-from ._report import study_section, summary_table
+from ._report import hook_result, study_section, summary_table
 
 __all__ = ["Study"]
 
@@ -560,38 +560,6 @@ class Study:
 
 def _no_figures(table):
     return {}
-
-
-def hook_result(study, hook, value, expected):
-    """``value``, what the hook ``hook`` of ``study`` returned, if it is an ``expected``.
-
-    ``expected`` is a type, or ``"figures"``: a dict of names to figures
-    (objects with ``savefig``).
-
-    Raises
-    ------
-    TypeError
-        Naming the study, the hook, what it must return and what it returned.
-
-    Examples
-    --------
-    >>> from skxor.studies._study import hook_result
-    >>> hook_result("mine", "report", 3, str)
-    Traceback (most recent call last):
-    ...
-    TypeError: study 'mine': its report hook must return a str; it returned int (3).
-    """
-    if expected == "figures":
-        ok = isinstance(value, dict) and all(
-            isinstance(k, str) and callable(getattr(v, "savefig", None)) for k, v in value.items())
-        what = "a dict of names (str) to matplotlib figures"
-    else:
-        ok = isinstance(value, expected)
-        what = f"a {'pandas DataFrame' if expected is pd.DataFrame else expected.__name__}"
-    if not ok:
-        raise TypeError(f"study {study!r}: its {hook} hook must return {what}; it returned "
-                        f"{type(value).__name__} ({value!r:.60}).")
-    return value
 
 
 def _keywords(function):

@@ -117,19 +117,28 @@ def read_cell(path, ident):
     return result
 
 
+def _same(a, b):
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # e.g. an array: not one value
+        return False
+
+
 def _run_cell(cell_fn, params):
     result = cell_fn(**params)
     if not isinstance(result, dict):
         raise TypeError(
             f"{cell_fn.__qualname__} must return a dict of results; got {type(result).__name__}."
         )
-    # A result named like a parameter would overwrite it in the table (and the
-    # table's key with it, so that the next run merges distinct cells into one).
-    clash = sorted(set(result) & set(params))
+    # A result named like a parameter, with another value, would overwrite it in the
+    # table (and the table's key with it, so that the next run merges distinct cells
+    # into one); one repeating its parameter's value changes nothing.
+    clash = sorted(k for k in set(result) & set(params) if not _same(result[k], params[k]))
     if clash:
         raise ValueError(
-            f"{cell_fn.__qualname__} returned result(s) named like its parameter(s) {clash}: "
-            "they would replace the parameter column(s) in the table; rename the result(s).")
+            f"{cell_fn.__qualname__} returned result(s) named like its parameter(s) {clash}, "
+            "with other values: they would replace the parameter column(s) in the table; "
+            "rename the result(s).")
     return result
 
 
