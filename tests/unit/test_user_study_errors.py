@@ -20,14 +20,11 @@ from hypothesis import strategies as st
 from sklearn.utils._param_validation import Interval
 
 from skxor.cli import main
-from skxor.studies import Grid, Study, load_study, run_studies
+from skxor.studies import Grid, load_study, run_studies
 from skxor.studies._parameters import POSITIVE
+from test_study_api import coin_study  # the study API's test study: 2 p x 4 seeds
 
 matplotlib.use("Agg")
-
-
-def coin_cell(p, n_flips, seed):
-    return {"heads": (seed * 7 + n_flips) % 10 < p * 10, "score": float(seed + p)}
 
 
 def clashing_cell(p, n_flips, seed):
@@ -36,18 +33,6 @@ def clashing_cell(p, n_flips, seed):
 
 def seed_clashing_cell(p, n_flips, seed):
     return {"seed": 0, "heads": True}
-
-
-def coin_study(**changes):
-    declaration = dict(
-        name="coin", description="A coin.",
-        parameters={"p": [Grid(Interval(Real, 0, 1, closed="both"))],
-                    "n_flips": [POSITIVE], "seeds": [POSITIVE]},
-        presets={"quick": {"p": [0.2, 0.8], "n_flips": 3, "seeds": 3}},
-        cell=coin_cell,
-    )
-    declaration.update(changes)
-    return Study(**declaration)
 
 
 # -- results named like parameters -----------------------------------------------
@@ -219,4 +204,4 @@ def test_written_files_get_the_umask_mode(tmp_path, mask):
     assert len(written) > 5
     for path in written:
         assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask, path
-    assert pd.read_csv(tmp_path / "coin.csv").shape[0] == 6
+    assert pd.read_csv(tmp_path / "coin.csv").shape[0] == 8
