@@ -5,8 +5,8 @@ from numbers import Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from sklearn.utils._param_validation import Interval
 
+from .._utils._sklearn_compat import Interval
 from .._utils._encoding import ENCODINGS, to_spins
 from .._utils._support import check_support
 from .._utils._validation import check_count, check_interval

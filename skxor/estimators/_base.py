@@ -23,12 +23,12 @@ from numbers import Real
 import numpy as np
 import torch
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import _check_y, check_consistent_length, check_is_fitted, validate_data
+from sklearn.utils.validation import check_consistent_length, check_is_fitted, validate_data
 
+from .._utils._sklearn_compat import StrOptions, check_y, fit_context
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import LeanNet, fit_seeded, quiet_settings
 from .._utils._encoding import detect_encoding, row_batches, to_spins
@@ -90,7 +90,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
 
     # -- fit --------------------------------------------------------------------
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     @fill_doc
     def fit(self, X, y):
         """Fit the model; an exception leaves the estimator as it was.
@@ -158,7 +158,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
             skip_y = y is None and not need_y
             validate_data(self, X, "no_validation" if skip_y else y, skip_check_array=True)
             if y is not None:
-                y = _check_y(y, estimator=self)
+                y = check_y(y, estimator=self)
                 check_consistent_length(X, y)
             if self.binarize is not None:  # the estimator's own threshold still applies
                 encoding = "binarized"

@@ -7,10 +7,9 @@ from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils._sklearn_compat import Interval, StrOptions, fit_context
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import (
     FreshBatches,
@@ -297,7 +296,7 @@ default="relu"
 
     # -- training -------------------------------------------------------------
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     @fill_doc
     def fit(self, X, y=None):
         """Train the transformer.

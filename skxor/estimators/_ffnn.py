@@ -8,11 +8,11 @@ from numbers import Real
 import numpy as np
 import torch
 from sklearn.model_selection import train_test_split
-from sklearn.utils._param_validation import Interval, StrOptions
 from skorch.callbacks import EarlyStopping, Freezer
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
 
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import StopOnNonFinite, TensorBatches
 from .._utils._torch import count_module_parameters, seed_from

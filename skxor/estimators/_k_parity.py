@@ -5,8 +5,8 @@ from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
 from .._utils._validation import Integers
