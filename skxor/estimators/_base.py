@@ -30,7 +30,7 @@ from sklearn.utils.validation import check_consistent_length, check_is_fitted, v
 
 from .._utils._sklearn_compat import StrOptions, check_y, fit_context
 from .._utils._docstrings import fill_doc
-from .._utils._skorch import LeanNet, fit_seeded, quiet_settings
+from .._utils._skorch import LeanNet, fit_seeded, quiet_settings, user_callbacks
 from .._utils._encoding import detect_encoding, row_batches, to_spins
 from .._utils._validation import (
     check_binary_target,
@@ -389,6 +389,7 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
     _shared_constraints = {
         **TorchBinaryClassifier._shared_constraints,
         "verbose": ["verbose"],
+        "callbacks": [list, None],
     }
 
     def _targets(self, y_spins, dtype, device):
@@ -401,17 +402,32 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
         """The loss module class for ``self.loss``."""
         return torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
 
-    def _train_net(self, module, spins, target, seed, device, **net_kwargs):
-        """Build the skorch net for ``module`` and fit it on ``(spins, target)``, seeded."""
+    def _train_net(self, module, spins, target, seed, device, callbacks=(), **net_kwargs):
+        """Build the skorch net for ``module`` and fit it on ``(spins, target)``, seeded.
+
+        ``callbacks`` are the estimator's own; the user's (``self.callbacks``)
+        follow them, and are dropped from the net once it is trained.
+        """
+        own = list(callbacks)
+        users = user_callbacks(self.callbacks, [name for name, _ in own])
         net = LeanNet(
             module,
             self._criterion(),
             lr=self.learning_rate,
             max_epochs=self.max_iter,
+            callbacks=own + users,
             **quiet_settings(self.verbose, device),
             **net_kwargs,
         )
+        # A user's callback may read the last batch's entry (skorch's Checkpoint does).
+        net.record_batches = bool(users)
         fit_seeded(net, spins, target, seed, device, self.max_iter, type(self).__name__)
+        if users:
+            # The fitted model holds no tracker (a writer, a run handle): it
+            # pickles, and its callbacks' records stay the user's.
+            net.callbacks = own
+            net.callbacks_ = [(name, cb) for name, cb in net.callbacks_
+                              if not any(cb is user for _, user in users)]
         return net
 
     def _record_fit(self, start, net):

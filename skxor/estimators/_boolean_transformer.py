@@ -158,6 +158,7 @@ default="relu"
         CPU, so a pickled model loads anywhere; predicting falls back to the
         CPU (with a warning) where the device is absent.
     %(verbose)s
+    %(callbacks)s
     random_state : int, RandomState instance or None, default=None
         Seeds the initialization, the batch order and the fresh strings;
         torch's global generator is left untouched. The same seed gives
@@ -247,6 +248,7 @@ default="relu"
         dtype="float32",
         device="cpu",
         verbose=0,
+        callbacks=None,
         random_state=None,
     ):
         self.d_model = d_model
@@ -272,6 +274,7 @@ default="relu"
         self.dtype = dtype
         self.device = device
         self.verbose = verbose
+        self.callbacks = callbacks
         self.random_state = random_state
 
     # -- validation -----------------------------------------------------------

@@ -92,6 +92,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         Torch device for fit. A model fitted on an accelerator predicts on
         the CPU (with a warning) where that device is absent.
     %(verbose)s
+    %(callbacks)s
     random_state : int, RandomState instance or None, default=None
         Seeds the initial weights, the batch order and the validation split.
         Torch is seeded inside ``fit`` only; its global generator is left as
@@ -176,6 +177,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         dtype="float32",
         device="cpu",
         verbose=0,
+        callbacks=None,
         random_state=None,
     ):
         self.width = width
@@ -196,6 +198,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         self.dtype = dtype
         self.device = device
         self.verbose = verbose
+        self.callbacks = callbacks
         self.random_state = random_state
 
     # -- validation -----------------------------------------------------------

@@ -296,7 +296,8 @@ def test_make_sparse_parity_rejects_unknown_labels(labels):
 # -- the docs page's round trips run -------------------------------------------------
 
 
-@pytest.mark.parametrize("page", ["coming_from_other_code.rst", "profiling_models.rst"])
+@pytest.mark.parametrize("page", ["coming_from_other_code.rst", "profiling_models.rst",
+                                  "user_guide.rst"])
 def test_docs_page_examples_run(page):
     import doctest
     from pathlib import Path
