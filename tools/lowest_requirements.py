@@ -27,7 +27,8 @@ def lowest(requirements):
     """``name==X`` for each ``name>=X`` (with optional extras and markers dropped)."""
     pins = []
     for requirement in requirements:
-        match = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*>=\s*([^,;\s]+)\s*", requirement)
+        match = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*>=\s*([^,;\s]+)\s*",
+                             requirement)
         if match is None:
             raise ValueError(f"{requirement!r} has no single lower bound 'name>=X' to pin.")
         name, _, version = match.groups()

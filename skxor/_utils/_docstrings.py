@@ -58,10 +58,10 @@ DOCS = {
     ``MlflowLogger`` trackers or ``EarlyStopping(monitor="train_loss")``.
     They are notified at the start and end of training and of every epoch
     (``net.history`` holds ``train_loss``), not per batch: the training loop
-    reads the loss once per epoch (each batch's entry holds its size only). ``fit`` uses them as given (a callback
-    that records keeps its record), and ``clone`` copies them, so each fit
-    of a ``GridSearchCV`` has its own. The fitted estimator keeps no
-    reference to them.""",
+    reads the loss once per epoch (each batch's entry holds its size
+    only). ``fit`` uses them as given (a callback that records keeps its
+    record), and ``clone`` copies them, so each fit of a ``GridSearchCV``
+    has its own. The fitted estimator keeps no reference to them.""",
     # -- fitted attributes ------------------------------------------------------
     "encoding_": """encoding_ : {"01", "pm1", "binarized"}
     Encoding of X seen in fit, enforced in predict.""",

@@ -1,4 +1,4 @@
-"""Attributes of a package imported when first used (PEP 562), so that what needs no torch starts fast.
+"""A package's attributes imported when first used (PEP 562): what needs no torch starts fast.
 
 ``import torch`` alone takes seconds (more on a loaded machine); the command
 line's ``--version``, ``--help``, ``list`` and argument errors need none of

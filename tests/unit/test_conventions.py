@@ -269,9 +269,18 @@ def test_values_to_f(values, convention, f):
         (lambda: values_to_f([0, 1], "2f-1"), ValueError, r"-1/\+1 values .*\[0\]"),
         (lambda: values_to_f([-1, 1], "f"), ValueError, r"0/1 .*\[-1\]"),
         (lambda: values_to_f([True], "pm1"), ValueError, "bools"),
-        (lambda: values_to_f([0, 1], "odd"), ValueError, "values must be one of"),
-        (lambda: TruthTable([0, 1], bit_order="big"), ValueError, "bit_order"),
-        (lambda: encoded_strings_to_bits([[0, 1]], "spins"), ValueError, "input_encoding"),
+        # Option names: scikit-learn's message, naming the parameter and its choices.
+        (lambda: values_to_f([0, 1], "odd"), ValueError,
+         r"The 'convention' parameter of values_to_f must be a str among \{.*'1-2f'.*'pm1'.*\}\. "
+         r"Got 'odd' instead\."),
+        (lambda: TruthTable([0, 1], bit_order="big"), ValueError,
+         r"The 'bit_order' parameter of TruthTable must be a str among \{'lsb', 'msb'\}"),
+        (lambda: TruthTable([0, 1], values="odd"), ValueError,
+         "The 'values' parameter of TruthTable must be"),
+        (lambda: TruthTable.from_predictions([[0], [1]], [0, 1], values=1), ValueError,
+         r"The 'values' parameter of TruthTable\.from_predictions must be .* Got 1 instead"),
+        (lambda: encoded_strings_to_bits([[0, 1]], "spins"), ValueError,
+         "The 'input_encoding' parameter of encoded_strings_to_bits must be a str among"),
         (lambda: encoded_strings_to_bits([[0, 1]], "2b-1"), ValueError, "X"),
         (
             lambda: TruthTable.from_predictions([[0], [0]], [0, 1]),
