@@ -14,8 +14,8 @@ import math
 from numbers import Integral
 
 import torch
-from sklearn.utils._param_validation import Interval
 
+from .._utils._sklearn_compat import Interval
 from .._utils._validation import check_device
 from ..estimators import BooleanTransformerClassifier
 from ..nn import BooleanTransformer

@@ -33,12 +33,12 @@ from typing import Callable, Optional
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import ParameterGrid
-from sklearn.utils._param_validation import (
+
+from .._utils._sklearn_compat import (
     InvalidParameterError,
     make_constraint,
     validate_parameter_constraints,
 )
-
 from .._utils._docstrings import fill_doc
 from ._parameters import Grid
 from ._report import hook_result, study_section, summary_table
