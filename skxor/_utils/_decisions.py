@@ -231,11 +231,11 @@ class ModuleReference:
     output. So for a module below float64 the probe strings also run
     through the float64 copy, and the bound is at least
     ``_MEASURED_ERROR_FACTOR`` (16) times the largest difference measured
-    there; where that raises the bound, a RuntimeWarning says by how much
-    (outputs within the raised bound are decided by the float64 copy, and
-    a string more ill-conditioned than every probe string may still be
+    there (outputs within it are decided by the float64 copy); where the
+    difference exceeds ``sqrt(eps) * scale`` itself, a RuntimeWarning says
+    so. A string more ill-conditioned than every probe string may still be
     misread: profile ``model.double()`` for labels that do not depend on
-    float32 rounding).
+    float32 rounding.
     """
 
     def __init__(self, module, n_bits, dtype, device, input_encoding="pm1", call=None):
@@ -269,18 +269,18 @@ class ModuleReference:
                 out = real_scores(self.call(self.module, x))
             self._scale = _finite_scale(out)
             usual = rounding_bound(self.dtype, self._scale)
-            self._bound = max(usual, _MEASURED_ERROR_FACTOR * self._measured_error(x, out))
-            if self._bound > usual:
+            error = self._measured_error(x, out)
+            self._bound = max(usual, _MEASURED_ERROR_FACTOR * error)
+            if error > usual:  # the usual bound fails on the probe strings themselves
                 warnings.warn(
                     f"{type(self.module).__name__} in {self.dtype} is ill-conditioned: on "
                     f"{x.shape[0]} probe strings its outputs differ from a float64 evaluation "
-                    f"by up to {self._bound / _MEASURED_ERROR_FACTOR:.3g}, "
-                    f"{self._bound / _MEASURED_ERROR_FACTOR / usual:.3g} times the usual "
-                    f"rounding bound {usual:.3g} (its internal values, such as a layer "
-                    "norm's inverse standard deviation, are far larger than its outputs). "
-                    f"Outputs within {self._bound:.3g} of a threshold are decided in float64; "
-                    "for labels that do not depend on its rounding, use a float64 model "
-                    "(model.double()).",
+                    f"by up to {error:.3g}, more than the usual rounding bound {usual:.3g} "
+                    f"(sqrt(eps) times its output scale {self._scale:.3g}): its internal "
+                    "values, such as a layer norm's inverse standard deviation, are far "
+                    f"larger than its outputs. Outputs within {self._bound:.3g} of a "
+                    "threshold are decided in float64; for labels that do not depend on its "
+                    "rounding, use a float64 model (model.double()).",
                     RuntimeWarning,
                     stacklevel=2,
                 )
