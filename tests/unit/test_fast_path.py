@@ -182,6 +182,15 @@ def test_every_kind_of_change_is_refused_with_its_reason():
     assert "settings" in fast_path_refusal(m)
     assert "ShiftedRun._run" in fast_path_refusal(ShiftedRun(8, d_model=8, n_layers=1, seed=0))
     assert fast_path_refusal(nn.Linear(3, 1)) == "Linear is not one of skxor's modules"
+    m = model()
+    m.unembed = nn.Sequential(nn.Linear(8, 1))
+    assert fast_path_refusal(m) == "unembed is a Sequential, not the Linear the model builds"
+    m = model()
+    del m.ln_final
+    assert fast_path_refusal(m) == "ln_final is missing, not the LayerNorm the model builds"
+    m = model()
+    m.layers[0].qkv = nn.Linear(8, 24, bias=False)
+    assert fast_path_refusal(m) == "layers.0.qkv is a Linear without a bias"
 
     class Local(BooleanTransformer):  # defined in a function: the user's, even within skxor
         def __call__(self, spins):
