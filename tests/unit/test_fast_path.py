@@ -183,6 +183,16 @@ def test_every_kind_of_change_is_refused_with_its_reason():
     assert "ShiftedRun._run" in fast_path_refusal(ShiftedRun(8, d_model=8, n_layers=1, seed=0))
     assert fast_path_refusal(nn.Linear(3, 1)) == "Linear is not one of skxor's modules"
     m = model()
+    m.register_forward_hook(shift_hook)
+    assert fast_path_refusal(m) == "a forward hook on the model"
+    m = model()
+    m.token_embed.forward = lambda bits: bits
+    assert fast_path_refusal(m) == "token_embed has its own forward"
+    m = model()
+    m.layers[0].ln_mlp.forward = lambda h: h
+    assert fast_path_refusal(m) == ("the instance's own forward (at layers.0.ln_mlp) redefines "
+                                    "what LayerNorm computes")
+    m = model()
     m.unembed = nn.Sequential(nn.Linear(8, 1))
     assert fast_path_refusal(m) == "unembed is a Sequential, not the Linear the model builds"
     m = model()
@@ -217,6 +227,12 @@ def test_a_hook_for_every_module_is_refused():
         assert fast_path_refusal(model) == "a forward hook registered for every module"
         spins = random_spins(3, 8, 0)
         torch.testing.assert_close(model.flip_neighbours(spins).double(), per_flip(model, spins))
+    finally:
+        handle.remove()
+    assert fast_path_refusal(model) is None
+    handle = torch.nn.modules.module.register_module_forward_pre_hook(lambda m, i: None)
+    try:
+        assert fast_path_refusal(model) == "a forward hook registered for every module"
     finally:
         handle.remove()
     assert fast_path_refusal(model) is None
