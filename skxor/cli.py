@@ -11,16 +11,19 @@ A user's mistake (a bad option or ``--set`` value, an unusable ``--out``, an
 unreachable ``--scheduler``) never shows a Python traceback: it prints
 ``skxor: error: ...`` naming the option or parameter and the values it
 accepts, and exits with status 2.
+
+``--version``, ``--help`` and the mistakes argparse finds answer without
+importing torch (seconds on a loaded machine): the studies, the models and
+pandas are imported by the commands that use them.
 """
 
 import argparse
+import difflib
 import json
 import os
 import sys
 import time
 import warnings
-
-import pandas as pd
 
 #: The demo's defaults: one step at d = 200 needs about 2e5 samples.
 DEMO_DEFAULTS = dict(d=200, n=200_000, n_test=10_000, m=32, step_length=100.0, seeds=5)
@@ -39,11 +42,56 @@ _USER_ERRORS = (ValueError, TypeError, OSError)
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, with every error printed as ``skxor: error: ...`` (exit status 2)."""
+    """argparse, with every error printed as one ``skxor: error: ...`` line (exit status 2)."""
 
     def error(self, message):
-        self.print_usage(sys.stderr)
-        self.exit(USAGE_ERROR, f"skxor: error: {message}\n")
+        # One line, as every other mistake reads; the usage is one --help away.
+        self.exit(USAGE_ERROR, f"skxor: error: {message} (see '{self.prog} --help')\n")
+
+
+class _StudiesEpilog(argparse.RawDescriptionHelpFormatter):
+    """The ``run`` help, its epilog listing the studies read when the help is shown.
+
+    Building the parser then imports no study (and so no torch): ``--version``
+    and argument mistakes answer at once.
+    """
+
+    def add_text(self, text):
+        super().add_text(_studies_epilog() if text is _STUDIES_EPILOG else text)
+
+
+#: Stands for the studies' list in the ``run`` parser's epilog (see _StudiesEpilog).
+_STUDIES_EPILOG = "studies and presets"
+
+
+def _studies_epilog():
+    return "studies and presets:\n\n" + _studies_text()
+
+
+class _AttentionNames:
+    """The registered attention types, read when argparse checks a value or shows the help.
+
+    (The registry, :func:`skxor.nn.attention_names`, imports torch and
+    scikit-learn: seconds that ``--version`` need not wait.)
+    """
+
+    def __contains__(self, value):
+        return value in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+    @staticmethod
+    def _names():
+        from .nn import attention_names
+
+        return attention_names()
+
+
+def _did_you_mean(name, choices):
+    """`` (did you mean 'x'?)`` for the closest of ``choices`` (difflib), or ``""``."""
+    close = difflib.get_close_matches(name, list(choices), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def _fail(message):
@@ -100,6 +148,8 @@ def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False, atte
     >>> table["attention"].tolist()
     ['softmax', 'linear', 'erf']
     """
+    import pandas as pd
+
     from .studies import get_study
 
     out = sys.stdout if out is None else out
@@ -272,13 +322,15 @@ def _resolve(names, preset):
         else:
             choices = ", ".join(repr(n) for n in [*STUDIES, "all"])
             raise ValueError(f"argument STUDY: invalid choice: {name!r} (choose from "
-                             f"{choices}, or a study file PATH.py)")
+                             f"{choices}, or a study file PATH.py)"
+                             + _did_you_mean(name, [*STUDIES, "all"]))
     studies = list({study.name: study for study in studies}.values())
     presets = sorted({p for study in studies for p in study.presets},
                      key=lambda p: ({"quick": 0, "full": 1}.get(p, 2), p))
     if preset not in presets:
         raise ValueError(f"argument --preset: invalid choice: {preset!r} (choose from "
-                         f"{', '.join(repr(p) for p in presets)})")
+                         f"{', '.join(repr(p) for p in presets)})"
+                         + _did_you_mean(preset, presets))
     return studies
 
 
@@ -374,10 +426,7 @@ def _add_run_options(parser, default_out):
 
 
 def build_parser():
-    """The ``skxor`` argument parser."""
-    from .nn import attention_names
-    from .studies import STUDIES
-
+    """The ``skxor`` argument parser (it imports no study, model or scikit-learn)."""
     parser = _Parser(
         prog="skxor",
         description="Reproduce and extend two results on sparse Boolean functions.",
@@ -407,28 +456,25 @@ def build_parser():
         "--step-length", type=float, default=DEMO_DEFAULTS["step_length"],
         help="normalized step length, in (0, 1e6] (default: %(default)s)",
     )
-    names = attention_names()
     demo.add_argument(
-        "--attention", nargs="+", choices=names, default=list(names), metavar="TYPE",
-        help=f"attention types compared, among {', '.join(names)} (default: all)",
+        "--attention", nargs="+", choices=_AttentionNames(), default=None, metavar="TYPE",
+        help="attention types compared, among %(choices)s (default: all)",
     )
     demo.add_argument("--no-progress", action="store_true",
                       help="hide the progress bar (hidden anyway when output is not a "
                            "terminal)")
     sub.add_parser("list", help="list the studies, their parameters and presets",
                    description="List the studies, their parameters and presets.")
-    names = list(STUDIES)
     run = sub.add_parser(
         "run", help="run studies (or 'all', or a study file) and write CSV, PNG and report.md",
         description="Run studies and write <study>.csv, <study>_<figure>.png and a "
                     "section of report.md into --out.",
-        epilog="studies and presets:\n\n" + _studies_text(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_STUDIES_EPILOG, formatter_class=_StudiesEpilog,
     )
     run.add_argument(
         "studies", nargs="+", metavar="STUDY",
-        help=f"one or more of {', '.join(names)}, or all, or a Python file declaring a "
-             "study of your own (my_study.py; see the user guide)",
+        help="one or more of the studies listed below (or by 'skxor list'), or all, or "
+             "a Python file declaring a study of your own (my_study.py; see the user guide)",
     )
     _add_run_options(run, "skxor_results")
     reproduce = sub.add_parser(
@@ -479,6 +525,11 @@ def _publish(args):
     try:
         differences = publish(args.data, args.root, write=args.write)
     except _USER_ERRORS as exc:
+        root = os.path.abspath(args.root)
+        if not (os.path.isfile(os.path.join(root, "README.md"))
+                and os.path.isdir(os.path.join(root, "docs"))):
+            return _fail(f"{exc} {root} is not the repository root (no README.md and "
+                         "docs/ there): run skxor publish there, or name it with --root DIR.")
         return _fail(exc)
     if args.write:
         print(f"Rewrote {len(differences)} document(s) from {args.data}"

@@ -30,6 +30,8 @@ TINY = {
     "p12_sparse_xor_sampled_profile": dict(d=200, n_strings=8, per_flip_d=100),
     "p13_boolean_transformer_one_layer": dict(n_bits=16, n_strings=4, per_flip_strings=2),
     "p14_boolean_transformer_two_layers": dict(n_bits=16, n_strings=4, timed_strings=2),
+    "cli_start_vs_import_torch": dict(repeat=1),
+    "index_to_bits_vs_column_shifts": dict(n_bits=10, repeat=1),
 }
 
 

@@ -72,6 +72,16 @@ MODULES = {
         "tests/unit/test_sparse_xor_input.py",
         "tests/reliability/test_failure_injection.py",
     ],
+    # When the fast flip paths may run (issue 34): every fast path against forward.
+    "skxor/nn/_fast_path.py": [
+        "tests/unit/test_fast_path.py",
+    ],
+    # The decision rule at a threshold and the rounding bound (measured in float64).
+    "skxor/_utils/_decisions.py": [
+        "tests/unit/test_mutation_kills.py",
+        "tests/unit/test_ill_conditioning.py",
+        "tests/unit/test_margin_profile.py",
+    ],
     # The encoding reader moved here from _validation.py (detect_encoding,
     # to_bits, to_spins, check_strings).
     "skxor/_utils/_encoding.py": [

@@ -63,11 +63,13 @@ def index_to_bits(indices, n_bits):
     [[1, 0, 0], [0, 1, 1]]
     """
     indices = np.asarray(indices, dtype=np.int64)
-    out = np.empty((indices.shape[0], n_bits), dtype=np.uint8)
-    # Column by column: temporaries stay of size len(indices), not N times that.
-    for i in range(n_bits):
-        out[:, i] = (indices >> i) & 1
-    return out
+    if n_bits > 64:
+        raise ValueError(f"a 64-bit index has no bit {n_bits - 1}; got n_bits={n_bits}.")
+    # numpy unpacks the index's bytes, least significant first, in one pass
+    # (no temporary beyond the output); bit i of the index is column i.
+    as_bytes = indices.astype("<i8", copy=False).reshape(-1, 1).view(np.uint8)
+    return np.unpackbits(as_bytes[:, : -(-n_bits // 8)], axis=1, count=n_bits,
+                         bitorder="little")
 
 
 def bits_to_index(bits):

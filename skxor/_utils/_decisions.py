@@ -11,6 +11,7 @@ that name a model, its input and its outputs in error messages live here too.
 import contextlib
 import copy
 import functools
+import warnings
 
 import numpy as np
 import torch
@@ -98,6 +99,12 @@ def rounding_bound(dtype, scale):
     1), far inside this bound.
     """
     return float(np.sqrt(torch.finfo(dtype).eps)) * float(scale)
+
+
+#: The bound of a model in a low-precision dtype is at least this many times
+#: the largest difference between its outputs and a float64 evaluation of it
+#: on the probe strings (see :meth:`ModuleReference.bound`).
+_MEASURED_ERROR_FACTOR = 16
 
 
 def stable_decisions(out, recompute, bound, margin=0.0):
@@ -217,6 +224,18 @@ class ModuleReference:
     attention kernel off. ``scale`` is the largest output magnitude on a
     fixed draw of strings (:func:`probe_strings`, one batch), so that the
     bound is the same for every batch.
+
+    ``sqrt(eps) * scale`` ignores the sizes of the values inside the model:
+    a float32 model whose layer norm sees a tiny variance, or that
+    subtracts large activations, loses far more than a few ulps of its
+    output. So for a module below float64 the probe strings also run
+    through the float64 copy, and the bound is at least
+    ``_MEASURED_ERROR_FACTOR`` (16) times the largest difference measured
+    there (outputs within it are decided by the float64 copy); where the
+    difference exceeds ``sqrt(eps) * scale`` itself, a RuntimeWarning says
+    so. A string more ill-conditioned than every probe string may still be
+    misread: profile ``model.double()`` for labels that do not depend on
+    float32 rounding.
     """
 
     def __init__(self, module, n_bits, dtype, device, input_encoding="pm1", call=None):
@@ -247,8 +266,40 @@ class ModuleReference:
             if self.input_encoding == "pm1":
                 x = to_spins(x)
             with torch.no_grad():
-                self._scale = _finite_scale(real_scores(self.call(self.module, x)))
-        return rounding_bound(self.dtype, self._scale)
+                out = real_scores(self.call(self.module, x))
+            self._scale = _finite_scale(out)
+            usual = rounding_bound(self.dtype, self._scale)
+            error = self._measured_error(x, out)
+            self._bound = max(usual, _MEASURED_ERROR_FACTOR * error)
+            if error > usual:  # the usual bound fails on the probe strings themselves
+                warnings.warn(
+                    f"{type(self.module).__name__} in {self.dtype} is ill-conditioned: on "
+                    f"{x.shape[0]} probe strings its outputs differ from a float64 evaluation "
+                    f"by up to {error:.3g}, more than the usual rounding bound {usual:.3g} "
+                    f"(sqrt(eps) times its output scale {self._scale:.3g}): its internal "
+                    "values, such as a layer norm's inverse standard deviation, are far "
+                    f"larger than its outputs. Outputs within {self._bound:.3g} of a "
+                    "threshold are decided in float64; for labels that do not depend on its "
+                    "rounding, use a float64 model (model.double()).",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
+        return self._bound
+
+    def _measured_error(self, x, out):
+        """Largest ``|out - float64 output|`` on the probe strings ``x`` (0 in float64,
+        or where no float64 copy runs)."""
+        if self.dtype == torch.float64:
+            return 0.0
+        model, dtype = self._model()
+        if dtype != torch.float64:
+            return 0.0
+        try:
+            with torch.no_grad(), _reference_kernels():
+                reference = real_scores(self.call(model, x.to(dtype)))
+        except Exception:  # noqa: BLE001 - any module: no measurement, the usual bound
+            return 0.0
+        return _finite_scale(out - reference)
 
     def recompute(self, x):
         """``recompute(rows)`` for :func:`stable_decisions` on the batch ``x``."""

@@ -51,6 +51,17 @@ DOCS = {
     Precision of the network and its arithmetic.""",
     "verbose": """verbose : int, default=0
     0 is silent; 1 or more prints skorch's table of per-epoch losses.""",
+    "callbacks": """callbacks : list or None, default=None
+    skorch callbacks (``skorch.callbacks.Callback`` instances, or
+    ``(name, callback)`` pairs) added to the ones the estimator uses
+    itself, such as skorch's ``TensorBoard``, ``WandbLogger`` or
+    ``MlflowLogger`` trackers or ``EarlyStopping(monitor="train_loss")``.
+    They are notified at the start and end of training and of every epoch
+    (``net.history`` holds ``train_loss``), not per batch: the training loop
+    reads the loss once per epoch (each batch's entry holds its size
+    only). ``fit`` uses them as given (a callback that records keeps its
+    record), and ``clone`` copies them, so each fit of a ``GridSearchCV``
+    has its own. The fitted estimator keeps no reference to them.""",
     # -- fitted attributes ------------------------------------------------------
     "encoding_": """encoding_ : {"01", "pm1", "binarized"}
     Encoding of X seen in fit, enforced in predict.""",

@@ -29,6 +29,31 @@ def read_table(path):
     return pd.read_csv(path, low_memory=False)
 
 
+def new_file_mode():
+    """The mode ``open()`` gives a new file: ``0o666`` less the process's umask.
+
+    ``tempfile.mkstemp`` creates its files private (0600) whatever the
+    umask; a file written through one and renamed into place gets this mode
+    instead, so that results are as shared as the user's other files.
+
+    Examples
+    --------
+    >>> import os
+    >>> from skxor._utils._files import new_file_mode
+    >>> mask = os.umask(0o027)
+    >>> oct(new_file_mode())
+    '0o640'
+    >>> _ = os.umask(mask)
+    """
+    try:  # Linux states it without changing it (no race with other threads)
+        with open("/proc/self/status") as fh:
+            mask = next(int(line.split()[1], 8) for line in fh if line.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return 0o666 & ~mask
+
+
 def prepare_out_dir(out_dir, name="out_dir"):
     """Create ``out_dir`` if needed and check that files can be written there.
 
@@ -46,6 +71,9 @@ def prepare_out_dir(out_dir, name="out_dir"):
     >>> folder.is_dir()
     True
     """
+    if not str(out_dir).strip():
+        # Path("") is the current folder: an empty option is a mistake, not ".".
+        raise ValueError(f"{name} is empty; give a folder (created if missing).")
     path = Path(out_dir)
     if path.exists() and not path.is_dir():
         raise ValueError(
@@ -83,3 +111,7 @@ def naming_the_table(study, path):
         yield
     except (ValueError, TypeError, KeyError) as exc:
         raise ValueError(f"{path} cannot be summarized as a {study} table: {exc}") from exc
+    except (AttributeError, IndexError) as exc:
+        # A row read by attribute (itertuples) that lacks a column.
+        raise ValueError(f"{path} cannot be summarized as a {study} table (a column it "
+                         f"needs is missing or of another kind): {exc}") from exc

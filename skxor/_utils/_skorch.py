@@ -91,7 +91,12 @@ class LeanNet(NeuralNet):
     epoch-level machinery (history, ``PrintLog``, ``EarlyStopping``, timers,
     the callbacks below) works on the ``train_loss`` recorded per epoch.
     Build it with ``callbacks__train_loss=None, callbacks__valid_loss=None``.
+    With ``record_batches = True`` each batch also gets its entry in the
+    history (its size only: no loss is read per batch), for callbacks that
+    look at the last batch, such as skorch's ``Checkpoint``.
     """
+
+    record_batches = False
 
     def train_step(self, batch, **fit_params):
         Xi, yi = batch
@@ -110,6 +115,9 @@ class LeanNet(NeuralNet):
         for batch in iterator:
             losses.append(step_fn(batch, **fit_params)["loss"].detach())
             sizes.append(batch[0].shape[0])
+            if self.record_batches:
+                self.history.new_batch()
+                self.history.record_batch(prefix + "_batch_size", sizes[-1])
         weights = torch.as_tensor(sizes, dtype=losses[0].dtype, device=losses[0].device)
         mean_loss = float(torch.stack(losses) @ weights) / sum(sizes)
         self.history.record(prefix + "_loss", mean_loss)
@@ -208,17 +216,59 @@ def raise_if_interrupted(net, max_epochs, owner):
     of patience, a target accuracy reached) was interrupted by the user: a
     half-trained model must not look fitted (a study would checkpoint it).
     """
+    from skorch.callbacks import EarlyStopping
+
     completed = len(net.history) == max_epochs and "train_loss" in net.history[-1]
-    callbacks = dict(net.callbacks_)
-    stopper = callbacks.get("early_stopping")
-    accuracy = callbacks.get("stop_at_accuracy")
-    deliberate = (stopper is not None and stopper.misses_ >= stopper.patience) or (
-        accuracy is not None and getattr(accuracy, "reached_", False)
-    )
+    callbacks = [cb for _, cb in net.callbacks_]
+    # Any EarlyStopping out of patience (the estimator's or a user's), or a
+    # target accuracy reached.
+    deliberate = any(
+        isinstance(cb, EarlyStopping) and cb.misses_ >= cb.patience for cb in callbacks
+    ) or any(isinstance(cb, StopAtAccuracy) and getattr(cb, "reached_", False)
+             for cb in callbacks)
     if not completed and not deliberate:
         raise KeyboardInterrupt(
             f"{owner}.fit was interrupted after {len(net.history)} of {max_epochs} epochs."
         )
+
+
+def user_callbacks(callbacks, taken):
+    """A user's ``callbacks`` parameter as skorch's ``(name, callback)`` pairs.
+
+    Parameters
+    ----------
+    callbacks : list or None
+        skorch ``Callback`` instances or ``(name, callback)`` pairs.
+    taken : list of str
+        Names of the estimator's own callbacks, which a user's may not reuse.
+
+    Returns
+    -------
+    pairs : list of (str, Callback)
+        An unnamed callback is named after its class, as skorch names it.
+
+    Examples
+    --------
+    >>> from skorch.callbacks import EpochTimer
+    >>> from skxor._utils._skorch import user_callbacks
+    >>> user_callbacks([EpochTimer(), ("timer", EpochTimer())], ["stop_on_non_finite"])[0][0]
+    'EpochTimer'
+    """
+    pairs = []
+    for item in callbacks or []:
+        name, callback = item if isinstance(item, tuple) and len(item) == 2 else (None, item)
+        if not isinstance(callback, Callback) or not isinstance(name, (str, type(None))):
+            raise TypeError(
+                "callbacks must be a list of skorch callbacks (skorch.callbacks.Callback "
+                f"instances) or (name, callback) pairs; got {item!r}.")
+        pairs.append((type(callback).__name__ if name is None else name, callback))
+    names = [name for name, _ in pairs]
+    clash = sorted({n for n in names if n in taken or names.count(n) > 1})
+    if clash:
+        raise ValueError(
+            f"callbacks: the name(s) {clash} are used twice or by the estimator's own "
+            f"callbacks {sorted(taken)}; pass (name, callback) pairs with other names.")
+    return pairs
 
 
 def quiet_settings(verbose, device):

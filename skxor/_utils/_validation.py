@@ -14,9 +14,10 @@ from numbers import Integral, Real
 
 import numpy as np
 import torch
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import validate_data
+
+from ._sklearn_compat import Interval
 
 
 def check_binary_target(y, estimator_name):

@@ -5,8 +5,8 @@ How each kind of model is called and read is :mod:`skxor._utils._evaluate`.
 
 from numbers import Integral
 
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from .._utils._sklearn_compat import Interval, StrOptions, validate_params
 from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
 from .._utils._validation import check_count
 

@@ -15,6 +15,7 @@ from .._utils._bits import (
     table_n_bits,
 )
 from .._utils._docstrings import fill_doc
+from .._utils._sklearn_compat import StrOptions, validate_parameter_constraints, validate_params
 from .._utils._encoding import ENCODINGS, check_strings, to_spins
 from .._utils._validation import Integers, check_count, check_interval
 from .._utils._support import check_support
@@ -77,15 +78,16 @@ INPUT_ENCODINGS = ("01", "1-2b", "2b-1")
 _INPUT_ALIASES = {"pm1": "1-2b"}
 
 
-def _check_option(value, options, aliases, name):
-    if isinstance(value, str) and value in aliases:
-        return aliases[value]
-    if not isinstance(value, str) or value not in options:
-        allowed = ", ".join(repr(o) for o in (*options, *aliases))
-        raise ValueError(f"{name} must be one of {allowed}; got {value!r}.")
-    return value
+# The names each option accepts, aliases included, as scikit-learn constraints:
+# a bad name is reported as for any parameter of skxor (InvalidParameterError).
+_VALUE_OPTIONS = StrOptions({*VALUE_CONVENTIONS, *_VALUE_ALIASES})
+_INPUT_OPTIONS = StrOptions({*INPUT_ENCODINGS, *_INPUT_ALIASES})
 
 
+@validate_params(
+    {"values": "no_validation", "convention": [_VALUE_OPTIONS], "name": [str]},
+    prefer_skip_nested_validation=True,
+)
 def values_to_f(values, convention="01", *, name="values"):
     """Map values in a stated convention to skxor's ``f in {0, 1}`` (uint8).
 
@@ -117,7 +119,7 @@ def values_to_f(values, convention="01", *, name="values"):
     >>> values_to_f([-1, 1], "2f-1").tolist(), values_to_f([-1, 1], "1-2f").tolist()
     ([0, 1], [1, 0])
     """
-    convention = _check_option(convention, VALUE_CONVENTIONS, _VALUE_ALIASES, "values")
+    convention = _VALUE_ALIASES.get(convention, convention)
     arr = np.asarray(values)
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"{name} must be numeric or bool; got dtype {arr.dtype}.")
@@ -181,6 +183,10 @@ def bit_reversal_permutation(n_bits):
     return perm
 
 
+@validate_params(
+    {"X": "no_validation", "input_encoding": [_INPUT_OPTIONS], "name": [str]},
+    prefer_skip_nested_validation=True,
+)
 @fill_doc
 def encoded_strings_to_bits(X, input_encoding="01", *, name="X"):
     """Strings in a stated encoding as skxor's 0/1 bits (uint8, 2-D).
@@ -204,9 +210,7 @@ def encoded_strings_to_bits(X, input_encoding="01", *, name="X"):
     >>> encoded_strings_to_bits([[1, -1]], "1-2b").tolist()
     [[0, 1]]
     """
-    input_encoding = _check_option(
-        input_encoding, INPUT_ENCODINGS, _INPUT_ALIASES, "input_encoding"
-    )
+    input_encoding = _INPUT_ALIASES.get(input_encoding, input_encoding)
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_strings, N); got shape {X.shape}.")
@@ -498,7 +502,9 @@ class TruthTable(BooleanFunction):
     """
 
     def __init__(self, table, *, bit_order="lsb", values="01"):
-        bit_order = _check_option(bit_order, BIT_ORDERS, {}, "bit_order")
+        validate_parameter_constraints(
+            {"bit_order": [StrOptions(set(BIT_ORDERS))], "values": [_VALUE_OPTIONS]},
+            {"bit_order": bit_order, "values": values}, caller_name="TruthTable")
         table = np.asarray(table)
         n_bits = table_n_bits(table)
         check_exhaustive_bits(n_bits, "A truth table")
@@ -551,6 +557,10 @@ class TruthTable(BooleanFunction):
         ...                             values="1-f").table.tolist()
         [0, 1, 0, 1]
         """
+        validate_parameter_constraints(
+            {"input_encoding": [_INPUT_OPTIONS], "values": [_VALUE_OPTIONS]},
+            {"input_encoding": input_encoding, "values": values},
+            caller_name="TruthTable.from_predictions")
         bits = encoded_strings_to_bits(X, input_encoding)
         if bits.shape[1] == 0:
             raise ValueError(

@@ -5,17 +5,33 @@ from numbers import Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from sklearn.utils._param_validation import Interval
-
 from .._utils._encoding import ENCODINGS, to_spins
+from .._utils._sklearn_compat import Interval, StrOptions, validate_params
 from .._utils._support import check_support
-from .._utils._validation import check_count, check_interval
+from .._utils._validation import Integers
 
 
 #: Label conventions of :func:`make_sparse_parity` (what y says about the parity).
 LABELS = ("pm1", "pm1_even", "01_odd", "01_even")
 
 
+@validate_params(
+    {
+        "n_samples": [Integers(1, None, closed="left")],
+        "n_features": [Integers(1, None, closed="left")],
+        "k": [Integers(1, None, closed="left")],
+        # Positions are checked by check_support (distinct, in range, k of them).
+        "support": ["array-like", None],
+        # numbers.Real excludes complex and strings; True is out of [0, 0.5).
+        "noise": [Interval(Real, 0, 0.5, closed="left")],
+        "encoding": [StrOptions(set(ENCODINGS))],
+        "labels": [StrOptions(set(LABELS))],
+        "return_support": ["boolean"],
+        # scikit-learn's "random_state" admits True as the seed 1: refused here.
+        "random_state": [Integers(0, 2**32 - 1, closed="both"), np.random.RandomState, None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def make_sparse_parity(
     n_samples,
     n_features,
@@ -89,28 +105,9 @@ def make_sparse_parity(
     >>> bool((yb == 1 - (Xb[:, 1] + Xb[:, 6]) % 2).all()), bool((yb == (1 - y) // 2).all())
     (True, True)
     """
-    n_samples = check_count(n_samples, "n_samples")
-    n_features = check_count(n_features, "n_features")
-    k = check_count(k, "k")
+    n_samples, n_features, k, noise = int(n_samples), int(n_features), int(k), float(noise)
     if k > n_features:
         raise ValueError(f"k={k} is larger than n_features={n_features}.")
-    # numbers.Real excludes complex (even with a zero imaginary part) and
-    # strings; booleans are Real in Python but never a probability here.
-    noise = check_interval(
-        noise, "noise", Interval(Real, 0, 0.5, closed="left"),
-        "a real number in [0, 0.5) (the probability of flipping a label)",
-    )
-    if encoding not in ENCODINGS:
-        raise ValueError(f"encoding must be 'pm1' or '01'; got {encoding!r}.")
-    if not isinstance(labels, str) or labels not in LABELS:
-        raise ValueError(f"labels must be one of {LABELS}; got {labels!r}.")
-    if not isinstance(return_support, (bool, np.bool_)):
-        raise TypeError(f"return_support must be True or False; got {return_support!r}.")
-    if isinstance(random_state, (bool, np.bool_)):
-        raise TypeError(
-            "random_state must be None, an integer seed or a "
-            f"numpy.random.RandomState; got the boolean {random_state!r}."
-        )
     rng = check_random_state(random_state)
     if support is None:
         support = np.sort(rng.choice(n_features, size=k, replace=False))

@@ -23,14 +23,14 @@ from numbers import Real
 import numpy as np
 import torch
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import _check_y, check_consistent_length, check_is_fitted, validate_data
+from sklearn.utils.validation import check_consistent_length, check_is_fitted, validate_data
 
+from .._utils._sklearn_compat import StrOptions, check_y, fit_context
 from .._utils._docstrings import fill_doc
-from .._utils._skorch import LeanNet, fit_seeded, quiet_settings
+from .._utils._skorch import LeanNet, fit_seeded, quiet_settings, user_callbacks
 from .._utils._encoding import detect_encoding, row_batches, to_spins
 from .._utils._validation import (
     check_binary_target,
@@ -90,7 +90,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
 
     # -- fit --------------------------------------------------------------------
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     @fill_doc
     def fit(self, X, y):
         """Fit the model; an exception leaves the estimator as it was.
@@ -158,7 +158,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
             skip_y = y is None and not need_y
             validate_data(self, X, "no_validation" if skip_y else y, skip_check_array=True)
             if y is not None:
-                y = _check_y(y, estimator=self)
+                y = check_y(y, estimator=self)
                 check_consistent_length(X, y)
             if self.binarize is not None:  # the estimator's own threshold still applies
                 encoding = "binarized"
@@ -389,6 +389,7 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
     _shared_constraints = {
         **TorchBinaryClassifier._shared_constraints,
         "verbose": ["verbose"],
+        "callbacks": [list, None],
     }
 
     def _targets(self, y_spins, dtype, device):
@@ -401,17 +402,32 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
         """The loss module class for ``self.loss``."""
         return torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
 
-    def _train_net(self, module, spins, target, seed, device, **net_kwargs):
-        """Build the skorch net for ``module`` and fit it on ``(spins, target)``, seeded."""
+    def _train_net(self, module, spins, target, seed, device, callbacks=(), **net_kwargs):
+        """Build the skorch net for ``module`` and fit it on ``(spins, target)``, seeded.
+
+        ``callbacks`` are the estimator's own; the user's (``self.callbacks``)
+        follow them, and are dropped from the net once it is trained.
+        """
+        own = list(callbacks)
+        users = user_callbacks(self.callbacks, [name for name, _ in own])
         net = LeanNet(
             module,
             self._criterion(),
             lr=self.learning_rate,
             max_epochs=self.max_iter,
+            callbacks=own + users,
             **quiet_settings(self.verbose, device),
             **net_kwargs,
         )
+        # A user's callback may read the last batch's entry (skorch's Checkpoint does).
+        net.record_batches = bool(users)
         fit_seeded(net, spins, target, seed, device, self.max_iter, type(self).__name__)
+        if users:
+            # The fitted model holds no tracker (a writer, a run handle): it
+            # pickles, and its callbacks' records stay the user's.
+            net.callbacks = own
+            net.callbacks_ = [(name, cb) for name, cb in net.callbacks_
+                              if not any(cb is user for _, user in users)]
         return net
 
     def _record_fit(self, start, net):

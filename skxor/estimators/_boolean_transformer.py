@@ -7,10 +7,9 @@ from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._utils._sklearn_compat import Interval, StrOptions, fit_context
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import (
     FreshBatches,
@@ -159,6 +158,7 @@ default="relu"
         CPU, so a pickled model loads anywhere; predicting falls back to the
         CPU (with a warning) where the device is absent.
     %(verbose)s
+    %(callbacks)s
     random_state : int, RandomState instance or None, default=None
         Seeds the initialization, the batch order and the fresh strings;
         torch's global generator is left untouched. The same seed gives
@@ -248,6 +248,7 @@ default="relu"
         dtype="float32",
         device="cpu",
         verbose=0,
+        callbacks=None,
         random_state=None,
     ):
         self.d_model = d_model
@@ -273,6 +274,7 @@ default="relu"
         self.dtype = dtype
         self.device = device
         self.verbose = verbose
+        self.callbacks = callbacks
         self.random_state = random_state
 
     # -- validation -----------------------------------------------------------
@@ -297,7 +299,7 @@ default="relu"
 
     # -- training -------------------------------------------------------------
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     @fill_doc
     def fit(self, X, y=None):
         """Train the transformer.

@@ -8,11 +8,11 @@ from numbers import Real
 import numpy as np
 import torch
 from sklearn.model_selection import train_test_split
-from sklearn.utils._param_validation import Interval, StrOptions
 from skorch.callbacks import EarlyStopping, Freezer
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
 
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import StopOnNonFinite, TensorBatches
 from .._utils._torch import count_module_parameters, seed_from
@@ -92,6 +92,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         Torch device for fit. A model fitted on an accelerator predicts on
         the CPU (with a warning) where that device is absent.
     %(verbose)s
+    %(callbacks)s
     random_state : int, RandomState instance or None, default=None
         Seeds the initial weights, the batch order and the validation split.
         Torch is seeded inside ``fit`` only; its global generator is left as
@@ -176,6 +177,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         dtype="float32",
         device="cpu",
         verbose=0,
+        callbacks=None,
         random_state=None,
     ):
         self.width = width
@@ -196,6 +198,7 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         self.dtype = dtype
         self.device = device
         self.verbose = verbose
+        self.callbacks = callbacks
         self.random_state = random_state
 
     # -- validation -----------------------------------------------------------

@@ -5,8 +5,8 @@ from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
 from .._utils._validation import Integers
@@ -92,6 +92,9 @@ class KParityTransformer(SkorchTrainedClassifier):
     device : str or torch.device, default="cpu"
         Torch device for fit; the fitted module is kept on the CPU.
     %(verbose)s
+    %(callbacks)s
+        With ``orientation="auto"`` they see each training run (one per
+        orientation tried), each from its own first epoch.
     random_state : int, RandomState instance or None, default=None
         Seeds the initial angles ``phi_h ~ U[0, 2 pi)`` and the batch order;
         torch's global generator is left untouched.
@@ -171,6 +174,7 @@ class KParityTransformer(SkorchTrainedClassifier):
         dtype="float32",
         device="cpu",
         verbose=0,
+        callbacks=None,
         random_state=None,
     ):
         self.n_heads = n_heads
@@ -184,6 +188,7 @@ class KParityTransformer(SkorchTrainedClassifier):
         self.dtype = dtype
         self.device = device
         self.verbose = verbose
+        self.callbacks = callbacks
         self.random_state = random_state
 
     # Interval constraints without an upper bound still admit inf.

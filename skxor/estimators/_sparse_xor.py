@@ -9,8 +9,8 @@ import numpy as np
 import torch
 from sklearn.utils import gen_batches
 from sklearn.utils.validation import check_is_fitted
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._docstrings import fill_doc
 from .._utils._torch import count_module_parameters, head_product
 from .._utils._encoding import to_spins

@@ -11,6 +11,7 @@ from ._attention import (
 )
 from ._analysis import layer_norm_blowup
 from ._boolean_transformer import BooleanTransformer
+from ._fast_path import fast_path_refusal
 from ._config import (
     INIT_SCHEMES,
     NORM_PLACEMENTS,
@@ -49,6 +50,7 @@ __all__ = [
     "attention_constraint",
     "attention_names",
     "attention_weights",
+    "fast_path_refusal",
     "get_attention",
     "layer_norm_blowup",
     "parity_readout_network",

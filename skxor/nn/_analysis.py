@@ -25,6 +25,7 @@ import torch
 
 from .._utils._docstrings import fill_doc
 from ._common import DEFAULT_EVAL_FLOATS, BitStringModule
+from ._fast_path import fast_path_refusal, flips_by_forward
 from ._flip_neighbours import _FlipCertificate, _FlipNeighbours
 
 
@@ -48,7 +49,9 @@ class _Analysis(BitStringModule):
         the fused kernel, see the class notes, are simply evaluated
         flipped, as are the strings of a model whose attention is not
         softmax). The outputs agree with ``forward`` on the flipped strings
-        to float rounding.
+        to float rounding. A model whose ``forward`` is changed by a hook, an
+        override or a replaced submodule (:func:`skxor.nn.fast_path_refusal`)
+        has its flipped strings evaluated by that ``forward``.
 
         Parameters
         ----------
@@ -78,6 +81,10 @@ class _Analysis(BitStringModule):
         True
         """
         spins = self._check_spins(spins)
+        if fast_path_refusal(self) is not None:
+            # A hook, an override or a replaced submodule changes forward:
+            # the update would compute the unchanged model. Evaluate forward.
+            return flips_by_forward(self, spins, return_outputs, DEFAULT_EVAL_FLOATS)
         E = self.token_embed.weight
         probe = E.new_empty((1, self.n_tokens, self.d_model))
         if self.attention != "softmax" or (self.n_layers > 1 and self.layers[0]._fusable(probe)):
@@ -86,7 +93,7 @@ class _Analysis(BitStringModule):
             # Short strings, several layers: every full layer is one fused
             # kernel call on a batch of flipped strings, which measured faster
             # than the row-by-row update (that took 1.1-1.6x its time at N = 32).
-            return self._flip_neighbours_per_flip(spins, return_outputs)
+            return flips_by_forward(self, spins, return_outputs, DEFAULT_EVAL_FLOATS)
         bits = (spins < 0).to(device=E.device, dtype=torch.long)
         if not return_outputs:
             return _FlipNeighbours(self).outputs(bits)
@@ -105,14 +112,12 @@ class _Analysis(BitStringModule):
         string's own values, settles the flips whose output stays farther
         than ``floor`` from 0 on the side of the string's own (in float64),
         and only the others run the layer's MLP. None for several layers,
-        another attention, or a subclass that changes the model.
+        another attention, or a model whose ``forward`` the certificate
+        would not compute (a hook, an override or a replaced submodule:
+        :func:`skxor.nn.fast_path_refusal`).
         """
-        def owner(name):  # the class that defines the method
-            return next(k for k in type(self).__mro__ if name in vars(k))
-
         if (self.n_layers != 1 or self.attention != "softmax"
-                or owner("flip_neighbours") is not _Analysis
-                or owner("forward") is not owner("_layers_from")):
+                or fast_path_refusal(self) is not None):
             return None
         certificate = _FlipCertificate(_FlipNeighbours(self))
         device = self.token_embed.weight.device
@@ -124,19 +129,6 @@ class _Analysis(BitStringModule):
 
         certify.model_outputs = True  # its outputs are flip_neighbours's own, not float64 ones
         return certify
-
-    def _flip_neighbours_per_flip(self, spins, return_outputs):
-        """:meth:`flip_neighbours` by evaluating the flipped strings, in chunks."""
-        B, N = spins.shape
-        out = torch.empty((B, N), dtype=self.token_embed.weight.dtype,
-                          device=self.token_embed.weight.device)
-        step = max(1, DEFAULT_EVAL_FLOATS // (N * N))
-        index = torch.arange(N)
-        for begin in range(0, B, step):
-            flipped = spins[begin : begin + step].unsqueeze(1).repeat(1, N, 1)  # (c, N, N)
-            flipped[:, index, index] *= -1
-            out[begin : begin + step] = self(flipped.reshape(-1, N)).view(-1, N)
-        return (self(spins), out) if return_outputs else out
 
     @torch.no_grad()
     @fill_doc

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 import torch
-from sklearn.utils._param_validation import StrOptions
+
+from .._utils._sklearn_compat import StrOptions
 
 @dataclass(frozen=True)
 class Attention:

@@ -12,6 +12,7 @@ from torch import nn
 
 from ._activations import activation_function
 from ._attention import get_attention
+from ._fast_path import fast_path_refusal, layout_refusal
 from ._layer_norm import LayerNorm
 
 #: Without autograd, a full layer of at most this many tokens, with heads at
@@ -76,9 +77,11 @@ class _Block(nn.Module):
             q, k, v = F.linear(h, w, b).view(B, T, 3, H, D // H).permute(2, 0, 3, 1, 4)
         else:
             # Only one query row is needed: skip the other T - 1 projections.
-            q = F.linear(h[:, query : query + 1], w[:D], b[:D])
+            # (A qkv replaced by one without a bias has b None.)
+            q = F.linear(h[:, query : query + 1], w[:D], None if b is None else b[:D])
             q = q.view(B, 1, H, D // H).transpose(1, 2)  # (B, H, 1, Dh)
-            k, v = F.linear(h, w[D:], b[D:]).view(B, T, 2, H, D // H).permute(2, 0, 3, 1, 4)
+            kv = F.linear(h, w[D:], None if b is None else b[D:])
+            k, v = kv.view(B, T, 2, H, D // H).permute(2, 0, 3, 1, 4)
         heads = _attend(q, k, v, self.attention)  # (B, H, T', Dh)
         heads = heads.transpose(1, 2).reshape(B, q.shape[2], D)
         return self.attn_out(heads)
@@ -115,14 +118,29 @@ class _Block(nn.Module):
             and h.device.type == "cpu"
             and h.shape[1] <= FUSED_MAX_TOKENS
             and D // self.n_heads >= FUSED_MIN_HEAD_WIDTH
-            and self.ln_attn.eps > 0
             and self.attention == "softmax"
             and self.activation in ("relu", "gelu")
             and self.n_heads % 2 == 0
             and not torch.is_autocast_enabled()
             and h.dtype in (torch.float32, torch.float64)
-            and not any(m._forward_hooks or m._forward_pre_hooks for m in self.modules())
+            and fast_path_refusal(self) is None  # no hook, override or replaced submodule
+            and self.ln_attn.eps > 0
+            and self.ln_mlp.eps == self.ln_attn.eps  # the kernel takes one eps
         )
+
+    def _fast_path_layout_refusal(self, config=None):
+        """Why the submodules (or, given the model's ``config``, the settings) are not
+        those ``__init__`` makes, or None (see :func:`skxor.nn.fast_path_refusal`)."""
+        reason = layout_refusal(self, {
+            "ln_attn": LayerNorm, "qkv": nn.Linear, "attn_out": nn.Linear,
+            "ln_mlp": LayerNorm, "mlp_in": nn.Linear, "mlp_out": nn.Linear,
+        })
+        if reason is None and config is not None and any(
+            getattr(self, name) != getattr(config, name)
+            for name in ("n_heads", "norm", "activation", "attention")
+        ):
+            reason = "settings (heads, norm, activation, attention) differ from the model's"
+        return reason
 
     def _fused(self, h):
         """The whole layer (every token) in one call of torch's fused inference kernel.

@@ -32,6 +32,7 @@ from ._common import (
     check_spins,
 )
 from ._config import BooleanTransformerConfig
+from ._fast_path import layout_refusal
 from ._layer_norm import LayerNorm
 from ._positional import position_codes
 
@@ -347,6 +348,23 @@ default="relu"
                     p.zero_()
                 elif name.endswith(("ln_attn.weight", "ln_mlp.weight", "ln_final.weight")):
                     p.fill_(1.0)
+
+    def _fast_path_layout_refusal(self):
+        """Why the submodules are not those :meth:`_build` makes, or None (see
+        :func:`skxor.nn.fast_path_refusal`): the fast paths read them directly."""
+        layout = {"token_embed": nn.Embedding, "layers": nn.ModuleList, "unembed": nn.Linear}
+        if self.norm == "pre":
+            layout["ln_final"] = LayerNorm
+        layout.update({f"layers.{i}": _Block for i in range(self.n_layers)})
+        reason = layout_refusal(self, layout)
+        if reason is None and (len(self.layers) != self.n_layers
+                               or self.unembed.out_features != 1):
+            reason = "the layers or the read-out are not those of the model's configuration"
+        for i, layer in enumerate(self.layers if reason is None else ()):
+            reason = layer._fast_path_layout_refusal(self.config)
+            if reason is not None:
+                return f"layers.{i}.{reason}"
+        return reason
 
     @property
     def layer_norm_names(self):

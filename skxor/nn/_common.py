@@ -20,13 +20,6 @@ DEFAULT_EVAL_TOKENS = 2**18
 DEFAULT_EVAL_FLOATS = 2**20
 
 
-def check_option(value, name, options):
-    """``value`` if it is one of the strings ``options``, else a ValueError naming ``name``."""
-    if not isinstance(value, str) or value not in options:
-        raise ValueError(f"{name} must be one of {tuple(options)}; got {value!r}.")
-    return value
-
-
 def check_real(value, name, *, positive):
     """A finite real, > 0 (``positive``) or >= 0, as float; else an error naming ``name``."""
     what = "a positive finite number" if positive else "a finite number >= 0"

@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass, fields
 from typing import ClassVar
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
+from .._utils._sklearn_compat import Interval, StrOptions, validate_parameter_constraints
 from .._utils._validation import Integers, check_head_split
 from ._activations import ACTIVATIONS
 from ._attention import attention_constraint

@@ -39,6 +39,7 @@ from torch import nn
 from .._utils._deprecation import renamed_argument
 from .._utils._validation import check_count
 from ._common import BitStringModule, check_spins
+from ._fast_path import fast_path_refusal, flips_by_forward, layout_refusal
 
 
 def parity_readout_network(n_heads, dtype=None):
@@ -227,9 +228,13 @@ class KParityAttention(BitStringModule, nn.Module):
         bits, and a flip of bit i moves it by ``(1 - 2 b_i) abar_i``; the
         read-out network then runs on the N updated head averages (``O(N
         H)`` per string instead of N evaluations of ``O(N)``). Computed in
-        float64: it agrees with evaluating each flipped string to rounding.
+        float64: it agrees with evaluating each flipped string to rounding
+        (it is that evaluation when a hook, an override or a replaced read-out
+        changes ``forward``: :func:`skxor.nn.fast_path_refusal`).
         """
         spins = check_spins(spins, self.n_bits, type(self).__name__)
+        if fast_path_refusal(self) is not None:
+            return flips_by_forward(self, spins)
         x = spins.to(device=self.scores.device, dtype=torch.float64)
         bits = (1 - x) / 2  # (B, N)
         mean_attention = self.attention().to(torch.float64).mean(dim=0)  # (N,)
@@ -243,6 +248,11 @@ class KParityAttention(BitStringModule, nn.Module):
         hidden = torch.relu(u @ first.weight.to(torch.float64).T + first.bias.to(torch.float64))
         g = hidden @ last.weight.to(torch.float64)[0] + last.bias.to(torch.float64)[0]
         return 2 * g - 1
+
+    def _fast_path_layout_refusal(self):
+        """Why the read-out is not :func:`parity_readout_network`'s layers, or None."""
+        return layout_refusal(self, {"readout": nn.Sequential, "readout.0": nn.Linear,
+                                     "readout.1": nn.ReLU, "readout.2": nn.Linear})
 
     def extra_repr(self):
         return f"n_bits={self.n_bits}, n_heads={self.n_heads}"

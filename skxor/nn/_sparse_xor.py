@@ -10,6 +10,7 @@ from torch import nn
 
 from .._utils._torch import head_product
 from ._attention import attention_weights
+from ._fast_path import fast_path_refusal, flips_by_forward
 
 #: Entries of a block of neighbour outputs formed at once by
 #: :func:`product_flip_neighbours` (1 MiB of float64 per temporary: cache-sized).
@@ -269,8 +270,11 @@ class SparseXORAttention(nn.Module):
         ``out[r, i]`` is f of string r with bit i flipped, computed from the
         string's own head sums in ``O(d H)`` (see
         :func:`product_flip_neighbours`); equal to evaluating each flipped
-        string to float rounding.
+        string to float rounding; through ``forward`` when a hook or an
+        override changes it (:func:`skxor.nn.fast_path_refusal`).
         """
+        if fast_path_refusal(self) is not None:  # a hook or override changes forward
+            return flips_by_forward(self, torch.as_tensor(spins))
         out = product_flip_neighbours(spins, self.weights())
         return torch.from_numpy(out).to(self.queries.device)
 
@@ -281,13 +285,11 @@ class SparseXORAttention(nn.Module):
         ``certify(spins, floor) -> (outputs, row_sign, rows, cols, values)``,
         see :func:`product_flip_certificate`: every flip of string r that is
         not listed has an output of sign ``row_sign[r]`` farther than
-        ``floor`` from 0. None for a subclass that changes the model
-        (``forward``, ``weights`` or ``flip_neighbours``): the certificate
-        is this model's.
+        ``floor`` from 0. None for a model whose ``forward`` a hook or an
+        override changes (:func:`skxor.nn.fast_path_refusal`): the
+        certificate is this model's.
         """
-        cls = type(self)
-        if any(getattr(cls, name) is not getattr(SparseXORAttention, name)
-               for name in ("forward", "weights", "flip_neighbours")):
+        if fast_path_refusal(self) is not None:
             return None
         return self.neighbour_certificate(self.weights())
 

@@ -33,8 +33,8 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from .._utils._sklearn_compat import Interval, StrOptions, validate_params
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits
 from .._utils._deprecation import deprecated_method
 from .._utils._docstrings import fill_doc

@@ -3,17 +3,19 @@
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, TransformerMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, TransformerMixin, clone
 from sklearn.utils import get_tags
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import (
-    _check_feature_names_in,
-    check_is_fitted,
-    column_or_1d,
-)
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from .._utils._sklearn_compat import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    check_feature_names_in,
+    fit_context,
+)
 from .._utils._bits import bits_to_index, check_exhaustive_bits
 from .._utils._docstrings import fill_doc
 from .._utils._encoding import detect_encoding, to_bits
@@ -284,7 +286,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
 
     # -- fit ----------------------------------------------------------------------
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     @fill_doc
     def fit(self, X, y=None):
         """Fit the classifier (unless prefit) and profile its sensitivity.
@@ -409,7 +411,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         feature_names_out : ndarray of str objects
         """
         check_is_fitted(self, "n_features_in_")
-        names = _check_feature_names_in(self, input_features)
+        names = check_feature_names_in(self, input_features)
         if self.per_bit:
             return np.asarray([f"flip_{name}" for name in names], dtype=object)
         return np.asarray(["sensitivity"], dtype=object)

@@ -22,6 +22,7 @@ its time without a calibration.
 """
 
 import math
+import numbers
 from pathlib import Path
 from typing import NamedTuple
 
@@ -154,6 +155,48 @@ class CostModel:
         return out
 
 
+def _tally(study, params, model):
+    """Cells and CPU seconds per kind of the cells ``params`` give, and the costliest cell."""
+    cells = run_cells(study, params)
+    seconds = model.seconds(study.name, cells) if cells else np.zeros(0)
+    by_kind = {}
+    for cell, s in zip(cells, seconds):
+        entry = by_kind.setdefault(cell.kind, {"cells": 0, "cpu_seconds": 0.0})
+        entry["cells"] += 1
+        entry["cpu_seconds"] += float(s)
+    return by_kind, float(seconds.max()) if len(seconds) else 0.0
+
+
+#: From this many seeds on, the cells are counted from those of 1, 2 and 3 seeds.
+_COUNTED_FROM_SEEDS = 8
+
+
+def _counted(study, params, model):
+    """:func:`_tally` of ``params``, without building a cell per seed when there are many.
+
+    Each seed adds the same cells (a copy of every configuration), so with
+    1, 2 and 3 seeds agreeing on what one seed adds, ``seeds`` seeds add
+    ``seeds - 1`` times that to one seed's; otherwise every cell is built.
+    """
+    seeds = params.get("seeds")
+    if not isinstance(seeds, numbers.Integral) or seeds < _COUNTED_FROM_SEEDS:
+        return _tally(study, params, model)
+    (one, top), (two, _), (three, _) = (_tally(study, {**params, "seeds": s}, model)
+                                        for s in (1, 2, 3))
+    kinds = list(dict.fromkeys([*one, *two, *three]))
+    zero = {"cells": 0, "cpu_seconds": 0.0}
+    step = {k: {f: two.get(k, zero)[f] - one.get(k, zero)[f] for f in zero} for k in kinds}
+    steady = all(three.get(k, zero)["cells"] - two.get(k, zero)["cells"] == step[k]["cells"]
+                 and math.isclose(three.get(k, zero)["cpu_seconds"] - two.get(k, zero)[
+                     "cpu_seconds"], step[k]["cpu_seconds"], rel_tol=1e-9, abs_tol=1e-9)
+                 for k in kinds)
+    if not steady:
+        return _tally(study, params, model)
+    by_kind = {k: {f: one.get(k, zero)[f] + (seeds - 1) * step[k][f] for f in zero}
+               for k in kinds}
+    return {k: v for k, v in by_kind.items() if v["cells"]}, top
+
+
 def estimate(study, preset="quick", overrides=None, *, n_jobs=None, model=None):
     """Cells and estimated CPU and wall time of a run; nothing is computed.
 
@@ -186,21 +229,15 @@ def estimate(study, preset="quick", overrides=None, *, n_jobs=None, model=None):
 
     study = _study(study)
     params = study.params(preset, overrides)
-    cells = run_cells(study, params)
     model = model or CostModel()
-    seconds = model.seconds(study.name, cells) if cells else np.zeros(0)
+    by_kind, largest = _counted(study, params, model)
     workers = max(1, effective_n_jobs(n_jobs) if n_jobs is not None else 1)
-    by_kind = {}
-    for cell, s in zip(cells, seconds):
-        entry = by_kind.setdefault(cell.kind, {"cells": 0, "cpu_seconds": 0.0})
-        entry["cells"] += 1
-        entry["cpu_seconds"] += float(s)
-    cpu = float(seconds.sum())
-    largest = float(seconds.max()) if len(seconds) else 0.0
+    cells = sum(entry["cells"] for entry in by_kind.values())
+    cpu = float(sum(entry["cpu_seconds"] for entry in by_kind.values()))
     return {
-        "study": study.name, "preset": preset, "cells": len(cells),
+        "study": study.name, "preset": preset, "cells": cells,
         "upper_bound": bool(study.stops_early), "cpu_seconds": cpu,
-        "wall_seconds": max(cpu / min(workers, max(len(cells), 1)), largest),
+        "wall_seconds": max(cpu / min(workers, max(cells, 1)), largest),
         "largest_cell_seconds": largest, "by_kind": by_kind, "workers": workers,
     }
 
@@ -236,7 +273,7 @@ def dry_run_text(study, preset="quick", overrides=None, *, n_jobs=None, model=No
     if study.cost is None:
         # Nothing prices the cells: they are counted.
         params = study.params(preset, overrides)
-        return (f"{name}, preset {preset}: {len(run_cells(study, params))} cells (the study "
+        return (f"{name}, preset {preset}: {study.count_cells(params)} cells (the study "
                 "declares no cost(cell) to estimate their time: time a few cells, e.g. with "
                 "--set seeds=1, or declare one)")
     model = model or CostModel()

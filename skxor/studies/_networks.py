@@ -15,8 +15,8 @@ import math
 from numbers import Integral
 
 import torch
-from sklearn.utils._param_validation import Interval
 
+from .._utils._sklearn_compat import Interval
 from .._utils._validation import check_device
 from ..estimators import BooleanTransformerClassifier
 from ..nn import BooleanTransformer
@@ -24,7 +24,7 @@ from ._common import key_seed, single_thread
 from ._floor import floor_work
 from ._parameters import POSITIVE, SEEDS, Grid, estimator_parameters
 from ._profiling import profile, profile_result
-from ._stats import format_interval
+from ._stats import flag_columns, format_interval
 from ._sweep import finite_or_none
 
 __all__ = [
@@ -226,8 +226,9 @@ def network_cell(
 
 
 def network_rows(df):
-    """The rows of random networks in a study table (``function == "transformer"``)."""
-    return df[df["function"] == TRANSFORMER].copy()
+    """The rows of random networks in a study table (``function == "transformer"``),
+    their ``constant`` and ``has_zero`` flags checked (:func:`~skxor.studies._stats.flag_columns`)."""
+    return flag_columns(df[df["function"] == TRANSFORMER], ("constant", "has_zero"))
 
 
 def require_networks(df):

@@ -8,7 +8,8 @@ sweep axis: a list of values, each meeting the constraints.
 
 from numbers import Integral, Real
 
-from sklearn.utils._param_validation import Interval, Options, make_constraint
+
+from .._utils._sklearn_compat import Interval, Options, make_constraint
 
 __all__ = [
     "AT_LEAST_TWO",

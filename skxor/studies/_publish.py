@@ -31,6 +31,7 @@ import difflib
 import hashlib
 import json
 import re
+import zlib
 from pathlib import Path
 
 
@@ -126,7 +127,7 @@ def load_store(data):
         if path is not None:
             try:
                 table = read_table(path)
-            except (OSError, ValueError) as exc:
+            except (OSError, ValueError, EOFError, zlib.error) as exc:  # EOFError: cut short
                 raise ValueError(f"{path} cannot be read as a table: {exc}") from exc
             store[name] = {"table": table, "record": _stored_record(path), "path": path}
     return store
@@ -205,6 +206,68 @@ def stale_runs(store):
             stale[name] = (f"its parameters differ from preset {record['preset']!r} in code: "
                            f"{differ}")
     return stale
+
+
+def check_store(store):
+    """Refuse a store whose tables are not their run records' runs, or whose runs are stale.
+
+    A stored table must have the rows its record states (``table_rows``, or
+    ``rows`` in a record written before it) and, where the record holds
+    one, the checksum (``table_sha256``, see
+    :func:`~skxor.studies._record.table_checksum`): otherwise the documents
+    would present an edited or cut table as the recorded run. A run whose
+    parameters no longer equal its preset in code (:func:`stale_runs`) is
+    named too: the documents would call it by a preset it no longer is.
+
+    Raises
+    ------
+    ValueError
+        Naming each file and what differs.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pathlib import Path
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies._publish import check_store
+    >>> record = {"preset": "quick", "overrides": {}, "rows": 2,
+    ...           "params": get_study("one_step").preset("quick")}
+    >>> entry = {"table": pd.DataFrame({"d": [1]}), "record": record,
+    ...          "path": Path("one_step.csv")}
+    >>> check_store({"one_step": entry})
+    Traceback (most recent call last):
+    ...
+    ValueError: one_step.csv holds 1 rows, its run record says 2: it is not the recorded run's table (rerun the study into the store, e.g. with the command on its page, and commit the table with its record).
+    """
+    from ._record import record_path, table_checksum
+
+    problems = []
+    for entry in store.values():
+        record, path = entry["record"], entry["path"]
+        if record is None:
+            continue
+        rows = record.get("table_rows", record.get("rows"))
+        if rows != len(entry["table"]):
+            problems.append(f"{path} holds {len(entry['table'])} rows, its run record says "
+                            f"{rows}")
+            continue
+        expected = record.get("table_sha256")
+        if expected is not None and table_checksum(path) != expected:
+            problems.append(f"{path} is not the table its run record describes (its sha256 "
+                            f"{table_checksum(path)[:16]}..., the record's {expected[:16]}...: "
+                            "edited or replaced after the run)")
+    if problems:
+        raise ValueError("; ".join(problems) + ": it is not the recorded run's table (rerun "
+                         "the study into the store, e.g. with the command on its page, and "
+                         "commit the table with its record).")
+    stale = {name: why for name, why in stale_runs(store).items()
+             if store[name]["record"] is not None}
+    if stale:
+        raise ValueError("; ".join(
+            f"{record_path(store[name]['path'])}: the stored run is stale, {why}"
+            for name, why in stale.items()) + ". The documents would present it as that "
+            "preset: rerun the study, or set \"earlier_version\" in its record (a note "
+            "the documents print) to publish it as a run of an earlier version.")
 
 
 def store_size(data):
@@ -558,6 +621,7 @@ def render_documents(data=DATA_DIR, root="."):
     store = load_store(data)
     if not store:
         raise ValueError(f"no stored run (e.g. one_step/one_step.csv) under {data}.")
+    check_store(store)
     # Each study's page first: a table that cannot be summarized (an edited
     # value, a missing column) is then named in the error.
     pages = {}

@@ -121,7 +121,9 @@ def run_record(study, preset, params, overrides, *, started, seconds, floor_seco
         (the parameters equal the named preset's), ``overrides``, ``params``,
         ``seeds``, ``random_state``, ``machine``, ``started``, ``seconds``,
         ``workers``, ``floor_seconds``, ``floor_description``, ``cells``,
-        ``rows``, ``setting``, ``record_version``.
+        ``rows``, ``setting``, ``record_version``; after the table is
+        written the runner adds ``table_rows`` and ``table_sha256`` (the
+        rows and :func:`table_checksum` of the whole table beside it).
 
     Examples
     --------
@@ -158,6 +160,32 @@ def run_record(study, preset, params, overrides, *, started, seconds, floor_seco
         "rows": int(rows),
         "setting": setting,
     })
+
+
+def table_checksum(path):
+    """The sha256 of a stored table's CSV text (of the decompressed text for ``.csv.gz``).
+
+    The run record holds it (``table_sha256``) so that a table edited or
+    replaced after the run is told apart from the run's own; gzipping a
+    table for the store leaves it unchanged.
+
+    Examples
+    --------
+    >>> import gzip, pathlib, tempfile
+    >>> from skxor.studies._record import table_checksum
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "t.csv").write_text("d\\n1\\n")
+    >>> _ = (folder / "t.csv.gz").write_bytes(gzip.compress(b"d\\n1\\n"))
+    >>> table_checksum(folder / "t.csv") == table_checksum(folder / "t.csv.gz")
+    True
+    """
+    import gzip
+    import hashlib
+
+    data = Path(path).read_bytes()
+    if str(path).endswith(".gz"):
+        data = gzip.decompress(data)
+    return hashlib.sha256(data).hexdigest()
 
 
 def record_path(table_path):
@@ -307,8 +335,10 @@ def traced_report(study, rows, setting):
     <BLANKLINE>
     _Data: rows of `demo.csv` with setting n_test=100: 2 rows, 2 cells (1 configurations x seeds), seeds 0-1 (2)._
     """
+    from ._report import hook_result
+
     line = f"_Data: {describe_rows(rows, study.key, f'{study.name}.csv', setting)}._"
-    return annotate_tables(study.report(rows), line)
+    return annotate_tables(hook_result(study.name, "report", study.report(rows), str), line)
 
 
 def figures_line(study, names, rows, setting):

@@ -165,7 +165,8 @@ def load_study(path):
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # the user's code: any error is reported, never a traceback
+    except (Exception, SystemExit) as exc:  # the user's code: reported, never a traceback
+        # (sys.exit in the file would otherwise end skxor with no message.)
         sys.modules.pop(name, None)
         raise ValueError(f"{path} could not be imported: {type(exc).__name__}: {exc}") from exc
     _pickle_by_value(module)

@@ -110,7 +110,9 @@ def summary_table(table, by, skip=()):
     """Per ``by`` group: each boolean (or 0/1) column as a rate with its Wilson 95% interval, each number as its mean.
 
     A flag column ``c`` becomes ``c_rate``, ``c_low`` and ``c_high`` (over
-    the group's rows); another numeric column ``c_mean``; ``rows`` counts the
+    the group's rows where it is not missing) and, when some rows lack it,
+    ``c_missing`` (how many of the group's rows do: a missing flag counts
+    as neither success nor failure); another numeric column ``c_mean``; ``rows`` counts the
     group's rows. The ``by`` and ``skip`` columns, ``seed``, ``setting`` and
     the timing columns are left out.
 
@@ -144,8 +146,11 @@ def summary_table(table, by, skip=()):
     for key, group in (table.groupby(by, sort=True, dropna=False) if by else [((), table)]):
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         for column in rates:
-            rate, low, high, _ = rate_with_interval(group[column].astype(bool))
+            # Missing flags are neither successes nor failures: counted apart.
+            rate, low, high, _ = rate_with_interval(group[column].dropna())
             row.update({f"{column}_rate": rate, f"{column}_low": low, f"{column}_high": high})
+            if table[column].isna().any():
+                row[f"{column}_missing"] = int(group[column].isna().sum())
         for column in means:
             row[f"{column}_mean"] = float(group[column].mean())
         row["rows"] = int(len(group))
@@ -154,12 +159,52 @@ def summary_table(table, by, skip=()):
 
 
 def _is_flag(column):
-    """Whether a column holds booleans or only 0 and 1 (a success flag)."""
+    """Whether a column holds booleans or only 0 and 1 (a success flag), missing values aside."""
     if pd.api.types.is_bool_dtype(column):
         return True
-    if not pd.api.types.is_numeric_dtype(column) or column.isna().any():
+    present = column.dropna()
+    if len(present) == 0:
         return False
-    return len(column) > 0 and column.isin([0, 1]).all()
+    if pd.api.types.is_numeric_dtype(present):
+        return bool(present.isin([0, 1]).all())
+    # An object column of booleans with gaps (a flag that some rows lack, read from CSV).
+    return bool(present.map(lambda v: isinstance(v, (bool, np.bool_))).all())
+
+
+def hook_result(study, hook, value, expected):
+    """``value``, what the hook ``hook`` of ``study`` returned, if it is an ``expected``.
+
+    ``expected`` is a type, or ``"figures"``: a dict of names to figures
+    (objects with ``savefig``).
+
+    Raises
+    ------
+    TypeError
+        Naming the study, the hook, what it must return and what it returned.
+
+    Examples
+    --------
+    >>> from skxor.studies._report import hook_result
+    >>> hook_result("mine", "report", 3, str)
+    Traceback (most recent call last):
+    ...
+    TypeError: study 'mine': its report hook must return a str; it returned int (3).
+    """
+    if expected == "figures":
+        ok = isinstance(value, dict) and all(
+            isinstance(k, str) and callable(getattr(v, "savefig", None)) for k, v in value.items())
+        what = "a dict of names (str) to matplotlib figures"
+    else:
+        ok = isinstance(value, expected)
+        what = f"a {'pandas DataFrame' if expected is pd.DataFrame else expected.__name__}"
+    if not ok:
+        raise TypeError(f"study {study!r}: its {hook} hook must return {what}; it returned "
+                        f"{type(value).__name__} ({value!r:.60}).")
+    return value
+
+
+def _summary_of(study, table):
+    return hook_result(study.name, "summary", study.summary(table), pd.DataFrame)
 
 
 def study_section(study, table):
@@ -200,7 +245,7 @@ def study_section(study, table):
         study.name, study.description, run_text(table, study),
         f"Per {', '.join(per) or 'run'} (rates: Wilson 95% intervals over the rows, "
         "the seeds; other columns: means):",
-        markdown_table(interval_table(study.summary(table))),
+        markdown_table(interval_table(_summary_of(study, table))),
     )
 
 

@@ -54,9 +54,11 @@ from ._record import (
     figures_line,
     record_path,
     run_record,
+    table_checksum,
     traced_report,
 )
 from ._registry import STUDIES, get_study
+from ._report import hook_result
 from ._study import Study
 from ._sweep import atomic_write as _atomic_write
 from ._sweep import atomic_write_text as _atomic_write_text
@@ -479,6 +481,13 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
             scheduler=scheduler,
         )
     seconds = time.perf_counter() - start
+    df = hook_result(study.name, "compute", df, pd.DataFrame)
+    missing = [k for k in study.key if k not in df]
+    if missing:
+        raise ValueError(
+            f"study {study.name!r}: its key names column(s) {missing} that its table does not "
+            f"have (its columns: {list(df.columns)}); the computed cells are checkpointed "
+            "in the output folder and reused once the key is fixed.")
     floor, floor_description = study_floor(df)
     if floor is None and cells_floor["seconds"] > 0:
         # The study set no floor itself: its cells' floor_work, summed.
@@ -512,6 +521,10 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
             # A report from an older skxor, without stored sections: keep it.
             set_aside(out / "report.md", "was written without per-study sections")
         setting = run_setting(study, params)
+        if SETTING_COLUMN in df:
+            raise ValueError(
+                f"study {study.name!r}: its table has a column {SETTING_COLUMN!r}, the name "
+                "of the column the runner writes (the run's setting); rename that result.")
         stored = df.copy()
         stored[SETTING_COLUMN] = setting
         if csv.exists():
@@ -519,18 +532,21 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         table, replaced = merge_tables(csv, stored, (*study.key, SETTING_COLUMN))
         _atomic_write_text(csv, table.to_csv(index=False))
         parts = split_settings(table, setting)
-        figures = study.figures(parts[0][1])
+        figures = hook_result(study.name, "figures", study.figures(parts[0][1]), "figures")
         for fig_name, fig in figures.items():
             _atomic_write(
                 out / f"{study.name}_{fig_name}.png",
                 lambda fh, fig=fig: fig.savefig(fh, format="png", dpi=110), mode="wb",
             )
-        # The run record beside the table, and which rows the figures show.
-        add_record(record_path(csv), run_record(
+        # The run record beside the table (with the table's rows and checksum, which
+        # skxor publish checks), and which rows the figures show.
+        record = run_record(
             study, preset, params, overrides, started=started, seconds=seconds,
             floor_seconds=floor, floor_description=floor_description, workers=workers,
             cells={"computed": computed, "loaded": loaded}, rows=len(df), setting=setting,
-        ), _atomic_write_text)
+        )
+        record.update(table_rows=len(table), table_sha256=table_checksum(csv))
+        add_record(record_path(csv), record, _atomic_write_text)
         drawn = figures_line(study, [f"{study.name}_{n}.png" for n in figures], *parts[0][::-1])
         merged = "" if len(table) == len(df) else (
             f" ({len(df)} from the latest run, {len(table) - len(df)} kept from earlier runs"

@@ -31,17 +31,18 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import numpy as np
+import pandas as pd
 from sklearn.model_selection import ParameterGrid
-from sklearn.utils._param_validation import (
+
+from .._utils._sklearn_compat import (
     InvalidParameterError,
     make_constraint,
     validate_parameter_constraints,
 )
-
 from .._utils._docstrings import fill_doc
 from ._claims import Claim
 from ._parameters import Grid
-from ._report import study_section, summary_table
+from ._report import hook_result, study_section, summary_table
 
 __all__ = ["Study"]
 
@@ -251,7 +252,12 @@ class Study:
         if self.compute is not None and self.tabulate is not None:
             raise ValueError(
                 f"study {self.name!r}: give either compute (a study of its own sweeps) or "
-                "tabulate (for the default sweep), not both: compute ignores it.")
+                "cells/tabulate (for the default sweep), not both: compute ignores them.")
+        if "setting" in self.parameters:
+            raise ValueError(
+                f"study {self.name!r}: a parameter 'setting' clashes with the 'setting' "
+                "column the runner writes into the stored table (the run's setting); "
+                "rename the parameter.")
         if "seed" in self.parameters and "seeds" in self.parameters:
             raise ValueError(
                 f"study {self.name!r}: a parameter 'seed' clashes with the 'seed' of each "
@@ -408,6 +414,30 @@ class Study:
                 lists[name] = [value]
         return [dict(cell) for cell in ParameterGrid(lists)]
 
+    def count_cells(self, params):
+        """The number of cells a run of ``params`` computes, without building them.
+
+        The product of the grid axes' lengths and ``seeds`` for the default
+        cells (``seeds=100000000`` answers at once); a ``cells`` hook's list
+        is built and counted.
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> study = get_study("sample_complexity")
+        >>> params = study.params("quick", {"d": [16], "seeds": 10**8})
+        >>> study.count_cells(params)
+        200000000
+        """
+        if self.cells is not None:
+            return len(hook_result(self.name, "cells", self.cells(params), list))
+        count = 1
+        for name in self.grid_axes():
+            count *= len(params[name])
+        if "seeds" in params and "seed" not in params:
+            count *= int(params["seeds"])
+        return count
+
     def sweep(self, params, *, checkpoint_dir=None, n_jobs=None, progress=False,
               scheduler=None):
         """The default ``compute``: ``cells`` through :func:`run_sweep`, then ``tabulate``.
@@ -424,13 +454,14 @@ class Study:
         """
         from ._sweep import run_sweep
 
-        cells = self.cells(params) if self.cells is not None else self.grid_cells(params)
+        cells = (hook_result(self.name, "cells", self.cells(params), list)
+                 if self.cells is not None else self.grid_cells(params))
         table = run_sweep(
             self.cell, cells, study=self.name, checkpoint_dir=checkpoint_dir, n_jobs=n_jobs,
             progress=progress, scheduler=scheduler,
         )
         if self.tabulate is not None:
-            table = self.tabulate(table, params)
+            table = hook_result(self.name, "tabulate", self.tabulate(table, params), pd.DataFrame)
         return self.stamp(table, params)
 
     def stamp(self, table, params, floor_description=None):

@@ -33,6 +33,7 @@ from pathlib import Path
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
+from .._utils._files import new_file_mode
 from ._floor import add_floor, add_loaded, cell_floor
 
 FORMAT_VERSION = 2
@@ -144,6 +145,7 @@ def atomic_write(path, write, mode="w"):
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(fd, new_file_mode())  # mkstemp's 0600 would make results private
         with os.fdopen(fd, mode) as fh:
             write(fh)
             fh.flush()
@@ -203,12 +205,28 @@ def _read_payload(path, ident, stacklevel=3):
     return payload
 
 
+def _same(a, b):
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # e.g. an array: not one value
+        return False
+
+
 def _run_cell(cell_fn, params):
     result = cell_fn(**params)
     if not isinstance(result, dict):
         raise TypeError(
             f"{cell_fn.__qualname__} must return a dict of results; got {type(result).__name__}."
         )
+    # A result named like a parameter, with another value, would overwrite it in the
+    # table (and the table's key with it, so that the next run merges distinct cells
+    # into one); one repeating its parameter's value changes nothing.
+    clash = sorted(k for k in set(result) & set(params) if not _same(result[k], params[k]))
+    if clash:
+        raise ValueError(
+            f"{cell_fn.__qualname__} returned result(s) named like its parameter(s) {clash}, "
+            "with other values: they would replace the parameter column(s) in the table; "
+            "rename the result(s).")
     return result
 
 

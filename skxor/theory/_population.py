@@ -39,8 +39,8 @@ from numbers import Real
 
 import numpy as np
 import torch
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from .._utils._sklearn_compat import Interval, StrOptions, validate_params
 from .._utils._support import check_support
 from .._utils._validation import check_dtype, check_positive_finite
 from ..nn import attention_constraint, attention_weights, get_attention

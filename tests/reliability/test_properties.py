@@ -107,7 +107,8 @@ def test_make_sparse_parity_arguments(args, seed, reliability_cases):
         if (len(support) != k or len(set(support)) != len(support)
                 or any(s < 0 or s >= d for s in support) or not support):
             problems.add("bad parameter")
-    words = ["n_samples", "n_features", "k=", "k ", "noise", "encoding", "support", "larger than"]
+    words = ["n_samples", "n_features", "k=", "k ", "'k' parameter", "noise", "encoding",
+             "support", "larger than"]
     try:
         X, y, S = call()
     except (ValueError, TypeError) as exc:

@@ -176,3 +176,79 @@ def test_version_prints_the_package_version(capsys):
         main(["--version"])
     assert info.value.code == 0
     assert capsys.readouterr().out == f"skxor {__version__}\n"
+
+
+# Runs the command line in a fresh interpreter and reports, after it, which of
+# the heavy packages it imported (its exit status is kept).
+_FRESH = """
+import sys
+from skxor.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+print("@@", sorted(m for m in ("torch", "sklearn", "pandas", "skxor.studies")
+                   if m in sys.modules), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("argv, code", [
+    # (``demo --help`` lists the registered attention types, and so imports the models.)
+    (["--version"], 0), (["--help"], 0), (["publish", "--help"], 0), (["list", "--help"], 0),
+    (["run", "one_step", "--set", "d100"], USAGE_ERROR), (["lst"], USAGE_ERROR),
+    (["run", "one_step", "--n-jobs", "0"], USAGE_ERROR), (["demo", "--d", "abc"], USAGE_ERROR),
+])
+def test_answers_that_need_no_model_import_no_torch(argv, code):
+    # The command line's quick answers must not wait for torch (seconds on a
+    # loaded machine) nor scikit-learn: only what the command uses is imported.
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", _FRESH, *argv], capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == code, result.stderr
+    assert result.stderr.splitlines()[-1] == "@@ []"
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["run", "one_step", "--set", "d100"],
+     "skxor: error: argument --set: expected [STUDY.]PARAM=VALUE, for example d=100,1000; "
+     "got 'd100' (see 'skxor run --help')"),
+    (["lst"], "skxor: error: argument COMMAND: invalid choice: 'lst' (choose from 'demo', "
+              "'list', 'run', 'reproduce', 'headline', 'publish') (see 'skxor --help')"),
+    (["run"], "skxor: error: the following arguments are required: STUDY "
+              "(see 'skxor run --help')"),
+    (["demo", "--attention", "relu"], "skxor: error: argument --attention: invalid choice: "
+     "'relu' (choose from 'softmax', 'linear', 'erf') (see 'skxor demo --help')"),
+])
+def test_every_argument_error_is_one_line(argv, line, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == USAGE_ERROR
+    assert capsys.readouterr().err == line + "\n"
+
+
+@pytest.mark.parametrize("argv, suggestion", [
+    (["run", "one_stp"], "did you mean 'one_step'?"),
+    (["run", "sample_complexty", "one_step"], "did you mean 'sample_complexity'?"),
+    (["run", "one_step", "--preset", "quik"], "did you mean 'quick'?"),
+])
+def test_a_mistyped_study_or_preset_gets_a_suggestion(argv, suggestion, tmp_path, capsys):
+    assert main([*argv, "--out", str(tmp_path / "out")]) == USAGE_ERROR
+    err = capsys.readouterr().err
+    assert err.startswith("skxor: error: argument ") and err.count("\n") == 1
+    assert err.rstrip().endswith(suggestion)
+
+
+def test_no_suggestion_for_a_name_like_no_study(tmp_path, capsys):
+    assert main(["run", "zzzz", "--out", str(tmp_path)]) == USAGE_ERROR
+    assert "did you mean" not in capsys.readouterr().err
+
+
+def test_publish_outside_the_repository_points_to_root(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["publish", "--check"]) == USAGE_ERROR
+    err = capsys.readouterr().err
+    assert err.startswith("skxor: error: no stored run") and err.count("\n") == 1
+    assert f"{tmp_path} is not the repository root" in err and "--root DIR" in err

@@ -269,9 +269,18 @@ def test_values_to_f(values, convention, f):
         (lambda: values_to_f([0, 1], "2f-1"), ValueError, r"-1/\+1 values .*\[0\]"),
         (lambda: values_to_f([-1, 1], "f"), ValueError, r"0/1 .*\[-1\]"),
         (lambda: values_to_f([True], "pm1"), ValueError, "bools"),
-        (lambda: values_to_f([0, 1], "odd"), ValueError, "values must be one of"),
-        (lambda: TruthTable([0, 1], bit_order="big"), ValueError, "bit_order"),
-        (lambda: encoded_strings_to_bits([[0, 1]], "spins"), ValueError, "input_encoding"),
+        # Option names: scikit-learn's message, naming the parameter and its choices.
+        (lambda: values_to_f([0, 1], "odd"), ValueError,
+         r"(?=.*'1-2f')(?=.*'pm1')The 'convention' parameter of values_to_f must be a str "
+         r"among \{[^}]*\}\. Got 'odd' instead\."),
+        (lambda: TruthTable([0, 1], bit_order="big"), ValueError,
+         r"(?=.*'lsb')(?=.*'msb')The 'bit_order' parameter of TruthTable must be a str among"),
+        (lambda: TruthTable([0, 1], values="odd"), ValueError,
+         "The 'values' parameter of TruthTable must be"),
+        (lambda: TruthTable.from_predictions([[0], [1]], [0, 1], values=1), ValueError,
+         r"The 'values' parameter of TruthTable\.from_predictions must be .* Got 1 instead"),
+        (lambda: encoded_strings_to_bits([[0, 1]], "spins"), ValueError,
+         "The 'input_encoding' parameter of encoded_strings_to_bits must be a str among"),
         (lambda: encoded_strings_to_bits([[0, 1]], "2b-1"), ValueError, "X"),
         (
             lambda: TruthTable.from_predictions([[0], [0]], [0, 1]),
@@ -289,14 +298,16 @@ def test_conversion_errors_name_the_problem(call, error, match):
 
 @pytest.mark.parametrize("labels", ["pm", "01", None, 1])
 def test_make_sparse_parity_rejects_unknown_labels(labels):
-    with pytest.raises(ValueError, match="labels must be one of"):
+    with pytest.raises(ValueError, match="The 'labels' parameter of make_sparse_parity must be "
+                                         "a str among"):
         make_sparse_parity(5, 4, labels=labels)
 
 
 # -- the docs page's round trips run -------------------------------------------------
 
 
-@pytest.mark.parametrize("page", ["coming_from_other_code.rst", "profiling_models.rst"])
+@pytest.mark.parametrize("page", ["coming_from_other_code.rst", "profiling_models.rst",
+                                  "user_guide.rst"])
 def test_docs_page_examples_run(page):
     import doctest
     from pathlib import Path

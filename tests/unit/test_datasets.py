@@ -84,7 +84,8 @@ def test_wrong_types_raise_type_error(kwargs):
 
 @pytest.mark.parametrize("noise", [0.1 + 0j, np.complex128(0.1), 0j, True, np.bool_(False)])
 def test_noise_must_be_a_real_number(noise):
-    with pytest.raises(TypeError, match="noise must be a real number"):
+    with pytest.raises(TypeError, match=r"The 'noise' parameter of make_sparse_parity must be "
+                                        r"a float in the range \[0\.0, 0\.5\)"):
         make_sparse_parity(5, 3, noise=noise)
 
 

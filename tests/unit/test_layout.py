@@ -3,6 +3,8 @@
 import ast
 from pathlib import Path
 
+import pytest
+
 import skxor
 
 ROOT = Path(skxor.__file__).parent
@@ -134,3 +136,29 @@ def public_definitions_without_examples():
 
 def test_every_public_definition_has_a_doctested_example():
     assert public_definitions_without_examples() == []
+
+
+def test_the_package_root_exports_every_estimator_lazily():
+    # skxor's names are imported on first use (skxor._utils._lazy); the root's
+    # list must still hold every name of skxor.estimators, each the same object.
+    import subprocess
+    import sys
+
+    import skxor
+    import skxor.estimators
+    from skxor import sensitivity
+
+    assert set(skxor.__all__) == {*skxor.estimators.__all__, "SensitivityProfiler",
+                                  "__version__"}
+    for name in skxor.estimators.__all__:
+        assert getattr(skxor, name) is getattr(skxor.estimators, name)
+    assert skxor.SensitivityProfiler is sensitivity.SensitivityProfiler
+    assert set(skxor.__all__) <= set(dir(skxor))
+    with pytest.raises(AttributeError, match="has no attribute 'nope'"):
+        skxor.nope
+    # A fresh `import skxor` imports no torch until an estimator is asked for.
+    code = ("import sys, skxor; a = 'torch' in sys.modules; skxor.SparseXORTransformer; "
+            "print(a, 'torch' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=300)
+    assert result.stdout.split() == ["False", "True"], result.stderr

@@ -38,6 +38,14 @@ def _one_study_repository(tmp_path, study):
     return next((tmp_path / DATA_DIR / study).glob(f"{study}.csv*"))
 
 
+def _drop_checksum(table):
+    """Remove the table checksum from the run record beside ``table``."""
+    path = table.parent / f"{table.name.split('.')[0]}.run.json"
+    data = json.loads(path.read_text())
+    del data["runs"][-1]["table_sha256"]
+    path.write_text(json.dumps(data))
+
+
 def test_the_store_reads_each_column_with_one_type():
     # Old load_store: pandas' chunked type inference warned on the stored
     # k_sparse table (a flag column text in one chunk, booleans in another).
@@ -71,6 +79,9 @@ def test_an_edited_stored_row_makes_the_documents_differ(tmp_path):
     row = table.index[table["function"] == "random function"][0]
     table.loc[row, "with_zero"] += 1  # one row of the random-function control
     table.to_csv(path, index=False)
+    # An edited table is refused (test_publish_integrity); without the record's checksum
+    # (a record written before it) its numbers are recomputed.
+    _drop_checksum(path)
     assert main(["publish", "--root", str(tmp_path), "--check"]) == 1
     differences = publish(DATA_DIR, tmp_path)
     assert {p.name for p in differences} == {"README.md", "measured.rst", "claims.rst",
@@ -89,6 +100,9 @@ def test_any_edited_stored_value_changes_the_measured_page(tmp_path):
     lines = path.read_text().splitlines(True)
     lines[1] = lines[1].replace(",", ", ", 1)  # the same numbers, other bytes
     path.write_text("".join(lines))
+    with pytest.raises(ValueError, match="is not the table its run record describes"):
+        publish(DATA_DIR, tmp_path)
+    _drop_checksum(path)  # without it the page still shows the changed checksum
     assert tmp_path / "docs/results/measured.rst" in publish(DATA_DIR, tmp_path)
 
 
@@ -234,6 +248,7 @@ def test_publish_refuses_a_record_it_cannot_use_without_a_traceback(tmp_path, ca
 def test_publish_names_a_stored_table_it_cannot_summarize(tmp_path, capsys, edit):
     table = _one_study_repository(tmp_path, "training_sensitivity")
     edit(pd.read_csv(table)).to_csv(table, index=False)
+    _drop_checksum(table)  # else refused first as not the recorded run's table
     assert main(["publish", "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("skxor: error: ") and "Traceback" not in err
@@ -300,6 +315,7 @@ def test_an_edited_stored_row_changes_its_study_page(tmp_path):
     assert len(rows)
     table.loc[rows[0], "success"] = True
     table.to_csv(path, index=False)
+    _drop_checksum(path)  # else refused as not the recorded run's table
     differences = publish(DATA_DIR, tmp_path)
     assert page in differences
     publish(DATA_DIR, tmp_path, write=True)

@@ -63,8 +63,8 @@ the headline bullet.
 from numbers import Integral, Real
 
 import pandas as pd
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from ..._utils._sklearn_compat import Interval, StrOptions
 from .._common import columns_first, expand_grid
 from .._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
 from .._study import Study

@@ -39,6 +39,6 @@ def headline(df):
         f"{seeds} seeds, "
         f"d = {values_text(int(d) for d in data['d'])}, "
         f"m = {values_text(int(m) for m in data['m'])}; "
-        "success certified >= 99% accuracy, in runs = seeds x d x m; 95% Wilson "
-        "intervals with the seeds as the independent units): " + "; ".join(parts) + "."
+        "success certified >= 99% accuracy, in runs = seeds x d x m; 95% intervals with "
+        "the seeds as the independent units, beta-binomial profile likelihood): " + "; ".join(parts) + "."
     )

@@ -2,7 +2,12 @@
 
 import pandas as pd
 
-from .._stats import bootstrap_loglog_slope, clustered_rate_interval, rate_with_interval
+from .._stats import (
+    bootstrap_loglog_slope,
+    clustered_rate_interval,
+    flag_columns,
+    rate_with_interval,
+)
 
 def _steps(df):
     part = df[df["part"] == "steps"].copy()
@@ -11,9 +16,7 @@ def _steps(df):
                     else "antisymmetric")
     for column in ("k", "d", "m", "n", "n_steps", "seed"):
         part[column] = part[column].astype(int)
-    for column in ("success", "specialised", "limit_on_support", "limit_distinct"):
-        part[column] = part[column].astype(bool)
-    return part
+    return flag_columns(part, ("success", "specialised", "limit_on_support", "limit_distinct"))
 
 
 def _v1(df):
@@ -21,9 +24,7 @@ def _v1(df):
     for column in ("k", "d", "n", "seed", "m", "n_steps", "epochs", "iterations",
                    "n_parameters"):
         part[column] = part[column].astype(int)
-    part["success"] = part["success"].astype(bool)
-    part["specialised"] = part["specialised"].astype(bool)
-    return part
+    return flag_columns(part, ("success", "specialised"))
 
 
 def _rate(flags, name):

@@ -32,8 +32,8 @@ def headline(df):
     **Gradient steps, softmax vs linear vs erf, each at its best step length** (exact
     population steps, 4 seeds, d = 100, m = 16; T normalised steps, step lengths 100
     tried, each attention's best chosen on these runs; success = test accuracy >= 0.99,
-    in runs = seeds x d x m; 95% Wilson intervals with the seeds as the independent
-    units): T = 1: softmax (steps of 100) 3/4 = 0.75 [0.30, 0.95].
+    in runs = seeds x d x m; 95% intervals with the seeds as the independent units,
+    beta-binomial profile likelihood): T = 1: softmax (steps of 100) 3/4 = 0.75 [0.09, 1.00].
     """
     title = (f"**Gradient steps, {' vs '.join(attention_names())}, each at its best step "
              "length**")
@@ -57,7 +57,7 @@ def headline(df):
         f"{title} ({kind}, {seeds} seeds, d = {values_text(int(d) for d in data['d'])}, "
         f"m = {values_text(int(m) for m in data['m'])}; T normalised steps, step lengths "
         f"{lengths or 'not recorded'} tried, each attention's best chosen on these runs; "
-        "success = test accuracy >= 0.99, in runs = seeds x d x m; 95% Wilson intervals "
-        "with the seeds as the independent units): "
+        "success = test accuracy >= 0.99, in runs = seeds x d x m; 95% intervals with the "
+        "seeds as the independent units, beta-binomial profile likelihood): "
         + "; ".join(parts) + "."
     )

@@ -78,8 +78,8 @@ def report_one_step(df):
         "after the steps; specialised = the two heads' most-attended positions are the "
         "two support bits. A run is one seed at one d and m; the three attention types, "
         "every step length and every T share each run's keys, initial queries and support "
-        "(paired). Rates in [brackets]: Wilson 95% intervals; pooled over d and m, with "
-        "the seeds as the independent units. "
+        "(paired). Rates in [brackets]: Wilson 95% intervals; pooled over d and m, 95% "
+        "intervals with the seeds as the independent units. "
         + POOLED_OVER_D_CAVEAT,
         "",
         "Every step length, pooled over d and m (`best`: the step length with the most "

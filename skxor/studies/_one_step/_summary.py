@@ -3,7 +3,7 @@
 import pandas as pd
 
 from .._report import preset_text, values_text
-from .._stats import clustered_rate_interval, rate_with_interval
+from .._stats import clustered_rate_interval, flag_columns, rate_with_interval
 
 
 def _rate_columns(flags, name):
@@ -33,9 +33,7 @@ def checked(df):
         df["n_steps"] = 1
     df["n_steps"] = df["n_steps"].fillna(1).astype(int)
     df["n"] = df["n"].astype(int)
-    for column in ("success", "specialised"):
-        df[column] = df[column].astype(bool)
-    return df
+    return flag_columns(df, ("success", "specialised"))
 
 
 def summarize_one_step(df):

@@ -2,8 +2,8 @@
 
 from numbers import Integral, Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from ..._utils._sklearn_compat import Interval, StrOptions
 from ...estimators import FFNNParityBaseline
 from .._parameters import AT_LEAST_TWO, POSITIVE, SEEDS, Grid, estimator_parameters
 from ._cells import MODELS

@@ -10,8 +10,8 @@ from numbers import Real
 import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, validate_parameter_constraints
 
+from ..._utils._sklearn_compat import Interval, validate_parameter_constraints
 from .._stats import MIN_BOOTSTRAP_GROUPS, check_n_boot, format_interval, wilson_interval
 from .._study import merge_preset
 from ._cells import DISPLAY_NAMES, MODELS, SAMPLE_MODELS, SIZE_NAMES, _normalised

@@ -19,8 +19,8 @@ their own experiments found far fewer samples than the bound to suffice.
 
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from ..._utils._sklearn_compat import Interval, StrOptions
 from .._floor import TIME_COLUMNS
 from .._parameters import AT_LEAST_TWO, POSITIVE, Grid
 from .._study import Study

@@ -2,8 +2,8 @@
 
 from numbers import Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from ..._utils._sklearn_compat import Interval, StrOptions
 from ...boolean import NAMED_FUNCTIONS
 from ...estimators import BooleanTransformerClassifier
 from .._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters

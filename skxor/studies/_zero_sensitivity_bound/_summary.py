@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from .._networks import eps_agreement
-from .._stats import clopper_pearson_interval, format_count, wilson_interval
+from .._stats import clopper_pearson_interval, flag_columns, format_count, wilson_interval
 
 
 def bound_exponent(d_model, n_layers):
@@ -83,6 +83,7 @@ def summarize_bound(df):
     0       4      -1.5     True         3            1        1.0          1.0
     1       8      -1.5     True         3            0        1.0          1.0
     """
+    df = flag_columns(df, ("constant", "has_zero"))
     rows = []
     log2 = math.log10(2.0)
     for key, g in df.groupby(_CONFIG, sort=True):

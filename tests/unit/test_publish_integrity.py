@@ -1,0 +1,112 @@
+"""skxor publish refuses a store it cannot vouch for, naming the file (issue 34, items 5 and 8).
+
+A table cut or edited after its run, a run record whose rows were edited, a
+run whose preset changed in code since, a table missing a column and a
+truncated ``.csv.gz``: one ``skxor: error:`` line naming the file, exit
+status 2, and no document rewritten.
+"""
+
+import gzip
+import json
+
+import pandas as pd
+import pytest
+
+from skxor.cli import main
+from skxor.studies import get_study
+from skxor.studies._publish import load_store
+from skxor.studies._record import table_checksum
+
+from test_publish import DATA_DIR, ROOT, _drop_checksum, _one_study_repository
+
+
+def _record(table):
+    return table.parent / f"{table.name.split('.')[0]}.run.json"
+
+
+def _publish(tmp_path, capsys, *mode):
+    readme = (tmp_path / "README.md").read_text()
+    code = main(["publish", "--root", str(tmp_path), *mode])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert (tmp_path / "README.md").read_text() == readme  # nothing rewritten
+    return code, err
+
+
+def test_every_stored_record_holds_its_tables_rows_and_checksum():
+    for name, entry in load_store(ROOT / DATA_DIR).items():
+        record = entry["record"]
+        assert record["table_rows"] == len(entry["table"]), name
+        assert record["table_sha256"] == table_checksum(entry["path"]), name
+
+
+@pytest.mark.parametrize("mode", [["--write"], ["--check"]])
+def test_a_table_cut_after_its_run_is_refused(tmp_path, capsys, mode):
+    # Before: --write returned 0 and presented half the rows as the recorded run.
+    table = _one_study_repository(tmp_path, "sample_complexity")
+    rows = pd.read_csv(table)
+    rows.head(len(rows) // 2).to_csv(table, index=False)
+    code, err = _publish(tmp_path, capsys, *mode)
+    assert code == 2
+    assert f"sample_complexity.csv holds {len(rows) // 2} rows, its run record says " \
+           f"{len(rows)}" in err
+
+
+def test_a_value_edited_within_range_is_refused(tmp_path, capsys):
+    table = _one_study_repository(tmp_path, "sample_complexity")
+    rows = pd.read_csv(table)
+    rows.loc[3, "accuracy"] = 0.5 if rows.loc[3, "accuracy"] != 0.5 else 0.6
+    rows.to_csv(table, index=False)
+    code, err = _publish(tmp_path, capsys, "--write")
+    assert code == 2
+    assert "sample_complexity.csv is not the table its run record describes" in err
+
+
+def test_rows_edited_in_a_run_record_are_caught(tmp_path, capsys):
+    # Before: rows edited to 1 in the record passed --check.
+    table = _one_study_repository(tmp_path, "training_sensitivity")
+    path = _record(table)
+    data = json.loads(path.read_text())
+    data["runs"][-1]["table_rows"] = data["runs"][-1]["rows"] = 1
+    path.write_text(json.dumps(data))
+    code, err = _publish(tmp_path, capsys, "--check")
+    assert code == 2 and "its run record says 1" in err
+
+
+def test_a_stale_preset_is_named(tmp_path, capsys, monkeypatch):
+    # Before: --check failed only on a dry-run estimate line, and --write made it
+    # pass while the documents still called the old run by the preset's name.
+    _one_study_repository(tmp_path, "training_sensitivity")
+    study = get_study("training_sensitivity")
+    record = json.loads(_record(next((tmp_path / DATA_DIR / "training_sensitivity").glob(
+        "*.csv*"))).read_text())["runs"][-1]
+    monkeypatch.setitem(study.presets[record["preset"]], "seeds", record["params"]["seeds"] + 1)
+    for mode in (["--write"], ["--check"]):
+        code, err = _publish(tmp_path, capsys, *mode)
+        assert code == 2
+        assert "training_sensitivity.run.json: the stored run is stale" in err
+        assert "['seeds']" in err and "earlier_version" in err
+
+
+def test_a_table_missing_a_column_is_named(tmp_path, capsys):
+    # Before: AttributeError: 'Pandas' object has no attribute 'size_counts'.
+    table = _one_study_repository(tmp_path, "parameter_scaling")
+    pd.read_csv(table).drop(columns="size_counts").to_csv(table, index=False)
+    code, err = _publish(tmp_path, capsys)
+    assert code == 2 and "parameter_scaling.csv is not the table its run record" in err
+    _drop_checksum(table)  # a record without a checksum: the summary names the file
+    code, err = _publish(tmp_path, capsys)
+    assert code == 2
+    assert "parameter_scaling.csv cannot be summarised as a parameter_scaling table" in err
+    assert "size_counts" in err
+
+
+def test_a_truncated_gzipped_table_is_named(tmp_path, capsys):
+    # Before: EOFError, with a traceback.
+    table = _one_study_repository(tmp_path, "zero_sensitivity_bound")
+    assert table.name.endswith(".csv.gz")
+    data = table.read_bytes()
+    assert len(gzip.decompress(data)) > 0
+    table.write_bytes(data[: len(data) // 2])
+    code, err = _publish(tmp_path, capsys)
+    assert code == 2 and "zero_sensitivity_bound.csv.gz cannot be read as a table" in err
