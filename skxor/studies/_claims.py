@@ -105,7 +105,9 @@ class Claim:
     ...               strength="with high probability")
     >>> import pandas as pd
     >>> claim.rule(pd.DataFrame({"ok": [True] * 29 + [False], "seed": range(30)}))
-    {'units': '30 seeds', 'value': 'all: 29/30 runs = 0.97 [0.83, 0.99] (reproduced)', 'verdict': 'reproduced'}
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'units': '30 seeds', 'value': 'all: 29/30 runs = 0.97 [0.85, 1.00] (reproduced)',
+     'judged': 'all: 29/30 runs = 0.97 [0.85, 1.00] (reproduced)', 'verdict': 'reproduced'}
     """
 
     id: str

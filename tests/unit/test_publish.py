@@ -181,24 +181,30 @@ def test_the_claims_table_has_a_row_per_claim(claims):
 
 def test_claim_numbers_are_recomputed_from_the_stored_rows(store, claims):
     by_id = claims.set_index("id")
-    # K2: the random-function control, straight from its rows.
+    # K2: the random-function control per N, straight from its rows.
     table = store["random_init_sensitivity"]["table"]
     control = table[table["function"] == "random function"]
-    k, n = int(control["with_zero"].sum()), int(control["n_functions"].sum())
-    low, high = wilson_interval(k, n)
-    assert f"{k}/{n} functions = {k / n:.2f} [{low:.2f}, {high:.2f}]" in by_id.loc["K2", "value"]
-    # H1: softmax, one population step, the step length with the most successes.
+    for r in control.itertuples():
+        k, n = int(r.with_zero), int(r.n_functions)
+        assert f"N = {int(r.n_bits)}: {k}/{n} = {k / n:.3f}" in by_id.loc["K2", "value"]
+    # H1: softmax, one population step, m >= 64, per d on the seeds after the 5 held out,
+    # at the step length with the most successes on those 5.
     steps = store["one_step"]["table"]
-    one = steps[(steps["attention"] == "softmax") & (steps["n_steps"] == 1) & (steps["n"] == 0)]
-    per_length = one.groupby("step_length")["success"].agg(["sum", "count"])
-    best = per_length["sum"].max()
-    assert f"{int(best)}/{int(per_length['count'].iloc[0])} runs" in by_id.loc["H1", "value"]
-    # K1: non-constant random networks with a zero-sensitivity string, at the smallest eps.
+    one = steps[(steps["attention"] == "softmax") & (steps["n_steps"] == 1) & (steps["n"] == 0)
+                & (steps["m"] >= 64)]
+    held = one[one["seed"] < 5].groupby("step_length")["success"].sum()
+    step = held[held == held.max()].index.min()
+    rest = one[(one["seed"] >= 5) & (one["step_length"] == step)]
+    for d, g in rest.groupby("d"):
+        assert f"d = {d}: {int(g['success'].sum())}/{len(g)} runs over 25 seeds" \
+            in by_id.loc["H1", "value"]
+    # K1: non-constant random networks with a zero-sensitivity string, per N.
     nets = table[table["function"] == "transformer"]
     nets = nets[nets["layer_norm_eps"] == nets["layer_norm_eps"].min()]
-    varied = nets[~nets["constant"].astype(bool)]
-    assert (f"{int(varied['has_zero'].astype(bool).sum())}/{len(varied)} non-constant networks"
-            in by_id.loc["K1", "value"])
+    varied = nets[nets["constant"].astype(str) != "True"]
+    for n_bits, g in varied.groupby("n_bits"):
+        k = int((g["has_zero"].astype(str) == "True").sum())
+        assert f"N = {n_bits}: {k}/{len(g)} non-constant networks" in by_id.loc["K1", "value"]
 
 
 def test_the_claims_intervals_are_those_of_the_study_pages(claims):
@@ -208,12 +214,12 @@ def test_the_claims_intervals_are_those_of_the_study_pages(claims):
     intervals = re.compile(r"\d+\.\d+ \[\d+\.\d+, \d+\.\d+\]")
     by_id = claims.set_index("id")
     checked = 0
-    for claim_id in ("H1", "H2", "H3", "H5"):
+    for claim_id in ("H3", "H5"):
         page = (FRAGMENTS / f"{by_id.loc[claim_id, 'study']}.md").read_text()
         for text in intervals.findall(by_id.loc[claim_id, "value"]):
             assert text in page, (claim_id, text)
             checked += 1
-    assert checked >= 6
+    assert checked >= 2
 
 
 def test_the_documents_name_the_stored_preset(store):
@@ -399,7 +405,7 @@ def test_a_claim_missing_one_side_is_not_tested(store):
 
 @pytest.mark.parametrize("study, keep, untested", [
     ("one_step", lambda t: t["attention"] != "softmax", {"H1", "H4"}),
-    ("k_sparse", lambda t: t["part"] != "steps", {"H6"}),
+    ("k_sparse", lambda t: t["part"] != "v1", {"H6"}),  # H6 is judged on v1's model
     ("random_init_sensitivity", lambda t: t["function"] != "transformer", {"K1", "K4"}),
     ("random_init_sensitivity", lambda t: t["function"] != "random function", {"K2"}),
     ("zero_sensitivity_bound", lambda t: t["constant"].astype(bool), {"K5"}),
