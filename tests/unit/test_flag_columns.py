@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skxor.studies import summarise_bound, summarise_one_step
-from skxor.studies._k_sparse._summary import pooled_success, summarise_k_sparse
+from skxor.studies import summarize_bound, summarize_one_step
+from skxor.studies._k_sparse._summary import pooled_success, summarize_k_sparse
 from skxor.studies._one_step._summary import best_steps
-from skxor.studies._random_init._summary import summarise_random_init
+from skxor.studies._random_init._summary import summarize_random_init
 from skxor.studies._report import summary_table
 from skxor.studies._stats import as_flags, clustered_rate_interval, rate_with_interval
 from skxor._utils._files import read_table
@@ -51,16 +51,16 @@ def tables():
 
 #: (summary, table, a flag column it reads)
 SUMMARIES = [
-    (summarise_one_step, "one_step", "success"),
-    (summarise_one_step, "one_step", "specialised"),
+    (summarize_one_step, "one_step", "success"),
+    (summarize_one_step, "one_step", "specialised"),
     (best_steps, "one_step", "success"),
-    (summarise_k_sparse, "k_sparse", "success"),
+    (summarize_k_sparse, "k_sparse", "success"),
     (pooled_success, "k_sparse", "success"),
-    (summarise_k_sparse, "k_sparse", "limit_distinct"),
-    (summarise_bound, "zero_sensitivity_bound", "has_zero"),
-    (summarise_bound, "zero_sensitivity_bound", "constant"),
-    (summarise_random_init, "random_init_sensitivity", "has_zero"),
-    (summarise_random_init, "random_init_sensitivity", "constant"),
+    (summarize_k_sparse, "k_sparse", "limit_distinct"),
+    (summarize_bound, "zero_sensitivity_bound", "has_zero"),
+    (summarize_bound, "zero_sensitivity_bound", "constant"),
+    (summarize_random_init, "random_init_sensitivity", "has_zero"),
+    (summarize_random_init, "random_init_sensitivity", "constant"),
 ]
 
 
