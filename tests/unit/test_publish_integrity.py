@@ -97,7 +97,7 @@ def test_a_table_missing_a_column_is_named(tmp_path, capsys):
     _drop_checksum(table)  # a record without a checksum: the summary names the file
     code, err = _publish(tmp_path, capsys)
     assert code == 2
-    assert "parameter_scaling.csv cannot be summarised as a parameter_scaling table" in err
+    assert "parameter_scaling.csv cannot be summarized as a parameter_scaling table" in err
     assert "size_counts" in err
 
 

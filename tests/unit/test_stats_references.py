@@ -200,10 +200,13 @@ def test_counts_must_lie_between_zero_and_n():
             clopper_pearson_interval(k, n)
 
 
-def test_rate_counts_truthy_flags_at_the_default_level():
-    rate, low, high, n = rate_with_interval([2, 0, 3.5, 0])  # truthy values count as one
+def test_rate_counts_0_1_flags_at_the_default_level_and_refuses_other_numbers():
+    rate, low, high, n = rate_with_interval([1, 0, 1.0, 0])
     assert (rate, n) == (0.5, 4)
     np.testing.assert_allclose((low, high), _wilson_by_hand(2, 4, 0.95), atol=1e-12)
+    # A truthy number that is not 0/1 is no flag (issue 34.3): it is refused, named.
+    with pytest.raises(ValueError, match="2 value.s. of 4 are not, e.g. 2.0, 3.5"):
+        rate_with_interval([2, 0, 3.5, 0])
 
 
 def test_bootstrap_defaults_are_2000_draws_from_seed_0():
