@@ -275,8 +275,8 @@ def clustered_rate_interval(flags, clusters, confidence=0.95):
     who use ``G - 1`` degrees of freedom). Seeds that all agree (a rate of
     0 or 1) are then about ``G`` units, since a correlation of 1 fits them
     as well as 0 does; 359 successes in 360 runs get an interval close to
-    360 in 360's, not a narrower one; independent runs get about Wilson's
-    interval over the runs. A design-effect (sandwich) variance is not
+    360 in 360's, not a narrower one. One run per seed is Wilson's interval
+    over the runs (the runs are then the independent units). A design-effect (sandwich) variance is not
     used: where few runs disagree it shows no correlation whatever the
     true one (one failure in 360 runs gives a design effect of 1), and its
     intervals then cover a rate of 0.97 a fifth of the time in
@@ -342,6 +342,12 @@ def clustered_rate_interval(flags, clusters, confidence=0.95):
     if groups == 1:
         low, high = (float(v) for v in wilson_counts_interval([rate], 1, confidence)[0])
         return rate, low, high, n, 1, 1.0
+    if n_g.max() == 1:
+        # One run per seed: the runs are the independent units and the binomial
+        # variance is known, so no correlation to profile and no small-sample
+        # F correction (F(1, 1) = 161 would make 2 of 2 seeds [0, 1]).
+        low, high = (float(v) for v in wilson_counts_interval([k_g.sum()], n, confidence)[0])
+        return rate, low, high, n, groups, float(n)
     profile = _beta_binomial_profile(k_g, n_g)
     # The likelihood's maximum is at the pooled rate (inside (0, 1) for the root search).
     inner = float(np.clip(rate, 1e-12, 1 - 1e-12))

@@ -289,7 +289,7 @@ def test_pooled_success_takes_the_seeds_as_units():
     # Old pooled_success: a Wilson interval over runs, counting the 3 values
     # of d of one seed (which share keys) as independent runs.
     from skxor.studies._k_sparse import pooled_success
-    from skxor.studies._stats import wilson_interval
+    from skxor.studies._stats import clustered_rate_interval, wilson_interval
 
     seeds = np.repeat(np.arange(8), 3)
     wins = seeds < 6  # every run of a seed agrees
@@ -299,7 +299,12 @@ def test_pooled_success_takes_the_seeds_as_units():
                        "limit_distinct": wins})
     row = pooled_success(df).iloc[0]
     assert (row.successes, row.runs, row.seeds) == (18, 24, 8)
-    assert (row.success_low, row.success_high) == pytest.approx(wilson_interval(6, 8))
+    # The seeds are the units: at least as wide as Wilson over the 8 seeds, and
+    # exactly the seed-clustered interval.
+    low, high = wilson_interval(6, 8)
+    assert row.success_low <= low and row.success_high >= high
+    assert (row.success_low, row.success_high) == pytest.approx(
+        clustered_rate_interval(wins, seeds)[1:3])
 
 
 @pytest.mark.parametrize("seeds, rough", [(5, True), (10, False)])

@@ -328,7 +328,7 @@ def test_pooled_intervals_take_the_seeds_as_units():
     import pandas as pd
 
     from skxor.studies._one_step import best_steps
-    from skxor.studies._stats import wilson_interval
+    from skxor.studies._stats import clustered_rate_interval, wilson_interval
 
     seeds = np.repeat(np.arange(6), 5)
     wins = np.isin(seeds, [0, 1, 2, 3])  # every run of a seed agrees
@@ -337,8 +337,13 @@ def test_pooled_intervals_take_the_seeds_as_units():
                        "success": wins, "specialised": wins, "loss_after_step": 0.0})
     row = best_steps(df).iloc[0]
     assert (row.successes, row.runs, row.seeds) == (20, 30, 6)
-    assert (row.success_low, row.success_high) == pytest.approx(wilson_interval(4, 6))
-    assert (row.specialised_low, row.specialised_high) == pytest.approx(wilson_interval(4, 6))
+    # The seeds are the units: at least as wide as Wilson over the 6 seeds, and
+    # exactly the seed-clustered interval.
+    low, high = wilson_interval(4, 6)
+    clustered = pytest.approx(clustered_rate_interval(wins, seeds)[1:3])
+    assert row.success_low <= low and row.success_high >= high
+    assert (row.success_low, row.success_high) == clustered
+    assert (row.specialised_low, row.specialised_high) == clustered
 
 
 @pytest.mark.parametrize("function", ["best_steps", "summarize_one_step"])

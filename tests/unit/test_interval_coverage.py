@@ -121,3 +121,14 @@ def test_independent_runs_get_about_wilsons_interval_over_runs():
     _, low, high, n, groups, n_eff = clustered_rate_interval(flags, np.arange(200))
     assert (n, groups, n_eff) == (200, 200, 200.0)
     assert (low, high) == pytest.approx(wilson_interval(int(flags.sum()), 200), abs=0.005)
+
+
+@pytest.mark.parametrize("k, n", [(2, 2), (3, 4), (0, 5), (7, 9), (25, 25)])
+def test_one_run_per_seed_is_wilson_over_the_runs(k, n):
+    # Each seed one run: the runs are the units and the binomial variance is
+    # known, so the interval is Wilson's; the small-sample F(1, G - 1)
+    # calibration gave 2 of 2 seeds [0, 1] and 3 of 4 [0.09, 1.00].
+    flags = np.r_[np.ones(k, bool), np.zeros(n - k, bool)]
+    rate, low, high, runs, groups, n_eff = clustered_rate_interval(flags, np.arange(n))
+    assert (rate, runs, groups, n_eff) == (k / n, n, n, n)
+    assert (low, high) == pytest.approx(wilson_interval(k, n), abs=1e-12)
