@@ -382,7 +382,7 @@ def _verdict_rule_text():
         f"and the upper end reaches {c.WHP_HIGH:g}, not reproduced when the upper end is below "
         f"{c.WHP_HIGH:g} (the lower threshold is one that 25 of 25 seeds can reach: their "
         f"lower end is {all_low:.2f}; a failure share above 10% is what contradicts). "
-        "*Almost surely*: the same at {c.ALMOST_SURE_LOW:g} and "
+        f"*Almost surely*: the same at {c.ALMOST_SURE_LOW:g} and "
         f"{c.ALMOST_SURE_HIGH:g}. *A claimed failure*: reproduced when the upper end is at "
         f"most {c.FAILURE_HIGH:g}, not reproduced when the lower end is above it. Scaling and "
         "reference comparisons state their own rule in the row. Anything else is "

@@ -11,7 +11,7 @@ import pytest
 from skxor.cli import main
 from skxor.studies import STUDIES, claims_table, get_study, publish
 from skxor.studies._claims import VERDICTS, declared_claims
-from skxor.studies._publish import DATA_DIR, load_store, stale_runs
+from skxor.studies._publish import DATA_DIR, load_store, render_documents, stale_runs
 from skxor.studies._stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,6 +68,14 @@ def test_every_study_has_a_stored_run_with_its_record(store):
 def test_the_documents_are_what_the_stored_data_give():
     # Regenerate with: skxor publish --write
     assert publish(DATA_DIR, ROOT) == {}
+
+
+def test_no_generated_document_holds_an_unfilled_placeholder():
+    # A format string missing its f prefix printed "{c.ALMOST_SURE_LOW:g}" on the claims page.
+    documents = render_documents(DATA_DIR, ROOT)
+    for path, text in documents.items():
+        # (a MyST directive, ```{include}, is no placeholder)
+        assert not re.search(r"(?<!`)\{[A-Za-z_][\w.]*(:[^}]*)?\}", text), path
 
 
 def test_an_edited_stored_row_makes_the_documents_differ(tmp_path):
