@@ -1,4 +1,5 @@
-"""The documentation builds offline with warnings as errors, gallery examples run."""
+"""The documentation builds offline with warnings as errors; the gallery examples run
+(in a slow test, a CI step of its own)."""
 
 import os
 import re
@@ -11,32 +12,52 @@ import pytest
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
-def test_sphinx_build_has_no_warnings(tmp_path):
+def _build(out, run_gallery):
+    """Build the HTML docs into ``out`` with warnings as errors; no time limit (a slow
+    machine is no failure)."""
     pytest.importorskip("sphinx")
     pytest.importorskip("numpydoc")
     pytest.importorskip("sphinx_gallery")
     result = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-         "-d", str(tmp_path / "doctrees"), str(DOCS), str(tmp_path / "html")],
-        capture_output=True, text=True, timeout=600,
-        env={**os.environ, "SKXOR_DOCS_RUN_GALLERY": "1", "MPLBACKEND": "Agg"},
+         "-d", str(out / "doctrees"), str(DOCS), str(out / "html")],
+        capture_output=True, text=True,
+        env={**os.environ, "SKXOR_DOCS_RUN_GALLERY": "1" if run_gallery else "0",
+             "MPLBACKEND": "Agg"},
     )
     assert result.returncode == 0, result.stderr[-5000:]
-    assert (tmp_path / "html" / "api.html").exists()
-    assert (tmp_path / "html" / "auto_examples" / "index.html").exists()
-    # Every example ran and drew at least one figure.
+    assert (out / "html" / "api.html").exists()
+    assert (out / "html" / "auto_examples" / "index.html").exists()
+    return out / "html"
+
+
+def test_sphinx_build_has_no_warnings(tmp_path):
+    """The default suite builds the docs without running the gallery (minutes of
+    examples; ``test_gallery_examples_all_run`` runs them, in CI's own step)."""
+    html = _build(tmp_path, run_gallery=False)
+    # Every example has its page, built from its source.
     examples = sorted(p.stem for p in (DOCS.parent / "examples").glob("plot_*.py"))
-    images = {p.name for p in (tmp_path / "html" / "_images").glob("sphx_glr_*_001.png")}
-    assert examples and all(f"sphx_glr_{name}_001.png" in images for name in examples)
+    assert examples and all((html / "auto_examples" / f"{name}.html").exists()
+                            for name in examples)
     # Each stored study's page shows its figures, drawn from the stored table.
     stored = sorted(p.name for p in (DOCS / "results" / "data").iterdir() if p.is_dir())
     assert stored
     for study in stored:
-        page = (tmp_path / "html" / "results" / "generated" / f"{study}.html").read_text()
+        page = (html / "results" / "generated" / f"{study}.html").read_text()
         shown = re.findall(rf'<img[^>]+src="[./]*_images/{study}_(\w+)\.png"', page)
         assert shown, f"{study}: no figure on its page"
-        assert all((tmp_path / "html" / "_images" / f"{study}_{n}.png").stat().st_size > 1000
+        assert all((html / "_images" / f"{study}_{n}.png").stat().st_size > 1000
                    for n in shown)
+
+
+@pytest.mark.slow
+def test_gallery_examples_all_run(tmp_path):
+    """The whole gallery executed (``pytest --runslow tests/test_docs.py -k gallery``,
+    a step of its own in .ci/run): every example runs and draws a figure."""
+    html = _build(tmp_path, run_gallery=True)
+    examples = sorted(p.stem for p in (DOCS.parent / "examples").glob("plot_*.py"))
+    images = {p.name for p in (html / "_images").glob("sphx_glr_*_001.png")}
+    assert examples and all(f"sphx_glr_{name}_001.png" in images for name in examples)
 
 
 def test_attention_display_example_shows_what_its_caption_says(monkeypatch):

@@ -106,8 +106,8 @@ class Claim:
     >>> import pandas as pd
     >>> claim.rule(pd.DataFrame({"ok": [True] * 29 + [False], "seed": range(30)}))
     ... # doctest: +NORMALIZE_WHITESPACE
-    {'units': '30 seeds', 'value': 'all: 29/30 runs = 0.97 [0.85, 1.00] (reproduced)',
-     'judged': 'all: 29/30 runs = 0.97 [0.85, 1.00] (reproduced)', 'verdict': 'reproduced'}
+    {'units': '30 seeds', 'value': 'all: 29/30 runs = 0.97 [0.83, 0.99] (reproduced)',
+     'judged': 'all: 29/30 runs = 0.97 [0.83, 0.99] (reproduced)', 'verdict': 'reproduced'}
     """
 
     id: str

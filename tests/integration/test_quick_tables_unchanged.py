@@ -1,5 +1,8 @@
 """Every study's quick-preset table is what it was before the Study API refactor.
 
+A slow test (one quick run of every study): CI runs it in a step of its own,
+``python -m pytest --runslow tests/integration/test_quick_tables_unchanged.py``.
+
 ``tests/data/quick_tables/<study>.csv.gz`` hold the tables that ``skxor
 reproduce`` wrote at commit 43601b0, before the studies were moved onto the
 public Study API and split into packages. A refactor must not change one
@@ -16,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from skxor.studies import STUDIES, run_studies
+from skxor.studies import STUDIES, render_headline, run_studies
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "quick_tables"
 #: Columns that hold measured time: they differ between any two runs.
@@ -30,15 +33,33 @@ def test_every_study_has_a_reference():
         == sorted(STUDIES)
 
 
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    """One ``skxor reproduce`` of every study's quick preset (minutes on 2 cores)."""
+    out = tmp_path_factory.mktemp("reproduce")
+    run_studies(list(STUDIES), preset="quick", out_dir=out, progress=False,
+                echo=lambda *args: None)
+    return out
+
+
 @pytest.mark.parametrize("name", sorted(p.name.removesuffix(".csv.gz")
                                         for p in REFERENCE.glob("*.csv.gz")))
-def test_quick_table_is_bit_identical(name, tmp_path):
-    run_studies([name], preset="quick", out_dir=tmp_path, progress=False,
-                echo=lambda *args: None)
-    computed = pd.read_csv(tmp_path / f"{name}.csv")
+def test_quick_table_is_bit_identical(name, quick_run):
+    computed = pd.read_csv(quick_run / f"{name}.csv")
     stored = pd.read_csv(REFERENCE / f"{name}.csv.gz")
     computed = computed.drop(columns=[c for c in TIMING if c in computed])
     stored = stored.drop(columns=[c for c in TIMING if c in stored])
     # Same columns in the same order, same rows, every value exactly equal.
     assert list(computed.columns) == list(stored.columns)
     pd.testing.assert_frame_equal(computed, stored, check_exact=True)
+
+
+def test_a_quick_run_renders_what_the_stored_quick_tables_render(quick_run, tmp_path):
+    """The headline of a fresh quick run is the one of the stored quick tables."""
+    import gzip
+    import shutil
+
+    for path in REFERENCE.glob("*.csv.gz"):
+        with gzip.open(path) as source, open(tmp_path / path.name[:-3], "wb") as target:
+            shutil.copyfileobj(source, target)
+    assert render_headline(quick_run) == render_headline(tmp_path)
