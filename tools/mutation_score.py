@@ -217,7 +217,7 @@ def main(argv=None):
             print(module, "<-", ", ".join(tests))
         return 0 if args.list else 2
     if shutil.which("mutmut", path=_environment(args.work)["PATH"]) is None:
-        print("mutation_score: mutmut is not installed here: pip install -e '.[dev]'",
+        print("mutation_score: mutmut is not installed here: pip install -e '.[mutation]'",
               file=sys.stderr)
         return 2
     results = []

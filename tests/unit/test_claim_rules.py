@@ -381,3 +381,82 @@ def test_k5_is_judged_almost_surely_not_with_high_probability():
     row = _rule("K5")(table)
     assert "58/60 non-constant networks" in row["value"]
     assert row["verdict"] == "inconclusive"  # 'with high probability' would reproduce it
+
+
+# -- survivors of the mutation run over the verdict machinery (docs/mutation.rst) --------
+
+
+class _FixedP(Part):
+    """A part whose p-value is given (Holm's boundary, p equal to alpha / k)."""
+
+    def __init__(self, p, verdict="not reproduced"):
+        super().__init__(name="fixed", text=f"p = {p}", verdict=verdict,
+                         interval=lambda c: (0.0, 0.5), contradicts=lambda lo, hi: hi < 0.9)
+        object.__setattr__(self, "_p", p)
+
+    def p_value(self):
+        return self._p
+
+
+def _contradicted_from(p_value):
+    """A 'with high probability' part contradicted from level ``p_value`` on."""
+    return Part(name="d = 1", text="d = 1: x", verdict="not reproduced",
+                interval=lambda c: (0.0, 0.5) if c <= 1 - p_value else (0.0, 0.95),
+                contradicts=lambda lo, hi: hi < 0.9)
+
+
+def test_a_missing_interval_end_is_not_tested():
+    assert rate_verdict(0.5, float("nan")) == "not tested"
+    assert rate_verdict(float("nan"), 0.95) == "not tested"
+
+
+def test_the_unit_floor_is_wilson_at_the_asked_confidence():
+    flags, units = [False] * 300, [s % 30 for s in range(300)]
+    for confidence in (0.9, 0.99):
+        high = unit_interval(flags, units, confidence)[2]
+        assert high == pytest.approx(wilson_interval(0, 30, confidence)[1])
+
+
+def test_holm_family_counts_only_judged_parts():
+    # p = 0.03: rejected alone (0.03 <= 0.05); a part not tested or shown is no
+    # member of the family (with it, 0.03 > 0.05 / 2 would not be rejected).
+    lone = _contradicted_from(0.03)
+    assert lone.p_value() == pytest.approx(0.03, abs=1e-6)
+    for other in (claims.not_tested("x", "why"), claims.shown("y", "text")):
+        assert holm([lone, other])[0].verdict == "not reproduced"
+    assert holm([lone, _contradicted_from(0.03)])[0].verdict == "inconclusive"
+
+
+def test_holm_rejects_a_p_value_equal_to_its_level():
+    assert holm([_FixedP(0.05)])[0].verdict == "not reproduced"
+    assert holm([_FixedP(0.025), _FixedP(0.05)])[1].verdict == "not reproduced"
+    assert holm([_FixedP(0.0500001)])[0].verdict == "inconclusive"
+
+
+def test_a_part_holm_softens_keeps_its_name_text_and_interval():
+    part = _contradicted_from(0.03)
+    softened = holm([part, _contradicted_from(0.03)])[0]
+    assert softened.verdict == "inconclusive"
+    assert (softened.name, softened.text) == (part.name, part.text)
+    assert softened.interval is part.interval and softened.contradicts is part.contradicts
+    assert softened.p_value() == pytest.approx(part.p_value())
+
+
+def test_the_row_lists_each_part_and_its_verdict_exactly():
+    parts = [rate_part("d = 1", [True] * 30, range(30), "with high probability"),
+             claims.shown("k = 3", "k = 3: 1/2"),
+             claims.not_tested("N = 32", "exhaustive counts")]
+    row = judged(parts, units="30 seeds")
+    assert row == {
+        "units": "30 seeds",
+        "value": "d = 1: 30/30 runs = 1.00 [0.89, 1.00] (reproduced); k = 3: 1/2; "
+                 "N = 32: not tested (needs exhaustive counts)",
+        "judged": "d = 1: 30/30 runs = 1.00 [0.89, 1.00] (reproduced)",
+        "verdict": "reproduced",
+    }
+    two = judged([rate_part("d = 1", [True] * 30, range(30), "with high probability")] * 2)
+    assert two["judged"] == "; ".join(["d = 1: 30/30 runs = 1.00 [0.89, 1.00] (reproduced)"] * 2)
+    assert judged([claims.shown("k", "k: 1")]) == {"value": "k: 1", "judged": "no part judged",
+                                                    "verdict": "not tested"}
+    assert judged([]) == {"value": "no parts", "judged": "no part judged",
+                          "verdict": "not tested"}
