@@ -40,6 +40,7 @@ from . import _claims
 from ._blocks import replace_named_block
 from ._claims import _preset, claim_rows
 from ._stats import wilson_interval
+from ._sweep import cell_version_of
 
 __all__ = ["claims_table", "load_store", "render_documents", "publish", "write_figures"]
 
@@ -157,7 +158,9 @@ def _stored_record(table_path):
 
 
 def stale_runs(store):
-    """Stored runs whose parameters no longer equal their preset as defined in code.
+    """Stored runs whose parameters no longer equal their preset as defined in code, or
+    whose cells were computed by an earlier explicit version of the study's cell
+    (:func:`~skxor.studies.cell_version`).
 
     A run whose record carries ``earlier_version`` (a note saying the
     documents present it as from an earlier version of the study) is
@@ -205,6 +208,12 @@ def stale_runs(store):
         if differ:
             stale[name] = (f"its parameters differ from preset {record['preset']!r} in code: "
                            f"{differ}")
+            continue
+        # Records from before cells carried a version were computed by version 1.
+        ran, now = record.get("cell_version", 1), cell_version_of(study.cell)
+        if ran != now:
+            stale[name] = (f"its cells were computed by version {ran} of {study.cell.__name__}, "
+                           f"which is now version {now} (rerun it)")
     return stale
 
 

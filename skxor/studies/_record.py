@@ -22,6 +22,7 @@ import pandas as pd
 
 from .._utils._files import set_aside
 from .._version import __version__
+from ._sweep import cell_version_of
 
 #: Version of the run record's layout.
 RECORD_VERSION = 1
@@ -121,7 +122,9 @@ def run_record(study, preset, params, overrides, *, started, seconds, floor_seco
         (the parameters equal the named preset's), ``overrides``, ``params``,
         ``seeds``, ``random_state``, ``machine``, ``started``, ``seconds``,
         ``workers``, ``floor_seconds``, ``floor_description``, ``cells``,
-        ``rows``, ``setting``, ``record_version``; after the table is
+        ``rows``, ``setting``, ``cell_version`` (the explicit version of the
+        study's cell, :func:`~skxor.studies.cell_version`), ``record_version``;
+        after the table is
         written the runner adds ``table_rows`` and ``table_sha256`` (the
         rows and :func:`table_checksum` of the whole table beside it).
 
@@ -159,6 +162,9 @@ def run_record(study, preset, params, overrides, *, started, seconds, floor_seco
         "cells": dict(cells),
         "rows": int(rows),
         "setting": setting,
+        # The explicit version of the code that computed the cells (skxor.studies.
+        # cell_version): a stored run whose cell has since been given a new one is stale.
+        "cell_version": cell_version_of(study.cell),
     })
 
 

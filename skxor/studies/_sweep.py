@@ -82,7 +82,8 @@ def cell_version(version):
     return mark
 
 
-def _version(cell_fn):
+def cell_version_of(cell_fn):
+    """The explicit version :func:`cell_version` gave ``cell_fn`` (1 when none)."""
     return getattr(cell_fn, "skxor_cell_version", 1)
 
 
@@ -92,7 +93,8 @@ def _hashed(ident):
 
 def _cell_key(study, cell_fn, params):
     """The cell's checkpoint key and identity: study, cell name, version, parameters."""
-    return _hashed({"study": study, "cell": cell_fn.__name__, "version": _version(cell_fn),
+    return _hashed({"study": study, "cell": cell_fn.__name__,
+                    "version": cell_version_of(cell_fn),
                     "params": params})
 
 
@@ -101,7 +103,7 @@ def _legacy_keys(study, cell_fn, params):
     and its parameters. The import path was the function's module, or the study
     package it was rebound to (``cell.__module__ = __name__``) when the studies
     became packages; only version 1 of a cell can have such checkpoints."""
-    if _version(cell_fn) != 1:
+    if cell_version_of(cell_fn) != 1:
         return []
     module = cell_fn.__module__
     paths = dict.fromkeys([module, module.rsplit(".", 1)[0]])
@@ -313,7 +315,7 @@ def _load(folder, study, cell_fn, params, key, ident):
 
 
 def _warn_changed_code(study, cell_fn, changed, folder):
-    version = _version(cell_fn)
+    version = cell_version_of(cell_fn)
     warnings.warn(
         f"study {study!r}: the code of cell {cell_fn.__name__} changed since {changed} of "
         f"its checkpoints in {folder} were written; they are reused as they are. If the "

@@ -88,6 +88,34 @@ def test_a_stale_preset_is_named(tmp_path, capsys, monkeypatch):
         assert "['seeds']" in err and "earlier_version" in err
 
 
+def test_a_run_of_an_earlier_cell_version_is_stale(tmp_path, capsys, monkeypatch):
+    # A cell given a new explicit version (skxor.studies.cell_version) after its run
+    # was stored: the stored run was computed by other code, and publish says so.
+    _one_study_repository(tmp_path, "training_sensitivity")
+    study = get_study("training_sensitivity")
+    monkeypatch.setattr(study.cell, "skxor_cell_version", 2, raising=False)
+    for mode in (["--write"], ["--check"]):
+        code, err = _publish(tmp_path, capsys, *mode)
+        assert code == 2
+        assert "training_sensitivity.run.json: the stored run is stale" in err
+        assert f"computed by version 1 of {study.cell.__name__}, which is now version 2" in err
+
+
+def test_a_new_run_records_its_cell_version(tmp_path):
+    from skxor.studies import Grid, POSITIVE, Study, cell_version, run_studies
+    from skxor.studies._record import read_records
+
+    @cell_version(3)
+    def cell(p, seed):
+        return {"hit": seed % 2 == 0}
+
+    study = Study(name="versioned", description="x", cell=cell,
+                  parameters={"p": [Grid(POSITIVE)], "seeds": [POSITIVE]},
+                  presets={"quick": {"p": [1], "seeds": 2}})
+    run_studies([study], out_dir=tmp_path, progress=False, echo=None)
+    assert read_records(tmp_path / "versioned.run.json")[-1]["cell_version"] == 3
+
+
 def test_a_table_missing_a_column_is_named(tmp_path, capsys):
     # Before: AttributeError: 'Pandas' object has no attribute 'size_counts'.
     table = _one_study_repository(tmp_path, "parameter_scaling")
