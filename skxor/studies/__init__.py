@@ -33,6 +33,7 @@ from ._parameter_scaling import (
     plot_parameter_scaling,
     report_parameter_scaling,
 )
+from ._flip_effect import flip_effect
 from ._floor import floor_work
 from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, Grid
 from ._random_init import (
@@ -97,6 +98,7 @@ __all__ = [
     "report_zero_sensitivity_bound",
     "summarize_bound",
     "zero_sensitivity_bound",
+    "flip_effect",
     "Grid",
     "STUDIES",
     "Study",

@@ -29,6 +29,7 @@ LIBRARY_STUDIES = (
     "_training",
     "_k_sparse",
     "_zero_sensitivity_bound",
+    "_flip_effect",
 )
 
 #: Registered studies by name.

@@ -13,7 +13,7 @@ from skxor.studies._publish import CLAIMS_PAGE, DATA_DIR, render_documents
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = ("_one_step", "_sample_complexity", "_parameter_scaling", "_random_init",
-           "_training", "_k_sparse", "_zero_sensitivity_bound")
+           "_training", "_k_sparse", "_zero_sensitivity_bound", "_flip_effect")
 
 
 def coin_cell(x, seed):
@@ -54,7 +54,7 @@ def test_every_library_claim_is_declared_in_its_study_package():
             or STUDIES[study].cell.__module__.startswith(f"skxor.studies.{package}"), claim.id
         declared[claim.id] = package
     assert sorted(declared) == ["H1", "H2", "H3", "H4", "H5", "H6", "K1", "K2", "K3", "K4",
-                                "K5"]
+                                "K5", "K6"]
     assert set(declared.values()) == set(LIBRARY)
 
 

@@ -1,0 +1,28 @@
+"""The flip-effect study's headline bullet (``skxor headline``), from its table."""
+
+from .._report import ROUGH_BELOW_SEEDS
+from .._stats import format_interval
+from ._summary import flip_slopes
+
+
+def headline(df):
+    """The study's bullet in ``skxor headline``: the slope of the change on N, per eps.
+
+    Examples
+    --------
+    >>> from skxor.studies._flip_effect import flip_effect, headline
+    >>> df = flip_effect(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    >>> print(headline(df))  # doctest: +ELLIPSIS
+    **Köver et al.'s eps > 0 prediction** (rough: 3 seeds per (N, D, L); ...
+    """
+    head = "**Köver et al.'s eps > 0 prediction** ("
+    if not len(df):
+        return f"{head[:-2]}: the table holds no network to summarize."
+    seeds = int(df["seed"].nunique())
+    fits = flip_slopes(df)
+    parts = [f"eps = {r.layer_norm_eps:g}, D = {r.d_model}, L = {r.n_layers}: "
+             f"{format_interval(r.slope, r.low, r.high)}" for r in fits.itertuples()]
+    return (f"{head}{'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per "
+            f"(N, D, L); N = {int(df['n_bits'].min())} to {int(df['n_bits'].max())}): the "
+            "largest output change under one bit flip falls with N as N^slope, slope (95% t "
+            "interval over the networks; O(1/N) is -1) " + "; ".join(parts) + ".")

@@ -1,0 +1,60 @@
+"""The flip-effect study's section of the report (Markdown)."""
+
+from .._report import ROUGH_BELOW_SEEDS, empty_section, markdown_table, section
+from .._stats import format_interval
+from ._summary import flip_slopes, slope_verdict, summarize_flip_effect
+
+#: The title of the study's section of the report.
+TITLE = "Köver et al.'s eps > 0 prediction: one flip's effect against N"
+
+
+def report_flip_effect(df):
+    """Markdown: the slope of the change on N per (eps, D, L), and the change per N.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table of :func:`~skxor.studies.flip_effect`, the source of every number.
+
+    Returns
+    -------
+    text : str
+
+    Examples
+    --------
+    >>> from skxor.studies._flip_effect import flip_effect, report_flip_effect
+    >>> df = flip_effect(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    >>> print(report_flip_effect(df).splitlines()[0])
+    ## Köver et al.'s eps > 0 prediction: one flip's effect against N
+    """
+    if not len(df):
+        return empty_section(TITLE, "networks")
+    seeds = int(df["seed"].nunique())
+    fits = flip_slopes(df)
+    fits["slope (95%)"] = [format_interval(r.slope, r.low, r.high) for r in fits.itertuples()]
+    fits["against O(1/N)"] = [
+        slope_verdict(r.low, r.high) if r.layer_norm_eps > 0 else "no bound claimed (eps = 0)"
+        for r in fits.itertuples()]
+    summary = summarize_flip_effect(df)
+    summary["constant (95%)"] = [format_interval(r.constant, r.constant_low, r.constant_high)
+                                 for r in summary.itertuples()]
+    rough = (f" **Rough: {seeds} seeds per (N, D, L).**" if seeds < ROUGH_BELOW_SEEDS else "")
+    return section(
+        TITLE,
+        f"{summary['networks'].sum() // summary['layer_norm_eps'].nunique()} random "
+        f"transformers ({seeds} seeds per (N, D, L), each its own weights, evaluated at "
+        f"eps = {', '.join(f'{e:g}' for e in sorted(df['layer_norm_eps'].unique()))}), "
+        f"{int(df['n_samples'].iloc[0])} uniform strings each and every single flip of them, "
+        "in float64. With eps > 0, Köver et al. bound the change by O(1/N): on log-log axes "
+        f"a slope of -1 or steeper.{rough}",
+        "**The slope of log(largest change) on log N** (per network; t interval with the "
+        "networks as units; the verdict reads the interval: below 0 and reaching -1: "
+        "reproduced; at or above 0: not reproduced; otherwise inconclusive):",
+        markdown_table(fits[["layer_norm_eps", "d_model", "n_layers", "networks",
+                             "slope (95%)", "against O(1/N)"]]),
+        "**Per N** (medians over the networks; *constant*: no other label among the sampled "
+        "strings and their flips, Wilson 95%):",
+        markdown_table(summary[["layer_norm_eps", "d_model", "n_layers", "n_bits", "networks",
+                                "max_median", "typical_median", "logit_std",
+                                "constant (95%)"]]),
+    )
