@@ -18,7 +18,7 @@ registration order, which is also the order tables and reports list them in.
 """
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 import torch
 
@@ -41,18 +41,26 @@ class Attention:
         distribution over positions).
     label : str
         Name shown in figures and reports.
+    concentrates : callable or None, default=None
+        ``concentrates(m, d) -> bool``: whether some query puts (in the limit)
+        all the weight on one of ``d`` positions whose keys are in general
+        position in R^m -- whether a head of this type can represent
+        attending to one bit at all. None where it is not known.
 
     Examples
     --------
     >>> from skxor.nn import get_attention
     >>> get_attention("softmax").normalised, get_attention("erf").normalised
     (True, False)
+    >>> get_attention("linear").concentrates(8, 100), get_attention("linear").concentrates(128, 100)
+    (False, True)
     """
 
     name: str
     weights: Callable
     normalised: bool
     label: str
+    concentrates: Optional[Callable] = None
 
 
 def _softmax(scores, dim):
@@ -72,7 +80,8 @@ def _erf(scores, dim):
 _REGISTRY = {}
 
 
-def register_attention(name, weights, *, normalised=False, label=None, replace=False):
+def register_attention(name, weights, *, normalised=False, label=None, concentrates=None,
+                       replace=False):
     """Register an attention type under ``name``; every model and entry point then accepts it.
 
     Parameters
@@ -86,6 +95,9 @@ def register_attention(name, weights, *, normalised=False, label=None, replace=F
         Whether the weights always sum to 1 along ``dim``.
     label : str or None, default=None
         Display name; None uses ``name``.
+    concentrates : callable or None, default=None
+        ``concentrates(m, d) -> bool``: whether a head can put all its weight
+        on one of d positions with keys in R^m (None: not known).
     replace : bool, default=False
         Allow redefining a registered name (otherwise a ValueError).
 
@@ -118,7 +130,11 @@ def register_attention(name, weights, *, normalised=False, label=None, replace=F
         raise ValueError(
             f"The attention {name!r} is already registered; pass replace=True to redefine it."
         )
-    entry = Attention(name, weights, bool(normalised), name if label is None else str(label))
+    if concentrates is not None and not callable(concentrates):
+        raise TypeError("concentrates must be callable as concentrates(m, d) or None; got "
+                        f"{type(concentrates).__name__}.")
+    entry = Attention(name, weights, bool(normalised), name if label is None else str(label),
+                      concentrates)
     _REGISTRY[name] = entry
     return entry
 
@@ -205,6 +221,9 @@ def attention_weights(scores, attention="softmax"):
     return get_attention(attention).weights(scores, 0)
 
 
-register_attention("softmax", _softmax, normalised=True)
-register_attention("linear", _linear)
-register_attention("erf", _erf)
+# Softmax weights approach one-hot as one score dominates. Linear weights (1 + V theta) / d
+# span the all-ones vector and the m key columns: one-hot vectors of R^d lie in that
+# span only when m + 1 >= d (keys in general position). Erf weights stay below 2 / d.
+register_attention("softmax", _softmax, normalised=True, concentrates=lambda m, d: True)
+register_attention("linear", _linear, concentrates=lambda m, d: m + 1 >= d)
+register_attention("erf", _erf, concentrates=lambda m, d: d <= 2)

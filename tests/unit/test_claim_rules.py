@@ -76,7 +76,26 @@ def test_h3_fails_on_the_stored_table_where_linear_often_succeeds(stored):
     linear = table.index[table["attention"] == "linear"]
     table.loc[linear[::2], "success"] = True  # about half of the linear runs
     row = _rule("H3")(table)
-    assert row["verdict"] == "not reproduced" and "linear, step 1: " in row["value"]
+    assert row["verdict"] == "not reproduced" and "linear, step 1, " in row["value"]
+
+
+def test_h3_separates_linear_where_it_can_represent_one_bit(stored):
+    """Linear heads can put all their weight on one bit only when m + 1 >= d (issue 38.3): those
+    runs are judged apart from the failures by construction, and succeeding there alone
+    contradicts the claim."""
+    table = stored["one_step"].copy()
+    row = _rule("H3")(table)
+    assert "linear, step 10, (d, m) = (100, 128) (can represent one bit: an empirical " \
+        "failure): 0/30 runs" in row["value"]
+    assert "cannot concentrate: a failure by construction" in row["value"]
+    assert "erf, step 10, 35 (d, m) pairs (cannot concentrate" in row["value"]
+    one_step = (table["attention"] == "linear") & (table["d"] == 100) & (table["m"] == 128) \
+        & (table["n_steps"] == 1) & (table["n"] == 0)
+    table.loc[one_step & (table["step_length"] == 10), "success"] = True
+    row = _rule("H3")(table)
+    assert row["verdict"] == "not reproduced"
+    assert "linear, step 10, (d, m) = (100, 128) (can represent one bit: an empirical " \
+        "failure): 30/30 runs = 1.00 [0.89, 1.00] (not reproduced)" in row["value"]
 
 
 def test_k3_fails_on_the_stored_table_where_parity_is_learned_at_n_128(stored):
