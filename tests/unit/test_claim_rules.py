@@ -16,6 +16,7 @@ from skxor.studies._claims import (Part, declared_claims, holm, judged, rate_par
                                    rate_verdict, unit_interval, worst)
 from skxor.studies._one_step import _claims as one_step_claims
 from skxor.studies._parameter_scaling import _claims as scaling_claims
+from skxor.studies._parameter_scaling._summary import size_counts
 from skxor.studies._random_init import _claims as random_claims
 from skxor.studies._sample_complexity import _claims as sample_claims
 from skxor.studies._stats import wilson_interval
@@ -249,8 +250,32 @@ def test_h2_verdict_at_the_aic_margin(monkeypatch, delta, verdict):
         aic["log d"], aic["log^2 d"] = 10.0, 10.5
         aic["d^0.25"] = 10.0 + delta
     monkeypatch.setattr(scaling_claims, "reference_fits", lambda d, p: aic)
-    part = scaling_claims._comparison_part(np.arange(1.0, 6.0), np.arange(1.0, 6.0))
+    table = scaling_claims.needs_log_d()
+    part = scaling_claims._comparison_part(size_counts(table[table["model"] == scaling_claims._MODEL]))
     assert part.verdict == verdict
+
+
+def test_h2_reads_the_size_needed_off_a_fitted_curve_not_the_first_size_meeting_80_percent():
+    """Issue 38.2: the size needed from a logistic curve fitted to every size tried. With 1 000
+    seeds per size drawn from a known curve the fit finds its 80% point; a dip at one size
+    (8/10 then 6/10, as the stored run has at d = 16) moves the first size meeting 80% but
+    hardly the fitted one."""
+    from scipy.special import expit, logit
+
+    size = np.array([2, 3, 4, 6, 8, 12, 16, 24, 32])
+    truth = 10.0  # P = 0.8 at m = 10
+    p = expit(logit(0.8) + 2.5 * (np.log2(size) - np.log2(truth)))
+    assert scaling_claims.fitted_sizes(size, np.round(1000 * p), [1000] * size.size) \
+        == pytest.approx(truth, rel=0.02)
+    smooth = [0, 0, 1, 3, 6, 8, 9, 10, 10]
+    dip = [0, 0, 1, 3, 8, 6, 9, 10, 10]  # 80% met first at m = 8, then not at m = 12
+    a = scaling_claims.fitted_sizes(size, smooth, [10] * size.size)
+    b = scaling_claims.fitted_sizes(size, dip, [10] * size.size)
+    assert abs(np.log2(a) - np.log2(b)) < 0.2
+    needed = scaling_claims.fitted_needed(pd.DataFrame(dict(
+        d=16, size=size, reached=smooth, seeds=10, params=2 * size)))
+    row = needed.iloc[0]
+    assert row["low"] < row["params"] < row["high"] and row["params"] == pytest.approx(2 * a)
 
 
 def test_h2_ffnn_side_is_shown_as_parameter_counting_not_judged():
