@@ -40,6 +40,13 @@ def _eps_prediction(table):
         else:
             fit = change_slope(group["n_bits"], group["flip_change_max"])
             parts.append(shown(name, f"{name} (no bound claimed; shown): {_slope_text(fit)}"))
+    if "ln_inv_std_max" in table:
+        bind = table[table["layer_norm_eps"] > 0].groupby("layer_norm_eps")["ln_inv_std_max"].max()
+        if len(bind):
+            parts.append(shown("where eps binds", "where eps binds: largest layer-norm "
+                               "1/sqrt(var + eps) seen " + ", ".join(
+                                   f"{v:.3g} at eps = {e:g} (cap 1/sqrt(eps) = {e ** -0.5:.3g})"
+                                   for e, v in bind.items())))
     largest = table[table["n_bits"] == table["n_bits"].max()]
     for eps, group in largest.groupby("layer_norm_eps"):
         flags = group["constant"].astype(bool)
@@ -108,7 +115,9 @@ CLAIMS = (
         rule=_eps_prediction,
         strength="asymptotic in N (an O(1/N) bound on the change)",
         regime="eps > 0, per (eps, D, L) over the measured N, read as if they were large "
-               "(the paper's 'sufficiently large N' is not quantified)",
+               "(the paper's 'sufficiently large N' is not quantified: the O(1/N) constant "
+               "grows with the range of the attention scores, so it may lie far beyond the "
+               "measured N)",
         rule_text="per (eps, D, L) with eps > 0, the least-squares slope of log10 of each "
                   "network's largest change on log10 N (t interval, networks as units): "
                   "reproduced when the interval lies below 0 and reaches -1 (shrinking at "
