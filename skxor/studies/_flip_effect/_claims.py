@@ -62,7 +62,7 @@ def _eps_prediction(table):
               f"{listed(table['d_model'])}, L = {listed(table['n_layers'])}, eps = "
               f"{listed(table['layer_norm_eps'])} (the same networks at each eps), "
               f"{listed(table['n_samples'])} strings per network and all N flips of each, "
-              "evaluated exactly in float64; change = |T(x with one bit flipped) - T(x)|, "
+              "evaluated exactly in float64; change = the size of T(x with one bit flipped) - T(x), "
               "its largest value per network judged"),
         units=f"{n_networks} distinct networks, each its own weights; per (eps, D, L) the "
               "networks over N are the points of the fit",
