@@ -80,7 +80,7 @@ def claims_table(store, studies=None):
     >>> from skxor.studies import claims_table
     >>> claims = claims_table({})
     >>> len(claims), set(claims["verdict"])
-    (11, {'not tested'})
+    (12, {'not tested'})
     """
     if studies is None:
         from ._registry import STUDIES as studies
