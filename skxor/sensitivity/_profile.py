@@ -494,7 +494,7 @@ def profile_model(
     """
     n_bits = evaluator.n_bits
     if method == "exhaustive":
-        table = evaluator.truth_table(batch_size)
+        table = evaluator.truth_table(batch_size, fast=incremental)
         counts, flip_counts = exhaustive_counts(table, n_bits)
         profile = summarize(n_bits, "exhaustive", counts, flip_counts,
                             n_redecided=evaluator.n_redecided)
@@ -588,8 +588,14 @@ def sensitivity_profile(
         rounding and become labels by the same rule. A model that also
         certifies flips' decisions (the sparse-XOR models, a one-layer
         Boolean transformer) forms only the flips its bound cannot settle,
-        with the same labels. False evaluates every flipped string with the
-        model (the reference path).
+        with the same labels. For the exhaustive method: a one-layer
+        softmax :class:`~skxor.nn.BooleanTransformer` given spins is scored
+        on whole blocks of strings from tables of its read-out token's
+        attention sums (:meth:`~skxor.nn.BooleanTransformer.exhaustive_scorer`;
+        10x faster at N = 24, D = 64), with the labels and profile of the
+        per-string path; :func:`skxor.nn.exhaustive_refusal` says why
+        another model is evaluated string by string. False evaluates every
+        (flipped) string with the model (the reference path).
 
     Returns
     -------
