@@ -142,6 +142,11 @@ class ModelEvaluator:
                     f"{f!r} takes {f.n_bits} bits, but n_bits={self.n_bits} was requested."
                 )
             self.input_encoding = input_encoding or "01"
+            table = getattr(f, "table", None)
+            if isinstance(table, np.ndarray) and table.dtype == np.uint8 and table.ndim == 1:
+                # A TruthTable (its table in skxor's conventions, checked when
+                # made): look-ups, without strings to build and index again.
+                self.kind, self.table = "table", table
         elif isinstance(f, torch.nn.Module):
             self.kind = "torch"
             self._setup_torch(f)

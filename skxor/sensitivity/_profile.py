@@ -28,17 +28,17 @@ make each engine import the other's private helpers.
 """
 
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
 
-from .._utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits
 from .._utils._deprecation import deprecated_method
 from .._utils._docstrings import fill_doc
-from .._utils._validation import check_count
+from .._utils._validation import Integers, validate_params_once
 from .._utils._wilson import wilson_interval
 from .._utils._evaluate import (
     DEFAULT_BATCH_SIZE,
@@ -378,16 +378,6 @@ def _iter_flips_split(evaluator, bits, per_call):
         yield slice(r, r + 1), (values[1:] != values[0])[None, :]
 
 
-def _check_confidence(confidence):
-    if (
-        isinstance(confidence, bool)
-        or not isinstance(confidence, Real)
-        or not 0 < confidence < 1
-    ):
-        raise ValueError(f"confidence must be a float in (0, 1); got {confidence!r}.")
-    return float(confidence)
-
-
 def summarize(n_bits, method, counts, flip_counts, confidence=0.95, n_redecided=0):
     """Build a :class:`SensitivityProfile`, with intervals unless exhaustive."""
     n_strings = int(counts.sum())
@@ -513,13 +503,13 @@ def profile_model(
     return profile, None
 
 
-@validate_params(
+@validate_params_once(
     {
         "f": "no_validation",  # a callable, estimator, module or table: see ModelEvaluator
-        "n_bits": [Interval(Integral, 1, None, closed="left")],
+        "n_bits": [Integers(1, None, closed="left")],
         "method": [StrOptions(set(METHODS))],
-        "n_samples": [Interval(Integral, 1, None, closed="left")],
-        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "n_samples": [Integers(1, None, closed="left")],
+        "batch_size": [Integers(1, None, closed="left")],
         "confidence": [Interval(Real, 0, 1, closed="neither")],
         "input_encoding": [StrOptions({"01", "pm1"}), None],
         "random_state": ["random_state"],
@@ -619,16 +609,12 @@ def sensitivity_profile(
     >>> prof.method, prof.n_strings, round(prof.average, 1)
     ('sampled', 500, 1.0)
     """
-    n_bits = check_count(n_bits, "n_bits")
-    n_samples = check_count(n_samples, "n_samples")
-    batch_size = check_count(batch_size, "batch_size")
-    confidence = _check_confidence(confidence)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
+    # Checked once, by the decorator; numpy integers become ints.
+    n_bits, n_samples, batch_size = int(n_bits), int(n_samples), int(batch_size)
     if method == "exhaustive":
         check_exhaustive_bits(n_bits)
     evaluator = ModelEvaluator(f, n_bits, input_encoding)
-    method = resolve_method(method, n_bits, n_samples, table=evaluator.kind == "table")
+    method = resolve_method(method, n_bits, n_samples, table=isinstance(f, np.ndarray))
     profile, _ = profile_model(
         evaluator,
         method,
