@@ -35,7 +35,7 @@ from scipy import stats
 from sklearn.utils import check_random_state
 
 from .._utils._sklearn_compat import Interval, StrOptions
-from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits
+from .._utils._bits import EXHAUSTIVE_MAX_BITS, PACKED_MAX_BITS, check_exhaustive_bits
 from .._utils._deprecation import deprecated_method
 from .._utils._docstrings import fill_doc
 from .._utils._validation import Integers, validate_params_once
@@ -45,6 +45,7 @@ from .._utils._evaluate import (
     ModelEvaluator,
     strings_per_call,
 )
+from ._packed import packed_counts, packed_truth_table
 
 #: log2 of the strings per chunk of the sensitivity pass (64 KiB per chunk).
 _CHUNK_BITS = 16
@@ -472,17 +473,25 @@ def resolve_method(method, n_bits, n_samples, *, fallback="sampled", table=False
 
 def profile_model(
     evaluator, method, *, n_samples, batch_size, confidence, random_state, data=None,
-    incremental=True,
+    incremental=True, n_jobs=None,
 ):
     """The sensitivity engine: ``(profile, truth table or None)`` of a model.
 
     ``method`` is resolved (not ``"auto"``). ``"exhaustive"`` evaluates all
-    2^N strings and returns the table too; ``"sampled"`` draws ``n_samples``
+    2^N strings and returns the table too (None beyond N = 28, or with
+    ``n_jobs`` workers: the table is then bit-packed, see
+    :mod:`skxor.sensitivity._packed`); ``"sampled"`` draws ``n_samples``
     uniform strings from ``random_state``; ``"data"`` profiles the 0/1
     strings ``data`` (a random subset of ``n_samples`` rows, in their order,
     when there are more). ``incremental``: see :func:`iter_flips`.
     """
     n_bits = evaluator.n_bits
+    packed = n_bits > EXHAUSTIVE_MAX_BITS or n_jobs not in (None, 1)
+    if method == "exhaustive" and packed and n_bits >= 6:
+        words = packed_truth_table(evaluator, batch_size, incremental, n_jobs)
+        counts, flip_counts = packed_counts(words, n_bits)
+        return summarize(n_bits, "exhaustive", counts, flip_counts,
+                         n_redecided=evaluator.n_redecided), None
     if method == "exhaustive":
         table = evaluator.truth_table(batch_size, fast=incremental)
         counts, flip_counts = exhaustive_counts(table, n_bits)
@@ -514,6 +523,7 @@ def profile_model(
         "input_encoding": [StrOptions({"01", "pm1"}), None],
         "random_state": ["random_state"],
         "incremental": ["boolean"],
+        "n_jobs": [Integers(None, None, closed="neither"), None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -529,6 +539,7 @@ def sensitivity_profile(
     input_encoding=None,
     random_state=None,
     incremental=True,
+    n_jobs=None,
 ):
     """Sensitivity profile of a Boolean function, model or truth table.
 
@@ -552,7 +563,7 @@ def sensitivity_profile(
     %(n_bits)s
     method : {"auto", "exhaustive", "sampled"}, default="auto"
         ``"exhaustive"``: all 2^N strings, one model evaluation each (N at
-        most 28). ``"sampled"``: ``n_samples`` uniform strings and their N
+        most 32; beyond 28 the truth table is bit-packed). ``"sampled"``: ``n_samples`` uniform strings and their N
         neighbours. ``"auto"``: exhaustive when ``2^N <= (N + 1) *
         n_samples`` (it then costs no more than sampling), else sampled.
     n_samples : int, default=10000
@@ -586,6 +597,13 @@ def sensitivity_profile(
         per-string path; :func:`skxor.nn.exhaustive_refusal` says why
         another model is evaluated string by string. False evaluates every
         (flipped) string with the model (the reference path).
+    n_jobs : int or None, default=None
+        Workers of an exhaustive profile (joblib's convention: -1 for every
+        core; a dask cluster under ``joblib.parallel_backend("dask")``):
+        each evaluates slabs of 2^24 strings of a bit-packed truth table,
+        and the counts are word operations on it. The profile is the same
+        whatever ``n_jobs``. Beyond N = 28 the table is bit-packed anyway
+        (N = 32: 512 MiB).
 
     Returns
     -------
@@ -612,7 +630,7 @@ def sensitivity_profile(
     # Checked once, by the decorator; numpy integers become ints.
     n_bits, n_samples, batch_size = int(n_bits), int(n_samples), int(batch_size)
     if method == "exhaustive":
-        check_exhaustive_bits(n_bits)
+        check_exhaustive_bits(n_bits, limit=PACKED_MAX_BITS)
     evaluator = ModelEvaluator(f, n_bits, input_encoding)
     method = resolve_method(method, n_bits, n_samples, table=isinstance(f, np.ndarray))
     profile, _ = profile_model(
@@ -623,5 +641,6 @@ def sensitivity_profile(
         confidence=confidence,
         random_state=random_state,
         incremental=incremental,
+        n_jobs=n_jobs,
     )
     return profile
