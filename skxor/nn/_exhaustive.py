@@ -185,8 +185,10 @@ class _ExhaustiveScorer:
             for a in range(begin, end, self.chunk):
                 b = min(end, a + self.chunk)
                 low = slice(a & mask, ((b - 1) & mask) + 1)
-                o = (num_low[low] + num_high) / (den_low[low] + den_high).unsqueeze(-1)
-                o = o.reshape(b - a, 1, -1).to(nb.table.dtype)  # (c, 1, D)
+                # In place: one float64 temporary per chunk.
+                o = torch.add(num_low[low], num_high).div_(
+                    torch.add(den_low[low], den_high).unsqueeze_(-1))
+                o = o.view(b - a, 1, -1).to(nb.table.dtype)  # (c, 1, D)
                 h = layer.finish(keep.expand(b - a, 1, -1), layer.attn_out(o))
                 out[a - start : b - start] = model._layers_from(h, 1, 0)
             begin = end
