@@ -119,6 +119,8 @@ class ModelEvaluator:
                 f"input_encoding must be None, '01' or 'pm1'; got {input_encoding!r}."
             )
         self.model = f
+        # As asked (None: per model kind), for a worker's own evaluator.
+        self.requested_encoding = input_encoding
         #: Outputs decided by the single-string re-evaluation (see stable_decisions).
         self.n_redecided = 0
         self._reference = None

@@ -146,7 +146,7 @@ def packed_truth_table(evaluator, batch_size=DEFAULT_BATCH_SIZE, fast=True, n_jo
         return _slab(None, n_bits, None, batch_size, fast, 0, total, evaluator)[0]
     # As a generator: each slab is copied in as it comes, never all at once.
     parts = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_slab)(evaluator.model, n_bits, evaluator.input_encoding, batch_size, fast,
+        delayed(_slab)(evaluator.model, n_bits, evaluator.requested_encoding, batch_size, fast,
                        begin, begin + slab)
         for begin in range(0, total, slab))
     words = np.empty(total >> 6, dtype="<u8")

@@ -8,6 +8,7 @@ the profile of the byte path.
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from sklearn.base import BaseEstimator
 from hypothesis import strategies as st
 
 from skxor._utils._evaluate import ModelEvaluator
@@ -79,3 +80,29 @@ def test_n_jobs_gives_the_same_profile():
     two = sensitivity_profile(model, 12, method="exhaustive", n_jobs=2)
     np.testing.assert_array_equal(one.counts, two.counts)
     np.testing.assert_array_equal(one.flip_counts, two.flip_counts)
+
+
+class _Thresholded(BaseEstimator):
+    """A fitted estimator of binarized inputs whose threshold is not in [0, 1): the
+    evaluator presents bit b as ``3 + b`` (see skxor._utils._evaluate)."""
+
+    def __init__(self):
+        self.encoding_, self.binarize = "binarized", 3.0
+        self.classes_, self.n_features_in_ = np.array([0, 1]), 8
+
+    def fit(self, X, y):
+        return self
+
+    def predict(self, X):
+        X = np.asarray(X)
+        return ((X[:, 0] > 3.0) ^ (X[:, 1] > 3.0) | (X[:, 2] > 3.0)).astype(int)
+
+
+def test_workers_present_strings_as_the_evaluator_does():
+    from joblib import parallel_config
+
+    local = sensitivity_profile(_Thresholded(), 8, method="exhaustive")
+    assert local.counts[0] < 2**8  # read with the shift: not constant
+    with parallel_config(backend="threading"):
+        workers = sensitivity_profile(_Thresholded(), 8, method="exhaustive", n_jobs=2)
+    np.testing.assert_array_equal(workers.counts, local.counts)
