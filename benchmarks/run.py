@@ -30,7 +30,7 @@ sys.path.insert(1, str(HERE.parent))
 import _common  # noqa: E402
 
 MODULES = ["bench_sparse_xor", "bench_sensitivity", "bench_ffnn", "bench_boolean_transformer",
-           "bench_k_heads", "bench_flip_neighbours", "bench_cli", "bench_bits"]
+           "bench_k_heads", "bench_flip_neighbours", "bench_cli", "bench_bits", "bench_exhaustive"]
 COLUMNS = ["benchmark", "target", "baseline_s", "skxor_s", "ratio", "passes", "status", "note",
            "machine", "date"]
 

@@ -30,13 +30,20 @@ def table_n_bits(table, name="table"):
     return size.bit_length() - 1
 
 
-def check_exhaustive_bits(n_bits, what="Exhaustive profiling"):
-    """Refuse 2^N-sized work beyond ``EXHAUSTIVE_MAX_BITS`` with a useful hint."""
-    if n_bits > EXHAUSTIVE_MAX_BITS:
+#: Largest N of an exhaustive sensitivity profile: its truth table is
+#: bit-packed beyond ``EXHAUSTIVE_MAX_BITS`` (2^32 bits are 512 MiB).
+PACKED_MAX_BITS = 32
+
+
+def check_exhaustive_bits(n_bits, what="Exhaustive profiling", limit=EXHAUSTIVE_MAX_BITS):
+    """Refuse 2^N-sized work beyond ``limit`` (a byte per string up to
+    ``EXHAUSTIVE_MAX_BITS``) with a useful hint."""
+    if n_bits > limit:
+        size = 2.0 ** n_bits / 2 ** 30 / (8 if limit > EXHAUSTIVE_MAX_BITS else 1)
         raise ValueError(
             f"{what} of N={n_bits} bits needs 2^{n_bits} = {2.0 ** n_bits:.3g} "
-            f"model evaluations and a {2.0 ** n_bits / 2 ** 30:.3g} GiB truth "
-            f"table; it is limited to N <= {EXHAUSTIVE_MAX_BITS}. Use "
+            f"model evaluations and a {size:.3g} GiB truth "
+            f"table; it is limited to N <= {limit}. Use "
             "method='sampled' (uniform strings and their N neighbours, with "
             "confidence intervals) instead."
         )

@@ -48,6 +48,7 @@ from ._bits import (
     bits_to_index,
     block_bits,
     check_exhaustive_bits,
+    index_to_bits,
     largest_power_of_two_at_most,
     low_bits_pattern,
 )
@@ -118,10 +119,15 @@ class ModelEvaluator:
                 f"input_encoding must be None, '01' or 'pm1'; got {input_encoding!r}."
             )
         self.model = f
+        # As asked (None: per model kind), for a worker's own evaluator.
+        self.requested_encoding = input_encoding
         #: Outputs decided by the single-string re-evaluation (see stable_decisions).
         self.n_redecided = 0
         self._reference = None
         self._certifier = None
+        self._scorer = None
+        #: Why the exhaustive path evaluates string by string (see exhaustive_scorer).
+        self.exhaustive_fallback = None
         self._saw_zero = self._saw_minus = False
         self._low_cache = {}
         self._shift = None
@@ -138,6 +144,11 @@ class ModelEvaluator:
                     f"{f!r} takes {f.n_bits} bits, but n_bits={self.n_bits} was requested."
                 )
             self.input_encoding = input_encoding or "01"
+            table = getattr(f, "table", None)
+            if isinstance(table, np.ndarray) and table.dtype == np.uint8 and table.ndim == 1:
+                # A TruthTable (its table in skxor's conventions, checked when
+                # made): look-ups, without strings to build and index again.
+                self.kind, self.table = "table", table
         elif isinstance(f, torch.nn.Module):
             self.kind = "torch"
             self._setup_torch(f)
@@ -400,18 +411,26 @@ class ModelEvaluator:
             )
             if out.dtype == torch.bool:
                 return out.to("cpu").numpy().astype(np.uint8)
-        if out.is_floating_point() and not torch.isfinite(out).all():
-            raise ValueError(
-                f"{_describe(module)} returned non-finite outputs (NaN or "
-                "inf); its predicted label is undefined there."
-            )
         if not out.is_floating_point():  # integer scores: no rounding to undo
             return (real_scores(out) > 0).astype(np.uint8)
+        return self._module_decisions(out, self._module_reference().recompute(x))
+
+    def _module_reference(self):
+        """The module's :class:`ModuleReference` (made once per evaluator)."""
         if self._reference is None:
-            self._reference = ModuleReference(module, self.n_bits, self.dtype, self.device,
+            self._reference = ModuleReference(self.model, self.n_bits, self.dtype, self.device,
                                               self.input_encoding)
-        decisions, n = stable_decisions(real_scores(out), self._reference.recompute(x),
-                                        self._reference.bound())
+        return self._reference
+
+    def _module_decisions(self, out, recompute):
+        """Labels (uint8) of a module's real outputs ``out`` by :func:`stable_decisions`."""
+        if not torch.isfinite(out).all():
+            raise ValueError(
+                f"{_describe(self.model)} returned non-finite outputs (NaN or "
+                "inf); its predicted label is undefined there."
+            )
+        decisions, n = stable_decisions(real_scores(out), recompute,
+                                        self._module_reference().bound())
         self.n_redecided += n
         return (decisions == 1).astype(np.uint8)
 
@@ -503,10 +522,7 @@ class ModelEvaluator:
         ``outputs(bits)`` evaluating 0/1 strings one at a time (the reference of
         :func:`stable_decisions`)."""
         if self.kind == "torch":
-            if self._reference is None:
-                self._reference = ModuleReference(self.model, self.n_bits, self.dtype,
-                                                  self.device, self.input_encoding)
-            reference = self._reference
+            reference = self._module_reference()
             return reference.bound(), lambda b: reference.recompute(self.encode(b))(range(len(b)))
         # A skxor classifier has its bound; another estimator's outputs are
         # re-decided only where they are exactly 0.
@@ -657,14 +673,67 @@ class ModelEvaluator:
             x = torch.cat([low, high.expand(size, -1)], dim=1)
         return self._torch_labels(x)
 
-    def truth_table(self, batch_size=DEFAULT_BATCH_SIZE):
-        """Values on all 2^N strings in index order: one evaluation per string."""
+    def exhaustive_scorer(self):
+        """The model's one-layer exhaustive scorer, or None; the reason is kept.
+
+        A torch module with ``exhaustive_scorer`` (a one-layer softmax
+        :class:`~skxor.nn.BooleanTransformer`) given spins scores whole
+        blocks of strings from tables of its attention sums;
+        :attr:`exhaustive_fallback` holds why another model (or one given
+        0/1 strings) is evaluated string by string (None when it is not).
+        """
+        if self._scorer is None:
+            build = getattr(self.model, "_exhaustive_build", None)
+            if self.kind != "torch" or not callable(build):
+                self._scorer, self.exhaustive_fallback = None, (
+                    f"{_describe(self.model)} has no exhaustive scorer (a one-layer "
+                    "BooleanTransformer has)")
+            else:
+                self._scorer, self.exhaustive_fallback = self._run_module(
+                    lambda _: build(self.input_encoding), None)
+            self._scorer = self._scorer or False
+        return self._scorer or None
+
+    def scored_block(self, scorer, start, size):
+        """Labels of the strings ``start .. start + size - 1`` from ``scorer``'s outputs.
+
+        Decided by :func:`stable_decisions` as every module output is: an
+        output near 0 is evaluated again alone (the string built from its
+        index), so the labels are those of the per-string path.
+        """
+        out = self._run_module(lambda _: scorer(start, size), None)
+        reference = self._module_reference()
+
+        def recompute(rows):
+            bits = index_to_bits(start + np.asarray(rows, dtype=np.int64), self.n_bits)
+            return reference.recompute(self.encode(bits))(range(len(rows)))
+
+        return self._module_decisions(out, recompute)
+
+    def truth_table(self, batch_size=DEFAULT_BATCH_SIZE, fast=True):
+        """Values on all 2^N strings in index order.
+
+        One evaluation per string, or, with ``fast`` and a model that has
+        it (:meth:`exhaustive_scorer`), blocks scored from tables of its
+        attention sums, with the same labels.
+        """
         check_exhaustive_bits(self.n_bits, "A truth table")
-        total = 1 << self.n_bits
         if self.kind == "table":
             return self.table
-        size = min(total, largest_power_of_two_at_most(strings_per_call(batch_size, self.n_bits)))
-        table = np.empty(total, dtype=np.uint8)
-        for start in range(0, total, size):
-            table[start : start + size] = self.block(start, size)
+        table = np.empty(1 << self.n_bits, dtype=np.uint8)
+        for start, labels in self.iter_blocks(0, 1 << self.n_bits, batch_size, fast):
+            table[start : start + labels.size] = labels
         return table
+
+    def iter_blocks(self, begin, end, batch_size=DEFAULT_BATCH_SIZE, fast=True):
+        """Yield ``(start, labels)`` over the strings ``begin .. end - 1`` in aligned
+        power-of-two blocks (``begin`` and ``end`` multiples of the block size, or
+        ``end - begin`` itself a power of two dividing ``begin``)."""
+        size = min(end - begin,
+                   largest_power_of_two_at_most(strings_per_call(batch_size, self.n_bits)))
+        scorer = self.exhaustive_scorer() if fast else None
+        for start in range(begin, end, size):
+            if scorer is not None:
+                yield start, self.scored_block(scorer, start, size)
+            else:
+                yield start, self.block(start, size)

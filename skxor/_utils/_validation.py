@@ -8,16 +8,19 @@ cases), the same constraints that ``_parameter_constraints`` and
 ``validate_params`` use.
 """
 
+import functools
+import inspect
 import math
 from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
 import torch
+from sklearn import get_config
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import validate_data
 
-from ._sklearn_compat import Interval
+from ._sklearn_compat import Interval, make_constraint, validate_params
 
 
 def check_binary_target(y, estimator_name):
@@ -259,3 +262,72 @@ def validate_binary_data(estimator, X="no_validation", y="no_validation", **kwar
             f"{type(estimator).__name__}."
         )
     return validate_data(estimator, X, y, **kwargs)
+
+
+def validate_params_once(parameter_constraints, *, prefer_skip_nested_validation=True):
+    """scikit-learn's ``validate_params``, at a few microseconds per call.
+
+    The same constraints and the same errors (``InvalidParameterError``
+    naming the parameter and the function), so the function body need not
+    check its arguments again. scikit-learn's wrapper binds the signature
+    and builds every constraint on each call (0.06 ms, as much as a
+    profile of a 10-bit truth table); here the constraints are built once,
+    only the arguments given are checked (a default satisfies its
+    constraint: a test checks it), and a value that fails, or a call the
+    quick check cannot map to the signature, goes through scikit-learn's
+    wrapper, which raises its usual error. ``skip_parameter_validation``
+    (scikit-learn's config) is honoured.
+
+    Parameters
+    ----------
+    parameter_constraints : dict
+        As for ``validate_params`` (``"no_validation"`` skips a parameter).
+    prefer_skip_nested_validation : bool, default=True
+        Passed to scikit-learn's wrapper on the error path.
+
+    Returns
+    -------
+    decorator : callable
+
+    Examples
+    --------
+    >>> from numbers import Integral
+    >>> from skxor._utils._sklearn_compat import Interval
+    >>> from skxor._utils._validation import validate_params_once
+    >>> @validate_params_once({"k": [Interval(Integral, 1, None, closed="left")]})
+    ... def twice(k=1):
+    ...     return 2 * k
+    >>> twice(k=3)
+    6
+    >>> twice(k=0)
+    Traceback (most recent call last):
+    ...
+    sklearn.utils._param_validation.InvalidParameterError: The 'k' parameter of twice must be an int in the range [1, inf). Got 0 instead.
+    """
+    def decorator(func):
+        checked = validate_params(
+            parameter_constraints, prefer_skip_nested_validation=prefer_skip_nested_validation
+        )(func)
+        parameters = inspect.signature(func).parameters.values()
+        positional = [p.name for p in parameters
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        constraints = {name: [make_constraint(c) for c in options]
+                       for name, options in parameter_constraints.items()
+                       if options != "no_validation"}
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            if get_config()["skip_parameter_validation"]:
+                return func(*args, **kwargs)
+            if len(args) > len(positional):
+                return checked(*args, **kwargs)  # its TypeError
+            for name, value in [*zip(positional, args), *kwargs.items()]:
+                options = constraints.get(name)
+                if options is not None and not any(c.is_satisfied_by(value) for c in options):
+                    return checked(*args, **kwargs)  # raises the error that names it
+            return func(*args, **kwargs)
+
+        wrapper._skl_parameter_constraints = parameter_constraints
+        return wrapper
+
+    return decorator

@@ -6,14 +6,14 @@ How each kind of model is called and read is :mod:`skxor._utils._evaluate`.
 from numbers import Integral
 
 
-from .._utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
-from .._utils._validation import check_count
+from .._utils._validation import check_count, validate_params_once
 
 __all__ = ["DEFAULT_BATCH_SIZE", "ModelEvaluator", "truth_table"]
 
 
-@validate_params(
+@validate_params_once(
     {
         "f": "no_validation",
         "n_bits": [Interval(Integral, 1, None, closed="left")],

@@ -15,9 +15,9 @@ from .._utils._bits import (
     table_n_bits,
 )
 from .._utils._docstrings import fill_doc
-from .._utils._sklearn_compat import StrOptions, validate_parameter_constraints, validate_params
+from .._utils._sklearn_compat import StrOptions, validate_parameter_constraints
 from .._utils._encoding import ENCODINGS, check_strings, to_spins
-from .._utils._validation import Integers, check_count, check_interval
+from .._utils._validation import Integers, check_count, check_interval, validate_params_once
 from .._utils._support import check_support
 
 
@@ -84,7 +84,7 @@ _VALUE_OPTIONS = StrOptions({*VALUE_CONVENTIONS, *_VALUE_ALIASES})
 _INPUT_OPTIONS = StrOptions({*INPUT_ENCODINGS, *_INPUT_ALIASES})
 
 
-@validate_params(
+@validate_params_once(
     {"values": "no_validation", "convention": [_VALUE_OPTIONS], "name": [str]},
     prefer_skip_nested_validation=True,
 )
@@ -183,7 +183,7 @@ def bit_reversal_permutation(n_bits):
     return perm
 
 
-@validate_params(
+@validate_params_once(
     {"X": "no_validation", "input_encoding": [_INPUT_OPTIONS], "name": [str]},
     prefer_skip_nested_validation=True,
 )

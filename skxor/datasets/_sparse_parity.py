@@ -6,16 +6,16 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from .._utils._encoding import ENCODINGS, to_spins
-from .._utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._support import check_support
-from .._utils._validation import Integers
+from .._utils._validation import Integers, validate_params_once
 
 
 #: Label conventions of :func:`make_sparse_parity` (what y says about the parity).
 LABELS = ("pm1", "pm1_even", "01_odd", "01_even")
 
 
-@validate_params(
+@validate_params_once(
     {
         "n_samples": [Integers(1, None, closed="left")],
         "n_features": [Integers(1, None, closed="left")],

@@ -11,6 +11,7 @@ from ._attention import (
 )
 from ._analysis import layer_norm_blowup
 from ._boolean_transformer import BooleanTransformer
+from ._exhaustive import exhaustive_refusal
 from ._fast_path import fast_path_refusal
 from ._config import (
     INIT_SCHEMES,
@@ -50,6 +51,7 @@ __all__ = [
     "attention_constraint",
     "attention_names",
     "attention_weights",
+    "exhaustive_refusal",
     "fast_path_refusal",
     "get_attention",
     "layer_norm_blowup",

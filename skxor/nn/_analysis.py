@@ -25,6 +25,7 @@ import torch
 
 from .._utils._docstrings import fill_doc
 from ._common import DEFAULT_EVAL_FLOATS, BitStringModule
+from ._exhaustive import _build as _exhaustive_build
 from ._fast_path import fast_path_refusal, flips_by_forward
 from ._flip_neighbours import _FlipCertificate, _FlipNeighbours
 
@@ -129,6 +130,40 @@ class _Analysis(BitStringModule):
 
         certify.model_outputs = True  # its outputs are flip_neighbours's own, not float64 ones
         return certify
+
+    @torch.no_grad()
+    def exhaustive_scorer(self):
+        """Outputs on all 2^N strings from the read-out's softmax sums, blockwise.
+
+        For one softmax layer: ``score(start, size) -> Tensor (size,)``, the
+        outputs (in the module's dtype) of the strings with indices ``start
+        .. start + size - 1`` (bit i of the index is position i). The
+        read-out token's attention sums of a block are a float64 table over
+        the low bits plus one row of the high bits; the rest of the layer
+        runs on the whole block through the layer's own methods, so the
+        outputs agree with ``forward`` to float rounding (the sensitivity
+        tools decide outputs near 0 by a one-string evaluation, as for
+        ``forward``'s). None when :func:`skxor.nn.exhaustive_refusal` gives
+        a reason (several layers, another attention, a hook, an override or
+        a replaced submodule, scores that could overflow float64).
+
+        Examples
+        --------
+        >>> import torch
+        >>> from skxor.nn import BooleanTransformer
+        >>> model = BooleanTransformer(6, d_model=8, n_layers=1, n_heads=2,
+        ...                            readout="eos", seed=0)
+        >>> score = model.exhaustive_scorer()
+        >>> bits = (torch.arange(64)[:, None] >> torch.arange(6)) & 1
+        >>> bool(torch.allclose(score(0, 64), model(1.0 - 2.0 * bits), atol=1e-5))
+        True
+        """
+        return self._exhaustive_build()[0]
+
+    def _exhaustive_build(self, input_encoding="pm1"):
+        """``(scorer, None)`` or ``(None, reason)``: see :meth:`exhaustive_scorer` and
+        :func:`skxor.nn.exhaustive_refusal` (read by the library's evaluator)."""
+        return _exhaustive_build(self, input_encoding)
 
     @torch.no_grad()
     @fill_doc

@@ -28,23 +28,24 @@ make each engine import the other's private helpers.
 """
 
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
 
-from .._utils._sklearn_compat import Interval, StrOptions, validate_params
-from .._utils._bits import EXHAUSTIVE_MAX_BITS, check_exhaustive_bits
+from .._utils._sklearn_compat import Interval, StrOptions
+from .._utils._bits import EXHAUSTIVE_MAX_BITS, PACKED_MAX_BITS, check_exhaustive_bits
 from .._utils._deprecation import deprecated_method
 from .._utils._docstrings import fill_doc
-from .._utils._validation import check_count
+from .._utils._validation import Integers, validate_params_once
 from .._utils._wilson import wilson_interval
 from .._utils._evaluate import (
     DEFAULT_BATCH_SIZE,
     ModelEvaluator,
     strings_per_call,
 )
+from ._packed import packed_counts, packed_truth_table
 
 #: log2 of the strings per chunk of the sensitivity pass (64 KiB per chunk).
 _CHUNK_BITS = 16
@@ -378,16 +379,6 @@ def _iter_flips_split(evaluator, bits, per_call):
         yield slice(r, r + 1), (values[1:] != values[0])[None, :]
 
 
-def _check_confidence(confidence):
-    if (
-        isinstance(confidence, bool)
-        or not isinstance(confidence, Real)
-        or not 0 < confidence < 1
-    ):
-        raise ValueError(f"confidence must be a float in (0, 1); got {confidence!r}.")
-    return float(confidence)
-
-
 def summarize(n_bits, method, counts, flip_counts, confidence=0.95, n_redecided=0):
     """Build a :class:`SensitivityProfile`, with intervals unless exhaustive."""
     n_strings = int(counts.sum())
@@ -482,19 +473,27 @@ def resolve_method(method, n_bits, n_samples, *, fallback="sampled", table=False
 
 def profile_model(
     evaluator, method, *, n_samples, batch_size, confidence, random_state, data=None,
-    incremental=True,
+    incremental=True, n_jobs=None,
 ):
     """The sensitivity engine: ``(profile, truth table or None)`` of a model.
 
     ``method`` is resolved (not ``"auto"``). ``"exhaustive"`` evaluates all
-    2^N strings and returns the table too; ``"sampled"`` draws ``n_samples``
+    2^N strings and returns the table too (None beyond N = 28, or with
+    ``n_jobs`` workers: the table is then bit-packed, see
+    :mod:`skxor.sensitivity._packed`); ``"sampled"`` draws ``n_samples``
     uniform strings from ``random_state``; ``"data"`` profiles the 0/1
     strings ``data`` (a random subset of ``n_samples`` rows, in their order,
     when there are more). ``incremental``: see :func:`iter_flips`.
     """
     n_bits = evaluator.n_bits
+    packed = n_bits > EXHAUSTIVE_MAX_BITS or n_jobs not in (None, 1)
+    if method == "exhaustive" and packed and n_bits >= 6:
+        words = packed_truth_table(evaluator, batch_size, incremental, n_jobs)
+        counts, flip_counts = packed_counts(words, n_bits)
+        return summarize(n_bits, "exhaustive", counts, flip_counts,
+                         n_redecided=evaluator.n_redecided), None
     if method == "exhaustive":
-        table = evaluator.truth_table(batch_size)
+        table = evaluator.truth_table(batch_size, fast=incremental)
         counts, flip_counts = exhaustive_counts(table, n_bits)
         profile = summarize(n_bits, "exhaustive", counts, flip_counts,
                             n_redecided=evaluator.n_redecided)
@@ -513,17 +512,18 @@ def profile_model(
     return profile, None
 
 
-@validate_params(
+@validate_params_once(
     {
         "f": "no_validation",  # a callable, estimator, module or table: see ModelEvaluator
-        "n_bits": [Interval(Integral, 1, None, closed="left")],
+        "n_bits": [Integers(1, None, closed="left")],
         "method": [StrOptions(set(METHODS))],
-        "n_samples": [Interval(Integral, 1, None, closed="left")],
-        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "n_samples": [Integers(1, None, closed="left")],
+        "batch_size": [Integers(1, None, closed="left")],
         "confidence": [Interval(Real, 0, 1, closed="neither")],
         "input_encoding": [StrOptions({"01", "pm1"}), None],
         "random_state": ["random_state"],
         "incremental": ["boolean"],
+        "n_jobs": [Integers(None, None, closed="neither"), None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -539,6 +539,7 @@ def sensitivity_profile(
     input_encoding=None,
     random_state=None,
     incremental=True,
+    n_jobs=None,
 ):
     """Sensitivity profile of a Boolean function, model or truth table.
 
@@ -562,7 +563,7 @@ def sensitivity_profile(
     %(n_bits)s
     method : {"auto", "exhaustive", "sampled"}, default="auto"
         ``"exhaustive"``: all 2^N strings, one model evaluation each (N at
-        most 28). ``"sampled"``: ``n_samples`` uniform strings and their N
+        most 32; beyond 28 the truth table is bit-packed). ``"sampled"``: ``n_samples`` uniform strings and their N
         neighbours. ``"auto"``: exhaustive when ``2^N <= (N + 1) *
         n_samples`` (it then costs no more than sampling), else sampled.
     n_samples : int, default=10000
@@ -588,8 +589,21 @@ def sensitivity_profile(
         rounding and become labels by the same rule. A model that also
         certifies flips' decisions (the sparse-XOR models, a one-layer
         Boolean transformer) forms only the flips its bound cannot settle,
-        with the same labels. False evaluates every flipped string with the
-        model (the reference path).
+        with the same labels. For the exhaustive method: a one-layer
+        softmax :class:`~skxor.nn.BooleanTransformer` given spins is scored
+        on whole blocks of strings from tables of its read-out token's
+        attention sums (:meth:`~skxor.nn.BooleanTransformer.exhaustive_scorer`;
+        10x faster at N = 24, D = 64), with the labels and profile of the
+        per-string path; :func:`skxor.nn.exhaustive_refusal` says why
+        another model is evaluated string by string. False evaluates every
+        (flipped) string with the model (the reference path).
+    n_jobs : int or None, default=None
+        Workers of an exhaustive profile (joblib's convention: -1 for every
+        core; a dask cluster under ``joblib.parallel_backend("dask")``):
+        each evaluates slabs of 2^24 strings of a bit-packed truth table,
+        and the counts are word operations on it. The profile is the same
+        whatever ``n_jobs``. Beyond N = 28 the table is bit-packed anyway
+        (N = 32: 512 MiB).
 
     Returns
     -------
@@ -613,16 +627,12 @@ def sensitivity_profile(
     >>> prof.method, prof.n_strings, round(prof.average, 1)
     ('sampled', 500, 1.0)
     """
-    n_bits = check_count(n_bits, "n_bits")
-    n_samples = check_count(n_samples, "n_samples")
-    batch_size = check_count(batch_size, "batch_size")
-    confidence = _check_confidence(confidence)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
+    # Checked once, by the decorator; numpy integers become ints.
+    n_bits, n_samples, batch_size = int(n_bits), int(n_samples), int(batch_size)
     if method == "exhaustive":
-        check_exhaustive_bits(n_bits)
+        check_exhaustive_bits(n_bits, limit=PACKED_MAX_BITS)
     evaluator = ModelEvaluator(f, n_bits, input_encoding)
-    method = resolve_method(method, n_bits, n_samples, table=evaluator.kind == "table")
+    method = resolve_method(method, n_bits, n_samples, table=isinstance(f, np.ndarray))
     profile, _ = profile_model(
         evaluator,
         method,
@@ -631,5 +641,6 @@ def sensitivity_profile(
         confidence=confidence,
         random_state=random_state,
         incremental=incremental,
+        n_jobs=n_jobs,
     )
     return profile

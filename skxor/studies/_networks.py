@@ -78,12 +78,24 @@ def _flip_work(n_bits, d_model, n_layers):
     return d_model * (n_bits + 1) + (n_layers - 1) * forward_work(n_bits, d_model, 1)
 
 
+def _one_position_work(d_model):
+    """Work per string of the one-layer exhaustive path: the read-out token's attention
+    sums (an addition of D + H numbers) and the rest of the layer at that one position
+    (see :meth:`~skxor.nn.BooleanTransformer.exhaustive_scorer`), in the units of
+    :func:`forward_work`."""
+    return float(d_model) * (d_model + 2)
+
+
 @functools.lru_cache(maxsize=None)
 def profile_work(n_bits, d_model, n_layers, exhaustive_max, n_samples):
-    """Work of a sensitivity profile: 2^N forward passes (exhaustive), or per sampled
-    string one forward pass and N flips."""
+    """Work of a sensitivity profile: 2^N forward passes (exhaustive; one layer: the
+    read-out position's work per string, from tables of its attention sums), or per
+    sampled string one forward pass and N flips."""
     if n_bits <= exhaustive_max:
-        return 2.0 ** n_bits * forward_work(n_bits, d_model, n_layers)
+        # The studies' networks are softmax: one layer takes the exhaustive path.
+        per_string = (_one_position_work(d_model) if n_layers == 1
+                      else forward_work(n_bits, d_model, n_layers))
+        return 2.0 ** n_bits * per_string
     return float(n_samples) * (forward_work(n_bits, d_model, n_layers)
                                + n_bits * _flip_work(n_bits, d_model, n_layers))
 

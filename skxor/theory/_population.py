@@ -40,9 +40,9 @@ from numbers import Real
 import numpy as np
 import torch
 
-from .._utils._sklearn_compat import Interval, StrOptions, validate_params
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._support import check_support
-from .._utils._validation import check_dtype, check_positive_finite
+from .._utils._validation import check_dtype, check_positive_finite, validate_params_once
 from ..nn import attention_constraint, attention_weights, get_attention
 
 #: Largest number of heads H and of support bits k of the exact expansion.
@@ -373,7 +373,7 @@ _CONSTRAINTS = {
 _POSITIVE = Interval(Real, 0, None, closed="neither")
 
 
-@validate_params(_CONSTRAINTS, prefer_skip_nested_validation=True)
+@validate_params_once(_CONSTRAINTS, prefer_skip_nested_validation=True)
 def population_loss(queries, keys, support, attention="softmax", *, dtype="float64"):
     """Exact expected squared error over uniform inputs, for y = -prod_{i in S} x_i.
 
@@ -438,7 +438,7 @@ def population_loss(queries, keys, support, attention="softmax", *, dtype="float
     return loss
 
 
-@validate_params(_CONSTRAINTS, prefer_skip_nested_validation=True)
+@validate_params_once(_CONSTRAINTS, prefer_skip_nested_validation=True)
 def population_gradient(queries, keys, support, attention="softmax", *, dtype="float64"):
     """Exact gradient of :func:`population_loss` with respect to the queries.
 
@@ -482,7 +482,7 @@ def population_gradient(queries, keys, support, attention="softmax", *, dtype="f
     return grad
 
 
-@validate_params(
+@validate_params_once(
     {
         **_CONSTRAINTS,
         "learning_rate": [StrOptions({"normalized"}), _POSITIVE],

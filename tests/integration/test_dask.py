@@ -81,3 +81,20 @@ def test_every_estimator_is_deterministic_on_dask(cluster, estimator, grid):
         remote.cv_results_["mean_test_score"], local.cv_results_["mean_test_score"]
     )
     np.testing.assert_array_equal(remote.predict(X), local.predict(X))
+
+
+def test_exhaustive_profile_on_dask_workers_matches_the_local_run(cluster, monkeypatch):
+    # Issue 36.3: slabs of the bit-packed table (blocks of high bits) on the
+    # cluster's 2 workers; 16 slabs of 2^8 strings at N = 12.
+    from skxor.nn import BooleanTransformer
+    from skxor.sensitivity import sensitivity_profile
+
+    monkeypatch.setattr("skxor.sensitivity._packed._SLAB_BITS", 8)
+    model = BooleanTransformer(12, d_model=16, n_layers=1, readout="eos", init="normal",
+                               positional="sinusoidal", layer_norm_eps=0.0, seed=9)
+    local = sensitivity_profile(model, 12, method="exhaustive")
+    with parallel_config(backend="dask"):
+        remote = sensitivity_profile(model, 12, method="exhaustive", n_jobs=-1)
+    np.testing.assert_array_equal(remote.counts, local.counts)
+    np.testing.assert_array_equal(remote.flip_counts, local.flip_counts)
+    assert 0 < remote.counts[0] < 2**12  # a non-constant network

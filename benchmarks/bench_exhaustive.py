@@ -1,0 +1,223 @@
+"""Benchmarks of issue 36: the one-layer exhaustive path (P15-P17) and small calls (P18)."""
+
+import threading
+import time
+
+import numpy as np
+import psutil
+import torch
+
+from skxor._utils._evaluate import ModelEvaluator
+from skxor.boolean import TruthTable
+from skxor.nn import BooleanTransformer, exhaustive_refusal
+from skxor.sensitivity import sensitivity_profile
+from skxor.sensitivity._profile import exhaustive_counts
+
+from _common import interleaved_best, size
+
+
+def _recognizer(n_bits, d_model, seed=1):
+    """The issue's network: one layer, eos read-out, normal init, sinusoidal, eps = 0."""
+    return BooleanTransformer(n_bits, d_model=d_model, n_layers=1, readout="eos", init="normal",
+                              positional="sinusoidal", layer_norm_eps=0.0, seed=seed).eval()
+
+
+def _non_constant(n_bits, d_model, seed=1):
+    """The first seed from ``seed`` whose network is not constant on the first 2^12 strings."""
+    while True:
+        model = _recognizer(n_bits, d_model, seed)
+        labels = ModelEvaluator(model, n_bits).truth_table(fast=False) if n_bits <= 12 else \
+            next(ModelEvaluator(model, n_bits).iter_blocks(0, 1 << 12))[1]
+        if 0 < labels.sum() < labels.size:
+            return model, seed
+        seed += 1
+
+
+def _rest_of_layer_macs(model):
+    """Multiply-adds per string of the new path's matrix products: the attention's output
+    map, the MLP and the read-out (the attention sums are additions, not counted)."""
+    D, M = model.d_model, model.d_mlp
+    return D * D + 2 * D * M + D
+
+
+def p15_one_layer_exhaustive(n_bits=None, d_model=64, fraction_bits=None, check_bits=None):
+    """P15: exhaustive profile of a one-layer recognizer vs the per-string path.
+
+    The new path's profile is timed whole; the per-string path (today's
+    method, ``incremental=False``, one ``forward`` per string) on the first
+    ``2^(N - fraction_bits)`` strings, scaled (its cost is linear in the
+    strings), plus the count on a table of the same size. Both give the same
+    labels on the timed strings, and equal profiles at ``check_bits``.
+    """
+    n_bits = n_bits or size(24, 14)
+    fraction_bits = size(4, 2) if fraction_bits is None else fraction_bits
+    check_bits = check_bits or size(14, 10)
+    small, _ = _non_constant(check_bits, d_model)
+    fast = sensitivity_profile(small, check_bits, method="exhaustive")
+    slow = sensitivity_profile(small, check_bits, method="exhaustive", incremental=False)
+    assert np.array_equal(fast.counts, slow.counts), "profiles differ"
+    model, seed = _non_constant(n_bits, d_model)
+    assert exhaustive_refusal(model) is None
+    part = 1 << (n_bits - fraction_bits)
+    labels = {}
+
+    def reference():
+        evaluator = ModelEvaluator(model, n_bits)
+        labels["slow"] = np.concatenate(
+            [b for _, b in evaluator.iter_blocks(0, part, fast=False)])
+
+    table = np.zeros(1 << n_bits, dtype=np.uint8)
+    times = interleaved_best({"reference": reference,
+                              "count": lambda: exhaustive_counts(table, n_bits)}, repeat=1)
+    start = time.perf_counter()
+    profile = sensitivity_profile(model, n_bits, method="exhaustive")
+    ours = time.perf_counter() - start
+    fast_part = np.concatenate(
+        [b for _, b in ModelEvaluator(model, n_bits).iter_blocks(0, part, fast=True)])
+    assert np.array_equal(fast_part, labels["slow"]), "labels differ"
+    baseline = times["reference"] * 2**fraction_bits + times["count"]
+    return {
+        "benchmark": f"P15 exhaustive profile of a one-layer recognizer vs the per-string path "
+                     f"(BooleanTransformer L=1 D={d_model} eos, N={n_bits})",
+        "target": ">= 5x faster",
+        "baseline_s": baseline, "skxor_s": ours, "ratio": baseline / ours,
+        "passes": baseline / ours >= 5,
+        "note": f"seed {seed} (non-constant: {profile.n_zero} of 2^{n_bits} strings of "
+                f"sensitivity 0); per-string path timed on 1/{2**fraction_bits} of the strings "
+                f"({times['reference']:.1f} s) and scaled, plus the count on a full table "
+                f"({times['count']:.2f} s); same labels on those strings, same profile at "
+                f"N={check_bits}",
+    }
+
+
+def p16_flop_share(n_bits=None, d_model=16, piece_bits=None, repeat=6):
+    """P16: the new path's per-string work as a share of a float32 matrix product's FLOP rate.
+
+    Pieces of ``2^piece_bits`` strings scored by the new path, each right
+    after a float32 2048^3 product (as in ``flop_rate_exhaustive_profile``),
+    by CPU time; the work counted is the matrix products of the rest of the
+    layer per string (:func:`_rest_of_layer_macs`).
+    """
+    n_bits = n_bits or size(24, 12)
+    piece_bits = piece_bits or size(16, 10)
+    model, _ = _non_constant(n_bits, d_model)
+    score = model.exhaustive_scorer()
+    a, b = torch.randn(2048, 2048), torch.randn(2048, 2048)
+    matmul_flops = 2 * 2048**3
+    work_flops = 2 * _rest_of_layer_macs(model) * 2**piece_bits
+    with torch.inference_mode():
+        score(0, 1 << piece_bits)  # warm-up
+        (cpu,) = interleaved_best({"matmul": lambda: a @ b,
+                                   "work": lambda: score(0, 1 << piece_bits)},
+                                  repeat=repeat, clocks=(time.process_time,))
+    rate, matmul = work_flops / cpu["work"], matmul_flops / cpu["matmul"]
+    per_string = cpu["work"] / 2**piece_bits
+    return {
+        "benchmark": f"P16 FLOP rate of the one-layer exhaustive path (BooleanTransformer L=1 "
+                     f"D={d_model} eos, N={n_bits}) as a share of a float32 2048^3 product's",
+        "target": ">= 30% (goal)",
+        "baseline_s": cpu["matmul"], "skxor_s": cpu["work"], "ratio": rate / matmul,
+        "passes": rate / matmul >= 0.3,
+        "note": f"{_rest_of_layer_macs(model)} multiply-adds per string (output map, MLP, "
+                f"read-out); best of {repeat} pieces of 2^{piece_bits} strings, each after a "
+                f"product, by CPU time: {rate / 1e9:.1f} GFLOP/s vs {matmul / 1e9:.1f} GFLOP/s, "
+                f"{per_string * 1e9:.0f} ns per string",
+    }
+
+
+class _TreePeak:
+    """Peak of the summed resident memory of this process and all its children."""
+
+    def __init__(self, interval=0.2):
+        self.interval, self.peak = interval, 0
+        self.process = psutil.Process()
+
+    def _total(self):
+        total = 0
+        for p in [self.process, *self.process.children(recursive=True)]:
+            try:
+                total += p.memory_info().rss
+            except psutil.Error:  # a worker that just ended
+                pass
+        return total
+
+    def _watch(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self._total())
+            time.sleep(self.interval)
+
+    def __enter__(self):
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def p17_n32(n_bits=None, d_model=16, n_jobs=2):
+    """P17: an exhaustive profile at N = 32, D = 16, one layer, on ``n_jobs`` workers.
+
+    Wall time of the whole profile and the peak of the resident memory summed
+    over this process and its workers (sampled every 0.2 s).
+    """
+    n_bits = n_bits or size(32, 16)
+    model, seed = _non_constant(n_bits, d_model)
+    with _TreePeak() as peak:
+        start = time.perf_counter()
+        profile = sensitivity_profile(model, n_bits, method="exhaustive", n_jobs=n_jobs)
+        seconds = time.perf_counter() - start
+    assert profile.n_strings == 2**n_bits
+    return [
+        {
+            "benchmark": f"P17 exhaustive profile at N={n_bits} (BooleanTransformer L=1 "
+                         f"D={d_model} eos) on {n_jobs} workers: wall time",
+            "target": "<= 30 min", "baseline_s": float("nan"), "skxor_s": seconds,
+            "ratio": seconds / 1800, "passes": seconds <= 1800,
+            "note": f"seed {seed}: {profile.n_zero} strings of sensitivity 0, average "
+                    f"{profile.average:.4g}, {profile.n_redecided} outputs decided per string",
+        },
+        {
+            "benchmark": f"P17 peak memory of the exhaustive profile at N={n_bits} over all "
+                         f"processes ({n_jobs} workers)",
+            "target": "<= 2 GB", "baseline_s": float("nan"), "skxor_s": seconds,
+            "ratio": peak.peak / 1e9, "passes": peak.peak <= 2e9,
+            "note": f"resident memory summed over the process and its workers, sampled every "
+                    f"0.2 s: peak {peak.peak / 2**20:.0f} MiB (packed table "
+                    f"{2**n_bits / 8 / 2**20:.0f} MiB)",
+        },
+    ]
+
+
+def p18_small_truth_table(n_bits=10, repeat=None, number=None):
+    """P18: ``sensitivity_profile(TruthTable)`` at N = 10 vs the table's own counting.
+
+    The floor is the library's own count on the table (``exhaustive_counts``),
+    which any profile of the table does; the rest is the call's overhead
+    (validation, dispatch, the result).
+    """
+    repeat = repeat or size(7, 2)
+    number = number or size(2000, 50)
+    table = TruthTable(np.random.default_rng(0).integers(0, 2, 1 << n_bits).astype(np.uint8))
+    raw = table.table
+
+    def many(fn):
+        return lambda: [fn() for _ in range(number)]
+
+    times = interleaved_best({"work": many(lambda: exhaustive_counts(raw, n_bits)),
+                              "call": many(lambda: sensitivity_profile(table, n_bits))},
+                             repeat=repeat)
+    work, call = times["work"] / number, times["call"] / number
+    return {
+        "benchmark": f"P18 sensitivity_profile(TruthTable) at N={n_bits} vs the table's own "
+                     "counting",
+        "target": "<= 1.3x",
+        "baseline_s": work, "skxor_s": call, "ratio": call / work, "passes": call / work <= 1.3,
+        "note": f"best of {repeat} x {number} calls: {call * 1e3:.3f} ms per call, "
+                f"{work * 1e3:.3f} ms of counting",
+    }
+
+
+BENCHMARKS = [p15_one_layer_exhaustive, p16_flop_share, p17_n32, p18_small_truth_table]

@@ -1,0 +1,108 @@
+"""Exhaustive profiles on a bit-packed truth table (issue 36.2) and on joblib workers (36.3).
+
+The word-operation count must equal the byte-per-string count on every
+table; the packed path (taken beyond N = 28, or with ``n_jobs``) must give
+the profile of the byte path.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from sklearn.base import BaseEstimator
+from hypothesis import strategies as st
+
+from skxor._utils._evaluate import ModelEvaluator
+from skxor.boolean import Majority, Parity
+from skxor.nn import BooleanTransformer
+from skxor.sensitivity import sensitivity_profile
+from skxor.sensitivity._packed import pack_labels, packed_counts, packed_truth_table
+from skxor.sensitivity._profile import exhaustive_counts
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(n_bits=st.integers(6, 14), density=st.sampled_from([0.0, 0.01, 0.3, 0.5, 0.97, 1.0]),
+       chunk_bits=st.integers(0, 6), seed=st.integers(0, 2**16))
+def test_word_counts_equal_byte_counts(n_bits, density, chunk_bits, seed):
+    table = (np.random.default_rng(seed).random(1 << n_bits) < density).astype(np.uint8)
+    counts, flips = packed_counts(pack_labels(table), n_bits, chunk_words=1 << chunk_bits)
+    expected_counts, expected_flips = exhaustive_counts(table, n_bits)
+    np.testing.assert_array_equal(counts, expected_counts)
+    np.testing.assert_array_equal(flips, expected_flips)
+
+
+@pytest.mark.parametrize("f, counts", [(Parity(8), [0] * 8 + [256]),
+                                       (Majority(7), [58, 0, 0, 0, 70, 0, 0, 0])])
+def test_word_counts_of_known_functions(f, counts):
+    table = ModelEvaluator(f, f.n_bits).truth_table()
+    assert packed_counts(pack_labels(table), f.n_bits)[0].tolist()[: len(counts)] == counts
+
+
+def test_a_packed_table_of_the_wrong_size_is_refused():
+    with pytest.raises(ValueError, match="2\\^\\(N - 6\\) words"):
+        packed_counts(np.zeros(3, dtype=np.uint64), 8)
+
+
+def test_beyond_the_byte_table_the_packed_path_gives_the_same_profile(monkeypatch):
+    model = BooleanTransformer(11, d_model=16, n_layers=1, readout="cls", init="normal",
+                               layer_norm_eps=0.0, seed=6)
+    byte = sensitivity_profile(model, 11, method="exhaustive")
+    # As if N = 11 were beyond the byte table's limit (N > 28 takes this path).
+    monkeypatch.setattr("skxor.sensitivity._profile.EXHAUSTIVE_MAX_BITS", 10)
+    packed = sensitivity_profile(model, 11, method="exhaustive")
+    np.testing.assert_array_equal(packed.counts, byte.counts)
+    np.testing.assert_array_equal(packed.flip_counts, byte.flip_counts)
+    assert 0 < packed.counts[0] < 2**11
+
+
+def test_the_limit_is_32_bits():
+    with pytest.raises(ValueError, match="limited to N <= 32"):
+        sensitivity_profile(lambda X: X[:, 0], 33, method="exhaustive")
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("fast", [True, False])
+def test_workers_build_the_table_of_one_process(n_jobs, fast):
+    model = BooleanTransformer(10, d_model=8, n_layers=1, n_heads=2, readout="last",
+                               init="normal", seed=1)
+    table = ModelEvaluator(model, 10).truth_table(fast=False)
+    assert 0 < table.sum() < 2**10  # not constant
+    expected = pack_labels(table)
+    evaluator = ModelEvaluator(model, 10)
+    words = packed_truth_table(evaluator, batch_size=128, fast=fast, n_jobs=n_jobs, slab_bits=7)
+    np.testing.assert_array_equal(words, expected)
+
+
+def test_n_jobs_gives_the_same_profile():
+    model = BooleanTransformer(12, d_model=16, n_layers=2, readout="eos", init="normal", seed=6)
+    one = sensitivity_profile(model, 12, method="exhaustive")
+    assert 0 < one.counts[0] < 2**12  # not constant
+    two = sensitivity_profile(model, 12, method="exhaustive", n_jobs=2)
+    np.testing.assert_array_equal(one.counts, two.counts)
+    np.testing.assert_array_equal(one.flip_counts, two.flip_counts)
+
+
+class _Thresholded(BaseEstimator):
+    """A fitted estimator of binarized inputs whose threshold is not in [0, 1): the
+    evaluator presents bit b as ``3 + b`` (see skxor._utils._evaluate)."""
+
+    def __init__(self):
+        self.encoding_, self.binarize = "binarized", 3.0
+        self.classes_, self.n_features_in_ = np.array([0, 1]), 8
+
+    def fit(self, X, y):
+        return self
+
+    def predict(self, X):
+        X = np.asarray(X)
+        return ((X[:, 0] > 3.0) ^ (X[:, 1] > 3.0) | (X[:, 2] > 3.0)).astype(int)
+
+
+def test_workers_present_strings_as_the_evaluator_does():
+    from joblib import parallel_config
+
+    local = sensitivity_profile(_Thresholded(), 8, method="exhaustive")
+    assert local.counts[0] < 2**8  # read with the shift: not constant
+    with parallel_config(backend="threading"):
+        workers = sensitivity_profile(_Thresholded(), 8, method="exhaustive", n_jobs=2)
+    np.testing.assert_array_equal(workers.counts, local.counts)
