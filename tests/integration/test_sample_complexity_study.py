@@ -17,7 +17,7 @@ from skxor.studies._sample_complexity import (
     train_sizes,
 )
 
-from _figures import assert_every_axis_labelled_and_series_in_legend
+from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_short_and_drawn
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +207,9 @@ def test_figures_label_every_axis_and_show_every_series(curves):
         assert_every_axis_labelled_and_series_in_legend(figure)
     ax = figures["samples_needed"].axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["10", "20"]
-    assert any("d^4" in t.get_text() for t in ax.get_legend().get_texts())
+    assert any("d^4" in t.get_text() for legend in ax.artists for t in legend.get_texts())
+    for figure in figures.values():
+        assert_legends_short_and_drawn(figure)
 
 
 def test_full_preset_is_powered():

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .._figures import MARKERS, log_axis, offset
+from .._figures import MARKERS, key_legends, log_axis, offset
 from ._cells import MODELS
 from ._report import _exponent_text
 from ._summary import (
@@ -41,16 +41,10 @@ def plot_sample_complexity(df):
     >>> curves = figures["learning_curves"].axes[0]
     >>> [text.get_text() for text in curves.get_legend().get_texts()]
     ['d = 10', 'd = 20', 'target 0.95']
-    >>> for text in figures["samples_needed"].axes[0].get_legend().get_texts():
-    ...     print(text.get_text())
-    transformer_multi_step: grid cell (last failing n, n*] per seed
-    transformer_multi_step: n* per seed
-    transformer_multi_step: left-censored cell (0, n*]
-    transformer_multi_step: at grid floor (left-censored)
-    transformer_multi_step: ML fit, a = 1.17 [-7.44, 10.01] (4 curves, 2 censored)
-    transformer_multi_step: 95% slope band
-    reference slope d^4 (the proof's bound, up to polylog d)
-    grid floor n = 100
+    >>> for legend in figures["samples_needed"].axes[0].artists:
+    ...     print([text.get_text() for text in legend.get_texts()])
+    ['transformer_multi_step: a = 1.17 [-7.44, 10.01] (4 curves, 2 censored)']
+    ['n* per seed (bar: its grid cell)', 'at the grid floor (left-censored)', 'ML fit of the median n*', 'its 95% slope band', "reference slope d^4 (the proof's bound, up to polylog d)", 'grid floor n = 100']
     """
     from matplotlib.figure import Figure
 
@@ -83,6 +77,7 @@ def plot_sample_complexity(df):
     grid_d = np.exp(np.linspace(lo_d, hi_d, 50))
     above = sizes.max() * 1.5  # where right-censored seeds are drawn
     bottom = sizes.min() / 1.5
+    colours, kinds = {}, {}
     for i, model in enumerate(models):
         color, marker = f"C{i}", _MARKERS.get(model, "D")
         shift = float(offset(1.0, i, len(models), spread=0.012, base=10))  # models apart
@@ -96,39 +91,52 @@ def plot_sample_complexity(df):
                       label=f"{model}: grid cell (last failing n, n*] per seed")
             ax.plot(x[ok], high[ok], ls="none", marker=marker, ms=4, color=color, alpha=0.7,
                     label=f"{model}: n* per seed")
+            kinds["n* per seed (bar: its grid cell)"] = {"marker": "o", "ls": "none", "ms": 4}
         floor = (part["status"] == "at grid floor").to_numpy()
         if floor.any():
             ax.vlines(x[floor], bottom, high[floor], color=color, lw=1, ls=":", alpha=0.6,
                       label=f"{model}: left-censored cell (0, n*]")
-            ax.plot(x[floor], high[floor], ls="none", marker=marker, ms=5, mfc="none",
+            ax.plot(x[floor], high[floor], ls="none", marker="o", ms=5, mfc="none",
                     color=color, label=f"{model}: at grid floor (left-censored)")
+            kinds["at the grid floor (left-censored)"] = {"marker": "o", "ls": "none",
+                                                          "mfc": "none", "ms": 5}
         missing = (part["status"] == "not reached").to_numpy()
         if missing.any():
             ax.plot(x[missing], np.full(missing.sum(), above), ls="none", marker="^", ms=5,
                     mfc="none", color=color,
                     label=f"{model}: not reached by n = {sizes.max():,} (right-censored)")
+            kinds[f"not reached by n = {sizes.max():,}"] = {"marker": "^", "ls": "none",
+                                                            "mfc": "none", "ms": 5}
         fit = fits.loc[model]
+        colours[model] = color
         if np.isfinite(fit["exponent"]):
+            colours.pop(model)
+            colours[f"{model}: a = {_exponent_text(fit)} ({int(fit['n_points'])} curves, "
+                    f"{int(fit['left_censored'] + fit['right_censored'])} censored)"] = color
             centred = np.log(grid_d) - fit["log_d_centre"]
             ax.plot(grid_d, np.exp(fit["intercept"] + fit["exponent"] * centred), color=color,
-                    lw=1.2, label=f"{model}: ML fit, a = {_exponent_text(fit)} "
-                                  f"({int(fit['n_points'])} curves, "
-                                  f"{int(fit['left_censored'] + fit['right_censored'])} censored)")
+                    lw=1.2, label=f"{model}: ML fit, a = {_exponent_text(fit)}")
+            kinds["ML fit of the median n*"] = {"ls": "-", "lw": 1.2}
             if np.isfinite(fit["low"]) and np.isfinite(fit["high"]):
                 band = [np.exp(fit["intercept"] + a * centred) for a in (fit["low"], fit["high"])]
                 ax.fill_between(grid_d, np.minimum(*band), np.maximum(*band), color=color,
                                 alpha=0.15, lw=0, label=f"{model}: 95% slope band")
+                kinds["its 95% slope band"] = {"patch": True}
     reachable = per_seed.loc[per_seed["status"] != "not reached", "n_star"]
     anchor = float(reachable.min()) if len(reachable) else float(sizes.min())
+    reference = "reference slope d^4 (the proof's bound, up to polylog d)"
     ax.plot(grid_d, anchor * (grid_d / min(ds)) ** 4, color="black", ls="--", lw=1, zorder=5,
-            label="reference slope d^4 (the proof's bound, up to polylog d)")
-    ax.axhline(sizes.min(), color="grey", lw=0.6, ls=":", zorder=5,
-               label=f"grid floor n = {sizes.min():,}")
+            label=reference)
+    kinds[reference] = {"color": "black", "ls": "--", "lw": 1}
+    floor_label = f"grid floor n = {sizes.min():,}"
+    ax.axhline(sizes.min(), color="grey", lw=0.6, ls=":", zorder=5, label=floor_label)
+    kinds[floor_label] = {"color": "grey", "ls": ":", "lw": 0.6}
     log_axis(ax, ds, label="d (input length)")
     ax.set_yscale("log")
     ax.set_ylim(bottom, above * 1.5)
     ax.set_ylabel(f"n* per seed (accuracy stays >= {target:g})")
-    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    key_legends(ax, colours, kinds, colour_title="model (a: fitted exponent of n* ~ d^a)",
+                kind_title="what is drawn")
     ax.set_title(f"Samples needed: {setting_text(df)}\nlines: ML fit of the median n* (censored "
                  "kept); bands: profile likelihood 95%", fontsize="small")
     return {"learning_curves": curves, "samples_needed": scaling}
