@@ -28,3 +28,5 @@ print(table[["attention", "n_steps", "step_length", "successes", "runs", "median
 for figure in plot_one_step(df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -23,3 +23,5 @@ print(fit_exponents(df))
 for figure in plot_sample_complexity(df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

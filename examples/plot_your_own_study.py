@@ -77,3 +77,5 @@ print("## coin_flips" + section)
 # The study's own figure, from the same table.
 plt.figure(STUDY.figures(table)["majority"])  # hand the study's figure to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

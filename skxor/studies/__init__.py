@@ -48,6 +48,7 @@ from ._sample_complexity import (
     plot_sample_complexity,
     report_sample_complexity,
     sample_complexity,
+    sample_complexity_estimator,
     samples_needed,
 )
 from ._stats import (
@@ -127,6 +128,7 @@ __all__ = [
     "run_studies",
     "run_sweep",
     "sample_complexity",
+    "sample_complexity_estimator",
     "samples_needed",
 ]
 

@@ -575,9 +575,8 @@ def _sink_headings(markdown):
 def _short_answer(name, study, entry):
     """A study page's opening: its headline bullet and the verdict of each of its claims."""
     claims = claim_rows({name: entry}, {name: study})
-    lines = ["**The short answer.**"]
-    if study.headline is not None:
-        lines.append(study.headline(entry["table"]))
+    lines = ["**The short answer.**" + (f" {study.headline(entry['table'])}"
+                                         if study.headline is not None else "")]
     if len(claims):
         lines += ["", "| claim | verdict | deciding number |", "|---|---|---|"]
         lines += [f"| {r.id} {r.claim} | **{r.verdict}** | {deciding_part(r.judged, r.verdict)} |"

@@ -26,10 +26,12 @@ from .._parameters import AT_LEAST_TWO, POSITIVE, Grid
 from .._study import Study
 from ._claims import CLAIMS
 from ._cells import (
+    ESTIMATOR_PARAMS,
     MODELS,
     learning_curves,
     sample_complexity_cell,
     sample_complexity_cost,
+    sample_complexity_estimator,
     train_sizes,
 )
 from ._figures import plot_sample_complexity
@@ -154,6 +156,7 @@ sample_complexity = STUDY.function(
 
 
 __all__ = [
+    "ESTIMATOR_PARAMS",
     "MODELS",
     "PARAMETERS",
     "PRESETS",
@@ -170,6 +173,7 @@ __all__ = [
     "report_sample_complexity",
     "sample_complexity",
     "sample_complexity_cell",
+    "sample_complexity_estimator",
     "samples_needed",
     "train_sizes",
 ]
