@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from skxor.studies import Grid, Study, run_studies
-from skxor.studies._stats import rate_with_interval
+from skxor.studies import rate_with_interval
 
 
 def coin_cell(p, n_flips, seed):
