@@ -44,6 +44,7 @@ from ._random_init import (
 from ._registry import STUDIES, get_study, load_study, register
 from ._runner import run_studies
 from ._sample_complexity import (
+    ESTIMATOR_PARAMS,
     fit_exponents,
     n_star_per_seed,
     plot_sample_complexity,
@@ -74,6 +75,7 @@ from ._zero_sensitivity_bound import (
 )
 
 __all__ = [
+    "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",
     "NON_NEGATIVE",
