@@ -677,8 +677,9 @@ def figure_caption(figure):
     titles = list(dict.fromkeys(" ".join(ax.get_title().split()) for ax in panels
                                 if ax.get_title()))
     what = "; ".join(shown)
-    if len(panels) > 1:
-        what += f", {len(panels)} panels" + (f" ({', '.join(titles)})" if titles else "")
+    if len(panels) > 1:  # the panels' titles when they are few enough to read
+        what += f", {len(panels)} panels" + (f" ({', '.join(titles)})"
+                                             if titles and len(titles) <= 4 else "")
     return (f"{title}: {what}." if title else f"{what[:1].upper()}{what[1:]}.").replace("..", ".")
 
 

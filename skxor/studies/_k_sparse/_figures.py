@@ -99,7 +99,7 @@ def plot_k_sparse(df):
     inits = sorted(summary["init"].unique())
     pairs = [(k, m, init) for k in ks for m in ms for init in inits]
     raw_all = _steps(df).drop_duplicates(["k", "d", "m", "init", "seed"])
-    colours, kinds = {}, {}
+    colours, kinds, starts = {}, {}, {}
     for i, (k, m, init) in enumerate(pairs):
         g = signal[(signal["k"] == k) & (signal["m"] == m)
                    & (signal["init"] == init)].sort_values("d")
@@ -112,7 +112,7 @@ def plot_k_sparse(df):
         colours[f"k = {k}"] = {"color": colour, "marker": marker, "ms": 4, "lw": 1.5}
         kinds[f"m = {m}"] = {"ls": style, "lw": 1.5}
         if len(inits) > 1:
-            kinds[f"{init} initial queries" + (": hollow" if init == "random" else ": filled")] = {
+            starts[f"{init} initial queries" + (": hollow" if init == "random" else ": filled")] = {
                 "marker": MARKERS[0], "ls": "none", "ms": 5,
                 **({"mfc": "none"} if init == "random" else {})}
         line, = gaxes[0].plot(g["d"] * shift, g["support_gain"], marker=marker,
@@ -134,7 +134,7 @@ def plot_k_sparse(df):
     gaxes[1].set_ylim(-0.05, 1.05)
     for ax in gaxes:
         log_axis(ax, ds, label="d (input length)")
-    key_legends(gaxes[-1], colours, kinds, colour_title="k (colour, marker)",
+    key_legends(gaxes[-1], colours, {**kinds, **starts}, colour_title="k (colour, marker)",
                 kind_title="width m (line style), initial queries")
     grad.suptitle(f"Exact population gradient at initialisation ({preset}, {seeds} seeds; "
                   "small dots: single seeds; bars: Wilson 95 %)", fontsize="small")
@@ -167,7 +167,7 @@ def plot_k_sparse(df):
         vaxes[0].set_ylabel("success rate (accuracy >= 0.99)")
         vaxes[1].set_yscale("log")
         vaxes[1].set_ylabel("median fit wall time (s)")
-        vaxes[1].legend(fontsize="x-small")
+        vaxes[1].legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
         v1.suptitle(f"v1 k-parity model vs k-head sparse-XOR model on the same data "
                     f"({preset}, {int(ref['seeds'].max())} seeds, Wilson 95 %)",
                     fontsize="small")

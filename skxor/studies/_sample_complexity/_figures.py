@@ -65,7 +65,7 @@ def plot_sample_complexity(df):
         ax.set_xlabel("training samples n")
         ax.set_title(model, fontsize="small")
         ax.set_ylabel("test accuracy (mean over seeds)")
-    axes[-1].legend(fontsize="x-small")
+    axes[-1].legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
     curves.suptitle(f"Learning curves: {setting_text(df)}", fontsize="small")
 
     per_seed = n_star_per_seed(df)
