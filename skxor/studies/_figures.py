@@ -110,6 +110,30 @@ def figure_legend(figure, axes, **kwargs):
     return figure.legend(handles, labels, **kwargs)
 
 
+def legend_below(ax, **kwargs):
+    """``ax``'s legend under its x label, clear of the data (constrained layout makes room).
+
+    Keywords go to ``ax.legend`` (``fontsize`` defaults to ``"x-small"``).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies._figures import legend_below
+    >>> ax = Figure(layout="constrained").subplots()
+    >>> _ = ax.plot([1, 2], label="x"), ax.set_xlabel("N")
+    >>> legend_below(ax).get_bbox_to_anchor() is not None
+    True
+    """
+    from matplotlib.transforms import offset_copy
+
+    # Anchored to the bottom of the axes, then moved down past the tick labels and
+    # the x label (points, not axes fractions: panels of any height).
+    below = offset_copy(ax.transAxes, fig=ax.figure, y=-38, units="points")
+    handles = dict(zip(*reversed(ax.get_legend_handles_labels())))  # each label once
+    return ax.legend(list(handles.values()), list(handles), **{"fontsize": "x-small", "loc": "upper center", "frameon": False,
+                        "bbox_to_anchor": (0.5, 0.0), "bbox_transform": below, **kwargs})
+
+
 def interval_errors(values, low, high):
     """Error-bar lengths ``[values - low, high - values]``; zero where there is no interval.
 

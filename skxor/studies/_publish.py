@@ -642,7 +642,7 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
             paths.append(path)
             # Relative to the page that includes this snippet (out's parent).
             lines += [f"```{{figure}} {out.name}/{path.name}", f":alt: {name}: {fig_name}",
-                      ":width: 100%", f":target: {out.name}/{path.name}", "",
+                      f":target: {out.name}/{path.name}", "",
                       f"**{fig_name.replace('_', ' ')}**: {figure_caption(fig)} Drawn from "
                       f"{describe_rows(rows, study.key, entry['path'].name, setting)}.",
                       "```", ""]
