@@ -642,7 +642,9 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
             paths.append(path)
             # Relative to the page that includes this snippet (out's parent).
             lines += [f"```{{figure}} {out.name}/{path.name}", f":alt: {name}: {fig_name}",
-                      f":target: {out.name}/{path.name}", "",
+                      # Wider than the page's body: fitted to it, and Sphinx links the
+                      # scaled image to its full size (html_scaled_image_link).
+                      *([":width: 100%"] if fig.get_figwidth() * 90 > 1000 else []), "",
                       f"**{fig_name.replace('_', ' ')}**: {figure_caption(fig)} Drawn from "
                       f"{describe_rows(rows, study.key, entry['path'].name, setting)}.",
                       "```", ""]
