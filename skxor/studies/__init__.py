@@ -45,6 +45,7 @@ from ._registry import STUDIES, get_study, load_study, register
 from ._runner import run_studies
 from ._sample_complexity import (
     ESTIMATOR_PARAMS,
+    SamplesNeededDisplay,
     fit_exponents,
     n_star_per_seed,
     plot_sample_complexity,
@@ -75,6 +76,7 @@ from ._zero_sensitivity_bound import (
 )
 
 __all__ = [
+    "SamplesNeededDisplay",
     "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",

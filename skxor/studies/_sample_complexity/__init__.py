@@ -34,7 +34,7 @@ from ._cells import (
     sample_complexity_estimator,
     train_sizes,
 )
-from ._figures import plot_sample_complexity
+from ._figures import SamplesNeededDisplay, plot_sample_complexity
 from ._headline import headline
 from ._report import report_sample_complexity
 from ._summary import (
@@ -162,6 +162,7 @@ __all__ = [
     "PRESETS",
     "SETTING_COLUMNS",
     "STUDY",
+    "SamplesNeededDisplay",
     "TIME_COLUMNS",
     "censored_loglog_fit",
     "exponents",
