@@ -168,11 +168,13 @@ def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_titl
     where : matplotlib Axes or Figure
     colours : dict of str to colour or dict, optional
         Label of each colour (or of each ``Line2D`` keywords with a colour,
-        to show a series' marker and line style too).
+        to show a series' marker and line style too, or a handle made
+        already).
     kinds : dict of str to dict, optional
         Label of each kind and its ``Line2D`` keywords (``marker``, ``ls``,
         ``mfc``, ``lw``...); its colour is :data:`NEUTRAL` unless given.
-        A value ``{"patch": True, ...}`` draws a filled patch (a band).
+        A value ``{"patch": True, ...}`` draws a filled patch (a band); a
+        value that is not a dict is a handle made already.
     colour_title, kind_title : str, optional
         The legends' titles.
     fontsize : str, default="x-small"
@@ -200,6 +202,8 @@ def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_titl
     from matplotlib.patches import Patch
 
     def handle(style):
+        if not isinstance(style, dict):  # a handle already made
+            return style
         style = dict(style)
         if style.pop("patch", False):
             return Patch(**{"facecolor": NEUTRAL, "alpha": 0.3, **style})
@@ -208,6 +212,7 @@ def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_titl
     groups = []
     if colours:
         groups.append(([Line2D([], [], **c) if isinstance(c, dict) else
+                        c if hasattr(c, "get_label") else
                         Line2D([], [], color=c, lw=2) for c in colours.values()],
                        list(colours), colour_title))
     if kinds:

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ...boolean import NAMED_FUNCTIONS
-from .._figures import NEUTRAL, interval_errors, log_axis, offset, series_style
+from .._figures import NEUTRAL, interval_errors, key_legends, log_axis, offset, series_style
 from .._networks import TRANSFORMER, network_rows, require_networks
 from ._cells import RANDOM_FUNCTION, SETTING
 from ._summary import POISSON_LIMIT, drawn_networks, network_setting_label, summarize_random_init
@@ -100,14 +100,9 @@ def _legend(fig, axes, styles, eps_values, variants, series):
     colours = [h for h in key if h.get_label().startswith("init: ")] + list(references.values())
     kinds = [h for h in key if not h.get_label().startswith("init: ")]
     labels = [h.get_label() for h in colours[:len(colours) - len(references)]] + list(references)
-    first = axes[-1].legend(handles=colours, labels=labels, loc="upper left",
-                            bbox_to_anchor=(1.02, 1.0), fontsize="x-small", frameon=False,
-                            title="colour: init scheme; black: references",
-                            title_fontsize="x-small", alignment="left")
-    axes[-1].add_artist(first)
-    axes[-1].legend(handles=kinds, loc="lower left", bbox_to_anchor=(1.02, 0.0),
-                    fontsize="x-small", frameon=False, title="grey: the style of every colour",
-                    title_fontsize="x-small", alignment="left")
+    key_legends(axes[-1], dict(zip(labels, colours)), {h.get_label(): h for h in kinds},
+                colour_title="colour: init scheme; black: references",
+                kind_title="grey: the style of every colour")
 
 
 def plot_random_init_sensitivity(df):
