@@ -44,6 +44,9 @@ exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py.md5",
                     "results/measured.rst", "results/generated/figures"]
 html_theme = "alabaster"
 html_static_path = []
+# Pages as wide as the window (alabaster's default body is 800 px of a 940 px
+# page): figures and tables legible at 1 400 px (tools/screenshot_docs.py).
+html_theme_options = {"page_width": "96%", "body_max_width": "none", "sidebar_width": "230px"}
 
 # Examples run when SKXOR_DOCS_RUN_GALLERY=1 (as tests/test_docs.py does);
 # otherwise the gallery pages are built from the sources without running them.
@@ -54,4 +57,7 @@ sphinx_gallery_conf = {
     "plot_gallery": os.environ.get("SKXOR_DOCS_RUN_GALLERY", "0") == "1",
     "download_all_examples": False,
     "within_subsection_order": "FileNameSortKey",
+    # Each example's `# sphinx_gallery_multi_image = "single"` (every figure full
+    # width, one under another, not thumbnails) is read, then hidden.
+    "remove_config_comments": True,
 }

@@ -41,3 +41,5 @@ for row, (ax, (attention, clf)) in enumerate(zip(axes, models.items())):
         clf, support=support, name=name, ax=ax, norm=norm, colorbar=False, legend=row == 0))
 fig.colorbar(displays[0].image_, ax=list(axes), label="attention weight (one scale)")
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -24,3 +24,5 @@ FourierSpectrumDisplay.from_function(
 FourierSpectrumDisplay.from_function(Majority(n_bits), n_bits, log=True, ax=right)
 right.set_title("MAJORITY, log scale: weight on odd degrees only")
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

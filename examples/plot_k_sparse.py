@@ -24,3 +24,5 @@ print(df.groupby(["init", "k", "n_steps"])["success"].mean().unstack())
 for figure in plot_k_sparse(df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -31,3 +31,5 @@ figure = plot_attention_maps(
     maps, support, "Attention after one step on n = 40,000 samples, d = 60, m = 32, seed 3")
 plt.figure(figure)  # hand the figure to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -17,7 +17,7 @@ still fail, at every step length and with 50 steps.
 import matplotlib.pyplot as plt
 
 from skxor.studies import one_step, plot_one_step
-from skxor.studies._one_step import best_steps
+from skxor.studies import best_steps
 
 df = one_step(d=[100, 1000], m=[32], seeds=10, step_length=[1.0, 10.0, 100.0, 1000.0],
               n_steps=[1, 50])
@@ -28,3 +28,5 @@ print(table[["attention", "n_steps", "step_length", "successes", "runs", "median
 for figure in plot_one_step(df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -28,3 +28,5 @@ print(report_parameter_scaling(df))
 for figure in plot_parameter_scaling(df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -62,3 +62,5 @@ for ax, title in zip(axes[:, 0], ["torch module at initialisation",
                                   "scikit-learn classifier on sparse XOR"]):
     ax.set_title(title)
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -17,9 +17,14 @@ from skxor.studies import fit_exponents, plot_sample_complexity, sample_complexi
 from skxor.studies import samples_needed
 
 df = sample_complexity(d=[16, 32, 64], seeds=2, n_max=8192, n_sizes=10)
-print(samples_needed(df))
-print(fit_exponents(df))
+# The columns a reader needs first (each frame has more: see their docstrings).
+print(samples_needed(df)[["model", "d", "n_star", "median_low", "median_high", "reached",
+                          "at_floor", "not_reached"]].to_string(index=False))
+print(fit_exponents(df)[["model", "exponent", "low", "high", "n_points", "left_censored",
+                         "right_censored"]].round(2).to_string(index=False))
 
 for figure in plot_sample_complexity(df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

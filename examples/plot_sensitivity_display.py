@@ -33,3 +33,5 @@ display = SensitivityProfileDisplay.from_function(
 )
 right.set_title("N = 40, 500 sampled strings (95% Wilson intervals)")
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -30,3 +30,5 @@ for ax, seed in zip(axes, (1, 9)):
     ax.set_title(f"{display.profile.zero_fraction:.2f} of the 2^{n_bits} strings have "
                  "sensitivity 0", fontsize="small")
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -23,3 +23,5 @@ figures = plot_training_sensitivity(df)
 for name in ("success", "clusters", "loss"):
     plt.figure(figures[name])  # hand the study's figures to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from skxor.studies import Grid, Study, run_studies
-from skxor.studies._stats import rate_with_interval
+from skxor.studies import rate_with_interval
 
 
 def coin_cell(p, n_flips, seed):
@@ -77,3 +77,5 @@ print("## coin_flips" + section)
 # The study's own figure, from the same table.
 plt.figure(STUDY.figures(table)["majority"])  # hand the study's figure to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

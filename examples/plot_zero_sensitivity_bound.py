@@ -29,3 +29,5 @@ df = study.run(
 for figure in study.figures(df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
+
+# sphinx_gallery_multi_image = "single"

@@ -22,6 +22,7 @@ from ._publish import claims_table, publish, write_figures
 from ._headline import render_headline, write_headline
 from ._k_sparse import k_sparse, plot_k_sparse, report_k_sparse
 from ._one_step import (
+    best_steps,
     one_step,
     plot_attention_maps,
     plot_one_step,
@@ -44,11 +45,14 @@ from ._random_init import (
 from ._registry import STUDIES, get_study, load_study, register
 from ._runner import run_studies
 from ._sample_complexity import (
+    ESTIMATOR_PARAMS,
+    SamplesNeededDisplay,
     fit_exponents,
     n_star_per_seed,
     plot_sample_complexity,
     report_sample_complexity,
     sample_complexity,
+    sample_complexity_estimator,
     samples_needed,
 )
 from ._stats import (
@@ -73,6 +77,9 @@ from ._zero_sensitivity_bound import (
 )
 
 __all__ = [
+    "SamplesNeededDisplay",
+    "ESTIMATOR_PARAMS",
+    "best_steps",
     "AT_LEAST_TWO",
     "NON_NEGATIVE",
     "POSITIVE",
@@ -129,6 +136,7 @@ __all__ = [
     "run_studies",
     "run_sweep",
     "sample_complexity",
+    "sample_complexity_estimator",
     "samples_needed",
 ]
 

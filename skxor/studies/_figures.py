@@ -110,6 +110,30 @@ def figure_legend(figure, axes, **kwargs):
     return figure.legend(handles, labels, **kwargs)
 
 
+def legend_below(ax, **kwargs):
+    """``ax``'s legend under its x label, clear of the data (constrained layout makes room).
+
+    Keywords go to ``ax.legend`` (``fontsize`` defaults to ``"x-small"``).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies._figures import legend_below
+    >>> ax = Figure(layout="constrained").subplots()
+    >>> _ = ax.plot([1, 2], label="x"), ax.set_xlabel("N")
+    >>> legend_below(ax).get_bbox_to_anchor() is not None
+    True
+    """
+    from matplotlib.transforms import offset_copy
+
+    # Anchored to the bottom of the axes, then moved down past the tick labels and
+    # the x label (points, not axes fractions: panels of any height).
+    below = offset_copy(ax.transAxes, fig=ax.figure, y=-38, units="points")
+    handles = dict(zip(*reversed(ax.get_legend_handles_labels())))  # each label once
+    return ax.legend(list(handles.values()), list(handles), **{"fontsize": "x-small", "loc": "upper center", "frameon": False,
+                        "bbox_to_anchor": (0.5, 0.0), "bbox_transform": below, **kwargs})
+
+
 def interval_errors(values, low, high):
     """Error-bar lengths ``[values - low, high - values]``; zero where there is no interval.
 
@@ -121,3 +145,92 @@ def interval_errors(values, low, high):
     """
     values, low, high = (np.asarray(v, dtype=float) for v in (values, low, high))
     return np.vstack([np.nan_to_num(values - low), np.nan_to_num(high - values)])
+
+
+#: Colour of the handles of a legend that explains line styles and markers
+#: (the colours being explained by another legend).
+NEUTRAL = "0.45"
+
+
+def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_title=None,
+                fontsize="x-small"):
+    """Two short legends outside the data: one for the colours, one for the kinds.
+
+    A figure with many series crossed from two factors (a model and what is
+    drawn of it, a function and a setting) lists each factor once: the
+    colour legend has a line of each colour, the kind legend a grey line
+    with each marker and line style. Both sit to the right of ``where``
+    (an Axes: beside it; a Figure: in its right margin, which constrained
+    layout makes room for).
+
+    Parameters
+    ----------
+    where : matplotlib Axes or Figure
+    colours : dict of str to colour or dict, optional
+        Label of each colour (or of each ``Line2D`` keywords with a colour,
+        to show a series' marker and line style too, or a handle made
+        already).
+    kinds : dict of str to dict, optional
+        Label of each kind and its ``Line2D`` keywords (``marker``, ``ls``,
+        ``mfc``, ``lw``...); its colour is :data:`NEUTRAL` unless given.
+        A value ``{"patch": True, ...}`` draws a filled patch (a band); a
+        value that is not a dict is a handle made already.
+    colour_title, kind_title : str, optional
+        The legends' titles.
+    fontsize : str, default="x-small"
+
+    Returns
+    -------
+    legends : list of matplotlib Legend
+        The colour legend first (each that has entries).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies._figures import key_legends
+    >>> fig = Figure(layout="constrained")
+    >>> ax = fig.subplots()
+    >>> legends = key_legends(ax, {"ffnn": "C0", "transformer": "C1"},
+    ...                       {"n* per seed": {"marker": "o", "ls": "none"},
+    ...                        "fit": {"ls": "-"}}, colour_title="model")
+    >>> [[t.get_text() for t in legend.get_texts()] for legend in legends]
+    [['ffnn', 'transformer'], ['n* per seed', 'fit']]
+    """
+    from matplotlib.axes import Axes
+    from matplotlib.legend import Legend
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    def handle(style):
+        if not isinstance(style, dict):  # a handle already made
+            return style
+        style = dict(style)
+        if style.pop("patch", False):
+            return Patch(**{"facecolor": NEUTRAL, "alpha": 0.3, **style})
+        return Line2D([], [], **{"color": NEUTRAL, **style})
+
+    groups = []
+    if colours:
+        groups.append(([Line2D([], [], **c) if isinstance(c, dict) else
+                        c if hasattr(c, "get_label") else
+                        Line2D([], [], color=c, lw=2) for c in colours.values()],
+                       list(colours), colour_title))
+    if kinds:
+        groups.append(([handle(s) for s in kinds.values()], list(kinds), kind_title))
+    legends = []
+    on_axes = isinstance(where, Axes)
+    for (handles, labels, title), upper in zip(groups, (True, False)):
+        kwargs = dict(title=title, fontsize=fontsize, title_fontsize=fontsize, frameon=False,
+                      alignment="left")
+        if on_axes:
+            # Beside the axes: the first legend from its top, the second from its bottom.
+            legend = Legend(where, handles, labels, loc="upper left" if upper else "lower left",
+                            bbox_to_anchor=(1.02, 1.0 if upper else 0.0), borderaxespad=0.0,
+                            **kwargs)
+            where.add_artist(legend)
+            legend.set_clip_on(False)  # add_artist clips to the axes: the legend is beside it
+        else:
+            legend = where.legend(handles, labels, **kwargs,
+                                  loc="outside right upper" if upper else "outside right lower")
+        legends.append(legend)
+    return legends

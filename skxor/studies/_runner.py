@@ -58,7 +58,7 @@ from ._record import (
     traced_report,
 )
 from ._registry import STUDIES, get_study
-from ._report import hook_result
+from ._report import collapse_long_tables, glossary_section, hook_result
 from ._study import Study
 from ._sweep import atomic_write as _atomic_write
 from ._sweep import atomic_write_text as _atomic_write_text
@@ -360,6 +360,10 @@ def _write_report(folder):
     lines = [
         "# skxor results",
         "",
+        _summary_section(folder, list(stored)),
+        "",
+        "## Runs",
+        "",
         "Each study's table (`<study>.csv`) merges the rows of every run below, keyed "
         "by the study's parameters and the run's setting (column `setting`): a later "
         "run replaces only rows with the same parameters and setting. A table holding "
@@ -376,8 +380,49 @@ def _write_report(folder):
     ]
     lines.append("")
     for name in stored:
-        lines += [stored[name]["section"], ""]
+        lines += [collapse_long_tables(stored[name]["section"]), ""]
+    lines += [glossary_section(), ""]
     _atomic_write_text(folder / "report.md", "\n".join(lines))
+
+
+def _latest_record(path):
+    """The latest run record beside the table ``path`` (None when there is none)."""
+    from ._record import _parse_records
+
+    runs = _parse_records(record_path(path))
+    return runs[-1] if runs and isinstance(runs[-1], dict) else None
+
+
+def _summary_section(folder, names):
+    """report.md's ``## Summary``: per study its headline and the verdict of each claim
+    its rows test, from the latest setting of ``<study>.csv`` in ``folder``."""
+    from ._claims import claim_rows
+
+    bullets = []
+    for name in names:
+        study, path = STUDIES.get(name), folder / f"{name}.csv"
+        if study is None or not path.exists():
+            continue
+        try:
+            rows = split_settings(read_table(path))[0][1]
+            headline = study.headline(rows) if study.headline is not None else ""
+            record = _latest_record(path)
+            claims = claim_rows({name: {"table": rows, "path": path, "record": record}},
+                                {name: study})
+        except Exception as exc:  # a summary line that fails must not lose the report
+            bullets.append(f"* **{name}**: no summary ({type(exc).__name__}: {exc}).")
+            continue
+        verdicts = "; ".join(f"{r.id} {r.claim}: **{r.verdict}**" for r in claims.itertuples())
+        bullets.append(f"* **{name}**" + (f" (verdicts: {verdicts})" if verdicts else "")
+                       + (f": {headline}" if headline else "."))
+    if not bullets:
+        return ""
+    return "\n\n".join([
+        "## Summary",
+        "The answer of each study in this folder, from its latest run: the headline and the "
+        "verdict of each claim of the papers its rows test (the rules are in "
+        "docs/results/claims.rst). The terms are defined once, in the Glossary at the end.",
+        "\n".join(bullets)])
 
 
 def _run_timing(run):
@@ -547,7 +592,11 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         )
         record.update(table_rows=len(table), table_sha256=table_checksum(csv))
         add_record(record_path(csv), record, _atomic_write_text)
-        drawn = figures_line(study, [f"{study.name}_{n}.png" for n in figures], *parts[0][::-1])
+        files = [f"{study.name}_{n}.png" for n in figures]
+        drawn = figures_line(study, files, *parts[0][::-1])
+        if files:  # the figures themselves, beside report.md (relative paths)
+            drawn += "\n\n" + "\n\n".join(f"![{study.name}: {n}]({f})"
+                                            for n, f in zip(figures, files))
         merged = "" if len(table) == len(df) else (
             f" ({len(df)} from the latest run, {len(table) - len(df)} kept from earlier runs"
             + ("" if len(parts) == 1 else f"; {len(parts)} settings") + ")"

@@ -20,7 +20,11 @@ from skxor.studies._k_sparse import (
 )
 from skxor.theory import population_loss
 
-from _figures import assert_legends_clear_of_titles
+from _figures import (
+    all_legends,
+    assert_legends_clear_of_titles,
+    assert_legends_short_and_drawn,
+)
 
 
 @pytest.fixture(scope="module")
@@ -143,17 +147,15 @@ def test_the_command_line_runs_the_study(tmp_path, capsys):
 def _check_figures(figures, df):
     summary = summarize_k_sparse(df)
     for name, fig in figures.items():
-        legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + fig.legends
-        labels_in_legends = {t.get_text() for legend in legends for t in legend.get_texts()}
-        assert labels_in_legends, name
+        assert all_legends(fig), name
         for ax in fig.axes:
             assert ax.get_xlabel() and ax.get_ylabel(), (name, ax.get_title())
             handles, labels = ax.get_legend_handles_labels()
-            # Every series drawn has a label that some legend of the figure shows.
-            assert set(labels) <= labels_in_legends, name
             series = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
             series += [line for line in ax.lines if not line.get_label().startswith("_")]
             assert len(series) == len(handles), name
+        # Every legend entry stands for something drawn; each legend short.
+        assert_legends_short_and_drawn(fig)
         assert_legends_clear_of_titles(fig)
     # One series per (T, m) in every success panel that has data.
     per_panel = summary["n_steps"].nunique() * summary["m"].nunique()

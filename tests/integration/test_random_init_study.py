@@ -364,7 +364,7 @@ def test_figures_of_many_settings_keep_a_readable_key():
 
     from skxor.studies._random_init._figures import FULL_LEGEND_MAX
 
-    from _figures import assert_legends_clear_of_titles
+    from _figures import all_legends, assert_legends_clear_of_titles, assert_legends_short_and_drawn
 
     stored = (Path(__file__).resolve().parents[2] / "docs" / "results" / "data"
               / "random_init_sensitivity" / "random_init_sensitivity.csv.gz")
@@ -372,8 +372,9 @@ def test_figures_of_many_settings_keep_a_readable_key():
     nets = table[table["function"] == "transformer"]
     figures = plot_random_init_sensitivity(table)
     for name in ("zero_count", "shares", "diagnostic"):
-        texts = [t.get_text() for t in figures[name].legends[0].get_texts()]
-        assert len(texts) <= 2 * FULL_LEGEND_MAX, name
+        legends = all_legends(figures[name])
+        texts = [t.get_text() for legend in legends for t in legend.get_texts()]
+        assert_legends_short_and_drawn(figures[name])
         for init in nets["init"].unique():
             assert f"init: {init}" in texts, (name, init)
         for d in nets["d_model"].unique():

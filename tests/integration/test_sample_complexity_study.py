@@ -17,7 +17,7 @@ from skxor.studies._sample_complexity import (
     train_sizes,
 )
 
-from _figures import assert_every_axis_labelled_and_series_in_legend
+from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_short_and_drawn
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +207,9 @@ def test_figures_label_every_axis_and_show_every_series(curves):
         assert_every_axis_labelled_and_series_in_legend(figure)
     ax = figures["samples_needed"].axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["10", "20"]
-    assert any("d^4" in t.get_text() for t in ax.get_legend().get_texts())
+    assert any("d^4" in t.get_text() for legend in ax.artists for t in legend.get_texts())
+    for figure in figures.values():
+        assert_legends_short_and_drawn(figure)
 
 
 def test_full_preset_is_powered():
@@ -339,3 +341,24 @@ def test_a_table_with_d_zero_is_refused_by_name():
     df = pd.concat([_valid(), _valid().assign(d=0), _valid().assign(d=20)])
     with pytest.raises(ValueError, match="d must hold finite numbers > 0"):
         fit_exponents(df)
+
+
+def test_samples_needed_display_draws_on_the_given_axes(curves):
+    """Issue 33.10: the study's main figure as a display (from_table, plot(ax=...)),
+    the same drawing plot_sample_complexity puts on a figure of its own."""
+    from matplotlib.figure import Figure
+
+    from skxor.studies import SamplesNeededDisplay
+
+    fig = Figure(layout="constrained")
+    left, right = fig.subplots(1, 2)
+    display = SamplesNeededDisplay.from_table(curves, ax=right)
+    assert display.ax_ is right and display.figure_ is fig and not left.lines
+    assert len(display.legends_) == 2
+    assert_legends_short_and_drawn(fig)
+    again = SamplesNeededDisplay(curves).plot()  # a new figure's axes
+    assert again.ax_ is not right
+    ours = plot_sample_complexity(curves)["samples_needed"].axes[0]
+    assert len(ours.lines) == len(right.lines)
+    assert [t.get_text() for t in ours.get_xticklabels()] == \
+        [t.get_text() for t in right.get_xticklabels()]

@@ -140,7 +140,7 @@ def test_a_later_run_merges_into_the_table_and_keeps_other_sections(tmp_path, ca
     assert report.count("## Normalised gradient steps") == 1
     assert "18 rows (12 from the latest run, 6 kept from earlier runs)" in report
     # The header states preset, every override, skxor version, date and machine.
-    header = report.split("## ")[0]
+    header = report.split("## Runs")[1].split("\n## ")[0]
     assert ("| one_step | quick | d=[30, 40], m=2, seeds=2, n_test=50, step_length=100, "
             "n_steps=1 |") in header
     assert ("| one_step | quick | d=20, m=2, seeds=2, n_test=50, step_length=100, "

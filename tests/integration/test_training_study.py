@@ -7,6 +7,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
+from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_short_and_drawn
 from matplotlib.container import BarContainer, ErrorbarContainer
 
 from skxor.boolean import First, Majority, Parity
@@ -277,9 +278,18 @@ def test_quick_figures_label_every_axis_and_series(quick_df):
                         in_containers.update(part)
                     elif part is not None:
                         in_containers.add(part)
-            for line in ax.lines:  # the loss curves label one run per N
-                if line not in in_containers and not line.get_label().startswith("_"):
-                    assert line.get_label() in texts, (name, line.get_label())
+            if name != "loss":
+                for line in ax.lines:
+                    if line not in in_containers and not line.get_label().startswith("_"):
+                        assert line.get_label() in texts, (name, line.get_label())
+        # Loss curves: a key of the N (colours) and of how runs stopped (line
+        # styles), each entry drawn; every run's every logged point visible.
+        assert_legends_short_and_drawn(fig)
+        if name == "loss":
+            assert_every_axis_labelled_and_series_in_legend(fig)
+            for ax in fig.axes:
+                for line in ax.lines:
+                    assert line.get_marker() not in (None, "None", "none", "")
             if name not in ("profiles", "loss"):
                 # A labelled tick at every N tried on the log axis.
                 assert ax.get_xscale() == "log"

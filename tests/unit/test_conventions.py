@@ -307,7 +307,7 @@ def test_make_sparse_parity_rejects_unknown_labels(labels):
 
 
 @pytest.mark.parametrize("page", ["coming_from_other_code.rst", "profiling_models.rst",
-                                  "user_guide.rst"])
+                                  "user_guide.rst", "scikit_learn_flows.rst"])
 def test_docs_page_examples_run(page):
     import doctest
     from pathlib import Path

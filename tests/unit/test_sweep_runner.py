@@ -468,3 +468,42 @@ def test_progress_bar_only_when_asked_and_counting_reused_cells(tmp_path, monkey
     assert bar.kwargs == {"total": 3, "initial": 2, "desc": "bar", "unit": "cell",
                           "disable": None}
     assert bar.updates == 1 and bar.closed
+
+
+def test_report_starts_with_its_answer_embeds_figures_and_defines_terms_once(tmp_path):
+    """Issue 37.3: report.md opens with a summary (headline and verdicts per study),
+    shows its figures as images beside it, folds long tables and has a glossary."""
+    import re
+
+    from skxor.studies import run_studies
+    from skxor.studies._report import COLLAPSE_ROWS, GLOSSARY
+
+    tiny = {"one_step": {"d": [20, 30, 40, 50], "m": [4, 8, 16], "seeds": 2, "n_test": 100,
+                         "step_length": [100.0], "n_steps": [1]}}
+    run_studies(["one_step"], out_dir=tmp_path, overrides=tiny, echo=None, progress=False)
+    report = (tmp_path / "report.md").read_text()
+    sections = re.findall(r"^## (.+)$", report, flags=re.M)
+    assert sections[0] == "Summary" and sections[-1] == "Glossary"
+    summary = report.split("## Summary")[1].split("\n## ")[0]
+    assert "* **one_step** (verdicts: H1 " in summary
+    assert "**Gradient steps, softmax vs linear vs erf" in summary  # the headline bullet
+    images = re.findall(r"!\[[^]]*\]\(([^)]+)\)", report)
+    assert images and all((tmp_path / image).is_file() for image in images)
+    assert {f"one_step_{n}.png" for n in ("success", "step_length")} <= set(images)
+    # Every table of more than COLLAPSE_ROWS rows sits in a <details> block.
+    inside = False
+    rows = 0
+    for line in report.split("\n") + [""]:
+        if line.startswith("<details>"):
+            inside = True
+        elif line.startswith("</details>"):
+            inside = False
+        if line.startswith("|"):
+            rows += 1
+        else:
+            assert rows - 2 <= COLLAPSE_ROWS or was_inside, "a long table left open"
+            rows = 0
+        was_inside = inside
+    assert "<details>" in report
+    for term, _ in GLOSSARY:
+        assert report.count(f"* **{term}**:") == 1

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from .._figures import LINESTYLES, MARKERS, figure_legend, interval_errors, log_axis, offset
+from .._figures import LINESTYLES, MARKERS, interval_errors, key_legends, log_axis, offset
 from ._summary import (
     _data_label,
     _preset_label,
@@ -39,8 +39,10 @@ def plot_k_sparse(df):
     >>> figures = plot_k_sparse(df)
     >>> sorted(figures)  # no "v1" figure: the run has no v1 rows
     ['gradient', 'success']
-    >>> [text.get_text() for text in figures["success"].legends[0].get_texts()]
-    ['T = 1 (steps of 100), m = 32', 'T = 2 (steps of 50), m = 32']
+    >>> for legend in figures["success"].axes[0].artists:  # beside the top right panel
+    ...     print([text.get_text() for text in legend.get_texts()])
+    ['T = 1 (steps of 100)', 'T = 2 (steps of 50)']
+    ['m = 32']
     >>> len(figures["gradient"].axes)
     2
     """
@@ -61,6 +63,7 @@ def plot_k_sparse(df):
     axes = np.atleast_2d(fig.subplots(max(len(rows_of), 1), max(len(ks), 1), sharex=True,
                                       sharey=True, squeeze=False))
     series = [(t, m) for t in ts for m in ms]
+    colours, kinds = {}, {}
     for row, (n, init) in enumerate(rows_of):
         for col, k in enumerate(ks):
             ax = axes[row, col]
@@ -74,16 +77,19 @@ def plot_k_sparse(df):
                     yerr=interval_errors(g["success"], g["success_low"], g["success_high"]),
                     marker=MARKERS[ts.index(t) % len(MARKERS)],
                     ls=LINESTYLES[ms.index(m) % len(LINESTYLES)], ms=4, capsize=2, lw=1,
-                    color=f"C{i}", label=f"T = {t} (steps of {path / t:g}), m = {m}",
+                    color=f"C{ts.index(t) % 10}", label=f"T = {t} (steps of {path / t:g}), m = {m}",
                 )
+                colours[f"T = {t} (steps of {path / t:g})"] = {
+                    "color": f"C{ts.index(t) % 10}", "marker": MARKERS[ts.index(t) % len(MARKERS)],
+                    "ms": 4, "lw": 1.5}
+                kinds[f"m = {m}"] = {"ls": LINESTYLES[ms.index(m) % len(LINESTYLES)], "lw": 1.5}
             log_axis(ax, ds, label="d (input length)")
             ax.set_ylim(-0.05, 1.05)
             ax.set_title(f"k = H = {k}, {_data_label(n)},\n{init} initial queries",
                          fontsize="small")
             ax.set_ylabel("success rate (certified)")
-    n_series = len({label for ax in axes.ravel() for label in ax.get_legend_handles_labels()[1]})
-    figure_legend(fig, axes, loc="outside lower center", ncols=max(min(n_series, 4), 1),
-                  fontsize="x-small")
+    key_legends(axes[0, -1], colours, kinds, colour_title="steps T (colour, marker)",
+                kind_title="width m (line style)")
     fig.suptitle(f"k-sparse parity, k heads: success after T normalised steps of total "
                  f"length {path:g} ({preset}, {seeds} seeds, Wilson 95 %)", fontsize="small")
 
@@ -93,16 +99,24 @@ def plot_k_sparse(df):
     inits = sorted(summary["init"].unique())
     pairs = [(k, m, init) for k in ks for m in ms for init in inits]
     raw_all = _steps(df).drop_duplicates(["k", "d", "m", "init", "seed"])
+    colours, kinds, starts = {}, {}, {}
     for i, (k, m, init) in enumerate(pairs):
         g = signal[(signal["k"] == k) & (signal["m"] == m)
                    & (signal["init"] == init)].sort_values("d")
         raw = raw_all[(raw_all["k"] == k) & (raw_all["m"] == m) & (raw_all["init"] == init)]
         shift = float(offset(1.0, i, len(pairs), spread=0.015, base=10))
         marker = MARKERS[ks.index(k) % len(MARKERS)]
-        style = LINESTYLES[(ms.index(m) * len(inits) + inits.index(init)) % len(LINESTYLES)]
+        style = LINESTYLES[ms.index(m) % len(LINESTYLES)]
         name = f"k = {k}, m = {m}" + (f", {init}" if len(inits) > 1 else "")
+        colour = f"C{ks.index(k) % 10}"
+        colours[f"k = {k}"] = {"color": colour, "marker": marker, "ms": 4, "lw": 1.5}
+        kinds[f"m = {m}"] = {"ls": style, "lw": 1.5}
+        if len(inits) > 1:
+            starts[f"{init} initial queries" + (": hollow" if init == "random" else ": filled")] = {
+                "marker": MARKERS[0], "ls": "none", "ms": 5,
+                **({"mfc": "none"} if init == "random" else {})}
         line, = gaxes[0].plot(g["d"] * shift, g["support_gain"], marker=marker,
-                              ls=style, ms=4, color=f"C{i % 10}", label=name,
+                              ls=style, ms=4, color=colour, label=name,
                               mfc="none" if init == "random" else None)
         gaxes[0].plot(raw["d"] * shift, raw["support_gain"], ls="none",
                       marker=marker, ms=2, alpha=0.4, color=line.get_color())
@@ -120,7 +134,8 @@ def plot_k_sparse(df):
     gaxes[1].set_ylim(-0.05, 1.05)
     for ax in gaxes:
         log_axis(ax, ds, label="d (input length)")
-    figure_legend(grad, gaxes, loc="outside lower center", ncols=4, fontsize="x-small")
+    key_legends(gaxes[-1], colours, {**kinds, **starts}, colour_title="k (colour, marker)",
+                kind_title="width m (line style), initial queries")
     grad.suptitle(f"Exact population gradient at initialisation ({preset}, {seeds} seeds; "
                   "small dots: single seeds; bars: Wilson 95 %)", fontsize="small")
     figures = {"success": fig, "gradient": grad}
@@ -152,7 +167,7 @@ def plot_k_sparse(df):
         vaxes[0].set_ylabel("success rate (accuracy >= 0.99)")
         vaxes[1].set_yscale("log")
         vaxes[1].set_ylabel("median fit wall time (s)")
-        vaxes[1].legend(fontsize="x-small")
+        vaxes[1].legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
         v1.suptitle(f"v1 k-parity model vs k-head sparse-XOR model on the same data "
                     f"({preset}, {int(ref['seeds'].max())} seeds, Wilson 95 %)",
                     fontsize="small")

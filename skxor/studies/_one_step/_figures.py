@@ -140,8 +140,20 @@ def plot_one_step(df):
     summary = summarize_one_step(best_cells(df))
     ms = sorted(summary["m"].unique())
     series = list(summary.groupby(["attention", "n", "n_steps"]).groups)
-    fig = Figure(figsize=(3.8 * len(ms) + 1.0, 5.8 + 0.2 * len(series)), layout="constrained")
-    axes = np.asarray(fig.subplots(2, len(ms), sharex=True, sharey=True)).reshape(2, len(ms))
+    # At most three m side by side (five panels in a row shrank to unreadable ticks at a
+    # page's width): a pair of rows (success above, specialised below) per three m.
+    ncols = min(3, len(ms))
+    blocks = -(-len(ms) // ncols)
+    fig = Figure(figsize=(4.4 * ncols + 0.6, 5.6 * blocks + 0.4 + 0.2 * len(series)),
+                 layout="constrained")
+    grid = np.asarray(fig.subplots(2 * blocks, ncols, sharex=True, sharey=True)).reshape(
+        2 * blocks, ncols)
+    for j in range(len(ms), blocks * ncols):  # the empty places of the last block
+        fig.delaxes(grid[2 * (j // ncols), j % ncols])
+        fig.delaxes(grid[2 * (j // ncols) + 1, j % ncols])
+    # axes[row, j]: row 0 success, row 1 specialised, for the j-th m.
+    axes = np.array([[grid[2 * (j // ncols) + row, j % ncols] for j in range(len(ms))]
+                     for row in range(2)]).reshape(2, len(ms))
     several_t = summary["n_steps"].nunique() > 1
 
     def label(attention, n, steps, step_length=None):
@@ -173,6 +185,9 @@ def plot_one_step(df):
     for ax in axes.ravel():
         log_axis(ax, ds, label="d (input length)")
         ax.set_ylim(-0.05, 1.05)
+        ax.xaxis.set_tick_params(labelbottom=True)  # every panel reads its d
+        if len(ds) > 4:
+            ax.tick_params(axis="x", labelrotation=30)
     for ax in axes[0]:
         ax.set_ylabel("success rate (acc. >= 0.99)")
     for ax in axes[1]:

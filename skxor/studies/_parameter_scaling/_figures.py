@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .._figures import interval_errors, log_axis, offset
+from .._figures import interval_errors, key_legends, log_axis, offset
 from .._stats import format_interval
 from ._cells import DISPLAY_NAMES, MODELS
 from ._report import _coef
@@ -48,17 +48,13 @@ def plot_parameter_scaling(df):
     ...                        transformer_m=[4, 16, 64], n_test=1000)
     >>> fig = plot_parameter_scaling(df)["parameter_scaling"]
     >>> parameters, shares = fig.axes
-    >>> for text in shares.get_legend().get_texts():
+    >>> models, kinds = shares.artists  # one step: no m met the rule at d = 16
+    >>> for text in models.get_texts():
     ...     print(text.get_text())
-    reference: the 80% rule
-    transformer, one step (population; the paper's setting)
-    transformer, T steps (population)
-    >>> for text in parameters.get_legend().get_texts()[:4]:  # one step: no m met it at d = 16
-    ...     print(text.get_text())
-    transformer, one step (population; the paper's setting): trainable, slope -
-    transformer, one step (population; the paper's setting): total, with frozen
-    transformer, T steps (population): trainable, slope 0.00 (rough: no interval)
-    transformer, T steps (population): total, with frozen
+    transformer, one step (population; the paper's setting): no slope (the rule met at fewer than two d)
+    transformer, T steps (population): slope 0.00 (rough: no interval)
+    >>> [text.get_text() for text in kinds.get_texts()][:2]
+    ['trainable parameters (filled)', 'trainable + frozen random (hollow)']
     """
     from matplotlib.figure import Figure  # lazily: matplotlib is optional
 
@@ -66,22 +62,25 @@ def plot_parameter_scaling(df):
     threshold = params.get("threshold", 0.99)
     share = params.get("success_share", 0.8)
     slopes = parameter_slopes(df)
-    fig = Figure(figsize=(12.0, 10.0), layout="constrained")
-    ax, ax_share = fig.subplots(1, 2, width_ratios=[3, 2])
+    fig = Figure(figsize=(15.0, 6.0), layout="constrained")
+    ax, ax_share = fig.subplots(1, 2, width_ratios=[4, 3])
     models = [m for m in MODELS if m in set(df["model"])]
+    colours, kinds = {}, {"trainable parameters (filled)": {"marker": "o", "ls": "-", "ms": 6}}
     for i, model in enumerate(models):
         shift = float(offset(1.0, i, len(models), base=1.06, spread=1.0))
         name, st = DISPLAY_NAMES[model], _STYLE[model]
         rows = df[df["model"] == model]
         reached = rows[rows["reached"]]
+        colours[f"{name}: {_short_slope(slopes[model])}"] = dict(st, ms=6)
         ax.plot(reached["d"] * shift, reached["params"], ls=st["ls"], marker=st["marker"],
-                color=st["color"], ms=7, mew=1.5,
-                label=f"{name}: trainable, slope {_short_slope(slopes[model])}")
+                color=st["color"], ms=7, mew=1.5, label=f"{name}: trainable")
         with_frozen = reached[reached["frozen"] > 0]
         if len(with_frozen):
             ax.plot(with_frozen["d"] * shift, with_frozen["total"], ls=st["ls"], lw=0.8,
                     marker=st["marker"], mfc="white", color=st["color"], ms=5,
                     label=f"{name}: total, with frozen")
+            kinds["trainable + frozen random (hollow)"] = {"marker": st["marker"], "ls": st["ls"],
+                                                          "lw": 0.8, "mfc": "white", "ms": 5}
         ax_share.errorbar(
             rows["d"] * shift, rows["success_rate"],
             yerr=interval_errors(rows["success_rate"], rows["success_low"],
@@ -90,25 +89,31 @@ def plot_parameter_scaling(df):
         )
     d_all = np.unique(df["d"].to_numpy(dtype=float))
     if d_all.size:
-        ax.plot(d_all, d_all + 3, color="grey", lw=1, ls=(0, (6, 3)), zorder=5,
-                label="reference: d + 3 (any two-layer network, all trained)")
+        bound = "reference: d + 3 (any two-layer network, all trained)"
+        ax.plot(d_all, d_all + 3, color="grey", lw=1, ls=(0, (6, 3)), zorder=5, label=bound)
+        kinds[bound] = {"color": "grey", "lw": 1, "ls": (0, (6, 3))}
         anchor = df[df["reached"] & df["model"].str.startswith("transformer")].sort_values("d")
         if len(anchor):  # through the first transformer point, to compare shapes
             d0, p0 = float(anchor["d"].iloc[0]), float(anchor["params"].iloc[0])
+            log_d = "reference: proportional to log d"
             ax.plot(d_all, p0 * np.log(d_all) / np.log(d0), color="black", lw=1, zorder=5,
-                    ls=(0, (1, 2)), label="reference: proportional to log d")
-    ax_share.axhline(share, color="grey", lw=1, ls=(0, (6, 3)), zorder=5,
-                     label=f"reference: the {share:.0%} rule")
+                    ls=(0, (1, 2)), label=log_d)
+            kinds[log_d] = {"color": "black", "lw": 1, "ls": (0, (1, 2))}
+    rule = f"reference: the {share:.0%} rule (right)"
+    ax_share.axhline(share, color="0.3", lw=1, ls=(0, (3, 3)), zorder=5, label=rule)
+    kinds[rule] = {"color": "0.3", "lw": 1, "ls": (0, (3, 3))}
     for a in (ax, ax_share):
         # Label exactly the d values run; log-scale minor labels would collide.
         log_axis(a, d_all, label="input length d")
+        if d_all.size > 6:
+            a.tick_params(axis="x", labelrotation=45)
     ax.set_yscale("log")
     ax.set_ylabel(f"parameters at the size needed for {threshold:.0%} test accuracy")
     ax_share.set_ylabel(f"share of seeds reaching {threshold:.0%} at the size needed")
     ax_share.set_ylim(-0.03, 1.03)
-    # Below the axes: inside, they would hide points.
-    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=1)
-    ax_share.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.1))
+    # Right of the panels: inside, they would hide points.
+    key_legends(ax_share, colours, kinds, colour_title="model: slope of trainable parameters "
+                "against log d (95% interval)", kind_title="what is drawn")
     ax_share.set_title("Wilson 95% intervals", fontsize="small")
     ax.set_title("filled: trainable; hollow: trainable + frozen", fontsize="small")
     samples = _samples_d_max(df)
@@ -124,8 +129,21 @@ def plot_parameter_scaling(df):
 
 
 def _short_slope(fit):
-    """A slope for a legend: its interval, or "(rough)" without one."""
+    """A slope for a legend: ``"slope 0.13 [0.06, 0.22]"``, "(rough)" without an
+    interval, and a sentence (not "-") when there is none.
+
+    Examples
+    --------
+    >>> from skxor.studies._parameter_scaling._figures import _short_slope
+    >>> _short_slope({"slope": -0.001, "low": float("nan"), "high": float("nan"), "rough": True})
+    'slope 0.00 (rough: no interval)'
+    >>> _short_slope({"slope": float("nan"), "low": float("nan"), "high": float("nan")})
+    'no slope (the rule met at fewer than two d)'
+    """
     if not np.isfinite(fit["slope"]):
-        return "-"
-    text = format_interval(fit["slope"], fit["low"], fit["high"])
-    return text + (" (rough: no interval)" if fit.get("rough") else "")
+        return "no slope (the rule met at fewer than two d)"
+    # Rounded first, so that a slope of -0.001 reads 0.00, not -0.00.
+    values = [0.0 if round(float(v), 2) == 0 else float(v)
+              for v in (fit["slope"], fit["low"], fit["high"])]
+    text = format_interval(*values)
+    return f"slope {text}" + (" (rough: no interval)" if fit.get("rough") else "")

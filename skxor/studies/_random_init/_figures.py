@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ...boolean import NAMED_FUNCTIONS
-from .._figures import interval_errors, log_axis, offset, series_style
+from .._figures import NEUTRAL, interval_errors, key_legends, log_axis, offset, series_style
 from .._networks import TRANSFORMER, network_rows, require_networks
 from ._cells import RANDOM_FUNCTION, SETTING
 from ._summary import POISSON_LIMIT, drawn_networks, network_setting_label, summarize_random_init
@@ -58,42 +58,51 @@ def _key_handles(styles, eps_values, variants):
             label=f"init: {init}"))
     for (init, r, p, d, l), style in styles.items():
         handles.setdefault(("shape", r, p, d, l), Line2D(
-            [], [], color="gray", ls=style["ls"], label=f"{r}, {p}, D={d}, L={l}"))
+            [], [], color=NEUTRAL, ls=style["ls"], label=f"{r}, {p}, D={d}, L={l}"))
     for name, filled in variants:
         handles[("variant", name)] = Line2D(
-            [], [], color="gray", marker="o", ls="none", mfc=None if filled else "none",
+            [], [], color=NEUTRAL, marker="o", ls="none", mfc=None if filled else "none",
             label=f"{name}: {'filled' if filled else 'hollow'} markers")
     smallest = min(eps_values) if eps_values else 0.0
     if len(eps_values) > 1:
         for eps in eps_values:
             handles[("eps", eps)] = Line2D(
-                [], [], color="gray", marker="o", label=f"eps = {eps:g}: "
+                [], [], color=NEUTRAL, marker="o", label=f"eps = {eps:g}: "
                 + ("thick line" if eps == smallest else "thin line, small markers"),
                 **_eps_width(eps, smallest))
     return list(handles.values())
 
 
 #: Up to this many labelled series a figure's legend lists each; beyond, a key.
-FULL_LEGEND_MAX = 12
+FULL_LEGEND_MAX = 6
 
 
 def _legend(fig, axes, styles, eps_values, variants, series):
-    """Below the panels, where it cannot cover a title.
+    """Beside the last panel, where it covers no data.
 
     Each series by its own label when there are at most
-    :data:`FULL_LEGEND_MAX`; otherwise a key (scheme, shape, variant, eps)
-    that reads every series' style, then the references.
+    :data:`FULL_LEGEND_MAX`; otherwise two short legends: the colours
+    (schemes) with the references, and the kinds (shape, variant, eps)
+    that read every series' style.
     """
+    axes = np.atleast_1d(axes)
     handles = {}
-    for ax in np.atleast_1d(axes):
+    for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, handle)
-    if sum(label in series for label in handles) > FULL_LEGEND_MAX:
-        key = _key_handles(styles, eps_values, variants)
-        handles = {**{h.get_label(): h for h in key},
-                   **{label: h for label, h in handles.items() if label not in series}}
-    fig.legend(handles=list(handles.values()), labels=list(handles),
-               loc="outside lower center", ncols=4, fontsize="x-small")
+    references = {label: h for label, h in handles.items() if label not in series}
+    if sum(label in series for label in handles) <= FULL_LEGEND_MAX:
+        axes[-1].legend(handles=list(handles.values()), labels=list(handles),
+                        loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="x-small",
+                        frameon=False)
+        return
+    key = _key_handles(styles, eps_values, variants)
+    colours = [h for h in key if h.get_label().startswith("init: ")] + list(references.values())
+    kinds = [h for h in key if not h.get_label().startswith("init: ")]
+    labels = [h.get_label() for h in colours[:len(colours) - len(references)]] + list(references)
+    key_legends(axes[-1], dict(zip(labels, colours)), {h.get_label(): h for h in kinds},
+                colour_title="colour: init scheme; black: references",
+                kind_title="grey: the style of every colour")
 
 
 def plot_random_init_sensitivity(df):

@@ -26,13 +26,15 @@ from .._parameters import AT_LEAST_TWO, POSITIVE, Grid
 from .._study import Study
 from ._claims import CLAIMS
 from ._cells import (
+    ESTIMATOR_PARAMS,
     MODELS,
     learning_curves,
     sample_complexity_cell,
     sample_complexity_cost,
+    sample_complexity_estimator,
     train_sizes,
 )
-from ._figures import plot_sample_complexity
+from ._figures import SamplesNeededDisplay, plot_sample_complexity
 from ._headline import headline
 from ._report import report_sample_complexity
 from ._summary import (
@@ -154,11 +156,13 @@ sample_complexity = STUDY.function(
 
 
 __all__ = [
+    "ESTIMATOR_PARAMS",
     "MODELS",
     "PARAMETERS",
     "PRESETS",
     "SETTING_COLUMNS",
     "STUDY",
+    "SamplesNeededDisplay",
     "TIME_COLUMNS",
     "censored_loglog_fit",
     "exponents",
@@ -170,6 +174,7 @@ __all__ = [
     "report_sample_complexity",
     "sample_complexity",
     "sample_complexity_cell",
+    "sample_complexity_estimator",
     "samples_needed",
     "train_sizes",
 ]

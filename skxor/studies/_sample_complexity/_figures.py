@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .._figures import MARKERS, log_axis, offset
+from .._figures import MARKERS, key_legends, log_axis, offset
 from ._cells import MODELS
 from ._report import _exponent_text
 from ._summary import (
@@ -30,7 +30,7 @@ def plot_sample_complexity(df):
         axis, where left-censored at the grid floor; triangles above the
         grid where right-censored; the maximum-likelihood fit of the median
         n* per model with its profile-likelihood 95% slope band; a labelled
-        d^4 reference slope).
+        d^4 reference slope), drawn by :class:`SamplesNeededDisplay`.
 
     Examples
     --------
@@ -41,16 +41,10 @@ def plot_sample_complexity(df):
     >>> curves = figures["learning_curves"].axes[0]
     >>> [text.get_text() for text in curves.get_legend().get_texts()]
     ['d = 10', 'd = 20', 'target 0.95']
-    >>> for text in figures["samples_needed"].axes[0].get_legend().get_texts():
-    ...     print(text.get_text())
-    transformer_multi_step: grid cell (last failing n, n*] per seed
-    transformer_multi_step: n* per seed
-    transformer_multi_step: left-censored cell (0, n*]
-    transformer_multi_step: at grid floor (left-censored)
-    transformer_multi_step: ML fit, a = 1.17 [-7.44, 10.01] (4 curves, 2 censored)
-    transformer_multi_step: 95% slope band
-    reference slope d^4 (the proof's bound, up to polylog d)
-    grid floor n = 100
+    >>> for legend in figures["samples_needed"].axes[0].artists:
+    ...     print([text.get_text() for text in legend.get_texts()])
+    ['transformer_multi_step: a = 1.17 [-7.44, 10.01] (4 curves, 2 censored)']
+    ['n* per seed (bar: its grid cell)', 'at the grid floor (left-censored)', 'ML fit of the median n*', 'its 95% slope band', "reference slope d^4 (the proof's bound, up to polylog d)", 'grid floor n = 100']
     """
     from matplotlib.figure import Figure
 
@@ -71,64 +65,164 @@ def plot_sample_complexity(df):
         ax.set_xlabel("training samples n")
         ax.set_title(model, fontsize="small")
         ax.set_ylabel("test accuracy (mean over seeds)")
-    axes[-1].legend(fontsize="x-small")
+    axes[-1].legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
     curves.suptitle(f"Learning curves: {setting_text(df)}", fontsize="small")
 
-    per_seed = n_star_per_seed(df)
-    fits = fit_exponents(df).set_index("model")
-    sizes, _ = _grid(df)
     scaling = Figure(figsize=(9.5, 4.8), layout="constrained")
-    ax = scaling.subplots()
-    lo_d, hi_d = np.log(min(ds)), np.log(max(ds))
-    grid_d = np.exp(np.linspace(lo_d, hi_d, 50))
-    above = sizes.max() * 1.5  # where right-censored seeds are drawn
-    bottom = sizes.min() / 1.5
-    for i, model in enumerate(models):
-        color, marker = f"C{i}", _MARKERS.get(model, "D")
-        shift = float(offset(1.0, i, len(models), spread=0.012, base=10))  # models apart
-        part = per_seed[per_seed["model"] == model]
-        jitter = 10 ** (0.006 * (part["seed"].to_numpy() % 5 - 2))
-        x = part["d"].to_numpy() * shift * jitter
-        low, high = part["n_low"].to_numpy(float), part["n_high"].to_numpy(float)
-        ok = (part["status"] == "reached").to_numpy()
-        if ok.any():
-            ax.vlines(x[ok], low[ok], high[ok], color=color, lw=1, alpha=0.6,
-                      label=f"{model}: grid cell (last failing n, n*] per seed")
-            ax.plot(x[ok], high[ok], ls="none", marker=marker, ms=4, color=color, alpha=0.7,
-                    label=f"{model}: n* per seed")
-        floor = (part["status"] == "at grid floor").to_numpy()
-        if floor.any():
-            ax.vlines(x[floor], bottom, high[floor], color=color, lw=1, ls=":", alpha=0.6,
-                      label=f"{model}: left-censored cell (0, n*]")
-            ax.plot(x[floor], high[floor], ls="none", marker=marker, ms=5, mfc="none",
-                    color=color, label=f"{model}: at grid floor (left-censored)")
-        missing = (part["status"] == "not reached").to_numpy()
-        if missing.any():
-            ax.plot(x[missing], np.full(missing.sum(), above), ls="none", marker="^", ms=5,
-                    mfc="none", color=color,
-                    label=f"{model}: not reached by n = {sizes.max():,} (right-censored)")
-        fit = fits.loc[model]
-        if np.isfinite(fit["exponent"]):
-            centred = np.log(grid_d) - fit["log_d_centre"]
-            ax.plot(grid_d, np.exp(fit["intercept"] + fit["exponent"] * centred), color=color,
-                    lw=1.2, label=f"{model}: ML fit, a = {_exponent_text(fit)} "
-                                  f"({int(fit['n_points'])} curves, "
-                                  f"{int(fit['left_censored'] + fit['right_censored'])} censored)")
-            if np.isfinite(fit["low"]) and np.isfinite(fit["high"]):
-                band = [np.exp(fit["intercept"] + a * centred) for a in (fit["low"], fit["high"])]
-                ax.fill_between(grid_d, np.minimum(*band), np.maximum(*band), color=color,
-                                alpha=0.15, lw=0, label=f"{model}: 95% slope band")
-    reachable = per_seed.loc[per_seed["status"] != "not reached", "n_star"]
-    anchor = float(reachable.min()) if len(reachable) else float(sizes.min())
-    ax.plot(grid_d, anchor * (grid_d / min(ds)) ** 4, color="black", ls="--", lw=1, zorder=5,
-            label="reference slope d^4 (the proof's bound, up to polylog d)")
-    ax.axhline(sizes.min(), color="grey", lw=0.6, ls=":", zorder=5,
-               label=f"grid floor n = {sizes.min():,}")
-    log_axis(ax, ds, label="d (input length)")
-    ax.set_yscale("log")
-    ax.set_ylim(bottom, above * 1.5)
-    ax.set_ylabel(f"n* per seed (accuracy stays >= {target:g})")
-    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    ax.set_title(f"Samples needed: {setting_text(df)}\nlines: ML fit of the median n* (censored "
-                 "kept); bands: profile likelihood 95%", fontsize="small")
+    SamplesNeededDisplay.from_table(df, ax=scaling.subplots())
     return {"learning_curves": curves, "samples_needed": scaling}
+
+
+class SamplesNeededDisplay:
+    """n* against d per seed, with each model's fitted exponent: the study's main figure.
+
+    Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
+    with :meth:`from_table` from a sample-complexity table, or from its
+    parts, then :meth:`plot` on any axes.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`~skxor.studies.sample_complexity` (or its
+        stored table): one row per model, d, seed and training size n.
+
+    Attributes
+    ----------
+    per_seed : pandas.DataFrame
+        :func:`~skxor.studies.n_star_per_seed` of the table.
+    fits : pandas.DataFrame
+        :func:`~skxor.studies.fit_exponents`, indexed by model.
+    ax_ : matplotlib Axes
+        The axes drawn on (after :meth:`plot`).
+    figure_ : matplotlib Figure
+        Its figure.
+    legends_ : list of matplotlib Legend
+        The legend of the models (each with its exponent) and the legend of
+        what is drawn, beside the axes.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies import SamplesNeededDisplay, sample_complexity
+    >>> df = sample_complexity(model=["transformer_multi_step"], d=[10, 20], seeds=2,
+    ...                        n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    >>> ax = Figure(layout="constrained").subplots()
+    >>> display = SamplesNeededDisplay.from_table(df, ax=ax)
+    >>> display.ax_ is ax, [len(legend.get_texts()) for legend in display.legends_]
+    (True, [1, 6])
+    >>> display.per_seed["status"].tolist()
+    ['at grid floor', 'reached', 'at grid floor', 'reached']
+    """
+
+    def __init__(self, df):
+        self.df = _analysed(df)
+        self.per_seed = n_star_per_seed(self.df)
+        self.fits = fit_exponents(self.df).set_index("model")
+
+    @classmethod
+    def from_table(cls, df, *, ax=None):
+        """Build the display from a sample-complexity table and plot it.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+        ax : matplotlib Axes, optional
+            Where to draw (a new figure's axes when None).
+
+        Returns
+        -------
+        display : SamplesNeededDisplay
+        """
+        return cls(df).plot(ax=ax)
+
+    def plot(self, ax=None):
+        """Draw each seed's n* (its grid cell, censored seeds marked), the fits and bands.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw (a new figure's axes when None).
+
+        Returns
+        -------
+        self : SamplesNeededDisplay
+        """
+        from ...plotting._base import axes_or_new
+
+        ax, _ = axes_or_new(ax, "SamplesNeededDisplay.plot")
+        df, per_seed, fits = self.df, self.per_seed, self.fits
+        target = float(df["target"].iloc[0])
+        models = [m for m in MODELS if m in set(df["model"])]
+        ds = sorted(df["d"].unique())
+        sizes, _ = _grid(df)
+        per_seed = n_star_per_seed(df)
+        fits = fit_exponents(df).set_index("model")
+        sizes, _ = _grid(df)
+        lo_d, hi_d = np.log(min(ds)), np.log(max(ds))
+        grid_d = np.exp(np.linspace(lo_d, hi_d, 50))
+        above = sizes.max() * 1.5  # where right-censored seeds are drawn
+        bottom = sizes.min() / 1.5
+        colours, kinds = {}, {}
+        for i, model in enumerate(models):
+            color, marker = f"C{i}", _MARKERS.get(model, "D")
+            shift = float(offset(1.0, i, len(models), spread=0.012, base=10))  # models apart
+            part = per_seed[per_seed["model"] == model]
+            jitter = 10 ** (0.006 * (part["seed"].to_numpy() % 5 - 2))
+            x = part["d"].to_numpy() * shift * jitter
+            low, high = part["n_low"].to_numpy(float), part["n_high"].to_numpy(float)
+            ok = (part["status"] == "reached").to_numpy()
+            if ok.any():
+                ax.vlines(x[ok], low[ok], high[ok], color=color, lw=1, alpha=0.6,
+                          label=f"{model}: grid cell (last failing n, n*] per seed")
+                ax.plot(x[ok], high[ok], ls="none", marker=marker, ms=4, color=color, alpha=0.7,
+                        label=f"{model}: n* per seed")
+                kinds["n* per seed (bar: its grid cell)"] = {"marker": "o", "ls": "none", "ms": 4}
+            floor = (part["status"] == "at grid floor").to_numpy()
+            if floor.any():
+                ax.vlines(x[floor], bottom, high[floor], color=color, lw=1, ls=":", alpha=0.6,
+                          label=f"{model}: left-censored cell (0, n*]")
+                ax.plot(x[floor], high[floor], ls="none", marker="o", ms=5, mfc="none",
+                        color=color, label=f"{model}: at grid floor (left-censored)")
+                kinds["at the grid floor (left-censored)"] = {"marker": "o", "ls": "none",
+                                                              "mfc": "none", "ms": 5}
+            missing = (part["status"] == "not reached").to_numpy()
+            if missing.any():
+                ax.plot(x[missing], np.full(missing.sum(), above), ls="none", marker="^", ms=5,
+                        mfc="none", color=color,
+                        label=f"{model}: not reached by n = {sizes.max():,} (right-censored)")
+                kinds[f"not reached by n = {sizes.max():,}"] = {"marker": "^", "ls": "none",
+                                                                "mfc": "none", "ms": 5}
+            fit = fits.loc[model]
+            colours[model] = color
+            if np.isfinite(fit["exponent"]):
+                colours.pop(model)
+                colours[f"{model}: a = {_exponent_text(fit)} ({int(fit['n_points'])} curves, "
+                        f"{int(fit['left_censored'] + fit['right_censored'])} censored)"] = color
+                centred = np.log(grid_d) - fit["log_d_centre"]
+                ax.plot(grid_d, np.exp(fit["intercept"] + fit["exponent"] * centred), color=color,
+                        lw=1.2, label=f"{model}: ML fit, a = {_exponent_text(fit)}")
+                kinds["ML fit of the median n*"] = {"ls": "-", "lw": 1.2}
+                if np.isfinite(fit["low"]) and np.isfinite(fit["high"]):
+                    band = [np.exp(fit["intercept"] + a * centred) for a in (fit["low"], fit["high"])]
+                    ax.fill_between(grid_d, np.minimum(*band), np.maximum(*band), color=color,
+                                    alpha=0.15, lw=0, label=f"{model}: 95% slope band")
+                    kinds["its 95% slope band"] = {"patch": True}
+        reachable = per_seed.loc[per_seed["status"] != "not reached", "n_star"]
+        anchor = float(reachable.min()) if len(reachable) else float(sizes.min())
+        reference = "reference slope d^4 (the proof's bound, up to polylog d)"
+        ax.plot(grid_d, anchor * (grid_d / min(ds)) ** 4, color="black", ls="--", lw=1, zorder=5,
+                label=reference)
+        kinds[reference] = {"color": "black", "ls": "--", "lw": 1}
+        floor_label = f"grid floor n = {sizes.min():,}"
+        ax.axhline(sizes.min(), color="grey", lw=0.6, ls=":", zorder=5, label=floor_label)
+        kinds[floor_label] = {"color": "grey", "ls": ":", "lw": 0.6}
+        log_axis(ax, ds, label="d (input length)")
+        ax.set_yscale("log")
+        ax.set_ylim(bottom, above * 1.5)
+        ax.set_ylabel(f"n* per seed (accuracy stays >= {target:g})")
+        self.legends_ = key_legends(ax, colours, kinds, kind_title="what is drawn",
+                                    colour_title="model (a: fitted exponent of n* ~ d^a)")
+        ax.set_title(f"Samples needed: {setting_text(df)}\nlines: ML fit of the median n* (censored "
+                     "kept); bands: profile likelihood 95%", fontsize="small")
+        self.ax_, self.figure_ = ax, ax.figure
+        return self

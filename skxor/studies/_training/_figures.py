@@ -5,7 +5,15 @@ import json
 import numpy as np
 
 from ...boolean import NAMED_FUNCTIONS
-from .._figures import LINESTYLES, MARKERS, interval_errors, log_axis, offset
+from .._figures import (
+    LINESTYLES,
+    MARKERS,
+    interval_errors,
+    key_legends,
+    legend_below,
+    log_axis,
+    offset,
+)
 from ._cells import LEARNED
 from ._summary import (
     HALF_WINDOW,
@@ -109,7 +117,7 @@ def plot_training_sensitivity(df):
     log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
     ax.set_ylim(-0.05, 1.05)
     ax.set_ylabel(f"share of seeds learned\n(accuracy >= {LEARNED}; 95% Wilson)")
-    ax.legend(fontsize="small", loc="best")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     success.suptitle(f"Training success ({caption})", fontsize="medium")
 
     # Accuracy, one panel per function: mean and worst seed.
@@ -119,16 +127,16 @@ def plot_training_sensitivity(df):
         label = series_label(keys[0], keys[1:], series, df)
         colour, marker, line = _style(keys[0])
         ax.plot(group["n_bits"], group["accuracy"], color=colour, marker=marker, ls=line,
-                label=f"{label}: mean over seeds")
+                label=f"{label}: mean over seeds", mfc="none" if i % 2 else colour)
         ax.plot(group["n_bits"], group["accuracy_min"], color="black", marker="v", ms=4,
-                ls=":", label=f"{label}: worst seed")
+                ls=":", label=f"{label}: worst seed", mfc="none" if i % 2 else "black")
     for ax, function in zip(axes, functions):
         ax.axhline(LEARNED, color="grey", lw=0.8, ls="--", label=f"learned: {LEARNED}")
         log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
         ax.set_ylabel("test accuracy")
         ax.set_title(function, fontsize="small")
         ax.set_ylim(0.4, 1.03)
-        ax.legend(fontsize="x-small", loc="lower left")
+        legend_below(ax)
     acc.suptitle(f"Accuracy after training ({caption})", fontsize="medium")
 
     # Sensitivity: share at 0 and average, trained against the function itself.
@@ -140,25 +148,26 @@ def plot_training_sensitivity(df):
         col = functions.index(keys[0])
         label = series_label(keys[0], keys[1:], series, df)
         colour, marker, line = _style(keys[0])
+        fill = {"mfc": "none"} if i % 2 else {}  # one setting filled, the other hollow
         axes[0, col].errorbar(
             group["n_bits"], group["share_zero"],
             yerr=interval_errors(group["share_zero"], group["share_zero_low"], group["share_zero_high"]),
-            capsize=3, color=colour, marker=marker, ls=line, label=f"{label} trained",
+            capsize=3, color=colour, marker=marker, ls=line, label=f"{label} trained", **fill,
         )
         axes[0, col].plot(group["n_bits"], group["target_share_zero"],
                           label=f"{keys[0]} itself (target)", **_TARGET)
         axes[1, col].plot(group["n_bits"], group["average_sensitivity"], color=colour,
-                          marker=marker, ls=line, label=f"{label} trained (mean)")
+                          marker=marker, ls=line, label=f"{label} trained (mean)", **fill)
         axes[1, col].plot(group["n_bits"], group["target_average_sensitivity"],
                           label=f"{keys[0]} itself (target)", **_TARGET)
     for col, function in enumerate(functions):
         axes[0, col].set_title(function, fontsize="small")
-        axes[0, col].set_ylabel("share of strings with sensitivity 0")
+        axes[0, col].set_ylabel("share at sensitivity 0")
         axes[0, col].set_ylim(-0.05, 1.05)
         axes[1, col].set_ylabel("average sensitivity")
         for ax in axes[:, col]:
             log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
-            ax.legend(fontsize="x-small", loc="best")
+            legend_below(ax)
     sens.suptitle(f"Sensitivity of the trained models ({caption})", fontsize="medium")
 
     # Cluster shares: where each function's own strings sit.
@@ -186,7 +195,7 @@ def plot_training_sensitivity(df):
         ax.set_ylabel("share of strings")
         ax.set_ylim(-0.05, 1.05)
         log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
-        ax.legend(fontsize="x-small", loc="best")
+        legend_below(ax)
     clus.suptitle(
         f"Where sensitivities sit, near N/2 = within {HALF_WINDOW} of N/2 ({caption})",
         fontsize="medium",
@@ -230,42 +239,43 @@ def _plot_loss_curves(df, caption):
     """Every run's training loss against steps: one panel per (model setting, function).
 
     Colour: N; line style: how the run stopped (at the target, flat, or
-    budget-limited), so a run cut off by its budget shows as such.
+    budget-limited), so a run cut off by its budget shows as such. Every
+    logged value (the mean loss of each stretch of ``check_every`` steps)
+    has a small marker, so that a run that stopped at its first check shows
+    as a point. One legend of the N drawn and one of the line styles, beside
+    the top right panel.
     """
     from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
 
     df = with_model_setting(df)
     settings = list(dict.fromkeys(df["model_setting"]))
     functions = [f for f in NAMED_FUNCTIONS if f in set(df["function"])]
     n_values = sorted(int(n) for n in df["n_bits"].unique())
     colours = _n_colours(len(n_values))
-    fig = Figure(figsize=(3.8 * len(functions), 3.0 * len(settings) + 0.8),
+    fig = Figure(figsize=(3.8 * len(functions) + 2.0, 3.0 * len(settings) + 0.8),
                  layout="constrained")
     grid = np.array(fig.subplots(len(settings), len(functions), sharey=True, squeeze=False))
     for i, setting in enumerate(settings):
         for j, function in enumerate(functions):
             ax = grid[i, j]
             runs = df[(df["model_setting"] == setting) & (df["function"] == function)]
-            labelled = set()
             for _, run in runs.sort_values(["n_bits", "seed"]).iterrows():
                 curve = json.loads(run["loss_curve"])
                 steps = np.arange(1, len(curve) + 1) * int(run["check_every"])
                 n = int(run["n_bits"])
-                label = f"N = {n}" if n not in labelled else "_nolegend_"
-                labelled.add(n)
-                ax.plot(steps, curve, color=colours[n_values.index(n)], lw=1.0,
-                        ls=_STOP_STYLE.get(run.get("stop"), "-"), label=label)
-            stops = [s for s in _STOP_STYLE if s in set(runs.get("stop", []))]
-            proxies = [Line2D([], [], color="black", lw=1.0, ls=_STOP_STYLE[s],
-                              label=_STOP_NAME[s]) for s in stops]
-            handles, labels = ax.get_legend_handles_labels()
-            ax.legend(handles=handles + proxies, fontsize="xx-small", loc="upper right")
+                ax.plot(steps, curve, color=colours[n_values.index(n)], lw=1.0, marker=".",
+                        ms=3, ls=_STOP_STYLE.get(run.get("stop"), "-"),
+                        label=f"{function}, {setting}, N = {n}, seed {run['seed']}")
             ax.set_yscale("log")
             ax.set_xlabel("training steps")
             ax.set_ylabel("training loss (mean per check)")
             ax.set_title(f"{function}, {setting_label(setting)}", fontsize="small")
-    fig.suptitle(f"Loss curves, every run\n({caption})", fontsize="small")
+    stops = [s for s in _STOP_STYLE if s in set(df.get("stop", []))]
+    key_legends(grid[0, -1], {f"N = {n}": colours[k] for k, n in enumerate(n_values)},
+                {_STOP_NAME[s]: {"ls": _STOP_STYLE[s], "marker": ".", "ms": 3, "lw": 1.0}
+                 for s in stops},
+                colour_title="string length N", kind_title="the run (line style)")
+    fig.suptitle(f"Loss curves, every run, a point per check\n({caption})", fontsize="small")
     return fig
 
 

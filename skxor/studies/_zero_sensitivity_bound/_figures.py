@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from .._figures import figure_legend, interval_errors, log_axis, offset
+from .._figures import interval_errors, key_legends, log_axis, offset
 from .._networks import require_networks
 from ._summary import bound_exponent, drawn_summary
 
@@ -29,8 +29,9 @@ def plot_zero_sensitivity_bound(df):
         ``"count"``: one panel per L; per D the log10 of the mean number of
         zero-sensitivity strings (Wilson interval) and the median over the
         non-constant networks, the bound ``N^((D-1)/(2L) - 5)`` as a
-        labelled reference line, and the constant function's 2^N, both
-        drawn over the data; the legend sits below the panels. ``"shares"``:
+        reference line labelled with its exponent at its end, and the constant function's 2^N, both
+        drawn over the data; a legend of the widths and one of what
+        is drawn sit beside the last panel. ``"shares"``:
         rows for the share with a zero-sensitivity string (all networks;
         non-constant ones; Clopper-Pearson) and the share of constant
         networks (Wilson), one column per L. When eps = 0 and eps > 0 give
@@ -45,12 +46,10 @@ def plot_zero_sensitivity_bound(df):
     >>> figures = plot_zero_sensitivity_bound(df)
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'count': 1, 'shares': 3}
-    >>> for text in figures["count"].legends[0].get_texts():
-    ...     print(text.get_text())
-    D=8, eps=0: median, non-constant
-    reference: bound N^-1.5, D=8 (vacuous: < 1)
-    reference: constant function, 2^N (drawn over the data)
-    D=8, eps=0: mean count
+    >>> for legend in figures["count"].axes[-1].artists:
+    ...     print([text.get_text() for text in legend.get_texts()])
+    ['D = 8']
+    ['log10 mean count (Wilson interval)', 'median over non-constant networks', 'reference: bound N^((D-1)/(2L) - 5), exponent at its end', 'reference: constant function, 2^N']
     """
     from matplotlib.figure import Figure
 
@@ -73,8 +72,21 @@ def plot_zero_sensitivity_bound(df):
                 eps_label = "" if identical else f", eps={eps:g}"
                 yield d, eps, shift, {**_style(d, j), **fill}, f"D={d}{eps_label}"
 
-    fig = Figure(figsize=(4.2 * len(layers) + 2.6, 4.4), layout="constrained")
+    fig = Figure(figsize=(4.2 * len(layers) + 3.2, 4.4), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(layers), sharey=True))
+    colours = {}
+    first = _style(widths[0], 0)["marker"]
+    kinds = {
+        "log10 mean count (Wilson interval)": {"marker": first, "ls": "-", "ms": 4},
+        "median over non-constant networks": {"marker": "x", "ls": ":", "ms": 5},
+        "reference: bound N^((D-1)/(2L) - 5), exponent at its end":
+            {"ls": (0, (6, 3)), "lw": 1.2},
+        "reference: constant function, 2^N": {"color": "black", "lw": 1.4, "ls": (0, (2, 2))},
+    }
+    if not identical and len(epsilons) > 1:
+        kinds.update({f"eps = {eps:g}" + (": hollow" if e_i else ": filled"):
+                      {"marker": first, "ls": "-", **({"mfc": "none"} if e_i else {})}
+                      for e_i, eps in enumerate(epsilons)})
     for ax, L in zip(axes, layers):
         part = summary[summary["n_layers"] == L]
         for d, eps, shift, style, label in series():
@@ -86,6 +98,7 @@ def plot_zero_sensitivity_bound(df):
             ax.errorbar(x, y, yerr=[(y - g["log10_count_low"]).clip(lower=0, upper=50),
                                     (g["log10_count_high"] - y).clip(lower=0)],
                         ls="-", lw=1.2, ms=4, capsize=2, label=f"{label}: mean count", **style)
+            colours[f"D = {d}"] = style["color"]
             ax.plot(x, g["nonconstant_median_log10_count"], ls=":", lw=1.0, ms=5,
                     color=style["color"], marker="x", label=f"{label}: median, non-constant")
         for j, d in enumerate(widths):
@@ -93,8 +106,11 @@ def plot_zero_sensitivity_bound(df):
             # References above the data (zorder), so that data on them leave them visible.
             ax.plot(ns, [e * math.log10(n) for n in ns], color=_style(d, j)["color"],
                     ls=(0, (6, 3)), lw=1.2, zorder=9,
-                    label=f"reference: bound N^{e:g}, D={d}"
-                    + (" (vacuous: < 1)" if e < 0 else " (vacuous above the 2^N line)"))
+                    label=f"reference: bound N^{e:g}, D={d}")
+            # Labelled at its end, in its colour: the exponent differs per D and L.
+            ax.annotate(f"N^{e:g}", (ns[-1], e * math.log10(ns[-1])), xytext=(3, 0),
+                        textcoords="offset points", color=_style(d, j)["color"],
+                        fontsize="xx-small", va="center", annotation_clip=False)
         ax.plot(ns, [n * math.log10(2) for n in ns], color="black", lw=1.4, ls=(0, (2, 2)),
                 zorder=10, label="reference: constant function, 2^N (drawn over the data)")
         log_axis(ax, ns, base=2, label="string length N (log scale)")
@@ -102,8 +118,8 @@ def plot_zero_sensitivity_bound(df):
     for ax in axes:
         ax.set_ylabel("log10 number of zero-sensitivity strings")
     fig.suptitle(title, fontsize="small")
-    # Below the panels, where it cannot cover the title.
-    figure_legend(fig, axes, loc="outside lower center", ncols=3, fontsize="xx-small")
+    # Beside the last panel, where it covers no data.
+    key_legends(axes[-1], colours, kinds, colour_title="width D", kind_title="what is drawn")
     figures = {"count": fig}
 
     rows = [("with_zero", "share with a zero-sensitivity string\n(all; Clopper-Pearson)"),
@@ -132,6 +148,7 @@ def plot_zero_sensitivity_bound(df):
             if i == 0:
                 ax.set_title(f"L = {L}", fontsize="small")
     fig.suptitle(title, fontsize="small")
-    figure_legend(fig, grid, loc="outside lower center", ncols=4, fontsize="x-small")
+    key_legends(grid[0, -1], colours, {k: v for k, v in kinds.items() if k.startswith("eps")},
+                colour_title="width D", kind_title="layer-norm eps")
     figures["shares"] = fig
     return figures
