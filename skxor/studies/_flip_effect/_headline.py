@@ -20,8 +20,17 @@ def headline(df):
         return f"{head[:-2]}: the table holds no network to summarize."
     seeds = int(df["seed"].nunique())
     fits = flip_slopes(df)
-    parts = [f"eps = {r.layer_norm_eps:g}, D = {r.d_model}, L = {r.n_layers}: "
-             f"{format_interval(r.slope, r.low, r.high)}" for r in fits.itertuples()]
+    # Per (D, L): the largest eps, and the smallest beside it (the paired networks).
+    largest, smallest = fits["layer_norm_eps"].max(), fits["layer_norm_eps"].min()
+    parts = []
+    for (d, layers), group in fits.groupby(["d_model", "n_layers"]):
+        top = group[group["layer_norm_eps"] == largest].iloc[0]
+        text = (f"D = {d}, L = {layers}: {format_interval(top.slope, top.low, top.high)} at "
+                f"eps = {largest:g}")
+        if smallest != largest:
+            low = group[group["layer_norm_eps"] == smallest].iloc[0]
+            text += f" ({format_interval(low.slope, low.low, low.high)} at eps = {smallest:g})"
+        parts.append(text)
     return (f"{head}{'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per "
             f"(N, D, L); N = {int(df['n_bits'].min())} to {int(df['n_bits'].max())}): the "
             "largest output change under one bit flip falls with N as N^slope, slope (95% t "

@@ -48,8 +48,9 @@ def report_flip_effect(df):
         "in float64. With eps > 0, Köver et al. bound the change by O(1/N): on log-log axes "
         f"a slope of -1 or steeper.{rough}",
         "**The slope of log(largest change) on log N** (per network; t interval with the "
-        "networks as units; the verdict reads the interval: below 0 and reaching -1: "
-        "reproduced; at or above 0: not reproduced; otherwise inconclusive):",
+        "networks as units; the verdict reads the interval: reaching -1 and below 0: "
+        "reproduced; above -1 (slower than 1/N, or not falling): not reproduced; otherwise "
+        "inconclusive):",
         markdown_table(fits[["layer_norm_eps", "d_model", "n_layers", "networks",
                              "slope (95%)", "against O(1/N)"]]),
         "**Per N** (medians over the networks; *constant*: no other label among the sampled "
