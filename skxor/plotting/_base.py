@@ -4,7 +4,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._utils._style import LINESTYLES, MARKERS
+from .._utils._style import LINESTYLES, MARKERS, axes_or_new, check_matplotlib
 from ..boolean import NAMED_FUNCTIONS, TruthTable, get_function
 
 #: Hatches, markers and colours cycled over series so that no series hides
@@ -31,25 +31,6 @@ def as_real_array(values, what):
             f"{what} must be real numbers; got {type(values).__name__} of {got}."
         )
     return array.astype(np.float64)
-
-
-def check_matplotlib(caller):
-    """Import matplotlib.pyplot, or say how to install it."""
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError(
-            f"{caller} needs matplotlib; install it with `pip install skxor[plot]`."
-        ) from exc
-    return plt
-
-
-def axes_or_new(ax, caller):
-    """The given axes, or those of a new figure."""
-    plt = check_matplotlib(caller)
-    if ax is None:
-        _, ax = plt.subplots()
-    return ax, ax.figure
 
 
 def begin_plot(display, ax, name):

@@ -116,5 +116,7 @@ def test_a_new_study_package_is_picked_up_everywhere(dice, tmp_path, capsys):
         shutil.copy(out / name, stored / name)
     documents = render_documents(root=repo)
     assert repo / FRAGMENTS_DIR / "dice_sums.md" in documents
-    assert "   * - D1\n     - 4 is easy (Pascal, letters, 1654)" in documents[repo / CLAIMS_PAGE]
+    page = documents[repo / CLAIMS_PAGE]
+    assert f"   * - D1\n     - 4 is easy (Pascal)\n     - **{row['verdict']}**" in page
+    assert ":Claim: 4 is easy (Pascal, letters, 1654)" in page
     assert f"| D1 4 is easy (Pascal) | {row['verdict']} |" in documents[repo / "README.md"]

@@ -91,7 +91,8 @@ def test_a_users_study_declares_claims_and_publish_shows_them(coins, tmp_path):
     table.to_csv(tmp_path / DATA_DIR / coins.name / f"{coins.name}.csv", index=False)
     documents = render_documents(root=tmp_path)
     page = documents[tmp_path / CLAIMS_PAGE]
-    assert "   * - U1\n     - coins land heads (A. Tosser, arXiv 0000.00000v1)" in page
+    assert "   * - U1\n     - coins land heads (A. Tosser)\n     - **" + row["verdict"] in page
+    assert ":Claim: coins land heads (A. Tosser, arXiv 0000.00000v1)" in page
     assert f"heads in {k}/6 tosses" in page
     readme = documents[tmp_path / "README.md"]
     assert f"| U1 coins land heads (A. Tosser) | {row['verdict']} | heads in {k}/6" in readme

@@ -147,16 +147,13 @@ class SamplesNeededDisplay:
         -------
         self : SamplesNeededDisplay
         """
-        from ...plotting._base import axes_or_new
+        from ..._utils._style import axes_or_new
 
         ax, _ = axes_or_new(ax, "SamplesNeededDisplay.plot")
         df, per_seed, fits = self.df, self.per_seed, self.fits
         target = float(df["target"].iloc[0])
         models = [m for m in MODELS if m in set(df["model"])]
         ds = sorted(df["d"].unique())
-        sizes, _ = _grid(df)
-        per_seed = n_star_per_seed(df)
-        fits = fit_exponents(df).set_index("model")
         sizes, _ = _grid(df)
         lo_d, hi_d = np.log(min(ds)), np.log(max(ds))
         grid_d = np.exp(np.linspace(lo_d, hi_d, 50))
