@@ -23,7 +23,7 @@ from ..nn import BooleanTransformer
 from ._common import key_seed, single_thread
 from ._floor import floor_work
 from ._parameters import POSITIVE, SEEDS, Grid, estimator_parameters
-from ._profiling import profile, profile_result
+from ._profiling import EXHAUSTIVE_CAP, STRING_BY_STRING_MAX, profile, profile_result
 from ._stats import flag_columns, format_interval
 from ._sweep import finite_or_none
 
@@ -56,7 +56,7 @@ _GRID = ("d_model", "n_layers", "layer_norm_eps", "init", "readout", "positional
 NETWORK_PARAMETERS = {
     "n_bits": [Grid(POSITIVE)],
     **estimator_parameters(BooleanTransformerClassifier, _NETWORK, grid=_GRID),
-    "exhaustive_max": [Interval(Integral, 0, 20, closed="both")],
+    "exhaustive_max": [Interval(Integral, 0, EXHAUSTIVE_CAP, closed="both")],
     "n_samples": [POSITIVE],
     "n_blowup": [POSITIVE],
     "device": [str],
@@ -90,8 +90,9 @@ def _one_position_work(d_model):
 def profile_work(n_bits, d_model, n_layers, exhaustive_max, n_samples):
     """Work of a sensitivity profile: 2^N forward passes (exhaustive; one layer: the
     read-out position's work per string, from tables of its attention sums), or per
-    sampled string one forward pass and N flips."""
-    if n_bits <= exhaustive_max:
+    sampled string one forward pass and N flips (as :func:`~._profiling.exhaustive`
+    decides for the studies' softmax networks)."""
+    if n_bits <= exhaustive_max and (n_bits <= STRING_BY_STRING_MAX or n_layers == 1):
         # The studies' networks are softmax: one layer takes the exhaustive path.
         per_string = (_one_position_work(d_model) if n_layers == 1
                       else forward_work(n_bits, d_model, n_layers))
@@ -322,11 +323,25 @@ def profiled_text(models, sampled_note=""):
     ...                        "method": ["exhaustive"] * 2 + ["sampled"] * 2})
     >>> profiled_text(models)
     'all strings up to N = 8 and from 64 uniform strings with their neighbours at N = 16, 32'
+
+    Where one-layer networks are counted exhaustively further than deeper
+    ones (their exhaustive path), the limit of each depth is named:
+
+    >>> models = pd.DataFrame({"n_bits": [16, 24, 16, 24], "n_layers": [1, 1, 2, 2],
+    ...                        "n_strings": [2 ** 16, 2 ** 24, 2 ** 16, 300],
+    ...                        "method": ["exhaustive"] * 3 + ["sampled"]})
+    >>> profiled_text(models)
+    'all strings up to N = 24 (L = 1), 16 (L = 2) and from 300 uniform strings with their neighbours at N = 24'
     """
-    exhaustive = models.loc[models["method"] == "exhaustive", "n_bits"]
+    exhaustive = models.loc[models["method"] == "exhaustive"]
     sampled = models.loc[models["method"] == "sampled"]
-    text = (f"all strings up to N = {int(exhaustive.max())}" if len(exhaustive)
+    text = (f"all strings up to N = {int(exhaustive['n_bits'].max())}" if len(exhaustive)
             else "no N exhaustively")
+    if "n_layers" in exhaustive:
+        largest = exhaustive.groupby("n_layers")["n_bits"].max()
+        if largest.nunique() > 1:
+            text = "all strings up to N = " + ", ".join(
+                f"{int(n)} (L = {int(layers)})" for layers, n in largest.items())
     if len(sampled):
         lengths = ", ".join(str(int(n)) for n in sorted(sampled["n_bits"].unique()))
         text += (f" and from {int(sampled['n_strings'].max())} uniform strings with their "

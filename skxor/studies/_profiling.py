@@ -9,9 +9,19 @@ strings) and store the profile as scalar, JSON-friendly columns.
 import json
 
 from .._utils._validation import check_device
+from ..nn import exhaustive_refusal
 from ..sensitivity import sensitivity_profile
 
-__all__ = ["check_transformer", "profile", "profile_result"]
+__all__ = ["EXHAUSTIVE_CAP", "STRING_BY_STRING_MAX", "check_transformer", "exhaustive",
+           "profile", "profile_result"]
+
+#: The longest strings any model is profiled over all 2^N strings, one forward
+#: pass per string (2^20 passes: seconds to minutes per network).
+STRING_BY_STRING_MAX = 20
+#: The largest ``exhaustive_max`` a study accepts: beyond STRING_BY_STRING_MAX
+#: only models on the one-layer exhaustive path (tables of the read-out token's
+#: softmax sums, no forward pass per string) are counted over all strings.
+EXHAUSTIVE_CAP = 32
 
 
 def check_transformer(params):
@@ -59,9 +69,30 @@ def profile_result(prof):
     }
 
 
+def exhaustive(f, n_bits, exhaustive_max):
+    """Whether ``f`` is profiled over all 2^N strings: N at most ``exhaustive_max``, and
+    beyond :data:`STRING_BY_STRING_MAX` only when ``f`` takes the one-layer exhaustive path.
+
+    Examples
+    --------
+    >>> from skxor.boolean import Parity
+    >>> from skxor.nn import BooleanTransformer
+    >>> from skxor.studies._profiling import exhaustive
+    >>> exhaustive(Parity(24), 24, 24), exhaustive(Parity(16), 16, 24)
+    (False, True)
+    >>> [exhaustive(BooleanTransformer(24, d_model=8, n_layers=L, seed=0), 24, 24)
+    ...  for L in (1, 2)]
+    [True, False]
+    """
+    if n_bits > exhaustive_max:
+        return False
+    return n_bits <= STRING_BY_STRING_MAX or exhaustive_refusal(f) is None
+
+
 def profile(f, n_bits, exhaustive_max, n_samples, random_state):
-    """Sensitivity profile of f on N bits: exhaustive up to ``exhaustive_max``, else sampled."""
-    method = "exhaustive" if n_bits <= exhaustive_max else "sampled"
+    """Sensitivity profile of f on N bits: over all strings where :func:`exhaustive`
+    says so, else from ``n_samples`` sampled strings and their neighbours."""
+    method = "exhaustive" if exhaustive(f, n_bits, exhaustive_max) else "sampled"
     return sensitivity_profile(
         f, n_bits, method=method, n_samples=n_samples, random_state=random_state
     )

@@ -309,7 +309,7 @@ def test_bad_overrides():
     with pytest.raises(ValueError, match="readout"):
         random_init_sensitivity(readout=["middle"])
     with pytest.raises(ValueError, match="exhaustive_max"):
-        random_init_sensitivity(exhaustive_max=24)
+        random_init_sensitivity(exhaustive_max=33)
     with pytest.raises(ValueError, match="device"):
         random_init_sensitivity(device="tpu")
 

@@ -58,6 +58,8 @@ def test_registered_with_the_issues_full_design():
     full = get_study("zero_sensitivity_bound").preset("full")
     assert full["d_model"] == paper["d_model"] and full["layer_norm_eps"] == [0.0, 1e-5]
     assert full["seeds"] >= 20 and max(full["n_bits"]) > full["exhaustive_max"]
+    # Exact counts at N = 24 for one layer, where the bound is non-vacuous (D = 16).
+    assert 24 in full["n_bits"] and full["exhaustive_max"] >= 24
     quick = get_study("zero_sensitivity_bound").preset("quick")
     assert quick["readout"] == "eos" and quick["init"] == "uniform"
 
@@ -213,7 +215,7 @@ def test_bad_overrides():
     with pytest.raises(ValueError, match="divisible by n_heads"):
         zero_sensitivity_bound(d_model=[9])
     with pytest.raises(ValueError, match="exhaustive_max"):
-        zero_sensitivity_bound(exhaustive_max=30)
+        zero_sensitivity_bound(exhaustive_max=33)
     with pytest.raises(ValueError, match="unknown parameter"):
         zero_sensitivity_bound(width=3)
 
@@ -232,3 +234,31 @@ def test_summaries_of_an_empty_table(df):
     assert "does not test the bound" in bound_verdict(empty)["text"]
     with pytest.raises(ValueError, match="holds no random network"):
         plot_zero_sensitivity_bound(empty)
+
+
+def test_beyond_20_bits_only_one_layer_networks_are_counted_exhaustively():
+    """One layer takes the exhaustive path (all 2^21 strings, exact count); two layers
+    would need 2^21 forward passes and are sampled; the dry run's cost says the same."""
+    from skxor.studies._networks import network_cell, profile_work
+
+    args = dict(n_bits=21, d_model=8, n_heads=2, layer_norm_eps=0.0, init="uniform",
+                init_scale=1.0, seed=0, random_state=0, exhaustive_max=21, n_samples=20,
+                n_blowup=8)
+    one, two = (network_cell(n_layers=L, **args) for L in (1, 2))
+    assert (one["method"], one["n_strings"]) == ("exhaustive", 2 ** 21)
+    assert one["zero_fraction_low"] is None  # exact: no interval
+    assert (two["method"], two["n_strings"]) == ("sampled", 20)
+    one_work, two_work = (profile_work(21, 8, L, 21, 20) for L in (1, 2))
+    assert one_work == 2.0 ** 21 * 8 * 10 and two_work < one_work
+    # Up to 20 bits every function is counted over all strings; beyond, the
+    # references and the random-function control are sampled (no such path).
+    from skxor.boolean import Parity
+    from skxor.nn import BooleanTransformer
+    from skxor.studies._profiling import exhaustive
+    from skxor.studies._random_init._cells import control_cells
+
+    assert exhaustive(BooleanTransformer(20, d_model=8, n_layers=2, seed=0), 20, 21)
+    assert exhaustive(Parity(20), 20, 21) and not exhaustive(Parity(21), 21, 21)
+    assert [c["n_bits"] for c in control_cells(
+        {"n_bits": [16, 20, 24], "exhaustive_max": 24, "n_random_functions": 3,
+         "random_state": 0})] == [16, 20]

@@ -170,7 +170,8 @@ random_init_sensitivity = STUDY.function(
         ``n_heads`` (must divide every D), ``init_scale`` (sigma of
         ``"normal"``, w of ``"uniform"``, gain of the Xavier schemes),
         ``seeds``, ``exhaustive_max`` (largest N profiled over all strings,
-        at most 20), ``n_samples`` (strings per sampled profile),
+        at most 32; beyond 20 only one-layer networks, which take the exhaustive
+        path, are: the others, the references and the control are sampled), ``n_samples`` (strings per sampled profile),
         ``n_blowup`` (strings for the logit and layer-norm diagnostics),
         ``n_random_functions`` (control functions per exhaustive N; 0
         skips the control), ``device``, ``random_state`` (default 0).

@@ -8,7 +8,7 @@ from ...sensitivity import sensitivity_profile
 from .._common import cell_seed, columns_first, expand_grid
 from .._floor import floor_work
 from .._networks import TRANSFORMER, network_cell, network_cost
-from .._profiling import profile, profile_result
+from .._profiling import STRING_BY_STRING_MAX, profile, profile_result
 from .._sweep import run_sweep
 
 #: Label of the random-Boolean-function control rows.
@@ -115,7 +115,8 @@ def control_cells(params):
         dict(n_bits=n, n_functions=params["n_random_functions"],
              random_state=params["random_state"])
         for n in params["n_bits"]
-        if n <= params["exhaustive_max"] and params["n_random_functions"] > 0
+        if n <= min(params["exhaustive_max"], STRING_BY_STRING_MAX)
+        and params["n_random_functions"] > 0
     ]
 
 
@@ -141,7 +142,9 @@ def random_init_cost(cell):
     if "n_functions" in cell:  # the control: every function of N bits, profiled
         return "control", cell["n_functions"] * cell["n_bits"] * 2.0 ** cell["n_bits"]
     if "function" in cell:  # a named function, profiled over its strings
-        strings = (2.0 ** cell["n_bits"] if cell["n_bits"] <= cell["exhaustive_max"]
+        # Over all strings only up to STRING_BY_STRING_MAX (no one-layer path).
+        strings = (2.0 ** cell["n_bits"]
+                   if cell["n_bits"] <= min(cell["exhaustive_max"], STRING_BY_STRING_MAX)
                    else cell["n_samples"])
         return "reference", cell["n_bits"] * strings
     return network_cost(cell)

@@ -15,8 +15,10 @@ For eps in {0, 1e-5}, D, L and many seeds, a random
 :class:`~skxor.nn.BooleanTransformer` in the paper's setting (eos
 read-out, fixed sinusoidal positions, parameters i.i.d. uniform: the
 theory draws them uniformly from a compact set) is profiled at each N:
-exhaustively up to ``exhaustive_max``, from ``n_samples`` uniform strings
-and their neighbours beyond. Per configuration and N the study reports
+exhaustively up to ``exhaustive_max`` (beyond N = 20 only one-layer
+networks: they take the exhaustive path, tables of the read-out token's
+softmax sums), from ``n_samples`` uniform strings and their neighbours
+beyond. Per configuration and N the study reports
 
 * the estimated number of zero-sensitivity strings, ``fraction * 2^N``, on
   a log10 scale: the mean over networks (strings pooled, with a Wilson
@@ -82,10 +84,13 @@ PRESETS = {
     # sized to well under an hour on 2 cores (skxor run ... --dry-run): N to 256,
     # L = 1 and 2 as in quick.
     "full": dict(
-        n_bits=[4, 6, 8, 10, 12, 14, 16, 32, 64, 128, 256],
+        n_bits=[4, 6, 8, 10, 12, 14, 16, 24, 32, 64, 128, 256],
         d_model=[8, 16, 32, 64],
         seeds=20,
-        exhaustive_max=16,
+        # All 2^N strings to N = 16, and to N = 24 for one layer (its exhaustive
+        # path: seconds per network), so that the largest N at which the bound
+        # (non-vacuous for D = 16, L = 1 from N = 8 on) meets exact counts grows.
+        exhaustive_max=24,
         n_samples=300,
         n_blowup=256,
     ),
@@ -152,8 +157,9 @@ zero_sensitivity_bound = STUDY.function(
         Replace preset entries: ``n_bits``, ``d_model``, ``n_layers``,
         ``layer_norm_eps`` (lists); ``n_heads`` (must divide every D),
         ``init``, ``init_scale``, ``readout``, ``positional``, ``seeds``,
-        ``exhaustive_max``, ``n_samples``, ``n_blowup``, ``device``,
-        ``random_state``.
+        ``exhaustive_max`` (largest N counted over all strings, at most 32;
+        beyond 20 only one-layer networks are, the others are sampled),
+        ``n_samples``, ``n_blowup``, ``device``, ``random_state``.
 
     Returns
     -------
