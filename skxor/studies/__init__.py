@@ -30,6 +30,7 @@ from ._one_step import (
     summarize_one_step,
 )
 from ._parameter_scaling import (
+    ParametersNeededDisplay,
     parameter_scaling,
     plot_parameter_scaling,
     report_parameter_scaling,
@@ -78,6 +79,7 @@ from ._zero_sensitivity_bound import (
 
 __all__ = [
     "SamplesNeededDisplay",
+    "ParametersNeededDisplay",
     "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",
