@@ -71,6 +71,7 @@ from ._training import (
     training_sensitivity,
 )
 from ._zero_sensitivity_bound import (
+    ZeroCountDisplay,
     plot_zero_sensitivity_bound,
     report_zero_sensitivity_bound,
     summarize_bound,
@@ -80,6 +81,7 @@ from ._zero_sensitivity_bound import (
 __all__ = [
     "SamplesNeededDisplay",
     "ParametersNeededDisplay",
+    "ZeroCountDisplay",
     "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",
