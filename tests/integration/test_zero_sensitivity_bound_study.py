@@ -296,7 +296,7 @@ def test_zero_count_display_draws_the_table_on_the_given_axes():
     assert [c.get_label() for c in only.ax_.containers] == ["D=32: mean count"]
     assert only.ax_ is not right
     plt.close(only.figure_)
-    with pytest.raises(ValueError, match=r"several L \(\[1, 2\]\): choose one"):
+    with pytest.raises(ValueError, match=r"several n_layers \(\[1, 2\]\): choose one"):
         ZeroCountDisplay.from_table(table)
     with pytest.raises(ValueError, match=r"n_layers \[3\] is not in the table"):
         ZeroCountDisplay.from_table(table, n_layers=3)

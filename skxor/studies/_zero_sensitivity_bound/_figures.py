@@ -4,7 +4,14 @@ import math
 
 import numpy as np
 
-from .._figures import interval_errors, key_legends, log_axis, offset
+from .._figures import (
+    interval_errors,
+    key_legends,
+    log_axis,
+    offset,
+    one_value,
+    select_rows,
+)
 from .._networks import require_networks
 from ._summary import bound_exponent, drawn_summary
 
@@ -124,18 +131,6 @@ def _series(summary, identical):
             yield d, eps, shift, {**_style(d, j), **fill}, f"D={d}{eps_label}"
 
 
-def _selected(summary, column, values):
-    """The rows of ``summary`` whose ``column`` is among ``values`` (all when None)."""
-    if values is None:
-        return summary
-    values = np.atleast_1d(values)
-    missing = sorted(set(values.tolist()) - set(summary[column].tolist()))
-    if missing:
-        raise ValueError(f"{column} {missing} is not in the table; it has "
-                         f"{sorted(summary[column].unique().tolist())}.")
-    return summary[summary[column].isin(values)]
-
-
 class ZeroCountDisplay:
     """The count of zero-sensitivity strings against N, with the bound: the study's main figure.
 
@@ -194,21 +189,14 @@ class ZeroCountDisplay:
     >>> ZeroCountDisplay.from_table(df)
     Traceback (most recent call last):
     ...
-    ValueError: the table has several L ([1, 2]): choose one with n_layers.
+    ValueError: the table has several n_layers ([1, 2]): choose one with n_layers.
     """
 
     def __init__(self, summary, *, n_layers=None, d_model=None, layer_norm_eps=None,
                  identical=False):
-        summary = _selected(summary, "d_model", d_model)
-        self.summary = _selected(summary, "layer_norm_eps", layer_norm_eps)
-        if n_layers is None:
-            layers = sorted(int(L) for L in self.summary["n_layers"].unique())
-            if len(layers) != 1:
-                raise ValueError(f"the table has several L ({layers}): choose one with "
-                                 "n_layers.")
-            n_layers = layers[0]
-        _selected(self.summary, "n_layers", n_layers)  # an L of the table
-        self.n_layers = int(n_layers)
+        summary = select_rows(summary, "d_model", d_model)
+        self.summary = select_rows(summary, "layer_norm_eps", layer_norm_eps)
+        self.n_layers = int(one_value(self.summary, "n_layers", n_layers))
         self.identical = identical
 
     @classmethod
