@@ -35,7 +35,7 @@ from ._parameter_scaling import (
     plot_parameter_scaling,
     report_parameter_scaling,
 )
-from ._flip_effect import flip_effect
+from ._flip_effect import FlipChangeDisplay, flip_effect
 from ._floor import floor_work
 from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, Grid
 from ._random_init import (
@@ -82,6 +82,7 @@ __all__ = [
     "SamplesNeededDisplay",
     "ParametersNeededDisplay",
     "ZeroCountDisplay",
+    "FlipChangeDisplay",
     "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",
