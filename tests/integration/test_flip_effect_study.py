@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from _figures import assert_legends_short_and_drawn
+from _figures import drawn_beside_another
 
 from skxor.studies._flip_effect import plot_flip_effect, summarize_flip_effect
 
@@ -19,18 +19,14 @@ def test_flip_change_display_draws_the_table_on_the_given_axes():
     """Issue 33.10: the study's main panel as a display (from_table, plot(ax=...)), drawn
     from the stored quick table (no networks built), as the study's figure draws it."""
     import matplotlib.pyplot as plt
-    from matplotlib.figure import Figure
 
     from skxor.studies import FlipChangeDisplay
 
     table = pd.read_csv(ROOT / "tests" / "data" / "quick_tables" / "flip_effect.csv.gz",
                         low_memory=False)
-    fig = Figure(layout="constrained")
-    left, right = fig.subplots(1, 2)
-    display = FlipChangeDisplay.from_table(table, ax=right)
-    assert display.ax_ is right and display.figure_ is fig and not left.lines
+    display = drawn_beside_another(FlipChangeDisplay.from_table, table)
+    right = display.ax_
     assert len(display.legends_) == 1
-    assert_legends_short_and_drawn(fig)
     # One series per eps, its points the medians over the networks at each N.
     summary = summarize_flip_effect(table)
     series = {c.get_label(): c for c in right.containers}

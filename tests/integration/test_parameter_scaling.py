@@ -8,7 +8,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_short_and_drawn
+from _figures import (
+    assert_every_axis_labelled_and_series_in_legend,
+    assert_legends_short_and_drawn,
+    drawn_beside_another,
+)
 
 from skxor import FFNNParityBaseline, SparseXORTransformer
 from skxor.studies._parameter_scaling import (
@@ -492,17 +496,13 @@ def test_parameters_needed_display_draws_the_table_on_the_given_axes():
     """Issue 33.10: the study's main panel as a display (from_table, plot(ax=...)), drawn
     from the stored quick table (no training), the same drawing as the study's figure."""
     import matplotlib.pyplot as plt
-    from matplotlib.figure import Figure
 
     from skxor.studies import ParametersNeededDisplay
 
     table = pd.read_csv(ROOT / "tests" / "data" / "quick_tables" / "parameter_scaling.csv.gz")
-    fig = Figure(layout="constrained")
-    left, right = fig.subplots(1, 2)
-    display = ParametersNeededDisplay.from_table(table, ax=right)
-    assert display.ax_ is right and display.figure_ is fig and not left.lines
+    display = drawn_beside_another(ParametersNeededDisplay.from_table, table)
+    right = display.ax_
     assert len(display.legends_) == 2
-    assert_legends_short_and_drawn(fig)
     # Per model, one point per d where the rule was met, at its trainable count.
     needed = table[table["reached"]]
     lines = {line.get_label(): line for line in right.lines}
@@ -517,7 +517,7 @@ def test_parameters_needed_display_draws_the_table_on_the_given_axes():
         drawn += len(rows)
     assert drawn == len(display.needed) == len(needed) > 0
     again = ParametersNeededDisplay(table).plot()  # a new figure's axes
-    assert again.ax_ is not right and again.figure_ is not fig
+    assert again.ax_ is not right and again.figure_ is not display.figure_
     plt.close(again.figure_)
     ours = plot_parameter_scaling(table)["parameter_scaling"].axes[0]
     assert [(line.get_label(), line.get_ydata().tolist()) for line in ours.lines] == \

@@ -7,7 +7,11 @@ import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
-from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_short_and_drawn
+from _figures import (
+    assert_every_axis_labelled_and_series_in_legend,
+    assert_legends_short_and_drawn,
+    drawn_beside_another,
+)
 
 from skxor.studies import STUDIES, get_study, render_headline
 from skxor.studies._common import key_seed
@@ -271,18 +275,14 @@ def test_zero_count_display_draws_the_table_on_the_given_axes():
     """Issue 33.10: the study's main panel (one L) as a display (from_table, plot(ax=...)),
     drawn from the stored quick table (no networks built), as the study's figure draws it."""
     import matplotlib.pyplot as plt
-    from matplotlib.figure import Figure
 
     from skxor.studies import ZeroCountDisplay
 
     table = pd.read_csv(ROOT / "tests" / "data" / "quick_tables" / "zero_sensitivity_bound.csv.gz",
                         low_memory=False)
-    fig = Figure(layout="constrained")
-    left, right = fig.subplots(1, 2)
-    display = ZeroCountDisplay.from_table(table, n_layers=2, ax=right)
-    assert display.ax_ is right and display.figure_ is fig and not left.lines
+    display = drawn_beside_another(ZeroCountDisplay.from_table, table, n_layers=2)
+    right = display.ax_
     assert len(display.legends_) == 2 and right.get_title() == "L = 2"
-    assert_legends_short_and_drawn(fig)
     # eps > 0 repeats eps = 0 here: one series per width, its points the summary's counts.
     summary = summarize_bound(table)
     summary = summary[(summary["n_layers"] == 2) & (summary["layer_norm_eps"] == 0)]

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ..._utils._docstrings import fill_doc
+
 from .._figures import (
     figure_legend,
     interval_errors,
@@ -152,6 +154,7 @@ class FlipChangeDisplay:
         self.change = change
 
     @classmethod
+    @fill_doc
     def from_table(cls, df, *, d_model=None, n_layers=None, change="largest", ax=None):
         """Build the display from a flip-effect table and plot it.
 
@@ -162,8 +165,7 @@ class FlipChangeDisplay:
             table).
         d_model, n_layers, change
             As in the class.
-        ax : matplotlib Axes, optional
-            Where to draw (a new figure's axes when None).
+        %(ax)s
 
         Returns
         -------
@@ -172,15 +174,13 @@ class FlipChangeDisplay:
         return cls(summarize_flip_effect(df), d_model=d_model, n_layers=n_layers,
                    change=change).plot(ax=ax)
 
+    @fill_doc
     def plot(self, ax=None, *, legend=True):
         """Draw the change per eps against N and the slope -1 reference.
 
         Parameters
         ----------
-        ax : matplotlib Axes, optional
-            Where to draw (a new figure's axes when None).
-        legend : bool, default=True
-            Whether to draw the legend below the axes.
+        %(plot_ax_legend)s
 
         Returns
         -------

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ..._utils._docstrings import fill_doc
+
 from .._figures import interval_errors, key_legends, log_axis, offset
 from .._stats import format_interval
 from ._cells import DISPLAY_NAMES, MODELS
@@ -176,14 +178,14 @@ class ParametersNeededDisplay:
         self.slopes = parameter_slopes(df)
 
     @classmethod
+    @fill_doc
     def from_table(cls, df, *, ax=None):
         """Build the display from a parameter-scaling table and plot it.
 
         Parameters
         ----------
         df : pandas.DataFrame
-        ax : matplotlib Axes, optional
-            Where to draw (a new figure's axes when None).
+        %(ax)s
 
         Returns
         -------
@@ -191,16 +193,13 @@ class ParametersNeededDisplay:
         """
         return cls(df).plot(ax=ax)
 
+    @fill_doc
     def plot(self, ax=None, *, legend=True):
         """Draw the parameters needed per model against d, and the references.
 
         Parameters
         ----------
-        ax : matplotlib Axes, optional
-            Where to draw (a new figure's axes when None).
-        legend : bool, default=True
-            Whether to draw the legends beside the axes (their entries are
-            kept in ``keys_`` either way).
+        %(plot_ax_legend)s
 
         Returns
         -------

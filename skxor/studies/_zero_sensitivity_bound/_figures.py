@@ -4,6 +4,8 @@ import math
 
 import numpy as np
 
+from ..._utils._docstrings import fill_doc
+
 from .._figures import (
     interval_errors,
     key_legends,
@@ -200,6 +202,7 @@ class ZeroCountDisplay:
         self.identical = identical
 
     @classmethod
+    @fill_doc
     def from_table(cls, df, *, n_layers=None, d_model=None, layer_norm_eps=None, ax=None):
         """Build the display from a zero-sensitivity-bound table and plot it.
 
@@ -212,8 +215,7 @@ class ZeroCountDisplay:
             its stored table).
         n_layers, d_model, layer_norm_eps
             As in the class.
-        ax : matplotlib Axes, optional
-            Where to draw (a new figure's axes when None).
+        %(ax)s
 
         Returns
         -------
@@ -224,16 +226,13 @@ class ZeroCountDisplay:
         return cls(summary, n_layers=n_layers, d_model=d_model, layer_norm_eps=layer_norm_eps,
                    identical=identical).plot(ax=ax)
 
+    @fill_doc
     def plot(self, ax=None, *, legend=True):
         """Draw the counts per width, the bounds and the constant function's 2^N.
 
         Parameters
         ----------
-        ax : matplotlib Axes, optional
-            Where to draw (a new figure's axes when None).
-        legend : bool, default=True
-            Whether to draw the legends beside the axes (their entries are
-            kept in ``keys_`` either way).
+        %(plot_ax_legend)s
 
         Returns
         -------
