@@ -103,6 +103,13 @@ DOCS["plot_ax_name"] = DOCS["ax"] + """
 name : str or None, default=None
     Legend label; overrides the one given at construction."""
 
+# A study display's plot(ax=None, *, legend=True): a figure of several of its
+# panels draws their legends once.
+DOCS["plot_ax_legend"] = DOCS["ax"] + """
+legend : bool, default=True
+    Whether to draw the display's legends beside (or below) the axes; a
+    figure of several panels draws one set for them all."""
+
 # The whole Parameters section of the methods that take only X (predict and
 # the like), of the functions that take only a truth table, and of the
 # Boolean-function classes that take only n_bits.

@@ -30,11 +30,12 @@ from ._one_step import (
     summarize_one_step,
 )
 from ._parameter_scaling import (
+    ParametersNeededDisplay,
     parameter_scaling,
     plot_parameter_scaling,
     report_parameter_scaling,
 )
-from ._flip_effect import flip_effect
+from ._flip_effect import FlipChangeDisplay, flip_effect
 from ._floor import floor_work
 from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, Grid
 from ._random_init import (
@@ -70,6 +71,7 @@ from ._training import (
     training_sensitivity,
 )
 from ._zero_sensitivity_bound import (
+    ZeroCountDisplay,
     plot_zero_sensitivity_bound,
     report_zero_sensitivity_bound,
     summarize_bound,
@@ -78,6 +80,9 @@ from ._zero_sensitivity_bound import (
 
 __all__ = [
     "SamplesNeededDisplay",
+    "ParametersNeededDisplay",
+    "ZeroCountDisplay",
+    "FlipChangeDisplay",
     "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",

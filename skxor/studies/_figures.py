@@ -234,3 +234,58 @@ def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_titl
                                   loc="outside right upper" if upper else "outside right lower")
         legends.append(legend)
     return legends
+
+
+def select_rows(table, column, values):
+    """The rows of ``table`` whose ``column`` is among ``values`` (all of them when None).
+
+    A display drawing a selection of a study's table says which values the
+    table has when asked for one it lacks.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._figures import select_rows
+    >>> table = pd.DataFrame({"d_model": [8, 32, 32]})
+    >>> len(select_rows(table, "d_model", 32)), len(select_rows(table, "d_model", None))
+    (2, 3)
+    >>> select_rows(table, "d_model", [16])
+    Traceback (most recent call last):
+    ...
+    ValueError: d_model [16] is not in the table; it has [8, 32].
+    """
+    if values is None:
+        return table
+    values = np.atleast_1d(values)
+    missing = sorted(set(values.tolist()) - set(table[column].tolist()))
+    if missing:
+        raise ValueError(f"{column} {missing} is not in the table; it has "
+                         f"{sorted(table[column].unique().tolist())}.")
+    return table[table[column].isin(values)]
+
+
+def one_value(table, column, value):
+    """``value`` of ``column``, checked to be in ``table``; when None, the table's only one.
+
+    A display that draws one value per axes (one depth, one width) takes it
+    from the table when the table has no other.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._figures import one_value
+    >>> one_value(pd.DataFrame({"n_layers": [2, 2]}), "n_layers", None)
+    2
+    >>> one_value(pd.DataFrame({"n_layers": [1, 2]}), "n_layers", None)
+    Traceback (most recent call last):
+    ...
+    ValueError: the table has several n_layers ([1, 2]): choose one with n_layers.
+    """
+    if value is None:
+        values = sorted(table[column].unique().tolist())
+        if len(values) != 1:
+            raise ValueError(f"the table has several {column} ({values}): choose one with "
+                             f"{column}.")
+        return values[0]
+    select_rows(table, column, value)  # one of the table's
+    return value

@@ -197,3 +197,20 @@ def assert_legends_short_and_drawn(figure, most=8):
         assert len(texts) <= most, f"a legend of {len(texts)} entries: {texts}"
     missing = unmatched_legend_entries(figure)
     assert not missing, f"legend entries with nothing drawn: {missing}"
+
+
+def drawn_beside_another(from_table, table, **kwargs):
+    """A study display's ``from_table(table, ax=...)`` drawn on the right of two axes.
+
+    Checks that it drew there only, on that figure, and that its legends are
+    short and stand for what is drawn; returns the display.
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(layout="constrained")
+    left, right = fig.subplots(1, 2)
+    display = from_table(table, ax=right, **kwargs)
+    assert display.ax_ is right and display.figure_ is fig
+    assert not left.lines and not left.collections and not left.containers
+    assert_legends_short_and_drawn(fig)
+    return display

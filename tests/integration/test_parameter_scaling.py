@@ -8,7 +8,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_short_and_drawn
+from _figures import (
+    assert_every_axis_labelled_and_series_in_legend,
+    assert_legends_short_and_drawn,
+    drawn_beside_another,
+)
 
 from skxor import FFNNParityBaseline, SparseXORTransformer
 from skxor.studies._parameter_scaling import (
@@ -486,3 +490,35 @@ def test_report_says_which_d_the_slope_leaves_out():
     assert ("Left out of these slopes, where no size tried met the rule: transformer, "
             "T steps (population) at d = 64.") in text
     assert "lower estimate" in text
+
+
+def test_parameters_needed_display_draws_the_table_on_the_given_axes():
+    """Issue 33.10: the study's main panel as a display (from_table, plot(ax=...)), drawn
+    from the stored quick table (no training), the same drawing as the study's figure."""
+    import matplotlib.pyplot as plt
+
+    from skxor.studies import ParametersNeededDisplay
+
+    table = pd.read_csv(ROOT / "tests" / "data" / "quick_tables" / "parameter_scaling.csv.gz")
+    display = drawn_beside_another(ParametersNeededDisplay.from_table, table)
+    right = display.ax_
+    assert len(display.legends_) == 2
+    # Per model, one point per d where the rule was met, at its trainable count.
+    needed = table[table["reached"]]
+    lines = {line.get_label(): line for line in right.lines}
+    drawn = 0
+    for model in MODELS:
+        line = lines[f"{DISPLAY_NAMES[model]}: trainable"]
+        rows = needed[needed["model"] == model]
+        assert line.get_ydata().tolist() == rows["params"].tolist()
+        shift = np.asarray(line.get_xdata(), dtype=float) / rows["d"].to_numpy()
+        assert np.allclose(shift, shift[:1])  # one offset per model: 1.06^k, |k| <= 2
+        assert np.all(np.abs(np.log(shift)) <= 2 * np.log(1.06) + 1e-9)
+        drawn += len(rows)
+    assert drawn == len(display.needed) == len(needed) > 0
+    again = ParametersNeededDisplay(table).plot()  # a new figure's axes
+    assert again.ax_ is not right and again.figure_ is not display.figure_
+    plt.close(again.figure_)
+    ours = plot_parameter_scaling(table)["parameter_scaling"].axes[0]
+    assert [(line.get_label(), line.get_ydata().tolist()) for line in ours.lines] == \
+        [(line.get_label(), line.get_ydata().tolist()) for line in right.lines]

@@ -17,7 +17,11 @@ from skxor.studies._sample_complexity import (
     train_sizes,
 )
 
-from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_short_and_drawn
+from _figures import (
+    assert_every_axis_labelled_and_series_in_legend,
+    assert_legends_short_and_drawn,
+    drawn_beside_another,
+)
 
 
 @pytest.fixture(scope="module")
@@ -346,16 +350,11 @@ def test_a_table_with_d_zero_is_refused_by_name():
 def test_samples_needed_display_draws_on_the_given_axes(curves):
     """Issue 33.10: the study's main figure as a display (from_table, plot(ax=...)),
     the same drawing plot_sample_complexity puts on a figure of its own."""
-    from matplotlib.figure import Figure
-
     from skxor.studies import SamplesNeededDisplay
 
-    fig = Figure(layout="constrained")
-    left, right = fig.subplots(1, 2)
-    display = SamplesNeededDisplay.from_table(curves, ax=right)
-    assert display.ax_ is right and display.figure_ is fig and not left.lines
+    display = drawn_beside_another(SamplesNeededDisplay.from_table, curves)
+    right = display.ax_
     assert len(display.legends_) == 2
-    assert_legends_short_and_drawn(fig)
     again = SamplesNeededDisplay(curves).plot()  # a new figure's axes
     assert again.ax_ is not right
     ours = plot_sample_complexity(curves)["samples_needed"].axes[0]

@@ -1,12 +1,17 @@
 """The zero_sensitivity_bound study: random networks compared with Köver et al.'s Theorem 4.5."""
 
 import math
+from pathlib import Path
 
 import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
-from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_short_and_drawn
+from _figures import (
+    assert_every_axis_labelled_and_series_in_legend,
+    assert_legends_short_and_drawn,
+    drawn_beside_another,
+)
 
 from skxor.studies import STUDIES, get_study, render_headline
 from skxor.studies._common import key_seed
@@ -23,6 +28,8 @@ from skxor.studies._zero_sensitivity_bound import (
 )
 
 matplotlib.use("Agg")
+
+ROOT = Path(__file__).resolve().parents[2]
 
 TINY = dict(n_bits=[4, 6, 14], d_model=[8], n_layers=[1, 2], seeds=3, exhaustive_max=6,
             n_samples=16, n_blowup=16)
@@ -262,3 +269,38 @@ def test_beyond_20_bits_only_one_layer_networks_are_counted_exhaustively():
     assert [c["n_bits"] for c in control_cells(
         {"n_bits": [16, 20, 24], "exhaustive_max": 24, "n_random_functions": 3,
          "random_state": 0})] == [16, 20]
+
+
+def test_zero_count_display_draws_the_table_on_the_given_axes():
+    """Issue 33.10: the study's main panel (one L) as a display (from_table, plot(ax=...)),
+    drawn from the stored quick table (no networks built), as the study's figure draws it."""
+    import matplotlib.pyplot as plt
+
+    from skxor.studies import ZeroCountDisplay
+
+    table = pd.read_csv(ROOT / "tests" / "data" / "quick_tables" / "zero_sensitivity_bound.csv.gz",
+                        low_memory=False)
+    display = drawn_beside_another(ZeroCountDisplay.from_table, table, n_layers=2)
+    right = display.ax_
+    assert len(display.legends_) == 2 and right.get_title() == "L = 2"
+    # eps > 0 repeats eps = 0 here: one series per width, its points the summary's counts.
+    summary = summarize_bound(table)
+    summary = summary[(summary["n_layers"] == 2) & (summary["layer_norm_eps"] == 0)]
+    series = {c.get_label(): c for c in right.containers}
+    assert list(series) == [f"D={d}: mean count" for d in sorted(summary["d_model"].unique())]
+    for d, rows in summary.groupby("d_model"):
+        rows = rows.sort_values("n_bits")
+        np.testing.assert_array_equal(series[f"D={d}: mean count"].lines[0].get_ydata(),
+                                      rows["log10_count"].to_numpy())
+    only = ZeroCountDisplay.from_table(table, n_layers=1, d_model=32)
+    assert [c.get_label() for c in only.ax_.containers] == ["D=32: mean count"]
+    assert only.ax_ is not right
+    plt.close(only.figure_)
+    with pytest.raises(ValueError, match=r"several n_layers \(\[1, 2\]\): choose one"):
+        ZeroCountDisplay.from_table(table)
+    with pytest.raises(ValueError, match=r"n_layers \[3\] is not in the table"):
+        ZeroCountDisplay.from_table(table, n_layers=3)
+    panel = plot_zero_sensitivity_bound(table)["count"].axes[1]
+    assert [line.get_label() for line in panel.lines] == [line.get_label() for line in right.lines]
+    for ours, theirs in zip(panel.lines, right.lines):
+        np.testing.assert_array_equal(ours.get_ydata(), theirs.get_ydata())

@@ -34,7 +34,7 @@ from .._profiling import check_transformer
 from .._study import Study
 from ._cells import flip_effect_cell, flip_effect_cells, flip_effect_cost, flip_effect_table
 from ._claims import CLAIMS
-from ._figures import plot_flip_effect
+from ._figures import FlipChangeDisplay, plot_flip_effect
 from ._headline import headline
 from ._report import report_flip_effect
 from ._summary import change_slope, flip_slopes, slope_verdict, summarize_flip_effect
@@ -148,6 +148,7 @@ flip_effect = STUDY.function(
 
 
 __all__ = [
+    "FlipChangeDisplay",
     "PARAMETERS",
     "PRESETS",
     "STUDY",

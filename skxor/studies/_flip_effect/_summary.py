@@ -28,7 +28,8 @@ def summarize_flip_effect(df):
     summary : pandas.DataFrame
         ``networks``; the median over the networks of each network's largest
         change (``max_median``, with its quartiles ``max_q25``,
-        ``max_q75``) and of its typical change (``typical_median``); the
+        ``max_q75``) and of its typical change (``typical_median``,
+        ``typical_q25``, ``typical_q75``: of each network's median change); the
         median output scale ``logit_std``; the share of networks constant on
         their sampled strings (``constant``, Wilson ``constant_low``,
         ``constant_high``).
@@ -44,12 +45,14 @@ def summarize_flip_effect(df):
     rows = []
     for key, group in _groups(df, by):
         rate, low, high, n = rate_with_interval(group["constant"])
-        biggest = group["flip_change_max"]
+        biggest, typical = group["flip_change_max"], group["flip_change_median"]
         rows.append({
             **dict(zip(by, key)), "networks": n,
             "max_median": float(biggest.median()), "max_q25": float(biggest.quantile(0.25)),
             "max_q75": float(biggest.quantile(0.75)),
-            "typical_median": float(group["flip_change_median"].median()),
+            "typical_median": float(typical.median()),
+            "typical_q25": float(typical.quantile(0.25)),
+            "typical_q75": float(typical.quantile(0.75)),
             "logit_std": float(group["logit_std"].median()),
             "constant": rate, "constant_low": low, "constant_high": high,
         })

@@ -94,7 +94,7 @@ from ._cells import (
     training_size,
     transformer_start,
 )
-from ._figures import plot_parameter_scaling
+from ._figures import ParametersNeededDisplay, plot_parameter_scaling
 from ._presets import PARAMETERS, PRESETS
 from ._headline import headline
 from ._report import report_parameter_scaling
@@ -247,6 +247,7 @@ __all__ = [
     "GRIDS",
     "MODELS",
     "PARAMETERS",
+    "ParametersNeededDisplay",
     "PRESETS",
     "SAMPLE_MODELS",
     "SIZE_NAMES",

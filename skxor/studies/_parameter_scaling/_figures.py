@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ..._utils._docstrings import fill_doc
+
 from .._figures import interval_errors, key_legends, log_axis, offset
 from .._stats import format_interval
 from ._cells import DISPLAY_NAMES, MODELS
@@ -24,7 +26,7 @@ def plot_parameter_scaling(df):
     size run has its own seeds) and, for the models with frozen random
     weights, the total with them (hollow markers, thin line); as references,
     the ``d + 3`` lower bound of any two-layer network and a curve
-    proportional to log d. Right: the share of seeds reaching the threshold
+    proportional to log d (drawn by :class:`ParametersNeededDisplay`). Right: the share of seeds reaching the threshold
     at the size needed, with Wilson 95% intervals (at the closest size where
     the rule was not met, drawn hollow). Series are offset slightly along d
     so coinciding points stay visible.
@@ -61,61 +63,30 @@ def plot_parameter_scaling(df):
     params = _run_params(df)
     threshold = params.get("threshold", 0.99)
     share = params.get("success_share", 0.8)
-    slopes = parameter_slopes(df)
     fig = Figure(figsize=(15.0, 6.0), layout="constrained")
     ax, ax_share = fig.subplots(1, 2, width_ratios=[4, 3])
+    # The left panel is the display's; its legends go beside the right panel.
+    display = ParametersNeededDisplay(df).plot(ax=ax, legend=False)
+    colours, kinds = (dict(keys) for keys in display.keys_)  # the display's stay as drawn
     models = [m for m in MODELS if m in set(df["model"])]
-    colours, kinds = {}, {"trainable parameters (filled)": {"marker": "o", "ls": "-", "ms": 6}}
-    for i, model in enumerate(models):
-        shift = float(offset(1.0, i, len(models), base=1.06, spread=1.0))
-        name, st = DISPLAY_NAMES[model], _STYLE[model]
-        rows = df[df["model"] == model]
-        reached = rows[rows["reached"]]
-        colours[f"{name}: {_short_slope(slopes[model])}"] = dict(st, ms=6)
-        ax.plot(reached["d"] * shift, reached["params"], ls=st["ls"], marker=st["marker"],
-                color=st["color"], ms=7, mew=1.5, label=f"{name}: trainable")
-        with_frozen = reached[reached["frozen"] > 0]
-        if len(with_frozen):
-            ax.plot(with_frozen["d"] * shift, with_frozen["total"], ls=st["ls"], lw=0.8,
-                    marker=st["marker"], mfc="white", color=st["color"], ms=5,
-                    label=f"{name}: total, with frozen")
-            kinds["trainable + frozen random (hollow)"] = {"marker": st["marker"], "ls": st["ls"],
-                                                          "lw": 0.8, "mfc": "white", "ms": 5}
+    for model, shift in _shifts(models).items():
+        rows, st = df[df["model"] == model], _STYLE[model]
         ax_share.errorbar(
             rows["d"] * shift, rows["success_rate"],
             yerr=interval_errors(rows["success_rate"], rows["success_low"],
                                  rows["success_high"]),
-            ls="none", marker=st["marker"], color=st["color"], capsize=3, label=name,
+            ls="none", marker=st["marker"], color=st["color"], capsize=3,
+            label=DISPLAY_NAMES[model],
         )
-    d_all = np.unique(df["d"].to_numpy(dtype=float))
-    if d_all.size:
-        bound = "reference: d + 3 (any two-layer network, all trained)"
-        ax.plot(d_all, d_all + 3, color="grey", lw=1, ls=(0, (6, 3)), zorder=5, label=bound)
-        kinds[bound] = {"color": "grey", "lw": 1, "ls": (0, (6, 3))}
-        anchor = df[df["reached"] & df["model"].str.startswith("transformer")].sort_values("d")
-        if len(anchor):  # through the first transformer point, to compare shapes
-            d0, p0 = float(anchor["d"].iloc[0]), float(anchor["params"].iloc[0])
-            log_d = "reference: proportional to log d"
-            ax.plot(d_all, p0 * np.log(d_all) / np.log(d0), color="black", lw=1, zorder=5,
-                    ls=(0, (1, 2)), label=log_d)
-            kinds[log_d] = {"color": "black", "lw": 1, "ls": (0, (1, 2))}
     rule = f"reference: the {share:.0%} rule (right)"
     ax_share.axhline(share, color="0.3", lw=1, ls=(0, (3, 3)), zorder=5, label=rule)
     kinds[rule] = {"color": "0.3", "lw": 1, "ls": (0, (3, 3))}
-    for a in (ax, ax_share):
-        # Label exactly the d values run; log-scale minor labels would collide.
-        log_axis(a, d_all, label="input length d")
-        if d_all.size > 6:
-            a.tick_params(axis="x", labelrotation=45)
-    ax.set_yscale("log")
-    ax.set_ylabel(f"parameters at the size needed for {threshold:.0%} test accuracy")
+    _d_axis(ax_share, df)
     ax_share.set_ylabel(f"share of seeds reaching {threshold:.0%} at the size needed")
     ax_share.set_ylim(-0.03, 1.03)
     # Right of the panels: inside, they would hide points.
-    key_legends(ax_share, colours, kinds, colour_title="model: slope of trainable parameters "
-                "against log d (95% interval)", kind_title="what is drawn")
+    key_legends(ax_share, colours, kinds, colour_title=_COLOUR_TITLE, kind_title="what is drawn")
     ax_share.set_title("Wilson 95% intervals", fontsize="small")
-    ax.set_title("filled: trainable; hollow: trainable + frozen", fontsize="small")
     samples = _samples_d_max(df)
     n_rule = (f"max({params.get('n_train_min')}, {_coef(params.get('n_train_per_d2'))}d²)"
               if params else "n(d)")
@@ -126,6 +97,155 @@ def plot_parameter_scaling(df):
         fontsize="medium",
     )
     return {"parameter_scaling": fig}
+
+
+_COLOUR_TITLE = "model: slope of trainable parameters against log d (95% interval)"
+
+
+def _shifts(models):
+    """Each model's factor along d, so that coinciding points of the models stay visible."""
+    return {model: float(offset(1.0, i, len(models), base=1.06, spread=1.0))
+            for i, model in enumerate(models)}
+
+
+def _d_axis(ax, df):
+    """A log d axis labelled at exactly the d values run (minor labels would collide)."""
+    d_all = np.unique(df["d"].to_numpy(dtype=float))
+    log_axis(ax, d_all, label="input length d")
+    if d_all.size > 6:
+        ax.tick_params(axis="x", labelrotation=45)
+    return d_all
+
+
+class ParametersNeededDisplay:
+    """Trainable parameters needed against d per model, with the references: the study's main figure.
+
+    Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
+    with :meth:`from_table` from a parameter-scaling table, or from the
+    table, then :meth:`plot` on any axes. Per model, the trainable
+    parameters at the size needed (filled markers) and, for the models with
+    frozen random weights, the total with them (hollow markers, thin line),
+    on log-log axes; as references, the ``d + 3`` lower bound of any
+    two-layer network and a curve proportional to log d through the first
+    transformer point. Models are offset slightly along d so coinciding
+    points stay visible; a (model, d) where no size met the rule is not drawn.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`~skxor.studies.parameter_scaling` (or its
+        stored table): one row per model and d.
+
+    Attributes
+    ----------
+    needed : pandas.DataFrame
+        The rows drawn: per model and d where the rule was met, the
+        trainable (``params``), ``frozen`` and ``total`` parameters at the
+        size needed.
+    slopes : dict of str to dict
+        :func:`~skxor.studies._parameter_scaling.parameter_slopes` of the
+        table, per model (shown in the legend).
+    ax_ : matplotlib Axes
+        The axes drawn on (after :meth:`plot`).
+    figure_ : matplotlib Figure
+        Its figure.
+    legends_ : list of matplotlib Legend
+        The legend of the models (each with its slope) and the legend of
+        what is drawn, beside the axes (empty with ``legend=False``).
+    keys_ : tuple of (dict, dict)
+        Those legends' entries (colours of the models, kinds drawn), as
+        :func:`~skxor.studies._figures.key_legends` takes them, for a legend
+        placed elsewhere.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies import ParametersNeededDisplay, parameter_scaling
+    >>> df = parameter_scaling(model=["transformer_population"], d=[16, 64], seeds=2,
+    ...                        transformer_m=[4, 16, 64], n_test=1000)
+    >>> ax = Figure(layout="constrained").subplots()
+    >>> display = ParametersNeededDisplay.from_table(df, ax=ax)
+    >>> display.ax_ is ax, [len(legend.get_texts()) for legend in display.legends_]
+    (True, [1, 4])
+    >>> display.needed[["model", "d", "params"]].values.tolist()
+    [['transformer_population', 16, 32.0], ['transformer_population', 64, 32.0]]
+    """
+
+    def __init__(self, df):
+        self.df = df
+        self.needed = df.loc[df["reached"].astype(bool),
+                             ["model", "d", "params", "frozen", "total"]].reset_index(drop=True)
+        self.slopes = parameter_slopes(df)
+
+    @classmethod
+    @fill_doc
+    def from_table(cls, df, *, ax=None):
+        """Build the display from a parameter-scaling table and plot it.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+        %(ax)s
+
+        Returns
+        -------
+        display : ParametersNeededDisplay
+        """
+        return cls(df).plot(ax=ax)
+
+    @fill_doc
+    def plot(self, ax=None, *, legend=True):
+        """Draw the parameters needed per model against d, and the references.
+
+        Parameters
+        ----------
+        %(plot_ax_legend)s
+
+        Returns
+        -------
+        self : ParametersNeededDisplay
+        """
+        from ..._utils._style import axes_or_new
+
+        ax, figure = axes_or_new(ax, "ParametersNeededDisplay.plot")
+        df, needed = self.df, self.needed
+        params = _run_params(df)
+        threshold = params.get("threshold", 0.99)
+        models = [m for m in MODELS if m in set(df["model"])]
+        colours, kinds = {}, {"trainable parameters (filled)": {"marker": "o", "ls": "-", "ms": 6}}
+        for model, shift in _shifts(models).items():
+            name, st = DISPLAY_NAMES[model], _STYLE[model]
+            reached = needed[needed["model"] == model]
+            colours[f"{name}: {_short_slope(self.slopes[model])}"] = dict(st, ms=6)
+            ax.plot(reached["d"] * shift, reached["params"], ls=st["ls"], marker=st["marker"],
+                    color=st["color"], ms=7, mew=1.5, label=f"{name}: trainable")
+            with_frozen = reached[reached["frozen"] > 0]
+            if len(with_frozen):
+                ax.plot(with_frozen["d"] * shift, with_frozen["total"], ls=st["ls"], lw=0.8,
+                        marker=st["marker"], mfc="white", color=st["color"], ms=5,
+                        label=f"{name}: total, with frozen")
+                kinds["trainable + frozen random (hollow)"] = {
+                    "marker": st["marker"], "ls": st["ls"], "lw": 0.8, "mfc": "white", "ms": 5}
+        d_all = _d_axis(ax, df)
+        if d_all.size:
+            bound = "reference: d + 3 (any two-layer network, all trained)"
+            ax.plot(d_all, d_all + 3, color="grey", lw=1, ls=(0, (6, 3)), zorder=5, label=bound)
+            kinds[bound] = {"color": "grey", "lw": 1, "ls": (0, (6, 3))}
+            anchor = needed[needed["model"].str.startswith("transformer")].sort_values("d")
+            if len(anchor):  # through the first transformer point, to compare shapes
+                d0, p0 = float(anchor["d"].iloc[0]), float(anchor["params"].iloc[0])
+                log_d = "reference: proportional to log d"
+                ax.plot(d_all, p0 * np.log(d_all) / np.log(d0), color="black", lw=1, zorder=5,
+                        ls=(0, (1, 2)), label=log_d)
+                kinds[log_d] = {"color": "black", "lw": 1, "ls": (0, (1, 2))}
+        ax.set_yscale("log")
+        ax.set_ylabel(f"parameters at the size needed for {threshold:.0%} test accuracy")
+        ax.set_title("filled: trainable; hollow: trainable + frozen", fontsize="small")
+        self.keys_ = (colours, kinds)
+        self.legends_ = (key_legends(ax, dict(colours), dict(kinds), colour_title=_COLOUR_TITLE,
+                                     kind_title="what is drawn") if legend else [])
+        self.ax_, self.figure_ = ax, figure
+        return self
 
 
 def _short_slope(fit):

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ..._utils._docstrings import fill_doc
+
 from .._figures import MARKERS, key_legends, log_axis, offset
 from ._cells import MODELS
 from ._report import _exponent_text
@@ -120,14 +122,14 @@ class SamplesNeededDisplay:
         self.fits = fit_exponents(self.df).set_index("model")
 
     @classmethod
+    @fill_doc
     def from_table(cls, df, *, ax=None):
         """Build the display from a sample-complexity table and plot it.
 
         Parameters
         ----------
         df : pandas.DataFrame
-        ax : matplotlib Axes, optional
-            Where to draw (a new figure's axes when None).
+        %(ax)s
 
         Returns
         -------
@@ -135,13 +137,13 @@ class SamplesNeededDisplay:
         """
         return cls(df).plot(ax=ax)
 
+    @fill_doc
     def plot(self, ax=None):
         """Draw each seed's n* (its grid cell, censored seeds marked), the fits and bands.
 
         Parameters
         ----------
-        ax : matplotlib Axes, optional
-            Where to draw (a new figure's axes when None).
+        %(ax)s
 
         Returns
         -------

@@ -47,7 +47,7 @@ from .._profiling import check_transformer
 from .._study import Study
 from ._claims import CLAIMS
 from ._cells import bound_cells, bound_table, zero_sensitivity_bound_cell
-from ._figures import plot_zero_sensitivity_bound
+from ._figures import ZeroCountDisplay, plot_zero_sensitivity_bound
 from ._headline import headline
 from ._report import report_zero_sensitivity_bound
 from ._summary import bound_exponent, bound_verdict, summarize_bound, vacuous_reason
@@ -182,6 +182,7 @@ __all__ = [
     "PARAMETERS",
     "PRESETS",
     "STUDY",
+    "ZeroCountDisplay",
     "bound_cells",
     "bound_exponent",
     "bound_verdict",
