@@ -130,8 +130,8 @@ def _claim_heads(table):
         row["value"] += (f"; at this step length the flag equals H1's success flag in "
                          f"{int((mass == at['success']).sum())}/{len(at)} softmax runs "
                          "(where they agree, H4 repeats H1); each head's mass on its own "
-                         "bit >= 0.9: not tested (needs each head's own-bit mass, a "
-                         "measurement of issue 38)")
+                         "bit >= 0.9: not tested (needs each head's own-bit mass, "
+                         "which the stored runs do not record)")
     return row
 
 
@@ -186,8 +186,8 @@ def _claim_linear_erf(table):
         return dict(value="no linear or erf rows", verdict="not tested", ours="-")
     parts.append(not_tested(
         "linear and erf heads by attention mass",
-        "each head's share of its attention on its bit for unnormalised attention, a "
-        "measurement of issue 38"))
+        "each head's share of its attention on its bit for unnormalised attention, which "
+        "the stored runs do not record"))
     n = data.loc[data["attention"] != "softmax"]
     return judged(
         parts,

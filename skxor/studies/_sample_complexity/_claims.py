@@ -77,7 +77,7 @@ def _claim_samples(table):
     if fallen:
         part = not_tested(
             "one step", f"the seeds that fail in the population limit counted apart (a cure "
-            f"model, issue 38): {fallen} of the {int(r['right_censored'])} right-censored "
+            f"model, not fitted yet): {fallen} of the {int(r['right_censored'])} right-censored "
             f"curves reach the target and fall back below it at the largest n, so they have "
             f"no finite n*; {crossing}/{curves} curves cross the target more than once")
         part = Part(name="one step", verdict="not tested",
