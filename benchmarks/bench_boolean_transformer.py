@@ -18,7 +18,10 @@ def hand_written_fit(X, y, *, d_model, n_layers, n_heads, lr, weight_decay, epoc
     """The baseline: the same module, AdamW, loss, batches and steps, by hand.
 
     The seeds are drawn from ``random_state`` as the estimator draws them, so
-    both sides start from the same weights and see the same batches.
+    both sides start from the same weights and see the same batches. It runs
+    in one torch thread, as the estimator trains (its fits are then
+    independent of the caller's thread count); with more threads the float
+    sums, hence the final weights, would differ.
     """
     rng = check_random_state(random_state)
     init_seed, train_seed, _ = (int(s) for s in rng.randint(_SEED_MAX, size=3))
@@ -28,6 +31,16 @@ def hand_written_fit(X, y, *, d_model, n_layers, n_heads, lr, weight_decay, epoc
     optimizer = torch.optim.AdamW(module.parameters(), lr=lr, weight_decay=weight_decay)
     loss_fn = torch.nn.BCEWithLogitsLoss()
     n = spins.shape[0]
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        _train(module, spins, target, optimizer, loss_fn, n, epochs, batch_size, train_seed)
+    finally:
+        torch.set_num_threads(threads)
+    return module.eval()
+
+
+def _train(module, spins, target, optimizer, loss_fn, n, epochs, batch_size, train_seed):
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(train_seed)
         for _ in range(epochs):
@@ -38,7 +51,6 @@ def hand_written_fit(X, y, *, d_model, n_layers, n_heads, lr, weight_decay, epoc
                 loss = loss_fn(module(spins[rows]), target[rows])
                 loss.backward()
                 optimizer.step()
-    return module.eval()
 
 
 def training_loop_vs_hand_written(n=None, n_bits=16, d_model=32, n_layers=2, n_heads=4,
