@@ -15,6 +15,7 @@ import textwrap
 import threading
 import time
 
+import numpy as np
 import psutil
 import torch
 
@@ -52,6 +53,39 @@ def interleaved_best(fns, repeat=3, clocks=None):
             for b, clock, s in zip(best, read, start):
                 b[name] = min(b[name], clock() - s)
     return tuple(best) if clocks else best[0]
+
+
+def paired_pieces(product, pieces, repeat):
+    """Time each of ``pieces`` right after one run of ``product``, ``repeat`` times over.
+
+    A FLOP-rate share compares the work with a matrix product; timing each
+    piece just after a product makes each pair see the same moment's load.
+    Returns ``(cpu, wall, pairs)``: the best CPU and wall times of
+    ``"matmul"`` and ``"work"`` (dicts), and the CPU times ``(product,
+    piece)`` of every pair, from which the per-piece shares follow.
+    """
+    cpu = {"matmul": float("inf"), "work": float("inf")}
+    wall, pairs = dict(cpu), []
+    for _ in range(repeat):
+        for piece in pieces:
+            times = {}
+            for name, fn in (("matmul", product), ("work", piece)):
+                gc.collect()
+                c0, w0 = time.process_time(), time.perf_counter()
+                fn()
+                times[name] = time.process_time() - c0
+                cpu[name] = min(cpu[name], times[name])
+                wall[name] = min(wall[name], time.perf_counter() - w0)
+            pairs.append((times["matmul"], times["work"]))
+    return cpu, wall, pairs
+
+
+def share_spread(pairs, work_flops, matmul_flops):
+    """Median and quartiles of the per-piece shares (each piece vs the product before it)."""
+    shares = [(work_flops / w) / (matmul_flops / m) for m, w in pairs]
+    q1, q2, q3 = np.percentile(shares, [25, 50, 75])
+    return (f"per-piece shares (each piece vs the product before it): median {q2:.1%}, "
+            f"quartiles {q1:.1%}-{q3:.1%} over {len(shares)} pieces")
 
 
 class PeakRSS:

@@ -11,7 +11,7 @@ from skxor.boolean import all_strings
 from skxor.nn import BooleanTransformer
 from skxor.sensitivity import sensitivity_profile
 
-from _common import best_time, interleaved_best, run_child, size
+from _common import best_time, interleaved_best, paired_pieces, run_child, share_spread, size
 
 
 def _model(n_bits):
@@ -161,42 +161,26 @@ def flop_rate_exhaustive_profile(n_bits=None, timed_bits=None, piece_bits=None, 
             {"matmul": lambda: a @ b,
              "work": lambda: sensitivity_profile(model, n_bits, method="exhaustive")},
             repeat=repeat, clocks=(time.process_time, time.perf_counter))
-        work_flops, shares = 2 * macs * 2**n_bits, []
+        work_flops, pairs = 2 * macs * 2**n_bits, []
         what = "the whole profile"
     else:
         pieces = _all_spins(n_bits)[: 2**timed_bits].split(2**piece_bits)
         work_flops = 2 * macs * 2**piece_bits
-        cpu = {"matmul": float("inf"), "work": float("inf")}
-        wall = dict(cpu)
-        shares = []
 
         def evaluate(piece):
             with torch.no_grad():
                 return model(piece)
 
         evaluate(pieces[0])  # warm-up
-        for _ in range(repeat):
-            for piece in pieces:
-                times = {}
-                for name, fn in (("matmul", lambda: a @ b), ("work", lambda: evaluate(piece))):
-                    gc.collect()
-                    c0, w0 = time.process_time(), time.perf_counter()
-                    fn()
-                    times[name] = time.process_time() - c0
-                    cpu[name] = min(cpu[name], times[name])
-                    wall[name] = min(wall[name], time.perf_counter() - w0)
-                shares.append((work_flops / times["work"]) / (matmul_flops / times["matmul"]))
+        cpu, wall, pairs = paired_pieces(
+            lambda: a @ b, [lambda p=piece: evaluate(p) for piece in pieces], repeat)
         what = (f"batched evaluations of 2^{timed_bits} of the 2^{n_bits} strings (the "
                 f"profile's work per block, {model.eval_batch_size} strings per chunk) in "
                 f"pieces of 2^{piece_bits}, each after a matrix product, {repeat} times over")
     matmul = matmul_flops / cpu["matmul"]
     rate = work_flops / cpu["work"]
     wall_share = (work_flops / wall["work"]) / (matmul_flops / wall["matmul"])
-    spread = ""
-    if shares:
-        q1, q2, q3 = np.percentile(shares, [25, 50, 75])
-        spread = (f"; per-piece shares (each piece vs the product before it): median "
-                  f"{q2:.1%}, quartiles {q1:.1%}-{q3:.1%} over {len(shares)} pieces")
+    spread = f"; {share_spread(pairs, work_flops, matmul_flops)}" if pairs else ""
     return {
         "benchmark": f"FLOP rate of the exhaustive profile's forward passes (BooleanTransformer "
                      f"L=2 D=64, N={n_bits}) as a share of a float32 2048^3 matrix product's",
