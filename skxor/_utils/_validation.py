@@ -239,11 +239,18 @@ def check_head_split(d_model, n_heads):
         )
 
 
+@functools.lru_cache(maxsize=None)
+def _at_least(minimum):
+    # Built once per minimum: making an Interval checks its own arguments,
+    # which was most of a small call's check.
+    return Integers(minimum, None, closed="left")
+
+
 def check_count(value, name, minimum=1):
     """An integer >= minimum (not a bool), else ValueError/TypeError naming ``name``."""
-    return check_interval(
-        value, name, Integers(minimum, None, closed="left"), f"an integer >= {minimum}"
-    )
+    if type(value) is int and value >= minimum:  # the common case, without ABC checks
+        return value
+    return check_interval(value, name, _at_least(minimum), f"an integer >= {minimum}")
 
 
 def validate_binary_data(estimator, X="no_validation", y="no_validation", **kwargs):

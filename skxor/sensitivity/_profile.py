@@ -27,6 +27,7 @@ share their batching, string draws and boundary rule; splitting them would
 make each engine import the other's private helpers.
 """
 
+import functools
 from dataclasses import dataclass
 from numbers import Real
 
@@ -49,6 +50,10 @@ from ._packed import packed_counts, packed_truth_table
 
 #: log2 of the strings per chunk of the sensitivity pass (64 KiB per chunk).
 _CHUNK_BITS = 16
+#: Up to this N a whole table is counted by one gather of every string's
+#: partners (a few numpy calls); above it the blockwise pass is faster
+#: (measured 3.9x faster at N = 10, 2.2x at 12, 0.88x at 16).
+_GATHER_MAX_BITS = 12
 
 METHODS = ("auto", "exhaustive", "sampled")
 
@@ -301,6 +306,8 @@ def exhaustive_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
     counts : ndarray of shape (n_bits + 1,), int64
     flip_counts : ndarray of shape (n_bits,), int64
     """
+    if n_bits <= min(_GATHER_MAX_BITS, chunk_bits):
+        return _gather_counts(table, n_bits)
     starts, n_low, size, counts, flip_counts = exhaustive_pass(n_bits, chunk_bits)
     sens = np.empty(size, dtype=np.uint8)  # N <= 28 < 256 fits a byte
     diff = np.empty(size, dtype=np.uint8)
@@ -324,6 +331,25 @@ def exhaustive_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
             flip_counts[i] += np.count_nonzero(diff.view(bool))
         counts += np.bincount(sens, minlength=n_bits + 1)
     return counts, flip_counts
+
+
+@functools.lru_cache(maxsize=_GATHER_MAX_BITS + 1)
+def _partners(n_bits):
+    """(N, 2^N) int32, read-only: row i holds each index with bit i flipped."""
+    index = np.arange(1 << n_bits, dtype=np.int32)
+    partners = index ^ (np.int32(1) << np.arange(n_bits, dtype=np.int32))[:, None]
+    partners.flags.writeable = False
+    return partners
+
+
+def _gather_counts(table, n_bits):
+    """:func:`exhaustive_counts` of a small table by one gather: per-call work, not
+    per-bit numpy calls, is what a small table's time is made of."""
+    flips = np.take(table, _partners(n_bits))  # (N, 2^N): f at each partner
+    np.bitwise_xor(flips, table, out=flips)
+    sens = np.add.reduce(flips, axis=0, dtype=np.uint8)
+    counts = np.bincount(sens, minlength=n_bits + 1).astype(np.int64, copy=False)
+    return counts, np.count_nonzero(flips, axis=1).astype(np.int64, copy=False)
 
 
 def iter_flips(evaluator, bits, batch_size=DEFAULT_BATCH_SIZE, incremental=True):
@@ -381,10 +407,10 @@ def _iter_flips_split(evaluator, bits, per_call):
 
 def summarize(n_bits, method, counts, flip_counts, confidence=0.95, n_redecided=0):
     """Build a :class:`SensitivityProfile`, with intervals unless exhaustive."""
-    n_strings = int(counts.sum())
-    if method == "exhaustive":
-        return SensitivityProfile(n_bits, method, counts, n_strings, flip_counts,
+    if method == "exhaustive":  # every string counted once: 2^N, without a reduction
+        return SensitivityProfile(n_bits, method, counts, 1 << n_bits, flip_counts,
                                   n_redecided=n_redecided)
+    n_strings = int(counts.sum())
     fraction_ci = wilson_interval(counts, n_strings, confidence)
     k = np.arange(n_bits + 1)
     mean = np.dot(k, counts) / n_strings

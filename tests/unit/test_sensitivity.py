@@ -121,6 +121,21 @@ def test_exhaustive_matches_per_flip_brute_force_on_random_functions(n_bits, see
     assert np.array_equal(sensitivity_profile(f.table, n_bits).counts, counts)
 
 
+@pytest.mark.parametrize("n_bits", range(0, 14))
+def test_small_tables_gather_path_equals_blockwise_pass(n_bits):
+    # Up to N = 12 a table fitting one chunk is counted by one gather; the
+    # blockwise pass (tiny chunks) is the reference.
+    rng = np.random.default_rng(n_bits)
+    for p in (0.0, 0.3, 1.0):
+        table = (rng.random(1 << n_bits) < p).astype(np.uint8)
+        fast = exhaustive_counts(table, n_bits)
+        slow = exhaustive_counts(table, n_bits, chunk_bits=1)
+        assert all(a.dtype == np.int64 for a in fast)
+        np.testing.assert_array_equal(fast[0], slow[0])
+        np.testing.assert_array_equal(fast[1], slow[1])
+    assert fast[0].shape == (n_bits + 1,) and fast[1].shape == (n_bits,)
+
+
 def test_exhaustive_matches_brute_force_on_a_fitted_model():
     X, y = make_sparse_parity(4000, 8, support=[2, 5], random_state=0)
     clf = SparseXORTransformer(m=8, attention="linear", random_state=3).fit(X, y)
