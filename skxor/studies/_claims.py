@@ -24,8 +24,8 @@ from ._report import values_text
 from ._stats import (clopper_pearson_interval, clustered_rate_interval, format_interval,
                      wilson_interval)
 
-__all__ = ["Claim", "Part", "claim_rows", "declared_claims", "holm", "judged", "rate_part",
-           "rate_verdict", "unit_interval", "worst"]
+__all__ = ["Claim", "Part", "censored_rate_part", "claim_rows", "declared_claims", "holm",
+           "judged", "rate_part", "rate_verdict", "unit_interval", "worst"]
 
 #: Pooled over d, runs of one seed share key prefixes (see POOLED_OVER_D_CAVEAT).
 _SHARED_KEYS = ("runs of one seed at different d share key prefixes, so the interval "
@@ -312,6 +312,57 @@ def rate_part(name, flags, units, strength, unit="runs", unit_name="seeds"):
     return Part(name=name, text=text, verdict=rate_verdict(low, high, strength),
                 interval=lambda confidence: unit_interval(flags, units, confidence)[1:3],
                 contradicts=lambda lo, hi: _contradicts(strength, lo, hi))
+
+
+def censored_rate_part(name, flags, censored, units, strength, unit="runs", unit_name="seeds",
+                       why="the budget"):
+    """A rate part where some runs' outcomes are censored (decided by ``why``, not by the data).
+
+    A censored run did not succeed, but might have with a larger budget
+    (training stopped while still above chance). It is counted both ways:
+    as a failure and as a success. The part gets a verdict only where both
+    completions agree; otherwise it is *inconclusive*, and the text says how
+    many runs ``why`` decided. Holm's adjustment (:func:`holm`) reads the
+    completion that contradicts the claim least.
+
+    Parameters
+    ----------
+    name : str
+    flags : array-like of bool
+        Success of each run.
+    censored : array-like of bool
+        Runs whose failure is censored (ignored where ``flags`` is True).
+    units : array-like
+        Each run's independent unit (its seed).
+    strength : str
+        As in :func:`rate_verdict`.
+
+    Examples
+    --------
+    Five seeds that did not learn, each stopped above chance by its budget:
+
+    >>> from skxor.studies._claims import censored_rate_part
+    >>> part = censored_rate_part("N = 128", [False] * 5, [True] * 5, range(5),
+    ...                           "with high probability", unit="seeds")
+    >>> part.verdict
+    'inconclusive'
+    >>> part.text
+    'N = 128: 0/5 seeds = 0.00 [0.00, 0.43], 5 censored by the budget (0.00 [0.00, 0.43] to 1.00 [0.57, 1.00])'
+    """
+    flags = np.asarray(flags, dtype=bool)
+    censored = np.asarray(censored, dtype=bool) & ~flags
+    plain = rate_part(name, flags, units, strength, unit, unit_name)
+    if not censored.any():
+        return plain
+    upper = rate_part(name, flags | censored, units, strength, unit, unit_name)
+    both = {plain.verdict, upper.verdict}
+    verdict = plain.verdict if len(both) == 1 else "inconclusive"
+    low_text, high_text = (p.text.rsplit(" = ", 1)[1] for p in (plain, upper))
+    text = (f"{plain.text}, {int(censored.sum())} censored by {why} "
+            f"({low_text} to {high_text})")
+    favourable = max((plain, upper), key=lambda p: p.p_value())
+    return Part(name=name, text=text, verdict=verdict, interval=favourable.interval,
+                contradicts=favourable.contradicts)
 
 
 def shown(name, text):

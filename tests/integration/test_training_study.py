@@ -456,3 +456,4 @@ def test_tables_from_before_the_model_settings_still_summarize(quick_df):
     summary = summarize_training(old)
     assert (summary["stopped_target"] + summary["stopped_flat"] + summary["stopped_budget"]
             == 0).all()
+    assert (summary["at_chance"] + summary["censored"] == 0).all()  # no curves: unknown

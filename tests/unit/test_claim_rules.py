@@ -108,6 +108,76 @@ def test_k3_fails_on_the_stored_table_where_parity_is_learned_at_n_128(stored):
     assert "PARITY (library) at N = 128: 5/5 seeds" in row["value"]
 
 
+def test_k3_counts_majority_failures_above_chance_as_censored_by_the_budget(stored):
+    """A run that did not learn but ended above chance is no evidence that MAJORITY is not
+    learnable (issue 38.4): the stored N = 128 runs are censored, and the same runs ending at
+    chance contradict the claim."""
+    table = stored["training_sensitivity"].copy()
+    row = _rule("K3")(table)
+    assert "MAJORITY (library) at N = 128: 0/5 seeds = 0.00 [0.00, 0.43], 5 censored by the " \
+        "budget (0.00 [0.00, 0.43] to 1.00 [0.57, 1.00]) (inconclusive)" in row["value"]
+    assert row["verdict"] == "inconclusive"
+    majority_128 = (table["function"] == "MAJORITY") & (table["n_bits"] == 128)
+    table.loc[majority_128, "loss_curve"] = "[0.7, 0.694, 0.693, 0.693]"
+    table.loc[majority_128, "learned"] = False
+    row = _rule("K3")(table)
+    assert row["verdict"] == "not reproduced"
+    assert "MAJORITY (library) at N = 128: 0/5 seeds = 0.00 [0.00, 0.43] (not reproduced)" \
+        in row["value"]
+
+
+def test_k3_on_a_table_where_only_the_budget_stopped_majority_is_inconclusive():
+    from skxor.studies._training._claims import budget_stopped_majority
+
+    row = _rule("K3")(budget_stopped_majority())
+    assert row["verdict"] == "inconclusive"
+    assert "MAJORITY (library) at N = 64: 14/40 seeds = 0.35 [0.22, 0.50], 26 censored by " \
+        "the budget" in row["value"]
+
+
+def test_censored_part_is_judged_only_where_both_completions_agree():
+    strength = "with high probability"
+    seeds = range(40)
+    # 30 learned, 10 censored: 0.75 as failures (not reproduced), 1.00 as successes.
+    part = claims.censored_rate_part("N", [True] * 30 + [False] * 10,
+                                     [False] * 30 + [True] * 10, seeds, strength)
+    assert part.verdict == "inconclusive"
+    assert ", 10 censored by the budget (" in part.text
+    # 37 learned, 1 censored, 2 failed at chance: reproduced both ways.
+    part = claims.censored_rate_part("N", [True] * 37 + [False] * 3,
+                                     [False] * 37 + [True] + [False] * 2, seeds, strength)
+    assert part.verdict == "reproduced"
+    # 31 learned, 1 censored, 8 failed at chance: not reproduced both ways (31/40 and
+    # 32/40), and Holm reads the completion that contradicts least (32/40: p 0.035,
+    # against 0.008 for 31/40).
+    flags = [True] * 31 + [False] * 9
+    censored = [False] * 31 + [True] + [False] * 8
+    part = claims.censored_rate_part("N", flags, censored, seeds, strength)
+    plain = claims.rate_part("N", flags, seeds, strength)
+    upper = claims.rate_part("N", [True] * 32 + [False] * 8, seeds, strength)
+    assert part.verdict == "not reproduced"
+    assert part.p_value() == pytest.approx(upper.p_value()) and upper.p_value() > plain.p_value()
+    # A censored flag on a run that learned changes nothing; no censored run: rate_part.
+    assert claims.censored_rate_part("N", [True] * 40, [True] * 40, seeds, strength).text \
+        == claims.rate_part("N", [True] * 40, seeds, strength).text
+    part = claims.censored_rate_part("N", [False] * 40, [True] * 40, seeds, "failure",
+                                     why="its budget")
+    assert part.verdict == "inconclusive" and "40 censored by its budget" in part.text
+
+
+def test_at_chance_reads_the_last_quarter_of_the_checks_against_its_share_of_ln2():
+    from skxor.studies._training import CHANCE_SHARE, at_chance
+
+    level = CHANCE_SHARE * np.log(2)
+    assert at_chance([0.1, 0.1, 0.1, level]) and not at_chance([0.1, 0.1, 0.1, level - 1e-9])
+    # Eight checks: the last two are averaged.
+    assert at_chance([0.1] * 6 + [level - 0.01, level + 0.01])
+    assert not at_chance([0.7] * 6 + [level - 0.02, level + 0.01])
+    assert at_chance("[0.693]")
+    with pytest.raises(ValueError, match="loss_curve is empty"):
+        at_chance([])
+
+
 def test_a_contradicted_part_makes_the_claim_not_reproduced_never_in_part():
     assert worst(["reproduced", "not reproduced"]) == "not reproduced"
     assert worst(["reproduced", "inconclusive"]) == "inconclusive"

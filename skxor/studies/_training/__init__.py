@@ -37,9 +37,11 @@ from .._profiling import check_transformer
 from .._study import Study
 from ._claims import CLAIMS
 from ._cells import (
+    CHANCE_SHARE,
     FLAT_TOLERANCE,
     LEARNED,
     MODEL_SETTINGS,
+    at_chance,
     loss_status,
     training_cell,
     training_cells,
@@ -156,6 +158,7 @@ training_sensitivity = STUDY.function(
 
 
 __all__ = [
+    "CHANCE_SHARE",
     "FLAT_TOLERANCE",
     "HALF_WINDOW",
     "LEARNED",
@@ -164,6 +167,7 @@ __all__ = [
     "PARAMETERS",
     "PRESETS",
     "STUDY",
+    "at_chance",
     "headline",
     "cluster_counts",
     "clusters",

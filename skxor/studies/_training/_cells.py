@@ -31,6 +31,38 @@ MODEL_SETTINGS = {
 FLAT_TOLERANCE = 0.05
 
 
+#: A run whose mean loss over its last quarter of checks (at least one) is at
+#: least this share of ln 2 -- the logistic loss of the constant prediction
+#: 1/2 -- ended at chance: nothing was learned, whatever the budget. A run that
+#: did not learn but ended below it is censored by its budget: more steps
+#: might have taken it to the target (a plateau rule cannot tell a slow descent
+#: from a floor on these noisy per-check means).
+CHANCE_SHARE = 0.9
+
+
+def at_chance(loss_curve):
+    """Whether a run's loss ended at chance (see :data:`CHANCE_SHARE`).
+
+    Parameters
+    ----------
+    loss_curve : array-like or str
+        The mean training loss of each check, or its JSON (the table's
+        ``loss_curve`` column).
+
+    Examples
+    --------
+    >>> from skxor.studies._training import at_chance
+    >>> at_chance([0.70, 0.69, 0.693, 0.692]), at_chance("[0.7, 0.4, 0.2, 0.1]")
+    (True, False)
+    """
+    curve = np.asarray(json.loads(loss_curve) if isinstance(loss_curve, str) else loss_curve,
+                       dtype=float)
+    if not curve.size:
+        raise ValueError("loss_curve is empty: a run logs at least one check.")
+    window = max(1, curve.size // 4)
+    return bool(curve[-window:].mean() >= CHANCE_SHARE * np.log(2))
+
+
 #: An accuracy at or above this on the evaluation strings counts as learned.
 LEARNED = 0.99
 

@@ -6,7 +6,7 @@ import pandas as pd
 from ...estimators import BooleanTransformerClassifier
 from .._report import empty_section
 from .._stats import format_interval
-from ._cells import FLAT_TOLERANCE, LEARNED
+from ._cells import CHANCE_SHARE, FLAT_TOLERANCE, LEARNED
 from ._summary import (
     HALF_WINDOW,
     LEARNED_UP_TO_RATE,
@@ -102,11 +102,13 @@ def report_training_sensitivity(df):
     ...     if line.startswith("| FIRST"):
     ...         print(line)
     | FIRST (library) | 3 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 40 | 50 | 1 / 0 / 0 |
+      0 / 0 |
     | FIRST (library) | 4 | 0/1 seeds | 0.00 [0.00, 0.79] | 0.875 | 0.875 | 50 | 50 | 0 / 0 / 1 |
+      0 / 1 |
     | FIRST (paper, xavier_uniform init) | 3 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 30 | 50 |
-      1 / 0 / 0 |
+      1 / 0 / 0 | 0 / 0 |
     | FIRST (paper, xavier_uniform init) | 4 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 20 | 50 |
-      1 / 0 / 0 |
+      1 / 0 / 0 | 0 / 0 |
     """
     if not len(df) or "function" not in df:
         return empty_section(TITLE, "training run")
@@ -140,6 +142,8 @@ def report_training_sensitivity(df):
         "stopped: target / flat / budget-limited": [
             f"{r.stopped_target} / {r.stopped_flat} / {r.stopped_budget}"
             for r in summary.itertuples()],
+        "not learned: at chance / censored": [
+            f"{r.at_chance} / {r.censored}" for r in summary.itertuples()],
     })
     lines += [
         "### Success per N",
@@ -147,7 +151,11 @@ def report_training_sensitivity(df):
         "Each run stops at the target accuracy, or at its budget; there its loss curve is "
         f"called flat when the mean loss over the last quarter of the checks fell by less "
         f"than {FLAT_TOLERANCE:.0%} from the quarter before, and budget-limited otherwise "
-        "(still falling: a larger budget may change the outcome). Loss curves: the "
+        "(still falling: a larger budget may change the outcome). A run that did not "
+        f"learn ended at chance when its mean loss over the last quarter of the checks "
+        f"was at least {CHANCE_SHARE:g} ln 2 (the loss of predicting 1/2), and is "
+        "censored by its budget otherwise: the claims count a censored run both as a "
+        "failure and as a success, and judge only where both agree. Loss curves: the "
         "figure 'loss'.",
         "",
         success.to_markdown(index=False),

@@ -9,7 +9,7 @@ from ..._utils._docstrings import fill_doc
 from ...boolean import NAMED_FUNCTIONS
 from .._report import seeds_text
 from .._stats import wilson_interval
-from ._cells import MODEL_SETTINGS, training_cells
+from ._cells import MODEL_SETTINGS, at_chance, training_cells
 from ._presets import PRESETS
 
 
@@ -186,7 +186,9 @@ def summarize_training(df):
         budget), ``stopped_target``, ``stopped_flat`` and ``stopped_budget``
         (runs that stopped at the target accuracy, ended on a flat loss, or
         were still improving at the budget: budget-limited; see
-        :func:`loss_status`), ``learned`` (seeds that
+        :func:`loss_status`), ``at_chance`` and ``censored`` (runs that did
+        not learn, ending with their loss at chance, or above it and so
+        censored by the budget; see :func:`at_chance`), ``learned`` (seeds that
         learned), ``learned_rate`` and its 95% Wilson interval
         ``learned_low``/``learned_high``; ``accuracy`` (mean over seeds),
         ``accuracy_min`` (worst seed), ``steps`` (median); the profile
@@ -221,6 +223,11 @@ def summarize_training(df):
             stopped_flat=int((stops == "flat").sum()),
             stopped_budget=int((stops == "budget").sum()),
         )
+        # Tables from before loss curves were recorded tell neither: 0 and 0.
+        curves = group.loc[~group["learned"].astype(bool), "loss_curve"] \
+            if "loss_curve" in group else ()
+        chance = int(sum(at_chance(c) for c in curves))
+        row.update(at_chance=chance, censored=len(curves) - chance)
         sampled = bool((group["method"] == "sampled").any())
         pooled, per_seed = _shares(group["histogram"], n_bits)
         target, _ = _shares(group["target_histogram"], n_bits)
