@@ -88,6 +88,15 @@ MODULES = {
         "tests/unit/test_ill_conditioning.py",
         "tests/unit/test_margin_profile.py",
     ],
+    # The one-layer exhaustive path (issue 36): the exact counts at N = 24-32
+    # that K5 and the "constant network" statements rest on.
+    "skxor/nn/_exhaustive.py": [
+        "tests/unit/test_exhaustive_path.py",
+    ],
+    # Bit-packed tables and their word-operation counts (N > 28, n_jobs).
+    "skxor/sensitivity/_packed.py": [
+        "tests/unit/test_packed_profile.py",
+    ],
     # The encoding reader moved here from _validation.py (detect_encoding,
     # to_bits, to_spins, check_strings).
     "skxor/_utils/_encoding.py": [

@@ -170,13 +170,46 @@ def test_fallbacks_give_their_reason_and_the_per_string_profile(make, reason):
     np.testing.assert_array_equal(evaluator.truth_table(), expected)
 
 
+def heads_far_apart(c=1000.0):
+    """Head 0's read-out scores in the hundreds to thousands, head 1's far below zero."""
+    model = one_layer()
+    D, Dh = 8, 4
+    with torch.no_grad():
+        qkv = model.layers[0].qkv
+        qkv.bias[D] = qkv.bias[D + Dh] = 1.0  # each head's first key coordinate
+        qkv.bias[0], qkv.bias[Dh] = c, -c  # and its query: opposite signs
+    return model
+
+
+def test_heads_with_far_apart_score_levels_take_the_path_with_the_per_string_labels():
+    # Each head's sums need their own shift: one shared shift would overflow one
+    # head (exp of thousands) and refuse, or make its sums inf and its labels wrong.
+    model = heads_far_apart()
+    assert exhaustive_refusal(model) is None
+    assert model.exhaustive_scorer().spread < 200
+    fast, slow = tables(model, 8)
+    np.testing.assert_array_equal(fast, slow)
+    assert 0 < fast.sum() < fast.size  # not constant: the labels say something
+    assert_same_profile(model, 8)
+
+
+def test_nan_scores_are_refused_by_name():
+    model = one_layer()
+    with torch.no_grad():
+        model.layers[0].qkv.bias[0] = float("nan")
+    assert exhaustive_refusal(model) == (
+        "its attention scores at the read-out are not finite or spread by inf > 600: "
+        "float64 sums could overflow")
+
+
 def test_other_models_and_encodings_fall_back_with_their_reason():
     assert exhaustive_refusal(SparseXORAttention(
         *map(torch.as_tensor, sparse_xor_init(8, 4, random_state=0)))) == \
         "SparseXORAttention is not a BooleanTransformer"
     assert exhaustive_refusal(torch.nn.Linear(8, 1)) == "Linear is not a BooleanTransformer"
     model = one_layer()
-    assert "'01' strings" in exhaustive_refusal(model, input_encoding="01")
+    assert exhaustive_refusal(model, input_encoding="01") == \
+        "the model is given '01' strings, not the spins its forward reads"
     assert ModelEvaluator(model, 8, input_encoding="01").exhaustive_scorer() is None
     evaluator = ModelEvaluator(lambda X: X[:, 0] ^ X[:, 1], 8)
     assert evaluator.exhaustive_scorer() is None
