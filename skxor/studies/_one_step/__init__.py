@@ -55,7 +55,7 @@ from ._cells import (
     score_heads,
     costly_first,
 )
-from ._figures import attention_maps, plot_attention_maps, plot_one_step
+from ._figures import OneStepSuccessDisplay, attention_maps, plot_attention_maps, plot_one_step
 from ._headline import headline
 from ._report import report_one_step
 from ._summary import best_steps, summarize_one_step
@@ -167,6 +167,7 @@ one_step = STUDY.function(
 __all__ = [
     "PARAMETERS",
     "PRESETS",
+    "OneStepSuccessDisplay",
     "STUDY",
     "SUCCESS_ACCURACY",
     "TIME_COLUMNS",
