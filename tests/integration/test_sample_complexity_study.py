@@ -14,8 +14,12 @@ from skxor.studies._sample_complexity import (
     TIME_COLUMNS,
     fit_exponents,
     n_star_per_seed,
+    population_outcome,
+    population_start,
+    sample_complexity_estimator,
     train_sizes,
 )
+from skxor.datasets import make_sparse_parity
 
 from _figures import (
     assert_every_axis_labelled_and_series_in_legend,
@@ -34,7 +38,8 @@ def curves():
 
 def test_learning_curves_columns_and_timing(curves):
     assert set(curves.columns) == {"model", "d", "seed", "n", "accuracy",
-                                   *SETTING_COLUMNS, *TIME_COLUMNS}
+                                   "population_accuracy", "population_scoring",
+                                   "population_success", *SETTING_COLUMNS, *TIME_COLUMNS}
     assert sorted(curves["n"].unique()) == [16, 32, 64, 128, 256, 512, 1024, 2048]
     # Each curve's times sit on its first row only, so sums are totals.
     firsts = curves.groupby(["model", "d", "seed"])["seconds"].apply(lambda s: (s > 0).sum())
@@ -361,3 +366,30 @@ def test_samples_needed_display_draws_on_the_given_axes(curves):
     assert len(ours.lines) == len(right.lines)
     assert [t.get_text() for t in ours.get_xticklabels()] == \
         [t.get_text() for t in right.get_xticklabels()]
+
+
+@pytest.mark.parametrize("model", ["transformer_one_step", "transformer_multi_step"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_population_step_starts_where_the_fitted_estimator_starts(model, seed):
+    d = 16
+    support, keys, queries = population_start(model, d, seed)
+    X, y, data_support = make_sparse_parity(300, d, return_support=True, random_state=seed)
+    est = sample_complexity_estimator(model, random_state=seed).fit(X, y)
+    np.testing.assert_array_equal(est.keys_, keys)
+    np.testing.assert_array_equal(est.initial_queries_, queries)
+    np.testing.assert_array_equal(data_support, support)
+
+
+def test_population_outcome_is_recorded_per_curve(curves):
+    per_curve = curves.drop_duplicates(["model", "d", "seed"])
+    for row in per_curve.itertuples():
+        outcome = population_outcome(row.model, row.d, row.seed, row.n_test, row.target)
+        assert row.population_accuracy == outcome["population_accuracy"]
+        assert row.population_success == (outcome["population_accuracy"] >= row.target)
+    # Every row of a curve carries its curve's outcome.
+    assert (curves.groupby(["model", "d", "seed"])["population_accuracy"].nunique() == 1).all()
+
+
+def test_the_ffnn_has_no_population_outcome():
+    outcome = population_outcome("ffnn", 16, 0, 100, 0.95)
+    assert np.isnan(outcome["population_accuracy"]) and outcome["population_scoring"] == "none"
