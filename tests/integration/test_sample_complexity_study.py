@@ -393,3 +393,57 @@ def test_population_outcome_is_recorded_per_curve(curves):
 def test_the_ffnn_has_no_population_outcome():
     outcome = population_outcome("ffnn", 16, 0, 100, 0.95)
     assert np.isnan(outcome["population_accuracy"]) and outcome["population_scoring"] == "none"
+
+
+def _cure_table(exponent, failure_rate, seeds=10, random_state=0, fallen=True):
+    """Step curves with n* = 100 (d / 16)^exponent (log-normal spread 0.15) and population failures.
+
+    A failing seed's curve reaches the target at small n and falls back
+    (``fallen``) or never reaches it: under the old reading it is
+    right-censored, above every n*.
+    """
+    rng = np.random.default_rng(random_state)
+    sizes = train_sizes(25, 409600, 29)
+    rows = []
+    for d in (16, 25, 40, 64, 100, 160):
+        for seed in range(seeds):
+            fails = seed < round(failure_rate(d) * seeds)
+            n_star = 100 * (d / 16) ** exponent * np.exp(0.15 * rng.standard_normal())
+            for n in sizes:
+                if fails:
+                    accuracy = 1.0 if fallen and 100 <= n < 1000 else 0.6
+                else:
+                    accuracy = 1.0 if n >= n_star else 0.5
+                rows.append(dict(model="transformer_one_step", d=d, seed=seed, n=n,
+                                 accuracy=accuracy, population_success=float(not fails),
+                                 target=0.95))
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("exponent", [1.0, 3.0])
+def test_cure_model_exponent_ignores_population_failures(exponent):
+    # More failures at larger d: the old censored reading sees n* rise faster.
+    table = _cure_table(exponent, lambda d: 0.1 + 0.4 * (d >= 64))
+    fit = fit_exponents(table).iloc[0]
+    assert fit["seeds_used"] == "cured" and fit["population_failures"] == 1 * 3 + 5 * 3
+    assert fit["n_points"] == 60 - 18
+    assert fit["low"] < exponent < fit["high"] and fit["high"] - fit["low"] < 0.5
+    # The failures' curves do not enter: changing them leaves the fit as it is.
+    other = _cure_table(exponent, lambda d: 0.1 + 0.4 * (d >= 64), fallen=False)
+    assert fit_exponents(other).iloc[0]["exponent"] == fit["exponent"]
+    # The old reading (every seed, failures right-censored) is biased upward.
+    assert fit_exponents(table, cure=False).iloc[0]["exponent"] > fit["high"]
+
+
+def test_cure_model_counts_population_failures_apart():
+    table = _cure_table(1.0, lambda d: 0.3)
+    needed = samples_needed(table)
+    assert (needed["population_success"] == "7/10").all()
+    np.testing.assert_allclose(needed["p_pop"], 0.7)
+    assert (needed["p_pop_low"] < 0.7).all() and (needed["p_pop_high"] > 0.7).all()
+    # Among the cured seeds every curve reaches: none is censored.
+    assert (needed["cured_not_reached"] == 0).all()
+    assert needed["n_star_cured"].notna().all()
+    # Without the population outcome, every seed is used (the old reading).
+    old = fit_exponents(table.drop(columns="population_success")).iloc[0]
+    assert old["seeds_used"] == "all" and old["n_points"] == 60
