@@ -229,6 +229,20 @@ def test_full_preset_is_powered():
     # No step coarser than x sqrt(2), up to rounding to whole samples.
     assert (sizes[1:] <= np.ceil(sizes[:-1] * np.sqrt(2))).all()
     assert sizes.size == full["n_sizes"]
+    # The grid can show n* ~ d^a for a up to at least 4 (the proof's d^4).
+    assert np.log(sizes[-1] / sizes[0]) / np.log(max(ds) / min(ds)) >= 4
+
+
+def test_the_ffnn_curve_stops_at_ffnn_n_max():
+    df = sample_complexity(model=["ffnn", "transformer_one_step"], d=[10], seeds=1,
+                           n_min=100, n_max=1600, ffnn_n_max=500, n_sizes=3, n_test=200)
+    assert df.loc[df["model"] == "ffnn", "n"].tolist() == [100, 400]
+    assert df.loc[df["model"] != "ffnn", "n"].tolist() == [100, 400, 1600]
+    assert (df["ffnn_n_max"] == 500).all()
+    assert df.loc[df["model"] == "ffnn", "population_success"].isna().all()
+    with pytest.raises(ValueError, match="ffnn_n_max must lie between"):
+        sample_complexity(model=["ffnn"], d=[10], seeds=1, n_min=100, n_max=1600,
+                          ffnn_n_max=3200, n_sizes=3, n_test=200)
 
 
 def test_quick_preset_figures(tmp_path):

@@ -143,7 +143,28 @@ def train_sizes(n_min, n_max, n_sizes):
     return np.unique(np.rint(np.geomspace(n_min, n_max, n_sizes)).astype(int)).tolist()
 
 
-def sample_complexity_cell(model, d, seed, n_min, n_max, n_sizes, n_test, target):
+def model_sizes(model, n_min, n_max, n_sizes, ffnn_n_max=None):
+    """The training sizes of ``model``'s curve: the grid, cut at ``ffnn_n_max`` for the FFNN.
+
+    The FFNN's epochs over n samples cost far more than a transformer's one
+    pass, so its curve may stop earlier on the same grid (None: at n_max).
+
+    Examples
+    --------
+    >>> from skxor.studies._sample_complexity import model_sizes
+    >>> model_sizes("ffnn", 100, 6400, 4, ffnn_n_max=1000)
+    [100, 400]
+    >>> model_sizes("transformer_one_step", 100, 6400, 4, ffnn_n_max=1000)
+    [100, 400, 1600, 6400]
+    """
+    sizes = train_sizes(n_min, n_max, n_sizes)
+    if model == "ffnn" and ffnn_n_max is not None:
+        sizes = [s for s in sizes if s <= ffnn_n_max]
+    return sizes
+
+
+def sample_complexity_cell(model, d, seed, n_min, n_max, n_sizes, n_test, target,
+                           ffnn_n_max=None):
     """One learning curve: test accuracy at each training size, and the population outcome.
 
     Returns
@@ -164,7 +185,8 @@ def sample_complexity_cell(model, d, seed, n_min, n_max, n_sizes, n_test, target
     ([200, 894, 4000], True, 1.0)
     """
     start = time.perf_counter()
-    sizes = train_sizes(n_min, n_max, n_sizes)
+    sizes = model_sizes(model, n_min, n_max, n_sizes, ffnn_n_max)
+    # The same data and split for every model: the FFNN's cut grid uses a prefix.
     X, y = make_sparse_parity(n_max + n_test, d, random_state=seed)
     split = ShuffleSplit(n_splits=1, test_size=n_test, random_state=seed)
     # learning_curve fits on prefixes of the training split; a prefix with one
@@ -194,7 +216,8 @@ def sample_complexity_cell(model, d, seed, n_min, n_max, n_sizes, n_test, target
 
 def sample_complexity_cost(cell):
     """The dry run's cost of a cell: ``(model, work)``, its fits at every training size."""
-    sizes = train_sizes(cell["n_min"], cell["n_max"], cell["n_sizes"])
+    sizes = model_sizes(cell["model"], cell["n_min"], cell["n_max"], cell["n_sizes"],
+                        cell.get("ffnn_n_max"))
     return cell["model"], cell["d"] * (float(np.sum(sizes)) + len(sizes) * cell["n_test"])
 
 
@@ -224,6 +247,8 @@ def learning_curves(table, params):
     for name in TIME_COLUMNS:
         long[name] = np.where(first, long[name].astype(float), 0.0)
     long["target"] = params["target"]
+    # Recorded resolved (None: the FFNN's curves run to n_max), so that runs compare.
+    long["ffnn_n_max"] = params.get("ffnn_n_max") or long["n_max"]
     population = []
     if "population_accuracy" in long:
         accuracy = long["population_accuracy"].astype(float)

@@ -27,7 +27,7 @@ from .._stats import check_confidence, check_n_boot, rate_with_interval
 
 #: The columns fixing a learning curve's grid, test split and target: tables
 #: merged from runs with other values are analysed on the latest run's only.
-SETTING_COLUMNS = ("n_min", "n_max", "n_sizes", "n_test", "target")
+SETTING_COLUMNS = ("n_min", "n_max", "ffnn_n_max", "n_sizes", "n_test", "target")
 
 
 def like_for_like(df):
