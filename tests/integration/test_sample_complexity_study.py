@@ -20,6 +20,7 @@ from skxor.studies._sample_complexity import (
     train_sizes,
 )
 from skxor.datasets import make_sparse_parity
+from skxor.studies._sample_complexity._report import _exponent_text
 
 from _figures import (
     assert_every_axis_labelled_and_series_in_legend,
@@ -461,3 +462,20 @@ def test_cure_model_counts_population_failures_apart():
     # Without the population outcome, every seed is used (the old reading).
     old = fit_exponents(table.drop(columns="population_success")).iloc[0]
     assert old["seeds_used"] == "all" and old["n_points"] == 60
+
+
+def test_samples_needed_figure_draws_population_failures_apart():
+    from skxor.studies import SamplesNeededDisplay
+
+    table = _cure_table(1.0, lambda d: 0.1 + 0.4 * (d >= 64))
+    # A right-censored cured seed too: every kind of mark at once.
+    cured_seed = (table["d"] == 160) & (table["seed"] == 9)
+    table.loc[cured_seed, "accuracy"] = 0.5
+    display = drawn_beside_another(SamplesNeededDisplay.from_table, table)
+    models, kinds = ([t.get_text() for t in legend.get_texts()] for legend in display.legends_)
+    assert models == [f"transformer_one_step: p_pop 42/60, a = "
+                      f"{_exponent_text(display.fits.loc['transformer_one_step'])} "
+                      "(42 curves, 1 censored)"]
+    assert "population run fails (no n*, not fitted)" in kinds and len(kinds) <= 8
+    crosses = [line for line in display.ax_.get_lines() if line.get_marker() == "x"]
+    assert sum(len(line.get_xdata()) for line in crosses) == 18
