@@ -341,6 +341,14 @@ def test_h5_population_failures_would_bias_the_old_censored_reading():
         in row["value"]
 
 
+def test_h5_claims_page_shows_the_whole_one_step_part():
+    from skxor.studies._publish import deciding_part
+
+    row = _rule("H5")(sample_claims.cubic_samples())
+    part = deciding_part(row["judged"], row["verdict"])
+    assert part.startswith("one step: p_pop = 60/60") and part.endswith("of 60 curves)")
+
+
 def test_h5_shows_the_d4_bound_only_when_the_grid_reaches_it():
     table = sample_claims.linear_samples()
     assert "can show exponents up to about 4.2" in _rule("H5")(table)["value"]

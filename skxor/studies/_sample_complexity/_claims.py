@@ -65,7 +65,7 @@ def _exponent_text(r):
              f"{int(r['population_failures'])} failing in the population limit counted apart"
              if r.get("seeds_used") == "cured" else "over every seed")
     return (f"exponent a of n* ~ d^a {format_interval(r['exponent'], r['low'], r['high'])} "
-            f"(censored log-normal maximum likelihood {seeds}; "
+            f"(censored log-normal maximum likelihood {seeds}, "
             f"{int(r['left_censored'] + r['right_censored'])} censored of "
             f"{int(r['n_points'])} curves)")
 
@@ -102,12 +102,13 @@ def _claim_samples(table):
             f"reach the target and fall back below it at the largest n; {crossing}/{curves} "
             "curves cross the target more than once)"))
     else:
-        text = f"one step: {_population_text(table, 'transformer_one_step')}; {_exponent_text(r)}"
+        # No "; " inside a part: the claims page splits the parts on it.
+        text = f"one step: {_population_text(table, 'transformer_one_step')}, {_exponent_text(r)}"
         part = Part(name="one step", text=text, verdict=exponent_verdict(r["low"], r["high"]))
     parts = [part]
     multi = fits[fits["model"] == "transformer_multi_step"]
     if len(multi) and np.isfinite(multi.iloc[0]["exponent"]):
-        population = (f"{_population_text(table, 'transformer_multi_step')}; "
+        population = (f"{_population_text(table, 'transformer_multi_step')}, "
                       if _has_population(table, "transformer_multi_step") else "")
         parts.append(shown("multi-step", "the library's multi-step extension (shown, not "
                            f"judged): {population}{_exponent_text(multi.iloc[0])}"))
