@@ -400,7 +400,7 @@ class Study:
         >>> study = get_study("sample_complexity")
         >>> cells = study.grid_cells(study.params("quick", {"d": [16], "seeds": 2}))
         >>> len(cells), sorted(cells[0])
-        (4, ['d', 'model', 'n_max', 'n_min', 'n_sizes', 'n_test', 'seed'])
+        (4, ['d', 'ffnn_n_max', 'model', 'n_max', 'n_min', 'n_sizes', 'n_test', 'seed', 'target'])
         """
         grids = self.grid_axes()
         takes = _keywords(self.cell)

@@ -14,8 +14,13 @@ from skxor.studies._sample_complexity import (
     TIME_COLUMNS,
     fit_exponents,
     n_star_per_seed,
+    population_outcome,
+    population_start,
+    sample_complexity_estimator,
     train_sizes,
 )
+from skxor.datasets import make_sparse_parity
+from skxor.studies._sample_complexity._report import _exponent_text
 
 from _figures import (
     assert_every_axis_labelled_and_series_in_legend,
@@ -34,7 +39,8 @@ def curves():
 
 def test_learning_curves_columns_and_timing(curves):
     assert set(curves.columns) == {"model", "d", "seed", "n", "accuracy",
-                                   *SETTING_COLUMNS, *TIME_COLUMNS}
+                                   "population_accuracy", "population_scoring",
+                                   "population_success", *SETTING_COLUMNS, *TIME_COLUMNS}
     assert sorted(curves["n"].unique()) == [16, 32, 64, 128, 256, 512, 1024, 2048]
     # Each curve's times sit on its first row only, so sums are totals.
     firsts = curves.groupby(["model", "d", "seed"])["seconds"].apply(lambda s: (s > 0).sum())
@@ -224,6 +230,20 @@ def test_full_preset_is_powered():
     # No step coarser than x sqrt(2), up to rounding to whole samples.
     assert (sizes[1:] <= np.ceil(sizes[:-1] * np.sqrt(2))).all()
     assert sizes.size == full["n_sizes"]
+    # The grid can show n* ~ d^a for a up to at least 4 (the proof's d^4).
+    assert np.log(sizes[-1] / sizes[0]) / np.log(max(ds) / min(ds)) >= 4
+
+
+def test_the_ffnn_curve_stops_at_ffnn_n_max():
+    df = sample_complexity(model=["ffnn", "transformer_one_step"], d=[10], seeds=1,
+                           n_min=100, n_max=1600, ffnn_n_max=500, n_sizes=3, n_test=200)
+    assert df.loc[df["model"] == "ffnn", "n"].tolist() == [100, 400]
+    assert df.loc[df["model"] != "ffnn", "n"].tolist() == [100, 400, 1600]
+    assert (df["ffnn_n_max"] == 500).all()
+    assert df.loc[df["model"] == "ffnn", "population_success"].isna().all()
+    with pytest.raises(ValueError, match="ffnn_n_max must lie between"):
+        sample_complexity(model=["ffnn"], d=[10], seeds=1, n_min=100, n_max=1600,
+                          ffnn_n_max=3200, n_sizes=3, n_test=200)
 
 
 def test_quick_preset_figures(tmp_path):
@@ -361,3 +381,101 @@ def test_samples_needed_display_draws_on_the_given_axes(curves):
     assert len(ours.lines) == len(right.lines)
     assert [t.get_text() for t in ours.get_xticklabels()] == \
         [t.get_text() for t in right.get_xticklabels()]
+
+
+@pytest.mark.parametrize("model", ["transformer_one_step", "transformer_multi_step"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_population_step_starts_where_the_fitted_estimator_starts(model, seed):
+    d = 16
+    support, keys, queries = population_start(model, d, seed)
+    X, y, data_support = make_sparse_parity(300, d, return_support=True, random_state=seed)
+    est = sample_complexity_estimator(model, random_state=seed).fit(X, y)
+    np.testing.assert_array_equal(est.keys_, keys)
+    np.testing.assert_array_equal(est.initial_queries_, queries)
+    np.testing.assert_array_equal(data_support, support)
+
+
+def test_population_outcome_is_recorded_per_curve(curves):
+    per_curve = curves.drop_duplicates(["model", "d", "seed"])
+    for row in per_curve.itertuples():
+        outcome = population_outcome(row.model, row.d, row.seed, row.n_test, row.target)
+        assert row.population_accuracy == outcome["population_accuracy"]
+        assert row.population_success == (outcome["population_accuracy"] >= row.target)
+    # Every row of a curve carries its curve's outcome.
+    assert (curves.groupby(["model", "d", "seed"])["population_accuracy"].nunique() == 1).all()
+
+
+def test_the_ffnn_has_no_population_outcome():
+    outcome = population_outcome("ffnn", 16, 0, 100, 0.95)
+    assert np.isnan(outcome["population_accuracy"]) and outcome["population_scoring"] == "none"
+
+
+def _cure_table(exponent, failure_rate, seeds=10, random_state=0, fallen=True):
+    """Step curves with n* = 100 (d / 16)^exponent (log-normal spread 0.15) and population failures.
+
+    A failing seed's curve reaches the target at small n and falls back
+    (``fallen``) or never reaches it: under the old reading it is
+    right-censored, above every n*.
+    """
+    rng = np.random.default_rng(random_state)
+    sizes = train_sizes(25, 409600, 29)
+    rows = []
+    for d in (16, 25, 40, 64, 100, 160):
+        for seed in range(seeds):
+            fails = seed < round(failure_rate(d) * seeds)
+            n_star = 100 * (d / 16) ** exponent * np.exp(0.15 * rng.standard_normal())
+            for n in sizes:
+                if fails:
+                    accuracy = 1.0 if fallen and 100 <= n < 1000 else 0.6
+                else:
+                    accuracy = 1.0 if n >= n_star else 0.5
+                rows.append(dict(model="transformer_one_step", d=d, seed=seed, n=n,
+                                 accuracy=accuracy, population_success=float(not fails),
+                                 target=0.95))
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("exponent", [1.0, 3.0])
+def test_cure_model_exponent_ignores_population_failures(exponent):
+    # More failures at larger d: the old censored reading sees n* rise faster.
+    table = _cure_table(exponent, lambda d: 0.1 + 0.4 * (d >= 64))
+    fit = fit_exponents(table).iloc[0]
+    assert fit["seeds_used"] == "cured" and fit["population_failures"] == 1 * 3 + 5 * 3
+    assert fit["n_points"] == 60 - 18
+    assert fit["low"] < exponent < fit["high"] and fit["high"] - fit["low"] < 0.5
+    # The failures' curves do not enter: changing them leaves the fit as it is.
+    other = _cure_table(exponent, lambda d: 0.1 + 0.4 * (d >= 64), fallen=False)
+    assert fit_exponents(other).iloc[0]["exponent"] == fit["exponent"]
+    # The old reading (every seed, failures right-censored) is biased upward.
+    assert fit_exponents(table, cure=False).iloc[0]["exponent"] > fit["high"]
+
+
+def test_cure_model_counts_population_failures_apart():
+    table = _cure_table(1.0, lambda d: 0.3)
+    needed = samples_needed(table)
+    assert (needed["population_success"] == "7/10").all()
+    np.testing.assert_allclose(needed["p_pop"], 0.7)
+    assert (needed["p_pop_low"] < 0.7).all() and (needed["p_pop_high"] > 0.7).all()
+    # Among the cured seeds every curve reaches: none is censored.
+    assert (needed["cured_not_reached"] == 0).all()
+    assert needed["n_star_cured"].notna().all()
+    # Without the population outcome, every seed is used (the old reading).
+    old = fit_exponents(table.drop(columns="population_success")).iloc[0]
+    assert old["seeds_used"] == "all" and old["n_points"] == 60
+
+
+def test_samples_needed_figure_draws_population_failures_apart():
+    from skxor.studies import SamplesNeededDisplay
+
+    table = _cure_table(1.0, lambda d: 0.1 + 0.4 * (d >= 64))
+    # A right-censored cured seed too: every kind of mark at once.
+    cured_seed = (table["d"] == 160) & (table["seed"] == 9)
+    table.loc[cured_seed, "accuracy"] = 0.5
+    display = drawn_beside_another(SamplesNeededDisplay.from_table, table)
+    models, kinds = ([t.get_text() for t in legend.get_texts()] for legend in display.legends_)
+    assert models == [f"transformer_one_step: p_pop 42/60, a = "
+                      f"{_exponent_text(display.fits.loc['transformer_one_step'])} "
+                      "(42 curves, 1 censored)"]
+    assert "population run fails (no n*, not fitted)" in kinds and len(kinds) <= 8
+    crosses = [line for line in display.ax_.get_lines() if line.get_marker() == "x"]
+    assert sum(len(line.get_xdata()) for line in crosses) == 18

@@ -374,18 +374,57 @@ def test_h5_reads_the_interval_not_the_point_estimate(monkeypatch, exponent, low
                                                       verdict):
     fit = pd.DataFrame([dict(model="transformer_one_step", exponent=exponent, low=low,
                              high=high, left_censored=0, right_censored=0, n_points=60,
-                             n_seeds=10, n_d=6)])
+                             n_seeds=10, n_d=6, seeds_used="cured", population_failures=0)])
     monkeypatch.setattr(sample_claims, "fit_exponents", lambda table: fit)
     row = _rule("H5")(sample_claims.linear_samples())
     assert row["verdict"] == verdict
 
 
-def test_h5_is_not_tested_while_population_failures_are_read_as_censored():
-    table = sample_claims.linear_samples()
+def test_h5_is_not_tested_without_the_population_outcome():
+    table = sample_claims.linear_samples().drop(columns="population_success")
     curve = (table["d"] == 160) & (table["seed"] == 0) & (table["n"] == table["n"].max())
     table.loc[curve, "accuracy"] = 0.5  # reaches the target, falls back at the largest n
     row = _rule("H5")(table)
     assert row["verdict"] == "not tested" and "1 of the" in row["value"]
+
+
+@pytest.mark.parametrize("table, verdict", [
+    (sample_claims.linear_samples, "reproduced"),
+    (sample_claims.linear_samples_with_population_failures, "reproduced"),
+    (sample_claims.quadratic_samples, "not reproduced"),
+    (sample_claims.cubic_samples, "not reproduced"),
+])
+def test_h5_judges_the_cure_model_exponent(table, verdict):
+    row = _rule("H5")(table())
+    assert row["verdict"] == verdict
+    assert "over the seeds whose population run succeeds" in row["value"]
+
+
+def test_h5_population_failures_would_bias_the_old_censored_reading():
+    table = sample_claims.linear_samples_with_population_failures()
+    # Read as censored (the old reading), the failures push the exponent out of the band.
+    old = sample_claims.fit_exponents(table, cure=False).iloc[0]
+    assert sample_claims.exponent_verdict(old["low"], old["high"]) == "not reproduced"
+    row = _rule("H5")(table)
+    assert row["verdict"] == "reproduced"
+    assert "p_pop = 48/60" in row["value"] and "12 failing in the population limit" \
+        in row["value"]
+
+
+def test_h5_claims_page_shows_the_whole_one_step_part():
+    from skxor.studies._publish import deciding_part
+
+    row = _rule("H5")(sample_claims.cubic_samples())
+    part = deciding_part(row["judged"], row["verdict"])
+    assert part.startswith("one step: p_pop = 60/60") and part.endswith("of 60 curves)")
+
+
+def test_h5_shows_the_d4_bound_only_when_the_grid_reaches_it():
+    table = sample_claims.linear_samples()
+    assert "can show exponents up to about 4.2" in _rule("H5")(table)["value"]
+    narrow = table[table["n"] <= 102400]
+    assert "not tested (needs a grid that can show exponents up to at least 4" \
+        in _rule("H5")(narrow)["value"]
 
 
 # -- K2: the exact finite-N probability ----------------------------------------------------

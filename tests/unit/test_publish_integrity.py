@@ -48,7 +48,7 @@ def test_a_table_cut_after_its_run_is_refused(tmp_path, capsys, mode):
     rows.head(len(rows) // 2).to_csv(table, index=False)
     code, err = _publish(tmp_path, capsys, *mode)
     assert code == 2
-    assert f"sample_complexity.csv holds {len(rows) // 2} rows, its run record says " \
+    assert f"{table.name} holds {len(rows) // 2} rows, its run record says " \
            f"{len(rows)}" in err
 
 
@@ -59,7 +59,7 @@ def test_a_value_edited_within_range_is_refused(tmp_path, capsys):
     rows.to_csv(table, index=False)
     code, err = _publish(tmp_path, capsys, "--write")
     assert code == 2
-    assert "sample_complexity.csv is not the table its run record describes" in err
+    assert f"{table.name} is not the table its run record describes" in err
 
 
 def test_rows_edited_in_a_run_record_are_caught(tmp_path, capsys):

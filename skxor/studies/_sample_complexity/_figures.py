@@ -30,9 +30,12 @@ def plot_sample_complexity(df):
         seed's n* as its grid cell, a bar from the last failing size to the
         first size from which the accuracy stays up; hollow, down to the
         axis, where left-censored at the grid floor; triangles above the
-        grid where right-censored; the maximum-likelihood fit of the median
-        n* per model with its profile-likelihood 95% slope band; a labelled
-        d^4 reference slope), drawn by :class:`SamplesNeededDisplay`.
+        grid where right-censored; crosses above the grid for the seeds
+        whose population run fails (no finite n*, left out of the fit);
+        the maximum-likelihood fit of the median n* per model over the
+        other seeds with its profile-likelihood 95% slope band and p_pop in
+        the model's legend entry; a labelled d^4 reference slope), drawn by
+        :class:`SamplesNeededDisplay`.
 
     Examples
     --------
@@ -45,7 +48,7 @@ def plot_sample_complexity(df):
     ['d = 10', 'd = 20', 'target 0.95']
     >>> for legend in figures["samples_needed"].axes[0].artists:
     ...     print([text.get_text() for text in legend.get_texts()])
-    ['transformer_multi_step: a = 1.17 [-7.44, 10.01] (4 curves, 2 censored)']
+    ['transformer_multi_step: p_pop 4/4, a = 1.17 [-7.44, 10.01] (4 curves, 2 censored)']
     ['n* per seed (bar: its grid cell)', 'at the grid floor (left-censored)', 'ML fit of the median n*', 'its 95% slope band', "reference slope d^4 (the proof's bound, up to polylog d)", 'grid floor n = 100']
     """
     from matplotlib.figure import Figure
@@ -168,15 +171,22 @@ class SamplesNeededDisplay:
             part = per_seed[per_seed["model"] == model]
             jitter = 10 ** (0.006 * (part["seed"].to_numpy() % 5 - 2))
             x = part["d"].to_numpy() * shift * jitter
+            # A seed failing in the population limit has no n*: drawn apart, not as censored.
+            failed = (part["population_success"] == 0).to_numpy()
+            if failed.any():
+                ax.plot(x[failed], np.full(failed.sum(), above * 1.25), ls="none", marker="x",
+                        ms=5, color=color, label=f"{model}: population run fails (no n*)")
+                kinds["population run fails (no n*, not fitted)"] = {"marker": "x",
+                                                                     "ls": "none", "ms": 5}
             low, high = part["n_low"].to_numpy(float), part["n_high"].to_numpy(float)
-            ok = (part["status"] == "reached").to_numpy()
+            ok = (part["status"] == "reached").to_numpy() & ~failed
             if ok.any():
                 ax.vlines(x[ok], low[ok], high[ok], color=color, lw=1, alpha=0.6,
                           label=f"{model}: grid cell (last failing n, n*] per seed")
                 ax.plot(x[ok], high[ok], ls="none", marker=marker, ms=4, color=color, alpha=0.7,
                         label=f"{model}: n* per seed")
                 kinds["n* per seed (bar: its grid cell)"] = {"marker": "o", "ls": "none", "ms": 4}
-            floor = (part["status"] == "at grid floor").to_numpy()
+            floor = (part["status"] == "at grid floor").to_numpy() & ~failed
             if floor.any():
                 ax.vlines(x[floor], bottom, high[floor], color=color, lw=1, ls=":", alpha=0.6,
                           label=f"{model}: left-censored cell (0, n*]")
@@ -184,7 +194,7 @@ class SamplesNeededDisplay:
                         color=color, label=f"{model}: at grid floor (left-censored)")
                 kinds["at the grid floor (left-censored)"] = {"marker": "o", "ls": "none",
                                                               "mfc": "none", "ms": 5}
-            missing = (part["status"] == "not reached").to_numpy()
+            missing = (part["status"] == "not reached").to_numpy() & ~failed
             if missing.any():
                 ax.plot(x[missing], np.full(missing.sum(), above), ls="none", marker="^", ms=5,
                         mfc="none", color=color,
@@ -193,10 +203,14 @@ class SamplesNeededDisplay:
                                                                 "mfc": "none", "ms": 5}
             fit = fits.loc[model]
             colours[model] = color
+            known = part["population_success"].notna()
+            p_pop = (f"p_pop {int((part['population_success'] == 1).sum())}/{int(known.sum())}, "
+                     if known.any() else "")
             if np.isfinite(fit["exponent"]):
                 colours.pop(model)
-                colours[f"{model}: a = {_exponent_text(fit)} ({int(fit['n_points'])} curves, "
-                        f"{int(fit['left_censored'] + fit['right_censored'])} censored)"] = color
+                colours[f"{model}: {p_pop}a = {_exponent_text(fit)} ({int(fit['n_points'])} "
+                        f"curves, {int(fit['left_censored'] + fit['right_censored'])} "
+                        "censored)"] = color
                 centred = np.log(grid_d) - fit["log_d_centre"]
                 ax.plot(grid_d, np.exp(fit["intercept"] + fit["exponent"] * centred), color=color,
                         lw=1.2, label=f"{model}: ML fit, a = {_exponent_text(fit)}")
@@ -217,11 +231,12 @@ class SamplesNeededDisplay:
         kinds[floor_label] = {"color": "grey", "ls": ":", "lw": 0.6}
         log_axis(ax, ds, label="d (input length)")
         ax.set_yscale("log")
-        ax.set_ylim(bottom, above * 1.5)
+        ax.set_ylim(bottom, above * 1.6)
         ax.set_ylabel(f"n* per seed (accuracy stays >= {target:g})")
         self.legends_ = key_legends(ax, colours, kinds, kind_title="what is drawn",
                                     colour_title="model (a: fitted exponent of n* ~ d^a)")
-        ax.set_title(f"Samples needed: {setting_text(df)}\nlines: ML fit of the median n* (censored "
-                     "kept); bands: profile likelihood 95%", fontsize="small")
+        ax.set_title(f"Samples needed: {setting_text(df)}\nlines: ML fit of the median n* "
+                     "(censored kept), over the seeds whose population run succeeds;\n"
+                     "bands: profile likelihood 95%", fontsize="small")
         self.ax_, self.figure_ = ax, ax.figure
         return self

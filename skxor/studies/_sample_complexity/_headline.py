@@ -3,7 +3,8 @@
 import numpy as np
 
 from ._report import _exponent_text
-from ._summary import _grid, _is_rough, fit_exponents, like_for_like
+from .._stats import format_interval, rate_with_interval
+from ._summary import _grid, _is_rough, fit_exponents, like_for_like, n_star_per_seed
 
 
 def headline(df):
@@ -17,8 +18,10 @@ def headline(df):
     Returns
     -------
     text : str
-        The bullet's body (Markdown): the setting, then per model the fitted
-        exponent a of n* ~ d^a with its 95% interval and the censored curves.
+        The bullet's body (Markdown): the setting, then per model the share
+        p_pop of curves whose population run succeeds (Wilson 95%; none for
+        the FFNN), the exponent a of n* ~ d^a fitted on those curves with its
+        95% interval, and the censored curves.
 
     Examples
     --------
@@ -31,14 +34,22 @@ def headline(df):
         return "**Sample complexity**: the table holds no learning curves; nothing to summarize."
     df = like_for_like(df)
     fits = fit_exponents(df)
+    per_seed = n_star_per_seed(df)
     rough, seeds = _is_rough(df)
     parts = []
     for r in fits.to_dict("records"):
         censored = r["left_censored"] + r["right_censored"]
         counts = (f"{r['n_points']} learning curves; {censored} censored: "
                   f"{r['left_censored']} at the grid floor, {r['right_censored']} above the grid")
+        population = ""
+        if r["seeds_used"] == "cured":
+            flags = per_seed.loc[per_seed["model"] == r["model"], "population_success"].dropna()
+            rate, low, high, n = rate_with_interval(flags == 1)
+            population = (f"p_pop {int((flags == 1).sum())}/{n} = "
+                          f"{format_interval(rate, low, high)}, on those ")
+            counts += f"; {r['population_failures']} population failures left out"
         if np.isfinite(r["exponent"]):
-            parts.append(f"{r['model']} {_exponent_text(r)} ({counts})")
+            parts.append(f"{r['model']} {population}{_exponent_text(r)} ({counts})")
         else:
             parts.append(f"{r['model']}: no exponent, fewer than two d with a seed bracketed "
                          f"on both sides ({counts})")
@@ -48,8 +59,9 @@ def headline(df):
         f"**Sample complexity** ({'rough: ' if rough else ''}{seeds} seeds, d = "
         f"{', '.join(map(str, sorted(df['d'].unique())))}; n* = the samples from which test "
         f"accuracy stays >= {float(df['target'].iloc[0]):g}, bracketed by the grid "
-        f"({resolution}); exponent a of n* ~ d^a by maximum likelihood with censored seeds "
-        "kept, profile-likelihood 95% interval; the proof's sufficient bound grows as d^4, "
+        f"({resolution}); p_pop = curves whose training run succeeds on infinite data "
+        "(exact population steps); exponent a of n* ~ d^a on those curves by maximum "
+        "likelihood with censored seeds kept, profile-likelihood 95% interval; the proof's sufficient bound grows as d^4, "
         "and Han & Ghoshdastidar's own experiments needed far fewer samples): "
         + "; ".join(parts) + "."
     )

@@ -70,9 +70,9 @@ def report_sample_complexity(df):
     >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
     ...     if line.startswith("| transformer_multi_step"):
     ...         print(line)
-    | transformer_multi_step | 10 | 250 | (0, 400] range | 100..400 | 2/2 (1.00 [0.34, 1.00]) | 1 | 0 |
-    | transformer_multi_step | 20 | 850 | (0, 1,600] range | 100..1,600 | 2/2 (1.00 [0.34, 1.00]) | 1 | 0 |
-    | transformer_multi_step | 1.17 [-7.44, 10.01] | 4 | 2 | 2 | 0 | x4.00 |
+    | transformer_multi_step | 10 | 2/2 (1.00 [0.34, 1.00]) | 250 | 250 | (0, 400] range | 100..400 | 2/2 (1.00 [0.34, 1.00]) | 1 | 0 |
+    | transformer_multi_step | 20 | 2/2 (1.00 [0.34, 1.00]) | 850 | 850 | (0, 1,600] range | 100..1,600 | 2/2 (1.00 [0.34, 1.00]) | 1 | 0 |
+    | transformer_multi_step | 1.17 [-7.44, 10.01] | cured | 0 | 4 | 2 | 2 | 0 | x4.00 |
     """
     everything = df
     df = _analysed(df)
@@ -86,13 +86,15 @@ def report_sample_complexity(df):
         reached=[f"{r} ({format_interval(v, lo, hi)})" for r, v, lo, hi in
                  table[["reached", "reached_rate", "reached_low", "reached_high"]].to_numpy()],
         seed_range=[_range([a, b]) for a, b in table[["n_star_min", "n_star_max"]].to_numpy()],
-    )[["model", "d", "n_star", "median_cell", "seed_range", "reached", "at_floor",
-       "not_reached"]]
+        p_pop=[k if k == "-" else f"{k} ({format_interval(v, lo, hi)})" for k, v, lo, hi in
+               table[["population_success", "p_pop", "p_pop_low", "p_pop_high"]].to_numpy()],
+    )[["model", "d", "p_pop", "n_star", "n_star_cured", "median_cell", "seed_range",
+       "reached", "at_floor", "not_reached"]]
     fit_table = fits.assign(
         exponent=[_exponent_text(f) for _, f in fits.iterrows()],
         grid=[f"x{r:.2f}" for r in fits["grid_ratio"]],
-    )[["model", "exponent", "n_points", "n_interval", "left_censored", "right_censored",
-       "grid"]]
+    )[["model", "exponent", "seeds_used", "population_failures", "n_points", "n_interval",
+       "left_censored", "right_censored", "grid"]]
     lines = [
         "## Sample complexity",
         "",
@@ -101,8 +103,13 @@ def report_sample_complexity(df):
            "exponents as indications only." if rough else ""),
         f"n* per seed = the smallest training size from which the test accuracy stays "
         f">= {target:g} at every larger size tried; the grid brackets it in (last failing "
-        "size, that size]. n_star below is its median over seeds (NaN unless more than "
-        "half reach the target); median_cell an interval of that median from the seeds' "
+        "size, that size]. p_pop: seeds whose training run succeeds on infinite data "
+        "(the same steps on the population loss from the seed's own keys and initial "
+        "queries, scored exactly; Wilson 95%; '-' for the FFNN, which has no population "
+        "step); a seed failing there has no finite n* (a cure model counts it apart). "
+        "n_star below is its median over seeds (NaN unless more than "
+        "half reach the target), n_star_cured the same over the seeds whose population "
+        "run succeeds; median_cell an interval of that median from the seeds' "
         "grid cells (95%: distribution-free, from order statistics, 6 seeds or more; "
         "range: the whole range of the cells, rough, with fewer seeds); seed_range: "
         "smallest and largest per-seed n*; reached: seeds reaching the target, Wilson "
@@ -112,10 +119,12 @@ def report_sample_complexity(df):
         shown.to_markdown(index=False, floatfmt=",.0f"),
         "",
         "Exponent a of n*(d) ~ d^a: maximum likelihood with log n* normal about a line "
-        "in log d, every learning curve (an independent (d, seed) unit) contributing the "
-        "probability of its grid cell, censored seeds included; profile-likelihood 95% "
-        "interval. n_interval: curves bracketed on both sides; grid: the largest ratio "
-        "of neighbouring sizes, each cell's resolution:",
+        "in log d, every learning curve (an independent (d, seed) unit) whose population "
+        "run succeeds (seeds_used 'cured'; every curve of a model without a population "
+        "step, 'all') contributing the probability of its grid cell, censored seeds "
+        "included; profile-likelihood 95% interval. population_failures: curves left out "
+        "as failing in the population limit; n_interval: curves bracketed on both sides; "
+        "grid: the largest ratio of neighbouring sizes, each cell's resolution:",
         "",
         fit_table.to_markdown(index=False),
         "",
@@ -127,8 +136,10 @@ def report_sample_complexity(df):
             f"{part['d'].min()}..{part['d'].max()}, exponent {_exponent_text(fit)}"
             f"{'' if np.isfinite(fit['exponent']) else ' (no fit: no two d with a seed bracketed on both sides)'}"
             f" from {int(fit['n_points'])} learning curves ({int(fit['left_censored'])} "
-            f"left- and {int(fit['right_censored'])} right-censored, kept), grid cells up "
-            f"to x{fit['grid_ratio']:.2f} wide."
+            f"left- and {int(fit['right_censored'])} right-censored, kept"
+            + (f"; {int(fit['population_failures'])} failing in the population limit left "
+               "out" if fit["seeds_used"] == "cured" else "")
+            + f"), grid cells up to x{fit['grid_ratio']:.2f} wide."
         )
     below = [f"{f['model']} (upper end {f['high']:.2f})" for _, f in fits.iterrows()
              if np.isfinite(f["high"]) and f["high"] < 4]

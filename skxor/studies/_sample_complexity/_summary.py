@@ -1,4 +1,19 @@
-"""The sample-complexity study's summaries: n* per seed, per (model, d), and its exponent in d."""
+"""The sample-complexity study's summaries: n* per seed, per (model, d), and its exponent in d.
+
+n* is defined once: the smallest training size tried from which the test
+accuracy stays at or above the target at every larger size tried (the first
+n reaching the target does not count when a later size falls back below
+it), so a curve crossing the target several times has one n*.
+
+The seeds are read as a *cure model*: each transformer seed's training run
+is also computed on infinite data (the exact population steps from its own
+keys and initial queries, the table's ``population_success``). A seed whose
+population run fails has no finite n* whatever n: it is counted apart, in
+p_pop = P(the population run succeeds), and never enters n*'s
+distribution. Among the seeds whose population run succeeds (the *cured*
+seeds), n* is interval-censored on the grid, and right-censored only when
+the curve does not stay at the target by the largest size tried.
+"""
 
 import warnings
 
@@ -12,7 +27,7 @@ from .._stats import check_confidence, check_n_boot, rate_with_interval
 
 #: The columns fixing a learning curve's grid, test split and target: tables
 #: merged from runs with other values are analysed on the latest run's only.
-SETTING_COLUMNS = ("n_min", "n_max", "n_sizes", "n_test", "target")
+SETTING_COLUMNS = ("n_min", "n_max", "ffnn_n_max", "n_sizes", "n_test", "target")
 
 
 def like_for_like(df):
@@ -102,7 +117,8 @@ def n_star_per_seed(df, target=None):
     Returns
     -------
     per_seed : pandas.DataFrame
-        Columns ``model, d, seed, n_star, n_low, n_high, status``:
+        Columns ``model, d, seed, n_star, n_low, n_high, status,
+        population_success``:
         ``n_star`` is the smallest training size tried from which every
         larger size tried reaches the target (inf when the largest does
         not); the true n* lies in ``(n_low, n_high]``: ``n_low`` is the last
@@ -111,6 +127,9 @@ def n_star_per_seed(df, target=None):
         (interval-censored), ``"at grid floor"`` (left-censored: n* is at
         most the smallest size tried) or ``"not reached"`` (right-censored:
         n* exceeds the largest size tried, ``n_low`` is that size).
+        ``population_success`` is the curve's population outcome (1.0, 0.0;
+        NaN for a model without a population step or a table without the
+        column).
 
     Raises
     ------
@@ -143,9 +162,32 @@ def n_star_per_seed(df, target=None):
         else:
             first = int(np.argmax(stays))
             n_star, low, high, status = sizes[first], sizes[first - 1], sizes[first], "reached"
+        population = (float(curve["population_success"].iloc[0])
+                      if "population_success" in curve else np.nan)
         rows.append({"model": model, "d": d, "seed": seed, "n_star": float(n_star),
-                     "n_low": float(low), "n_high": float(high), "status": status})
+                     "n_low": float(low), "n_high": float(high), "status": status,
+                     "population_success": population})
     return pd.DataFrame(rows)
+
+
+def cured(per_seed):
+    """The seeds of ``per_seed`` whose population run succeeds, per model; all of a model without one.
+
+    A model whose seeds all have a NaN ``population_success`` (the FFNN, or
+    a table recorded before the population outcome was) keeps every seed.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._sample_complexity._summary import cured
+    >>> per_seed = pd.DataFrame({"model": ["a", "a", "b"], "seed": [0, 1, 0],
+    ...                          "population_success": [1.0, 0.0, float("nan")]})
+    >>> cured(per_seed)[["model", "seed"]].values.tolist()
+    [['a', 0], ['b', 0]]
+    """
+    known = per_seed.groupby("model")["population_success"].transform(
+        lambda s: s.notna().any())
+    return per_seed[~known | (per_seed["population_success"] == 1)]
 
 
 def _median_interval(low, high, confidence=0.95):
@@ -184,7 +226,16 @@ def samples_needed(df, target=None):
         is inf when the median may lie above the grid), ``seeds``,
         ``reached`` (``"k/n"``), ``reached_rate``, ``reached_low``,
         ``reached_high`` (Wilson 95%), ``at_floor`` (left-censored seeds)
-        and ``not_reached`` (right-censored seeds).
+        and ``not_reached`` (right-censored seeds); the cure model's
+        ``population_success`` (``"k/n"`` seeds whose population run
+        succeeds; ``"-"`` without a population step), ``p_pop``,
+        ``p_pop_low``, ``p_pop_high`` (that share with its Wilson 95%
+        interval over seeds; NaN without a population step), and over the
+        cured seeds only (every seed without a population step)
+        ``n_star_cured`` (the median n*, NaN unless more than half of them
+        reach the target) and ``cured_not_reached`` (cured seeds
+        right-censored: the population run succeeds but the curve does not
+        stay at the target by the largest size).
 
     Raises
     ------
@@ -201,6 +252,13 @@ def samples_needed(df, target=None):
     >>> samples_needed(df)[["n_star", "median_low", "median_high", "median_interval",
     ...                     "reached", "at_floor"]].values.tolist()
     [[30.0, 10.0, 40.0, 'range', '2/2', 0]]
+
+    With the population outcome, a seed that fails in the population limit
+    is counted in ``p_pop`` and left out of ``n_star_cured``:
+
+    >>> df["population_success"] = [1.0] * 3 + [0.0] * 3
+    >>> samples_needed(df)[["population_success", "p_pop", "n_star_cured"]].values.tolist()
+    [['1/2', 0.5, 20.0]]
     """
     per_seed = n_star_per_seed(df, target)
     rows = []
@@ -212,6 +270,15 @@ def samples_needed(df, target=None):
         low, high, kind = _median_interval(group["n_low"].to_numpy(float),
                                            group["n_high"].to_numpy(float))
         rate, r_low, r_high, n = rate_with_interval(np.isfinite(values))
+        population = group["population_success"]
+        if population.notna().any():
+            p_pop, p_low, p_high, _ = rate_with_interval(population.dropna() == 1)
+            successes = f"{int((population == 1).sum())}/{int(population.notna().sum())}"
+        else:
+            p_pop = p_low = p_high = np.nan
+            successes = "-"
+        cure = cured(group)["n_star"].to_numpy(dtype=float)
+        cure_finite = cure[np.isfinite(cure)]
         rows.append({
             "model": model, "d": d,
             "n_star": median,
@@ -223,6 +290,11 @@ def samples_needed(df, target=None):
             "reached_rate": rate, "reached_low": r_low, "reached_high": r_high,
             "at_floor": int((group["status"] == "at grid floor").sum()),
             "not_reached": int((group["status"] == "not reached").sum()),
+            "population_success": successes,
+            "p_pop": p_pop, "p_pop_low": p_low, "p_pop_high": p_high,
+            "n_star_cured": (float(np.median(cure)) if 2 * cure_finite.size > cure.size
+                             else np.nan),
+            "cured_not_reached": int((~np.isfinite(cure)).sum()),
         })
     return pd.DataFrame(rows)
 
@@ -386,19 +458,30 @@ def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
 
 
 @fill_doc
-def fit_exponents(df, target=None, *, confidence=0.95, n_boot=None, random_state=None):
+def fit_exponents(df, target=None, *, cure=True, confidence=0.95, n_boot=None,
+                  random_state=None):
     """Exponent a of n*(d) ~ d^a per model, fitted to the per-seed grid cells of n*.
 
-    Every seed is kept: its n* is known to lie in a grid cell (reached),
-    below the smallest size (left-censored) or above the largest
-    (right-censored), and the fit (:func:`censored_loglog_fit`, maximum
-    likelihood with log n* normal about a line in log d) uses exactly that.
-    The learning curves are the independent units: each (d, seed) has its
-    own data and initialisation.
+    With ``cure=True`` (the cure model) the fit uses the seeds whose
+    population run succeeds only (:func:`cured`): a seed that fails in the
+    population limit has no finite n* and is counted apart (``p_pop`` of
+    :func:`samples_needed`), never read as right-censored. A model without
+    a population outcome (the FFNN) keeps every seed. Each kept seed's n* is
+    known to lie in a grid cell (reached), below the smallest size
+    (left-censored) or above the largest (right-censored), and the fit
+    (:func:`censored_loglog_fit`, a censored regression: maximum likelihood
+    with log n* normal about a line in log d) uses exactly that; the
+    interval is the profile-likelihood interval over the seeds kept. The
+    learning curves are the independent units: each (d, seed) has its own
+    data and initialisation.
 
     Parameters
     ----------
     %(sample_complexity_table)s
+    cure : bool, default=True
+        Fit on the seeds whose population run succeeds (the cure model);
+        False reads every seed as before, population failures as
+        right-censored (biased upward when failures are many at large d).
     confidence : float, default=0.95
         Coverage of the profile-likelihood interval.
     n_boot, random_state : None
@@ -411,7 +494,10 @@ def fit_exponents(df, target=None, *, confidence=0.95, n_boot=None, random_state
     exponents : pandas.DataFrame
         Columns ``model, exponent, low, high`` (profile likelihood; NaN where
         unbounded), ``sigma`` (spread of log n* about the fit),
-        ``n_points`` (learning curves, all used), ``n_d``, ``n_seeds``,
+        ``n_points`` (learning curves used), ``seeds_used`` (``"cured"``:
+        the population-succeeding seeds, or ``"all"``),
+        ``population_failures`` (curves left out as failing in the
+        population limit), ``n_d``, ``n_seeds``,
         ``n_interval``, ``left_censored``, ``right_censored`` and
         ``grid_ratio`` (the largest ratio of neighbouring sizes: the
         resolution of each interval).
@@ -446,13 +532,18 @@ def fit_exponents(df, target=None, *, confidence=0.95, n_boot=None, random_state
     per_seed = n_star_per_seed(df, target)
     _, ratio = _grid(like_for_like(df))
     rows = []
-    for model, group in per_seed.groupby("model", sort=True):
+    for model, everything in per_seed.groupby("model", sort=True):
+        has_population = bool(everything["population_success"].notna().any())
+        group = cured(everything) if cure else everything
         fit = censored_loglog_fit(group["d"], group["n_low"], group["n_high"], confidence)
         rows.append({
             "model": model, "exponent": fit["exponent"], "low": fit["low"],
             "high": fit["high"], "sigma": fit["sigma"], "intercept": fit["intercept"],
             "log_d_centre": fit["log_d_centre"],
-            "n_points": fit["n_points"], "n_d": int(group["d"].nunique()),
+            "n_points": fit["n_points"],
+            "seeds_used": "cured" if cure and has_population else "all",
+            "population_failures": int((everything["population_success"] == 0).sum()),
+            "n_d": int(group["d"].nunique()),
             "n_seeds": int(group["seed"].nunique()),
             "n_interval": int((group["status"] == "reached").sum()),
             "left_censored": int((group["status"] == "at grid floor").sum()),
