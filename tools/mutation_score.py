@@ -132,6 +132,7 @@ DESELECT = {
     # joblib's loky workers outlive the test that started them; mutmut reaps
     # every child of its own process and stops on a pid it did not start.
     "skxor/studies/_sweep.py": "not parallel_workers",
+    "skxor/sensitivity/_packed.py": "not n_jobs_gives and not workers_build",
 }
 
 

@@ -106,3 +106,65 @@ def test_workers_present_strings_as_the_evaluator_does():
     with parallel_config(backend="threading"):
         workers = sensitivity_profile(_Thresholded(), 8, method="exhaustive", n_jobs=2)
     np.testing.assert_array_equal(workers.counts, local.counts)
+
+
+def _at_threshold(N=10, seed=5):
+    """A one-layer model whose read-out bias puts one string's output at 0 (to rounding)."""
+    import torch
+
+    from skxor._utils._bits import index_to_bits
+
+    spins = torch.from_numpy(1.0 - 2.0 * index_to_bits(np.arange(1 << N), N))
+    kwargs = dict(d_model=8, n_layers=1, n_heads=2, readout="last", init="normal", seed=seed)
+    model = BooleanTransformer(N, **kwargs)
+    with torch.no_grad():
+        outputs = BooleanTransformer(N, **kwargs).double()(spins)
+        model.unembed.bias -= float(outputs[37])
+    return model
+
+
+def _spin_product(X):
+    """Bits 0 and 1 equal, read on spins (as 0/1 bits the same rule is their AND)."""
+    return X[:, 0] * X[:, 1] > 0
+
+
+@pytest.mark.parametrize("make, encoding", [(_at_threshold, None), (lambda: _spin_product, "pm1")])
+def test_slabs_on_threads_give_the_words_and_redecisions_of_one_process(make, encoding):
+    """Several slabs, several blocks per slab, on joblib's threading backend (which mutation
+    runs can follow, unlike process workers): the words, the encoding asked for, and the
+    outputs decided one string at a time, added to what the evaluator had counted before."""
+    from joblib import parallel_config
+
+    model = make()
+    expected = pack_labels(ModelEvaluator(model, 10, encoding).truth_table(fast=False))
+    one = ModelEvaluator(model, 10, encoding)
+    words = packed_truth_table(one, batch_size=64, slab_bits=7)
+    np.testing.assert_array_equal(words, expected)
+    threads = ModelEvaluator(model, 10, encoding)
+    threads.n_redecided = 5
+    with parallel_config(backend="threading"):
+        words = packed_truth_table(threads, batch_size=64, n_jobs=2, slab_bits=7)
+    np.testing.assert_array_equal(words, expected)
+    assert words.dtype == np.dtype("<u8") and words.size == 2**10 // 64
+    if encoding is None:  # the one-layer path, its outputs at 0 re-decided
+        assert one.n_redecided >= 1
+    else:  # read as spins: XNOR of bits 0 and 1, not their AND
+        assert np.unpackbits(words.view(np.uint8), bitorder="little").mean() == 0.5
+    assert threads.n_redecided == 5 + one.n_redecided
+
+
+def test_labels_pack_little_endian_into_64_bit_words():
+    labels = np.zeros(128, dtype=np.uint8)
+    labels[[0, 9, 64, 127]] = 1
+    words = pack_labels(labels)
+    assert words.dtype == np.dtype("<u8")
+    assert words.tolist() == [1 + 2**9, 1 + 2**63]
+
+
+def test_word_counts_are_int64():
+    words = pack_labels((np.arange(2**8) % 3 == 0).astype(np.uint8))
+    counts, flips = packed_counts(words, 8)
+    assert counts.dtype == np.int64 and flips.dtype == np.int64
+    expected = exhaustive_counts((np.arange(2**8) % 3 == 0).astype(np.uint8), 8)
+    np.testing.assert_array_equal(counts, expected[0])
+    np.testing.assert_array_equal(flips, expected[1])
