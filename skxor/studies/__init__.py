@@ -66,6 +66,7 @@ from ._stats import (
 from ._study import Study
 from ._sweep import cell_version, run_sweep
 from ._training import (
+    LearnedShareDisplay,
     plot_training_sensitivity,
     report_training_sensitivity,
     training_sensitivity,
@@ -83,6 +84,7 @@ __all__ = [
     "ParametersNeededDisplay",
     "ZeroCountDisplay",
     "FlipChangeDisplay",
+    "LearnedShareDisplay",
     "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",
