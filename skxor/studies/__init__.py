@@ -22,6 +22,7 @@ from ._publish import claims_table, publish, write_figures
 from ._headline import render_headline, write_headline
 from ._k_sparse import k_sparse, plot_k_sparse, report_k_sparse
 from ._one_step import (
+    OneStepSuccessDisplay,
     best_steps,
     one_step,
     plot_attention_maps,
@@ -85,6 +86,7 @@ __all__ = [
     "ZeroCountDisplay",
     "FlipChangeDisplay",
     "LearnedShareDisplay",
+    "OneStepSuccessDisplay",
     "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",

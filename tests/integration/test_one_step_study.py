@@ -2,6 +2,7 @@
 
 import itertools
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -22,7 +23,11 @@ from skxor.studies._one_step import (
 )
 from skxor.theory import population_step
 
-from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_clear_of_titles
+from _figures import (
+    assert_every_axis_labelled_and_series_in_legend,
+    assert_legends_clear_of_titles,
+    drawn_beside_another,
+)
 
 
 @pytest.fixture(scope="module")
@@ -357,3 +362,43 @@ def test_summaries_name_a_table_that_is_not_a_one_step_table(function, small):
         getattr(_one_step, function)(small.drop(columns="success"))
     with pytest.raises(TypeError, match="pandas DataFrame"):
         getattr(_one_step, function)(small.to_dict())
+
+
+def test_one_step_success_display_draws_the_table_on_the_given_axes():
+    """Issue 33.10: the study's main panel (one m) as a display (from_table, plot(ax=...)),
+    drawn from the stored quick table (no steps taken), as the study's figure draws it."""
+    import matplotlib.pyplot as plt
+
+    from skxor.studies import OneStepSuccessDisplay
+    from skxor.studies._one_step._summary import best_cells
+
+    table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "quick_tables"
+                        / "one_step.csv.gz")
+    display = drawn_beside_another(OneStepSuccessDisplay.from_table, table, m=16)
+    right = display.ax_
+    assert len(display.legends_) == 1 and right.get_title() == "m = 16"
+    # One series per attention and T, its points the summary's success rates at m = 16.
+    summary = summarize_one_step(best_cells(table))
+    series = {c.get_label(): c for c in right.containers}
+    assert list(series) == [t.get_text() for t in display.legends_[0].get_texts()]
+    here = summary[summary["m"] == 16]
+    groups = here.groupby(["attention", "n_steps"])
+    assert len(series) == groups.ngroups == 6
+    for (attention, steps), rows in groups:
+        label = f"{attention}, T = {steps}, step {rows['step_length'].iloc[0]:g}"
+        line = series[label].lines[0]
+        assert line.get_ydata().tolist() == rows["success_rate"].tolist()
+    specialised = OneStepSuccessDisplay(summary, m=32, rate="specialised").plot()
+    assert specialised.ax_ is not right and "specialised" in specialised.ax_.get_ylabel()
+    assert sorted(y for c in specialised.ax_.containers for y in c.lines[0].get_ydata()) == \
+        sorted(summary.loc[summary["m"] == 32, "specialised_rate"])
+    plt.close(specialised.figure_)
+    with pytest.raises(ValueError, match=r"several m \(\[16, 32\]\): choose one with m"):
+        OneStepSuccessDisplay(summary)
+    with pytest.raises(ValueError, match=r"m \[64\] is not in the table; it has \[16, 32\]"):
+        OneStepSuccessDisplay(summary, m=64)
+    with pytest.raises(ValueError, match="rate must be one of"):
+        OneStepSuccessDisplay(summary, m=16, rate="accuracy")
+    panel = plot_one_step(table)["success"].axes[0]
+    assert [line.get_ydata().tolist() for line in panel.lines] == \
+        [line.get_ydata().tolist() for line in right.lines]

@@ -55,7 +55,7 @@ from ._cells import (
     score_heads,
     costly_first,
 )
-from ._figures import attention_maps, plot_attention_maps, plot_one_step
+from ._figures import OneStepSuccessDisplay, attention_maps, plot_attention_maps, plot_one_step
 from ._headline import headline
 from ._report import report_one_step
 from ._summary import best_steps, summarize_one_step
@@ -165,6 +165,7 @@ one_step = STUDY.function(
 
 
 __all__ = [
+    "OneStepSuccessDisplay",
     "PARAMETERS",
     "PRESETS",
     "STUDY",
