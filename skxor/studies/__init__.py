@@ -20,7 +20,7 @@ from ._claims import Claim, judged, rate_part, rate_verdict
 from ._cost import dry_run_text, estimate
 from ._publish import claims_table, publish, write_figures
 from ._headline import render_headline, write_headline
-from ._k_sparse import k_sparse, plot_k_sparse, report_k_sparse
+from ._k_sparse import KSparseSuccessDisplay, k_sparse, plot_k_sparse, report_k_sparse
 from ._one_step import (
     OneStepSuccessDisplay,
     best_steps,
@@ -87,6 +87,7 @@ __all__ = [
     "FlipChangeDisplay",
     "LearnedShareDisplay",
     "OneStepSuccessDisplay",
+    "KSparseSuccessDisplay",
     "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",
