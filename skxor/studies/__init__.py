@@ -40,6 +40,7 @@ from ._flip_effect import FlipChangeDisplay, flip_effect
 from ._floor import floor_work
 from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, Grid
 from ._random_init import (
+    RandomInitShareDisplay,
     plot_random_init_sensitivity,
     random_init_sensitivity,
     report_random_init_sensitivity,
@@ -88,6 +89,7 @@ __all__ = [
     "LearnedShareDisplay",
     "OneStepSuccessDisplay",
     "KSparseSuccessDisplay",
+    "RandomInitShareDisplay",
     "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",
