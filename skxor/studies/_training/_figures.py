@@ -69,7 +69,7 @@ def plot_training_sensitivity(df):
     -------
     figures : dict of str to matplotlib.figure.Figure
         ``"success"`` (share of seeds that learned, with 95% Wilson
-        intervals), ``"accuracy"`` (mean and worst seed, one panel per
+        intervals: a :class:`LearnedShareDisplay`), ``"accuracy"`` (mean and worst seed, one panel per
         function), ``"sensitivity"`` (share of strings at sensitivity 0 and
         average sensitivity, trained against the function itself, one
         column per function), ``"clusters"`` (the shares of strings where
