@@ -20,7 +20,7 @@ from ._claims import Claim, judged, rate_part, rate_verdict
 from ._cost import dry_run_text, estimate
 from ._publish import claims_table, publish, write_figures
 from ._headline import render_headline, write_headline
-from ._k_sparse import k_sparse, plot_k_sparse, report_k_sparse
+from ._k_sparse import KSparseSuccessDisplay, k_sparse, plot_k_sparse, report_k_sparse
 from ._one_step import (
     OneStepSuccessDisplay,
     best_steps,
@@ -40,6 +40,7 @@ from ._flip_effect import FlipChangeDisplay, flip_effect
 from ._floor import floor_work
 from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, Grid
 from ._random_init import (
+    RandomInitShareDisplay,
     plot_random_init_sensitivity,
     random_init_sensitivity,
     report_random_init_sensitivity,
@@ -67,6 +68,7 @@ from ._stats import (
 from ._study import Study
 from ._sweep import cell_version, run_sweep
 from ._training import (
+    LearnedShareDisplay,
     plot_training_sensitivity,
     report_training_sensitivity,
     training_sensitivity,
@@ -80,11 +82,14 @@ from ._zero_sensitivity_bound import (
 )
 
 __all__ = [
-    "OneStepSuccessDisplay",
     "SamplesNeededDisplay",
     "ParametersNeededDisplay",
     "ZeroCountDisplay",
     "FlipChangeDisplay",
+    "LearnedShareDisplay",
+    "OneStepSuccessDisplay",
+    "KSparseSuccessDisplay",
+    "RandomInitShareDisplay",
     "ESTIMATOR_PARAMS",
     "best_steps",
     "AT_LEAST_TWO",

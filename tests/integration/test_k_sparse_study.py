@@ -1,5 +1,7 @@
 """The k-sparse study: one step against T steps with k heads, the gradient signal, v1."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -24,6 +26,7 @@ from _figures import (
     all_legends,
     assert_legends_clear_of_titles,
     assert_legends_short_and_drawn,
+    drawn_beside_another,
 )
 
 
@@ -320,3 +323,46 @@ def test_headline_is_rough_only_below_ten_seeds(seeds, rough):
                        "limit_distinct": True, "preset": "full"})
     assert ("(rough: full preset" in headline(df)) is rough
     assert "full preset" in headline(df)
+
+
+def test_k_sparse_success_display_draws_the_table_on_the_given_axes():
+    """Issue 33.10: the study's main panel (one k, data size and initialisation) as a display
+    (from_table, plot(ax=...)), drawn from the stored quick table (no steps taken), as the
+    study's figure draws it."""
+    import matplotlib.pyplot as plt
+
+    from skxor.studies import KSparseSuccessDisplay
+
+    table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "quick_tables"
+                        / "k_sparse.csv.gz", low_memory=False)
+    display = drawn_beside_another(KSparseSuccessDisplay.from_table, table, k=3,
+                                   init="random")
+    right = display.ax_
+    assert len(display.legends_) == 2 and right.get_title().startswith("k = H = 3, ")
+    # One series per T (and m), its points the summary's certified success against d.
+    summary = summarize_k_sparse(table)
+    here = summary[(summary["k"] == 3) & (summary["init"] == "random")]
+    series = {c.get_label(): c for c in right.containers}
+    assert len(series) == here.groupby(["n_steps", "m"]).ngroups == 4
+    for (steps, m), rows in here.groupby(["n_steps", "m"]):
+        rows = rows.sort_values("d")
+        label = f"T = {steps} (steps of {rows['step_length'].iloc[0]:g}), m = {m}"
+        assert series[label].lines[0].get_ydata().tolist() == rows["success"].tolist()
+    steps = here[["n_steps", "step_length"]].drop_duplicates().sort_values("n_steps")
+    assert [t.get_text() for t in display.legends_[0].get_texts()] == [
+        f"T = {t} (steps of {length:g})" for t, length in zip(steps["n_steps"],
+                                                               steps["step_length"])]
+    other = KSparseSuccessDisplay(summary, k=5, init="antisymmetric").plot()  # a new figure
+    assert other.ax_ is not right and other.figure_ is not display.figure_
+    assert sorted(y for c in other.ax_.containers for y in c.lines[0].get_ydata()) == sorted(
+        summary.loc[(summary["k"] == 5) & (summary["init"] == "antisymmetric"), "success"])
+    plt.close(other.figure_)
+    with pytest.raises(ValueError, match=r"several init \(\['antisymmetric', 'random'\]\)"):
+        KSparseSuccessDisplay(summary, k=3)
+    with pytest.raises(ValueError, match=r"k \[6\] is not in the table; it has \[2, 3, 4, 5\]"):
+        KSparseSuccessDisplay(summary, k=6, init="random")
+    # The figure's second row (random initial queries), second column (k = 3).
+    panel = plot_k_sparse(table)["success"].axes[5]
+    assert panel.get_title() == right.get_title()
+    assert [line.get_ydata().tolist() for line in panel.lines] == \
+        [line.get_ydata().tolist() for line in right.lines]

@@ -2,6 +2,7 @@
 
 import itertools
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -22,8 +23,11 @@ from skxor.studies._one_step import (
 )
 from skxor.theory import population_step
 
-from _figures import (assert_every_axis_labelled_and_series_in_legend,
-                      assert_legends_clear_of_titles, drawn_beside_another)
+from _figures import (
+    assert_every_axis_labelled_and_series_in_legend,
+    assert_legends_clear_of_titles,
+    drawn_beside_another,
+)
 
 
 @pytest.fixture(scope="module")
@@ -362,39 +366,39 @@ def test_summaries_name_a_table_that_is_not_a_one_step_table(function, small):
 
 def test_one_step_success_display_draws_the_table_on_the_given_axes():
     """Issue 33.10: the study's main panel (one m) as a display (from_table, plot(ax=...)),
-    drawn from the stored quick table, as the study's success figure draws it."""
-    from pathlib import Path
-
+    drawn from the stored quick table (no steps taken), as the study's figure draws it."""
     import matplotlib.pyplot as plt
 
     from skxor.studies import OneStepSuccessDisplay
     from skxor.studies._one_step._summary import best_cells
 
-    root = Path(__file__).resolve().parents[2]
-    table = pd.read_csv(root / "tests" / "data" / "quick_tables" / "one_step.csv.gz")
-    display = drawn_beside_another(OneStepSuccessDisplay.from_table, table, m=32)
+    table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "quick_tables"
+                        / "one_step.csv.gz")
+    display = drawn_beside_another(OneStepSuccessDisplay.from_table, table, m=16)
     right = display.ax_
-    assert right.get_title() == "m = 32" and len(display.legends_) == 1
-    assert right.get_ylabel() == "success rate (acc. >= 0.99)"
-    # One series per attention type and T, each at its best step, its points the summary's.
+    assert len(display.legends_) == 1 and right.get_title() == "m = 16"
+    # One series per attention and T, its points the summary's success rates at m = 16.
     summary = summarize_one_step(best_cells(table))
-    at_m = summary[summary["m"] == 32]
     series = {c.get_label(): c for c in right.containers}
-    assert len(series) == at_m.groupby(["attention", "n", "n_steps"]).ngroups == 6
-    softmax = at_m[(at_m["attention"] == "softmax") & (at_m["n_steps"] == 1)].sort_values("d")
-    label = f"softmax, T = 1, step {softmax['step_length'].iloc[0]:g}"
-    np.testing.assert_array_equal(series[label].lines[0].get_ydata(),
-                                  softmax["success_rate"].to_numpy())
-    special = OneStepSuccessDisplay(summary, m=16, rate="specialised").plot(legend=False)
-    assert special.ax_.get_ylabel().startswith("specialised rate") and not special.legends_
-    plt.close(special.figure_)
-    with pytest.raises(ValueError, match=r"several m \(\[16, 32\]\): choose one"):
+    assert list(series) == [t.get_text() for t in display.legends_[0].get_texts()]
+    here = summary[summary["m"] == 16]
+    groups = here.groupby(["attention", "n_steps"])
+    assert len(series) == groups.ngroups == 6
+    for (attention, steps), rows in groups:
+        label = f"{attention}, T = {steps}, step {rows['step_length'].iloc[0]:g}"
+        line = series[label].lines[0]
+        assert line.get_ydata().tolist() == rows["success_rate"].tolist()
+    specialised = OneStepSuccessDisplay(summary, m=32, rate="specialised").plot()
+    assert specialised.ax_ is not right and "specialised" in specialised.ax_.get_ylabel()
+    assert sorted(y for c in specialised.ax_.containers for y in c.lines[0].get_ydata()) == \
+        sorted(summary.loc[summary["m"] == 32, "specialised_rate"])
+    plt.close(specialised.figure_)
+    with pytest.raises(ValueError, match=r"several m \(\[16, 32\]\): choose one with m"):
         OneStepSuccessDisplay(summary)
+    with pytest.raises(ValueError, match=r"m \[64\] is not in the table; it has \[16, 32\]"):
+        OneStepSuccessDisplay(summary, m=64)
     with pytest.raises(ValueError, match="rate must be one of"):
-        OneStepSuccessDisplay(summary, m=32, rate="accuracy")
-    # The study's figure draws its panels through the display: the same lines.
-    panel = plot_one_step(table)["success"].axes[1]  # success, m = 32
-    assert panel.get_title() == "m = 32"
-    assert [c.get_label() for c in panel.containers] == [c.get_label() for c in right.containers]
-    for ours, theirs in zip(panel.lines, right.lines):
-        np.testing.assert_array_equal(ours.get_ydata(), theirs.get_ydata())
+        OneStepSuccessDisplay(summary, m=16, rate="accuracy")
+    panel = plot_one_step(table)["success"].axes[0]
+    assert [line.get_ydata().tolist() for line in panel.lines] == \
+        [line.get_ydata().tolist() for line in right.lines]

@@ -4,6 +4,7 @@ import hashlib
 import itertools
 import json
 import math
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -383,3 +384,43 @@ def test_figures_of_many_settings_keep_a_readable_key():
             for eps in nets["layer_norm_eps"].unique():
                 assert any(t.startswith(f"eps = {eps:g}:") for t in texts), (name, eps)
         assert_legends_clear_of_titles(figures[name])
+
+
+def test_random_init_share_display_draws_the_table_on_the_given_axes():
+    """Issue 33.10: the study's main panel as a display (from_table, plot(ax=...)), drawn
+    from the stored quick table (no networks built), as the study's figure draws it."""
+    import matplotlib.pyplot as plt
+
+    from _figures import drawn_beside_another
+    from skxor.studies import RandomInitShareDisplay
+
+    table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "quick_tables"
+                        / "random_init_sensitivity.csv.gz", low_memory=False)
+    display = drawn_beside_another(RandomInitShareDisplay.from_table, table)
+    right = display.ax_
+    assert len(display.legends_) == 1 and "zero-sensitivity" in right.get_title()
+    # eps > 0 repeats eps = 0 here: one series per scheme, its points the summary's shares.
+    summary = summarize_random_init(table)
+    nets = summary[(summary["init"] != RANDOM_FUNCTION) & (summary["layer_norm_eps"] == 0)]
+    series = {c.get_label(): c for c in right.containers}
+    shown = [t.get_text() for t in display.legends_[0].get_texts()]
+    assert set(series) <= set(shown) and display.series_ == list(series)[:-1]
+    assert len(display.series_) == nets["init"].nunique() == 5
+    for init, rows in nets.groupby("init"):
+        label, = [name for name in display.series_ if name.startswith(f"{init}, ")]
+        assert series[label].lines[0].get_ydata().tolist() == \
+            rows.sort_values("n_bits")["with_zero"].tolist()
+    control = summary[summary["init"] == RANDOM_FUNCTION].sort_values("n_bits")
+    assert series["random function (measured)"].lines[0].get_ydata().tolist() == \
+        control["with_zero"].tolist()
+    assert "reference: random function, limit 1 - 1/e" in shown
+    constant = RandomInitShareDisplay.from_table(table, share="constant")  # a new figure
+    assert constant.ax_ is not right and constant.ax_.get_title() == "share of constant networks"
+    assert sorted(y for c in constant.ax_.containers for y in c.lines[0].get_ydata()) == \
+        sorted(nets["constant"])  # no random functions: they are never constant
+    plt.close(constant.figure_)
+    with pytest.raises(ValueError, match="share must be one of"):
+        RandomInitShareDisplay(summary, share="zero_count")
+    panel = plot_random_init_sensitivity(table)["shares"].axes[1]
+    assert [line.get_ydata().tolist() for line in panel.lines] == \
+        [line.get_ydata().tolist() for line in right.lines]

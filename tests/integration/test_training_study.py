@@ -2,12 +2,17 @@
 learned, where the trained models' sensitivities sit, the report and figures."""
 
 import json
+from pathlib import Path
 
 import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
-from _figures import assert_every_axis_labelled_and_series_in_legend, assert_legends_short_and_drawn
+from _figures import (
+    assert_every_axis_labelled_and_series_in_legend,
+    assert_legends_short_and_drawn,
+    drawn_beside_another,
+)
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.legend import Legend
 
@@ -457,3 +462,36 @@ def test_tables_from_before_the_model_settings_still_summarize(quick_df):
     assert (summary["stopped_target"] + summary["stopped_flat"] + summary["stopped_budget"]
             == 0).all()
     assert (summary["at_chance"] + summary["censored"] == 0).all()  # no curves: unknown
+
+
+def test_learned_share_display_draws_the_table_on_the_given_axes():
+    """Issue 33.10: the study's main panel as a display (from_table, plot(ax=...)), drawn
+    from the stored quick table (no training), as the study's figure draws it."""
+    import matplotlib.pyplot as plt
+
+    from skxor.studies import LearnedShareDisplay
+
+    table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "quick_tables"
+                        / "training_sensitivity.csv.gz")
+    display = drawn_beside_another(LearnedShareDisplay.from_table, table)
+    right = display.ax_
+    assert len(display.legends_) == 1
+    # One series per function and model setting, its points the summary's learned rates.
+    summary = summarize_training(table)
+    series = {c.get_label(): c for c in right.containers}
+    assert list(series) == [t.get_text() for t in display.legends_[0].get_texts()]
+    assert len(series) == summary.groupby(["function", "model_setting"]).ngroups == 6
+    for (function, setting), rows in summary.groupby(["function", "model_setting"], sort=False):
+        line = series[f"{function} ({setting_label(setting)})"].lines[0]
+        assert line.get_ydata().tolist() == rows["learned_rate"].tolist()
+    assert sorted(y for c in right.containers for y in c.lines[0].get_ydata()) == \
+        sorted(summary["learned_rate"])
+    first = LearnedShareDisplay(table, function=["FIRST"]).plot()  # a new figure's axes
+    assert first.ax_ is not right and first.figure_ is not display.figure_
+    assert {c.get_label().split(" (")[0] for c in first.ax_.containers} == {"FIRST"}
+    plt.close(first.figure_)
+    with pytest.raises(ValueError, match=r"function \['XOR'\] is not in the table; it has"):
+        LearnedShareDisplay(table, function="XOR")
+    panel = plot_training_sensitivity(table)["success"].axes[0]
+    assert [line.get_ydata().tolist() for line in panel.lines] == \
+        [line.get_ydata().tolist() for line in right.lines]

@@ -71,7 +71,7 @@ from .._study import Study
 from .._sweep import run_sweep
 from ._claims import CLAIMS
 from ._cells import LOSS_CERTIFICATE, k_sparse_cell, k_sparse_cost, v1_cell
-from ._figures import plot_k_sparse
+from ._figures import KSparseSuccessDisplay, plot_k_sparse
 from ._headline import headline
 from ._report import report_k_sparse
 from ._summary import gain_slopes, gradient_signal, pooled_success, summarize_k_sparse, summarize_v1
@@ -319,6 +319,7 @@ k_sparse = STUDY.function(
     """)
 
 __all__ = [
+    "KSparseSuccessDisplay",
     "LOSS_CERTIFICATE",
     "PARAMETERS",
     "PRESETS",

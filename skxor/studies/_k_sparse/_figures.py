@@ -3,7 +3,16 @@
 import numpy as np
 import pandas as pd
 
-from .._figures import LINESTYLES, MARKERS, interval_errors, key_legends, log_axis, offset
+from ..._utils._docstrings import fill_doc
+from .._figures import (
+    LINESTYLES,
+    MARKERS,
+    interval_errors,
+    key_legends,
+    log_axis,
+    offset,
+    one_value,
+)
 from ._summary import (
     _data_label,
     _preset_label,
@@ -12,6 +21,7 @@ from ._summary import (
     summarize_k_sparse,
     summarize_v1,
 )
+
 
 def plot_k_sparse(df):
     """Figures: success against d per k, data and T; the gradient signal; the v1 reference.
@@ -26,7 +36,8 @@ def plot_k_sparse(df):
     figures : dict of str to matplotlib.figure.Figure
         ``"success"``: certified success rate (Wilson 95 % bars) against d,
         one panel per k (columns) and data size (rows: population or n
-        samples), one series per (T, m); ``"gradient"``: the support gain
+        samples), one series per (T, m), each panel a
+        :class:`KSparseSuccessDisplay`; ``"gradient"``: the support gain
         per unit step at initialisation against d, and the share of seeds
         whose first-order long step is on distinct support bits, one series
         per (k, m); ``"v1"`` (only with v1 rows): success and fit wall time
@@ -54,7 +65,6 @@ def plot_k_sparse(df):
     rows_of = sorted(set(zip(summary["n"], summary["init"])))
     ds = sorted(summary["d"].unique())
     ms = sorted(summary["m"].unique())
-    ts = sorted(summary["n_steps"].unique())
     seeds = int(summary["seeds"].max()) if len(summary) else 0
     preset = _preset_label(df)
     path = float(_steps(df)["path_length"].iloc[0]) if len(summary) else float("nan")
@@ -62,34 +72,15 @@ def plot_k_sparse(df):
                  layout="constrained")
     axes = np.atleast_2d(fig.subplots(max(len(rows_of), 1), max(len(ks), 1), sharex=True,
                                       sharey=True, squeeze=False))
-    series = [(t, m) for t in ts for m in ms]
     colours, kinds = {}, {}
     for row, (n, init) in enumerate(rows_of):
         for col, k in enumerate(ks):
-            ax = axes[row, col]
-            for i, (t, m) in enumerate(series):
-                g = summary[(summary["k"] == k) & (summary["n"] == n) & (summary["n_steps"] == t)
-                            & (summary["m"] == m) & (summary["init"] == init)].sort_values("d")
-                if not len(g):
-                    continue
-                ax.errorbar(
-                    offset(g["d"], i, len(series), spread=0.015, base=10), g["success"],
-                    yerr=interval_errors(g["success"], g["success_low"], g["success_high"]),
-                    marker=MARKERS[ts.index(t) % len(MARKERS)],
-                    ls=LINESTYLES[ms.index(m) % len(LINESTYLES)], ms=4, capsize=2, lw=1,
-                    color=f"C{ts.index(t) % 10}", label=f"T = {t} (steps of {path / t:g}), m = {m}",
-                )
-                colours[f"T = {t} (steps of {path / t:g})"] = {
-                    "color": f"C{ts.index(t) % 10}", "marker": MARKERS[ts.index(t) % len(MARKERS)],
-                    "ms": 4, "lw": 1.5}
-                kinds[f"m = {m}"] = {"ls": LINESTYLES[ms.index(m) % len(LINESTYLES)], "lw": 1.5}
-            log_axis(ax, ds, label="d (input length)")
-            ax.set_ylim(-0.05, 1.05)
-            ax.set_title(f"k = H = {k}, {_data_label(n)},\n{init} initial queries",
-                         fontsize="small")
-            ax.set_ylabel("success rate (certified)")
-    key_legends(axes[0, -1], colours, kinds, colour_title="steps T (colour, marker)",
-                kind_title="width m (line style)")
+            display = KSparseSuccessDisplay(summary, k=k, n=n, init=init).plot(
+                ax=axes[row, col], legend=False)
+            colours.update(display.keys_[0])  # one legend of every panel's keys
+            kinds.update(display.keys_[1])
+    key_legends(axes[0, -1], colours, kinds, colour_title=_STEPS_TITLE,
+                kind_title=_WIDTHS_TITLE)
     fig.suptitle(f"k-sparse parity, k heads: success after T normalised steps of total "
                  f"length {path:g} ({preset}, {seeds} seeds, Wilson 95 %)", fontsize="small")
 
@@ -173,3 +164,143 @@ def plot_k_sparse(df):
                     fontsize="small")
         figures["v1"] = v1
     return figures
+
+
+class KSparseSuccessDisplay:
+    """Certified success rate against d per number of steps T and width m: the study's
+    main figure.
+
+    Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
+    with :meth:`from_table` from a k-sparse table, or from its summary, then
+    :meth:`plot` on any axes. One (k, data size, initial queries) per axes:
+    per T (colour, marker) and m (line style), the share of seeds whose
+    accuracy is certified at 0.99 after T normalised steps (of the path
+    length over T each), with its Wilson 95% interval, against d on a log
+    axis. Series are offset slightly along d so coinciding points stay
+    visible.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        :func:`~skxor.studies._k_sparse.summarize_k_sparse` of a table (rows
+        of any k, n and initial queries).
+    k, n : int or None, default=None
+        The sparsity k (= the number of heads) and data size n (0: the
+        population) drawn; each may be None when the summary has one.
+    init : str or None, default=None
+        The initial queries drawn; may be None when the summary has one.
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        The summary's rows of that (k, n, init) (colours, offsets and the d
+        axis are those of the whole summary, so that panels agree).
+    ax_ : matplotlib Axes
+        The axes drawn on (after :meth:`plot`).
+    figure_ : matplotlib Figure
+        Its figure.
+    legends_ : list of matplotlib Legend
+        The legend of the steps T and the legend of the widths m, beside
+        the axes (empty with ``legend=False``).
+    keys_ : tuple of (dict, dict)
+        Those legends' entries (colours of the T, line styles of the m), for
+        a legend placed elsewhere.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies import KSparseSuccessDisplay, k_sparse
+    >>> df = k_sparse(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
+    >>> ax = Figure(layout="constrained").subplots()
+    >>> display = KSparseSuccessDisplay.from_table(df, init="antisymmetric", ax=ax)
+    >>> display.ax_ is ax, ax.get_title()
+    (True, 'k = H = 2, population (exact),\\nantisymmetric initial queries')
+    >>> for legend in display.legends_:
+    ...     print([text.get_text() for text in legend.get_texts()])
+    ['T = 1 (steps of 100)', 'T = 2 (steps of 50)']
+    ['m = 32']
+    >>> KSparseSuccessDisplay.from_table(df, k=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: k [3] is not in the table; it has [2].
+    """
+
+    def __init__(self, summary, *, k=None, n=None, init=None):
+        self.k = one_value(summary, "k", k)
+        self.n = one_value(summary, "n", n)
+        self.init = one_value(summary, "init", init)
+        # Steps, widths and d of the whole summary, so that the panels agree.
+        self._ts = sorted(summary["n_steps"].unique())
+        self._ms = sorted(summary["m"].unique())
+        self._ds = sorted(summary["d"].unique())
+        self.summary = summary[(summary["k"] == self.k) & (summary["n"] == self.n)
+                               & (summary["init"] == self.init)]
+
+    @classmethod
+    @fill_doc
+    def from_table(cls, df, *, k=None, n=None, init=None, ax=None):
+        """Build the display from a k-sparse table and plot it.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The result of :func:`~skxor.studies.k_sparse` (or its stored
+            table).
+        k, n, init
+            As in the class.
+        %(ax)s
+
+        Returns
+        -------
+        display : KSparseSuccessDisplay
+        """
+        return cls(summarize_k_sparse(df), k=k, n=n, init=init).plot(ax=ax)
+
+    @fill_doc
+    def plot(self, ax=None, *, legend=True):
+        """Draw the certified success per (T, m) against d.
+
+        Parameters
+        ----------
+        %(plot_ax_legend)s
+
+        Returns
+        -------
+        self : KSparseSuccessDisplay
+        """
+        from ..._utils._style import axes_or_new
+
+        ax, figure = axes_or_new(ax, "KSparseSuccessDisplay.plot")
+        ts, ms = self._ts, self._ms
+        series = [(t, m) for t in ts for m in ms]
+        colours, kinds = {}, {}
+        for i, (t, m) in enumerate(series):
+            g = self.summary[(self.summary["n_steps"] == t)
+                             & (self.summary["m"] == m)].sort_values("d")
+            if not len(g):
+                continue
+            steps = f"T = {t} (steps of {float(g['step_length'].iloc[0]):g})"
+            colour, marker = f"C{ts.index(t) % 10}", MARKERS[ts.index(t) % len(MARKERS)]
+            line = LINESTYLES[ms.index(m) % len(LINESTYLES)]
+            ax.errorbar(
+                offset(g["d"], i, len(series), spread=0.015, base=10), g["success"],
+                yerr=interval_errors(g["success"], g["success_low"], g["success_high"]),
+                marker=marker, ls=line, ms=4, capsize=2, lw=1, color=colour,
+                label=f"{steps}, m = {m}",
+            )
+            colours[steps] = {"color": colour, "marker": marker, "ms": 4, "lw": 1.5}
+            kinds[f"m = {m}"] = {"ls": line, "lw": 1.5}
+        log_axis(ax, self._ds, label="d (input length)")
+        ax.set_ylim(-0.05, 1.05)
+        ax.set_title(f"k = H = {self.k}, {_data_label(self.n)},\n{self.init} initial queries",
+                     fontsize="small")
+        ax.set_ylabel("success rate (certified)")
+        self.keys_ = (colours, kinds)
+        self.legends_ = (key_legends(ax, dict(colours), dict(kinds),
+                                     colour_title=_STEPS_TITLE, kind_title=_WIDTHS_TITLE)
+                         if legend else [])
+        self.ax_, self.figure_ = ax, figure
+        return self
+
+
+_STEPS_TITLE, _WIDTHS_TITLE = "steps T (colour, marker)", "width m (line style)"

@@ -165,9 +165,9 @@ one_step = STUDY.function(
 
 
 __all__ = [
+    "OneStepSuccessDisplay",
     "PARAMETERS",
     "PRESETS",
-    "OneStepSuccessDisplay",
     "STUDY",
     "SUCCESS_ACCURACY",
     "TIME_COLUMNS",

@@ -21,6 +21,14 @@ def _style(attention):
     return _STYLES[at] if at < len(_STYLES) else ("D", "-.")
 
 
+def _label(attention, n, steps, several_t, step_length=None):
+    """A series' legend label: the attention, n when sampled, T when several, the step."""
+    text = attention if n == 0 else f"{attention}, n = {n:,}"
+    if several_t:
+        text += f", T = {steps}"
+    return text + ("" if step_length is None else f", step {step_length:g}")
+
+
 def attention_maps(d=60, m=32, seed=1, step_length=100.0):
     """Attention of both heads after one population step, per attention type.
 
@@ -105,143 +113,6 @@ def plot_attention_maps(maps, support, title):
     return heat
 
 
-def _series_label(attention, n, steps, several_t, step_length=None):
-    """A series' legend entry: attention type, n when finite, T when several, step length."""
-    text = attention if n == 0 else f"{attention}, n = {n:,}"
-    if several_t:
-        text += f", T = {steps}"
-    return text + ("" if step_length is None else f", step {step_length:g}")
-
-
-#: The rates a panel can show: the column prefix of the summary and the axis label.
-_RATES = {"success": "success rate (acc. >= 0.99)",
-          "specialised": "specialised rate\n(heads on distinct support bits)"}
-
-
-class OneStepSuccessDisplay:
-    """Success (or specialised) rate against d for one m, each attention type at its best
-    step length: the one-step study's main panel.
-
-    Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
-    with :meth:`from_table` from a one-step table, or from its summary at the
-    best step lengths, then :meth:`plot` on any axes. One series per
-    attention type, n and T, each at the step length that suits it best
-    (:func:`~skxor.studies._one_step.best_steps`), with Wilson 95% bars,
-    slightly offset in d so none hides another; each series keeps its
-    colour and offset in every m's panel.
-
-    Parameters
-    ----------
-    summary : pandas.DataFrame
-        :func:`~skxor.studies._one_step.summarize_one_step` of the runs at
-        their best step lengths (``summarize_one_step(best_cells(df))``).
-    m : int or None, default=None
-        The m drawn; None when the summary has one.
-    rate : {"success", "specialised"}, default="success"
-        Test accuracy >= 0.99, or both heads on distinct support bits.
-
-    Attributes
-    ----------
-    summary : pandas.DataFrame
-        The summary's rows at this m.
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
-    legends_ : list of matplotlib Legend
-        The legend of the series, below the axes (empty with ``legend=False``).
-
-    Examples
-    --------
-    >>> from matplotlib.figure import Figure
-    >>> from skxor.studies import OneStepSuccessDisplay, one_step
-    >>> df = one_step(d=[100, 300], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
-    ...               n_steps=1)
-    >>> ax = Figure(layout="constrained").subplots()
-    >>> display = OneStepSuccessDisplay.from_table(df, ax=ax)
-    >>> display.ax_ is ax, ax.get_title()
-    (True, 'm = 32')
-    >>> [t.get_text() for t in display.legends_[0].get_texts()]
-    ['erf, step 10', 'linear, step 10', 'softmax, step 100']
-    """
-
-    def __init__(self, summary, *, m=None, rate="success"):
-        if rate not in _RATES:
-            raise ValueError(f"rate must be one of {sorted(_RATES)}; got {rate!r}.")
-        self.m = int(one_value(summary, "m", m))
-        self.summary = summary[summary["m"] == self.m]
-        self.rate = rate
-        # Over every m: a series has the same colour and offset in each panel.
-        self._series = list(summary.groupby(["attention", "n", "n_steps"]).groups)
-        self._several_t = summary["n_steps"].nunique() > 1
-        self._ds = sorted(summary["d"].unique())
-
-    @classmethod
-    @fill_doc
-    def from_table(cls, df, *, m=None, rate="success", ax=None):
-        """Build the display from a one-step table (each series at its best step) and plot it.
-
-        Parameters
-        ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.studies.one_step` (or its stored table).
-        m, rate
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : OneStepSuccessDisplay
-        """
-        return cls(summarize_one_step(best_cells(df)), m=m, rate=rate).plot(ax=ax)
-
-    @fill_doc
-    def plot(self, ax=None, *, legend=True, title=True):
-        """Draw the rate of each series against d.
-
-        Parameters
-        ----------
-        %(plot_ax_legend)s
-        title : bool, default=True
-            Title the axes with m (a figure of stacked rates titles its top row only).
-
-        Returns
-        -------
-        self : OneStepSuccessDisplay
-        """
-        from ..._utils._style import axes_or_new
-
-        ax, figure = axes_or_new(ax, "OneStepSuccessDisplay.plot")
-        part = self.summary
-        for i, (attention, n, steps) in enumerate(self._series):
-            group = part[(part["attention"] == attention) & (part["n"] == n)
-                         & (part["n_steps"] == steps)]
-            if group.empty:
-                continue
-            marker, line = _style(attention)
-            rate = group[f"{self.rate}_rate"]
-            err = interval_errors(rate, group[f"{self.rate}_low"], group[f"{self.rate}_high"])
-            ax.errorbar(
-                offset(group["d"], i, len(self._series), spread=0.035, base=10), rate,
-                yerr=err, marker=marker, ls=line if steps == 1 else "-.",
-                capsize=2, ms=5, mfc="none" if steps > 1 else None,
-                label=_series_label(attention, n, steps, self._several_t,
-                                    float(group["step_length"].iloc[0])),
-                color=f"C{i}",
-            )
-        if title:
-            ax.set_title(f"m = {self.m}")
-        log_axis(ax, self._ds, label="d (input length)")
-        ax.set_ylim(-0.05, 1.05)
-        ax.xaxis.set_tick_params(labelbottom=True)  # every panel reads its d
-        if len(self._ds) > 4:
-            ax.tick_params(axis="x", labelrotation=30)
-        ax.set_ylabel(_RATES[self.rate])
-        self.legends_ = [legend_below(ax)] if legend else []
-        self.ax_, self.figure_ = ax, figure
-        return self
-
-
 def plot_one_step(df):
     """Success and specialisation vs d at each variant's best step, success vs step length, maps.
 
@@ -251,7 +122,8 @@ def plot_one_step(df):
         ``"success"``: one column per m, success rate (top) and specialised
         rate (bottom) against d with Wilson 95% intervals, one series per
         attention type, n and T, each at its best step length
-        (:func:`best_steps`), slightly offset in d so none hides another.
+        (:func:`best_steps`), slightly offset in d so none hides another
+        (each panel a :class:`OneStepSuccessDisplay`).
         ``"step_length"``: success rate (pooled over d and m, 95% interval
         with the seeds as the units)
         and median loss after the steps against the step length, one series
@@ -293,14 +165,10 @@ def plot_one_step(df):
     axes = np.array([[grid[2 * (j // ncols) + row, j % ncols] for j in range(len(ms))]
                      for row in range(2)]).reshape(2, len(ms))
     several_t = summary["n_steps"].nunique() > 1
-
-    def label(attention, n, steps):
-        return _series_label(attention, n, steps, several_t)
-
     for col, m in enumerate(ms):
         for row, rate in enumerate(_RATES):
-            OneStepSuccessDisplay(summary, m=m, rate=rate).plot(
-                ax=axes[row, col], legend=False, title=row == 0)
+            OneStepSuccessDisplay(summary, m=m, rate=rate).plot(ax=axes[row, col], legend=False)
+        axes[1, col].set_title("")  # the m is named once, above its pair of panels
     figure_legend(fig, axes, loc="outside lower center", ncols=min(len(series), 3),
                   fontsize="x-small", title="each attention type and T at its best step length")
     fig.suptitle(f"Normalised gradient steps: {setting_text(df)}; each attention at its best "
@@ -316,8 +184,8 @@ def plot_one_step(df):
         marker, line = _style(attention)
         style = dict(marker=marker, ls=line if steps == 1 else "-.", ms=5, color=f"C{i}",
                      mfc="none" if steps > 1 else None,
-                     label=f"{label(attention, n, steps)}, T = {steps}" if not several_t
-                     else label(attention, n, steps))
+                     label=f"{_label(attention, n, steps, several_t)}, T = {steps}"
+                     if not several_t else _label(attention, n, steps, several_t))
         saxes[0].errorbar(
             offset(g["step_length"], i, len(groups), spread=0.03, base=10), g["success_rate"],
             yerr=interval_errors(g["success_rate"], g["success_low"], g["success_high"]),
@@ -340,3 +208,141 @@ def plot_one_step(df):
     heat = plot_attention_maps(
         maps, support, "Attention after one population step (n = 0), d = 60, m = 32, seed 1")
     return {"success": fig, "step_length": sweep, "attention_maps": heat}
+
+
+#: The rates :class:`OneStepSuccessDisplay` draws, each with its axis label.
+_RATES = {
+    "success": "success rate (acc. >= 0.99)",
+    "specialised": "specialised rate\n(heads on distinct support bits)",
+}
+
+
+class OneStepSuccessDisplay:
+    """Success rate against d per attention type at its best step length: the study's main
+    figure.
+
+    Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
+    with :meth:`from_table` from a one-step table, or from its summary at
+    the best steps, then :meth:`plot` on any axes. One width m per axes:
+    per attention type, n and T, the share of runs reaching test accuracy
+    0.99 (or whose heads sit on distinct support bits) with its Wilson 95%
+    interval, against d on a log axis, each at its best step length
+    (:func:`~skxor.studies.best_steps`). Series are offset slightly along d
+    so none hides another; T > 1 is drawn hollow and dash-dotted.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        :func:`~skxor.studies.summarize_one_step` of the table's best cells
+        (``best_cells``), rows of any m.
+    m : int or None, default=None
+        The width m drawn; may be None when the summary has one.
+    rate : {"success", "specialised"}, default="success"
+        The success rate, or the rate of runs whose heads are on distinct
+        support bits.
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        The summary's rows of that m (colours, offsets and the d axis are
+        those of every m, so that panels agree).
+    ax_ : matplotlib Axes
+        The axes drawn on (after :meth:`plot`).
+    figure_ : matplotlib Figure
+        Its figure.
+    legends_ : list of matplotlib Legend
+        The legend of the series, below the axes (empty with
+        ``legend=False``).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies import OneStepSuccessDisplay, one_step
+    >>> df = one_step(d=[20, 100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
+    ...               n_steps=1)
+    >>> ax = Figure(layout="constrained").subplots()
+    >>> display = OneStepSuccessDisplay.from_table(df, ax=ax)
+    >>> display.ax_ is ax, ax.get_title()
+    (True, 'm = 32')
+    >>> [t.get_text() for t in display.legends_[0].get_texts()]
+    ['erf, step 10', 'linear, step 10', 'softmax, step 100']
+    >>> OneStepSuccessDisplay(display.summary, rate="accuracy")
+    Traceback (most recent call last):
+    ...
+    ValueError: rate must be one of ['specialised', 'success']; got 'accuracy'.
+    """
+
+    def __init__(self, summary, *, m=None, rate="success"):
+        if rate not in _RATES:
+            raise ValueError(f"rate must be one of {sorted(_RATES)}; got {rate!r}.")
+        self.m = one_value(summary, "m", m)
+        self.rate = rate
+        # Series, d and T of every m, so that the panels of several m agree.
+        self._series = list(summary.groupby(["attention", "n", "n_steps"]).groups)
+        self._several_t = summary["n_steps"].nunique() > 1
+        self._ds = sorted(summary["d"].unique())
+        self.summary = summary[summary["m"] == self.m]
+
+    @classmethod
+    @fill_doc
+    def from_table(cls, df, *, m=None, rate="success", ax=None):
+        """Build the display from a one-step table and plot it.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The result of :func:`~skxor.studies.one_step` (or its stored
+            table).
+        m, rate
+            As in the class.
+        %(ax)s
+
+        Returns
+        -------
+        display : OneStepSuccessDisplay
+        """
+        return cls(summarize_one_step(best_cells(df)), m=m, rate=rate).plot(ax=ax)
+
+    @fill_doc
+    def plot(self, ax=None, *, legend=True):
+        """Draw the rate per attention type, n and T against d.
+
+        Parameters
+        ----------
+        %(plot_ax_legend)s
+
+        Returns
+        -------
+        self : OneStepSuccessDisplay
+        """
+        from ..._utils._style import axes_or_new
+
+        ax, figure = axes_or_new(ax, "OneStepSuccessDisplay.plot")
+        part, key = self.summary, self.rate
+        for i, (attention, n, steps) in enumerate(self._series):
+            group = part[(part["attention"] == attention) & (part["n"] == n)
+                         & (part["n_steps"] == steps)]
+            if group.empty:
+                continue
+            marker, line = _style(attention)
+            step_length = float(group["step_length"].iloc[0])
+            rate = group[f"{key}_rate"]
+            ax.errorbar(
+                offset(group["d"], i, len(self._series), spread=0.035, base=10), rate,
+                yerr=interval_errors(rate, group[f"{key}_low"], group[f"{key}_high"]),
+                marker=marker, ls=line if steps == 1 else "-.",
+                capsize=2, ms=5, mfc="none" if steps > 1 else None,
+                label=_label(attention, n, steps, self._several_t, step_length),
+                color=f"C{i}",
+            )
+        ax.set_title(f"m = {self.m}")
+        log_axis(ax, self._ds, label="d (input length)")
+        ax.set_ylim(-0.05, 1.05)
+        ax.xaxis.set_tick_params(labelbottom=True)  # every panel of a shared row reads its d
+        if len(self._ds) > 4:
+            ax.tick_params(axis="x", labelrotation=30)
+        ax.set_ylabel(_RATES[key])
+        self.legends_ = ([legend_below(ax, title="each attention type and T at its best step "
+                                       "length")] if legend else [])
+        self.ax_, self.figure_ = ax, figure
+        return self

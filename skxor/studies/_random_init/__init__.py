@@ -55,7 +55,7 @@ from ._cells import (
     random_init_cost,
     reference_cell,
 )
-from ._figures import plot_random_init_sensitivity
+from ._figures import RandomInitShareDisplay, plot_random_init_sensitivity
 from ._headline import headline
 from ._report import report_random_init_sensitivity
 from ._summary import PAPER_SCHEMES, POISSON_LIMIT, paper_setting_table, summarize_random_init
@@ -200,6 +200,7 @@ random_init_sensitivity = STUDY.function(
 
 
 __all__ = [
+    "RandomInitShareDisplay",
     "PAPER_SCHEMES",
     "PARAMETERS",
     "POISSON_LIMIT",

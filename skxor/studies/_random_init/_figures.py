@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ...boolean import NAMED_FUNCTIONS
+from ..._utils._docstrings import fill_doc
 from .._figures import NEUTRAL, interval_errors, key_legends, log_axis, offset, series_style
 from .._networks import TRANSFORMER, network_rows, require_networks
 from ._cells import RANDOM_FUNCTION, SETTING
@@ -73,6 +74,35 @@ def _key_handles(styles, eps_values, variants):
     return list(handles.values())
 
 
+def _drawn_summary(df):
+    """The networks drawn (eps = 0 alone when eps > 0 gives the same functions), the
+    summary of them and of the random functions, and the eps agreement."""
+    require_networks(df)
+    models, agreement = drawn_networks(df)
+    summary = summarize_random_init(pd.concat([models, df[df["function"] != TRANSFORMER]]))
+    return models, summary, agreement
+
+
+def _drawing(nets, identical):
+    """Each setting's style and offset along N, and the eps drawn (the first alone when
+    ``identical``): of every setting, so that the panels of a figure agree."""
+    styles = _series_styles(nets)
+    offsets = {s: float(offset(1.0, i, len(styles))) for i, s in enumerate(styles)}
+    eps_values = sorted({float(e) for e in nets["layer_norm_eps"]}) if len(nets) else []
+    if identical:  # eps > 0 identical everywhere: drawn once
+        eps_values = eps_values[:1]
+    return styles, offsets, eps_values
+
+
+def _each_setting(nets, styles, eps_values, identical):
+    """Per setting of ``nets``: its key, label, style (the eps by line width) and rows by N."""
+    for (init, r, p, d, l, eps), group in nets.groupby(SETTING, sort=False):
+        key = (init, r, p, int(d), int(l))
+        width = _eps_width(float(eps), eps_values[0] if eps_values else 0.0)
+        label = network_setting_label(init, r, p, d, l, None if identical else eps)
+        yield key, label, {**styles[key], **width}, group.sort_values("n_bits")
+
+
 #: Up to this many labelled series a figure's legend lists each; beyond, a key.
 FULL_LEGEND_MAX = 6
 
@@ -83,7 +113,7 @@ def _legend(fig, axes, styles, eps_values, variants, series):
     Each series by its own label when there are at most
     :data:`FULL_LEGEND_MAX`; otherwise two short legends: the colours
     (schemes) with the references, and the kinds (shape, variant, eps)
-    that read every series' style.
+    that read every series' style. Returns the legends drawn.
     """
     axes = np.atleast_1d(axes)
     handles = {}
@@ -92,17 +122,16 @@ def _legend(fig, axes, styles, eps_values, variants, series):
             handles.setdefault(label, handle)
     references = {label: h for label, h in handles.items() if label not in series}
     if sum(label in series for label in handles) <= FULL_LEGEND_MAX:
-        axes[-1].legend(handles=list(handles.values()), labels=list(handles),
-                        loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="x-small",
-                        frameon=False)
-        return
+        return [axes[-1].legend(handles=list(handles.values()), labels=list(handles),
+                                loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                                fontsize="x-small", frameon=False)]
     key = _key_handles(styles, eps_values, variants)
     colours = [h for h in key if h.get_label().startswith("init: ")] + list(references.values())
     kinds = [h for h in key if not h.get_label().startswith("init: ")]
     labels = [h.get_label() for h in colours[:len(colours) - len(references)]] + list(references)
-    key_legends(axes[-1], dict(zip(labels, colours)), {h.get_label(): h for h in kinds},
-                colour_title="colour: init scheme; black: references",
-                kind_title="grey: the style of every colour")
+    return key_legends(axes[-1], dict(zip(labels, colours)), {h.get_label(): h for h in kinds},
+                       colour_title="colour: init scheme; black: references",
+                       kind_title="grey: the style of every colour")
 
 
 def plot_random_init_sensitivity(df):
@@ -124,7 +153,8 @@ def plot_random_init_sensitivity(df):
         and the constant function's 2^N (a labelled reference).
         ``"shares"``: the share of constant networks and the share with a
         zero-sensitivity string (all; non-constant) with Wilson bands,
-        beside the control and its limit 1 - 1/e. ``"diagnostic"``: the
+        beside the control and its limit 1 - 1/e (each panel a
+        :class:`RandomInitShareDisplay`). ``"diagnostic"``: the
         median ``|mean| / std`` of the logit for constant and non-constant
         networks, and the largest layer-norm 1/std seen against
         1/sqrt(eps). ``"profiles"``: one
@@ -145,32 +175,20 @@ def plot_random_init_sensitivity(df):
     """
     from matplotlib.figure import Figure
 
-    require_networks(df)
-    models, agreement = drawn_networks(df)
-    summary = summarize_random_init(pd.concat([models, df[df["function"] != TRANSFORMER]]))
+    models, summary, agreement = _drawn_summary(df)
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     control = summary[summary["init"] == RANDOM_FUNCTION]
     ns = sorted(int(n) for n in df["n_bits"].dropna().unique())
-    styles = _series_styles(nets)
     seeds = int(models["seed"].nunique()) if len(models) else 0
     eps_note = ""
     if agreement is not None and agreement["same"] == agreement["pairs"]:
         eps_note = (f"\neps = {agreement['eps']:g} gives identical profiles "
                     f"({agreement['pairs']} of {agreement['pairs']} networks): not drawn.")
-    settings = list(styles)
-    offsets = {s: float(offset(1.0, i, len(settings))) for i, s in enumerate(settings)}
+    styles, offsets, eps_values = _drawing(nets, bool(eps_note))
     figures = {}
 
-    eps_values = sorted({float(e) for e in nets["layer_norm_eps"]}) if len(nets) else []
-    if eps_note:  # eps > 0 identical everywhere: drawn once
-        eps_values = eps_values[:1]
-
     def each_setting():
-        for (init, r, p, d, l, eps), group in nets.groupby(SETTING, sort=False):
-            key = (init, r, p, int(d), int(l))
-            width = _eps_width(float(eps), eps_values[0] if eps_values else 0.0)
-            label = network_setting_label(init, r, p, d, l, None if eps_note else eps)
-            yield key, label, {**styles[key], **width}, group.sort_values("n_bits")
+        return _each_setting(nets, styles, eps_values, bool(eps_note))
 
     series = set()
 
@@ -213,31 +231,9 @@ def plot_random_init_sensitivity(df):
     # -- shares
     fig = Figure(figsize=(12.0, 4.2), layout="constrained")
     axes = fig.subplots(1, 3, sharey=True)
-    panels = [
-        ("constant", "share of constant networks"),
-        ("with_zero", "share with a zero-sensitivity string (all networks)"),
-        ("nonconstant_with_zero", "share with a zero-sensitivity string (non-constant)"),
-    ]
-    for ax, (column, title) in zip(axes, panels):
-        for key, label, style, g in each_setting():
-            x = g["n_bits"] * offsets[key]
-            ax.errorbar(x, g[column], yerr=interval_errors(
-                g[column], g[f"{column}_low"], g[f"{column}_high"]), capsize=2,
-                label=named(label), **style)
-        if column != "constant" and len(control):
-            c = control.sort_values("n_bits")
-            ax.errorbar(c["n_bits"], c["with_zero"],
-                        yerr=interval_errors(c["with_zero"], c["with_zero_low"],
-                                             c["with_zero_high"]),
-                        fmt="k*", ms=8, capsize=2, label="random function (measured)")
-            ax.plot(ns, [POISSON_LIMIT] * len(ns), color="black", lw=1.0, ls=(0, (1, 1)),
-                    label="reference: random function, limit 1 - 1/e")
-        log_axis(ax, ns, base=2)
-        ax.set_ylim(-0.05, 1.05)
-        ax.set_xlabel("string length N")
-        ax.set_title(title, fontsize="small")
-    for ax in axes:
-        ax.set_ylabel("share of networks (Wilson 95% interval)")
+    for ax, share in zip(axes, _SHARES):
+        display = RandomInitShareDisplay(summary, share=share, identical=bool(eps_note))
+        series.update(display.plot(ax=ax, legend=False).series_)
     fig.suptitle(f"Random initialisation, {seeds} seeds per point.{eps_note}",
                  fontsize="small")
     _legend(fig, axes, styles, eps_values, [], series)
@@ -282,6 +278,142 @@ def plot_random_init_sensitivity(df):
     # -- mean profile per scheme, drawn by SensitivityProfileDisplay
     figures["profiles"] = _plot_profiles(df, models, eps_note)
     return figures
+
+
+#: The shares :class:`RandomInitShareDisplay` draws, each with its panel title.
+_SHARES = {
+    "constant": "share of constant networks",
+    "with_zero": "share with a zero-sensitivity string (all networks)",
+    "nonconstant_with_zero": "share with a zero-sensitivity string (non-constant)",
+}
+
+
+class RandomInitShareDisplay:
+    """The share of random networks with a zero-sensitivity string (or constant) against
+    N per setting, beside random functions: the study's main figure.
+
+    Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
+    with :meth:`from_table` from a random-initialisation table, or from its
+    summary, then :meth:`plot` on any axes. Per setting (colour and marker:
+    the init scheme; line style: read-out, positions, D and L; line width:
+    eps), the share of networks with a zero-sensitivity string (or of
+    constant networks) with its Wilson 95% interval, against N on a log
+    axis; for the zero-sensitivity shares, the uniformly random functions
+    measured (black stars) and their limit 1 - 1/e. Settings are offset
+    slightly along N so coinciding points stay visible.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        :func:`~skxor.studies._random_init.summarize_random_init` of a table
+        (its networks and random functions).
+    share : {"with_zero", "nonconstant_with_zero", "constant"}, default="with_zero"
+        The share of all networks with a zero-sensitivity string, of the
+        non-constant ones, or the share of constant networks.
+    identical : bool, default=False
+        Whether the eps give identical functions (then eps is left out of
+        the labels; :meth:`from_table` finds out and keeps eps = 0 alone).
+
+    Attributes
+    ----------
+    series_ : list of str
+        The labels of the settings drawn (the references aside).
+    ax_ : matplotlib Axes
+        The axes drawn on (after :meth:`plot`).
+    figure_ : matplotlib Figure
+        Its figure.
+    legends_ : list of matplotlib Legend
+        Beside the axes: one legend of every series when there are few,
+        else a legend of the schemes and references and one of the styles
+        (empty with ``legend=False``).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies import RandomInitShareDisplay, random_init_sensitivity
+    >>> df = random_init_sensitivity(n_bits=[4, 8], init=["normal"], seeds=2,
+    ...                              n_random_functions=20)
+    >>> ax = Figure(layout="constrained").subplots()
+    >>> display = RandomInitShareDisplay.from_table(df, ax=ax)
+    >>> display.ax_ is ax, display.series_
+    (True, ['normal, eos, sinusoidal, D=16, L=1'])
+    >>> [t.get_text() for t in display.legends_[0].get_texts()]  # doctest: +NORMALIZE_WHITESPACE
+    ['reference: random function, limit 1 - 1/e', 'normal, eos, sinusoidal, D=16, L=1',
+     'random function (measured)']
+    """
+
+    def __init__(self, summary, *, share="with_zero", identical=False):
+        if share not in _SHARES:
+            raise ValueError(f"share must be one of {sorted(_SHARES)}; got {share!r}.")
+        self.summary, self.share, self.identical = summary, share, identical
+
+    @classmethod
+    @fill_doc
+    def from_table(cls, df, *, share="with_zero", ax=None):
+        """Build the display from a random-initialisation table and plot it.
+
+        When every eps gives the functions of eps = 0, only eps = 0 is drawn.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The result of :func:`~skxor.studies.random_init_sensitivity`
+            (or its stored table).
+        share
+            As in the class.
+        %(ax)s
+
+        Returns
+        -------
+        display : RandomInitShareDisplay
+        """
+        _, summary, agreement = _drawn_summary(df)
+        identical = agreement is not None and agreement["same"] == agreement["pairs"]
+        return cls(summary, share=share, identical=identical).plot(ax=ax)
+
+    @fill_doc
+    def plot(self, ax=None, *, legend=True):
+        """Draw the share per setting against N, and the random functions' beside it.
+
+        Parameters
+        ----------
+        %(plot_ax_legend)s
+
+        Returns
+        -------
+        self : RandomInitShareDisplay
+        """
+        from ..._utils._style import axes_or_new
+
+        ax, figure = axes_or_new(ax, "RandomInitShareDisplay.plot")
+        summary, column = self.summary, self.share
+        nets = summary[summary["init"] != RANDOM_FUNCTION]
+        control = summary[summary["init"] == RANDOM_FUNCTION]
+        styles, offsets, eps_values = _drawing(nets, self.identical)
+        ns = sorted(int(n) for n in summary["n_bits"].unique())
+        self.series_ = []
+        for key, label, style, g in _each_setting(nets, styles, eps_values, self.identical):
+            ax.errorbar(g["n_bits"] * offsets[key], g[column], yerr=interval_errors(
+                g[column], g[f"{column}_low"], g[f"{column}_high"]), capsize=2,
+                label=label, **style)
+            self.series_.append(label)
+        if column != "constant" and len(control):  # random functions are never constant
+            c = control.sort_values("n_bits")
+            ax.errorbar(c["n_bits"], c["with_zero"],
+                        yerr=interval_errors(c["with_zero"], c["with_zero_low"],
+                                             c["with_zero_high"]),
+                        fmt="k*", ms=8, capsize=2, label="random function (measured)")
+            ax.plot(ns, [POISSON_LIMIT] * len(ns), color="black", lw=1.0, ls=(0, (1, 1)),
+                    label="reference: random function, limit 1 - 1/e")
+        log_axis(ax, ns, base=2)
+        ax.set_ylim(-0.05, 1.05)
+        ax.set_xlabel("string length N")
+        ax.set_title(_SHARES[column], fontsize="small")
+        ax.set_ylabel("share of networks (Wilson 95% interval)")
+        self.legends_ = (_legend(figure, [ax], styles, eps_values, [], set(self.series_))
+                         if legend else [])
+        self.ax_, self.figure_ = ax, figure
+        return self
 
 
 def _plot_profiles(df, models, eps_note):

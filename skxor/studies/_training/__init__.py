@@ -49,7 +49,7 @@ from ._cells import (
     training_key,
     training_table,
 )
-from ._figures import plot_training_sensitivity
+from ._figures import LearnedShareDisplay, plot_training_sensitivity
 from ._presets import PARAMETERS, PRESETS
 from ._headline import headline
 from ._report import report_training_sensitivity
@@ -159,6 +159,7 @@ training_sensitivity = STUDY.function(
 
 __all__ = [
     "CHANCE_SHARE",
+    "LearnedShareDisplay",
     "FLAT_TOLERANCE",
     "HALF_WINDOW",
     "LEARNED",

@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 
+from ..._utils._docstrings import fill_doc
 from ...boolean import NAMED_FUNCTIONS
 from .._figures import (
     LINESTYLES,
@@ -13,6 +14,7 @@ from .._figures import (
     legend_below,
     log_axis,
     offset,
+    select_rows,
 )
 from ._cells import LEARNED
 from ._summary import (
@@ -67,7 +69,7 @@ def plot_training_sensitivity(df):
     -------
     figures : dict of str to matplotlib.figure.Figure
         ``"success"`` (share of seeds that learned, with 95% Wilson
-        intervals), ``"accuracy"`` (mean and worst seed, one panel per
+        intervals: a :class:`LearnedShareDisplay`), ``"accuracy"`` (mean and worst seed, one panel per
         function), ``"sensitivity"`` (share of strings at sensitivity 0 and
         average sensitivity, trained against the function itself, one
         column per function), ``"clusters"`` (the shares of strings where
@@ -91,7 +93,8 @@ def plot_training_sensitivity(df):
     """
     from matplotlib.figure import Figure
 
-    summary = summarize_training(df)
+    display = LearnedShareDisplay(df)  # its summary serves every figure
+    summary = display.summary
     df = with_model_setting(df)
     series = series_columns(df)
     groups = list(summary.groupby(["function", *series], sort=False))
@@ -99,25 +102,9 @@ def plot_training_sensitivity(df):
     n_values = summary["n_bits"].unique()
     caption = f"{preset_label(df)}, {seeds_per_cell(df)} per cell"
 
-    def style(function, index):
-        colour, marker, line = _style(function)
-        return dict(color=colour, marker=marker, ls=line,
-                    mfc="none" if index % 2 else colour)
-
-    # Success rate with Wilson intervals.
+    # Success rate with Wilson intervals: the display's panel.
     success = Figure(figsize=(6.0, 3.8), layout="constrained")
-    ax = success.subplots()
-    for i, (keys, group) in enumerate(groups):
-        ax.errorbar(
-            offset(group["n_bits"], i, len(groups), spread=0.07), group["learned_rate"],
-            yerr=interval_errors(group["learned_rate"], group["learned_low"], group["learned_high"]),
-            capsize=3, ms=5, label=series_label(keys[0], keys[1:], series, df),
-            **style(keys[0], i),
-        )
-    log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
-    ax.set_ylim(-0.05, 1.05)
-    ax.set_ylabel(f"share of seeds learned\n(accuracy >= {LEARNED}; 95% Wilson)")
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+    display.plot(ax=success.subplots())
     success.suptitle(f"Training success ({caption})", fontsize="medium")
 
     # Accuracy, one panel per function: mean and worst seed.
@@ -225,6 +212,114 @@ def plot_training_sensitivity(df):
     figures = {"loss": _plot_loss_curves(df, caption)} if "loss_curve" in df else {}
     return {**figures, "success": success, "accuracy": acc, "sensitivity": sens, "clusters": clus,
             "profiles": prof}
+
+
+class LearnedShareDisplay:
+    """The share of seeds that learned each function against N: the study's main figure.
+
+    Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
+    with :meth:`from_table` from a training-sensitivity table, or from the
+    table, then :meth:`plot` on any axes. One series per function and
+    series setting (the model setting and any setting that varies within a
+    function), each the share of seeds whose test accuracy reached the
+    study's ``LEARNED``, with its Wilson 95% interval, against N on a log
+    axis. A function keeps its colour, marker and line style; every other
+    series is drawn hollow. Series are offset slightly along N so
+    coinciding points stay visible.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`~skxor.studies.training_sensitivity` (or its
+        stored table): one row per function, N, model setting and seed.
+    function : str, list of str or None, default=None
+        The functions drawn (all when None).
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        :func:`~skxor.studies._training.summarize_training` of the table,
+        the rows of the functions drawn.
+    ax_ : matplotlib Axes
+        The axes drawn on (after :meth:`plot`).
+    figure_ : matplotlib Figure
+        Its figure.
+    legends_ : list of matplotlib Legend
+        The legend of the series, beside the axes (empty with
+        ``legend=False``).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies import LearnedShareDisplay, training_sensitivity
+    >>> df = training_sensitivity(function=["FIRST", "PARITY"], n_bits=[3, 4], d_model=8,
+    ...                           n_layers=1, n_heads=2, seeds=1, n_steps=50, check_every=10)
+    >>> ax = Figure(layout="constrained").subplots()
+    >>> display = LearnedShareDisplay.from_table(df, ax=ax, function="FIRST")
+    >>> display.ax_ is ax, [t.get_text() for t in display.legends_[0].get_texts()]
+    (True, ['FIRST (library)', 'FIRST (paper, xavier_uniform init)'])
+    >>> LearnedShareDisplay(df, function="XOR")
+    Traceback (most recent call last):
+    ...
+    ValueError: function ['XOR'] is not in the table; it has ['FIRST', 'PARITY'].
+    """
+
+    def __init__(self, df, *, function=None):
+        self.df = with_model_setting(df)
+        # The series of the whole table, so that a selection keeps its labels.
+        self.series = series_columns(self.df)
+        self.summary = select_rows(summarize_training(df), "function", function)
+
+    @classmethod
+    @fill_doc
+    def from_table(cls, df, *, function=None, ax=None):
+        """Build the display from a training-sensitivity table and plot it.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+        function
+            As in the class.
+        %(ax)s
+
+        Returns
+        -------
+        display : LearnedShareDisplay
+        """
+        return cls(df, function=function).plot(ax=ax)
+
+    @fill_doc
+    def plot(self, ax=None, *, legend=True):
+        """Draw the share of seeds learned per series against N.
+
+        Parameters
+        ----------
+        %(plot_ax_legend)s
+
+        Returns
+        -------
+        self : LearnedShareDisplay
+        """
+        from ..._utils._style import axes_or_new
+
+        ax, figure = axes_or_new(ax, "LearnedShareDisplay.plot")
+        groups = list(self.summary.groupby(["function", *self.series], sort=False))
+        for i, (keys, group) in enumerate(groups):
+            colour, marker, line = _style(keys[0])
+            ax.errorbar(
+                offset(group["n_bits"], i, len(groups), spread=0.07), group["learned_rate"],
+                yerr=interval_errors(group["learned_rate"], group["learned_low"],
+                                     group["learned_high"]),
+                capsize=3, ms=5, label=series_label(keys[0], keys[1:], self.series, self.df),
+                color=colour, marker=marker, ls=line, mfc="none" if i % 2 else colour,
+            )
+        log_axis(ax, self.summary["n_bits"].unique(), base=2, label="string length N", pad=0.3)
+        ax.set_ylim(-0.05, 1.05)
+        ax.set_ylabel(f"share of seeds learned\n(accuracy >= {LEARNED}; 95% Wilson)")
+        self.legends_ = ([ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                                    frameon=False)] if legend else [])
+        self.ax_, self.figure_ = ax, figure
+        return self
 
 
 #: Line style of a loss curve by how its run stopped (see :func:`loss_status`).
