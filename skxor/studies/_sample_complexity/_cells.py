@@ -11,8 +11,8 @@ from ...estimators import FFNNParityBaseline, SparseXORTransformer
 from ...nn import attention_weights, sparse_xor_init
 from ...theory import population_step
 from .._common import single_thread
-from .._one_step._cells import score_heads
 from .._floor import TIME_COLUMNS
+from .._head_scoring import score_heads
 from ._summary import SETTING_COLUMNS
 
 #: The models compared; each maps to an estimator factory in ``_estimator``.
