@@ -7,9 +7,11 @@ so that both decide success by one rule.
 """
 
 import numpy as np
+import torch
 from sklearn.utils import check_random_state
 
 from ..datasets import make_sparse_parity
+from ..nn import attention_weights
 from ._stats import wilson_interval
 
 #: Test accuracy at or above this counts as success.
@@ -17,6 +19,28 @@ SUCCESS_ACCURACY = 0.99
 
 _FIRST_BATCH = 256
 _ROWS_PER_CHUNK = 1 << 22  # spins per matrix product while scoring (32 MiB of float64)
+
+
+def head_weights(keys, queries, attention):
+    """Each head's attention over the d positions, ``gamma`` (d, H), as a float64 array.
+
+    Parameters
+    ----------
+    keys : array-like of shape (d, m)
+    queries : array-like of shape (H, m)
+    attention : str
+        A registered attention type (:func:`skxor.nn.attention_names`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.studies._head_scoring import head_weights
+    >>> head_weights(np.eye(3), np.zeros((2, 3)), "softmax").round(3).tolist()
+    [[0.333, 0.333], [0.333, 0.333], [0.333, 0.333]]
+    """
+    with torch.no_grad():
+        return attention_weights(torch.as_tensor(keys) @ torch.as_tensor(queries).T,
+                                 attention).numpy()
 
 
 def dominant_accuracy(gamma, support):

@@ -3,15 +3,15 @@
 import time
 
 import numpy as np
-import torch
 
 from ...datasets import make_sparse_parity
 from ...estimators import SparseXORTransformer
-from ...nn import attention_weights, sparse_xor_init
+from ...nn import sparse_xor_init
 from ...theory import population_loss, population_step
 from .._common import single_thread
 # Re-exported: the one-step study's names for the shared scoring rule.
-from .._head_scoring import SUCCESS_ACCURACY, dominant_accuracy, score_heads  # noqa: F401
+from .._head_scoring import (  # noqa: F401
+    SUCCESS_ACCURACY, dominant_accuracy, head_weights, score_heads)
 
 
 def one_step_cell(attention, d, m, n, seed, step_length, n_test, n_steps=1):
@@ -73,10 +73,7 @@ def _one_step_cell(attention, d, m, n, seed, step_length, n_test, n_steps):
             random_state=seed,
         ).fit(X, y)
         keys, theta = clf.keys_, clf.queries_
-    with torch.no_grad():
-        gamma = attention_weights(
-            torch.as_tensor(keys) @ torch.as_tensor(theta).T, attention
-        ).numpy()  # (d, 2)
+    gamma = head_weights(keys, theta, attention)  # (d, 2)
     loss = population_loss(theta, keys, support, attention)
     floor = time.perf_counter() - start
     score = score_heads(gamma, support, n_test=n_test, random_state=10**6 + seed)

@@ -1,13 +1,13 @@
 """The one-step study's figures: success against d, against the step length, attention maps."""
 
 import numpy as np
-import torch
 
 from ...datasets import make_sparse_parity
-from ...nn import attention_names, attention_weights, sparse_xor_init
+from ...nn import attention_names, sparse_xor_init
 from ...theory import population_step
 from ..._utils._docstrings import fill_doc
 from .._figures import figure_legend, interval_errors, legend_below, log_axis, offset, one_value
+from .._head_scoring import head_weights
 from ._summary import best_cells, best_steps, setting_text, summarize_one_step
 
 
@@ -45,10 +45,7 @@ def attention_maps(d=60, m=32, seed=1, step_length=100.0):
             theta0, keys, support, attention,
             step_length=step_length,
         )
-        with torch.no_grad():
-            maps[attention] = attention_weights(
-                torch.as_tensor(keys) @ torch.as_tensor(theta).T, attention
-            ).numpy().T
+        maps[attention] = head_weights(keys, theta, attention).T
     return maps, support
 
 

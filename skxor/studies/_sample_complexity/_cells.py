@@ -3,16 +3,15 @@
 import time
 
 import numpy as np
-import torch
 from sklearn.model_selection import ShuffleSplit, learning_curve
 
 from ...datasets import make_sparse_parity
 from ...estimators import FFNNParityBaseline, SparseXORTransformer
-from ...nn import attention_weights, sparse_xor_init
+from ...nn import sparse_xor_init
 from ...theory import population_step
 from .._common import single_thread
 from .._floor import TIME_COLUMNS
-from .._head_scoring import score_heads
+from .._head_scoring import head_weights, score_heads
 from ._summary import SETTING_COLUMNS
 
 #: The models compared; each maps to an estimator factory in ``_estimator``.
@@ -128,9 +127,7 @@ def population_outcome(model, d, seed, n_test, target):
         step = {"learning_rate": params["learning_rate"]}
     for _ in range(params["max_iter"]):
         queries = population_step(queries, keys, support, params["attention"], **step)
-    with torch.no_grad():
-        gamma = attention_weights(torch.as_tensor(keys) @ torch.as_tensor(queries).T,
-                                  params["attention"]).numpy()
+    gamma = head_weights(keys, queries, params["attention"])
     # Fresh inputs, apart from the cell's data (as the one-step study scores).
     score = score_heads(gamma, support, n_test=n_test, random_state=10**6 + seed,
                         threshold=target)
