@@ -49,6 +49,15 @@ DOCS = {
     greater than it is bit 1 (spin -1), anything else bit 0.""",
     "dtype": """dtype : {"float32", "float64"}, default="float32"
     Precision of the network and its arithmetic.""",
+    "target_function": """target_function : callable or None, default=None
+    If set, train on fresh uniform strings labelled by
+    ``target_function(bits)``: it gets an int64 array of 0/1 bits of shape
+    (n, N) and returns n labels 0/1, -1/+1 or bools, 1/+1/True being
+    ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify; a
+    lambda works too, but an estimator holding one cannot be pickled).""",
+    "target_accuracy": """target_accuracy : float in (0, 1] or None, default=None
+    Stop once the monitored accuracy reaches it; None trains for
+    ``max_iter`` epochs without measuring.""",
     "verbose": """verbose : int, default=0
     0 is silent; 1 or more prints skorch's table of per-epoch losses.""",
     "callbacks": """callbacks : list or None, default=None

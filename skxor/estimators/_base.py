@@ -30,8 +30,8 @@ from sklearn.utils.validation import check_consistent_length, check_is_fitted, v
 
 from .._utils._sklearn_compat import StrOptions, check_y, fit_context
 from .._utils._docstrings import fill_doc
-from .._utils._skorch import LeanNet, fit_seeded, quiet_settings, user_callbacks
-from .._utils._encoding import detect_encoding, row_batches, to_spins
+from .._utils._skorch import FreshBatches, LeanNet, fit_seeded, quiet_settings, user_callbacks
+from .._utils._encoding import detect_encoding, row_batches, to_bits, to_spins
 from .._utils._validation import (
     check_binary_target,
     check_device,
@@ -375,6 +375,40 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
 
+def _function_labels(function, bits, name="target_function"):
+    """Values 0/1 (bool array) of a target function on 0/1 strings (uint8).
+
+    The function gets them as int64, so that arithmetic on them such as
+    ``2 * X[:, 0] - 1`` cannot wrap round.
+    """
+    try:
+        out = function(bits.astype(np.int64))
+    except Exception as exc:
+        raise ValueError(
+            f"{name} failed on a batch of 0/1 strings of shape {bits.shape}: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+    if isinstance(out, torch.Tensor):
+        out = out.detach().cpu().numpy()
+    out = np.asarray(out)
+    if out.shape != (bits.shape[0],):
+        raise ValueError(
+            f"{name} must return one label per string, shape ({bits.shape[0]},); "
+            f"got shape {out.shape}."
+        )
+    if out.dtype == bool:
+        return out
+    if out.dtype.kind not in "iuf" or not np.isin(out, [-1, 0, 1]).all() or (
+        (out == 0).any() and (out == -1).any()
+    ):
+        bad = np.unique(out)[:5].tolist() if out.dtype.kind in "biuf" else out.dtype
+        raise ValueError(
+            f"{name} must return Boolean labels 0/1, -1/+1 or bools (1, +1 and "
+            f"True are the positive class); got {bad}."
+        )
+    return out == 1
+
+
 class SkorchTrainedClassifier(TorchBinaryClassifier):
     """Base of the estimators trained by skorch (FFNN, Boolean transformer, k-parity).
 
@@ -397,6 +431,41 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
         y_spins = np.asarray(y_spins, dtype=np.float64)
         target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
         return torch.as_tensor(target, dtype=dtype, device=device)
+
+    # -- fresh data (estimators with a ``target_function`` parameter) ---------------
+
+    def _requires_y(self):
+        return getattr(self, "target_function", None) is None
+
+    def _label_by_target_function(self, start):
+        """Label X with ``target_function`` when fit got no y (classes ``[0, 1]``)."""
+        if start.classes is None:
+            bits = to_bits(start.X, start.encoding, self.binarize)
+            labels = _function_labels(self.target_function, bits)
+            start.classes = np.array([0, 1])
+            start.y_spins = 2.0 * labels - 1.0
+
+    def _fresh_iterator(self, n_samples, n_bits, seed, dtype, device, batch_size=None):
+        """skorch iterator settings drawing every batch fresh from ``target_function``.
+
+        An epoch is as many steps as a pass over the ``n_samples`` rows of X
+        would take in batches of ``batch_size`` (default ``self.batch_size``);
+        the strings come from a generator seeded with ``seed``.
+        """
+        batch_size = self.batch_size if batch_size is None else batch_size
+        rng = np.random.default_rng(seed)
+
+        def sampler(n):
+            bits = rng.integers(0, 2, size=(n, n_bits), dtype=np.uint8)
+            labels = _function_labels(self.target_function, bits)
+            spins = to_spins(bits, dtype=dtype, device=device)
+            return spins, self._targets(2.0 * labels - 1.0, dtype, device)
+
+        return {
+            "iterator_train": FreshBatches,
+            "iterator_train__sampler": sampler,
+            "iterator_train__n_batches": -(-n_samples // batch_size),
+        }
 
     def _criterion(self):
         """The loss module class for ``self.loss``."""

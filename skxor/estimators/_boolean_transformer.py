@@ -12,52 +12,16 @@ from sklearn.utils.validation import check_is_fitted
 from .._utils._sklearn_compat import Interval, StrOptions, fit_context
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import (
-    FreshBatches,
     StopAtAccuracy,
     StopOnNonFinite,
     TensorBatches,
 )
 from .._utils._torch import torch_threads
-from .._utils._encoding import to_bits, to_spins
 from .._utils._validation import Integers, check_head_split
 from ..nn import BooleanTransformer, BooleanTransformerConfig
 from ._base import SkorchTrainedClassifier
 
 _SEED_MAX = np.iinfo(np.int32).max
-
-
-def _function_labels(function, bits, name="target_function"):
-    """Values 0/1 (bool array) of a target function on 0/1 strings (uint8).
-
-    The function gets them as int64, so that arithmetic on them such as
-    ``2 * X[:, 0] - 1`` cannot wrap round.
-    """
-    try:
-        out = function(bits.astype(np.int64))
-    except Exception as exc:
-        raise ValueError(
-            f"{name} failed on a batch of 0/1 strings of shape {bits.shape}: "
-            f"{type(exc).__name__}: {exc}"
-        ) from exc
-    if isinstance(out, torch.Tensor):
-        out = out.detach().cpu().numpy()
-    out = np.asarray(out)
-    if out.shape != (bits.shape[0],):
-        raise ValueError(
-            f"{name} must return one label per string, shape ({bits.shape[0]},); "
-            f"got shape {out.shape}."
-        )
-    if out.dtype == bool:
-        return out
-    if out.dtype.kind not in "iuf" or not np.isin(out, [-1, 0, 1]).all() or (
-        (out == 0).any() and (out == -1).any()
-    ):
-        bad = np.unique(out)[:5].tolist() if out.dtype.kind in "biuf" else out.dtype
-        raise ValueError(
-            f"{name} must return Boolean labels 0/1, -1/+1 or bools (1, +1 and "
-            f"True are the positive class); got {bad}."
-        )
-    return out == 1
 
 
 @fill_doc
@@ -142,15 +106,8 @@ default="relu"
         Maximum number of epochs.
     batch_size : int, default=64
         Strings per gradient step (capped at n_samples for fixed data).
-    target_function : callable or None, default=None
-        If set, train on fresh uniform strings labelled by
-        ``target_function(bits)``: it gets an int64 array of 0/1 bits of shape
-        (n, N) and returns n labels 0/1, -1/+1 or bools, 1/+1/True being
-        ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify; a
-        lambda works too, but an estimator holding one cannot be pickled).
-    target_accuracy : float in (0, 1] or None, default=None
-        Stop once the monitored accuracy reaches it; None trains for
-        ``max_iter`` epochs without measuring.
+    %(target_function)s
+    %(target_accuracy)s
     %(binarize)s
     %(dtype)s
     device : str or torch.device, default="cpu"
@@ -285,18 +242,6 @@ default="relu"
     def _check_params(self):
         check_head_split(self.d_model, self.n_heads)
 
-    def _fresh_sampler(self, n_bits, seed, dtype, device):
-        """``sampler(n) -> (spins, targets)``: n uniform strings, labelled."""
-        rng = np.random.default_rng(seed)
-
-        def sampler(n):
-            bits = rng.integers(0, 2, size=(n, n_bits), dtype=np.uint8)
-            labels = _function_labels(self.target_function, bits)
-            spins = to_spins(bits, dtype=dtype, device=device)
-            return spins, self._targets(2.0 * labels - 1.0, dtype, device)
-
-        return sampler
-
     # -- training -------------------------------------------------------------
 
     @fit_context(prefer_skip_nested_validation=True)
@@ -320,9 +265,6 @@ default="relu"
         """
         return self._commit_fit(X, y)
 
-    def _requires_y(self):
-        return self.target_function is None
-
     def _fit(self, start):
         fresh = self.target_function is not None
         device, dtype = start.device, start.dtype
@@ -330,11 +272,7 @@ default="relu"
         init_seed, train_seed, data_seed = (int(s) for s in start.rng.randint(_SEED_MAX, size=3))
 
         spins = start.spins()
-        if start.classes is None:  # labelled by target_function
-            bits = to_bits(start.X, start.encoding, self.binarize)
-            labels = _function_labels(self.target_function, bits)
-            start.classes = np.array([0, 1])
-            start.y_spins = 2.0 * labels - 1.0
+        self._label_by_target_function(start)
         y_spins = start.y_spins
         target = self._targets(y_spins, dtype, device)
 
@@ -353,14 +291,9 @@ default="relu"
         if self.target_accuracy is not None:
             callbacks.append(("stop_at_accuracy", StopAtAccuracy(spins, target, self.target_accuracy)))
         batch_size = min(self.batch_size, n_samples) if not fresh else self.batch_size
-        if fresh:
-            iterator_kwargs = {
-                "iterator_train": FreshBatches,
-                "iterator_train__sampler": self._fresh_sampler(n_bits, data_seed, dtype, device),
-                "iterator_train__n_batches": -(-n_samples // self.batch_size),
-            }
-        else:
-            iterator_kwargs = {"iterator_train": TensorBatches, "iterator_train__shuffle": True}
+        iterator_kwargs = (self._fresh_iterator(n_samples, n_bits, data_seed, dtype, device)
+                           if fresh else
+                           {"iterator_train": TensorBatches, "iterator_train__shuffle": True})
         # One torch thread: float sums then do not depend on the caller's
         # thread count (joblib workers, OMP_NUM_THREADS), so fits are bit-identical.
         with torch_threads(1):

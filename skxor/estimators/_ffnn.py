@@ -12,9 +12,9 @@ from skorch.callbacks import EarlyStopping, Freezer
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
 
-from .._utils._sklearn_compat import Interval, StrOptions
+from .._utils._sklearn_compat import Interval, StrOptions, fit_context
 from .._utils._docstrings import fill_doc
-from .._utils._skorch import StopOnNonFinite, TensorBatches
+from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
 from .._utils._torch import count_module_parameters, seed_from
 from .._utils._validation import Integers
 from ..nn import ACTIVATIONS, TwoLayerNetwork
@@ -39,8 +39,17 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
 
     Training is mini-batch gradient descent run through skorch (held as a
     private fitted attribute): PyTorch's default ``nn.Linear``
-    initialization, then ``max_iter`` epochs (fewer with early stopping),
-    each over all training rows in a fresh random order.
+    initialization, then ``max_iter`` epochs (fewer with early stopping or
+    ``target_accuracy``), on either
+
+    * a fixed training set: ``fit(X, y)``, each epoch over all training rows
+      in a fresh random order; or
+    * fresh data (online SGD): with ``target_function`` set, every step
+      draws ``batch_size`` new uniform strings and labels them with the
+      function, so that memory does not bound d; an epoch is as many steps
+      as a pass over X would take (``ceil(n_samples / batch_size)``), and X
+      (labelled by y, or by the function when y is None) only monitors the
+      accuracy.
 
     Parameters
     ----------
@@ -70,12 +79,15 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         Maximum number of epochs (passes over the training rows).
     batch_size : int or None, default=128
         Mini-batch size; None (or a size >= the number of training rows) uses
-        full-batch gradient descent.
+        full-batch gradient descent. With ``target_function``: the fresh
+        strings per step (None: ``n_samples``).
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the data (stratified) and stop
         when the validation loss has not improved by at least ``tol`` for
         ``n_iter_no_change`` epochs; the weights of the best epoch are kept.
-        When False, exactly ``max_iter`` epochs run.
+        When False, exactly ``max_iter`` epochs run (unless
+        ``target_accuracy`` stops them). Needs a fixed training set: not
+        with ``target_function``.
     validation_fraction : float, default=0.1
         Share of the data held out for early stopping.
     n_iter_no_change : int, default=10
@@ -86,6 +98,8 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         Train the first layer (``w_j``, ``c_j``). When False it stays at its
         random initialization (frozen, not counted in ``n_parameters_``) and
         only the read-out ``a``, ``c_0`` is trained: random features.
+    %(target_function)s
+    %(target_accuracy)s
     %(binarize)s
     %(dtype)s
     device : str or torch.device, default="cpu"
@@ -94,7 +108,8 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
     %(verbose)s
     %(callbacks)s
     random_state : int, RandomState instance or None, default=None
-        Seeds the initial weights, the batch order and the validation split.
+        Seeds the initial weights, the batch order, the validation split and
+        the fresh strings.
         Torch is seeded inside ``fit`` only; its global generator is left as
         it was. The same seed gives bit-identical fits on the same machine.
 
@@ -107,6 +122,9 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         Parameters kept at their initialization: 0, or
         ``width * (n_features_in_ + 1)`` with ``train_hidden=False``.
     %(loss_curve_)s
+    accuracy_curve_ : list of float
+        Monitored accuracy after each epoch (empty unless
+        ``target_accuracy`` is set).
     validation_loss_curve_ : list of float or None
         Validation loss after each epoch when ``early_stopping``, else None.
     history_ : skorch.History
@@ -136,6 +154,15 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
     >>> rf = FFNNParityBaseline(width=8, train_hidden=False, max_iter=2, random_state=0)
     >>> rf.fit(X[:1000], y[:1000]).n_parameters_, rf.n_frozen_parameters_
     (9, 88)
+
+    Online SGD: every step a fresh batch labelled by the target function;
+    X only monitors the accuracy and sets the epoch length.
+
+    >>> from skxor.boolean import SparseParity
+    >>> online = FFNNParityBaseline(width=8, target_function=SparseParity(10, [2, 7]),
+    ...                             target_accuracy=1.0, max_iter=200, random_state=0)
+    >>> online.fit(X[:1000]).accuracy_curve_[-1]
+    1.0
     """
 
     _parameter_constraints = {
@@ -153,6 +180,8 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         "n_iter_no_change": [Integers(1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "train_hidden": ["boolean"],
+        "target_function": [callable, None],
+        "target_accuracy": [Interval(Real, 0, 1, closed="right"), None],
         **SkorchTrainedClassifier._shared_constraints,
     }
 
@@ -173,6 +202,8 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         n_iter_no_change=10,
         tol=1e-4,
         train_hidden=True,
+        target_function=None,
+        target_accuracy=None,
         binarize=None,
         dtype="float32",
         device="cpu",
@@ -194,6 +225,8 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.train_hidden = train_hidden
+        self.target_function = target_function
+        self.target_accuracy = target_accuracy
         self.binarize = binarize
         self.dtype = dtype
         self.device = device
@@ -202,6 +235,13 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         self.random_state = random_state
 
     # -- validation -----------------------------------------------------------
+
+    def _check_params(self):
+        if self.early_stopping and self.target_function is not None:
+            raise ValueError(
+                "early_stopping=True holds out part of a fixed training set; with "
+                "target_function every batch is fresh. Use target_accuracy to stop "
+                "on the monitored accuracy, or set early_stopping=False.")
 
     def _split(self, spins, target, y_spins, seed):
         """Stratified hold-out for early stopping, as tensors."""
@@ -227,13 +267,39 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
 
     # -- training -------------------------------------------------------------
 
+    @fit_context(prefer_skip_nested_validation=True)
+    @fill_doc
+    def fit(self, X, y=None):
+        """Train the network; an exception leaves the estimator as it was.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
+            ``binarize`` set). With ``target_function``, X fixes d, the
+            epoch length and the monitoring set.
+        y : array-like of shape (n_samples,) or None, default=None
+            Two class labels, ``classes_[1]`` mapped to +1. Required unless
+            ``target_function`` is set (then it labels X when y is None).
+
+        Returns
+        -------
+        %(returns_self)s
+        """
+        return self._commit_fit(X, y)
+
     def _fit(self, start):
-        X, y_spins, device, dtype = start.X, start.y_spins, start.device, start.dtype
+        X, device, dtype = start.X, start.device, start.dtype
         seed = seed_from(start.rng)
+        fresh = self.target_function is not None
+        self._label_by_target_function(start)
+        y_spins = start.y_spins
 
         spins = start.spins()
         target = self._targets(y_spins, dtype, device)
         callbacks = [("stop_on_non_finite", StopOnNonFinite(self.learning_rate))]
+        if self.target_accuracy is not None:
+            callbacks.append(("stop_at_accuracy", StopAtAccuracy(spins, target, self.target_accuracy)))
         if self.early_stopping:
             (spins, target), valid = self._split(spins, target, y_spins, seed)
             train_split = predefined_split(TensorDataset(*valid))
@@ -249,7 +315,13 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         else:
             train_split = None  # no validation pass at all
         n_train = spins.shape[0]
-        batch_size = n_train if self.batch_size is None else min(self.batch_size, n_train)
+        if fresh:  # drawn after the model's seed: fits on fixed data are unchanged
+            batch_size = n_train if self.batch_size is None else self.batch_size
+            iterator_kwargs = self._fresh_iterator(n_train, X.shape[1], seed_from(start.rng),
+                                                   dtype, device, batch_size)
+        else:
+            batch_size = n_train if self.batch_size is None else min(self.batch_size, n_train)
+            iterator_kwargs = {"iterator_train": TensorBatches, "iterator_train__shuffle": True}
         optimizer_kwargs = {"optimizer__weight_decay": self.weight_decay}
         if self.optimizer == "sgd":
             optimizer_kwargs["optimizer__momentum"] = self.momentum
@@ -269,12 +341,11 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
             module__dtype=dtype,
             optimizer=_OPTIMIZERS[self.optimizer],
             batch_size=batch_size,
-            iterator_train=TensorBatches,
-            iterator_train__shuffle=True,
             iterator_valid=TensorBatches,
             iterator_valid__batch_size=-1,  # the whole hold-out at once
             train_split=train_split,
             callbacks=callbacks,
+            **iterator_kwargs,
             **optimizer_kwargs,
         )
         # Drop the reference to the hold-out tensors: a fitted model keeps no data.

@@ -53,8 +53,8 @@ def quick(tmp_path_factory):
 def test_quick_preset_reports_each_model_with_frozen_and_total_counts(quick):
     df, _ = quick
     expected_d = PRESETS["quick"]["d"]
-    assert set(df["model"]) == set(MODELS)
-    for model in MODELS:
+    assert set(df["model"]) == set(PRESETS["quick"]["model"]) == set(MODELS) - {"ffnn_online"}
+    for model in PRESETS["quick"]["model"]:
         rows = df[df["model"] == model]
         assert rows["d"].tolist() == expected_d and (rows["seeds"] == 5).all()
     reached = df[df["reached"]]
@@ -178,7 +178,7 @@ def test_figure_shows_every_series_with_labels_and_ticks(quick):
     params_ax, share_ax = fig.axes
     models, kinds = share_ax.artists  # a legend of the models, one of what is drawn
     labels = [t.get_text() for t in models.get_texts()]
-    assert len(labels) == len(MODELS)
+    assert len(labels) == df["model"].nunique() == len(PRESETS["quick"]["model"])
     for model, fit in parameter_slopes(df).items():
         label = next(lab for lab in labels if lab.startswith(f"{DISPLAY_NAMES[model]}: "))
         # Never "slope -" (no slope) or "slope -0.00" (a slope that rounds to zero).
@@ -190,7 +190,7 @@ def test_figure_shows_every_series_with_labels_and_ticks(quick):
     kind_labels = [t.get_text() for t in kinds.get_texts()]
     assert any("frozen" in label for label in kind_labels)
     assert any(label.startswith("reference:") for label in kind_labels)
-    assert len(share_ax.containers) == len(MODELS)
+    assert len(share_ax.containers) == df["model"].nunique()
 
 
 def test_report_numbers_come_from_the_table(quick):
@@ -507,7 +507,7 @@ def test_parameters_needed_display_draws_the_table_on_the_given_axes():
     needed = table[table["reached"]]
     lines = {line.get_label(): line for line in right.lines}
     drawn = 0
-    for model in MODELS:
+    for model in table["model"].unique():
         line = lines[f"{DISPLAY_NAMES[model]}: trainable"]
         rows = needed[needed["model"] == model]
         assert line.get_ydata().tolist() == rows["params"].tolist()
@@ -522,3 +522,24 @@ def test_parameters_needed_display_draws_the_table_on_the_given_axes():
     ours = plot_parameter_scaling(table)["parameter_scaling"].axes[0]
     assert [(line.get_label(), line.get_ydata().tolist()) for line in ours.lines] == \
         [(line.get_label(), line.get_ydata().tolist()) for line in right.lines]
+
+
+def test_online_ffnn_trains_on_fresh_strings_within_its_stated_budget():
+    """The online FFNN: every weight trained, no training set, steps within the budget."""
+    df = parameter_scaling(model=["ffnn_online"], d=[16, 64], seeds=3, online_width=[2, 4, 8],
+                           n_test=2000, online_steps_min=1024)
+    assert df["model"].eq("ffnn_online").all() and df["d"].tolist() == [16, 64]
+    assert (df["n_train"] == 0).all()  # fresh strings: no training set
+    reached = df[df["reached"]]
+    assert len(reached) == 2
+    np.testing.assert_array_equal(reached["params"], reached["size"] * (reached["d"] + 2) + 1)
+    assert (reached["frozen"] == 0).all()
+    cells = pd.DataFrame(df.attrs["cells"])
+    budget = np.maximum(1024, 8 * cells["d"])
+    # Whole checks of 1024 monitoring strings at batch 128: 8 steps each.
+    assert (cells["steps"] % 8 == 0).all() and (cells["steps"] <= budget).all()
+    assert (df["steps_max"] <= np.maximum(1024, 8 * df["d"])).all()
+    assert (df["steps_median"] <= df["steps_max"]).all()
+    # A run that stopped early reached every monitoring string: it succeeded on the test set too.
+    early = cells[cells["steps"] < budget]
+    assert len(early) and (early["accuracy"] >= 0.95).all()

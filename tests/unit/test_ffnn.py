@@ -337,3 +337,69 @@ def test_random_features_train_only_the_read_out():
     assert (long.n_parameters_, long.n_frozen_parameters_) == (7, 66)
     assert count_parameters(long) == 7
     assert (trained.n_parameters_, trained.n_frozen_parameters_) == (73, 0)
+
+
+# -- online SGD: fresh strings every step ---------------------------------------------
+
+
+def test_online_fit_learns_from_fresh_strings_beyond_its_monitoring_set():
+    from skxor.boolean import SparseParity, all_strings
+
+    seen = []
+
+    def target(bits):  # the parity of bits 1 and 6, recording every string it labels
+        seen.append(bits.copy())
+        return SparseParity(8, [1, 6])(bits)
+
+    monitor = all_strings(8)[::16]  # 16 of the 256 strings
+    clf = FFNNParityBaseline(width=8, batch_size=64, max_iter=400, target_function=target,
+                             target_accuracy=1.0, random_state=0).fit(monitor)
+    assert clf.classes_.tolist() == [0, 1]
+    assert clf.accuracy_curve_[-1] == 1.0 and clf.n_iter_ < 400
+    # One epoch is ceil(16 / 64) = 1 step of 64 fresh strings: n_iter_ batches after
+    # the monitor's own labels, drawing far more distinct strings than the monitor holds.
+    assert clf.history_[-1, "train_batch_count"] == 1
+    assert [len(b) for b in seen] == [16] + [64] * clf.n_iter_
+    assert len(np.unique(np.concatenate(seen[1:]), axis=0)) > 16 * 8
+    everything = all_strings(8)
+    assert clf.score(everything, SparseParity(8, [1, 6])(everything)) >= 0.95
+
+
+def test_online_fit_with_labels_only_monitors_and_is_reproducible():
+    from skxor.boolean import SparseParity
+
+    X, y = make_sparse_parity(64, 10, support=[2, 7], random_state=0)
+    clf = FFNNParityBaseline(width=4, max_iter=5, batch_size=32, random_state=3,
+                             target_function=SparseParity(10, [2, 7]), target_accuracy=1.0)
+    a = clone(clf).fit(X, y)
+    assert a.classes_.tolist() == [-1, 1]
+    np.testing.assert_array_equal(a.decision_function(X), clone(clf).fit(X, y).decision_function(X))
+    # Fresh strings differ from the fixed-data fit of the same seed.
+    fixed = clone(clf).set_params(target_function=None).fit(X, y)
+    assert not np.array_equal(a.decision_function(X), fixed.decision_function(X))
+
+
+#: Decision values of a fixed-data fit, from the estimator before it had ``target_function``.
+EXPECTED_FIXED = [-0.13323965668678284, -0.08049356937408447, -0.19821731746196747]
+
+
+def test_fixed_data_fit_does_not_draw_the_fresh_strings_seed():
+    # The fresh strings' seed is drawn after the model's: fixed-data fits are unchanged
+    # (these decision values were those of the estimator before it had target_function).
+    X, y = make_sparse_parity(64, 10, support=[2, 7], random_state=0)
+    clf = FFNNParityBaseline(width=4, max_iter=3, batch_size=32, random_state=3).fit(X, y)
+    np.testing.assert_allclose(clf.decision_function(X[:3]), EXPECTED_FIXED, rtol=0, atol=0)
+
+
+def test_online_fit_refuses_early_stopping_and_bad_target_functions():
+    from skxor.boolean import SparseParity
+
+    X = make_sparse_parity(64, 10, support=[2, 7], random_state=0)[0]
+    clf = FFNNParityBaseline(target_function=SparseParity(10, [2, 7]), early_stopping=True)
+    with pytest.raises(ValueError, match="early_stopping=True holds out part of a fixed"):
+        clf.fit(X)
+    assert not hasattr(clf, "classes_")  # a failed fit leaves the estimator as it was
+    with pytest.raises(ValueError, match="target_function must return one label per string"):
+        FFNNParityBaseline(target_function=lambda bits: bits[:, :2], max_iter=1).fit(X)
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        FFNNParityBaseline(max_iter=1).fit(X)

@@ -108,12 +108,12 @@ from ._summary import (
 
 def _check(params):
     # Rules between parameters: something must be left to run.
-    population = any(m not in SAMPLE_MODELS for m in params["model"])
-    if not population and min(params["d"]) > params["samples_d_max"]:
+    if not searched(_normalised(params)):
         raise ValueError(
             f"nothing to run: every d ({sorted(params['d'])}) exceeds "
-            f"samples_d_max={params['samples_d_max']}, beyond which only the population "
-            "models run, and model includes none of them."
+            f"samples_d_max={params['samples_d_max']} (the finite-sample models) or "
+            f"online_d_max={params['online_d_max']} (the online FFNN), beyond which only "
+            "the population models run, and model includes none of them."
         )
 
 
@@ -145,7 +145,7 @@ def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, schedu
             else:
                 pending[key] = index + 1
     columns = ["model", "d", "size", "seed", "n_train", "accuracy", "params", "frozen",
-               "seconds"]
+               "steps", "seconds"]
     if rounds:
         cells = pd.concat(rounds, ignore_index=True)
         cells["n_train"] = cells.get("n_train", pd.Series(0, index=cells.index))
@@ -192,7 +192,8 @@ STUDY = Study(
     setting=("seeds", "threshold", "success_share", "sizes_beyond", "n_test", "n_train_min",
              "n_train_per_d2", "transformer_m", "transformer_steps", "step_length",
              "one_step_length", "ffnn_width", "rf_width", "ffnn_activation", "ffnn_steps",
-             "ffnn_batch_size", "ffnn_learning_rate", "random_state"),
+             "ffnn_batch_size", "ffnn_learning_rate", "online_width", "online_steps_min",
+             "online_steps_per_d", "random_state"),
 )
 
 parameter_scaling = STUDY.function(

@@ -11,6 +11,7 @@ import numpy as np
 import torch
 from sklearn.utils import check_random_state
 
+from ...boolean import SparseParity
 from ...datasets import make_sparse_parity
 from ...estimators import FFNNParityBaseline, SparseXORTransformer, count_parameters
 from ...nn import SparseXORAttention, sparse_xor_init
@@ -19,12 +20,12 @@ from .._common import single_thread
 from .._floor import floor_work
 
 MODELS = ("transformer_population_one_step", "transformer_population", "transformer", "ffnn",
-          "ffnn_random_features")
+          "ffnn_random_features", "ffnn_online")
 
 #: The name of each model's size parameter.
 SIZE_NAMES = {"transformer": "m", "transformer_population": "m",
               "transformer_population_one_step": "m", "ffnn": "width",
-              "ffnn_random_features": "width"}
+              "ffnn_random_features": "width", "ffnn_online": "width"}
 
 #: How each model is named in tables and figures (T: ``transformer_steps``).
 DISPLAY_NAMES = {
@@ -33,6 +34,7 @@ DISPLAY_NAMES = {
     "transformer": "transformer, T steps (samples)",
     "ffnn": "FFNN, trained (samples)",
     "ffnn_random_features": "FFNN, random features (samples)",
+    "ffnn_online": "FFNN, trained online (fresh samples each step)",
 }
 
 #: Models trained on the finite training sets (the rest use the population gradient).
@@ -41,13 +43,17 @@ SAMPLE_MODELS = ("transformer", "ffnn", "ffnn_random_features")
 #: The size grid each model takes its sizes from.
 GRIDS = {"transformer": "transformer_m", "transformer_population": "transformer_m",
          "transformer_population_one_step": "transformer_m", "ffnn": "ffnn_width",
-         "ffnn_random_features": "rf_width"}
+         "ffnn_random_features": "rf_width", "ffnn_online": "online_width"}
+
+#: Monitoring strings of an online FFNN: it stops once all of them are right,
+#: and checks after every ``ONLINE_MONITOR / ffnn_batch_size`` steps.
+ONLINE_MONITOR = 1024
 
 def _normalised(params):
     """``params`` with the models in study order and the grids sorted, without repeats."""
     params = dict(params)
     params["model"] = [m for m in MODELS if m in params["model"]]
-    for name in ("d", "transformer_m", "ffnn_width", "rf_width"):
+    for name in ("d", "transformer_m", "ffnn_width", "rf_width", "online_width"):
         if name in params:
             params[name] = sorted(int(v) for v in set(params[name]))
     return params
@@ -65,6 +71,10 @@ def cell_budget(params, model, d):
                    params["transformer_steps"], "step_length": params["step_length"]}
     if model == "transformer_population":
         return transformer
+    if model == "ffnn_online":
+        return {"online_steps": online_steps(d, params["online_steps_min"],
+                                             params["online_steps_per_d"]),
+                **{k: params[k] for k in _FFNN_BUDGET}}
     n_train = training_size(d, params["n_train_min"], params["n_train_per_d2"])
     if model == "transformer":
         return {"n_train": n_train, **transformer}
@@ -80,9 +90,12 @@ def size_cell(params, model, d, index, seed):
 
 def searched(params):
     """The (model, d) pairs a run searches sizes for (sample models only up to
-    ``samples_d_max``), for ``params`` as :func:`_normalised` gives them."""
+    ``samples_d_max``, the online FFNN up to ``online_d_max``), for ``params`` as
+    :func:`_normalised` gives them."""
+    d_max = {model: params["samples_d_max"] for model in SAMPLE_MODELS}
+    d_max["ffnn_online"] = params["online_d_max"]
     return [(model, d) for model in params["model"] for d in params["d"]
-            if model not in SAMPLE_MODELS or d <= params["samples_d_max"]]
+            if d <= d_max.get(model, np.inf)]
 
 
 def every_cell(params):
@@ -113,6 +126,8 @@ def parameter_scaling_cost(cell):
         work = d * (size * cell["transformer_steps"] + n_test)
     elif cell["model"] == "transformer":
         work = d * (cell["n_train"] * size * cell["transformer_steps"] + n_test)
+    elif cell["model"] == "ffnn_online":  # a failing run takes its whole budget
+        work = d * (cell["online_steps"] * cell["ffnn_batch_size"] * size + n_test)
     else:
         work = d * (cell["n_train"] * size * cell["ffnn_epochs"] + n_test)
     return cell["model"], work
@@ -161,6 +176,21 @@ def ffnn_epochs(n_train, ffnn_steps, ffnn_batch_size):
     """
     steps_per_epoch = math.ceil(n_train / ffnn_batch_size)
     return max(1, math.ceil(ffnn_steps / steps_per_epoch))
+
+
+def online_steps(d, online_steps_min, online_steps_per_d):
+    """Step budget of an online FFNN at d: ``max(online_steps_min, online_steps_per_d * d)``.
+
+    The cell runs it in whole checks of its monitoring set (the last check
+    may end a few steps later).
+
+    Examples
+    --------
+    >>> from skxor.studies._parameter_scaling._cells import online_steps
+    >>> [online_steps(d, 2048, 8) for d in (16, 512, 2048)]
+    [2048, 4096, 16384]
+    """
+    return int(max(online_steps_min, online_steps_per_d * d))
 
 
 def cell_data(d, size, n_train, n_test, random_state, seed):
@@ -221,7 +251,9 @@ def parameter_scaling_cell(model, d, size, seed, random_state, n_train=0, **budg
     result : dict
         ``accuracy`` (test), ``params`` (trainable, via
         :func:`~skxor.count_parameters`), ``frozen`` (parameters kept at
-        their random initialization) and ``seconds`` (wall time).
+        their random initialization), ``steps`` (gradient steps taken:
+        population steps, the transformer's full-batch steps, the FFNNs'
+        mini-batches) and ``seconds`` (wall time).
     """
     start = time.perf_counter()
     n_test = budget.pop("n_test")
@@ -235,12 +267,16 @@ def parameter_scaling_cell(model, d, size, seed, random_state, n_train=0, **budg
                 d, size, support, X_test, y_test, model_seed, budget["transformer_steps"],
                 budget["step_length"],
             )
+            steps = budget["transformer_steps"]
         else:
             if model == "transformer":
                 clf = SparseXORTransformer(
                     m=size, max_iter=budget["transformer_steps"],
                     step_length=budget["step_length"], random_state=model_seed,
                 )
+            elif model == "ffnn_online":
+                clf, X, y = _online_ffnn(d, size, support, budget, model_seed, seed_of_monitor(
+                    random_state, d, size, seed))
             else:
                 clf = FFNNParityBaseline(
                     width=size, activation=budget["ffnn_activation"],
@@ -249,7 +285,28 @@ def parameter_scaling_cell(model, d, size, seed, random_state, n_train=0, **budg
                     train_hidden=model == "ffnn",
                 )
             clf.fit(X, y)
+            # Gradient steps taken (mini-batches for the FFNNs; the budget is stated beside them).
+            steps = (int(sum(clf.history_[:, "train_batch_count"])) if model != "transformer"
+                     else int(clf.n_iter_))
             accuracy, params = float(clf.score(X_test, y_test)), count_parameters(clf)
             frozen = clf.keys_.size if model == "transformer" else clf.n_frozen_parameters_
-    return {"accuracy": accuracy, "params": int(params), "frozen": int(frozen),
+    return {"accuracy": accuracy, "params": int(params), "frozen": int(frozen), "steps": steps,
             "seconds": time.perf_counter() - start}
+
+
+def seed_of_monitor(random_state, d, size, seed):
+    """Seed of an online run's monitoring strings (apart from the four of :func:`cell_seeds`)."""
+    return int(np.random.SeedSequence([random_state, d, size, seed, 1]).generate_state(1)[0])
+
+
+def _online_ffnn(d, size, support, budget, model_seed, monitor_seed):
+    """An online FFNN (fresh strings every step) and its monitoring strings, labelled."""
+    steps_per_check = ONLINE_MONITOR // budget["ffnn_batch_size"]
+    X, y = make_sparse_parity(ONLINE_MONITOR, d, support=support, random_state=monitor_seed)
+    clf = FFNNParityBaseline(
+        width=size, activation=budget["ffnn_activation"],
+        learning_rate=budget["ffnn_learning_rate"], batch_size=budget["ffnn_batch_size"],
+        max_iter=-(-budget["online_steps"] // steps_per_check), random_state=model_seed,
+        target_function=SparseParity(d, support), target_accuracy=1.0,
+    )
+    return clf, X, y

@@ -16,6 +16,7 @@ _STYLE = {
     "transformer": dict(color="C0", marker="o", ls="-"),
     "ffnn": dict(color="C3", marker="^", ls="-."),
     "ffnn_random_features": dict(color="C1", marker="v", ls=(0, (3, 1, 1, 1))),
+    "ffnn_online": dict(color="C5", marker="P", ls=(0, (5, 2))),
 }
 
 

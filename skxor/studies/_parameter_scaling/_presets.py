@@ -32,6 +32,11 @@ PARAMETERS = {
     "ffnn_width": [Grid(POSITIVE)],
     "rf_width": [Grid(POSITIVE)],
     "ffnn_steps": [POSITIVE],
+    # The online FFNN: its widths, the d it runs to, its step budget max(min, per_d * d).
+    "online_width": [Grid(POSITIVE)],
+    "online_d_max": [AT_LEAST_TWO],
+    "online_steps_min": [POSITIVE],
+    "online_steps_per_d": [POSITIVE],
     "ffnn_batch_size": [POSITIVE],
     # The estimator's own constraints for what is passed to it unchanged.
     **estimator_parameters(FFNNParityBaseline, ("activation", "learning_rate"), prefix="ffnn_"),
@@ -39,7 +44,8 @@ PARAMETERS = {
 
 PRESETS = {
     "quick": dict(
-        model=list(MODELS),
+        # The online FFNN runs in the full preset: its failing widths take whole budgets.
+        model=[m for m in MODELS if m != "ffnn_online"],
         d=[16, 32, 64, 128],
         samples_d_max=128,
         seeds=5,
@@ -57,13 +63,19 @@ PRESETS = {
         rf_width=[16, 64, 256, 1024],
         ffnn_activation="relu",
         ffnn_steps=256,
+        online_width=[2, 3, 4, 6, 8, 12, 16, 24],
+        online_d_max=2048,
+        online_steps_min=2048,
+        online_steps_per_d=8,
         ffnn_batch_size=128,
         ffnn_learning_rate=0.01,
         random_state=0,
     ),
     # Only the differences from quick: finite samples to d = 256 (65 536
-    # training inputs), the population rows on to d = 8192, 10 seeds per size.
+    # training inputs), the online FFNN to d = 2048 (fresh samples, no
+    # training set), the population rows on to d = 8192, 10 seeds per size.
     "full": dict(
+        model=list(MODELS),
         d=[16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192],
         samples_d_max=256,
         seeds=10,

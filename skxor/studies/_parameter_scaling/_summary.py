@@ -54,6 +54,17 @@ def _needed(reached, seeds, share):
     return int(ok[0]) if ok.size else None
 
 
+def _steps_used(group, threshold):
+    """Median and largest steps of a (model, d)'s succeeding runs (NaN when none succeeded,
+    or for cells from before steps were recorded)."""
+    if "steps" not in group:
+        return {"steps_median": np.nan, "steps_max": np.nan}
+    steps = group.loc[group["accuracy"] >= threshold, "steps"].dropna()
+    if steps.empty:
+        return {"steps_median": np.nan, "steps_max": np.nan}
+    return {"steps_median": float(steps.median()), "steps_max": float(steps.max())}
+
+
 def summarize_parameter_scaling(cells, threshold, success_share):
     """One row per (model, d) from the per-cell results.
 
@@ -61,7 +72,7 @@ def summarize_parameter_scaling(cells, threshold, success_share):
     ----------
     cells : pandas.DataFrame
         One row per (model, d, size, seed) run: ``accuracy``, ``params``
-        (trainable), ``frozen``, ``n_train``, ``seconds``.
+        (trainable), ``frozen``, ``n_train``, ``steps``, ``seconds``.
     threshold : float
         Test accuracy that counts as success, in (0, 1].
     success_share : float
@@ -79,7 +90,10 @@ def summarize_parameter_scaling(cells, threshold, success_share):
         interval ``success_low``, ``success_high`` (at the size needed; when
         not reached, at the size that came closest), ``reached``,
         ``non_monotone`` (a larger size tried met the rule less: True where
-        one did not meet it), ``sizes_tried``, ``seconds`` (compute time of
+        one did not meet it), ``sizes_tried``, ``steps_median`` and
+        ``steps_max`` (gradient steps of the runs that succeeded, at any
+        size: how much of its budget a model used; NaN when none
+        succeeded), ``seconds`` (compute time of
         all the cells) and ``size_counts`` (JSON ``[[size, reached, seeds,
         trainable, frozen], ...]`` for every size tried, so that the figure
         and the slopes need only the table).
@@ -92,7 +106,7 @@ def summarize_parameter_scaling(cells, threshold, success_share):
     ...                       "seed": list(range(5)) * 3, "n_train": 100,
     ...                       "accuracy": [0.5] * 5 + [1.0] * 4 + [0.5] + [1.0] * 3 + [0.5] * 2,
     ...                       "params": [11] * 5 + [21] * 5 + [31] * 5, "frozen": 0,
-    ...                       "seconds": 0.1})
+    ...                       "steps": 256, "seconds": 0.1})
     >>> row = summarize_parameter_scaling(cells, 0.99, 0.8).iloc[0]
     >>> int(row["size"]), int(row["seeds_reached"]), bool(row["non_monotone"]), row["size_counts"]
     (2, 4, True, '[[1, 0, 5, 11, 0], [2, 4, 5, 21, 0], [3, 3, 5, 31, 0]]')
@@ -136,6 +150,7 @@ def summarize_parameter_scaling(cells, threshold, success_share):
             "reached": bool(ok),
             "non_monotone": bool(ok and not met.iloc[index:].all()),
             "sizes_tried": len(sizes),
+            **_steps_used(group, threshold),
             "seconds": float(group["seconds"].sum()),
             "size_counts": json.dumps(counts),
         })
@@ -143,7 +158,7 @@ def summarize_parameter_scaling(cells, threshold, success_share):
     table = pd.DataFrame(rows, columns=[
         "d", "model", "size", "params", "frozen", "total", "size_name", "n_train", "seeds",
         "seeds_reached", "success_rate", "success_low", "success_high", "reached",
-        "non_monotone", "sizes_tried", "seconds", "size_counts",
+        "non_monotone", "sizes_tried", "steps_median", "steps_max", "seconds", "size_counts",
     ])
     table = table.sort_values(
         ["model", "d"], key=lambda s: s.map(order) if s.name == "model" else s
