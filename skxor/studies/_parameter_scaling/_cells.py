@@ -126,8 +126,12 @@ def parameter_scaling_cost(cell):
         work = d * (size * cell["transformer_steps"] + n_test)
     elif cell["model"] == "transformer":
         work = d * (cell["n_train"] * size * cell["transformer_steps"] + n_test)
-    elif cell["model"] == "ffnn_online":  # a failing run takes its whole budget
-        work = d * (cell["online_steps"] * cell["ffnn_batch_size"] * size + n_test)
+    elif cell["model"] == "ffnn_online":
+        # Per step: drawing and labelling a fresh batch (d bits each) and a fixed
+        # overhead worth about 256 more bits; the width hardly counts at these sizes.
+        # Priced at its budget: the calibration's slope carries the share of the
+        # budget an average cell takes (a failing run takes all of it).
+        work = cell["online_steps"] * (d + 256)
     else:
         work = d * (cell["n_train"] * size * cell["ffnn_epochs"] + n_test)
     return cell["model"], work
@@ -187,8 +191,8 @@ def online_steps(d, online_steps_min, online_steps_per_d):
     Examples
     --------
     >>> from skxor.studies._parameter_scaling._cells import online_steps
-    >>> [online_steps(d, 2048, 8) for d in (16, 512, 2048)]
-    [2048, 4096, 16384]
+    >>> [online_steps(d, 2048, 32) for d in (16, 512, 2048)]
+    [2048, 16384, 65536]
     """
     return int(max(online_steps_min, online_steps_per_d * d))
 
