@@ -72,8 +72,11 @@ class Claim:
     statement : str
         The claim, in our words.
     rule : callable
-        ``rule(table)``: from the study's stored table (never empty), a dict
-        with ``value`` (the measured value with its interval) and
+        ``rule(summary)`` or ``rule(table)``: from the study's summary of its
+        stored table (never empty; computed once and handed to every claim,
+        see :meth:`Study.render <skxor.studies.Study.render>`), or from the
+        table itself when the rule names ``table`` or a name of its own, a
+        dict with ``value`` (the measured value with its interval) and
         ``verdict`` (one of ``"reproduced"``, ``"inconclusive"``,
         ``"not reproduced"``, ``"not tested"``), and optionally ``ours``
         (our setting) and ``units`` (the independent units).
@@ -512,6 +515,31 @@ def declared_claims(studies):
     return sorted(found, key=lambda pair: _natural(pair[1].id))
 
 
+def stored_summary(study, entry):
+    """The summary of a stored run's table, computed once: ``entry["summary"]``.
+
+    ``entry`` is a store's entry (``{"table", "path", ...}``); the summary
+    is computed on the first call and kept in it, so that the claims, the
+    headline, the report and the figures of a stored run share it. Callers
+    name the table in what its content makes fail
+    (:func:`~skxor._utils._files.naming_the_table`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies._claims import stored_summary
+    >>> entry = {"table": pd.DataFrame({"attention": ["erf"], "n": 0, "d": 10, "m": 4,
+    ...          "seed": 0, "step_length": 10.0, "success": False, "specialised": False,
+    ...          "loss_after_step": 1.0}), "path": None}
+    >>> stored_summary(get_study("one_step"), entry) is entry["summary"]
+    True
+    """
+    if "summary" not in entry:
+        entry["summary"] = study.summary(entry["table"])
+    return entry["summary"]
+
+
 def claim_rows(store, studies):
     """One row per claim the ``studies`` declare, every number computed from ``store``.
 
@@ -528,8 +556,10 @@ def claim_rows(store, studies):
         if study in store and store[study]["table"].empty:
             row.update(value="the stored table holds no rows", preset=_preset(store[study]))
         elif study in store:
-            with naming_the_table(study, store[study]["path"]):
-                row.update(claim.rule(store[study]["table"]))
+            entry = store[study]
+            with naming_the_table(study, entry["path"]):
+                row.update(studies[study].render(claim.rule, entry["table"],
+                                                 stored_summary(studies[study], entry)))
             row["preset"] = _preset(store[study])
         row.setdefault("judged", row["value"])
         rows.append(row)

@@ -66,7 +66,8 @@ def summarize_one_step(df):
             **_rate_columns(group["success"], "success"),
             **_rate_columns(group["specialised"], "specialised"),
             "median_loss": float(group["loss_after_step"].median()),
-            "median_support_mass": float(group["support_mass_min"].median()),
+            "median_support_mass": (float(group["support_mass_min"].median())
+                                    if "support_mass_min" in group else float("nan")),
             "seeds": int(len(group)),
         })
     return pd.DataFrame(rows, columns=[*_GROUP, "success_rate", "success_low", "success_high",
