@@ -111,6 +111,23 @@ class Claim:
     ... # doctest: +NORMALIZE_WHITESPACE
     {'units': '30 seeds', 'value': 'all: 29/30 runs = 0.97 [0.83, 0.99] (reproduced)',
      'judged': 'all: 29/30 runs = 0.97 [0.83, 0.99] (reproduced)', 'verdict': 'reproduced'}
+
+    A rule naming ``summary`` reads the study's summary, computed once for
+    every claim, the report and the figures (as ``skxor publish`` calls it):
+
+    >>> from skxor.studies import POSITIVE, Grid, Study
+    >>> def share_rule(summary):
+    ...     share = float(summary["ok_rate"].min())
+    ...     return dict(value=f"{share:.2f}", verdict="reproduced" if share > 0.5
+    ...                 else "not reproduced")
+    >>> share = Claim(id="U2", paper="Me", source="my notes", name="most seeds",
+    ...               paper_setting="any", statement="most seeds work", rule=share_rule)
+    >>> study = Study(name="oks", description="", parameters={"x": [Grid(POSITIVE)],
+    ...               "seeds": [POSITIVE]}, presets={"quick": {"x": [1], "seeds": 4}},
+    ...               cell=lambda x, seed: {"ok": seed > 0}, claims=[share])
+    >>> table = study.run()
+    >>> study.render(share.rule, table, study.summary(table))
+    {'value': '0.75', 'verdict': 'reproduced'}
     """
 
     id: str
