@@ -118,6 +118,7 @@ def test_a_hook_gets_the_keywords_it_names():
 COMPUTATIONS = {
     "_one_step": {"checked", "summarize_one_step", "best_steps", "best_cells", "analysed",
                   "at_best"},
+    "_flip_effect": {"summarize_flip_effect", "flip_slopes"},
 }
 RENDERERS = ("_report.py", "_figures.py", "_headline.py", "_claims.py")
 
