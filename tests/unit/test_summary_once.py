@@ -119,6 +119,7 @@ COMPUTATIONS = {
     "_one_step": {"checked", "summarize_one_step", "best_steps", "best_cells", "analysed",
                   "at_best"},
     "_flip_effect": {"summarize_flip_effect", "flip_slopes"},
+    "_zero_sensitivity_bound": {"summarize_bound", "bound_verdict", "drawn_summary"},
 }
 RENDERERS = ("_report.py", "_figures.py", "_headline.py", "_claims.py")
 
