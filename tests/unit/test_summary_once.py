@@ -119,6 +119,8 @@ COMPUTATIONS = {
     "_one_step": {"checked", "summarize_one_step", "best_steps", "best_cells", "analysed",
                   "at_best"},
     "_flip_effect": {"summarize_flip_effect", "flip_slopes"},
+    "_random_init": {"summarize_random_init", "drawn_networks", "paper_setting_table",
+                     "eps_agreement", "network_rows"},
     "_zero_sensitivity_bound": {"summarize_bound", "bound_verdict", "drawn_summary"},
 }
 RENDERERS = ("_report.py", "_figures.py", "_headline.py", "_claims.py")
