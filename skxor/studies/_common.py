@@ -131,3 +131,29 @@ def single_thread():
             yield
     finally:
         torch.set_num_threads(before)
+
+
+def readable_parts(df, **computations):
+    """``{name: computation(df)}`` for each computation the table's columns allow.
+
+    A study's summary holds every part its renderers and claims read; a
+    table written for one of them (a claim's synthetic table, a headline's
+    minimal one) may lack the columns another part reads. That part is left
+    out (a renderer reading it then fails, and the runner names the table)
+    instead of failing the summary that the others need.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._common import readable_parts
+    >>> sorted(readable_parts(pd.DataFrame({"x": [1, 2]}), total=lambda t: t["x"].sum(),
+    ...                       missing=lambda t: t["y"].sum()))
+    ['total']
+    """
+    parts = {}
+    for name, computation in computations.items():
+        try:
+            parts[name] = computation(df)
+        except KeyError:
+            continue
+    return parts

@@ -119,6 +119,8 @@ COMPUTATIONS = {
     "_one_step": {"checked", "summarize_one_step", "best_steps", "best_cells", "analysed",
                   "at_best"},
     "_flip_effect": {"summarize_flip_effect", "flip_slopes"},
+    "_k_sparse": {"_steps", "_v1", "summarize_k_sparse", "pooled_success", "gradient_signal",
+                  "gain_slopes", "summarize_v1"},
     "_random_init": {"summarize_random_init", "drawn_networks", "paper_setting_table",
                      "eps_agreement", "network_rows"},
     "_zero_sensitivity_bound": {"summarize_bound", "bound_verdict", "drawn_summary"},
