@@ -122,6 +122,8 @@ COMPUTATIONS = {
                   "gain_slopes", "summarize_v1"},
     "_parameter_scaling": {"parameter_slopes", "size_counts", "summarize_parameter_scaling",
                            "_samples_d_max"},
+    "_sample_complexity": {"like_for_like", "_analysed", "_validated", "fit_exponents",
+                           "n_star_per_seed", "samples_needed", "_is_rough", "_grid"},
     "_random_init": {"summarize_random_init", "drawn_networks", "paper_setting_table",
                      "eps_agreement", "network_rows"},
     "_zero_sensitivity_bound": {"summarize_bound", "bound_verdict", "drawn_summary"},
