@@ -126,6 +126,8 @@ COMPUTATIONS = {
                            "n_star_per_seed", "samples_needed", "_is_rough", "_grid"},
     "_random_init": {"summarize_random_init", "drawn_networks", "paper_setting_table",
                      "eps_agreement", "network_rows"},
+    "_training": {"summarize_training", "learned_up_to", "with_model_setting",
+                  "series_columns"},
     "_zero_sensitivity_bound": {"summarize_bound", "bound_verdict", "drawn_summary"},
 }
 RENDERERS = ("_report.py", "_figures.py", "_headline.py", "_claims.py")
