@@ -248,7 +248,7 @@ def _section(study, table, parts, summaries):
                 f"(its `{SETTING_COLUMN}` column); each is analysed on its own below, "
                 "never pooled, and the figures show this one. To draw another: "
                 f"`t = pandas.read_csv(\"{study.name}.csv\"); "
-                f"skxor.studies.get_study(\"{study.name}\").figures("
+                f"skxor.studies.get_study(\"{study.name}\").render(\"figures\", "
                 f"t[t.{SETTING_COLUMN} == VALUE])`._"
             )]
         texts.append("\n".join(lines) + "\n" + body)
