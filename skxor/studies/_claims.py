@@ -532,12 +532,14 @@ def declared_claims(studies):
     return sorted(found, key=lambda pair: _natural(pair[1].id))
 
 
-def stored_summary(study, entry):
-    """The summary of a stored run's table, computed once: ``entry["summary"]``.
+def stored_summary(study, entry, summary=None):
+    """The summary of a stored run's table, computed once and kept in ``entry``.
 
     ``entry`` is a store's entry (``{"table", "path", ...}``); the summary
-    is computed on the first call and kept in it, so that the claims, the
-    headline, the report and the figures of a stored run share it. Callers
+    is computed on the first call (or given as ``summary``, when the caller
+    computed it) and kept in it with the table it summarizes, so that the
+    claims, the headline, the report and the figures of a stored run share
+    it; an entry copied with another table gets that table's summary. Callers
     name the table in what its content makes fail
     (:func:`~skxor._utils._files.naming_the_table`).
 
@@ -549,12 +551,17 @@ def stored_summary(study, entry):
     >>> entry = {"table": pd.DataFrame({"attention": ["erf"], "n": 0, "d": 10, "m": 4,
     ...          "seed": 0, "step_length": 10.0, "success": False, "specialised": False,
     ...          "loss_after_step": 1.0}), "path": None}
-    >>> stored_summary(get_study("one_step"), entry) is entry["summary"]
+    >>> summary = stored_summary(get_study("one_step"), entry)
+    >>> stored_summary(get_study("one_step"), entry) is summary
     True
     """
-    if "summary" not in entry:
-        entry["summary"] = study.summary(entry["table"])
-    return entry["summary"]
+    table = entry["table"]
+    kept = entry.get("summary")
+    if summary is not None:
+        kept = entry["summary"] = (table, summary)
+    elif kept is None or kept[0] is not table:  # none yet, or of another table
+        kept = entry["summary"] = (table, study.summary(table))
+    return kept[1]
 
 
 def claim_rows(store, studies):

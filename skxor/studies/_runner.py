@@ -408,7 +408,7 @@ def _summary_section(folder, names, latest=None):
     headline and claims; ``latest`` (``{study: (rows, summary)}``) gives those
     of the studies the run just computed, read from nowhere else.
     """
-    from ._claims import claim_rows
+    from ._claims import claim_rows, stored_summary
 
     latest = latest or {}
     bullets = []
@@ -425,8 +425,9 @@ def _summary_section(folder, names, latest=None):
             headline = (study.render("headline", rows, summary)
                         if study.headline is not None else "")
             record = _latest_record(path)
-            claims = claim_rows({name: {"table": rows, "path": path, "record": record,
-                                        "summary": summary}}, {name: study})
+            entry = {"table": rows, "path": path, "record": record}
+            stored_summary(study, entry, summary)
+            claims = claim_rows({name: entry}, {name: study})
         except Exception as exc:  # a summary line that fails must not lose the report
             bullets.append(f"* **{name}**: no summary ({type(exc).__name__}: {exc}).")
             continue

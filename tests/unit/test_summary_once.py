@@ -99,6 +99,19 @@ def test_claims_and_publish_compute_a_stored_runs_summary_once(tmp_path, monkeyp
     assert calls == [8]
 
 
+def test_an_entry_copied_with_another_table_gets_that_tables_summary():
+    from skxor.studies._claims import stored_summary
+
+    calls, seen = [], []
+    study = counting_study(calls, seen)
+    table = study.run()
+    entry = {"table": table, "path": None}
+    first = stored_summary(study, entry)
+    assert stored_summary(study, entry) is first and calls == [8]
+    cut = dict(entry, table=table[table["p"] < 0.5])  # the cached summary comes along
+    assert len(stored_summary(study, cut)) == 1 and calls == [8, 4]
+
+
 def test_a_hook_gets_the_keywords_it_names():
     calls, seen = [], []
     study = counting_study(calls, seen)

@@ -1,9 +1,8 @@
 """The k-sparse study's summaries: success with Wilson intervals, the gradient signal, v1."""
 
 import pandas as pd
-from sklearn.utils import Bunch
 
-from .._common import readable_parts
+from .._common import Summary
 from .._stats import (
     bootstrap_loglog_slope,
     clustered_rate_interval,
@@ -220,7 +219,8 @@ def k_sparse_summary(df):
 
     Returns
     -------
-    summary : sklearn.utils.Bunch
+    summary : Summary
+        A :class:`~sklearn.utils.Bunch`:
         ``rows``, ``table`` (the rows), ``steps`` and ``v1`` (the checked
         rows of each part; empty where the table has none); with step rows,
         ``per_cell`` (:func:`summarize_k_sparse`), ``pooled``
@@ -228,7 +228,7 @@ def k_sparse_summary(df):
         ``slopes`` (:func:`gain_slopes`); ``v1_summary``
         (:func:`summarize_v1`; empty without v1 rows); each part where the
         table has the columns it reads
-        (:func:`~skxor.studies._common.readable_parts`).
+        (:meth:`~skxor.studies._common.Summary.add_readable`).
 
     Examples
     --------
@@ -241,10 +241,9 @@ def k_sparse_summary(df):
     has = (lambda part: "part" in df and bool((df["part"] == part).any()))
     steps = _steps(df) if has("steps") else df.iloc[:0]
     v1 = _v1(df) if has("v1") else df.iloc[:0]
-    summary = Bunch(rows=len(df), table=df, steps=steps, v1=v1)
-    summary.update(readable_parts(
-        df, v1_summary=lambda t: summarize_v1(t) if len(v1) else pd.DataFrame()))
+    summary = Summary(rows=len(df), table=df, steps=steps, v1=v1).add_readable(
+        df, v1_summary=lambda t: summarize_v1(t) if len(v1) else pd.DataFrame())
     if len(steps):
-        summary.update(readable_parts(df, per_cell=summarize_k_sparse, pooled=pooled_success,
-                                      signal=gradient_signal, slopes=gain_slopes))
+        summary.add_readable(df, per_cell=summarize_k_sparse, pooled=pooled_success,
+                             signal=gradient_signal, slopes=gain_slopes)
     return summary

@@ -20,10 +20,9 @@ import warnings
 import numpy as np
 import pandas as pd
 from scipy import optimize, stats
-from sklearn.utils import Bunch
 
 from ..._utils._docstrings import fill_doc
-from .._common import readable_parts
+from .._common import Summary
 from .._report import ROUGH_BELOW_SEEDS
 from .._stats import check_confidence, check_n_boot, rate_with_interval
 
@@ -586,7 +585,8 @@ def sample_complexity_summary(df):
 
     Returns
     -------
-    summary : sklearn.utils.Bunch
+    summary : Summary
+        A :class:`~sklearn.utils.Bunch`:
         ``rows`` and ``table`` (the rows, whose other settings the report
         names); when ``rows`` > 0: ``analysed`` (the latest setting's rows,
         :func:`like_for_like`), ``fits`` (:func:`fit_exponents`) and, where
@@ -606,13 +606,13 @@ def sample_complexity_summary(df):
     (['ffnn'], True)
     """
     if df.empty:
-        return Bunch(rows=0, table=df)
+        return Summary(rows=0, table=df)
     analysed = _analysed(df)
-    summary = Bunch(rows=len(df), table=df, analysed=analysed, fits=fit_exponents(analysed))
-    checked = readable_parts(analysed, checked=lambda t: _validated(t, None))
-    if checked:
-        validated, target = checked["checked"]
+    summary = Summary(rows=len(df), table=df, analysed=analysed, fits=fit_exponents(analysed))
+    summary.add_readable(analysed, checked=lambda t: _validated(t, None))
+    if "checked" in summary:
+        validated, target = summary.pop("checked")
         summary.update(validated=validated, target=target, per_cell=samples_needed(validated))
-        summary.update(readable_parts(analysed, per_seed=n_star_per_seed, grid=_grid))
+        summary.add_readable(analysed, per_seed=n_star_per_seed, grid=_grid)
         summary.rough, summary.seeds = _is_rough(validated)
     return summary

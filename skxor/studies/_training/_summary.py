@@ -4,11 +4,10 @@ import json
 
 import numpy as np
 import pandas as pd
-from sklearn.utils import Bunch
 
 from ..._utils._docstrings import fill_doc
 from ...boolean import NAMED_FUNCTIONS
-from .._common import readable_parts
+from .._common import Summary
 from .._report import seeds_text
 from .._stats import wilson_interval
 from ._cells import MODEL_SETTINGS, at_chance, training_cells
@@ -342,7 +341,8 @@ def training_summary(df):
         ``rows`` and ``table`` (the rows with their ``model_setting``: the
         texts list budgets and stops, the figures draw every run); with
         training runs, ``series`` (:func:`series_columns`) and, where the
-        table has the columns they read, ``per_cell``
+        table has the columns they read
+        (:meth:`~skxor.studies._common.Summary.add_readable`), ``per_cell``
         (:func:`summarize_training`) and ``reach`` (:func:`learned_up_to`).
 
     Examples
@@ -354,10 +354,9 @@ def training_summary(df):
     (0, ['rows', 'table'])
     """
     if not len(df) or "function" not in df:
-        return Bunch(rows=len(df), table=df)
+        return Summary(rows=len(df), table=df)
     table = with_model_setting(df)
-    summary = Bunch(rows=len(df), table=table, series=series_columns(table))
-    summary.update(readable_parts(table, per_cell=summarize_training))
-    if "per_cell" in summary:
-        summary.reach = learned_up_to(table, summary.per_cell)
-    return summary
+    summary = Summary(rows=len(df), table=table, series=series_columns(table))
+    # reach reads per_cell: where that is left out, so is reach, for the same reason.
+    return summary.add_readable(table, per_cell=summarize_training,
+                                reach=lambda t: learned_up_to(t, summary.per_cell))
