@@ -146,17 +146,8 @@ def plot_one_step(df):
 
 
 def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_one_step` from the study's summary.
-
-    Parameters
-    ----------
-    summary : sklearn.utils.Bunch
-        :func:`~skxor.studies._one_step.one_step_summary` of the table.
-
-    Returns
-    -------
-    figures : dict of str to matplotlib.figure.Figure
-    """
+    """The study's ``figures`` hook: :func:`plot_one_step` from the study's summary
+    (:func:`~skxor.studies._one_step.one_step_summary`)."""
     from matplotlib.figure import Figure
 
     best, cells = summary.best, summary.cells

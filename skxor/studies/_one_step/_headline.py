@@ -39,17 +39,8 @@ def headline(df):
 
 
 def headline_text(summary):
-    """The study's ``headline`` hook: :func:`headline` from the study's summary.
-
-    Parameters
-    ----------
-    summary : sklearn.utils.Bunch
-        :func:`~skxor.studies._one_step.one_step_summary` of the table.
-
-    Returns
-    -------
-    text : str
-    """
+    """The study's ``headline`` hook: :func:`headline` from the study's summary
+    (:func:`~skxor.studies._one_step.one_step_summary`)."""
     title = (f"**Gradient steps, {' vs '.join(attention_names())}, each at its best step "
              "length**")
     if summary.rows == 0:

@@ -50,17 +50,8 @@ def report_one_step(df):
 
 
 def render_report(summary):
-    """The study's ``report`` hook: :func:`report_one_step` from the study's summary.
-
-    Parameters
-    ----------
-    summary : sklearn.utils.Bunch
-        :func:`~skxor.studies._one_step.one_step_summary` of the table.
-
-    Returns
-    -------
-    text : str
-    """
+    """The study's ``report`` hook: :func:`report_one_step` from the study's summary
+    (:func:`~skxor.studies._one_step.one_step_summary`)."""
     title = ("Normalised gradient steps: softmax vs linear vs erf attention, each at its "
              "best step length")
     if summary.rows == 0:
