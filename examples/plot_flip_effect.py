@@ -21,7 +21,7 @@ from skxor.studies import get_study
 
 study = get_study("flip_effect")
 df = study.run("quick", n_bits=[8, 16, 32, 64, 128], seeds=4)
-print(study.headline(df))
-for figure in study.figures(df).values():
+print(study.render("headline", df))
+for figure in study.render("figures", df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()

@@ -24,7 +24,7 @@ study = get_study("random_init_sensitivity")
 df = study.run(
     "quick", n_bits=[4, 6, 8, 16], seeds=3, layer_norm_eps=[0.0], n_random_functions=100
 )
-for figure in study.figures(df).values():
+for figure in study.render("figures", df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
 

@@ -26,7 +26,7 @@ df = study.run(
     "quick", n_bits=[4, 8, 16], d_model=[8, 32], n_layers=[1], layer_norm_eps=[0.0],
     seeds=3,
 )
-for figure in study.figures(df).values():
+for figure in study.render("figures", df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
 

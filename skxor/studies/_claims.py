@@ -72,8 +72,11 @@ class Claim:
     statement : str
         The claim, in our words.
     rule : callable
-        ``rule(table)``: from the study's stored table (never empty), a dict
-        with ``value`` (the measured value with its interval) and
+        ``rule(summary)`` or ``rule(table)``: from the study's summary of its
+        stored table (never empty; computed once and handed to every claim,
+        see :meth:`Study.render <skxor.studies.Study.render>`), or from the
+        table itself when the rule names ``table`` or a name of its own, a
+        dict with ``value`` (the measured value with its interval) and
         ``verdict`` (one of ``"reproduced"``, ``"inconclusive"``,
         ``"not reproduced"``, ``"not tested"``), and optionally ``ours``
         (our setting) and ``units`` (the independent units).
@@ -108,6 +111,23 @@ class Claim:
     ... # doctest: +NORMALIZE_WHITESPACE
     {'units': '30 seeds', 'value': 'all: 29/30 runs = 0.97 [0.83, 0.99] (reproduced)',
      'judged': 'all: 29/30 runs = 0.97 [0.83, 0.99] (reproduced)', 'verdict': 'reproduced'}
+
+    A rule naming ``summary`` reads the study's summary, computed once for
+    every claim, the report and the figures (as ``skxor publish`` calls it):
+
+    >>> from skxor.studies import POSITIVE, Grid, Study
+    >>> def share_rule(summary):
+    ...     share = float(summary["ok_rate"].min())
+    ...     return dict(value=f"{share:.2f}", verdict="reproduced" if share > 0.5
+    ...                 else "not reproduced")
+    >>> share = Claim(id="U2", paper="Me", source="my notes", name="most seeds",
+    ...               paper_setting="any", statement="most seeds work", rule=share_rule)
+    >>> study = Study(name="oks", description="", parameters={"x": [Grid(POSITIVE)],
+    ...               "seeds": [POSITIVE]}, presets={"quick": {"x": [1], "seeds": 4}},
+    ...               cell=lambda x, seed: {"ok": seed > 0}, claims=[share])
+    >>> table = study.run()
+    >>> study.render(share.rule, table, study.summary(table))
+    {'value': '0.75', 'verdict': 'reproduced'}
     """
 
     id: str
@@ -512,6 +532,38 @@ def declared_claims(studies):
     return sorted(found, key=lambda pair: _natural(pair[1].id))
 
 
+def stored_summary(study, entry, summary=None):
+    """The summary of a stored run's table, computed once and kept in ``entry``.
+
+    ``entry`` is a store's entry (``{"table", "path", ...}``); the summary
+    is computed on the first call (or given as ``summary``, when the caller
+    computed it) and kept in it with the table it summarizes, so that the
+    claims, the headline, the report and the figures of a stored run share
+    it; an entry copied with another table gets that table's summary. Callers
+    name the table in what its content makes fail
+    (:func:`~skxor._utils._files.naming_the_table`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies._claims import stored_summary
+    >>> entry = {"table": pd.DataFrame({"attention": ["erf"], "n": 0, "d": 10, "m": 4,
+    ...          "seed": 0, "step_length": 10.0, "success": False, "specialised": False,
+    ...          "loss_after_step": 1.0}), "path": None}
+    >>> summary = stored_summary(get_study("one_step"), entry)
+    >>> stored_summary(get_study("one_step"), entry) is summary
+    True
+    """
+    table = entry["table"]
+    kept = entry.get("summary")
+    if summary is not None:
+        kept = entry["summary"] = (table, summary)
+    elif kept is None or kept[0] is not table:  # none yet, or of another table
+        kept = entry["summary"] = (table, study.summary(table))
+    return kept[1]
+
+
 def claim_rows(store, studies):
     """One row per claim the ``studies`` declare, every number computed from ``store``.
 
@@ -528,8 +580,10 @@ def claim_rows(store, studies):
         if study in store and store[study]["table"].empty:
             row.update(value="the stored table holds no rows", preset=_preset(store[study]))
         elif study in store:
-            with naming_the_table(study, store[study]["path"]):
-                row.update(claim.rule(store[study]["table"]))
+            entry = store[study]
+            with naming_the_table(study, entry["path"]):
+                row.update(studies[study].render(claim.rule, entry["table"],
+                                                 stored_summary(studies[study], entry)))
             row["preset"] = _preset(store[study])
         row.setdefault("judged", row["value"])
         rows.append(row)

@@ -10,6 +10,7 @@ import contextlib
 
 import numpy as np
 from sklearn.model_selection import ParameterGrid
+from sklearn.utils import Bunch
 
 from ._report import seeds_text
 from ._report import run_preset
@@ -131,3 +132,49 @@ def single_thread():
             yield
     finally:
         torch.set_num_threads(before)
+
+
+class Summary(Bunch):
+    """A study's summary: its named parts (a :class:`~sklearn.utils.Bunch`).
+
+    A study's summary holds every part its renderers and claims read; a
+    table written for one of them (a claim's synthetic table, a headline's
+    minimal one) may lack the columns another part reads.
+    :meth:`add_readable` leaves such a part out instead of failing the
+    summary the others need, and reading it re-raises why (the missing
+    column's ``KeyError``), so that a renderer that needs it fails as it
+    would have computing it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._common import Summary
+    >>> summary = Summary(rows=2).add_readable(
+    ...     pd.DataFrame({"x": [1, 2]}), total=lambda t: int(t["x"].sum()),
+    ...     missing=lambda t: t["y"].sum())
+    >>> sorted(summary), summary.total
+    (['rows', 'total'], 3)
+    >>> summary.missing
+    Traceback (most recent call last):
+    ...
+    KeyError: 'y'
+    """
+
+    def __init__(self, **parts):
+        super().__init__(**parts)
+        object.__setattr__(self, "_missing", {})
+
+    def add_readable(self, df, **computations):
+        """Add ``name=computation(df)`` for each computation the table's columns allow."""
+        for name, computation in computations.items():
+            try:
+                self[name] = computation(df)
+            except KeyError as exc:
+                self._missing[name] = exc
+        return self
+
+    def __getattr__(self, key):
+        missing = self.__dict__.get("_missing", {})
+        if key in missing:
+            raise missing[key]
+        return super().__getattr__(key)

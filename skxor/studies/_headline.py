@@ -63,9 +63,11 @@ def render_headline(folder, fmt="md"):
     """
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {sorted(FORMATS)}; got {fmt!r}.")
+    from ._registry import STUDIES
+
     folder = Path(folder)
     bullets = []
-    for name, render in headline_renderers().items():
+    for name in headline_renderers():
         path = folder / f"{name}.csv"
         if not path.exists():
             continue
@@ -78,8 +80,9 @@ def render_headline(folder, fmt="md"):
                 "merged into it); the headline describes one: render it from a folder "
                 "written by one run (skxor reproduce --out EMPTY_FOLDER)."
             )
-        with naming_the_table(name, path):
-            bullets.append(render(table))
+        study = STUDIES[name]
+        with naming_the_table(name, path):  # the summary, once, handed to the renderer
+            bullets.append(study.render("headline", table, study.summary(table)))
     if not bullets:
         raise ValueError(f"no study table (e.g. one_step.csv) found in {folder}.")
     return "\n".join(f"* {b}" for b in bullets)

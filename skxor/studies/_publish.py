@@ -38,7 +38,7 @@ from pathlib import Path
 from .._utils._files import naming_the_table, read_table
 from . import _claims
 from ._blocks import replace_named_block
-from ._claims import _preset, claim_rows
+from ._claims import _preset, claim_rows, stored_summary
 from ._stats import wilson_interval
 from ._sweep import cell_version_of
 
@@ -289,13 +289,16 @@ def store_size(data):
 
 def _headline(store):
     from ._headline import headline_renderers
+    from ._registry import get_study
 
     # The renderers and order of skxor headline, so that both write the same block.
     bullets = []
-    for name, render in headline_renderers().items():
+    for name in headline_renderers():
         if name in store:
-            with naming_the_table(name, store[name]["path"]):
-                bullets.append(render(store[name]["table"]))
+            study, entry = get_study(name), store[name]
+            with naming_the_table(name, entry["path"]):
+                bullets.append(study.render("headline", entry["table"],
+                                            stored_summary(study, entry)))
     return "\n".join(f"* {b}" for b in bullets)
 
 
@@ -550,7 +553,8 @@ def render_fragment(name, entry):
     from ._report import collapse_long_tables
 
     study = get_study(name)
-    report = _shift_headings(study.report(entry["table"]).strip())
+    report = _shift_headings(
+        study.render("report", entry["table"], stored_summary(study, entry)).strip())
     title, _, body = report.partition("\n")
     if not title.startswith("# "):
         title, body = f"# {name}", report
@@ -575,8 +579,9 @@ def _sink_headings(markdown):
 def _short_answer(name, study, entry):
     """A study page's opening: its headline bullet and the verdict of each of its claims."""
     claims = claim_rows({name: entry}, {name: study})
-    lines = ["**The short answer.**" + (f" {study.headline(entry['table'])}"
-                                         if study.headline is not None else "")]
+    headline = (study.render("headline", entry["table"], stored_summary(study, entry))
+                if study.headline is not None else "")
+    lines = ["**The short answer.**" + (f" {headline}" if study.headline is not None else "")]
     if len(claims):
         lines += ["", "| claim | verdict | deciding number |", "|---|---|---|"]
         lines += [f"| {r.id} {r.claim} | **{r.verdict}** | {deciding_part(r.judged, r.verdict)} |"
@@ -631,8 +636,11 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
     for name, entry in load_store(root / data).items():
         study = get_study(name)
         setting = (entry["record"] or {}).get("setting")
-        setting, rows = split_settings(entry["table"], setting)[0]
-        figures = study.figures(rows)
+        parts = split_settings(entry["table"], setting)
+        setting, rows = parts[0]
+        # The stored run's summary when the table is that one setting.
+        summary = stored_summary(study, entry) if len(parts) == 1 else study.summary(rows)
+        figures = study.render("figures", rows, summary)
         out.mkdir(parents=True, exist_ok=True)
         paths, lines = [], []
         for fig_name, fig in figures.items():

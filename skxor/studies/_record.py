@@ -314,8 +314,8 @@ def annotate_tables(text, line):
     return "\n".join(out)
 
 
-def traced_report(study, rows, setting):
-    """``study.report(rows)`` with a data line after each of its tables.
+def traced_report(study, rows, setting, summary=None):
+    """``study.report`` of ``rows`` with a data line after each of its tables.
 
     Parameters
     ----------
@@ -324,14 +324,18 @@ def traced_report(study, rows, setting):
         Rows of one setting of the study's stored table.
     setting : str or None
         Their ``setting`` value.
+    summary : object or None, default=None
+        ``study.summary(rows)``, computed once by the caller (see
+        :meth:`Study.render <skxor.studies.Study.render>`).
 
     Examples
     --------
-    >>> from types import SimpleNamespace
     >>> import pandas as pd
+    >>> from skxor.studies import POSITIVE, Grid, Study
     >>> from skxor.studies._record import traced_report
-    >>> study = SimpleNamespace(name="demo", key=("d", "seed"),
-    ...                         report=lambda rows: "## Demo\\n| d |\\n|---|\\n| 10 |")
+    >>> study = Study(name="demo", description="", parameters={"d": [Grid(POSITIVE)],
+    ...               "seeds": [POSITIVE]}, presets={"quick": {"d": [10], "seeds": 2}},
+    ...               cell=lambda d, seed: {}, report=lambda rows: "## Demo\\n| d |\\n|---|\\n| 10 |")
     >>> rows = pd.DataFrame({"d": [10, 10], "seed": [0, 1]})
     >>> print(traced_report(study, rows, '{"n_test": 100}'))
     ## Demo
@@ -344,7 +348,8 @@ def traced_report(study, rows, setting):
     from ._report import hook_result
 
     line = f"_Data: {describe_rows(rows, study.key, f'{study.name}.csv', setting)}._"
-    return annotate_tables(hook_result(study.name, "report", study.report(rows), str), line)
+    report = study.render("report", rows, summary)
+    return annotate_tables(hook_result(study.name, "report", report, str), line)
 
 
 def figures_line(study, names, rows, setting):

@@ -203,16 +203,18 @@ def hook_result(study, hook, value, expected):
     return value
 
 
-def _summary_of(study, table):
-    return hook_result(study.name, "summary", study.summary(table), pd.DataFrame)
+def _summary_of(study, table, summary=None):
+    summary = study.summary(table) if summary is None else summary
+    return hook_result(study.name, "summary", summary, pd.DataFrame)
 
 
-def study_section(study, table):
+def study_section(study, table, summary=None):
     """A study's report section from its declaration: title, description, run, summary table.
 
     The section of a :class:`~skxor.studies.Study` that declares no
     ``report``: its ``summary`` as a Markdown table, rates with their
-    Wilson 95% intervals (:func:`interval_table`).
+    Wilson 95% intervals (:func:`interval_table`). ``summary``: the study's
+    ``summary(table)`` when the caller computed it; None: computed here.
 
     Examples
     --------
@@ -245,7 +247,7 @@ def study_section(study, table):
         study.name, study.description, run_text(table, study),
         f"Per {', '.join(per) or 'run'} (rates: Wilson 95% intervals over the rows, "
         "the seeds; other columns: means):",
-        markdown_table(interval_table(_summary_of(study, table))),
+        markdown_table(interval_table(_summary_of(study, table, summary))),
     )
 
 

@@ -225,14 +225,17 @@ def _backfill_setting(path, study):
     _atomic_write_text(path, old.to_csv(index=False))
 
 
-def _section(study, table, latest):
-    """The study's report section: one part per setting in ``table``, the latest first."""
-    parts = split_settings(table, latest)
+def _section(study, table, parts, summaries):
+    """The study's report section: one part per setting in ``table``, the latest first.
+
+    ``parts`` are :func:`split_settings` of ``table`` and ``summaries`` the
+    study's summary of each, computed once by the caller.
+    """
     if len(parts) == 1:
-        return traced_report(study, parts[0][1], parts[0][0])
+        return traced_report(study, parts[0][1], parts[0][0], summaries[0])
     texts = []
-    for i, (setting, rows) in enumerate(parts, 1):
-        head, _, body = traced_report(study, rows, setting).partition("\n")
+    for i, ((setting, rows), summary) in enumerate(zip(parts, summaries), 1):
+        head, _, body = traced_report(study, rows, setting, summary).partition("\n")
         which = "the latest run's setting" if i == 1 else "an earlier run's setting"
         lines = [f"{head} ({which}, {i} of {len(parts)})", ""]
         lines.append(
@@ -245,7 +248,7 @@ def _section(study, table, latest):
                 f"(its `{SETTING_COLUMN}` column); each is analysed on its own below, "
                 "never pooled, and the figures show this one. To draw another: "
                 f"`t = pandas.read_csv(\"{study.name}.csv\"); "
-                f"skxor.studies.get_study(\"{study.name}\").figures("
+                f"skxor.studies.get_study(\"{study.name}\").render(\"figures\", "
                 f"t[t.{SETTING_COLUMN} == VALUE])`._"
             )]
         texts.append("\n".join(lines) + "\n" + body)
@@ -352,15 +355,19 @@ def _load_state(path):
         return {"runs": [], "section": ""}
 
 
-def _write_report(folder):
-    """Rebuild report.md from every study's stored section, in registry order."""
+def _write_report(folder, latest=None):
+    """Rebuild report.md from every study's stored section, in registry order.
+
+    ``latest``: ``{study: (rows, summary)}`` of the latest setting of the
+    studies this run computed, whose summaries the Summary section reuses.
+    """
     state = folder / STATE_DIR
     stored = {name: _load_state(state / f"{name}.json") for name in _stored_studies(state)}
     runs = [run for name in stored for run in stored[name]["runs"]]
     lines = [
         "# skxor results",
         "",
-        _summary_section(folder, list(stored)),
+        _summary_section(folder, list(stored), latest),
         "",
         "## Runs",
         "",
@@ -393,22 +400,34 @@ def _latest_record(path):
     return runs[-1] if runs and isinstance(runs[-1], dict) else None
 
 
-def _summary_section(folder, names):
+def _summary_section(folder, names, latest=None):
     """report.md's ``## Summary``: per study its headline and the verdict of each claim
-    its rows test, from the latest setting of ``<study>.csv`` in ``folder``."""
-    from ._claims import claim_rows
+    its rows test, from the latest setting of ``<study>.csv`` in ``folder``.
 
+    The study's summary of those rows is computed once and handed to its
+    headline and claims; ``latest`` (``{study: (rows, summary)}``) gives those
+    of the studies the run just computed, read from nowhere else.
+    """
+    from ._claims import claim_rows, stored_summary
+
+    latest = latest or {}
     bullets = []
     for name in names:
         study, path = STUDIES.get(name), folder / f"{name}.csv"
         if study is None or not path.exists():
             continue
         try:
-            rows = split_settings(read_table(path))[0][1]
-            headline = study.headline(rows) if study.headline is not None else ""
+            if name in latest:
+                rows, summary = latest[name]
+            else:
+                rows = split_settings(read_table(path))[0][1]
+                summary = study.summary(rows)
+            headline = (study.render("headline", rows, summary)
+                        if study.headline is not None else "")
             record = _latest_record(path)
-            claims = claim_rows({name: {"table": rows, "path": path, "record": record}},
-                                {name: study})
+            entry = {"table": rows, "path": path, "record": record}
+            stored_summary(study, entry, summary)
+            claims = claim_rows({name: entry}, {name: study})
         except Exception as exc:  # a summary line that fails must not lose the report
             bullets.append(f"* **{name}**: no summary ({type(exc).__name__}: {exc}).")
             continue
@@ -577,7 +596,10 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         table, replaced = merge_tables(csv, stored, (*study.key, SETTING_COLUMN))
         _atomic_write_text(csv, table.to_csv(index=False))
         parts = split_settings(table, setting)
-        figures = hook_result(study.name, "figures", study.figures(parts[0][1]), "figures")
+        # Each setting's summary, computed once and handed to every renderer.
+        summaries = [study.summary(rows) for _, rows in parts]
+        figures = hook_result(study.name, "figures",
+                              study.render("figures", parts[0][1], summaries[0]), "figures")
         for fig_name, fig in figures.items():
             _atomic_write(
                 out / f"{study.name}_{fig_name}.png",
@@ -602,7 +624,7 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
             + ("" if len(parts) == 1 else f"; {len(parts)} settings") + ")"
         )
         section = "\n".join([
-            _section(study, table, setting),
+            _section(study, table, parts, summaries),
             *(["", drawn] if drawn else []),
             "",
             f"_{len(table)} rows{merged}; latest run: {preset} preset, overrides: "
@@ -612,7 +634,7 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         state["runs"] = state.get("runs", []) + [run]
         state["section"] = section
         _atomic_write_text(state_path, json.dumps(state, indent=1))
-        _write_report(out)
+        _write_report(out, {study.name: (parts[0][1], summaries[0])})
     note = f", replacing {replaced} earlier row(s) with the same parameters" if replaced else ""
     if len(parts) > 1:
         note += f"; {len(parts)} settings, each analysed on its own in report.md"

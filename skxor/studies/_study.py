@@ -15,6 +15,10 @@ else has a default built from these:
 * ``summary``: the table per key without ``seed``, each boolean or 0/1
   column as a rate with its Wilson 95% interval over seeds, each other
   numeric column as its mean;
+* the summary handed on once: the runner and ``skxor publish`` compute
+  ``summary(rows)`` once per setting of the stored table and hand it to
+  ``report``, ``figures``, ``headline`` and each claim's ``rule``, which
+  format it (:meth:`Study.render`);
 * ``figures``: none; ``report``: a Markdown section with the summary table;
   ``headline``: none (the study has no bullet in ``skxor headline``).
 
@@ -101,17 +105,26 @@ class Study:
         :func:`~skxor.studies.run_sweep`, then ``tabulate`` (see
         :meth:`sweep`).
     summary : callable or None, default=None
-        ``summary(table)``: the aggregated table; None:
-        :meth:`default_summary`.
+        ``summary(table)``: the one computation of the study's results from
+        the rows of one setting (a DataFrame, or a
+        :class:`~sklearn.utils.Bunch` of named parts, as the library's
+        studies return); the runner and ``skxor publish`` call it once per
+        setting and hand its result to ``report``, ``figures``,
+        ``headline`` and the claims' rules. None: :meth:`default_summary`.
     figures : callable or None, default=None
-        ``figures(table)``: a dict of matplotlib figures; None: no figures.
+        ``figures(summary)`` or ``figures(table)``: a dict of matplotlib
+        figures; None: no figures. Like ``report`` and ``headline``, a
+        hook gets the keywords it names: ``summary`` (the result of
+        ``summary``), ``table`` (the rows), both, or, under any other name,
+        the rows (see :meth:`render`).
     report : callable or None, default=None
-        ``report(table)``: the study's Markdown section of ``report.md``,
-        starting with a title line (``## Title``); None: :meth:`default_report`.
+        ``report(summary)`` or ``report(table)``: the study's Markdown
+        section of ``report.md``, starting with a title line (``## Title``);
+        None: :meth:`default_report`.
     headline : callable or None, default=None
-        ``headline(table)``: the study's bullet in ``skxor headline`` (one
-        paragraph of Markdown, every number from the table); None: the
-        study has no bullet.
+        ``headline(summary)`` or ``headline(table)``: the study's bullet in
+        ``skxor headline`` (one paragraph of Markdown, every number from the
+        table); None: the study has no bullet.
     key : tuple of str or None, default=None
         The columns identifying one row of the table within a run: when runs
         write to the same folder, their rows are merged into one table on
@@ -166,6 +179,22 @@ class Study:
     Traceback (most recent call last):
     ...
     sklearn.utils._param_validation.InvalidParameterError: The 'seeds' parameter of squares must be an int in the range [1, inf). Got 0 instead.
+
+    A renderer that names ``summary`` gets the summary, computed once:
+
+    >>> def report(summary):
+    ...     return "## Squares\\n\\n" + summary.to_string(index=False)
+    >>> study = Study(
+    ...     name="squares", description="Squares, plus the seed.",
+    ...     parameters={"x": [Grid(POSITIVE)], "seeds": [POSITIVE]},
+    ...     presets={"quick": {"x": [1, 2], "seeds": 2}}, cell=square_cell, report=report)
+    >>> table = study.run()
+    >>> print(study.render("report", table, study.summary(table)))
+    ## Squares
+    <BLANKLINE>
+     x  y_mean  rows
+     1     1.5     2
+     2     4.5     2
     """
 
     name: str
@@ -583,9 +612,61 @@ class Study:
         by = [k for k in self.key if k != "seed" and k in table]
         return summary_table(table, by, skip=[*self.parameters, "seed"])
 
-    def default_report(self, table):
+    def default_report(self, table, summary=None):
         """The report of a study that declares none: :func:`~skxor.studies._report.study_section`."""
-        return study_section(self, table)
+        return study_section(self, table, summary)
+
+    def render(self, hook, table, summary=None):
+        """Call a renderer of the study on one setting's rows and their summary.
+
+        The one place where the runner, ``skxor publish``, ``skxor
+        headline`` and the claims table call ``report``, ``figures``,
+        ``headline`` and a claim's ``rule``: the hook gets the keywords it
+        names, ``summary`` and/or ``table``; a hook naming neither (a
+        function of one argument written before the summary was handed on,
+        ``report(df)``) gets the rows; one taking ``**kwargs`` gets both.
+
+        Parameters
+        ----------
+        hook : {"report", "figures", "headline"} or callable
+            A renderer of the study, or a function such as a claim's ``rule``.
+        table : pandas.DataFrame
+            The rows of one setting.
+        summary : object or None, default=None
+            ``self.summary(table)``, computed once by the caller; None:
+            computed here when the hook names it.
+
+        Returns
+        -------
+        result : object
+            What the hook returns.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from skxor.studies import get_study
+        >>> study = get_study("one_step")
+        >>> table = pd.DataFrame({"attention": ["softmax"] * 2, "n": 0, "d": 100, "m": 16,
+        ...                       "n_steps": 1, "step_length": 100.0, "seed": [0, 1],
+        ...                       "success": True, "specialised": True,
+        ...                       "loss_after_step": 0.0})
+        >>> study.render("headline", table, study.summary(table))[-24:]
+        '2/2 = 1.00 [0.34, 1.00].'
+        >>> study.render(lambda df: len(df), table)  # an old-style hook gets the rows
+        2
+        """
+        function = getattr(self, hook) if isinstance(hook, str) else hook
+        takes = _keywords(function)
+        if takes is None:
+            if summary is None:
+                summary = self.summary(table)
+            return function(table=table, summary=summary)
+        kwargs = {}
+        if "summary" in takes:
+            kwargs["summary"] = self.summary(table) if summary is None else summary
+        if "table" in takes:
+            kwargs["table"] = table
+        return function(**kwargs) if kwargs else function(table)
 
 
 def _no_figures(table):

@@ -283,7 +283,7 @@ def test_the_study_declares_its_headline(small, tmp_path):
 
     study = get_study("k_sparse")
     assert headline_renderers()["k_sparse"] is get_study("k_sparse").headline
-    bullet = study.headline(small)
+    bullet = study.render("headline", small)
     assert bullet.startswith("**k-sparse parity with k heads** (rough: ")
     assert "k = 3, 10 steps: " in bullet and "d = 20, m = 32" in bullet
     small.to_csv(tmp_path / "k_sparse.csv", index=False)

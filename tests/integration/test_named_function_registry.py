@@ -71,7 +71,7 @@ def test_a_fourth_named_function_runs_through_the_training_study(registered):
     # Each function its own style, from its place in the registry.
     colours = {line.get_color() for ax in figures["success"].axes for line in ax.get_lines()}
     assert {"tab:green", "tab:purple", "tab:orange"} <= colours
-    headline = study.headline(df)
+    headline = study.render("headline", df)
     assert "LAST (library) learned up to N =" in headline
 
 

@@ -157,7 +157,7 @@ def test_the_study_declares_its_headline(quick, tmp_path):
 
     df, _ = quick
     assert headline_renderers()["parameter_scaling"] is get_study("parameter_scaling").headline
-    bullet = get_study("parameter_scaling").headline(df)
+    bullet = get_study("parameter_scaling").render("headline", df)
     assert bullet.startswith("**Parameter scaling** (rough: 5 seeds per size")
     df.to_csv(tmp_path / "parameter_scaling.csv", index=False)
     assert bullet in render_headline(tmp_path)

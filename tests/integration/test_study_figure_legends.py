@@ -40,7 +40,7 @@ def _tables():
 
 @pytest.mark.parametrize(("name", "path"), list(_tables()))
 def test_legends_are_short_and_every_entry_is_drawn(name, path):
-    figures = get_study(name).figures(_table(path))
+    figures = get_study(name).render("figures", _table(path))
     assert figures
     for figure_name, figure in figures.items():
         try:

@@ -34,10 +34,16 @@ from .._profiling import check_transformer
 from .._study import Study
 from ._cells import flip_effect_cell, flip_effect_cells, flip_effect_cost, flip_effect_table
 from ._claims import CLAIMS
-from ._figures import FlipChangeDisplay, plot_flip_effect
-from ._headline import headline
-from ._report import report_flip_effect
-from ._summary import change_slope, flip_slopes, slope_verdict, summarize_flip_effect
+from ._figures import FlipChangeDisplay, plot_flip_effect, render_figures
+from ._headline import headline, headline_text
+from ._report import render_report, report_flip_effect
+from ._summary import (
+    change_slope,
+    flip_effect_summary,
+    flip_slopes,
+    slope_verdict,
+    summarize_flip_effect,
+)
 
 #: Every parameter of the study and the values it accepts: those of the random
 #: networks, less the profile's (no profile is computed here), with one read-out and
@@ -100,10 +106,10 @@ STUDY = Study(
     cells=flip_effect_cells,
     cost=flip_effect_cost,
     tabulate=flip_effect_table,
-    summary=summarize_flip_effect,
-    figures=plot_flip_effect,
-    report=report_flip_effect,
-    headline=headline,
+    summary=flip_effect_summary,
+    figures=render_figures,
+    report=render_report,
+    headline=headline_text,
     claims=CLAIMS,
     key=("n_bits", "d_model", "n_layers", "init", "layer_norm_eps", "seed", "n_heads",
          "init_scale", "readout", "positional", "n_samples", "random_state"),
@@ -157,6 +163,7 @@ __all__ = [
     "flip_effect_cell",
     "flip_effect_cells",
     "flip_effect_cost",
+    "flip_effect_summary",
     "flip_slopes",
     "headline",
     "plot_flip_effect",

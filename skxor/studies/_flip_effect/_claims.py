@@ -27,7 +27,8 @@ def _slope_part(name, group, column="flip_change_max"):
     )
 
 
-def _eps_prediction(table):
+def _eps_prediction(summary):
+    table = summary.table
     table = table[np.isfinite(table["flip_change_max"])]
     parts = []
     for (eps, d, layers), group in table.groupby(["layer_norm_eps", "d_model", "n_layers"]):
@@ -80,7 +81,7 @@ def _synthetic(exponent):
                 rows.append(dict(n_bits=n, d_model=16, n_layers=1, init="uniform",
                                  layer_norm_eps=eps, seed=seed, n_samples=32,
                                  flip_change_max=change, flip_change_median=change / 10,
-                                 constant=False))
+                                 constant=False, logit_std=1.0))
     return pd.DataFrame(rows)
 
 

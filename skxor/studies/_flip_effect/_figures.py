@@ -13,7 +13,7 @@ from .._figures import (
     one_value,
     series_style,
 )
-from ._summary import ONE_OVER_N, summarize_flip_effect
+from ._summary import ONE_OVER_N, flip_effect_summary
 
 
 def _panels(summary):
@@ -54,9 +54,15 @@ def plot_flip_effect(df):
     >>> sorted(figures), [t.get_text() for t in figures["change"].legends[0].get_texts()]
     (['change', 'constant'], ['reference: slope -1 (O(1/N))', 'eps = 0', 'eps = 0.1'])
     """
+    return render_figures(flip_effect_summary(df))
+
+
+def render_figures(summary):
+    """The study's ``figures`` hook: :func:`plot_flip_effect` from the study's summary
+    (:func:`~skxor.studies._flip_effect.flip_effect_summary`)."""
     from matplotlib.figure import Figure
 
-    summary = summarize_flip_effect(df)
+    summary = summary.per_n
     panels = _panels(summary)
     eps_values = sorted(summary["layer_norm_eps"].unique())
     ns = sorted(int(n) for n in summary["n_bits"].unique())
@@ -171,7 +177,7 @@ class FlipChangeDisplay:
         -------
         display : FlipChangeDisplay
         """
-        return cls(summarize_flip_effect(df), d_model=d_model, n_layers=n_layers,
+        return cls(flip_effect_summary(df).per_n, d_model=d_model, n_layers=n_layers,
                    change=change).plot(ax=ax)
 
     @fill_doc

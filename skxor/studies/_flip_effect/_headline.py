@@ -2,7 +2,7 @@
 
 from .._report import ROUGH_BELOW_SEEDS
 from .._stats import format_interval
-from ._summary import flip_slopes
+from ._summary import flip_effect_summary
 
 
 def headline(df):
@@ -15,11 +15,16 @@ def headline(df):
     >>> print(headline(df))  # doctest: +ELLIPSIS
     **Köver et al.'s eps > 0 prediction** (rough: 3 seeds per (N, D, L); ...
     """
+    return headline_text(flip_effect_summary(df))
+
+
+def headline_text(summary):
+    """The study's ``headline`` hook: :func:`headline` from the study's summary
+    (:func:`~skxor.studies._flip_effect.flip_effect_summary`)."""
     head = "**Köver et al.'s eps > 0 prediction** ("
-    if not len(df):
+    if not summary.rows:
         return f"{head[:-2]}: the table holds no network to summarize."
-    seeds = int(df["seed"].nunique())
-    fits = flip_slopes(df)
+    df, seeds, fits = summary.table, summary.seeds, summary.fits
     # Per (D, L): the largest eps, and the smallest beside it (the paired networks).
     largest, smallest = fits["layer_norm_eps"].max(), fits["layer_norm_eps"].min()
     parts = []

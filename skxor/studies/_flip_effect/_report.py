@@ -2,7 +2,7 @@
 
 from .._report import ROUGH_BELOW_SEEDS, empty_section, markdown_table, section
 from .._stats import format_interval
-from ._summary import flip_slopes, slope_verdict, summarize_flip_effect
+from ._summary import flip_effect_summary, slope_verdict
 
 #: The title of the study's section of the report.
 TITLE = "Köver et al.'s eps > 0 prediction: one flip's effect against N"
@@ -27,15 +27,20 @@ def report_flip_effect(df):
     >>> print(report_flip_effect(df).splitlines()[0])
     ## Köver et al.'s eps > 0 prediction: one flip's effect against N
     """
-    if not len(df):
+    return render_report(flip_effect_summary(df))
+
+
+def render_report(summary):
+    """The study's ``report`` hook: :func:`report_flip_effect` from the study's summary
+    (:func:`~skxor.studies._flip_effect.flip_effect_summary`)."""
+    if not summary.rows:
         return empty_section(TITLE, "networks")
-    seeds = int(df["seed"].nunique())
-    fits = flip_slopes(df)
+    df, seeds, fits = summary.table, summary.seeds, summary.fits.copy()
     fits["slope (95%)"] = [format_interval(r.slope, r.low, r.high) for r in fits.itertuples()]
     fits["against O(1/N)"] = [
         slope_verdict(r.low, r.high) if r.layer_norm_eps > 0 else "no bound claimed (eps = 0)"
         for r in fits.itertuples()]
-    summary = summarize_flip_effect(df)
+    summary = summary.per_n.copy()
     summary["constant (95%)"] = [format_interval(r.constant, r.constant_low, r.constant_high)
                                  for r in summary.itertuples()]
     rough = (f" **Rough: {seeds} seeds per (N, D, L).**" if seeds < ROUGH_BELOW_SEEDS else "")

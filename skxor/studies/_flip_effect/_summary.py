@@ -6,6 +6,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from sklearn.utils import Bunch
+
 from .._stats import rate_with_interval
 
 #: The per-network columns a table must hold.
@@ -134,3 +136,28 @@ def slope_verdict(low, high):
     if high < 0:
         return "reproduced"
     return "inconclusive"
+
+
+def flip_effect_summary(df):
+    """The flip-effect study's summary of one setting's rows: what its renderers and claim read.
+
+    Returns
+    -------
+    summary : sklearn.utils.Bunch
+        ``rows`` (the table's number of rows) and ``table`` (the rows: the
+        claim fits each network's points at its own confidence), and when
+        ``rows`` > 0: ``seeds``, ``fits`` (:func:`flip_slopes`) and
+        ``per_n`` (:func:`summarize_flip_effect`).
+
+    Examples
+    --------
+    >>> from skxor.studies._flip_effect import flip_effect, flip_effect_summary
+    >>> df = flip_effect(n_bits=[8, 16], layer_norm_eps=[0.1], seeds=2, n_samples=4)
+    >>> summary = flip_effect_summary(df)
+    >>> summary.seeds, len(summary.fits), len(summary.per_n)
+    (2, 1, 2)
+    """
+    if not len(df):
+        return Bunch(rows=0, table=df)
+    return Bunch(rows=len(df), table=df, seeds=int(df["seed"].nunique()),
+                 fits=flip_slopes(df), per_n=summarize_flip_effect(df))

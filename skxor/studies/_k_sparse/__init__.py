@@ -71,10 +71,17 @@ from .._study import Study
 from .._sweep import run_sweep
 from ._claims import CLAIMS
 from ._cells import LOSS_CERTIFICATE, k_sparse_cell, k_sparse_cost, v1_cell
-from ._figures import KSparseSuccessDisplay, plot_k_sparse
-from ._headline import headline
-from ._report import report_k_sparse
-from ._summary import gain_slopes, gradient_signal, pooled_success, summarize_k_sparse, summarize_v1
+from ._figures import KSparseSuccessDisplay, plot_k_sparse, render_figures
+from ._headline import headline, headline_text
+from ._report import render_report, report_k_sparse
+from ._summary import (
+    gain_slopes,
+    gradient_signal,
+    k_sparse_summary,
+    pooled_success,
+    summarize_k_sparse,
+    summarize_v1,
+)
 
 
 _K = Interval(Integral, 2, 5, closed="both")
@@ -265,10 +272,10 @@ STUDY = Study(
     compute=_compute,
     cells=_every_cell,
     cost=k_sparse_cost,
-    summary=summarize_k_sparse,
-    figures=plot_k_sparse,
-    report=report_k_sparse,
-    headline=headline,
+    summary=k_sparse_summary,
+    figures=render_figures,
+    report=render_report,
+    headline=headline_text,
     claims=CLAIMS,
     key=_KEY,
     check=_check,
@@ -327,6 +334,7 @@ __all__ = [
     "gain_slopes",
     "gradient_signal",
     "k_sparse",
+    "k_sparse_summary",
     "k_sparse_cell",
     "plot_k_sparse",
     "pooled_success",

@@ -13,7 +13,6 @@ import pandas as pd
 
 from .._claims import Claim, judged, listed, rate_part, shown, unit_interval
 from .._stats import format_interval
-from ._summary import _steps, _v1
 
 _PAPER, _SOURCE = "Han & Ghoshdastidar", "arXiv 2502.07553v1 (v2 lists k > 2 as a limitation)"
 
@@ -38,10 +37,10 @@ def _pooled(rows, label):
     return f"{label}: " + "; ".join(texts)
 
 
-def _claim_k_sparse(table):
-    if "part" not in table:
+def _claim_k_sparse(summary):
+    if "part" not in summary.table:
         return dict(value="no k-sparse rows", verdict="not tested", ours="-")
-    v1 = _v1(table) if (table["part"] == "v1").any() else table.iloc[:0]
+    v1 = summary.v1
     theirs = v1[v1["model"] == "k_parity"] if len(v1) else v1
     parts = [rate_part(f"v1's k-parity model, k = {k}", g["success"], g["seed"],
                        "with high probability") for k, g in theirs.groupby("k")]
@@ -52,7 +51,7 @@ def _claim_k_sparse(table):
         parts.append(shown("library on v1's data", _pooled(
             ours_v1, f"the library's k-head model on v1's data (d = {listed(ours_v1['d'])}, "
             f"m = {listed(ours_v1['m'])}; shown)")))
-    steps = _steps(table) if (table["part"] == "steps").any() else table.iloc[:0]
+    steps = summary.steps
     if len(steps):
         longest = int(steps["n_steps"].max())
         for n, data in steps.groupby("n"):

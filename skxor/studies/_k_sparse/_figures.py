@@ -1,7 +1,6 @@
 """The k-sparse study's figures: success against d, the gradient signal, the v1 reference."""
 
 import numpy as np
-import pandas as pd
 
 from ..._utils._docstrings import fill_doc
 from .._figures import (
@@ -16,10 +15,7 @@ from .._figures import (
 from ._summary import (
     _data_label,
     _preset_label,
-    _steps,
-    gradient_signal,
-    summarize_k_sparse,
-    summarize_v1,
+    k_sparse_summary,
 )
 
 
@@ -57,9 +53,16 @@ def plot_k_sparse(df):
     >>> len(figures["gradient"].axes)
     2
     """
+    return render_figures(k_sparse_summary(df))
+
+
+def render_figures(summary):
+    """The study's ``figures`` hook: :func:`plot_k_sparse` from the study's summary
+    (:func:`~skxor.studies._k_sparse.k_sparse_summary`)."""
     from matplotlib.figure import Figure
 
-    summary = summarize_k_sparse(df)
+    df, steps, signal, ref = summary.table, summary.steps, summary.signal, summary.v1_summary
+    summary = summary.per_cell
     ks = sorted(summary["k"].unique())
     # One row of panels per (data, initialisation).
     rows_of = sorted(set(zip(summary["n"], summary["init"])))
@@ -67,7 +70,7 @@ def plot_k_sparse(df):
     ms = sorted(summary["m"].unique())
     seeds = int(summary["seeds"].max()) if len(summary) else 0
     preset = _preset_label(df)
-    path = float(_steps(df)["path_length"].iloc[0]) if len(summary) else float("nan")
+    path = float(steps["path_length"].iloc[0]) if len(summary) else float("nan")
     fig = Figure(figsize=(3.3 * max(len(ks), 1), 2.9 * max(len(rows_of), 1) + 0.8),
                  layout="constrained")
     axes = np.atleast_2d(fig.subplots(max(len(rows_of), 1), max(len(ks), 1), sharex=True,
@@ -84,12 +87,11 @@ def plot_k_sparse(df):
     fig.suptitle(f"k-sparse parity, k heads: success after T normalised steps of total "
                  f"length {path:g} ({preset}, {seeds} seeds, Wilson 95 %)", fontsize="small")
 
-    signal = gradient_signal(df)
     grad = Figure(figsize=(9.0, 4.6), layout="constrained")
     gaxes = grad.subplots(1, 2)
     inits = sorted(summary["init"].unique())
     pairs = [(k, m, init) for k in ks for m in ms for init in inits]
-    raw_all = _steps(df).drop_duplicates(["k", "d", "m", "init", "seed"])
+    raw_all = steps.drop_duplicates(["k", "d", "m", "init", "seed"])
     colours, kinds, starts = {}, {}, {}
     for i, (k, m, init) in enumerate(pairs):
         g = signal[(signal["k"] == k) & (signal["m"] == m)
@@ -131,7 +133,6 @@ def plot_k_sparse(df):
                   "small dots: single seeds; bars: Wilson 95 %)", fontsize="small")
     figures = {"success": fig, "gradient": grad}
 
-    ref = summarize_v1(df) if (df["part"] == "v1").any() else pd.DataFrame()
     if len(ref):
         v1 = Figure(figsize=(9.0, 3.6), layout="constrained")
         vaxes = v1.subplots(1, 2)
@@ -254,7 +255,7 @@ class KSparseSuccessDisplay:
         -------
         display : KSparseSuccessDisplay
         """
-        return cls(summarize_k_sparse(df), k=k, n=n, init=init).plot(ax=ax)
+        return cls(k_sparse_summary(df).per_cell, k=k, n=n, init=init).plot(ax=ax)
 
     @fill_doc
     def plot(self, ax=None, *, legend=True):

@@ -2,7 +2,7 @@
 
 from .._report import ROUGH_BELOW_SEEDS, values_text
 from .._stats import format_interval
-from ._summary import _steps, pooled_success
+from ._summary import k_sparse_summary
 
 
 def headline(df):
@@ -10,11 +10,17 @@ def headline(df):
 
     Every number comes from ``df`` (the table ``k_sparse.csv`` holds).
     """
+    return headline_text(k_sparse_summary(df))
+
+
+def headline_text(summary):
+    """The study's ``headline`` hook: :func:`headline` from the study's summary
+    (:func:`~skxor.studies._k_sparse.k_sparse_summary`)."""
     title = "**k-sparse parity with k heads**"
-    steps = _steps(df) if "part" in df else df.iloc[:0]
+    df, steps = summary.table, summary.steps
     if len(steps) == 0:
         return f"{title}: the table holds no step runs; nothing to summarize."
-    pooled = pooled_success(steps)
+    pooled = summary.pooled
     if (pooled["n"] == 0).any():
         pooled, data = pooled[pooled["n"] == 0], steps[steps["n"] == 0]
         kind = "exact population steps"

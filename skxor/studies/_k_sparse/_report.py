@@ -5,12 +5,7 @@ from .._stats import MIN_BOOTSTRAP_GROUPS, POOLED_OVER_D_CAVEAT, format_interval
 from ._cells import TARGET_ACCURACY
 from ._summary import (
     _data_label,
-    _steps,
-    gain_slopes,
-    gradient_signal,
-    pooled_success,
-    summarize_k_sparse,
-    summarize_v1,
+    k_sparse_summary,
 )
 
 
@@ -40,15 +35,13 @@ def _success_table(summary):
     return _by_steps(summary, _per_seed(summary), summary["seeds"], ["k", "d", "m", "data", "init"])
 
 
-def _pooled_table(df):
+def _pooled_table(pooled):
     """Pooled success: rows (k, data, init), one column per T."""
-    pooled = pooled_success(df)
     return _by_steps(pooled, pooled["successes"], pooled["runs"], ["k", "data", "init"])
 
 
-def _one_step_lines(df):
+def _one_step_lines(pooled):
     """One line per (data, init): the one-step success per k, pooled over d and m."""
-    pooled = pooled_success(df)
     one = pooled[pooled["n_steps"] == pooled["n_steps"].min()] if len(pooled) else pooled
     lines = []
     for (n, init), group in one.groupby(["n", "init"], sort=True):
@@ -95,9 +88,16 @@ def report_k_sparse(df):
     |   2 | population | antisymmetric | 2/2: 1.00 [0.34, 1.00] | 2/2: 1.00 [0.34, 1.00] |
     |   2 | population | random        | 0/2: 0.00 [0.00, 0.66] | 2/2: 1.00 [0.34, 1.00] |
     """
-    summary = summarize_k_sparse(df)
-    path = float(_steps(df)["path_length"].iloc[0]) if len(summary) else float("nan")
-    signal = gradient_signal(df)
+    return render_report(k_sparse_summary(df))
+
+
+def render_report(summary):
+    """The study's ``report`` hook: :func:`report_k_sparse` from the study's summary
+    (:func:`~skxor.studies._k_sparse.k_sparse_summary`)."""
+    df, steps, pooled, ref = summary.table, summary.steps, summary.pooled, summary.v1_summary
+    signal, slopes = summary.signal, summary.slopes
+    summary = summary.per_cell
+    path = float(steps["path_length"].iloc[0]) if len(summary) else float("nan")
     signal_table = signal.assign(
         limit_on_support=[format_interval(r, lo, hi) for r, lo, hi in zip(
             signal["limit_on_support"], signal["limit_on_support_low"],
@@ -107,7 +107,6 @@ def report_k_sparse(df):
             signal["limit_distinct_high"])],
     )[["k", "d", "m", "init", "support_gain", "signal_to_noise", "support_component",
        "chance_component", "limit_on_support", "limit_distinct", "seeds"]]
-    slopes = gain_slopes(df)
     slopes = slopes.assign(slope=[format_interval(s, lo, hi) for s, lo, hi in zip(
         slopes["slope"], slopes["low"], slopes["high"])])[
         ["k", "m", "init", "slope", "interval", "points", "seeds"]]
@@ -128,8 +127,8 @@ def report_k_sparse(df):
         "uniformly rotated regular simplex, the estimator's default; random: k "
         "independent uniform unit vectors; both share each seed's keys and support).",
         "Pooled over d and m (runs = seeds x d x m). " + POOLED_OVER_D_CAVEAT,
-        markdown_table(_pooled_table(df)),
-        "\n".join(_one_step_lines(df)),
+        markdown_table(_pooled_table(pooled)),
+        "\n".join(_one_step_lines(pooled)),
         "Per d and m:",
         markdown_table(_success_table(summary)),
         "Where the heads are: mean number of distinct support bits among the heads' "
@@ -152,7 +151,6 @@ def report_k_sparse(df):
         markdown_table(slopes),
     ]
     if (df["part"] == "v1").any():
-        ref = summarize_v1(df)
         ref = ref.assign(success=_counts(ref, _per_seed(ref), ref["seeds"]))[
             ["k", "d", "n", "model", "budget", "success", "specialised", "iterations",
              "seconds", "n_parameters", "scored_on"]]

@@ -2,6 +2,7 @@
 
 import pandas as pd
 
+from .._common import Summary
 from .._stats import (
     bootstrap_loglog_slope,
     clustered_rate_interval,
@@ -211,3 +212,38 @@ def pooled_success(df):
                      "success_high": high})
     return pd.DataFrame(rows, columns=[*keys, "successes", "runs", "seeds", "success",
                                        "success_low", "success_high"])
+
+
+def k_sparse_summary(df):
+    """The k-sparse study's summary of one setting's rows: what its renderers and claim read.
+
+    Returns
+    -------
+    summary : Summary
+        A :class:`~sklearn.utils.Bunch`:
+        ``rows``, ``table`` (the rows), ``steps`` and ``v1`` (the checked
+        rows of each part; empty where the table has none); with step rows,
+        ``per_cell`` (:func:`summarize_k_sparse`), ``pooled``
+        (:func:`pooled_success`), ``signal`` (:func:`gradient_signal`) and
+        ``slopes`` (:func:`gain_slopes`); ``v1_summary``
+        (:func:`summarize_v1`; empty without v1 rows); each part where the
+        table has the columns it reads
+        (:meth:`~skxor.studies._common.Summary.add_readable`).
+
+    Examples
+    --------
+    >>> from skxor.studies import k_sparse
+    >>> from skxor.studies._k_sparse import k_sparse_summary
+    >>> summary = k_sparse_summary(k_sparse(k=[2], d=[20], n_steps=[1], seeds=2, v1_seeds=0))
+    >>> len(summary.steps), len(summary.v1), summary.pooled["successes"].tolist()
+    (4, 0, [2, 0])
+    """
+    has = (lambda part: "part" in df and bool((df["part"] == part).any()))
+    steps = _steps(df) if has("steps") else df.iloc[:0]
+    v1 = _v1(df) if has("v1") else df.iloc[:0]
+    summary = Summary(rows=len(df), table=df, steps=steps, v1=v1).add_readable(
+        df, v1_summary=lambda t: summarize_v1(t) if len(v1) else pd.DataFrame())
+    if len(steps):
+        summary.add_readable(df, per_cell=summarize_k_sparse, pooled=pooled_success,
+                             signal=gradient_signal, slopes=gain_slopes)
+    return summary

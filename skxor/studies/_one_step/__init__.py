@@ -55,10 +55,16 @@ from ._cells import (
     score_heads,
     costly_first,
 )
-from ._figures import OneStepSuccessDisplay, attention_maps, plot_attention_maps, plot_one_step
-from ._headline import headline
-from ._report import report_one_step
-from ._summary import best_steps, summarize_one_step
+from ._figures import (
+    OneStepSuccessDisplay,
+    attention_maps,
+    plot_attention_maps,
+    plot_one_step,
+    render_figures,
+)
+from ._headline import headline, headline_text
+from ._report import render_report, report_one_step
+from ._summary import best_steps, one_step_summary, summarize_one_step
 
 
 #: Every parameter of the study and the values it accepts.
@@ -117,10 +123,10 @@ STUDY = Study(
     cell=one_step_cell,
     cells=_sweep_cells,
     cost=one_step_cost,
-    summary=summarize_one_step,
-    figures=plot_one_step,
-    report=report_one_step,
-    headline=headline,
+    summary=one_step_summary,
+    figures=render_figures,
+    report=render_report,
+    headline=headline_text,
     claims=CLAIMS,
     floor="the steps (or fits, for n > 0) and exact losses of every cell",
 )
@@ -176,6 +182,7 @@ __all__ = [
     "dominant_accuracy",
     "one_step",
     "one_step_cell",
+    "one_step_summary",
     "plot_attention_maps",
     "plot_one_step",
     "report_one_step",

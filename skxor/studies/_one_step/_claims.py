@@ -13,7 +13,6 @@ import pandas as pd
 from ...nn import attention_names, get_attention
 from .._claims import Claim, judged, listed, not_tested, rate_part, shown
 from ._cells import SUCCESS_ACCURACY
-from ._summary import analysed
 
 _PAPER, _SOURCE = "Han & Ghoshdastidar", "arXiv 2502.07553v2"
 
@@ -30,8 +29,8 @@ HELD_OUT_SHARE = 1 / 6
 MASS = 0.9
 
 
-def _one_step_population(table):
-    data, _ = analysed(table)
+def _one_step_population(summary):
+    data = summary.population
     return data[data["n_steps"] == 1]
 
 
@@ -75,8 +74,8 @@ def _by_step(rows, flag):
                      for step, group in rows.groupby("step_length"))
 
 
-def _softmax_claim(table, flag, what):
-    data = _one_step_population(table)
+def _softmax_claim(summary, flag, what):
+    data = _one_step_population(summary)
     if "specialised" in flag:
         data = data.assign(specialised_mass=data["specialised"]
                            & (data["support_mass_min"] >= MASS))
@@ -111,16 +110,16 @@ def _softmax_claim(table, flag, what):
     )
 
 
-def _claim_one_step(table):
-    return _softmax_claim(table, "success", f"success = test accuracy >= {SUCCESS_ACCURACY:g}")
+def _claim_one_step(summary):
+    return _softmax_claim(summary, "success", f"success = test accuracy >= {SUCCESS_ACCURACY:g}")
 
 
-def _claim_heads(table):
+def _claim_heads(summary):
     row = _softmax_claim(
-        table, "specialised_mass",
+        summary, "specialised_mass",
         f"specialised = the two heads' most-attended positions are the two hidden bits "
         f"and each head puts >= {MASS:g} of its attention mass on them")
-    data = _one_step_population(table)
+    data = _one_step_population(summary)
     step, reported, _ = held_out_step(data.assign(
         specialised_mass=data["specialised"] & (data["support_mass_min"] >= MASS)),
         "specialised_mass")
@@ -145,8 +144,8 @@ def _representable(rows, attention):
                     dtype=bool)
 
 
-def _claim_linear_erf(table):
-    full, _ = analysed(table)
+def _claim_linear_erf(summary):
+    full = summary.population
     data = full[full["n_steps"] == 1]
     parts = []
     # The unnormalised types: the paper's linear and erf (the registry's others too). Runs

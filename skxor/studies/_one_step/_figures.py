@@ -8,7 +8,8 @@ from ...theory import population_step
 from ..._utils._docstrings import fill_doc
 from .._figures import figure_legend, interval_errors, legend_below, log_axis, offset, one_value
 from .._head_scoring import head_weights
-from ._summary import best_cells, best_steps, setting_text, summarize_one_step
+from ._summary import one_step_summary
+from ._wording import setting_text
 
 
 #: Marker and line style of each attention type, in registration order (then a default).
@@ -141,10 +142,16 @@ def plot_one_step(df):
     >>> [text.get_text() for text in figures["success"].legends[0].get_texts()]
     ['erf, step 10', 'linear, step 10', 'softmax, step 100']
     """
+    return render_figures(one_step_summary(df))
+
+
+def render_figures(summary):
+    """The study's ``figures`` hook: :func:`plot_one_step` from the study's summary
+    (:func:`~skxor.studies._one_step.one_step_summary`)."""
     from matplotlib.figure import Figure
 
-    best = best_steps(df)
-    summary = summarize_one_step(best_cells(df))
+    best, cells = summary.best, summary.cells
+    summary = summary.per_cell
     ms = sorted(summary["m"].unique())
     series = list(summary.groupby(["attention", "n", "n_steps"]).groups)
     # At most three m side by side (five panels in a row shrank to unreadable ticks at a
@@ -168,7 +175,7 @@ def plot_one_step(df):
         axes[1, col].set_title("")  # the m is named once, above its pair of panels
     figure_legend(fig, axes, loc="outside lower center", ncols=min(len(series), 3),
                   fontsize="x-small", title="each attention type and T at its best step length")
-    fig.suptitle(f"Normalised gradient steps: {setting_text(df)}; each attention at its best "
+    fig.suptitle(f"Normalised gradient steps: {setting_text(cells)}; each attention at its best "
                  "step length; bars: Wilson 95%", fontsize="small")
 
     sweep = Figure(figsize=(9.0, 4.4), layout="constrained")
@@ -198,7 +205,7 @@ def plot_one_step(df):
                      label="loss of the zero output (1)")
     saxes[1].set_ylabel("median population loss after the steps\n(floored at 1e-12)")
     figure_legend(sweep, saxes, loc="outside lower center", ncols=4, fontsize="x-small")
-    sweep.suptitle(f"Step length swept per attention: {setting_text(df)}; bars: 95% over "
+    sweep.suptitle(f"Step length swept per attention: {setting_text(cells)}; bars: 95% over "
                    "runs (seeds x d x m) with the seeds as the units", fontsize="small")
 
     maps, support = attention_maps()
@@ -298,7 +305,7 @@ class OneStepSuccessDisplay:
         -------
         display : OneStepSuccessDisplay
         """
-        return cls(summarize_one_step(best_cells(df)), m=m, rate=rate).plot(ax=ax)
+        return cls(one_step_summary(df).per_cell, m=m, rate=rate).plot(ax=ax)
 
     @fill_doc
     def plot(self, ax=None, *, legend=True):

@@ -3,7 +3,7 @@
 from ...nn import attention_names
 from .._report import values_text
 from .._stats import format_interval
-from ._summary import analysed, at_best
+from ._summary import one_step_summary
 
 
 def headline(df):
@@ -35,12 +35,17 @@ def headline(df):
     in runs = seeds x d x m; 95% intervals with the seeds as the independent units,
     beta-binomial profile likelihood): T = 1: softmax (steps of 100) 3/4 = 0.75 [0.30, 0.95].
     """
+    return headline_text(one_step_summary(df))
+
+
+def headline_text(summary):
+    """The study's ``headline`` hook: :func:`headline` from the study's summary
+    (:func:`~skxor.studies._one_step.one_step_summary`)."""
     title = (f"**Gradient steps, {' vs '.join(attention_names())}, each at its best step "
              "length**")
-    if len(df) == 0:
+    if summary.rows == 0:
         return f"{title}: the table holds no runs; nothing to summarize."
-    data, kind = analysed(df)
-    best = at_best(data)
+    data, kind, best = summary.population, summary.kind, summary.population_best
     order = {name: i for i, name in enumerate(attention_names())}
     parts = []
     for steps, group in best.groupby("n_steps", sort=True):

@@ -7,7 +7,8 @@ from .._floor import timing_sentence
 from .._report import empty_section, interval_table, markdown_table, rate_text, values_text
 from .._stats import POOLED_OVER_D_CAVEAT, format_interval, rate_with_interval
 from ._cells import SUCCESS_ACCURACY
-from ._summary import best_cells, best_steps, checked, setting_text, steps_text, summarize_one_step
+from ._summary import one_step_summary
+from ._wording import setting_text, steps_text
 
 
 def report_one_step(df):
@@ -45,15 +46,19 @@ def report_one_step(df):
     - erf weights are (1 + erf(s)) / d <= 2/d by definition; the largest weight in any
       erf run times d is 2.000.
     """
+    return render_report(one_step_summary(df))
+
+
+def render_report(summary):
+    """The study's ``report`` hook: :func:`report_one_step` from the study's summary
+    (:func:`~skxor.studies._one_step.one_step_summary`)."""
     title = ("Normalised gradient steps: softmax vs linear vs erf attention, each at its "
              "best step length")
-    if len(df) == 0:
+    if summary.rows == 0:
         return empty_section(title, "runs")
-    cells = checked(df)
-    best = best_steps(cells)
-    at_best = best_cells(cells)
-    summary = summarize_one_step(at_best)
-    table = interval_table(summary)[["attention", "d", "m", "n", "n_steps", "step_length", "success", "specialised",
+    cells, best, at_best = summary.cells, summary.best, summary.best_cells
+    per_cell = summary.per_cell
+    table = interval_table(per_cell)[["attention", "d", "m", "n", "n_steps", "step_length", "success", "specialised",
        "median_loss", "median_support_mass", "seeds"]]
     sweep = best.assign(
         success=[f"{int(k)}/{int(n)} = " + format_interval(r, lo, hi) for k, n, r, lo, hi in
@@ -132,10 +137,10 @@ def report_one_step(df):
                 f"- erf weights are (1 + erf(s)) / d <= 2/d by definition; the largest weight "
                 f"in any erf run times d is {scaled:.3f}."
             )
-    widths = summary["success_high"] - summary["success_low"]
+    widths = per_cell["success_high"] - per_cell["success_low"]
     if len(widths) and widths.max() > 0.3:
         lines.append(
-            f"- Rough: with {int(summary['seeds'].min())} seeds per cell the per-cell "
+            f"- Rough: with {int(per_cell['seeds'].min())} seeds per cell the per-cell "
             f"intervals are up to {widths.max():.2f} wide."
         )
     exact = cells["scoring"] == "exact" if "scoring" in cells else None
@@ -148,5 +153,5 @@ def report_one_step(df):
             + (f" (median {int(sampled.median())}, at most {int(sampled.max())} inputs)"
                if len(sampled) else "") + "."
         )
-    lines += filter(None, [timing_sentence(df, "cells", "steps or fits, and exact losses")])  # no timing columns: none
+    lines += filter(None, [timing_sentence(cells, "cells", "steps or fits, and exact losses")])  # no timing columns: none
     return "\n".join(lines)

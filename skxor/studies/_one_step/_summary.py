@@ -1,8 +1,13 @@
-"""The one-step study's summaries: rates per cell, and each attention type's best step length."""
+"""The one-step study's summaries: rates per cell, and each attention type's best step length.
+
+:func:`one_step_summary` is the study's one computation per setting: the
+report, figures, headline and claims format its parts.
+"""
 
 import pandas as pd
+from sklearn.utils import Bunch
 
-from .._report import preset_text, values_text
+from .._report import values_text
 from .._stats import clustered_rate_interval, flag_columns, rate_with_interval
 
 
@@ -66,7 +71,8 @@ def summarize_one_step(df):
             **_rate_columns(group["success"], "success"),
             **_rate_columns(group["specialised"], "specialised"),
             "median_loss": float(group["loss_after_step"].median()),
-            "median_support_mass": float(group["support_mass_min"].median()),
+            "median_support_mass": (float(group["support_mass_min"].median())
+                                    if "support_mass_min" in group else float("nan")),
             "seeds": int(len(group)),
         })
     return pd.DataFrame(rows, columns=[*_GROUP, "success_rate", "success_low", "success_high",
@@ -170,20 +176,48 @@ def at_best(data):
     return best[best["best"]]
 
 
-def best_cells(df):
-    """The rows of ``df`` at each (attention, n, T)'s best step length."""
-    best = best_steps(df)
+def best_cells(df, best=None):
+    """The rows of ``df`` at each (attention, n, T)'s best step length (``best``: its
+    :func:`best_steps`, when computed)."""
+    best = best_steps(df) if best is None else best
     best = best[best["best"]][["attention", "n", "n_steps", "step_length"]]
     return checked(df).merge(best, on=["attention", "n", "n_steps", "step_length"])
 
 
-def steps_text(steps):
-    return "1 step" if int(steps) == 1 else f"{int(steps)} steps"
+def one_step_summary(df):
+    """The one-step study's summary of one setting's rows: what its renderers and claims read.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`one_step` (rows of one setting).
 
-def setting_text(df):
-    """'population steps (n = 0), quick preset, 10 seeds per cell' for titles."""
-    ns = sorted(int(n) for n in df["n"].unique())
-    kind = ("population steps (n = 0)" if ns == [0]
-            else "n = " + ", ".join("population" if n == 0 else f"{n:,}" for n in ns))
-    return f"{kind}, {preset_text(checked(df), _GROUP)}"
+    Returns
+    -------
+    summary : sklearn.utils.Bunch
+        ``rows`` (the table's number of rows; the other parts only when
+        above 0): ``cells`` (the :func:`checked` rows), ``best``
+        (:func:`best_steps`), ``best_cells`` (the runs at each best step
+        length), ``per_cell`` (:func:`summarize_one_step` of these),
+        ``population`` and ``kind`` (the runs the headline and claims read,
+        :func:`analysed`) and ``population_best`` (the best step lengths
+        of those runs).
+
+    Examples
+    --------
+    >>> from skxor.studies import one_step
+    >>> from skxor.studies._one_step import one_step_summary
+    >>> summary = one_step_summary(one_step(d=[100], m=[16], seeds=2, n_test=256,
+    ...                                     step_length=[100.0], n_steps=1))
+    >>> summary.rows, summary.kind, summary.per_cell["success_rate"].tolist()
+    (6, 'exact population steps', [0.0, 0.0, 1.0])
+    """
+    if len(df) == 0:
+        return Bunch(rows=0)
+    cells = checked(df)
+    best = best_steps(cells)
+    at = best_cells(cells, best)
+    population, kind = analysed(df)
+    return Bunch(rows=len(df), cells=cells, best=best, best_cells=at,
+                 per_cell=summarize_one_step(at), population=population, kind=kind,
+                 population_best=at_best(population))

@@ -94,11 +94,12 @@ from ._cells import (
     training_size,
     transformer_start,
 )
-from ._figures import ParametersNeededDisplay, plot_parameter_scaling
+from ._figures import ParametersNeededDisplay, plot_parameter_scaling, render_figures
 from ._presets import PARAMETERS, PRESETS
-from ._headline import headline
-from ._report import report_parameter_scaling
+from ._headline import headline, headline_text
+from ._report import render_report, report_parameter_scaling
 from ._summary import (
+    parameter_scaling_summary,
     parameter_slopes,
     report_table,
     size_counts,
@@ -178,10 +179,10 @@ STUDY = Study(
     cost=parameter_scaling_cost,
     stops_early=("sizes are tried upwards and the search stops sizes_beyond sizes after the "
                  "first that meets the rule"),
-    summary=report_table,
-    figures=plot_parameter_scaling,
-    report=report_parameter_scaling,
-    headline=headline,
+    summary=parameter_scaling_summary,
+    figures=render_figures,
+    report=render_report,
+    headline=headline_text,
     claims=CLAIMS,
     # One row per (model, d) of a setting: seeds, threshold, size grids, training
     # sets, budgets and random state all define the row (the runner merges on
@@ -257,6 +258,7 @@ __all__ = [
     "cell_seeds",
     "ffnn_epochs",
     "parameter_scaling",
+    "parameter_scaling_summary",
     "parameter_scaling_cell",
     "parameter_slopes",
     "plot_parameter_scaling",

@@ -16,7 +16,7 @@ from scipy.special import expit, logit
 
 from .._claims import Claim, Part, judged, listed, shown
 from .._stats import format_interval
-from ._summary import size_counts
+from ._summary import CLAIM_MODEL
 
 _PAPER, _SOURCE = "Han & Ghoshdastidar", "arXiv 2502.07553v2"
 
@@ -29,7 +29,7 @@ POWERS = {"d^0.25": lambda d: d ** 0.25, "d^0.5": lambda d: d ** 0.5, "d": lambd
 #: the best curve of one family must beat the best of the other.
 AIC_MARGIN = 2.0
 
-_MODEL = "transformer_population_one_step"
+_MODEL = CLAIM_MODEL
 
 
 def reference_fits(d, params):
@@ -184,11 +184,12 @@ def _ffnn_part(table):
     return parts
 
 
-def _claim_parameters(table):
+def _claim_parameters(summary):
+    table = summary.table
     if not (table["model"] == _MODEL).any() or not (table["model"] == "ffnn").any():
         return dict(value="the one-step transformer or the FFNN is missing",
                     verdict="not tested", ours="-")
-    counts = size_counts(table[table["model"] == _MODEL])
+    counts = summary.claim_counts
     seeds = int(table["seeds"].min())
     return judged(
         [_comparison_part(counts), *_ffnn_part(table)],

@@ -8,7 +8,8 @@ from .._figures import interval_errors, key_legends, log_axis, offset
 from .._stats import format_interval
 from ._cells import DISPLAY_NAMES, MODELS
 from ._report import _coef
-from ._summary import _run_params, _samples_d_max, _setting, parameter_slopes
+from ._summary import _run_params, parameter_scaling_summary
+from ._wording import setting_text
 
 _STYLE = {
     "transformer_population_one_step": dict(color="C4", marker="D", ls=":"),
@@ -59,15 +60,21 @@ def plot_parameter_scaling(df):
     >>> [text.get_text() for text in kinds.get_texts()][:2]
     ['trainable parameters (filled)', 'trainable + frozen random (hollow)']
     """
+    return render_figures(parameter_scaling_summary(df))
+
+
+def render_figures(summary):
+    """The study's ``figures`` hook: :func:`plot_parameter_scaling` from the study's summary
+    (:func:`~skxor.studies._parameter_scaling.parameter_scaling_summary`)."""
     from matplotlib.figure import Figure  # lazily: matplotlib is optional
 
-    params = _run_params(df)
+    df, params, samples = summary.table, summary.params, summary.samples_d_max
     threshold = params.get("threshold", 0.99)
     share = params.get("success_share", 0.8)
     fig = Figure(figsize=(15.0, 6.0), layout="constrained")
     ax, ax_share = fig.subplots(1, 2, width_ratios=[4, 3])
     # The left panel is the display's; its legends go beside the right panel.
-    display = ParametersNeededDisplay(df).plot(ax=ax, legend=False)
+    display = ParametersNeededDisplay(df, slopes=summary.slopes).plot(ax=ax, legend=False)
     colours, kinds = (dict(keys) for keys in display.keys_)  # the display's stay as drawn
     models = [m for m in MODELS if m in set(df["model"])]
     for model, shift in _shifts(models).items():
@@ -88,11 +95,10 @@ def plot_parameter_scaling(df):
     # Right of the panels: inside, they would hide points.
     key_legends(ax_share, colours, kinds, colour_title=_COLOUR_TITLE, kind_title="what is drawn")
     ax_share.set_title("Wilson 95% intervals", fontsize="small")
-    samples = _samples_d_max(df)
     n_rule = (f"max({params.get('n_train_min')}, {_coef(params.get('n_train_per_d2'))}d²)"
               if params else "n(d)")
     fig.suptitle(
-        f"Parameter scaling ({_setting(df)}): samples = n = {n_rule} training inputs"
+        f"Parameter scaling ({setting_text(df)}): samples = n = {n_rule} training inputs"
         + (f" (d ≤ {samples})" if samples else "") + "; population = exact gradient; "
         f"T = {params.get('transformer_steps')} steps",
         fontsize="medium",
@@ -136,6 +142,9 @@ class ParametersNeededDisplay:
     df : pandas.DataFrame
         The result of :func:`~skxor.studies.parameter_scaling` (or its
         stored table): one row per model and d.
+    slopes : dict or None, default=None
+        :func:`~skxor.studies._parameter_scaling.parameter_slopes` of ``df``
+        when computed (the study's summary holds it); None: computed here.
 
     Attributes
     ----------
@@ -172,11 +181,11 @@ class ParametersNeededDisplay:
     [['transformer_population', 16, 32.0], ['transformer_population', 64, 32.0]]
     """
 
-    def __init__(self, df):
+    def __init__(self, df, *, slopes=None):
         self.df = df
         self.needed = df.loc[df["reached"].astype(bool),
                              ["model", "d", "params", "frozen", "total"]].reset_index(drop=True)
-        self.slopes = parameter_slopes(df)
+        self.slopes = parameter_scaling_summary(df).slopes if slopes is None else slopes
 
     @classmethod
     @fill_doc

@@ -3,7 +3,7 @@
 from .._report import ROUGH_BELOW_SEEDS
 from .._stats import format_slope
 from ._cells import DISPLAY_NAMES, MODELS
-from ._summary import _run_params, parameter_slopes
+from ._summary import parameter_scaling_summary
 
 
 def headline(df):
@@ -11,10 +11,15 @@ def headline(df):
 
     Every number comes from ``df`` (the table ``parameter_scaling.csv`` holds).
     """
-    if df.empty:
+    return headline_text(parameter_scaling_summary(df))
+
+
+def headline_text(summary):
+    """The study's ``headline`` hook: :func:`headline` from the study's summary
+    (:func:`~skxor.studies._parameter_scaling.parameter_scaling_summary`)."""
+    if not summary.rows:
         return "**Parameter scaling**: the table holds no rows; nothing to summarize."
-    slopes = parameter_slopes(df)
-    run = _run_params(df)
+    df, slopes, run = summary.table, summary.slopes, summary.params
 
     def span(values):
         values = sorted({int(v) for v in values})

@@ -6,7 +6,8 @@ from .._report import empty_section, section
 from .._stats import MIN_BOOTSTRAP_GROUPS, format_slope
 from ._cells import DISPLAY_NAMES, MODELS, SAMPLE_MODELS
 from ._presets import PRESETS
-from ._summary import _run_params, _samples_d_max, _setting, parameter_slopes, report_table
+from ._summary import _run_params, parameter_scaling_summary, report_table
+from ._wording import setting_text
 
 
 def _table(df, tablefmt):
@@ -49,14 +50,19 @@ def report_parameter_scaling(df, tablefmt="pipe"):
     | transformer, T steps (population) | 64 | population | m = 32 | 64 | 2048 | 2112 |
       3/3 = 1.00 [0.44, 1.00] | 2: 0/3, 8: 2/3, 32: 3/3 |
     """
-    if df.empty:
+    return render_report(parameter_scaling_summary(df), tablefmt)
+
+
+def render_report(summary, tablefmt="pipe"):
+    """The study's ``report`` hook: :func:`report_parameter_scaling` from the study's summary
+    (:func:`~skxor.studies._parameter_scaling.parameter_scaling_summary`)."""
+    if not summary.rows:
         return empty_section("Parameter scaling")
-    p = _run_params(df)
+    df, p, samples = summary.table, summary.params, summary.samples_d_max
     seeds = int(df["seeds"].iloc[0])
     threshold, share = p["threshold"], p["success_share"]
-    samples = _samples_d_max(df)
     blocks = [
-        f"Setting: {_setting(df)}, d in {{{', '.join(str(d) for d in sorted(set(df['d'])))}}}. "
+        f"Setting: {setting_text(df)}, d in {{{', '.join(str(d) for d in sorted(set(df['d'])))}}}. "
         f"The finite-sample models are trained on n(d) = max({p['n_train_min']}, "
         f"{_coef(p['n_train_per_d2'])}d²) uniform inputs"
         + (f" (up to d = {samples})" if samples else "")
@@ -83,14 +89,7 @@ def report_parameter_scaling(df, tablefmt="pipe"):
         f"the d where the rule was met; bootstrap 95% over seeds from "
         f"{MIN_BOOTSTRAP_GROUPS} seeds per size on):",
     ]
-    slopes = parameter_slopes(df)
-    population = [m for m in ("transformer_population_one_step", "transformer_population")
-                  if m in slopes]
-    for key in population:
-        if samples is not None and slopes[key]["d_max"] > samples:
-            # Like for like: the population slope over the finite-sample d, then over all d.
-            slopes[key + "_all"] = slopes[key]
-            slopes[key] = parameter_slopes(df[df["model"] == key], d_max=samples)[key]
+    slopes = summary.report_slopes
     bullets = []
     for key in [k for m in MODELS for k in (m, m + "_all") if k in slopes]:
         fit = slopes[key]

@@ -9,13 +9,13 @@ from numbers import Real
 
 import numpy as np
 import pandas as pd
-from sklearn.utils import check_random_state
+from sklearn.utils import Bunch, check_random_state
 
 from ..._utils._sklearn_compat import Interval, validate_parameter_constraints
 from .._stats import MIN_BOOTSTRAP_GROUPS, check_n_boot, format_interval, wilson_interval
 from .._study import merge_preset
-from ._cells import DISPLAY_NAMES, MODELS, SAMPLE_MODELS, SIZE_NAMES, _normalised
-from ._presets import _SHARE, PARAMETERS, PRESETS
+from ._cells import DISPLAY_NAMES, MODELS, SAMPLE_MODELS, SIZE_NAMES
+from ._presets import _SHARE, PRESETS
 
 
 def size_counts(df):
@@ -282,29 +282,6 @@ def _samples_d_max(df):
     return int(sample_d.max()) if len(sample_d) else None
 
 
-def _setting(df):
-    """One line for titles: the preset the parameters match best, what differs, seeds.
-
-    Derived from ``df.attrs["params"]`` (the parameters the study ran with),
-    so it reads the same whether the table came from
-    :func:`parameter_scaling` or from ``skxor run``.
-    """
-    seeds = int(df["seeds"].iloc[0]) if len(df) else 0
-    params = df.attrs.get("params") or ("setting" in df and len(df) and _run_params(df))
-    if not params:
-        return f"{seeds} seeds per size"
-    params = _normalised(params)
-    differences = {
-        name: [k for k in PARAMETERS if params.get(k) != preset.get(k)]
-        for name, preset in ((n, _normalised(merge_preset(PRESETS, n))) for n in PRESETS)
-    }
-    preset = min(differences, key=lambda name: len(differences[name]))
-    text = f"{preset} preset"
-    if differences[preset]:
-        text += " with " + ", ".join(differences[preset]) + " overridden"
-    return f"{text}, {seeds} seeds per size"
-
-
 def _run_params(df):
     """The parameters of the rows' run: ``attrs["params"]`` (a fresh result, or the
     latest setting of a merged table), else the run's setting stored in the
@@ -352,3 +329,49 @@ def report_table(df):
         table["seeds reaching, by size"] = table[by].bfill(axis=1).iloc[:, 0]
         table = table.drop(columns=by)
     return table
+
+
+#: The model whose sizes the claim H2 fits (a logistic curve per d).
+CLAIM_MODEL = "transformer_population_one_step"
+
+
+def parameter_scaling_summary(df):
+    """The study's summary of one setting's rows: what its report, figures, headline and
+    claim read.
+
+    Returns
+    -------
+    summary : sklearn.utils.Bunch
+        ``rows`` and ``table`` (the rows: one per model and d, which the
+        texts and figures list); when ``rows`` > 0: ``params`` (the run's
+        parameters), ``samples_d_max`` (the largest d of the finite-sample
+        models, or None), ``slopes`` (:func:`parameter_slopes`),
+        ``report_slopes`` (the same, each population model's fitted over the
+        finite-sample d like for like, and over all d as ``<model>_all``)
+        and ``claim_counts`` (:func:`size_counts` of the rows of
+        :data:`CLAIM_MODEL`).
+
+    Examples
+    --------
+    >>> from skxor.studies import parameter_scaling
+    >>> from skxor.studies._parameter_scaling import parameter_scaling_summary
+    >>> df = parameter_scaling(model=["transformer_population"], d=[16, 64], seeds=3,
+    ...                        transformer_m=[2, 8, 32], n_test=2000)
+    >>> summary = parameter_scaling_summary(df)
+    >>> sorted(summary.slopes), summary.samples_d_max
+    (['transformer_population'], None)
+    """
+    if df.empty:
+        return Bunch(rows=0, table=df)
+    slopes = parameter_slopes(df)
+    samples = _samples_d_max(df)
+    report_slopes = dict(slopes)
+    for key in [m for m in ("transformer_population_one_step", "transformer_population")
+                if m in slopes]:
+        if samples is not None and slopes[key]["d_max"] > samples:
+            # Like for like: the population slope over the finite-sample d, then over all d.
+            report_slopes[key + "_all"] = slopes[key]
+            report_slopes[key] = parameter_slopes(df[df["model"] == key], d_max=samples)[key]
+    return Bunch(rows=len(df), table=df, params=_run_params(df), samples_d_max=samples,
+                 slopes=slopes, report_slopes=report_slopes,
+                 claim_counts=size_counts(df[df["model"] == CLAIM_MODEL]))

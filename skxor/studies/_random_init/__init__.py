@@ -55,10 +55,16 @@ from ._cells import (
     random_init_cost,
     reference_cell,
 )
-from ._figures import RandomInitShareDisplay, plot_random_init_sensitivity
-from ._headline import headline
-from ._report import report_random_init_sensitivity
-from ._summary import PAPER_SCHEMES, POISSON_LIMIT, paper_setting_table, summarize_random_init
+from ._figures import RandomInitShareDisplay, plot_random_init_sensitivity, render_figures
+from ._headline import headline, headline_text
+from ._report import render_report, report_random_init_sensitivity
+from ._summary import (
+    PAPER_SCHEMES,
+    POISSON_LIMIT,
+    paper_setting_table,
+    random_init_summary,
+    summarize_random_init,
+)
 
 
 #: Every parameter of the study and the values it accepts: those of the random
@@ -130,10 +136,10 @@ STUDY = Study(
     compute=compute,
     cells=every_cell,
     cost=random_init_cost,
-    summary=summarize_random_init,
-    figures=plot_random_init_sensitivity,
-    report=report_random_init_sensitivity,
-    headline=headline,
+    summary=random_init_summary,
+    figures=render_figures,
+    report=render_report,
+    headline=headline_text,
     claims=CLAIMS,
     key=("function", "n_bits", "d_model", "n_layers", "n_heads", "layer_norm_eps", "init",
          "readout", "positional", "init_scale", "seed", "random_state", "exhaustive_max",
@@ -213,6 +219,7 @@ __all__ = [
     "plot_random_init_sensitivity",
     "random_function_cell",
     "random_init_cell",
+    "random_init_summary",
     "random_init_sensitivity",
     "reference_cell",
     "report_random_init_sensitivity",

@@ -10,7 +10,7 @@ import pandas as pd
 
 from .._claims import (CONFIDENCE, Claim, Part, judged, listed, rate_part,
                        shown)
-from .._networks import distinct_networks, eps_agreement
+from .._networks import distinct_networks
 from .._stats import format_interval, wilson_interval
 
 _PAPER, _SOURCE = "Köver et al.", "ICML 2026, arXiv 2606.08768"
@@ -136,7 +136,8 @@ def _flag(series):
     return series.astype(str).str.lower().isin(["true", "1", "1.0"])
 
 
-def _claim_zero_strings(table):
+def _claim_zero_strings(summary):
+    table = summary.table
     pool = _random_pool(table)
     if pool.empty:
         return dict(value="no random networks", verdict="not tested", ours="-")
@@ -161,7 +162,8 @@ def _claim_zero_strings(table):
     )
 
 
-def _claim_random_functions(table):
+def _claim_random_functions(summary):
+    table = summary.table
     control = table[table["function"] == "random function"] if "function" in table \
         else table.iloc[:0]
     if control.empty:
@@ -178,8 +180,8 @@ def _claim_random_functions(table):
         f"({int(control['n_functions'].iloc[0])} per N)")
 
 
-def _claim_eps(table):
-    agreement = eps_agreement(table)
+def _claim_eps(summary):
+    table, agreement = summary.table, summary.agreement
     if agreement is None:
         return dict(value="no paired eps = 0 and eps > 0 networks", verdict="not tested",
                     ours="-")

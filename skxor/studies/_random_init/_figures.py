@@ -4,14 +4,13 @@ import json
 import math
 
 import numpy as np
-import pandas as pd
 
 from ...boolean import NAMED_FUNCTIONS
 from ..._utils._docstrings import fill_doc
 from .._figures import NEUTRAL, interval_errors, key_legends, log_axis, offset, series_style
-from .._networks import TRANSFORMER, network_rows, require_networks
+from .._networks import require_networks
 from ._cells import RANDOM_FUNCTION, SETTING
-from ._summary import POISSON_LIMIT, drawn_networks, network_setting_label, summarize_random_init
+from ._summary import POISSON_LIMIT, network_setting_label, random_init_summary
 
 
 _SCHEME_COLOURS = {
@@ -72,15 +71,6 @@ def _key_handles(styles, eps_values, variants):
                 + ("thick line" if eps == smallest else "thin line, small markers"),
                 **_eps_width(eps, smallest))
     return list(handles.values())
-
-
-def _drawn_summary(df):
-    """The networks drawn (eps = 0 alone when eps > 0 gives the same functions), the
-    summary of them and of the random functions, and the eps agreement."""
-    require_networks(df)
-    models, agreement = drawn_networks(df)
-    summary = summarize_random_init(pd.concat([models, df[df["function"] != TRANSFORMER]]))
-    return models, summary, agreement
 
 
 def _drawing(nets, identical):
@@ -173,9 +163,18 @@ def plot_random_init_sensitivity(df):
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'diagnostic': 2, 'profiles': 1, 'shares': 3, 'zero_count': 2}
     """
+    return render_figures(random_init_summary(df))
+
+
+def render_figures(summary):
+    """The study's ``figures`` hook: :func:`plot_random_init_sensitivity` from the study's summary
+    (:func:`~skxor.studies._random_init.random_init_summary`)."""
     from matplotlib.figure import Figure
 
-    models, summary, agreement = _drawn_summary(df)
+    require_networks(summary.table)
+    df, models, agreement = summary.table, summary.drawn_models, summary.agreement
+    summary_models = summary.models
+    summary = summary.drawn
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     control = summary[summary["init"] == RANDOM_FUNCTION]
     ns = sorted(int(n) for n in df["n_bits"].dropna().unique())
@@ -250,7 +249,7 @@ def plot_random_init_sensitivity(df):
     axes[0].set_yscale("log")
     axes[0].set_ylabel("median |mean| / std of the logit T(x) over strings")
     axes[0].set_title("constant when the logit's offset dwarfs its spread", fontsize="small")
-    all_models = network_rows(df)
+    all_models = summary_models
     by_eps = list(all_models.groupby("layer_norm_eps"))
     for j, (eps, g) in enumerate(by_eps):
         worst = g.groupby("n_bits")["ln_inv_std_max"].max()
@@ -367,9 +366,9 @@ class RandomInitShareDisplay:
         -------
         display : RandomInitShareDisplay
         """
-        _, summary, agreement = _drawn_summary(df)
-        identical = agreement is not None and agreement["same"] == agreement["pairs"]
-        return cls(summary, share=share, identical=identical).plot(ax=ax)
+        require_networks(df)
+        summary = random_init_summary(df)
+        return cls(summary.drawn, share=share, identical=summary.identical).plot(ax=ax)
 
     @fill_doc
     def plot(self, ax=None, *, legend=True):

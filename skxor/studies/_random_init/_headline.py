@@ -1,9 +1,10 @@
 """The random-initialisation study's headline bullet (``skxor headline``), from its table."""
 
-from .._networks import TRANSFORMER, distinct_networks, eps_agreement
+from .._networks import TRANSFORMER, distinct_networks
 from .._report import ROUGH_BELOW_SEEDS
 from .._stats import format_count
 from ._cells import RANDOM_FUNCTION
+from ._summary import random_init_summary
 
 
 def headline(df):
@@ -27,6 +28,13 @@ def headline(df):
     Uniformly random Boolean functions: 12/20 functions = 0.60 [0.39, 0.78] have one (the
     limit for large N is 1 - 1/e = 0.63).
     """
+    return headline_text(random_init_summary(df))
+
+
+def headline_text(summary):
+    """The study's ``headline`` hook: :func:`headline` from the study's summary
+    (:func:`~skxor.studies._random_init.random_init_summary`)."""
+    df = summary.table
     nets = df[df["function"] == TRANSFORMER] if "function" in df else df.iloc[:0]
     control = df[df["function"] == RANDOM_FUNCTION] if "function" in df else df.iloc[:0]
     head = "**Random transformers** (Köver et al.'s recognizer setting"
@@ -37,7 +45,7 @@ def headline(df):
     # eps is a paired factor (the same networks at each eps): count each network once.
     eps = float(nets["layer_norm_eps"].min())
     pool = nets[nets["layer_norm_eps"] == eps]
-    agreement = eps_agreement(df)
+    agreement = summary.agreement
     paired = ""
     if agreement is not None:
         paired = (f", each also evaluated at eps = {agreement['eps']:g}, identical functions "

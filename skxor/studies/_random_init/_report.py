@@ -6,8 +6,6 @@ import pandas as pd
 
 from .._networks import (
     distinct_networks,
-    eps_agreement,
-    network_rows,
     paired_eps_text,
     profiled_text,
     share_text,
@@ -18,8 +16,7 @@ from ._cells import RANDOM_FUNCTION, SETTING
 from ._summary import (
     POISSON_LIMIT,
     network_setting_label,
-    paper_setting_table,
-    summarize_random_init,
+    random_init_summary,
 )
 
 
@@ -90,14 +87,19 @@ def report_random_init_sensitivity(df):
     |   4 | 2/2 = 1.00 [0.34, 1.00]; 12  | 12/20 = 0.60 [0.39, 0.78]; 1.4  |
     |   8 | 2/2 = 1.00 [0.34, 1.00]; 247 | 16/20 = 0.80 [0.58, 0.92]; 1.45 |
     """
-    models = network_rows(df)
+    return render_report(random_init_summary(df))
+
+
+def render_report(summary):
+    """The study's ``report`` hook: :func:`report_random_init_sensitivity` from the study's summary
+    (:func:`~skxor.studies._random_init.random_init_summary`)."""
+    models = summary.models
     if not len(models):
         return empty_section(TITLE, "random network (no row with function == 'transformer')")
-    summary = summarize_random_init(df)
+    agreement, identical, paper_table = summary.agreement, summary.identical, summary.paper_table
+    summary = summary.per_setting
     nets = summary[summary["init"] != RANDOM_FUNCTION]
     control = summary[summary["init"] == RANDOM_FUNCTION]
-    agreement = eps_agreement(df)
-    identical = agreement is not None and agreement["same"] == agreement["pairs"]
     if identical:  # the eps > 0 rows repeat the eps = 0 ones: shown once
         nets = nets[nets["layer_norm_eps"] == 0]
     # eps is a paired factor (the same networks at every eps): counts over
@@ -128,7 +130,7 @@ def report_random_init_sensitivity(df):
         "[Wilson 95%]; mean number of such strings (fraction x 2^N). Random "
         "function: uniformly random Boolean functions, exhaustively.",
         "",
-        paper_setting_table(df).to_markdown(),
+        paper_table.to_markdown(),
     ]
     if len(control):
         c = control

@@ -4,8 +4,9 @@ import math
 
 import numpy as np
 import pandas as pd
+from sklearn.utils import Bunch
 
-from .._networks import eps_agreement, log10_count, network_rows, share_text
+from .._networks import TRANSFORMER, eps_agreement, log10_count, network_rows, share_text
 from .._stats import wilson_interval
 from ._cells import RANDOM_FUNCTION, SETTING
 
@@ -139,3 +140,42 @@ def paper_setting_table(df):
     if RANDOM_FUNCTION in out:  # beyond exhaustive N: the exact expectation, not a measurement
         out[RANDOM_FUNCTION] = out[RANDOM_FUNCTION].fillna("not enumerated; expected count 1")
     return out.fillna("-")
+
+
+def random_init_summary(df):
+    """The study's summary of one setting's rows: what its report, figures, headline and
+    claims read.
+
+    Returns
+    -------
+    summary : sklearn.utils.Bunch
+        ``rows``, ``table`` (the rows: the texts and claims count networks
+        and functions, the profiles figure draws each network), ``models``
+        (the random networks' rows), ``agreement`` (eps > 0 against eps = 0
+        on the same weights, or None) and ``identical`` (every pair the
+        same); with networks, ``per_setting`` (:func:`summarize_random_init`),
+        ``paper_table`` (:func:`paper_setting_table`), ``drawn_models`` and
+        ``drawn`` (the networks drawn, :func:`drawn_networks`, and the
+        summary of them and of the random functions); each part only where
+        the table has the columns it reads (the claims' synthetic tables hold
+        only what their rule reads).
+
+    Examples
+    --------
+    >>> from skxor.studies import random_init_sensitivity
+    >>> from skxor.studies._random_init import random_init_summary
+    >>> summary = random_init_summary(random_init_sensitivity(
+    ...     n_bits=[4], init=["normal"], seeds=2, n_random_functions=10))
+    >>> len(summary.models), summary.identical, len(summary.per_setting)
+    (4, True, 3)
+    """
+    models = network_rows(df) if len(df) and "function" in df else df.iloc[:0]
+    agreement = eps_agreement(df) if len(df) and "layer_norm_eps" in df else None
+    summary = Bunch(rows=len(df), table=df, models=models, agreement=agreement,
+                    identical=agreement is not None and agreement["same"] == agreement["pairs"])
+    if len(models) and all(column in df for column in (*SETTING, "constant", "has_zero")):
+        drawn, _ = drawn_networks(df)
+        summary.update(per_setting=summarize_random_init(df), paper_table=paper_setting_table(df),
+                       drawn_models=drawn, drawn=summarize_random_init(
+                           pd.concat([drawn, df[df["function"] != TRANSFORMER]])))
+    return summary

@@ -44,11 +44,12 @@ from ._cells import (
     sample_complexity_estimator,
     train_sizes,
 )
-from ._figures import SamplesNeededDisplay, plot_sample_complexity
-from ._headline import headline
-from ._report import report_sample_complexity
+from ._figures import SamplesNeededDisplay, plot_sample_complexity, render_figures
+from ._headline import headline, headline_text
+from ._report import render_report, report_sample_complexity
 from ._summary import (
     SETTING_COLUMNS,
+    sample_complexity_summary,
     censored_loglog_fit,
     exponents,
     fit_exponents,
@@ -130,10 +131,10 @@ STUDY = Study(
     cell=sample_complexity_cell,
     tabulate=learning_curves,
     cost=sample_complexity_cost,
-    summary=samples_needed,
-    figures=plot_sample_complexity,
-    report=report_sample_complexity,
-    headline=headline,
+    summary=sample_complexity_summary,
+    figures=render_figures,
+    report=render_report,
+    headline=headline_text,
     claims=CLAIMS,
     # One row per training size of each curve.
     key=("model", "d", "seed", "n"),
@@ -205,6 +206,7 @@ __all__ = [
     "plot_sample_complexity",
     "report_sample_complexity",
     "sample_complexity",
+    "sample_complexity_summary",
     "sample_complexity_cell",
     "sample_complexity_estimator",
     "samples_needed",

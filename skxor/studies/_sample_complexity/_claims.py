@@ -14,7 +14,6 @@ import pandas as pd
 
 from .._claims import Claim, Part, judged, listed, not_tested, shown
 from .._stats import format_interval, rate_with_interval
-from ._summary import fit_exponents, like_for_like
 
 _PAPER, _SOURCE = "Han & Ghoshdastidar", "arXiv 2502.07553v2"
 
@@ -83,9 +82,8 @@ def _has_population(table, model):
             and table.loc[table["model"] == model, "population_success"].notna().any())
 
 
-def _claim_samples(table):
-    table = like_for_like(table)
-    fits = fit_exponents(table)
+def _claim_samples(summary):
+    table, fits = summary.analysed, summary.fits
     one = fits[fits["model"] == "transformer_one_step"]
     if one.empty or not np.isfinite(one.iloc[0]["exponent"]):
         return dict(value="no exponent for one step", verdict="not tested", ours="-")

@@ -8,12 +8,9 @@ from .._figures import MARKERS, key_legends, log_axis, offset
 from ._cells import MODELS
 from ._report import _exponent_text
 from ._summary import (
-    _analysed,
-    _grid,
-    fit_exponents,
-    n_star_per_seed,
-    setting_text,
+    sample_complexity_summary,
 )
+from ._wording import setting_text
 
 
 _MARKERS = {"transformer_one_step": "o", "transformer_multi_step": "s", "ffnn": "^"}
@@ -51,9 +48,15 @@ def plot_sample_complexity(df):
     ['transformer_multi_step: p_pop 4/4, a = 1.17 [-7.44, 10.01] (4 curves, 2 censored)']
     ['n* per seed (bar: its grid cell)', 'at the grid floor (left-censored)', 'ML fit of the median n*', 'its 95% slope band', "reference slope d^4 (the proof's bound, up to polylog d)", 'grid floor n = 100']
     """
+    return render_figures(sample_complexity_summary(df))
+
+
+def render_figures(summary):
+    """The study's ``figures`` hook: :func:`plot_sample_complexity` from the study's summary
+    (:func:`~skxor.studies._sample_complexity.sample_complexity_summary`)."""
     from matplotlib.figure import Figure
 
-    df = _analysed(df)
+    df = summary.analysed
     target = float(df["target"].iloc[0])
     models = [m for m in MODELS if m in set(df["model"])]
     ds = sorted(df["d"].unique())
@@ -74,7 +77,7 @@ def plot_sample_complexity(df):
     curves.suptitle(f"Learning curves: {setting_text(df)}", fontsize="small")
 
     scaling = Figure(figsize=(9.5, 4.8), layout="constrained")
-    SamplesNeededDisplay.from_table(df, ax=scaling.subplots())
+    SamplesNeededDisplay(df, summary=summary).plot(ax=scaling.subplots())
     return {"learning_curves": curves, "samples_needed": scaling}
 
 
@@ -90,6 +93,10 @@ class SamplesNeededDisplay:
     df : pandas.DataFrame
         The result of :func:`~skxor.studies.sample_complexity` (or its
         stored table): one row per model, d, seed and training size n.
+    summary : sklearn.utils.Bunch or None, default=None
+        The study's summary of ``df``
+        (:func:`~skxor.studies._sample_complexity.sample_complexity_summary`)
+        when computed; None: computed here.
 
     Attributes
     ----------
@@ -119,10 +126,11 @@ class SamplesNeededDisplay:
     ['at grid floor', 'reached', 'at grid floor', 'reached']
     """
 
-    def __init__(self, df):
-        self.df = _analysed(df)
-        self.per_seed = n_star_per_seed(self.df)
-        self.fits = fit_exponents(self.df).set_index("model")
+    def __init__(self, df, *, summary=None):
+        summary = sample_complexity_summary(df) if summary is None else summary
+        self.df, self.per_seed = summary.analysed, summary.per_seed
+        self.fits = summary.fits.set_index("model")
+        self._grid = summary.grid
 
     @classmethod
     @fill_doc
@@ -159,7 +167,7 @@ class SamplesNeededDisplay:
         target = float(df["target"].iloc[0])
         models = [m for m in MODELS if m in set(df["model"])]
         ds = sorted(df["d"].unique())
-        sizes, _ = _grid(df)
+        sizes, _ = self._grid
         lo_d, hi_d = np.log(min(ds)), np.log(max(ds))
         grid_d = np.exp(np.linspace(lo_d, hi_d, 50))
         above = sizes.max() * 1.5  # where right-censored seeds are drawn

@@ -4,7 +4,7 @@ import numpy as np
 
 from ._report import _exponent_text
 from .._stats import format_interval, rate_with_interval
-from ._summary import _grid, _is_rough, fit_exponents, like_for_like, n_star_per_seed
+from ._summary import sample_complexity_summary
 
 
 def headline(df):
@@ -30,12 +30,16 @@ def headline(df):
     >>> headline(pd.DataFrame())
     '**Sample complexity**: the table holds no learning curves; nothing to summarize.'
     """
-    if df.empty:
+    return headline_text(sample_complexity_summary(df))
+
+
+def headline_text(summary):
+    """The study's ``headline`` hook: :func:`headline` from the study's summary
+    (:func:`~skxor.studies._sample_complexity.sample_complexity_summary`)."""
+    if not summary.rows:
         return "**Sample complexity**: the table holds no learning curves; nothing to summarize."
-    df = like_for_like(df)
-    fits = fit_exponents(df)
-    per_seed = n_star_per_seed(df)
-    rough, seeds = _is_rough(df)
+    df, fits, per_seed = summary.analysed, summary.fits, summary.per_seed
+    rough, seeds = summary.rough, summary.seeds
     parts = []
     for r in fits.to_dict("records"):
         censored = r["left_censored"] + r["right_censored"]
@@ -53,7 +57,7 @@ def headline(df):
         else:
             parts.append(f"{r['model']}: no exponent, fewer than two d with a seed bracketed "
                          f"on both sides ({counts})")
-    _, ratio = _grid(df)
+    _, ratio = summary.grid
     resolution = f"grid steps up to x{ratio:.2f}" if np.isfinite(ratio) else "one grid size"
     return (
         f"**Sample complexity** ({'rough: ' if rough else ''}{seeds} seeds, d = "

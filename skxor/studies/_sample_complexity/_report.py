@@ -7,13 +7,9 @@ from .._stats import format_interval
 from ._cells import MODELS
 from ._summary import (
     SETTING_COLUMNS,
-    _analysed,
-    _is_rough,
-    _validated,
-    fit_exponents,
-    setting_text,
-    samples_needed,
+    sample_complexity_summary,
 )
+from ._wording import setting_text
 
 
 def _exponent_text(fit):
@@ -74,12 +70,16 @@ def report_sample_complexity(df):
     | transformer_multi_step | 20 | 2/2 (1.00 [0.34, 1.00]) | 850 | 850 | (0, 1,600] range | 100..1,600 | 2/2 (1.00 [0.34, 1.00]) | 1 | 0 |
     | transformer_multi_step | 1.17 [-7.44, 10.01] | cured | 0 | 4 | 2 | 2 | 0 | x4.00 |
     """
-    everything = df
-    df = _analysed(df)
-    df, target = _validated(df, None)
-    table = samples_needed(df)
-    fits = fit_exponents(df)
-    rough, seeds = _is_rough(df)
+    return render_report(sample_complexity_summary(df))
+
+
+def render_report(summary):
+    """The study's ``report`` hook: :func:`report_sample_complexity` from the study's summary
+    (:func:`~skxor.studies._sample_complexity.sample_complexity_summary`)."""
+    if not summary.rows:
+        raise ValueError("df holds no rows: there is nothing to summarize.")
+    everything, df, target = summary.table, summary.validated, summary.target
+    table, fits, rough, seeds = summary.per_cell, summary.fits, summary.rough, summary.seeds
     shown = table.assign(
         median_cell=[f"{_cell(lo, hi)} {kind}" for lo, hi, kind in
                      table[["median_low", "median_high", "median_interval"]].to_numpy()],

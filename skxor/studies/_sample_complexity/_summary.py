@@ -22,7 +22,8 @@ import pandas as pd
 from scipy import optimize, stats
 
 from ..._utils._docstrings import fill_doc
-from .._report import ROUGH_BELOW_SEEDS, preset_text
+from .._common import Summary
+from .._report import ROUGH_BELOW_SEEDS
 from .._stats import check_confidence, check_n_boot, rate_with_interval
 
 #: The columns fixing a learning curve's grid, test split and target: tables
@@ -573,13 +574,45 @@ def _analysed(df):
     return kept
 
 
-def setting_text(df):
-    """'quick preset, 3 seeds, n from 16 to 8,192 (steps of at most x2.00)' for titles."""
-    sizes, ratio = _grid(df)
-    return (f"{preset_text(df, ['model', 'd'], per='')}, n from {sizes.min():,} to "
-            f"{sizes.max():,} (steps of at most x{ratio:.2f})")
-
-
 def _is_rough(df):
     seeds = int(df.groupby(["model", "d"])["seed"].nunique().min())
     return seeds < ROUGH_BELOW_SEEDS or df["d"].nunique() < 6, seeds
+
+
+def sample_complexity_summary(df):
+    """The study's summary of one setting's rows: what its report, figures, headline and
+    claim read.
+
+    Returns
+    -------
+    summary : Summary
+        A :class:`~sklearn.utils.Bunch`:
+        ``rows`` and ``table`` (the rows, whose other settings the report
+        names); when ``rows`` > 0: ``analysed`` (the latest setting's rows,
+        :func:`like_for_like`), ``fits`` (:func:`fit_exponents`) and, where
+        the table has the columns they read, ``validated`` and ``target``
+        (the rows checked), ``per_cell`` (:func:`samples_needed`),
+        ``per_seed`` (:func:`n_star_per_seed`), ``rough`` and ``seeds`` (fewer
+        than ten seeds or six d) and ``grid`` (the sizes and their largest
+        ratio).
+
+    Examples
+    --------
+    >>> from skxor.studies import sample_complexity
+    >>> from skxor.studies._sample_complexity import sample_complexity_summary
+    >>> df = sample_complexity(d=[16, 32], n_sizes=4, seeds=2, model=["ffnn"])
+    >>> summary = sample_complexity_summary(df)
+    >>> summary.fits["model"].tolist(), summary.rough
+    (['ffnn'], True)
+    """
+    if df.empty:
+        return Summary(rows=0, table=df)
+    analysed = _analysed(df)
+    summary = Summary(rows=len(df), table=df, analysed=analysed, fits=fit_exponents(analysed))
+    summary.add_readable(analysed, checked=lambda t: _validated(t, None))
+    if "checked" in summary:
+        validated, target = summary.pop("checked")
+        summary.update(validated=validated, target=target, per_cell=samples_needed(validated))
+        summary.add_readable(analysed, per_seed=n_star_per_seed, grid=_grid)
+        summary.rough, summary.seeds = _is_rough(validated)
+    return summary

@@ -49,10 +49,10 @@ from ._cells import (
     training_key,
     training_table,
 )
-from ._figures import LearnedShareDisplay, plot_training_sensitivity
+from ._figures import LearnedShareDisplay, plot_training_sensitivity, render_figures
 from ._presets import PARAMETERS, PRESETS
-from ._headline import headline
-from ._report import report_training_sensitivity
+from ._headline import headline, headline_text
+from ._report import render_report, report_training_sensitivity
 from ._summary import (
     HALF_WINDOW,
     LEARNED_UP_TO_RATE,
@@ -62,6 +62,7 @@ from ._summary import (
     setting_description,
     setting_label,
     summarize_training,
+    training_summary,
 )
 
 
@@ -81,10 +82,10 @@ STUDY = Study(
     cells=training_cells,
     cost=training_cost,
     tabulate=training_table,
-    summary=summarize_training,
-    figures=plot_training_sensitivity,
-    report=report_training_sensitivity,
-    headline=headline,
+    summary=training_summary,
+    figures=render_figures,
+    report=render_report,
+    headline=headline_text,
     claims=CLAIMS,
     key=("function", "n_bits", "model_setting", "seed", "random_state", "d_model",
          "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
@@ -183,4 +184,5 @@ __all__ = [
     "summarize_training",
     "training_cell",
     "training_sensitivity",
+    "training_summary",
 ]

@@ -5,7 +5,7 @@ import pandas as pd
 
 from .._claims import Claim, censored_rate_part, judged, listed, shown
 from ._cells import CHANCE_SHARE, LEARNED, at_chance
-from ._summary import series_columns, setting_label, with_model_setting
+from ._summary import setting_label
 
 _PAPER, _SOURCE = "Köver et al.", "ICML 2026, arXiv 2606.08768"
 
@@ -22,9 +22,8 @@ def _budget(table):
             f"loss (stops: {', '.join(f'{k} {v}' for k, v in sorted(stops.items()))})")
 
 
-def _claim_training(table):
-    table = with_model_setting(table)
-    series = series_columns(table)
+def _claim_training(summary):
+    table, series = summary.table, summary.series
     # A run that did not learn is a failure only when its loss ended at chance;
     # above chance, the budget stopped it (censored: counted both ways).
     # Tables from before loss curves were recorded: every failure counts.

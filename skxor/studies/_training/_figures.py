@@ -22,11 +22,10 @@ from ._summary import (
     clusters,
     preset_label,
     seeds_per_cell,
-    series_columns,
     series_label,
+    require_runs,
     setting_label,
-    summarize_training,
-    with_model_setting,
+    training_summary,
 )
 
 
@@ -91,12 +90,17 @@ def plot_training_sensitivity(df):
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'accuracy': 1, 'clusters': 1, 'loss': 2, 'profiles': 1, 'sensitivity': 2, 'success': 1}
     """
+    return render_figures(training_summary(df))
+
+
+def render_figures(summary):
+    """The study's ``figures`` hook: :func:`plot_training_sensitivity` from the study's summary
+    (:func:`~skxor.studies._training.training_summary`)."""
     from matplotlib.figure import Figure
 
-    display = LearnedShareDisplay(df)  # its summary serves every figure
+    display = LearnedShareDisplay(summary.table, summary=summary)
+    df, series = summary.table, summary.series
     summary = display.summary
-    df = with_model_setting(df)
-    series = series_columns(df)
     groups = list(summary.groupby(["function", *series], sort=False))
     functions = list(dict.fromkeys(summary["function"]))
     n_values = summary["n_bits"].unique()
@@ -234,6 +238,10 @@ class LearnedShareDisplay:
         stored table): one row per function, N, model setting and seed.
     function : str, list of str or None, default=None
         The functions drawn (all when None).
+    summary : sklearn.utils.Bunch or None, default=None
+        The study's summary of ``df``
+        (:func:`~skxor.studies._training.training_summary`) when computed;
+        None: computed here.
 
     Attributes
     ----------
@@ -264,11 +272,13 @@ class LearnedShareDisplay:
     ValueError: function ['XOR'] is not in the table; it has ['FIRST', 'PARITY'].
     """
 
-    def __init__(self, df, *, function=None):
-        self.df = with_model_setting(df)
+    def __init__(self, df, *, function=None, summary=None):
+        require_runs(df)
+        summary = training_summary(df) if summary is None else summary
+        self.df = summary.table
         # The series of the whole table, so that a selection keeps its labels.
-        self.series = series_columns(self.df)
-        self.summary = select_rows(summarize_training(df), "function", function)
+        self.series = summary.series
+        self.summary = select_rows(summary.per_cell, "function", function)
 
     @classmethod
     @fill_doc
@@ -342,7 +352,6 @@ def _plot_loss_curves(df, caption):
     """
     from matplotlib.figure import Figure
 
-    df = with_model_setting(df)
     settings = list(dict.fromkeys(df["model_setting"]))
     functions = [f for f in NAMED_FUNCTIONS if f in set(df["function"])]
     n_values = sorted(int(n) for n in df["n_bits"].unique())

@@ -6,11 +6,9 @@ from .._report import ROUGH_BELOW_SEEDS, values_text
 from .._stats import format_interval
 from ._cells import LEARNED
 from ._summary import (
-    learned_up_to,
-    series_columns,
     series_label,
     setting_description,
-    with_model_setting,
+    training_summary,
 )
 
 
@@ -34,12 +32,16 @@ def headline(df):
     1.00]). 1 of 4 runs were budget-limited (loss still falling at the budget). Köver et
     al. prove FIRST and PARITY unlearnable only as N grows, which no finite N tests.
     """
+    return headline_text(training_summary(df))
+
+
+def headline_text(summary):
+    """The study's ``headline`` hook: :func:`headline` from the study's summary
+    (:func:`~skxor.studies._training.training_summary`)."""
     head = "**Training**"
-    if not len(df):
+    if not summary.rows:
         return f"{head}: the table holds no training run to summarize."
-    df = with_model_setting(df)
-    reach = learned_up_to(df)
-    series = series_columns(df)
+    df, reach, series = summary.table, summary.reach, summary.series
     parts = []
     for _, r in reach.iterrows():
         name = series_label(r["function"], [r[c] for c in series], series, df)

@@ -11,14 +11,11 @@ from ._summary import (
     HALF_WINDOW,
     LEARNED_UP_TO_RATE,
     SETTINGS,
-    learned_up_to,
     preset_label,
     seeds_per_cell,
-    series_columns,
     series_label,
     setting_description,
-    summarize_training,
-    with_model_setting,
+    training_summary,
 )
 
 
@@ -28,7 +25,6 @@ TITLE = "Training on PARITY, MAJORITY and FIRST"
 
 def _budget_lines(df):
     """One sentence per budget in the table: steps x batch, optimiser, model size."""
-    df = with_model_setting(df)
     weight_decay = BooleanTransformerClassifier().weight_decay
     lines = []
     columns = [c for c in SETTINGS if c in df and c != "n_steps"]
@@ -110,12 +106,16 @@ def report_training_sensitivity(df):
     | FIRST (paper, xavier_uniform init) | 4 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 20 | 50 |
       1 / 0 / 0 | 0 / 0 |
     """
-    if not len(df) or "function" not in df:
+    return render_report(training_summary(df))
+
+
+def render_report(summary):
+    """The study's ``report`` hook: :func:`report_training_sensitivity` from the study's summary
+    (:func:`~skxor.studies._training.training_summary`)."""
+    if not summary.rows or "function" not in summary.table:
         return empty_section(TITLE, "training run")
-    df = with_model_setting(df)
-    summary = summarize_training(df)
-    series = series_columns(df)
-    reach = learned_up_to(df)
+    df, series, reach = summary.table, summary.series, summary.reach
+    summary = summary.per_cell
     label = preset_label(df)
     seeds = seeds_per_cell(df)
     lines = [f"## {TITLE}", ""]

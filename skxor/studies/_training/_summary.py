@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..._utils._docstrings import fill_doc
 from ...boolean import NAMED_FUNCTIONS
+from .._common import Summary
 from .._report import seeds_text
 from .._stats import wilson_interval
 from ._cells import MODEL_SETTINGS, at_chance, training_cells
@@ -262,7 +263,7 @@ def summarize_training(df):
     )
 
 
-def learned_up_to(df):
+def learned_up_to(df, summary=None):
     """How far each function was learned, by the rule of :data:`LEARNED_UP_TO_RATE`.
 
     "Learned up to N" is the largest N such that at N and at every smaller
@@ -279,7 +280,7 @@ def learned_up_to(df):
         learned, 0 if none), ``largest_n_tried``, and ``learned``, ``seeds``,
         ``rate``, ``low``, ``high`` at the largest N tried.
     """
-    summary = summarize_training(df)
+    summary = summarize_training(df) if summary is None else summary
     series = series_columns(df)
     rows = []
     for keys, group in summary.groupby(["function", *series], sort=False):
@@ -329,3 +330,33 @@ def seeds_per_cell(df):
     """``"5 seeds"``, or ``"4-5 seeds"``: the runs per function, N and series."""
     df = with_model_setting(df)
     return seeds_text(df.groupby(["function", "n_bits", *series_columns(df)]).size())
+
+
+def training_summary(df):
+    """The training study's summary of one setting's rows: what its renderers and claim read.
+
+    Returns
+    -------
+    summary : sklearn.utils.Bunch
+        ``rows`` and ``table`` (the rows with their ``model_setting``: the
+        texts list budgets and stops, the figures draw every run); with
+        training runs, ``series`` (:func:`series_columns`) and, where the
+        table has the columns they read
+        (:meth:`~skxor.studies._common.Summary.add_readable`), ``per_cell``
+        (:func:`summarize_training`) and ``reach`` (:func:`learned_up_to`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._training import training_summary
+    >>> summary = training_summary(pd.DataFrame())
+    >>> summary.rows, sorted(summary)
+    (0, ['rows', 'table'])
+    """
+    if not len(df) or "function" not in df:
+        return Summary(rows=len(df), table=df)
+    table = with_model_setting(df)
+    summary = Summary(rows=len(df), table=table, series=series_columns(table))
+    # reach reads per_cell: where that is left out, so is reach, for the same reason.
+    return summary.add_readable(table, per_cell=summarize_training,
+                                reach=lambda t: learned_up_to(t, summary.per_cell))

@@ -47,10 +47,16 @@ from .._profiling import check_transformer
 from .._study import Study
 from ._claims import CLAIMS
 from ._cells import bound_cells, bound_table, zero_sensitivity_bound_cell
-from ._figures import ZeroCountDisplay, plot_zero_sensitivity_bound
-from ._headline import headline
-from ._report import report_zero_sensitivity_bound
-from ._summary import bound_exponent, bound_verdict, summarize_bound, vacuous_reason
+from ._figures import ZeroCountDisplay, plot_zero_sensitivity_bound, render_figures
+from ._headline import headline, headline_text
+from ._report import render_report, report_zero_sensitivity_bound
+from ._summary import (
+    bound_exponent,
+    bound_summary,
+    bound_verdict,
+    summarize_bound,
+    vacuous_reason,
+)
 
 
 #: Every parameter of the study and the values it accepts: those of the random
@@ -122,10 +128,10 @@ STUDY = Study(
     cells=bound_cells,
     cost=network_cost,
     tabulate=bound_table,
-    summary=summarize_bound,
-    figures=plot_zero_sensitivity_bound,
-    report=report_zero_sensitivity_bound,
-    headline=headline,
+    summary=bound_summary,
+    figures=render_figures,
+    report=render_report,
+    headline=headline_text,
     claims=CLAIMS,
     key=("n_bits", "d_model", "n_layers", "layer_norm_eps", "n_heads", "init", "init_scale",
          "readout", "positional", "seed", "random_state", "exhaustive_max", "n_samples",
@@ -185,6 +191,7 @@ __all__ = [
     "ZeroCountDisplay",
     "bound_cells",
     "bound_exponent",
+    "bound_summary",
     "bound_verdict",
     "headline",
     "plot_zero_sensitivity_bound",

@@ -6,15 +6,15 @@ import numpy as np
 import pandas as pd
 
 from .._claims import Claim, judged, listed, not_tested, rate_part, shown
-from ._summary import summarize_bound
 
 _PAPER, _SOURCE = "Köver et al.", "ICML 2026, arXiv 2606.08768"
 
 
-def _claim_theorem(table):
+def _claim_theorem(summary):
+    table = summary.table
     if table.empty:
         return dict(value="no networks", verdict="not tested", ours="-")
-    summary = summarize_bound(table)
+    summary = summary.per_row
     eps = float(summary["layer_norm_eps"].min())
     rows = summary[(summary["layer_norm_eps"] == eps) & ~summary["vacuous"].astype(bool)
                    & (summary["nonconstant"] > 0)]

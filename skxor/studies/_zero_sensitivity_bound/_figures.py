@@ -15,7 +15,7 @@ from .._figures import (
     select_rows,
 )
 from .._networks import require_networks
-from ._summary import bound_exponent, drawn_summary
+from ._summary import bound_exponent, bound_summary
 
 
 _COLOURS = {8: "tab:blue", 16: "tab:orange", 32: "tab:green", 64: "tab:red"}
@@ -60,13 +60,19 @@ def plot_zero_sensitivity_bound(df):
     ['D = 8']
     ['log10 mean count (Wilson interval)', 'median over non-constant networks', 'reference: bound N^((D-1)/(2L) - 5), exponent at its end', 'reference: constant function, 2^N']
     """
+    return render_figures(bound_summary(df))
+
+
+def render_figures(summary):
+    """The study's ``figures`` hook: :func:`plot_zero_sensitivity_bound` from the study's summary
+    (:func:`~skxor.studies._zero_sensitivity_bound.bound_summary`)."""
     from matplotlib.figure import Figure
 
-    require_networks(df)
-    summary, agreement, identical = drawn_summary(df)
+    require_networks(summary.table)
+    df, seeds = summary.table, summary.seeds
+    summary, agreement, identical = summary.drawn, summary.agreement, summary.identical
     layers = sorted(summary["n_layers"].unique())
     ns = sorted(int(n) for n in summary["n_bits"].unique())
-    seeds = int(df["seed"].nunique())
     note = (f"\neps = {agreement['eps']:g} gives identical profiles ({agreement['pairs']} of "
             f"{agreement['pairs']} networks): not drawn." if identical else "")
     title = f"Random initialisation (uniform, eos read-out), {seeds} seeds per point.{note}"
@@ -222,9 +228,9 @@ class ZeroCountDisplay:
         display : ZeroCountDisplay
         """
         require_networks(df)
-        summary, _, identical = drawn_summary(df)
-        return cls(summary, n_layers=n_layers, d_model=d_model, layer_norm_eps=layer_norm_eps,
-                   identical=identical).plot(ax=ax)
+        summary = bound_summary(df)
+        return cls(summary.drawn, identical=summary.identical, n_layers=n_layers, d_model=d_model, layer_norm_eps=layer_norm_eps,
+                   ).plot(ax=ax)
 
     @fill_doc
     def plot(self, ax=None, *, legend=True):

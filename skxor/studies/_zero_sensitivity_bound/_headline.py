@@ -3,7 +3,7 @@
 from .._networks import distinct_networks
 from .._report import ROUGH_BELOW_SEEDS
 from .._stats import format_count
-from ._summary import bound_verdict
+from ._summary import bound_summary
 
 
 def headline(df):
@@ -29,17 +29,23 @@ def headline(df):
     N^((D-1)/(2L) - 5): 0 of the 1 (D, L, N) rows are not vacuous (bound between 1 and
     2^N); every row is vacuous, so these data do not test the bound.
     """
+    return headline_text(bound_summary(df))
+
+
+def headline_text(summary):
+    """The study's ``headline`` hook: :func:`headline` from the study's summary
+    (:func:`~skxor.studies._zero_sensitivity_bound.bound_summary`)."""
     head = "**Theorem 4.5 of Köver et al., compared with random networks** ("
-    if not len(df):
+    if not summary.rows:
         return f"{head[:-2]}: the table holds no network to summarize."
-    seeds = df["seed"].nunique()
+    df, seeds = summary.table, summary.seeds
     head += f"{'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per (N, D, L)"
     # eps is a paired factor (the same networks at each eps): count each network once.
     eps = float(df["layer_norm_eps"].min())
     pool = df[df["layer_norm_eps"] == eps]
     constant = pool["constant"].astype(bool)
     nonconstant = pool[~constant]
-    verdict = bound_verdict(df)
+    verdict = summary.verdict
     text = (
         f"{head}, {distinct_networks(pool)} distinct networks at eps = {eps:g}, each "
         "(N, D, L, seed) with its own weights; Clopper-Pearson 95% intervals): a "

@@ -5,10 +5,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._networks import TRANSFORMER, distinct_networks, paired_eps_text, profiled_text, share_text
+from .._networks import distinct_networks, paired_eps_text, profiled_text, share_text
 from .._report import empty_section
 from .._stats import format_count, format_interval
-from ._summary import bound_verdict, drawn_summary, summarize_bound
+from ._summary import bound_summary
 
 
 #: The title of the study's section of the report.
@@ -58,11 +58,17 @@ def report_zero_sensitivity_bound(df):
     >>> print(report.splitlines()[-1])
     Compared with the bound at eps = 0: every row is vacuous, so these data do not test the bound.
     """
-    if "function" not in df or not (df["function"] == TRANSFORMER).any():
+    return render_report(bound_summary(df))
+
+
+def render_report(summary):
+    """The study's ``report`` hook: :func:`report_zero_sensitivity_bound` from the study's summary
+    (:func:`~skxor.studies._zero_sensitivity_bound.bound_summary`)."""
+    if not summary.networks:
         return empty_section(TITLE, "random network")
-    summary, agreement, identical = drawn_summary(df)
-    summary_all = summarize_bound(df)
-    seeds = int(df["seed"].nunique())
+    df, seeds, summary_all = summary.table, summary.seeds, summary.per_row
+    verdict, agreement, identical = summary.verdict, summary.agreement, summary.identical
+    summary = summary.drawn
     configs = summary[["d_model", "n_layers", "exponent"]].drop_duplicates()
     vacuous = configs[configs["exponent"] < 0]
     rough = f" **Rough: {seeds} seeds per configuration.**" if seeds < 100 else ""
@@ -142,7 +148,7 @@ def report_zero_sensitivity_bound(df):
             f"in {int((vacuous['vacuous_reason'] == 'bound > 2^N').sum())}. They do not "
             "count toward the verdict.",
         ]
-    lines += ["", f"Compared with the bound at eps = {pool_eps:g}: {bound_verdict(df)['text']}"]
+    lines += ["", f"Compared with the bound at eps = {pool_eps:g}: {verdict['text']}"]
     if agreement is not None:
         lines += [
             "",

@@ -4,8 +4,9 @@ import math
 
 import numpy as np
 import pandas as pd
+from sklearn.utils import Bunch
 
-from .._networks import eps_agreement
+from .._networks import TRANSFORMER, eps_agreement
 from .._stats import clopper_pearson_interval, flag_columns, format_count, wilson_interval
 
 
@@ -192,3 +193,36 @@ def drawn_summary(df):
     if identical:
         summary = summary[summary["layer_norm_eps"] == 0]
     return summary, agreement, identical
+
+
+def bound_summary(df):
+    """The study's summary of one setting's rows: what its report, figures, headline and
+    claim read.
+
+    Returns
+    -------
+    summary : sklearn.utils.Bunch
+        ``rows`` and ``table`` (the rows, whose networks the texts count),
+        ``networks`` (whether a random network is among them); when ``rows``
+        > 0, ``seeds``, ``per_row`` (:func:`summarize_bound`) and ``verdict``
+        (:func:`bound_verdict`); with networks, ``drawn``, ``agreement`` and
+        ``identical`` (:func:`drawn_summary`).
+
+    Examples
+    --------
+    >>> from skxor.studies import zero_sensitivity_bound
+    >>> from skxor.studies._zero_sensitivity_bound import bound_summary
+    >>> summary = bound_summary(zero_sensitivity_bound(n_bits=[8], d_model=[8], n_layers=[1],
+    ...                                                layer_norm_eps=[0.0], seeds=2))
+    >>> summary.networks, summary.seeds, len(summary.per_row)
+    (True, 2, 1)
+    """
+    networks = bool("function" in df and (df["function"] == TRANSFORMER).any())
+    summary = Bunch(rows=len(df), table=df, networks=networks)
+    if len(df):
+        summary.update(seeds=int(df["seed"].nunique()), per_row=summarize_bound(df),
+                       verdict=bound_verdict(df))
+    if networks:
+        drawn, agreement, identical = drawn_summary(df)
+        summary.update(drawn=drawn, agreement=agreement, identical=identical)
+    return summary
