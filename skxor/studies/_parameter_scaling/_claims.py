@@ -94,7 +94,8 @@ def fitted_sizes(size, reached, seeds, share=SHARE):
     ``share``: one size per row of ``reached`` (R, S) or a float for one row.
 
     NaN where the fitted curve does not rise or reads the size beyond the
-    largest tried.
+    largest tried; the smallest size tried where it reads a smaller one (the
+    grid cannot tell how much smaller: an upper bound).
 
     Examples
     --------
@@ -109,6 +110,7 @@ def fitted_sizes(size, reached, seeds, share=SHARE):
     with np.errstate(divide="ignore", invalid="ignore"):
         needed = np.where(b > 0, 2.0 ** ((logit(share) - a) / b), np.nan)
     needed = np.where(needed <= size.max(), needed, np.nan)
+    needed = np.where(needed < size.min(), size.min(), needed)  # NaN stays NaN
     return needed if reached.ndim == 2 else float(needed[0])
 
 
@@ -119,7 +121,8 @@ def fitted_needed(counts, n_boot=N_BOOT, random_state=0):
     Returns
     -------
     needed : pandas.DataFrame
-        ``d``, ``params``, ``low``, ``high``, ``fitted`` (redraws whose curve reads a size).
+        ``d``, ``params``, ``low``, ``high``, ``fitted`` (redraws whose curve reads a size),
+        ``at_smallest`` (the curve reads the smallest size tried or less: an upper bound).
     """
     rng = np.random.default_rng(random_state)
     rows = []
@@ -127,15 +130,16 @@ def fitted_needed(counts, n_boot=N_BOOT, random_state=0):
         seeds = group["seeds"].to_numpy(float)
         reached = group["reached"].to_numpy(float)
         per_size = float((group["params"] / group["size"]).median())
-        point = fitted_sizes(group["size"], reached, seeds) * per_size
+        size = fitted_sizes(group["size"], reached, seeds)
+        point = size * per_size
         draws = fitted_sizes(group["size"], rng.binomial(seeds.astype(int), reached / seeds,
                                                          (n_boot, seeds.size)), seeds)
         draws = draws[np.isfinite(draws)] * per_size
         low, high = (np.quantile(draws, [0.025, 0.975]) if draws.size >= 0.9 * n_boot
                      else (np.nan, np.nan))
         rows.append(dict(d=int(d), params=point, low=float(low), high=float(high),
-                         fitted=int(draws.size)))
-    return pd.DataFrame(rows, columns=["d", "params", "low", "high", "fitted"])
+                         fitted=int(draws.size), at_smallest=bool(size == group["size"].min())))
+    return pd.DataFrame(rows, columns=["d", "params", "low", "high", "fitted", "at_smallest"])
 
 
 def _comparison_part(counts):
@@ -184,6 +188,45 @@ def _ffnn_part(table):
     return parts
 
 
+def _online_part(summary):
+    """The online FFNN over the transformer's range of d: parameters needed (fitted as the
+    transformer's), the curve they follow best and how much of its budget it used."""
+    table = summary.table
+    rows = table[table["model"] == "ffnn_online"].sort_values("d")
+    if rows.empty:
+        return []
+    setting = json.loads(rows["setting"].iloc[0]) if "setting" in rows else {}
+    needed = fitted_needed(summary.online_counts)
+    needed = needed[np.isfinite(needed["params"])]
+    each = ", ".join(f"at most {r.params:.0f} (the smallest width tried)" if r.at_smallest
+                     else format_interval(r.params, r.low, r.high, 0)
+                     for r in needed.itertuples())
+    best = ""
+    if len(needed) >= 3:
+        aic = reference_fits(needed["d"], needed["params"])
+        best = (f"; of the reference curves it follows {min(aic, key=aic.get)} best (AIC above "
+                f"it: " + ", ".join(f"{k} {v - min(aic.values()):.1f}" for k, v in aic.items())
+                + ")")
+    budget = (f"at most max({setting.get('online_steps_min', '?')}, "
+              f"{setting.get('online_steps_per_d', '?')} d) steps of "
+              f"{setting.get('ffnn_batch_size', '?')} fresh strings, learning rate "
+              f"{setting.get('ffnn_learning_rate', '?')}")
+    largest = rows.iloc[-1]
+    used = (f"at d = {int(largest.d)} the succeeding runs took a median of "
+            f"{largest.steps_median:.0f} and at most {largest.steps_max:.0f} steps of its budget"
+            if "steps_max" in rows and np.isfinite(largest.steps_max) else "")
+    failed = ", ".join(f"{int(r.failures)} at d = {int(r.d)} (median accuracy "
+                       f"{r.failure_accuracy:.2f})" for r in rows.itertuples()
+                       if "failures" in rows and r.failures)
+    return [shown("FFNN online", (
+        f"online FFNN (every weight trained on fresh strings; parameter counting again, "
+        f"w (d + 2) + 1, at least width 2: one ReLU unit thresholds an affine function and "
+        f"cannot compute the XOR), trainable parameters needed (fitted as the transformer's) "
+        f"{each} at "
+        f"d = {listed(needed['d'])}{best} (budget: {budget}; {used}; runs failing at any width "
+        f"tried: {failed or 'none'})"))]
+
+
 def _claim_parameters(summary):
     table = summary.table
     if not (table["model"] == _MODEL).any() or not (table["model"] == "ffnn").any():
@@ -192,7 +235,7 @@ def _claim_parameters(summary):
     counts = summary.claim_counts
     seeds = int(table["seeds"].min())
     return judged(
-        [_comparison_part(counts), *_ffnn_part(table)],
+        [_comparison_part(counts), *_ffnn_part(table), *_online_part(summary)],
         ours=f"d = {listed(table['d'])}; needed = the size at which a logistic curve of "
         f"success (99% test accuracy) against log2 size, fitted to every size tried, reaches "
         f"{SHARE:.0%} of its {seeds} seeds (not the first size at which 80% succeed, which "

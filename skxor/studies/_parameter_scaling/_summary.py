@@ -56,13 +56,17 @@ def _needed(reached, seeds, share):
 
 def _steps_used(group, threshold):
     """Median and largest steps of a (model, d)'s succeeding runs (NaN when none succeeded,
-    or for cells from before steps were recorded)."""
+    or for cells from before steps were recorded); how many runs failed, at any size,
+    and their median test accuracy (a plateau at 1/2 or above it)."""
+    failed = group.loc[group["accuracy"] < threshold, "accuracy"]
+    out = {"steps_median": np.nan, "steps_max": np.nan, "failures": int(failed.size),
+           "failure_accuracy": float(failed.median()) if failed.size else np.nan}
     if "steps" not in group:
-        return {"steps_median": np.nan, "steps_max": np.nan}
+        return out
     steps = group.loc[group["accuracy"] >= threshold, "steps"].dropna()
-    if steps.empty:
-        return {"steps_median": np.nan, "steps_max": np.nan}
-    return {"steps_median": float(steps.median()), "steps_max": float(steps.max())}
+    if len(steps):
+        out.update(steps_median=float(steps.median()), steps_max=float(steps.max()))
+    return out
 
 
 def summarize_parameter_scaling(cells, threshold, success_share):
@@ -93,7 +97,9 @@ def summarize_parameter_scaling(cells, threshold, success_share):
         one did not meet it), ``sizes_tried``, ``steps_median`` and
         ``steps_max`` (gradient steps of the runs that succeeded, at any
         size: how much of its budget a model used; NaN when none
-        succeeded), ``seconds`` (compute time of
+        succeeded), ``failures`` and ``failure_accuracy`` (runs below the
+        threshold at any size tried, and their median test accuracy),
+        ``seconds`` (compute time of
         all the cells) and ``size_counts`` (JSON ``[[size, reached, seeds,
         trainable, frozen], ...]`` for every size tried, so that the figure
         and the slopes need only the table).
@@ -158,7 +164,8 @@ def summarize_parameter_scaling(cells, threshold, success_share):
     table = pd.DataFrame(rows, columns=[
         "d", "model", "size", "params", "frozen", "total", "size_name", "n_train", "seeds",
         "seeds_reached", "success_rate", "success_low", "success_high", "reached",
-        "non_monotone", "sizes_tried", "steps_median", "steps_max", "seconds", "size_counts",
+        "non_monotone", "sizes_tried", "steps_median", "steps_max", "failures",
+        "failure_accuracy", "seconds", "size_counts",
     ])
     table = table.sort_values(
         ["model", "d"], key=lambda s: s.map(order) if s.name == "model" else s
@@ -348,8 +355,9 @@ def parameter_scaling_summary(df):
         models, or None), ``slopes`` (:func:`parameter_slopes`),
         ``report_slopes`` (the same, each population model's fitted over the
         finite-sample d like for like, and over all d as ``<model>_all``)
-        and ``claim_counts`` (:func:`size_counts` of the rows of
-        :data:`CLAIM_MODEL`).
+        ``claim_counts`` (:func:`size_counts` of the rows of
+        :data:`CLAIM_MODEL`) and ``online_counts`` (the same for the online
+        FFNN, shown beside the claim over the same d).
 
     Examples
     --------
@@ -374,4 +382,5 @@ def parameter_scaling_summary(df):
             report_slopes[key] = parameter_slopes(df[df["model"] == key], d_max=samples)[key]
     return Bunch(rows=len(df), table=df, params=_run_params(df), samples_d_max=samples,
                  slopes=slopes, report_slopes=report_slopes,
-                 claim_counts=size_counts(df[df["model"] == CLAIM_MODEL]))
+                 claim_counts=size_counts(df[df["model"] == CLAIM_MODEL]),
+                 online_counts=size_counts(df[df["model"] == "ffnn_online"]))
