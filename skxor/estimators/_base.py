@@ -432,41 +432,6 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
         target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
         return torch.as_tensor(target, dtype=dtype, device=device)
 
-    # -- fresh data (estimators with a ``target_function`` parameter) ---------------
-
-    def _requires_y(self):
-        return getattr(self, "target_function", None) is None
-
-    def _label_by_target_function(self, start):
-        """Label X with ``target_function`` when fit got no y (classes ``[0, 1]``)."""
-        if start.classes is None:
-            bits = to_bits(start.X, start.encoding, self.binarize)
-            labels = _function_labels(self.target_function, bits)
-            start.classes = np.array([0, 1])
-            start.y_spins = 2.0 * labels - 1.0
-
-    def _fresh_iterator(self, n_samples, n_bits, seed, dtype, device, batch_size=None):
-        """skorch iterator settings drawing every batch fresh from ``target_function``.
-
-        An epoch is as many steps as a pass over the ``n_samples`` rows of X
-        would take in batches of ``batch_size`` (default ``self.batch_size``);
-        the strings come from a generator seeded with ``seed``.
-        """
-        batch_size = self.batch_size if batch_size is None else batch_size
-        rng = np.random.default_rng(seed)
-
-        def sampler(n):
-            bits = rng.integers(0, 2, size=(n, n_bits), dtype=np.uint8)
-            labels = _function_labels(self.target_function, bits)
-            spins = to_spins(bits, dtype=dtype, device=device)
-            return spins, self._targets(2.0 * labels - 1.0, dtype, device)
-
-        return {
-            "iterator_train": FreshBatches,
-            "iterator_train__sampler": sampler,
-            "iterator_train__n_batches": -(-n_samples // batch_size),
-        }
-
     def _criterion(self):
         """The loss module class for ``self.loss``."""
         return torch.nn.BCEWithLogitsLoss if self.loss == "logistic" else torch.nn.MSELoss
@@ -519,3 +484,67 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
 
 # The former name of the base, kept for code that subclassed it.
 TorchBinaryClassifierMixin = TorchBinaryClassifier
+
+
+class FreshDataMixin:
+    """Training on fresh strings drawn from a ``target_function`` (a mixin of the
+    skorch-trained estimators that take one).
+
+    ``fit(X, y=None)``: with ``target_function`` set, y may be left out (the
+    function labels X, classes ``[0, 1]``), X only monitors the accuracy, and
+    every training batch is drawn fresh (:meth:`_fresh_iterator`).
+    """
+
+    @fit_context(prefer_skip_nested_validation=True)
+    @fill_doc
+    def fit(self, X, y=None):
+        """Train the network; an exception leaves the estimator as it was.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
+            ``binarize`` set). With ``target_function``, X fixes the input
+            length, the epoch length and the monitoring set.
+        y : array-like of shape (n_samples,) or None, default=None
+            Two class labels, ``classes_[1]`` mapped to +1. Required unless
+            ``target_function`` is set (then it labels X when y is None).
+
+        Returns
+        -------
+        %(returns_self)s
+        """
+        return self._commit_fit(X, y)
+
+    def _requires_y(self):
+        return self.target_function is None
+
+    def _label_by_target_function(self, start):
+        """Label X with ``target_function`` when fit got no y (classes ``[0, 1]``)."""
+        if start.classes is None:
+            bits = to_bits(start.X, start.encoding, self.binarize)
+            labels = _function_labels(self.target_function, bits)
+            start.classes = np.array([0, 1])
+            start.y_spins = 2.0 * labels - 1.0
+
+    def _fresh_iterator(self, n_samples, n_bits, seed, dtype, device, batch_size=None):
+        """skorch iterator settings drawing every batch fresh from ``target_function``.
+
+        An epoch is as many steps as a pass over the ``n_samples`` rows of X
+        would take in batches of ``batch_size`` (default ``self.batch_size``);
+        the strings come from a generator seeded with ``seed``.
+        """
+        batch_size = self.batch_size if batch_size is None else batch_size
+        rng = np.random.default_rng(seed)
+
+        def sampler(n):
+            bits = rng.integers(0, 2, size=(n, n_bits), dtype=np.uint8)
+            labels = _function_labels(self.target_function, bits)
+            spins = to_spins(bits, dtype=dtype, device=device)
+            return spins, self._targets(2.0 * labels - 1.0, dtype, device)
+
+        return {
+            "iterator_train": FreshBatches,
+            "iterator_train__sampler": sampler,
+            "iterator_train__n_batches": -(-n_samples // batch_size),
+        }

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from sklearn.utils.validation import check_is_fitted
 
-from .._utils._sklearn_compat import Interval, StrOptions, fit_context
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import (
     StopAtAccuracy,
@@ -19,13 +19,13 @@ from .._utils._skorch import (
 from .._utils._torch import torch_threads
 from .._utils._validation import Integers, check_head_split
 from ..nn import BooleanTransformer, BooleanTransformerConfig
-from ._base import SkorchTrainedClassifier
+from ._base import FreshDataMixin, SkorchTrainedClassifier
 
 _SEED_MAX = np.iinfo(np.int32).max
 
 
 @fill_doc
-class BooleanTransformerClassifier(SkorchTrainedClassifier):
+class BooleanTransformerClassifier(FreshDataMixin, SkorchTrainedClassifier):
     """Transformer classifier for Boolean functions of bit strings (Köver et al.).
 
     Each of the N input bits is a token of a
@@ -243,27 +243,6 @@ default="relu"
         check_head_split(self.d_model, self.n_heads)
 
     # -- training -------------------------------------------------------------
-
-    @fit_context(prefer_skip_nested_validation=True)
-    @fill_doc
-    def fit(self, X, y=None):
-        """Train the transformer.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-            ``binarize`` set). With ``target_function``, X fixes N, the
-            epoch length and the monitoring set.
-        y : array-like of shape (n_samples,) or None, default=None
-            Two class labels, ``classes_[1]`` mapped to +1. Required unless
-            ``target_function`` is set (then it labels X when y is None).
-
-        Returns
-        -------
-        %(returns_self)s
-        """
-        return self._commit_fit(X, y)
 
     def _fit(self, start):
         fresh = self.target_function is not None

@@ -12,19 +12,19 @@ from skorch.callbacks import EarlyStopping, Freezer
 from skorch.helper import predefined_split
 from torch.utils.data import TensorDataset
 
-from .._utils._sklearn_compat import Interval, StrOptions, fit_context
+from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._docstrings import fill_doc
 from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
 from .._utils._torch import count_module_parameters, seed_from
 from .._utils._validation import Integers
 from ..nn import ACTIVATIONS, TwoLayerNetwork
-from ._base import SkorchTrainedClassifier
+from ._base import FreshDataMixin, SkorchTrainedClassifier
 
 _OPTIMIZERS = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torch.optim.SGD}
 
 
 @fill_doc
-class FFNNParityBaseline(SkorchTrainedClassifier):
+class FFNNParityBaseline(FreshDataMixin, SkorchTrainedClassifier):
     """Two-layer feed-forward network classifier, the baseline of Han & Ghoshdastidar (2025, arXiv 2502.07553).
 
     ``f(x) = sum_j a_j sigma(w_j . x + c_j) + c_0`` on the input spins
@@ -266,27 +266,6 @@ class FFNNParityBaseline(SkorchTrainedClassifier):
         return (spins[train], target[train]), (spins[valid], target[valid])
 
     # -- training -------------------------------------------------------------
-
-    @fit_context(prefer_skip_nested_validation=True)
-    @fill_doc
-    def fit(self, X, y=None):
-        """Train the network; an exception leaves the estimator as it was.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Binary inputs: 0/1 bits or -1/+1 spins (or real values with
-            ``binarize`` set). With ``target_function``, X fixes d, the
-            epoch length and the monitoring set.
-        y : array-like of shape (n_samples,) or None, default=None
-            Two class labels, ``classes_[1]`` mapped to +1. Required unless
-            ``target_function`` is set (then it labels X when y is None).
-
-        Returns
-        -------
-        %(returns_self)s
-        """
-        return self._commit_fit(X, y)
 
     def _fit(self, start):
         X, device, dtype = start.X, start.device, start.dtype
