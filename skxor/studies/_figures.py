@@ -12,7 +12,8 @@ import numpy as np
 
 # Markers and line styles cycled over series (8 markers, 4 line styles), as the
 # displays of skxor.plotting cycle them.
-from .._utils._style import LINESTYLES, MARKERS
+from .._utils._docstrings import fill_doc
+from .._utils._style import LINESTYLES, MARKERS, axes_or_new
 
 
 def series_style(index):
@@ -289,3 +290,36 @@ def one_value(table, column, value):
         return values[0]
     select_rows(table, column, value)  # one of the table's
     return value
+
+
+class StudyDisplay:
+    """Base of the study displays, after scikit-learn's Display API.
+
+    A display holds what it draws (built by its ``from_table`` or from a
+    summary); :meth:`plot` draws it on any axes through one hook,
+    ``_draw(ax)``, which draws the data and returns a function building the
+    legends (called only with ``legend=True``).
+    """
+
+    @fill_doc
+    def plot(self, ax=None, *, legend=True):
+        """Draw the display.
+
+        Parameters
+        ----------
+        %(plot_ax_legend)s
+
+        Returns
+        -------
+        self : display
+            With ``ax_``, ``figure_`` and ``legends_`` (empty with
+            ``legend=False``) set.
+        """
+        ax, figure = axes_or_new(ax, f"{type(self).__name__}.plot")
+        legends = self._draw(ax)
+        self.legends_ = list(legends()) if legend else []
+        self.ax_, self.figure_ = ax, figure
+        return self
+
+    def _draw(self, ax):  # pragma: no cover - abstract
+        raise NotImplementedError

@@ -5,6 +5,7 @@ import numpy as np
 from ..._utils._docstrings import fill_doc
 
 from .._figures import (
+    StudyDisplay,
     figure_legend,
     interval_errors,
     legend_below,
@@ -102,7 +103,7 @@ _CHANGES = {
 }
 
 
-class FlipChangeDisplay:
+class FlipChangeDisplay(StudyDisplay):
     """The output change under one flip against N, per eps, with the 1/N reference: the
     study's main figure.
 
@@ -180,21 +181,7 @@ class FlipChangeDisplay:
         return cls(flip_effect_summary(df).per_n, d_model=d_model, n_layers=n_layers,
                    change=change).plot(ax=ax)
 
-    @fill_doc
-    def plot(self, ax=None, *, legend=True):
-        """Draw the change per eps against N and the slope -1 reference.
-
-        Parameters
-        ----------
-        %(plot_ax_legend)s
-
-        Returns
-        -------
-        self : FlipChangeDisplay
-        """
-        from ..._utils._style import axes_or_new
-
-        ax, figure = axes_or_new(ax, "FlipChangeDisplay.plot")
+    def _draw(self, ax):
         here = self.summary
         column, low, high, ylabel = _CHANGES[self.change]
         eps_values = sorted(here["layer_norm_eps"].unique())
@@ -209,6 +196,4 @@ class FlipChangeDisplay:
         log_axis(ax, ns, base=2, label="N (string length)")
         ax.set_title(f"D = {self.d_model}, L = {self.n_layers}")
         ax.set_ylabel(ylabel)
-        self.legends_ = [legend_below(ax)] if legend else []
-        self.ax_, self.figure_ = ax, figure
-        return self
+        return lambda: [legend_below(ax)]

@@ -4,6 +4,7 @@ import numpy as np
 
 from ..._utils._docstrings import fill_doc
 from .._figures import (
+    StudyDisplay,
     LINESTYLES,
     MARKERS,
     interval_errors,
@@ -167,7 +168,7 @@ def render_figures(summary):
     return figures
 
 
-class KSparseSuccessDisplay:
+class KSparseSuccessDisplay(StudyDisplay):
     """Certified success rate against d per number of steps T and width m: the study's
     main figure.
 
@@ -257,21 +258,7 @@ class KSparseSuccessDisplay:
         """
         return cls(k_sparse_summary(df).per_cell, k=k, n=n, init=init).plot(ax=ax)
 
-    @fill_doc
-    def plot(self, ax=None, *, legend=True):
-        """Draw the certified success per (T, m) against d.
-
-        Parameters
-        ----------
-        %(plot_ax_legend)s
-
-        Returns
-        -------
-        self : KSparseSuccessDisplay
-        """
-        from ..._utils._style import axes_or_new
-
-        ax, figure = axes_or_new(ax, "KSparseSuccessDisplay.plot")
+    def _draw(self, ax):
         ts, ms = self._ts, self._ms
         series = [(t, m) for t in ts for m in ms]
         colours, kinds = {}, {}
@@ -297,11 +284,8 @@ class KSparseSuccessDisplay:
                      fontsize="small")
         ax.set_ylabel("success rate (certified)")
         self.keys_ = (colours, kinds)
-        self.legends_ = (key_legends(ax, dict(colours), dict(kinds),
-                                     colour_title=_STEPS_TITLE, kind_title=_WIDTHS_TITLE)
-                         if legend else [])
-        self.ax_, self.figure_ = ax, figure
-        return self
+        return lambda: key_legends(ax, dict(colours), dict(kinds),
+                                   colour_title=_STEPS_TITLE, kind_title=_WIDTHS_TITLE)
 
 
 _STEPS_TITLE, _WIDTHS_TITLE = "steps T (colour, marker)", "width m (line style)"

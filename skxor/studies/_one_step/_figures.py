@@ -6,7 +6,7 @@ from ...datasets import make_sparse_parity
 from ...nn import attention_names, sparse_xor_init
 from ...theory import population_step
 from ..._utils._docstrings import fill_doc
-from .._figures import figure_legend, interval_errors, legend_below, log_axis, offset, one_value
+from .._figures import figure_legend, interval_errors, legend_below, log_axis, offset, one_value, StudyDisplay
 from .._head_scoring import head_weights
 from ._summary import one_step_summary
 from ._wording import setting_text
@@ -221,7 +221,7 @@ _RATES = {
 }
 
 
-class OneStepSuccessDisplay:
+class OneStepSuccessDisplay(StudyDisplay):
     """Success rate against d per attention type at its best step length: the study's main
     figure.
 
@@ -307,21 +307,7 @@ class OneStepSuccessDisplay:
         """
         return cls(one_step_summary(df).per_cell, m=m, rate=rate).plot(ax=ax)
 
-    @fill_doc
-    def plot(self, ax=None, *, legend=True):
-        """Draw the rate per attention type, n and T against d.
-
-        Parameters
-        ----------
-        %(plot_ax_legend)s
-
-        Returns
-        -------
-        self : OneStepSuccessDisplay
-        """
-        from ..._utils._style import axes_or_new
-
-        ax, figure = axes_or_new(ax, "OneStepSuccessDisplay.plot")
+    def _draw(self, ax):
         part, key = self.summary, self.rate
         for i, (attention, n, steps) in enumerate(self._series):
             group = part[(part["attention"] == attention) & (part["n"] == n)
@@ -346,7 +332,5 @@ class OneStepSuccessDisplay:
         if len(self._ds) > 4:
             ax.tick_params(axis="x", labelrotation=30)
         ax.set_ylabel(_RATES[key])
-        self.legends_ = ([legend_below(ax, title="each attention type and T at its best step "
-                                       "length")] if legend else [])
-        self.ax_, self.figure_ = ax, figure
-        return self
+        return lambda: [legend_below(ax, title="each attention type and T at its best step "
+                                     "length")]

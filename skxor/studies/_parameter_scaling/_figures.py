@@ -4,7 +4,7 @@ import numpy as np
 
 from ..._utils._docstrings import fill_doc
 
-from .._figures import interval_errors, key_legends, log_axis, offset
+from .._figures import interval_errors, key_legends, log_axis, offset, StudyDisplay
 from .._stats import format_interval
 from ._cells import DISPLAY_NAMES, MODELS
 from ._report import _coef
@@ -124,7 +124,7 @@ def _d_axis(ax, df):
     return d_all
 
 
-class ParametersNeededDisplay:
+class ParametersNeededDisplay(StudyDisplay):
     """Trainable parameters needed against d per model, with the references: the study's main figure.
 
     Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
@@ -203,21 +203,7 @@ class ParametersNeededDisplay:
         """
         return cls(df).plot(ax=ax)
 
-    @fill_doc
-    def plot(self, ax=None, *, legend=True):
-        """Draw the parameters needed per model against d, and the references.
-
-        Parameters
-        ----------
-        %(plot_ax_legend)s
-
-        Returns
-        -------
-        self : ParametersNeededDisplay
-        """
-        from ..._utils._style import axes_or_new
-
-        ax, figure = axes_or_new(ax, "ParametersNeededDisplay.plot")
+    def _draw(self, ax):
         df, needed = self.df, self.needed
         params = _run_params(df)
         threshold = params.get("threshold", 0.99)
@@ -252,10 +238,8 @@ class ParametersNeededDisplay:
         ax.set_ylabel(f"parameters at the size needed for {threshold:.0%} test accuracy")
         ax.set_title("filled: trainable; hollow: trainable + frozen", fontsize="small")
         self.keys_ = (colours, kinds)
-        self.legends_ = (key_legends(ax, dict(colours), dict(kinds), colour_title=_COLOUR_TITLE,
-                                     kind_title="what is drawn") if legend else [])
-        self.ax_, self.figure_ = ax, figure
-        return self
+        return lambda: key_legends(ax, dict(colours), dict(kinds), colour_title=_COLOUR_TITLE,
+                                   kind_title="what is drawn")
 
 
 def _short_slope(fit):

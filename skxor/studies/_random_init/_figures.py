@@ -7,7 +7,7 @@ import numpy as np
 
 from ...boolean import NAMED_FUNCTIONS
 from ..._utils._docstrings import fill_doc
-from .._figures import NEUTRAL, interval_errors, key_legends, log_axis, offset, series_style
+from .._figures import NEUTRAL, interval_errors, key_legends, log_axis, offset, series_style, StudyDisplay
 from .._networks import require_networks
 from ._cells import RANDOM_FUNCTION, SETTING
 from ._summary import POISSON_LIMIT, network_setting_label, random_init_summary
@@ -287,7 +287,7 @@ _SHARES = {
 }
 
 
-class RandomInitShareDisplay:
+class RandomInitShareDisplay(StudyDisplay):
     """The share of random networks with a zero-sensitivity string (or constant) against
     N per setting, beside random functions: the study's main figure.
 
@@ -370,21 +370,8 @@ class RandomInitShareDisplay:
         summary = random_init_summary(df)
         return cls(summary.drawn, share=share, identical=summary.identical).plot(ax=ax)
 
-    @fill_doc
-    def plot(self, ax=None, *, legend=True):
-        """Draw the share per setting against N, and the random functions' beside it.
-
-        Parameters
-        ----------
-        %(plot_ax_legend)s
-
-        Returns
-        -------
-        self : RandomInitShareDisplay
-        """
-        from ..._utils._style import axes_or_new
-
-        ax, figure = axes_or_new(ax, "RandomInitShareDisplay.plot")
+    def _draw(self, ax):
+        figure = ax.figure
         summary, column = self.summary, self.share
         nets = summary[summary["init"] != RANDOM_FUNCTION]
         control = summary[summary["init"] == RANDOM_FUNCTION]
@@ -409,10 +396,7 @@ class RandomInitShareDisplay:
         ax.set_xlabel("string length N")
         ax.set_title(_SHARES[column], fontsize="small")
         ax.set_ylabel("share of networks (Wilson 95% interval)")
-        self.legends_ = (_legend(figure, [ax], styles, eps_values, [], set(self.series_))
-                         if legend else [])
-        self.ax_, self.figure_ = ax, figure
-        return self
+        return lambda: _legend(figure, [ax], styles, eps_values, [], set(self.series_))
 
 
 def _plot_profiles(df, models, eps_note):

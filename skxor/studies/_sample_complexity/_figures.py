@@ -4,7 +4,7 @@ import numpy as np
 
 from ..._utils._docstrings import fill_doc
 
-from .._figures import MARKERS, key_legends, log_axis, offset
+from .._figures import MARKERS, key_legends, log_axis, offset, StudyDisplay
 from ._cells import MODELS
 from ._report import _exponent_text
 from ._summary import (
@@ -81,7 +81,7 @@ def render_figures(summary):
     return {"learning_curves": curves, "samples_needed": scaling}
 
 
-class SamplesNeededDisplay:
+class SamplesNeededDisplay(StudyDisplay):
     """n* against d per seed, with each model's fitted exponent: the study's main figure.
 
     Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
@@ -148,21 +148,7 @@ class SamplesNeededDisplay:
         """
         return cls(df).plot(ax=ax)
 
-    @fill_doc
-    def plot(self, ax=None):
-        """Draw each seed's n* (its grid cell, censored seeds marked), the fits and bands.
-
-        Parameters
-        ----------
-        %(ax)s
-
-        Returns
-        -------
-        self : SamplesNeededDisplay
-        """
-        from ..._utils._style import axes_or_new
-
-        ax, _ = axes_or_new(ax, "SamplesNeededDisplay.plot")
+    def _draw(self, ax):
         df, per_seed, fits = self.df, self.per_seed, self.fits
         target = float(df["target"].iloc[0])
         models = [m for m in MODELS if m in set(df["model"])]
@@ -241,10 +227,8 @@ class SamplesNeededDisplay:
         ax.set_yscale("log")
         ax.set_ylim(bottom, above * 1.6)
         ax.set_ylabel(f"n* per seed (accuracy stays >= {target:g})")
-        self.legends_ = key_legends(ax, colours, kinds, kind_title="what is drawn",
-                                    colour_title="model (a: fitted exponent of n* ~ d^a)")
         ax.set_title(f"Samples needed: {setting_text(df)}\nlines: ML fit of the median n* "
                      "(censored kept), over the seeds whose population run succeeds;\n"
                      "bands: profile likelihood 95%", fontsize="small")
-        self.ax_, self.figure_ = ax, ax.figure
-        return self
+        return lambda: key_legends(ax, colours, kinds, kind_title="what is drawn",
+                                  colour_title="model (a: fitted exponent of n* ~ d^a)")

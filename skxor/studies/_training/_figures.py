@@ -7,6 +7,7 @@ import numpy as np
 from ..._utils._docstrings import fill_doc
 from ...boolean import NAMED_FUNCTIONS
 from .._figures import (
+    StudyDisplay,
     LINESTYLES,
     MARKERS,
     interval_errors,
@@ -218,7 +219,7 @@ def render_figures(summary):
             "profiles": prof}
 
 
-class LearnedShareDisplay:
+class LearnedShareDisplay(StudyDisplay):
     """The share of seeds that learned each function against N: the study's main figure.
 
     Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
@@ -298,21 +299,8 @@ class LearnedShareDisplay:
         """
         return cls(df, function=function).plot(ax=ax)
 
-    @fill_doc
-    def plot(self, ax=None, *, legend=True):
-        """Draw the share of seeds learned per series against N.
-
-        Parameters
-        ----------
-        %(plot_ax_legend)s
-
-        Returns
-        -------
-        self : LearnedShareDisplay
-        """
-        from ..._utils._style import axes_or_new
-
-        ax, figure = axes_or_new(ax, "LearnedShareDisplay.plot")
+    def _draw(self, ax):
+        figure = ax.figure
         groups = list(self.summary.groupby(["function", *self.series], sort=False))
         for i, (keys, group) in enumerate(groups):
             colour, marker, line = _style(keys[0])
@@ -326,10 +314,8 @@ class LearnedShareDisplay:
         log_axis(ax, self.summary["n_bits"].unique(), base=2, label="string length N", pad=0.3)
         ax.set_ylim(-0.05, 1.05)
         ax.set_ylabel(f"share of seeds learned\n(accuracy >= {LEARNED}; 95% Wilson)")
-        self.legends_ = ([ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                                    frameon=False)] if legend else [])
-        self.ax_, self.figure_ = ax, figure
-        return self
+        return lambda: [ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                                  frameon=False)]
 
 
 #: Line style of a loss curve by how its run stopped (see :func:`loss_status`).

@@ -7,6 +7,7 @@ import numpy as np
 from ..._utils._docstrings import fill_doc
 
 from .._figures import (
+    StudyDisplay,
     interval_errors,
     key_legends,
     log_axis,
@@ -139,7 +140,7 @@ def _series(summary, identical):
             yield d, eps, shift, {**_style(d, j), **fill}, f"D={d}{eps_label}"
 
 
-class ZeroCountDisplay:
+class ZeroCountDisplay(StudyDisplay):
     """The count of zero-sensitivity strings against N, with the bound: the study's main figure.
 
     Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
@@ -232,21 +233,8 @@ class ZeroCountDisplay:
         return cls(summary.drawn, identical=summary.identical, n_layers=n_layers, d_model=d_model, layer_norm_eps=layer_norm_eps,
                    ).plot(ax=ax)
 
-    @fill_doc
-    def plot(self, ax=None, *, legend=True):
-        """Draw the counts per width, the bounds and the constant function's 2^N.
-
-        Parameters
-        ----------
-        %(plot_ax_legend)s
-
-        Returns
-        -------
-        self : ZeroCountDisplay
-        """
-        from ..._utils._style import axes_or_new
-
-        ax, figure = axes_or_new(ax, "ZeroCountDisplay.plot")
+    def _draw(self, ax):
+        figure = ax.figure
         summary, L = self.summary, self.n_layers
         ns = sorted(int(n) for n in summary["n_bits"].unique())
         widths = sorted(summary["d_model"].unique())
@@ -294,7 +282,5 @@ class ZeroCountDisplay:
         ax.set_title(f"L = {L}", fontsize="small")
         ax.set_ylabel("log10 number of zero-sensitivity strings")
         self.keys_ = (colours, kinds)
-        self.legends_ = (key_legends(ax, colours, kinds, colour_title="width D",
-                                     kind_title="what is drawn") if legend else [])
-        self.ax_, self.figure_ = ax, figure
-        return self
+        return lambda: key_legends(ax, colours, kinds, colour_title="width D",
+                                   kind_title="what is drawn")
