@@ -301,6 +301,25 @@ class StudyDisplay:
     legends (called only with ``legend=True``).
     """
 
+    @classmethod
+    @fill_doc
+    def from_table(cls, df, *, ax=None):
+        """Build the display from its study's table and plot it.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The study's result, fresh or read back from its CSV.
+        %(ax)s
+
+        Returns
+        -------
+        display : StudyDisplay
+            The display, drawn (a display selecting part of the table takes
+            the selection as keywords of its own ``from_table``).
+        """
+        return cls(df).plot(ax=ax)
+
     @fill_doc
     def plot(self, ax=None, *, legend=True):
         """Draw the display.

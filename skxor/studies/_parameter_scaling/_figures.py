@@ -2,7 +2,6 @@
 
 import numpy as np
 
-from ..._utils._docstrings import fill_doc
 
 from .._figures import interval_errors, key_legends, log_axis, offset, StudyDisplay
 from .._stats import format_interval
@@ -186,22 +185,6 @@ class ParametersNeededDisplay(StudyDisplay):
         self.needed = df.loc[df["reached"].astype(bool),
                              ["model", "d", "params", "frozen", "total"]].reset_index(drop=True)
         self.slopes = parameter_scaling_summary(df).slopes if slopes is None else slopes
-
-    @classmethod
-    @fill_doc
-    def from_table(cls, df, *, ax=None):
-        """Build the display from a parameter-scaling table and plot it.
-
-        Parameters
-        ----------
-        df : pandas.DataFrame
-        %(ax)s
-
-        Returns
-        -------
-        display : ParametersNeededDisplay
-        """
-        return cls(df).plot(ax=ax)
 
     def _draw(self, ax):
         df, needed = self.df, self.needed

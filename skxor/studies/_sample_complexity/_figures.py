@@ -2,7 +2,6 @@
 
 import numpy as np
 
-from ..._utils._docstrings import fill_doc
 
 from .._figures import MARKERS, key_legends, log_axis, offset, StudyDisplay
 from ._cells import MODELS
@@ -131,22 +130,6 @@ class SamplesNeededDisplay(StudyDisplay):
         self.df, self.per_seed = summary.analysed, summary.per_seed
         self.fits = summary.fits.set_index("model")
         self._grid = summary.grid
-
-    @classmethod
-    @fill_doc
-    def from_table(cls, df, *, ax=None):
-        """Build the display from a sample-complexity table and plot it.
-
-        Parameters
-        ----------
-        df : pandas.DataFrame
-        %(ax)s
-
-        Returns
-        -------
-        display : SamplesNeededDisplay
-        """
-        return cls(df).plot(ax=ax)
 
     def _draw(self, ax):
         df, per_seed, fits = self.df, self.per_seed, self.fits
