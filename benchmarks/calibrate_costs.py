@@ -2,6 +2,8 @@
 
     python benchmarks/calibrate_costs.py                  # every study, write the table
     python benchmarks/calibrate_costs.py --study one_step --no-write
+    python benchmarks/calibrate_costs.py --study parameter_scaling --kind ffnn_online \
+        --from-run RUN_FOLDER            # fit one kind on a finished run's own cells
 
 For each study and each kind of cell (see :mod:`skxor.studies._cost`) this
 times, by CPU time on one thread, a few representative cells drawn from the
@@ -11,10 +13,17 @@ non-negative least squares on relative errors, and writes the intercepts,
 slopes, the number of cells timed and the median |log(estimate / measured)|
 to skxor/studies/data/costs.csv. The load average is printed: timings on a
 shared machine are noisy.
+
+With ``--from-run`` nothing is timed: the kinds named by ``--kind`` are fitted
+on the cells a finished run checkpointed under ``RUN_FOLDER/checkpoints``
+(each cell's own ``seconds``, priced by the study's cost hook), for cells
+whose cost depends on how they end (a run that stops once it has learned):
+their average over a real run, not a few picked cells, is what a dry run needs.
 """
 
 import argparse
 import datetime
+import json
 import os
 import sys
 import time
@@ -106,6 +115,33 @@ def calibrate(name, per_kind, grow, max_cell, echo=print):
     return rows
 
 
+def calibrate_from_run(name, folder, kinds, echo=print):
+    """Rows fitted on the checkpointed cells of a finished run of ``name`` under ``folder``."""
+    study = get_study(name)
+    found = {kind: ([], []) for kind in kinds}
+    for path in Path(folder, "checkpoints").rglob("*.json"):
+        payload = json.loads(path.read_text())["payload"]
+        cell, result = payload["cell"], payload["result"]
+        if cell["study"] != name:
+            continue
+        kind, work = study.cost(cell["params"])
+        if kind in found:
+            found[kind][0].append(work)
+            found[kind][1].append(result["seconds"])
+    rows = []
+    for kind, (work, seconds) in found.items():
+        if len(work) < 3:
+            raise SystemExit(f"{folder}: {len(work)} cells of kind {kind!r}; a fit needs 3.")
+        intercept, slope, error = fit(work, seconds)
+        rows.append({"study": name, "kind": kind, "intercept_s": intercept, "slope_s": slope,
+                     "cells_timed": len(work), "work_min": min(work), "work_max": max(work),
+                     "median_abs_log_error": round(error, 4)})
+        echo(f"{name} {kind}: {intercept:.3g} s + {slope:.3g} s x work ({len(work)} cells of "
+             f"the run, median |log error| {error:.2f}, sum of estimates / measured "
+             f"{(intercept * len(work) + slope * sum(work)) / sum(seconds):.2f})")
+    return rows
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", nargs="+", default=list(STUDIES))
@@ -115,6 +151,8 @@ def main(argv=None):
     parser.add_argument("--max-cell", type=float, default=20.0,
                         help="stop timing larger cells of a kind after one took this long (s)")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--from-run", help="fit --kind on this finished run's checkpoints")
+    parser.add_argument("--kind", nargs="+", default=[], help="kinds fitted with --from-run")
     args = parser.parse_args(argv)
     import torch
 
@@ -122,7 +160,8 @@ def main(argv=None):
     print(f"load average at start: {os.getloadavg()}")
     rows = []
     for name in args.study:
-        rows += calibrate(name, args.per_kind, args.grow, args.max_cell)
+        rows += (calibrate_from_run(name, args.from_run, args.kind) if args.from_run
+                 else calibrate(name, args.per_kind, args.grow, args.max_cell))
     load = os.getloadavg()
     print(f"load average at end: {load}")
     table = pd.DataFrame(rows)
@@ -132,7 +171,10 @@ def main(argv=None):
     if not args.no_write:
         if COSTS_PATH.exists():  # keep studies not recalibrated now
             old = pd.read_csv(COSTS_PATH)
-            table = pd.concat([old[~old["study"].isin(args.study)], table], ignore_index=True)
+            # Keep what is not recalibrated now: other studies, and other kinds with --from-run.
+            kept = ~old["study"].isin(args.study) | (
+                bool(args.from_run) & ~old["kind"].isin(args.kind))
+            table = pd.concat([old[kept], table], ignore_index=True)
         order = {name: i for i, name in enumerate(STUDIES)}
         table = table.sort_values("study", key=lambda s: s.map(order), kind="stable")
         COSTS_PATH.parent.mkdir(parents=True, exist_ok=True)

@@ -359,6 +359,42 @@ def test_h2_reads_the_size_needed_off_a_fitted_curve_not_the_first_size_meeting_
     assert row["low"] < row["params"] < row["high"] and row["params"] == pytest.approx(2 * a)
 
 
+def test_fitted_sizes_below_the_grid_read_as_its_smallest_size_and_nan_stays_nan():
+    # 9/10 seeds already at the smallest width: the curve reads a smaller one, which the
+    # grid cannot tell; the size needed is then at most the smallest size tried.
+    assert scaling_claims.fitted_sizes([2, 3, 4], [9, 10, 10], [10] * 3) == 2.0
+    # A falling curve reads no size: NaN, not the smallest size.
+    assert np.isnan(scaling_claims.fitted_sizes([2, 3, 4], [10, 5, 0], [10] * 3))
+    rows = scaling_claims.fitted_needed(pd.DataFrame(dict(
+        d=[512] * 3 + [64] * 3, size=[2, 3, 4] * 2, reached=[9, 10, 10, 2, 8, 10], seeds=10,
+        params=[2 * 514 + 1, 3 * 514 + 1, 4 * 514 + 1, 133, 199, 265]))).set_index("d")
+    assert rows.loc[512, "at_smallest"] and rows.loc[512, "params"] == pytest.approx(2 * 514.5, rel=1e-3)
+    assert not rows.loc[64, "at_smallest"] and 2 * 66 < rows.loc[64, "params"] < 4 * 66.5
+
+
+def test_h2_shows_the_online_ffnn_over_the_transformers_range_with_its_budget():
+    """Issue 38.2: the stored full run's online FFNN beside the judged transformer part."""
+    from skxor.studies._parameter_scaling import size_counts
+
+    table = pd.read_csv(ROOT / "docs" / "results" / "data" / "parameter_scaling"
+                        / "parameter_scaling.csv")
+    online = table[table["model"] == "ffnn_online"]
+    assert online["d"].max() >= 2048  # the transformer's range, to at least d = 2048
+    row = _rule("H2")(table)
+    part = next(p for p in row["value"].split("; ") if p.startswith("online FFNN"))
+    assert "budget: at most max(2048, 32 d) steps of 128 fresh strings" in row["value"]
+    largest = online.sort_values("d").iloc[-1]
+    assert (f"at d = {int(largest.d)} the succeeding runs took a median of "
+            f"{largest.steps_median:.0f} and at most {largest.steps_max:.0f} steps") in row["value"]
+    # Where the smallest width already met the rule, the size needed is marked a bound.
+    needed = scaling_claims.fitted_needed(size_counts(online))
+    for r in needed.itertuples():
+        text = (f"at most {r.params:.0f} (the smallest width tried)" if r.at_smallest
+                else f"{r.params:.0f} [{r.low:.0f}, {r.high:.0f}]")
+        assert text in part
+    assert "trained FFNN" not in row["judged"] and "online FFNN" in part
+
+
 def test_h2_ffnn_side_is_shown_as_parameter_counting_not_judged():
     row = _rule("H2")(scaling_claims.needs_log_d())
     assert "parameter counting, not a test" in row["value"]

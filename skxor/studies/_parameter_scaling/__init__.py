@@ -30,6 +30,16 @@ Models (one recipe each, the same for every d, size and seed)
   the read-out is trained, ``width + 1`` trainable and ``width (d + 1)``
   frozen parameters, so that the comparison is not only about a trained
   dense layer; its widths are ``rf_width``.
+* ``"ffnn_online"`` -- the trained FFNN on fresh strings (online SGD, the
+  regime in which SGD on sparse parity is analysed): every step draws
+  ``ffnn_batch_size`` new uniform inputs, so no training set bounds d and it
+  runs to ``online_d_max`` (2048 in the full preset) over the transformer's
+  range of d. Budget: at most ``max(online_steps_min, online_steps_per_d *
+  d)`` steps (``max(2048, 32 d)``), stopping once 1024 monitoring inputs are
+  all right; widths ``online_width`` from 2 (one ReLU unit cannot compute
+  the XOR). The table gives the steps the succeeding runs took
+  (``steps_median``, ``steps_max``) beside the budget, and the failing runs
+  with their median test accuracy (``failures``, ``failure_accuracy``).
 
 Data
 ----
@@ -167,7 +177,8 @@ STUDY = Study(
     description=(
         "Trainable (and frozen) parameters needed for 99% test accuracy vs d: the "
         "transformer after one population step (the paper's setting) and after T "
-        "steps (population and samples), a trained two-layer FFNN and one with a frozen "
+        "steps (population and samples), a trained two-layer FFNN (on a training set, and "
+        "online on fresh samples to d = 2048) and one with a frozen "
         "random first layer; every size with its own seeds, the smallest size where "
         "80% of them succeed (Wilson), log-log slopes (bootstrap from 8 seeds per size)."
     ),
@@ -210,16 +221,20 @@ parameter_scaling = STUDY.function(
     Parameters
     ----------
     preset : {"quick", "full"}, default="quick"
-        ``quick``: d in {16, 32, 64, 128}, all five models, 5 seeds per size
-        (rough). ``full``: finite samples for d up to 256, the population
-        rows up to d = 8192, 10 seeds per size.
+        ``quick``: d in {16, 32, 64, 128}, five models (all but the online
+        FFNN), 5 seeds per size (rough). ``full``: finite samples for d up
+        to 256, the online FFNN up to d = 2048, the population rows up to d
+        = 8192, 10 seeds per size.
     %(study_options)s
     **overrides
         Replace preset entries: ``random_state`` (int, default 0: the root of
         every cell's data and model seeds), ``model`` (list of
         "transformer_population_one_step", "transformer_population",
-        "transformer", "ffnn", "ffnn_random_features"), ``d``,
+        "transformer", "ffnn", "ffnn_random_features", "ffnn_online"), ``d``,
         ``samples_d_max`` (the finite-sample models skip larger d),
+        ``online_d_max`` (the online FFNN skips larger d), ``online_width``
+        (its widths), ``online_steps_min`` and ``online_steps_per_d`` (its
+        step budget ``max(online_steps_min, online_steps_per_d * d)``),
         ``seeds``, ``threshold``, ``success_share``, ``sizes_beyond``,
         ``n_test``, ``n_train_min``, ``n_train_per_d2``, ``transformer_m``,
         ``ffnn_width`` and ``rf_width`` (the size grids),

@@ -10,6 +10,19 @@ from ._summary import _run_params, parameter_scaling_summary, report_table
 from ._wording import setting_text
 
 
+
+def _online_text(df, p):
+    """The online FFNN's recipe and budget, where the table holds it."""
+    online = df[df["model"] == "ffnn_online"]
+    if online.empty:
+        return ""
+    return (f" Online FFNN: the trained FFNN on {p.get('ffnn_batch_size')} fresh inputs per "
+            f"step (no training set, up to d = {int(online['d'].max())}), at most "
+            f"max({p.get('online_steps_min')}, {p.get('online_steps_per_d')} d) steps, stopping "
+            "once 1024 monitoring inputs are all right; the succeeding runs' median and "
+            "largest steps and the failing runs' median accuracy are in the table's columns "
+            "steps_median, steps_max, failures and failure_accuracy.")
+
 def _table(df, tablefmt):
     table = report_table(df)
     return table.to_markdown(index=False, tablefmt=tablefmt) if len(table) else "(no rows)"
@@ -75,7 +88,7 @@ def render_report(summary, tablefmt="pipe"):
         f"{p['ffnn_learning_rate']:g}, batches of {p['ffnn_batch_size']}), whole epochs "
         f"for at least {p['ffnn_steps']} steps; trained: width (d + 2) + 1 trainable "
         "parameters; random features: the first layer frozen at its random "
-        "initialization (width (d + 1) frozen), width + 1 trainable.",
+        "initialization (width (d + 1) frozen), width + 1 trainable." + _online_text(df, p),
         f"Needed: the smallest size tried at which at least {share:.0%} of its {seeds} "
         f"seeds reached {threshold:.0%} test accuracy; every size has its own independent "
         "seeds (data, support and start), and after the first size meeting the rule "
