@@ -107,7 +107,7 @@ def fitted_sizes(size, reached, seeds, share=SHARE):
     reached = np.asarray(reached, dtype=float)
     rows = np.atleast_2d(reached)
     a, b = _logistic(np.log2(size), rows, seeds)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # inf: beyond the grid
         needed = np.where(b > 0, 2.0 ** ((logit(share) - a) / b), np.nan)
     needed = np.where(needed <= size.max(), needed, np.nan)
     needed = np.where(needed < size.min(), size.min(), needed)  # NaN stays NaN
