@@ -309,6 +309,7 @@ _NOT_IN_SETTING = {
     "seeds": "a count of per-seed rows: the seed is a key column",
     "v1_seeds": "a count of per-seed v1 rows: the seed is a key column",
     "samples_d_max": "chooses which d the finite-sample models run; d is a key column",
+    "online_d_max": "chooses which d the online FFNN runs; d is a key column",
     "v1_k": "the k column of the v1 rows", "v1_d": "the d column of the v1 rows",
     "v1_n": "the n column of the v1 rows",
 }

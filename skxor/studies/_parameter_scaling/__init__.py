@@ -198,7 +198,8 @@ STUDY = Study(
     # One row per (model, d) of a setting: seeds, threshold, size grids, training
     # sets, budgets and random state all define the row (the runner merges on
     # key plus setting), so a run with other settings never replaces it.
-    # samples_d_max only chooses which d the finite-sample models run.
+    # samples_d_max and online_d_max only choose which d the finite-sample models
+    # and the online FFNN run.
     key=("model", "d"),
     check=_check,
     setting=("seeds", "threshold", "success_share", "sizes_beyond", "n_test", "n_train_min",
