@@ -13,11 +13,8 @@ from .._figures import (
     offset,
     one_value,
 )
-from ._summary import (
-    _data_label,
-    _preset_label,
-    k_sparse_summary,
-)
+from ._summary import k_sparse_summary
+from ._wording import _data_label, _preset_label
 
 
 def plot_k_sparse(df):

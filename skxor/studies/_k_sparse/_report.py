@@ -3,10 +3,8 @@
 from .._report import markdown_table, section
 from .._stats import MIN_BOOTSTRAP_GROUPS, POOLED_OVER_D_CAVEAT, format_interval
 from ._cells import TARGET_ACCURACY
-from ._summary import (
-    _data_label,
-    k_sparse_summary,
-)
+from ._summary import k_sparse_summary
+from ._wording import _data_label
 
 
 def _counts(table, successes, runs):

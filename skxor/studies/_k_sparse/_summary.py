@@ -162,16 +162,6 @@ def summarize_v1(df):
     return pd.DataFrame(rows)
 
 
-def _data_label(n):
-    return "population (exact)" if n == 0 else f"n = {n:,} samples"
-
-
-def _preset_label(df):
-    presets = sorted(set(df["preset"].dropna().astype(str))) if "preset" in df else []
-    return "preset " + ("/".join(presets) if presets else "unknown")
-
-
-
 def pooled_success(df):
     """Certified success per k, data, initialisation and T, pooled over d and m.
 

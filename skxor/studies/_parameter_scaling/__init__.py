@@ -111,7 +111,6 @@ from ._report import render_report, report_parameter_scaling
 from ._summary import (
     parameter_scaling_summary,
     parameter_slopes,
-    report_table,
     size_counts,
     summarize_parameter_scaling,
 )

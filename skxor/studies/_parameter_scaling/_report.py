@@ -1,12 +1,13 @@
 """The parameter-scaling study's section of ``report.md``, every number from its table."""
 
 import numpy as np
+import pandas as pd
 
 from .._report import empty_section, section
-from .._stats import MIN_BOOTSTRAP_GROUPS, format_slope
+from .._stats import MIN_BOOTSTRAP_GROUPS, format_interval, format_slope
 from ._cells import DISPLAY_NAMES, MODELS, SAMPLE_MODELS
 from ._presets import PRESETS
-from ._summary import _run_params, parameter_scaling_summary, report_table
+from ._summary import _by_size, _run_params, parameter_scaling_summary
 from ._wording import setting_text
 
 
@@ -218,3 +219,31 @@ def _comparison(df):
 def _coef(value):
     """``"d²"`` for 1, ``"0.5 d²"`` otherwise (the caller appends ``d²``)."""
     return "" if value == 1 else f"{value:g} "
+
+
+def report_table(df):
+    """The table the report shows: per model and d, the size needed and its parameters."""
+    rows = []
+    for row in df.itertuples():
+        rows.append({
+            "model": DISPLAY_NAMES[row.model],
+            "d": row.d,
+            "n train": "population" if row.model not in SAMPLE_MODELS else row.n_train,
+            "size needed": "-" if not row.reached else f"{row.size_name} = {int(row.size)}",
+            "trainable": "-" if not row.reached else str(int(row.params)),
+            "frozen": "-" if not row.reached else str(int(row.frozen)),
+            "total": "-" if not row.reached else str(int(row.total)),
+            "seeds reaching [95% CI]": (
+                f"{row.seeds_reached}/{row.seeds} = "
+                + format_interval(row.success_rate, row.success_low, row.success_high)
+                + ("" if row.reached else " (closest size)")
+            ),
+            f"seeds reaching, by {row.size_name}": _by_size(row.size_counts)
+            + (" (non-monotone)" if row.non_monotone else ""),
+        })
+    table = pd.DataFrame(rows)
+    if len(table):  # one column for both size names
+        by = [c for c in table.columns if c.startswith("seeds reaching, by")]
+        table["seeds reaching, by size"] = table[by].bfill(axis=1).iloc[:, 0]
+        table = table.drop(columns=by)
+    return table

@@ -310,34 +310,6 @@ def _by_size(text):
     return ", ".join(f"{s}: {r}/{n}" for s, r, n, _, _ in json.loads(text))
 
 
-def report_table(df):
-    """The table the report shows: per model and d, the size needed and its parameters."""
-    rows = []
-    for row in df.itertuples():
-        rows.append({
-            "model": DISPLAY_NAMES[row.model],
-            "d": row.d,
-            "n train": "population" if row.model not in SAMPLE_MODELS else row.n_train,
-            "size needed": "-" if not row.reached else f"{row.size_name} = {int(row.size)}",
-            "trainable": "-" if not row.reached else str(int(row.params)),
-            "frozen": "-" if not row.reached else str(int(row.frozen)),
-            "total": "-" if not row.reached else str(int(row.total)),
-            "seeds reaching [95% CI]": (
-                f"{row.seeds_reached}/{row.seeds} = "
-                + format_interval(row.success_rate, row.success_low, row.success_high)
-                + ("" if row.reached else " (closest size)")
-            ),
-            f"seeds reaching, by {row.size_name}": _by_size(row.size_counts)
-            + (" (non-monotone)" if row.non_monotone else ""),
-        })
-    table = pd.DataFrame(rows)
-    if len(table):  # one column for both size names
-        by = [c for c in table.columns if c.startswith("seeds reaching, by")]
-        table["seeds reaching, by size"] = table[by].bfill(axis=1).iloc[:, 0]
-        table = table.drop(columns=by)
-    return table
-
-
 #: The model whose sizes the claim H2 fits (a logistic curve per d).
 CLAIM_MODEL = "transformer_population_one_step"
 

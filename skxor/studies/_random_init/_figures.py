@@ -10,7 +10,8 @@ from ..._utils._docstrings import fill_doc
 from .._figures import NEUTRAL, interval_errors, key_legends, log_axis, offset, series_style, StudyDisplay
 from .._networks import require_networks
 from ._cells import RANDOM_FUNCTION, SETTING
-from ._summary import POISSON_LIMIT, network_setting_label, random_init_summary
+from ._summary import POISSON_LIMIT, random_init_summary
+from ._wording import network_setting_label
 
 
 _SCHEME_COLOURS = {

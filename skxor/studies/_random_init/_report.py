@@ -13,11 +13,8 @@ from .._networks import (
 from .._report import empty_section
 from .._stats import format_count, wilson_interval
 from ._cells import RANDOM_FUNCTION, SETTING
-from ._summary import (
-    POISSON_LIMIT,
-    network_setting_label,
-    random_init_summary,
-)
+from ._summary import POISSON_LIMIT, random_init_summary
+from ._wording import network_setting_label
 
 
 #: The title of the study's section of the report.

@@ -17,11 +17,6 @@ PAPER_SCHEMES = ("uniform", "normal", "xavier_uniform", "xavier_normal")
 POISSON_LIMIT = 1 - math.exp(-1)
 
 
-def network_setting_label(init, readout, positional, d_model, n_layers, eps=None):
-    label = f"{init}, {readout}, {positional}, D={int(d_model)}, L={int(n_layers)}"
-    return label if eps is None else f"{label}, eps={float(eps):g}"
-
-
 def summarize_random_init(df):
     """Per setting and N: constant share, zero-sensitivity strings, diagnostics.
 

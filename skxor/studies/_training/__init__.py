@@ -59,11 +59,10 @@ from ._summary import (
     cluster_counts,
     clusters,
     learned_up_to,
-    setting_description,
-    setting_label,
     summarize_training,
     training_summary,
 )
+from ._wording import setting_description, setting_label
 
 
 STUDY = Study(

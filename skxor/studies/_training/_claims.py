@@ -5,7 +5,7 @@ import pandas as pd
 
 from .._claims import Claim, censored_rate_part, judged, listed, shown
 from ._cells import CHANCE_SHARE, LEARNED, at_chance
-from ._summary import setting_label
+from ._wording import setting_label
 
 _PAPER, _SOURCE = "Köver et al.", "ICML 2026, arXiv 2606.08768"
 

@@ -18,16 +18,8 @@ from .._figures import (
     select_rows,
 )
 from ._cells import LEARNED
-from ._summary import (
-    HALF_WINDOW,
-    clusters,
-    preset_label,
-    seeds_per_cell,
-    series_label,
-    require_runs,
-    setting_label,
-    training_summary,
-)
+from ._summary import HALF_WINDOW, clusters, require_runs, training_summary
+from ._wording import preset_label, seeds_per_cell, series_label, setting_label
 
 
 _COLOURS = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:orange", "tab:brown")

@@ -5,11 +5,8 @@ import pandas as pd
 from .._report import ROUGH_BELOW_SEEDS, values_text
 from .._stats import format_interval
 from ._cells import LEARNED
-from ._summary import (
-    series_label,
-    setting_description,
-    training_summary,
-)
+from ._summary import training_summary
+from ._wording import series_label, setting_description
 
 
 def headline(df):

@@ -7,16 +7,8 @@ from ...estimators import BooleanTransformerClassifier
 from .._report import empty_section
 from .._stats import format_interval
 from ._cells import CHANCE_SHARE, FLAT_TOLERANCE, LEARNED
-from ._summary import (
-    HALF_WINDOW,
-    LEARNED_UP_TO_RATE,
-    SETTINGS,
-    preset_label,
-    seeds_per_cell,
-    series_label,
-    setting_description,
-    training_summary,
-)
+from ._summary import HALF_WINDOW, LEARNED_UP_TO_RATE, SETTINGS, training_summary
+from ._wording import preset_label, seeds_per_cell, series_label, setting_description
 
 
 #: The title of the study's section of the report.
