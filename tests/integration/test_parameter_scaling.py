@@ -543,3 +543,15 @@ def test_online_ffnn_trains_on_fresh_strings_within_its_stated_budget():
     # A run that stopped early reached every monitoring string: it succeeded on the test set too.
     early = cells[cells["steps"] < budget]
     assert len(early) and (early["accuracy"] >= 0.95).all()
+
+
+def test_report_names_the_online_ffnns_data_as_fresh_not_population():
+    """The report's 'n train' column: the online FFNN draws fresh strings, it is no
+    population model (the stored full run's rows)."""
+    from skxor.studies._parameter_scaling._report import report_table
+
+    table = pd.read_csv(ROOT / "docs" / "results" / "data" / "parameter_scaling"
+                        / "parameter_scaling.csv")
+    shown = report_table(table).assign(model=table["model"].to_numpy())
+    assert set(shown.loc[shown["model"] == "ffnn_online", "n train"]) == {"fresh each step"}
+    assert set(shown.loc[shown["model"].str.contains("population"), "n train"]) == {"population"}

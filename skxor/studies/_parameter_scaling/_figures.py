@@ -99,7 +99,8 @@ def render_figures(summary):
     fig.suptitle(
         f"Parameter scaling ({setting_text(df)}): samples = n = {n_rule} training inputs"
         + (f" (d ≤ {samples})" if samples else "") + "; population = exact gradient; "
-        f"T = {params.get('transformer_steps')} steps",
+        + ("online = fresh inputs every step; " if (df["model"] == "ffnn_online").any() else "")
+        + f"T = {params.get('transformer_steps')} steps",
         fontsize="medium",
     )
     return {"parameter_scaling": fig}

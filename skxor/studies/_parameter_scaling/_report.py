@@ -228,7 +228,8 @@ def report_table(df):
         rows.append({
             "model": DISPLAY_NAMES[row.model],
             "d": row.d,
-            "n train": "population" if row.model not in SAMPLE_MODELS else row.n_train,
+            "n train": (row.n_train if row.model in SAMPLE_MODELS
+                        else "fresh each step" if row.model == "ffnn_online" else "population"),
             "size needed": "-" if not row.reached else f"{row.size_name} = {int(row.size)}",
             "trainable": "-" if not row.reached else str(int(row.params)),
             "frozen": "-" if not row.reached else str(int(row.frozen)),
