@@ -47,6 +47,7 @@ __all__ = [
     "format_count",
     "format_interval",
     "format_slope",
+    "quantile_interval",
     "rate_with_interval",
     "wilson_interval",
 ]
@@ -108,6 +109,56 @@ def wilson_interval(successes, n, confidence=0.95):
     [0.596, 0.982]
     """
     return _binomial_interval(successes, n, confidence, "wilson")
+
+
+def quantile_interval(values, q=0.5, confidence=0.95):
+    """A sample quantile and its distribution-free interval from order statistics.
+
+    The quantile is the smallest value with at least a share ``q`` of the
+    values at or below it (the lower median for ``q = 0.5``). The interval
+    runs from the l-th to the u-th smallest value, l and u the
+    ``(1 - confidence)/2`` and ``(1 + confidence)/2`` quantiles of
+    Binomial(n, q) (u one above): it covers the population quantile with at
+    least ``confidence`` whatever the distribution (Hahn and Meeker, 1991,
+    ch. 5). Values may be ``inf`` (a run that needed more than its budget,
+    censored at the end): an end beyond the last finite value is ``inf``,
+    one below the first value ``-inf``.
+
+    Parameters
+    ----------
+    values : array-like of float
+        Independent draws (one per seed).
+    q : float, default=0.5
+    confidence : float, default=0.95
+
+    Returns
+    -------
+    value, low, high : float
+        NaN, NaN, NaN without values.
+
+    Examples
+    --------
+    >>> from skxor.studies._stats import quantile_interval
+    >>> quantile_interval([200, 250, 150, 200, 300, 250, 200, 400, 150, 200])
+    (200.0, 150.0, 300.0)
+    >>> quantile_interval([900, 1200, float("inf"), 700, float("inf"), 800,
+    ...                    float("inf"), 1500, 1000, float("inf")])
+    (1200.0, 800.0, inf)
+    """
+    check_confidence(confidence)
+    x = np.sort(np.asarray(values, dtype=float).ravel())
+    n = x.size
+    if not n:
+        return float("nan"), float("nan"), float("nan")
+    if np.isnan(x).any():
+        raise ValueError("values must not hold NaN: a run beyond its budget is inf.")
+    alpha = 1.0 - confidence
+    value = x[max(int(np.ceil(q * n - 1e-12)), 1) - 1]
+    lower = int(stats.binom.ppf(alpha / 2, n, q))
+    upper = int(stats.binom.ppf(1 - alpha / 2, n, q)) + 1
+    low = x[lower - 1] if lower >= 1 else -np.inf
+    high = x[upper - 1] if upper <= n else np.inf
+    return float(value), float(low), float(high)
 
 
 def clopper_pearson_interval(successes, n, confidence=0.95):

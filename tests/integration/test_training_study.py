@@ -21,6 +21,7 @@ from skxor.sensitivity import sensitivity_profile
 from skxor.studies import get_study
 from skxor.studies._stats import format_interval, wilson_interval
 from skxor.studies._training import (
+    budget_of,
     clusters,
     LEARNED,
     MODEL_SETTINGS,
@@ -145,7 +146,7 @@ def test_cluster_counts_window():
 
 def _row(function, n_bits, seed, learned, hist, target_hist, method="exhaustive"):
     settings = {k: v for k, v in STUDY.preset("quick").items()
-                if k not in ("function", "n_bits", "model_setting", "n_steps_majority",
+                if k not in ("function", "n_bits", "model_setting", "budgets",
                              "seeds")}
     return dict(
         function=function, n_bits=n_bits, model_setting="library", layer_norm_eps=1e-5,
@@ -186,6 +187,35 @@ def test_summary_rates_carry_wilson_intervals():
             wilson_interval(10 * k, 50))
         assert row["in_cluster_min"] == (1.0 if k == 5 else 0.0)
         assert row["target_in_cluster"] == 1.0
+
+
+def test_steps_to_learn_count_a_failure_as_beyond_its_budget():
+    # PARITY with 10 seeds: all learn at N = 4, 7 of 10 at N = 8, 2 of 10 at N = 16.
+    table = _table([10, 7, 2, 0], function="PARITY", seeds=10)
+    steps = {4: [100 + 10 * s for s in range(10)], 8: [1000 + 100 * s for s in range(10)],
+             16: [9000, 12000] + [20000] * 8, 32: [1000] * 10}
+    table["n_steps"] = table["n_bits"].map({4: 20000, 8: 20000, 16: 20000, 32: 1000})
+    table["steps"] = [steps[n][s] for n, s in zip(table["n_bits"], table["seed"])]
+    summary = summarize_training(table).set_index("n_bits")
+    # Sorted needs at N = 8: 1000 ... 1600, then three beyond the budget; the
+    # lower median is the 5th, the interval the 2nd and 9th order statistics.
+    assert tuple(summary.loc[8, ["steps_to_learn", "steps_to_learn_low",
+                                 "steps_to_learn_high"]]) == (1400, 1100, np.inf)
+    assert tuple(summary.loc[4, ["steps_to_learn", "steps_to_learn_low",
+                                 "steps_to_learn_high"]]) == (140, 110, 180)
+    assert summary.loc[16, "steps_to_learn"] == np.inf
+    report = report_training_sensitivity(table)
+    assert ("PARITY: 140 [110, 180] at N = 4, 1400 [1100, > 20000] at N = 8 (x10.0), "
+            "> 20000 [12000, > 20000] at N = 16." in report)
+    # Budgets per function and N in words, and in the claim's row.
+    assert "at most 20000 (PARITY at N = 4, 8, 16), 1000 (PARITY at N = 32) AdamW steps" \
+        in report
+    (claim,) = STUDY.claims
+    row = STUDY.render(claim.rule, table)
+    assert ("PARITY's median steps to learn [95%, seeds as units; a run that did not learn "
+            "needs more than its budget] (shown): PARITY: 140 [110, 180] at N = 4" in row["value"])
+    assert "budget: at most 20000 (PARITY at N = 4, 8, 16), 1000 (PARITY at N = 32) steps" \
+        in row["value"]
 
 
 def test_learned_up_to_states_its_rule():
@@ -267,7 +297,8 @@ def _legend_texts(ax):
 
 def test_quick_figures_label_every_axis_and_series(quick_df):
     figures = plot_training_sensitivity(quick_df)
-    assert set(figures) == {"success", "accuracy", "sensitivity", "clusters", "profiles", "loss"}
+    assert set(figures) == {"success", "steps", "accuracy", "sensitivity", "clusters", "profiles",
+                            "loss"}
     n_values = sorted(quick_df["n_bits"].unique())
     for name, fig in figures.items():
         assert fig._suptitle is not None and "quick preset" in fig._suptitle.get_text()
@@ -367,7 +398,11 @@ def test_paper_preset_is_koevers_setting_beside_the_library():
             assert setting["layer_norm_eps"] == 0.0
     assert {s["init"] for s in MODEL_SETTINGS.values()} >= {
         "uniform", "normal", "xavier_uniform", "xavier_normal"}
-    assert paper["n_steps_majority"] >= 10 * paper["n_steps"] and max(paper["n_bits"]) >= 64
+    # The full preset's grid and budgets, in every setting.
+    assert {k: v for k, v in paper.items() if k != "model_setting"} == {
+        k: v for k, v in STUDY.preset("full").items() if k != "model_setting"}
+    majority = budget_of("MAJORITY", max(paper["n_bits"]), paper["n_steps"], paper["budgets"])
+    assert majority >= 4 * paper["n_steps"] and max(paper["n_bits"]) >= 64
 
 
 # -- beyond exhaustive profiling and bad input -------------------------------------
@@ -393,6 +428,23 @@ def test_training_bad_overrides():
         training_sensitivity(d_model=10)
     with pytest.raises(ValueError, match="device"):
         training_sensitivity(device="tpu")
+    # A budget block without n_steps, with a key it does not know, a function
+    # outside the registry, or a bool for a count: the parameter is named.
+    for bad in ([{"function": "PARITY"}], [{"n_steps": 10, "seed": 1}],
+                [{"function": "XOR", "n_steps": 10}], [{"n_steps": True}],
+                {"function": "PARITY", "n_steps": 10}, [{"n_bits": [0], "n_steps": 10}]):
+        with pytest.raises(ValueError, match=r"'budgets' parameter"):
+            training_sensitivity(budgets=bad)
+
+
+def test_budgets_set_each_runs_budget_and_the_first_block_wins():
+    cells = STUDY.cells({**STUDY.preset("quick"), "n_steps": 100, "budgets": [
+        {"function": "PARITY", "n_bits": [4], "n_steps": 900},
+        {"function": ["PARITY", "MAJORITY"], "n_steps": 300}]})
+    budget = {(c["function"], c["n_bits"]): c["n_steps"] for c in cells}
+    assert budget[("PARITY", 4)] == 900 and budget[("PARITY", 8)] == 300
+    assert budget[("MAJORITY", 4)] == 300 and budget[("FIRST", 8)] == 100
+    assert budget_of("FIRST", 8, 100, None) == 100
 
 
 def test_headline_on_a_table_without_runs(tmp_path, quick_df):

@@ -42,6 +42,7 @@ from ._cells import (
     LEARNED,
     MODEL_SETTINGS,
     at_chance,
+    budget_of,
     loss_status,
     training_cell,
     training_cells,
@@ -62,7 +63,7 @@ from ._summary import (
     summarize_training,
     training_summary,
 )
-from ._wording import setting_description, setting_label
+from ._wording import budget_text, setting_description, setting_label, steps_to_learn_text
 
 
 STUDY = Study(
@@ -90,7 +91,7 @@ STUDY = Study(
          "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
          "target_accuracy", "exhaustive_max", "n_eval", "n_samples"),
     setting=("d_model", "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps",
-             "n_steps_majority", "check_every", "target_accuracy", "exhaustive_max",
+             "budgets", "check_every", "target_accuracy", "exhaustive_max",
              "n_eval", "n_samples", "device", "random_state"),
     check=check_transformer,
 )
@@ -105,15 +106,16 @@ training_sensitivity = STUDY.function(
         ``quick`` (about a minute; rough, 2 seeds): N in {4, 6, 8}, D = 16,
         L = 2, at most 150 AdamW steps of 32 strings, in the library's model
         setting and in Köver et al.'s with Xavier-uniform init.
-        ``full`` (what the documents cite; about 6 minutes with
-        ``n_jobs=2``): the library's model setting and Köver et al.'s with
-        Xavier-uniform init, each labelled, N in {4, 8, 16, 32, 64, 128}, D =
-        16, L = 2, at most 600 steps of 32 strings (learning rate 0.003), 5
-        seeds. ``paper``: as ``full``, in
-        the library's setting and in Köver et al.'s with each of their four
-        init schemes, MAJORITY with up to 6000 steps (many hours on 2 cores;
-        run it with ``n_jobs``, a dask ``scheduler`` or ``device="cuda"``,
-        and a ``checkpoint_dir``).
+        ``full`` (what the documents cite; about 80 minutes with
+        ``n_jobs=2`` on 2 cores): the library's model setting and Köver et
+        al.'s with Xavier-uniform init, each labelled, N in {4, 8, 16, 32,
+        64, 128}, D = 16, L = 2, AdamW at learning rate 0.001 on batches of
+        128 strings, 10 seeds, budgets large enough not to be the limit
+        where a function is learned at all: PARITY 20 000 steps up to N =
+        16, MAJORITY 4 000, 1 000 otherwise. ``paper``: as ``full``, in the
+        library's setting and in Köver et al.'s with each of their four init
+        schemes (2.5x its cost; run it with ``n_jobs``, a dask
+        ``scheduler`` or ``device="cuda"``, and a ``checkpoint_dir``).
     %(study_options)s
     **overrides
         Replace preset entries: ``random_state`` (int, default 0: seeds the
@@ -123,7 +125,10 @@ training_sensitivity = STUDY.function(
         ``"paper_uniform"``, ``"paper_normal"``, ``"paper_xavier_uniform"``,
         ``"paper_xavier_normal"``) (lists); ``d_model``, ``n_layers``,
         ``n_heads``, ``learning_rate``, ``batch_size``, ``n_steps``
-        (budget), ``n_steps_majority`` (MAJORITY's budget; None: ``n_steps``),
+        (budget), ``budgets`` (budgets per function and N that differ from
+        ``n_steps``: a list of dicts with ``n_steps`` and ``function`` and/or
+        ``n_bits``, e.g. ``[{"function": "MAJORITY", "n_steps": 6000}]``; the
+        first block naming a run sets its budget; see :func:`budget_of`),
         ``check_every`` (steps between accuracy checks), ``target_accuracy``
         (early stop), ``seeds``, ``exhaustive_max`` (largest N evaluated and
         profiled over all strings), ``n_eval`` (evaluation strings beyond
@@ -169,6 +174,8 @@ __all__ = [
     "PRESETS",
     "STUDY",
     "at_chance",
+    "budget_of",
+    "budget_text",
     "headline",
     "cluster_counts",
     "clusters",
@@ -176,6 +183,7 @@ __all__ = [
     "loss_status",
     "setting_description",
     "setting_label",
+    "steps_to_learn_text",
     "training_cells",
     "training_key",
     "plot_training_sensitivity",

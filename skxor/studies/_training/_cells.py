@@ -196,18 +196,58 @@ def training_cell(
     }
 
 
+#: What a block of the ``budgets`` parameter may name.
+BUDGET_KEYS = frozenset({"function", "n_bits", "n_steps"})
+
+
+def budget_of(function, n_bits, n_steps, budgets=None):
+    """A run's budget: the first block of ``budgets`` naming its function and N, else ``n_steps``.
+
+    Parameters
+    ----------
+    function : str
+    n_bits : int
+    n_steps : int
+        The budget of every run that no block names.
+    budgets : list of dict or None, default=None
+        Blocks with ``n_steps`` and, to narrow them, ``function`` and/or
+        ``n_bits`` (one value or a list; left out: every function or N).
+
+    Examples
+    --------
+    >>> from skxor.studies._training import budget_of
+    >>> budgets = [{"function": "PARITY", "n_bits": [4, 8], "n_steps": 20000},
+    ...            {"function": ["MAJORITY"], "n_steps": 4000}]
+    >>> [budget_of(f, n, 600, budgets) for f, n in
+    ...  [("PARITY", 8), ("PARITY", 32), ("MAJORITY", 128), ("FIRST", 4)]]
+    [20000, 600, 4000, 600]
+    """
+    def names(block, key, value):
+        wanted = block.get(key)
+        if wanted is None:
+            return True
+        return value in (wanted if isinstance(wanted, (list, tuple)) else [wanted])
+
+    for block in budgets or ():
+        if names(block, "function", function) and names(block, "n_bits", n_bits):
+            return int(block["n_steps"])
+    return int(n_steps)
+
+
 def training_cells(params):
     """The cells of a run with parameters ``params``, in sweep order.
 
-    MAJORITY runs get ``n_steps_majority`` steps where it is set, the others
-    ``n_steps``.
+    Each run's budget is :func:`budget_of` its function and N.
 
     Examples
     --------
     >>> from skxor.studies._training import STUDY, training_cells
-    >>> cells = training_cells(STUDY.preset("paper"))
-    >>> sorted({(c["function"], c["n_steps"]) for c in cells})
-    [('FIRST', 600), ('MAJORITY', 6000), ('PARITY', 600)]
+    >>> cells = training_cells(STUDY.preset("full"))
+    >>> sorted({(c["function"], c["n_bits"], c["n_steps"]) for c in cells
+    ...         if c["function"] != "FIRST"})[:8]  # doctest: +NORMALIZE_WHITESPACE
+    [('MAJORITY', 4, 4000), ('MAJORITY', 8, 4000), ('MAJORITY', 16, 4000),
+     ('MAJORITY', 32, 4000), ('MAJORITY', 64, 4000), ('MAJORITY', 128, 4000),
+     ('PARITY', 4, 20000), ('PARITY', 8, 20000)]
     """
     scalars = {
         name: [params[name]]
@@ -221,8 +261,8 @@ def training_cells(params):
         random_state=[params["random_state"]], **scalars,
     )
     for cell in cells:
-        long = cell["function"] == "MAJORITY" and params["n_steps_majority"] is not None
-        cell["n_steps"] = params["n_steps_majority"] if long else params["n_steps"]
+        cell["n_steps"] = budget_of(cell["function"], cell["n_bits"], params["n_steps"],
+                                    params["budgets"])
     order = list(NAMED_FUNCTIONS)
     settings = list(MODEL_SETTINGS)
     cells.sort(key=lambda c: (order.index(c["function"]), c["n_bits"],

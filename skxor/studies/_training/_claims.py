@@ -5,7 +5,7 @@ import pandas as pd
 
 from .._claims import Claim, censored_rate_part, judged, listed, shown
 from ._cells import CHANCE_SHARE, LEARNED, at_chance
-from ._wording import setting_label
+from ._wording import budget_text, growth_sentences, setting_label
 
 _PAPER, _SOURCE = "Köver et al.", "ICML 2026, arXiv 2606.08768"
 
@@ -14,10 +14,9 @@ CLAIMED = {"PARITY": False, "MAJORITY": True}
 
 
 def _budget(table):
-    steps, batch = listed(table["n_steps"]), listed(table["batch_size"])
-    lr = listed(table["learning_rate"])
+    batch, lr = listed(table["batch_size"]), listed(table["learning_rate"])
     stops = table["stop"].value_counts().to_dict() if "stop" in table else {}
-    return (f"budget: at most {steps} steps of batch {batch}, learning rate {lr}, stopping at "
+    return (f"budget: {budget_text(table)} of batch {batch}, learning rate {lr}, stopping at "
             f"{listed(table['target_accuracy'])} accuracy on monitoring strings or a flat "
             f"loss (stops: {', '.join(f'{k} {v}' for k, v in sorted(stops.items()))})")
 
@@ -51,6 +50,12 @@ def _claim_training(summary):
         parts.append(shown(f"{label} by N", f"{label} learned by N (shown): {by_n}"))
     if not parts:
         return dict(value="no trained runs", verdict="not tested", ours="-")
+    if "per_cell" in summary and "steps" in table:
+        growth = growth_sentences(summary.per_cell, series, table)
+        if growth:
+            parts.append(shown("PARITY steps to learn", "PARITY's median steps to learn "
+                               "[95%, seeds as units; a run that did not learn needs more "
+                               "than its budget] (shown): " + "; ".join(growth)))
     parts.append(shown("budget", _budget(table)))
     return judged(
         parts,

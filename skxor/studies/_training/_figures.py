@@ -47,7 +47,7 @@ def _panels(n, width, height):
 
 
 def plot_training_sensitivity(df):
-    """Figures: success rate, accuracy, sensitivity and cluster shares against N.
+    """Figures: success rate, steps to learn, accuracy, sensitivity and cluster shares against N.
 
     Every series has its own marker and line style, coinciding series are
     offset a little along N, and every N tried has a tick.
@@ -61,7 +61,10 @@ def plot_training_sensitivity(df):
     -------
     figures : dict of str to matplotlib.figure.Figure
         ``"success"`` (share of seeds that learned, with 95% Wilson
-        intervals: a :class:`LearnedShareDisplay`), ``"accuracy"`` (mean and worst seed, one panel per
+        intervals: a :class:`LearnedShareDisplay`), ``"steps"`` (median
+        steps to learn with its 95% order-statistic interval, a median
+        beyond the budget as a triangle at it, and the budget per N, one
+        panel per function), ``"accuracy"`` (mean and worst seed, one panel per
         function), ``"sensitivity"`` (share of strings at sensitivity 0 and
         average sensitivity, trained against the function itself, one
         column per function), ``"clusters"`` (the shares of strings where
@@ -81,7 +84,8 @@ def plot_training_sensitivity(df):
     ...                           n_heads=2, seeds=1, n_steps=50, check_every=10)
     >>> figures = plot_training_sensitivity(df)
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
-    {'accuracy': 1, 'clusters': 1, 'loss': 2, 'profiles': 1, 'sensitivity': 2, 'success': 1}
+    {'accuracy': 1, 'clusters': 1, 'loss': 2, 'profiles': 1, 'sensitivity': 2, 'steps': 1,
+     'success': 1}
     """
     return render_figures(training_summary(df))
 
@@ -207,8 +211,50 @@ def render_figures(summary):
         ax.set_title(f"{function}, N = {n_bits}", fontsize="small")
     prof.suptitle(f"Sensitivity histograms ({caption})", fontsize="medium")
     figures = {"loss": _plot_loss_curves(df, caption)} if "loss_curve" in df else {}
-    return {**figures, "success": success, "accuracy": acc, "sensitivity": sens, "clusters": clus,
-            "profiles": prof}
+    return {**figures, "success": success, "steps": _plot_steps_to_learn(groups, series, df,
+                                                                        caption),
+            "accuracy": acc, "sensitivity": sens, "clusters": clus, "profiles": prof}
+
+
+def _plot_steps_to_learn(groups, series, df, caption):
+    """Median steps to learn against N, one panel per function, every series.
+
+    A median beyond the budget (half the seeds or more did not learn) is an
+    upward triangle at the budget; an interval's upper end beyond it is cut
+    there. The budget of each N is the grey line.
+    """
+    functions = list(dict.fromkeys(k[0] for k, _ in groups))
+    fig, axes = _panels(len(functions), 3.8, 3.6)
+    for i, (keys, group) in enumerate(groups):
+        ax = axes[functions.index(keys[0])]
+        label = series_label(keys[0], keys[1:], series, df)
+        colour, marker, line = _style(keys[0])
+        x = offset(group["n_bits"], i, len(groups), spread=0.07)
+        budget = group["n_steps"].to_numpy(float)
+        median = group["steps_to_learn"].to_numpy(float)
+        low = np.maximum(group["steps_to_learn_low"].to_numpy(float), 1.0)
+        high = np.minimum(group["steps_to_learn_high"].to_numpy(float), budget)
+        inside = np.isfinite(median)
+        fill = "none" if i % 2 else colour
+        if inside.any():
+            ax.errorbar(np.asarray(x)[inside], median[inside],
+                        yerr=[median[inside] - low[inside], high[inside] - median[inside]],
+                        capsize=3, color=colour, marker=marker, ls=line, mfc=fill,
+                        label=f"{label}: median [95%]")
+        if not inside.all():
+            ax.plot(np.asarray(x)[~inside], budget[~inside], ls="none", marker="^",
+                    color=colour, mfc=fill, label=f"{label}: median beyond the budget")
+        ax.plot(group["n_bits"], budget, color="grey", lw=0.8, ls="--", drawstyle="steps-mid",
+                label=f"{label}: budget")
+    for ax, function in zip(axes, functions):
+        ax.set_yscale("log")
+        log_axis(ax, df["n_bits"].unique(), base=2, label="string length N", pad=0.3)
+        ax.set_ylabel("steps to learn (median over seeds)")
+        ax.set_title(function, fontsize="small")
+        legend_below(ax)
+    fig.suptitle(f"Steps to learn (accuracy >= {LEARNED}; a run that did not learn needs "
+                 f"more than its budget) ({caption})", fontsize="medium")
+    return fig
 
 
 class LearnedShareDisplay(StudyDisplay):

@@ -6,7 +6,7 @@ from .._report import ROUGH_BELOW_SEEDS, values_text
 from .._stats import format_interval
 from ._cells import LEARNED
 from ._summary import training_summary
-from ._wording import series_label, setting_description
+from ._wording import budget_text, growth_sentences, series_label, setting_description
 
 
 def headline(df):
@@ -54,13 +54,16 @@ def headline_text(summary):
     limited = int((stops == "budget").sum())
     settings = "; ".join(setting_description(m) for m in df["model_setting"].unique())
     seeds = int(df["seed"].nunique()) if "seed" in df else 0
+    growth = "; ".join(growth_sentences(summary.per_cell, series, df)) \
+        if "per_cell" in summary else ""
+    growth = f"Median steps to learn (95%, order statistics): {growth}. " if growth else ""
     return (
-        f"{head} ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds, at most "
-        f"{values_text(int(n) for n in df['n_steps'])} steps, N = "
+        f"{head} ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds, "
+        f"{budget_text(df)}, N = "
         f"{', '.join(map(str, sorted(df['n_bits'].unique())))}; model settings: {settings}; "
         f"learned = accuracy >= {LEARNED:g} (runs stop early at "
         f"{values_text(float(a) for a in df['target_accuracy'])} on monitoring strings), 95% "
-        "Wilson intervals): " + "; ".join(parts) + ". "
+        "Wilson intervals): " + "; ".join(parts) + ". " + growth +
         f"{limited} of {len(df)} runs were budget-limited (loss still falling at the "
         "budget). Köver et al. prove FIRST and PARITY unlearnable only as N grows, which "
         "no finite N tests."

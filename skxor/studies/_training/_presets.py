@@ -3,11 +3,56 @@
 from numbers import Real
 
 
-from ..._utils._sklearn_compat import Interval, StrOptions
+from ..._utils._sklearn_compat import Interval, Options, StrOptions
 from ...boolean import NAMED_FUNCTIONS
 from ...estimators import BooleanTransformerClassifier
 from .._parameters import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
-from ._cells import MODEL_SETTINGS
+from ._cells import BUDGET_KEYS, MODEL_SETTINGS
+
+
+class Budgets(Options):
+    """Constraint: budgets that differ from ``n_steps``, a list of blocks (or None).
+
+    Each block is a dict with ``n_steps`` (a positive int) and, to narrow
+    the runs it budgets, ``function`` (names) and/or ``n_bits`` (lengths),
+    each one value or a list, as in a scikit-learn ``param_grid``; the first
+    block naming a run's function and N sets its budget.
+
+    Examples
+    --------
+    >>> from skxor.studies._training._presets import Budgets
+    >>> budgets = Budgets()
+    >>> budgets.is_satisfied_by([{"function": "PARITY", "n_bits": [4, 8], "n_steps": 20000}])
+    True
+    >>> budgets.is_satisfied_by([{"function": "PARITY"}]), budgets.is_satisfied_by(None)
+    (False, True)
+    """
+
+    _checks = {
+        "function": Grid(StrOptions(NAMED_FUNCTIONS.keys())),
+        "n_bits": Grid(POSITIVE),
+        "n_steps": POSITIVE,
+    }
+
+    def __init__(self):
+        super().__init__(list, set())
+
+    def _block_ok(self, block):
+        if not isinstance(block, dict) or "n_steps" not in block or set(block) - BUDGET_KEYS:
+            return False
+        listed = lambda v: v if isinstance(v, (list, tuple)) else [v]  # noqa: E731
+        return all(
+            self._checks[key].is_satisfied_by(value if key == "n_steps" else listed(value))
+            and not (key == "n_steps" and isinstance(value, bool))
+            for key, value in block.items())
+
+    def is_satisfied_by(self, val):
+        return val is None or (isinstance(val, (list, tuple))
+                               and all(self._block_ok(b) for b in val))
+
+    def __str__(self):
+        return ("None or a list of dicts, each with 'n_steps' (a positive int) and "
+                "optionally 'function' (names) and 'n_bits' (lengths)")
 
 #: Every parameter of the study and the values it accepts.
 PARAMETERS = {
@@ -21,7 +66,8 @@ PARAMETERS = {
         ("d_model", "n_layers", "n_heads", "learning_rate", "batch_size"),
     ),
     "n_steps": [POSITIVE],
-    "n_steps_majority": [POSITIVE, None],
+    # Budgets per function and N that differ from n_steps.
+    "budgets": [Budgets()],
     "check_every": [POSITIVE],
     "target_accuracy": [Interval(Real, 0, 1, closed="right")],
     "exhaustive_max": [NON_NEGATIVE],
@@ -44,7 +90,7 @@ PRESETS = {
         learning_rate=3e-3,
         batch_size=32,
         n_steps=150,
-        n_steps_majority=None,
+        budgets=None,
         check_every=25,
         # Stop only above the success threshold (LEARNED = 0.99): stopping at
         # 0.99 on the monitoring strings leaves runs just below it on the rest.
@@ -58,27 +104,28 @@ PRESETS = {
     ),
     # Only the differences from quick: what the documents cite. The model
     # settings are quick's, the library's beside Köver et al.'s (Xavier-uniform);
-    # N up to 128, 5 seeds per cell, at most 600 steps of 32 strings (about
-    # 6 min with n_jobs=2 on 2 cores). A larger budget is ``paper``.
+    # N up to 128, 10 seeds per cell, AdamW at learning rate 1e-3 on batches of
+    # 128 fresh strings, budgets large enough not to be the limit where a
+    # function is learnable at all: PARITY 20 000 steps up to N = 16 (where
+    # exploratory runs learned it in about 200, 1 000-3 000 and over 10 000
+    # steps; at batch 32 and learning rate 3e-3 it was not learned at N = 8
+    # within 20 000), MAJORITY 4 000 (N = 128 reached the target in 1 200-1 400),
+    # 1 000 for the rest (FIRST; PARITY from N = 32, judged at chance or
+    # censored). About 80 min with n_jobs=2 on 2 cores.
     "full": dict(
         n_bits=[4, 8, 16, 32, 64, 128],
-        n_steps=600,
+        learning_rate=1e-3,
+        batch_size=128,
+        n_steps=1000,
+        budgets=[{"function": "PARITY", "n_bits": [4, 8, 16], "n_steps": 20000},
+                 {"function": "MAJORITY", "n_steps": 4000}],
         check_every=50,
-        seeds=5,
-        n_samples=100,
-    ),
-    # Köver et al.'s setting (eos read-out, fixed sinusoidal positions, eps = 0)
-    # in each of their four init schemes beside the library's: the full grid,
-    # MAJORITY with a budget of 6000 steps so that its loss curve can flatten at
-    # N >= 64 (each run stops at the target accuracy). Roughly 5x the full
-    # preset's cost plus the MAJORITY runs: many hours on 2 cores.
-    "paper": dict(
-        n_bits=[4, 8, 16, 32, 64, 128],
-        model_setting=list(MODEL_SETTINGS),
-        n_steps=600,
-        n_steps_majority=6000,
-        check_every=50,
-        seeds=5,
+        seeds=10,
         n_samples=100,
     ),
 }
+
+# Köver et al.'s setting (eos read-out, fixed sinusoidal positions, eps = 0) in
+# each of their four init schemes beside the library's, at the full preset's
+# grid and budgets: 2.5x its cost, over three hours on 2 cores.
+PRESETS["paper"] = dict(PRESETS["full"], model_setting=list(MODEL_SETTINGS))

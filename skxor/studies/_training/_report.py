@@ -8,7 +8,8 @@ from .._report import empty_section
 from .._stats import format_interval
 from ._cells import CHANCE_SHARE, FLAT_TOLERANCE, LEARNED
 from ._summary import HALF_WINDOW, LEARNED_UP_TO_RATE, SETTINGS, training_summary
-from ._wording import preset_label, seeds_per_cell, series_label, setting_description
+from ._wording import (budget_text, growth_sentences, preset_label, seeds_per_cell,
+                       series_label, setting_description, steps_to_learn_text)
 
 
 #: The title of the study's section of the report.
@@ -22,14 +23,7 @@ def _budget_lines(df):
     columns = [c for c in SETTINGS if c in df and c != "n_steps"]
     for values, group in df.groupby(columns, sort=False):
         p = dict(zip(columns, values))
-        budgets = group.groupby("function")["n_steps"].max()
-        steps = sorted(set(budgets))
-        if len(steps) == 1:
-            budget = f"at most {int(steps[0])} AdamW steps"
-        else:
-            budget = "at most " + ", ".join(
-                f"{int(b)} (" + ", ".join(f for f in budgets.index if budgets[f] == b) + ")"
-                for b in steps) + " AdamW steps"
+        budget = budget_text(group, unit="AdamW steps")
         params = group["n_parameters"]
         size = (f"{int(params.min())}" if params.min() == params.max()
                 else f"{int(params.min())}-{int(params.max())}")
@@ -89,14 +83,14 @@ def report_training_sensitivity(df):
     >>> for line in success.splitlines():  # doctest: +NORMALIZE_WHITESPACE
     ...     if line.startswith("| FIRST"):
     ...         print(line)
-    | FIRST (library) | 3 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 40 | 50 | 1 / 0 / 0 |
-      0 / 0 |
-    | FIRST (library) | 4 | 0/1 seeds | 0.00 [0.00, 0.79] | 0.875 | 0.875 | 50 | 50 | 0 / 0 / 1 |
-      0 / 1 |
+    | FIRST (library) | 3 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 40 | 50 | 40 [0, > 50] |
+      1 / 0 / 0 | 0 / 0 |
+    | FIRST (library) | 4 | 0/1 seeds | 0.00 [0.00, 0.79] | 0.875 | 0.875 | 50 | 50 |
+      > 50 [0, > 50] | 0 / 0 / 1 | 0 / 1 |
     | FIRST (paper, xavier_uniform init) | 3 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 30 | 50 |
-      1 / 0 / 0 | 0 / 0 |
+      30 [0, > 50] | 1 / 0 / 0 | 0 / 0 |
     | FIRST (paper, xavier_uniform init) | 4 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 20 | 50 |
-      1 / 0 / 0 | 0 / 0 |
+      20 [0, > 50] | 1 / 0 / 0 | 0 / 0 |
     """
     return render_report(training_summary(df))
 
@@ -131,6 +125,7 @@ def render_report(summary):
         "worst seed": summary["accuracy_min"].map("{:.3f}".format),
         "median steps": summary["steps"].round().astype(int),
         "budget": summary["n_steps"],
+        "steps to learn: median [95%]": [steps_to_learn_text(r) for _, r in summary.iterrows()],
         "stopped: target / flat / budget-limited": [
             f"{r.stopped_target} / {r.stopped_flat} / {r.stopped_budget}"
             for r in summary.itertuples()],
@@ -153,6 +148,17 @@ def render_report(summary):
         success.to_markdown(index=False),
         "",
     ]
+    growth = growth_sentences(summary, series, df)
+    if growth:
+        lines += [
+            "Steps to learn PARITY as N grows: the median over the seeds, a run that did "
+            "not learn counted as needing more than its budget, with its distribution-free "
+            "95% interval (order statistics; the seeds are the units) and the factor over "
+            "the length before:",
+            "",
+            *[f"* {g}." for g in growth],
+            "",
+        ]
     limited = summary[summary["stopped_budget"] > 0]
     if len(limited):
         lines += [

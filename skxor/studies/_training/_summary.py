@@ -8,7 +8,7 @@ import pandas as pd
 from ..._utils._docstrings import fill_doc
 from ...boolean import NAMED_FUNCTIONS
 from .._common import Summary
-from .._stats import wilson_interval
+from .._stats import quantile_interval, wilson_interval
 from ._cells import at_chance
 
 
@@ -102,14 +102,15 @@ def with_model_setting(df):
 
 
 def series_columns(df):
-    """The model setting and every setting that varies within a function: with it, a series.
+    """The model setting and every setting that varies at one function and N: with it, a series.
 
-    A budget set per function (``n_steps_majority``) is not a series of its own.
+    A budget set per function and N (``budgets``) is not a series of its own:
+    at each function and N every run has one.
     """
     df = with_model_setting(df)
     return ["model_setting"] + [
         c for c in SETTINGS
-        if c in df and (df.groupby("function")[c].nunique() > 1).any()]
+        if c in df and (df.groupby(["function", "n_bits"])[c].nunique() > 1).any()]
 
 
 def _shares(histograms, n_bits):
@@ -145,7 +146,12 @@ def summarize_training(df):
         censored by the budget; see :func:`at_chance`), ``learned`` (seeds that
         learned), ``learned_rate`` and its 95% Wilson interval
         ``learned_low``/``learned_high``; ``accuracy`` (mean over seeds),
-        ``accuracy_min`` (worst seed), ``steps`` (median); the profile
+        ``accuracy_min`` (worst seed), ``steps`` (median); ``steps_to_learn``
+        (the median steps to learn, a run that did not learn counted as
+        needing more than its budget: ``inf`` when half or more did not)
+        with its distribution-free 95% interval over the seeds
+        ``steps_to_learn_low``/``steps_to_learn_high``
+        (:func:`~skxor.studies._stats.quantile_interval`); the profile
         ``method`` and the strings profiled over all seeds (``n_strings``);
         the pooled shares of strings at sensitivity 0 (``share_zero``), near
         N/2 (``share_half``, see :data:`HALF_WINDOW`), at 1 (``share_one``)
@@ -177,6 +183,10 @@ def summarize_training(df):
             stopped_flat=int((stops == "flat").sum()),
             stopped_budget=int((stops == "budget").sum()),
         )
+        # Steps to learn: a run that did not learn needed more than its budget.
+        needed = np.where(group["learned"].astype(bool), group["steps"], np.inf)
+        row["steps_to_learn"], row["steps_to_learn_low"], row["steps_to_learn_high"] = \
+            quantile_interval(needed)
         # Tables from before loss curves were recorded tell neither: 0 and 0.
         curves = group.loc[~group["learned"].astype(bool), "loss_curve"] \
             if "loss_curve" in group else ()

@@ -1,8 +1,10 @@
 """The training study's wording: how its report, headline, figures and claim name settings and series."""
 
+import numpy as np
 import pandas as pd
 
-from .._report import seeds_text
+from ...boolean import NAMED_FUNCTIONS
+from .._report import seeds_text, values_text
 from ._cells import MODEL_SETTINGS, training_cells
 from ._presets import PRESETS
 from ._summary import SETTINGS, series_columns, with_model_setting
@@ -78,3 +80,78 @@ def seeds_per_cell(df):
     """``"5 seeds"``, or ``"4-5 seeds"``: the runs per function, N and series."""
     df = with_model_setting(df)
     return seeds_text(df.groupby(["function", "n_bits", *series_columns(df)]).size())
+
+
+def budget_text(df, unit="steps"):
+    """The runs' step budgets in words: one number, or per function and N.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._training import budget_text
+    >>> df = pd.DataFrame({"function": ["PARITY"] * 3 + ["FIRST"], "n_bits": [4, 8, 32, 4],
+    ...                    "n_steps": [20000, 20000, 1000, 1000]})
+    >>> budget_text(df)
+    'at most 20000 (PARITY at N = 4, 8), 1000 (PARITY at N = 32; FIRST) steps'
+    >>> budget_text(df.assign(n_steps=600))
+    'at most 600 steps'
+    """
+    budgets = df.groupby(["function", "n_bits"])["n_steps"].max()
+    if budgets.nunique() == 1:
+        return f"at most {int(budgets.iloc[0])} {unit}"
+    order = [f for f in NAMED_FUNCTIONS if f in budgets.index.get_level_values(0)]
+    parts = []
+    for steps in sorted(set(budgets), reverse=True):
+        who = []
+        for function in order:
+            at = budgets.loc[function]
+            lengths = at.index[at == steps]
+            if len(lengths) == len(at):
+                who.append(function)
+            elif len(lengths):
+                who.append(f"{function} at N = {values_text(int(n) for n in lengths)}")
+        parts.append(f"{int(steps)} ({'; '.join(who)})")
+    return "at most " + ", ".join(parts) + f" {unit}"
+
+
+def steps_to_learn_text(row):
+    """A row's median steps to learn with its 95% interval; beyond the budget as ``> budget``.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import steps_to_learn_text
+    >>> row = dict(steps_to_learn=1200.0, steps_to_learn_low=800.0,
+    ...            steps_to_learn_high=float("inf"), n_steps=20000)
+    >>> steps_to_learn_text(row)
+    '1200 [800, > 20000]'
+    >>> steps_to_learn_text(dict(row, steps_to_learn=float("inf")))
+    '> 20000 [800, > 20000]'
+    """
+    def one(value):
+        if value == float("inf"):
+            return f"> {int(row['n_steps'])}"
+        return "0" if value == float("-inf") else f"{value:.0f}"
+
+    return (f"{one(row['steps_to_learn'])} [{one(row['steps_to_learn_low'])}, "
+            f"{one(row['steps_to_learn_high'])}]")
+
+
+def growth_sentences(summary, series, df, function="PARITY"):
+    """How the median steps to learn ``function`` grow with N, one sentence per series."""
+    out = []
+    part = summary[summary["function"] == function]
+    for keys, group in part.groupby(series, sort=False) if len(part) else []:
+        keys = keys if isinstance(keys, tuple) else (keys,)
+        group = group.sort_values("n_bits")
+        steps, texts = None, []
+        for _, r in group.iterrows():
+            text = f"{steps_to_learn_text(r)} at N = {int(r['n_bits'])}"
+            now = r["steps_to_learn"]
+            if steps is not None and np.isfinite(now) and np.isfinite(steps) and steps > 0:
+                text += f" (x{now / steps:.1f})"
+            steps = now
+            texts.append(text)
+            if not np.isfinite(now):  # beyond the budget: the longer lengths say no more
+                break
+        out.append(f"{series_label(function, keys, series, df)}: " + ", ".join(texts))
+    return out
