@@ -146,6 +146,24 @@ def test_k3_on_a_table_where_only_the_budget_stopped_majority_is_inconclusive():
         "the budget" in row["value"]
 
 
+def test_k3_censors_a_plateau_at_chance_shorter_than_learning_took_at_a_smaller_n():
+    """PARITY sits at chance for thousands of steps, then learns (the stored N = 8 runs):
+    a run at chance within a shorter budget is no failure. The same table with budgets
+    longer than learning took at N = 4 is judged as before."""
+    from skxor.studies._training._claims import paper_holds
+
+    table = paper_holds()
+    parity = table["function"] == "PARITY"
+    table["steps"] = np.where(parity & (table["n_bits"] == 4), 3000, 300)
+    table["n_steps"] = np.where(parity & (table["n_bits"] > 4), 20000, 4000)
+    assert _rule("K3")(table)["verdict"] == "reproduced"
+    table.loc[parity & (table["n_bits"] > 4), "n_steps"] = 1000  # < the 3000 N = 4 took
+    row = _rule("K3")(table)
+    assert row["verdict"] == "inconclusive"
+    assert "PARITY (library) at N = 64: 0/40 seeds = 0.00 [0.00, 0.09], 40 censored by the " \
+        "budget" in row["value"]
+
+
 def test_censored_part_is_judged_only_where_both_completions_agree():
     strength = "with high probability"
     seeds = range(40)

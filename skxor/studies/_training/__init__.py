@@ -57,6 +57,7 @@ from ._report import render_report, report_training_sensitivity
 from ._summary import (
     HALF_WINDOW,
     LEARNED_UP_TO_RATE,
+    censored_by_budget,
     cluster_counts,
     clusters,
     learned_up_to,
@@ -177,6 +178,7 @@ __all__ = [
     "budget_of",
     "budget_text",
     "headline",
+    "censored_by_budget",
     "cluster_counts",
     "clusters",
     "learned_up_to",

@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 
 from .._claims import Claim, censored_rate_part, judged, listed, shown
-from ._cells import CHANCE_SHARE, LEARNED, at_chance
+from ._cells import CHANCE_SHARE, LEARNED
+from ._summary import censored_by_budget
 from ._wording import budget_text, growth_sentences, setting_label
 
 _PAPER, _SOURCE = "Köver et al.", "ICML 2026, arXiv 2606.08768"
@@ -23,11 +24,10 @@ def _budget(table):
 
 def _claim_training(summary):
     table, series = summary.table, summary.series
-    # A run that did not learn is a failure only when its loss ended at chance;
-    # above chance, the budget stopped it (censored: counted both ways).
-    # Tables from before loss curves were recorded: every failure counts.
-    censored = (~table["learned"].astype(bool) & ~table["loss_curve"].map(at_chance)
-                if "loss_curve" in table else pd.Series(False, index=table.index))
+    # A run that did not learn is a failure only when its loss ended at chance
+    # after a budget as long as learning took at a smaller N; otherwise the
+    # budget stopped it (censored: counted both ways).
+    censored = censored_by_budget(table, series)
     parts = []
     for keys, group in table.groupby(["function", *series], sort=True):
         keys = keys if isinstance(keys, tuple) else (keys,)
@@ -61,8 +61,11 @@ def _claim_training(summary):
         parts,
         ours=f"N = {listed(table['n_bits'])}, model settings {listed(table['model_setting'])}, "
         f"{table['seed'].nunique()} seeds; learned = accuracy >= {LEARNED:g}; a run that did "
-        f"not learn and ended above chance (mean loss of its last quarter of checks below "
-        f"{CHANCE_SHARE:g} ln 2) is censored by the budget; MAJORITY judged at every N, "
+        f"not learn is censored by its budget when it ended above chance (mean loss of its "
+        f"last quarter of checks below {CHANCE_SHARE:g} ln 2) or at chance within a budget "
+        "shorter than a run of the same function and setting took to learn at a smaller N "
+        "(PARITY sits at chance for thousands of steps before it learns); MAJORITY judged "
+        "at every N, "
         "PARITY at the largest N tried (FIRST is hard only asymptotically: shown)",
         units=f"{table['seed'].nunique()} seeds per function, N and setting",
     )
@@ -138,11 +141,13 @@ CLAIMS = (
           "(the library's and the paper's), within the budget stated in the row",
           rule_text="PARITY's learned share at the largest N as a claimed failure (upper end "
           "<= 0.1), MAJORITY's at every N 'with high probability', per model setting; a run "
-          "that did not learn counts as a failure when its loss ended at chance and is "
-          "censored by the budget otherwise (counted both ways: a part is judged only where "
-          "both completions agree); Holm over the parts",
+          "that did not learn counts as a failure when its loss ended at chance after a "
+          "budget at least as long as every run of the same function and setting needed to "
+          "learn at a smaller N, and is censored by the budget otherwise (counted both ways: "
+          "a part is judged only where both completions agree); Holm over the parts",
           contradicted_by="PARITY learned in more than 10% of seeds at the largest N, or "
-          "MAJORITY not learned, with its loss at chance, in more than 10% at some N",
+          "MAJORITY not learned, with its loss at chance after such a budget, in more than "
+          "10% at some N",
           rule=_claim_training, holds=(paper_holds,),
           counterfactuals=(parity_learned, majority_not_learned, majority_not_learned_at_n16)),
 )

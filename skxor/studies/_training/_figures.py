@@ -83,7 +83,8 @@ def plot_training_sensitivity(df):
     >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], d_model=8, n_layers=1,
     ...                           n_heads=2, seeds=1, n_steps=50, check_every=10)
     >>> figures = plot_training_sensitivity(df)
-    >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
+    >>> axes = {name: len(figure.axes) for name, figure in sorted(figures.items())}
+    >>> axes  # doctest: +NORMALIZE_WHITESPACE
     {'accuracy': 1, 'clusters': 1, 'loss': 2, 'profiles': 1, 'sensitivity': 2, 'steps': 1,
      'success': 1}
     """

@@ -129,7 +129,7 @@ def render_report(summary):
         "stopped: target / flat / budget-limited": [
             f"{r.stopped_target} / {r.stopped_flat} / {r.stopped_budget}"
             for r in summary.itertuples()],
-        "not learned: at chance / censored": [
+        "not learned: failed at chance / censored": [
             f"{r.at_chance} / {r.censored}" for r in summary.itertuples()],
     })
     lines += [
@@ -140,9 +140,12 @@ def render_report(summary):
         f"than {FLAT_TOLERANCE:.0%} from the quarter before, and budget-limited otherwise "
         "(still falling: a larger budget may change the outcome). A run that did not "
         f"learn ended at chance when its mean loss over the last quarter of the checks "
-        f"was at least {CHANCE_SHARE:g} ln 2 (the loss of predicting 1/2), and is "
-        "censored by its budget otherwise: the claims count a censored run both as a "
-        "failure and as a success, and judge only where both agree. Loss curves: the "
+        f"was at least {CHANCE_SHARE:g} ln 2 (the loss of predicting 1/2); it counts as a "
+        "failure when its budget was at least as long as every run of the same function "
+        "and series took to learn at a smaller N, and is censored by its budget otherwise "
+        "(above chance, or at chance within a shorter budget: PARITY's runs sit at chance "
+        "for thousands of steps before they learn). The claims count a censored run both "
+        "as a failure and as a success, and judge only where both agree. Loss curves: the "
         "figure 'loss'.",
         "",
         success.to_markdown(index=False),

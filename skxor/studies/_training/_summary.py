@@ -113,6 +113,62 @@ def series_columns(df):
         if c in df and (df.groupby(["function", "n_bits"])[c].nunique() > 1).any()]
 
 
+def censored_by_budget(df, series=None):
+    """Which runs that did not learn are censored by their budget rather than failures.
+
+    A run that did not learn is a failure when its loss ended at chance
+    (:func:`~skxor.studies._training.at_chance`) after a budget at least as
+    long as every run of the same function and series that learned at a
+    smaller N needed. It is censored otherwise: above chance (more steps
+    might have reached the target), or at chance within a shorter budget --
+    PARITY's runs sit at chance for thousands of steps and then learn within
+    a few hundred, so a plateau at chance shorter than learning took at a
+    smaller N says nothing about learnability.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The study's table.
+    series : list of str or None, default=None
+        The series columns (:func:`series_columns` of ``df`` when None).
+
+    Returns
+    -------
+    censored : pandas.Series of bool
+        Indexed like ``df``. A table without loss curves censors no run (every
+        failure counts); without ``steps``, only runs above chance.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._training import censored_by_budget
+    >>> chance, falling = "[0.7, 0.694, 0.693, 0.693]", "[0.7, 0.4, 0.2, 0.1]"
+    >>> df = pd.DataFrame({"function": "PARITY", "model_setting": "library",
+    ...                    "n_bits": [8, 8, 64, 64], "learned": [True, False, False, False],
+    ...                    "steps": [3000, 20000, 1000, 1000],
+    ...                    "n_steps": [20000, 20000, 1000, 1000],
+    ...                    "loss_curve": [falling, chance, chance, falling]})
+    >>> censored_by_budget(df).tolist()  # N = 64 at chance: 1000 steps < the 3000 N = 8 took
+    [False, False, True, True]
+    """
+    df = with_model_setting(df)
+    if "loss_curve" not in df:
+        return pd.Series(False, index=df.index)
+    series = series_columns(df) if series is None else list(series)
+    learned = df["learned"].astype(bool)
+    chance = df["loss_curve"].map(at_chance).astype(bool)
+    censored = ~learned & ~chance
+    if "steps" not in df or "n_steps" not in df:
+        return censored
+    for _, group in df.groupby(["function", *series], sort=False):
+        took = group.loc[learned[group.index], ["n_bits", "steps"]]
+        for n_bits, index in group.groupby("n_bits").groups.items():
+            longest = took.loc[took["n_bits"] < n_bits, "steps"].max()
+            short = group.loc[index, "n_steps"] < longest  # False where none learned
+            censored[index] |= ~learned[index] & chance[index] & short
+    return censored
+
+
 def _shares(histograms, n_bits):
     """Pooled cluster counts of several histograms, plus each histogram's own."""
     each = [json.loads(h) if isinstance(h, str) else h for h in histograms]
@@ -142,8 +198,9 @@ def summarize_training(df):
         (runs that stopped at the target accuracy, ended on a flat loss, or
         were still improving at the budget: budget-limited; see
         :func:`loss_status`), ``at_chance`` and ``censored`` (runs that did
-        not learn, ending with their loss at chance, or above it and so
-        censored by the budget; see :func:`at_chance`), ``learned`` (seeds that
+        not learn: failures, their loss at chance after a budget as long as
+        learning took at a smaller N, or censored by the budget; see
+        :func:`censored_by_budget`), ``learned`` (seeds that
         learned), ``learned_rate`` and its 95% Wilson interval
         ``learned_low``/``learned_high``; ``accuracy`` (mean over seeds),
         ``accuracy_min`` (worst seed), ``steps`` (median); ``steps_to_learn``
@@ -167,6 +224,7 @@ def summarize_training(df):
     require_runs(df)
     df = with_model_setting(df)
     series = series_columns(df)
+    censored = censored_by_budget(df, series)
     rows = []
     for keys, group in df.groupby(["function", "n_bits", *series], sort=False):
         function, n_bits = keys[0], int(keys[1])
@@ -188,10 +246,9 @@ def summarize_training(df):
         row["steps_to_learn"], row["steps_to_learn_low"], row["steps_to_learn_high"] = \
             quantile_interval(needed)
         # Tables from before loss curves were recorded tell neither: 0 and 0.
-        curves = group.loc[~group["learned"].astype(bool), "loss_curve"] \
-            if "loss_curve" in group else ()
-        chance = int(sum(at_chance(c) for c in curves))
-        row.update(at_chance=chance, censored=len(curves) - chance)
+        failed = int((~group["learned"].astype(bool)).sum()) if "loss_curve" in group else 0
+        cut = int(censored[group.index].sum())
+        row.update(at_chance=failed - cut, censored=cut)
         sampled = bool((group["method"] == "sampled").any())
         pooled, per_seed = _shares(group["histogram"], n_bits)
         target, _ = _shares(group["target_histogram"], n_bits)
