@@ -205,8 +205,11 @@ def test_steps_to_learn_count_a_failure_as_beyond_its_budget():
                                  "steps_to_learn_high"]]) == (140, 110, 180)
     assert summary.loc[16, "steps_to_learn"] == np.inf
     report = report_training_sensitivity(table)
-    assert ("PARITY: 140 [110, 180] at N = 4, 1400 [1100, > 20000] at N = 8 (x10.0), "
-            "> 20000 [12000, > 20000] at N = 16." in report)
+    # Every run that learned spent its first check (25 steps) at chance.
+    assert ("PARITY: 140 [110, 180] at N = 4 (at chance first for a median of 25 steps, at "
+            "most 25), 1400 [1100, > 20000] at N = 8 (x10.0; at chance first for a median of "
+            "25 steps, at most 25), > 20000 [12000, > 20000] at N = 16 (at chance first for a "
+            "median of 25 steps, at most 25)." in report)
     # Budgets per function and N in words, and in the claim's row.
     assert "at most 20000 (PARITY at N = 4, 8, 16), 1000 (PARITY at N = 32) AdamW steps" \
         in report

@@ -63,6 +63,25 @@ def at_chance(loss_curve):
     return bool(curve[-window:].mean() >= CHANCE_SHARE * np.log(2))
 
 
+def chance_plateau(loss_curve, check_every):
+    """Steps a run spent at chance before its loss first fell below it.
+
+    The checks before the first whose mean loss is below :data:`CHANCE_SHARE`
+    ln 2, times ``check_every``: 0 when the first check is already below,
+    every logged step when none is.
+
+    Examples
+    --------
+    >>> from skxor.studies._training import chance_plateau
+    >>> chance_plateau("[0.695, 0.694, 0.693, 0.31, 0.02]", 50)
+    150
+    """
+    curve = np.asarray(json.loads(loss_curve) if isinstance(loss_curve, str) else loss_curve,
+                       dtype=float)
+    below = np.flatnonzero(curve < CHANCE_SHARE * np.log(2))
+    return int((below[0] if below.size else curve.size) * check_every)
+
+
 #: An accuracy at or above this on the evaluation strings counts as learned.
 LEARNED = 0.99
 

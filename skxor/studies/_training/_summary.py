@@ -9,7 +9,7 @@ from ..._utils._docstrings import fill_doc
 from ...boolean import NAMED_FUNCTIONS
 from .._common import Summary
 from .._stats import quantile_interval, wilson_interval
-from ._cells import at_chance
+from ._cells import at_chance, chance_plateau
 
 
 #: A sensitivity s with ``|s - N/2| <= HALF_WINDOW`` (and s > 0) is "near N/2":
@@ -208,7 +208,10 @@ def summarize_training(df):
         needing more than its budget: ``inf`` when half or more did not)
         with its distribution-free 95% interval over the seeds
         ``steps_to_learn_low``/``steps_to_learn_high``
-        (:func:`~skxor.studies._stats.quantile_interval`); the profile
+        (:func:`~skxor.studies._stats.quantile_interval`); ``plateau_median``
+        and ``plateau_max``: the steps the runs that learned spent at chance
+        first (:func:`~skxor.studies._training.chance_plateau`; NaN when none
+        learned); the profile
         ``method`` and the strings profiled over all seeds (``n_strings``);
         the pooled shares of strings at sensitivity 0 (``share_zero``), near
         N/2 (``share_half``, see :data:`HALF_WINDOW`), at 1 (``share_one``)
@@ -241,6 +244,12 @@ def summarize_training(df):
             stopped_flat=int((stops == "flat").sum()),
             stopped_budget=int((stops == "budget").sum()),
         )
+        # How long the runs that learned sat at chance first.
+        won = group[group["learned"].astype(bool)]
+        plateaus = ([chance_plateau(c, e) for c, e in zip(won["loss_curve"], won["check_every"])]
+                    if "loss_curve" in won and len(won) else [])
+        row["plateau_median"] = float(np.median(plateaus)) if plateaus else np.nan
+        row["plateau_max"] = float(np.max(plateaus)) if plateaus else np.nan
         # Steps to learn: a run that did not learn needed more than its budget.
         needed = np.where(group["learned"].astype(bool), group["steps"], np.inf)
         row["steps_to_learn"], row["steps_to_learn_low"], row["steps_to_learn_high"] = \

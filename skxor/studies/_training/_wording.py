@@ -145,12 +145,15 @@ def growth_sentences(summary, series, df, function="PARITY"):
         group = group.sort_values("n_bits")
         steps, texts = None, []
         for _, r in group.iterrows():
-            text = f"{steps_to_learn_text(r)} at N = {int(r['n_bits'])}"
-            now = r["steps_to_learn"]
+            notes, now = [], r["steps_to_learn"]
             if steps is not None and np.isfinite(now) and np.isfinite(steps) and steps > 0:
-                text += f" (x{now / steps:.1f})"
+                notes.append(f"x{now / steps:.1f}")
+            if np.isfinite(r.get("plateau_max", np.nan)):
+                notes.append(f"at chance first for a median of {r['plateau_median']:.0f} "
+                             f"steps, at most {r['plateau_max']:.0f}")
             steps = now
-            texts.append(text)
+            texts.append(f"{steps_to_learn_text(r)} at N = {int(r['n_bits'])}"
+                         + (f" ({'; '.join(notes)})" if notes else ""))
             if not np.isfinite(now):  # beyond the budget: the longer lengths say no more
                 break
         out.append(f"{series_label(function, keys, series, df)}: " + ", ".join(texts))
