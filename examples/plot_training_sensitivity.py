@@ -9,7 +9,9 @@ at 0 and N/2 and trained FIRST's at 1. This runs the training study's quick
 preset (a rough look: 2 seeds per cell, small N), in the library's model
 setting and in Köver et al.'s (eos read-out, fixed sinusoidal positions,
 eps = 0, Xavier-uniform init), each labelled, and draws the share of seeds
-that learned each function, with 95% Wilson intervals, where the trained
+that learned each function, with 95% Wilson intervals, the median steps
+they needed (a run that did not learn counts as needing more than its
+budget), where the trained
 models' sensitivities sit against the functions' own, and every run's loss
 curve (whether it stopped at the target, on a flat loss or at its budget).
 """
@@ -20,7 +22,7 @@ from skxor.studies import plot_training_sensitivity, training_sensitivity
 
 df = training_sensitivity("quick")
 figures = plot_training_sensitivity(df)
-for name in ("success", "clusters", "loss"):
+for name in ("success", "steps", "clusters", "loss"):
     plt.figure(figures[name])  # hand the study's figures to pyplot
 plt.show()
 
