@@ -210,6 +210,12 @@ def test_steps_to_learn_count_a_failure_as_beyond_its_budget():
             "most 25), 1400 [1100, > 20000] at N = 8 (x10.0; at chance first for a median of "
             "25 steps, at most 25), > 20000 [12000, > 20000] at N = 16 (at chance first for a "
             "median of 25 steps, at most 25)." in report)
+    # Learned at N = 16 by more than half: the growth goes on, but not into N = 32,
+    # whose 1 000-step budget is shorter than the 20 000 before it.
+    more = table.copy()
+    more.loc[(more["n_bits"] == 16) & (more["seed"] < 6), "learned"] = True
+    growth = report_training_sensitivity(more).split("Steps to learn PARITY")[1].split("###")[0]
+    assert "at N = 16 (x" in growth and "at N = 32" not in growth
     # Budgets per function and N in words, and in the claim's row.
     assert "at most 20000 (PARITY at N = 4, 8, 16), 1000 (PARITY at N = 32) AdamW steps" \
         in report

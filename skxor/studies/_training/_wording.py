@@ -143,9 +143,11 @@ def growth_sentences(summary, series, df, function="PARITY"):
     for keys, group in part.groupby(series, sort=False) if len(part) else []:
         keys = keys if isinstance(keys, tuple) else (keys,)
         group = group.sort_values("n_bits")
-        steps, texts = None, []
+        steps, budget, texts = None, 0, []
         for _, r in group.iterrows():
-            notes, now = [], r["steps_to_learn"]
+            if r["n_steps"] < budget:  # a shorter budget than the length before: says no more
+                break
+            budget, notes, now = r["n_steps"], [], r["steps_to_learn"]
             if steps is not None and np.isfinite(now) and np.isfinite(steps) and steps > 0:
                 notes.append(f"x{now / steps:.1f}")
             if np.isfinite(r.get("plateau_max", np.nan)):
