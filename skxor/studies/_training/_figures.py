@@ -220,7 +220,7 @@ def render_figures(summary):
 def _plot_steps_to_learn(groups, series, df, caption):
     """Median steps to learn against N, one panel per function, every series.
 
-    A median beyond the budget (half the seeds or more did not learn) is an
+    A median beyond the budget (more than half the seeds did not learn) is an
     upward triangle at the budget; an interval's upper end beyond it is cut
     there. The budget of each N is the grey line.
     """

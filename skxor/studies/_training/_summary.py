@@ -205,7 +205,7 @@ def summarize_training(df):
         ``learned_low``/``learned_high``; ``accuracy`` (mean over seeds),
         ``accuracy_min`` (worst seed), ``steps`` (median); ``steps_to_learn``
         (the median steps to learn, a run that did not learn counted as
-        needing more than its budget: ``inf`` when half or more did not)
+        needing more than its budget: ``inf`` when more than half did not; the lower median)
         with its distribution-free 95% interval over the seeds
         ``steps_to_learn_low``/``steps_to_learn_high``
         (:func:`~skxor.studies._stats.quantile_interval`); ``plateau_median``
