@@ -4,6 +4,8 @@
     python benchmarks/calibrate_costs.py --study one_step --no-write
     python benchmarks/calibrate_costs.py --study parameter_scaling --kind ffnn_online \
         --from-run RUN_FOLDER            # fit one kind on a finished run's own cells
+    python benchmarks/calibrate_costs.py --study sample_complexity --kind ffnn \
+        --from-table docs/results/data/sample_complexity/sample_complexity.csv.gz
 
 For each study and each kind of cell (see :mod:`skxor.studies._cost`) this
 times, by CPU time on one thread, a few representative cells drawn from the
@@ -20,6 +22,8 @@ on the cells a finished run checkpointed under ``RUN_FOLDER/checkpoints``
 whose cost depends on how they end (a run that stops once it has learned):
 their average over a real run, not a few picked cells, is what a dry run needs
 (fitted on absolute errors, so that the estimates add up to the run's time).
+``--from-table`` fits the same way on a stored run's table, whose rows carry
+each cell's ``seconds`` (for a run whose checkpoints are gone).
 """
 
 import argparse
@@ -119,20 +123,41 @@ def calibrate(name, per_kind, grow, max_cell, echo=print):
 def calibrate_from_run(name, folder, kinds, echo=print):
     """Rows fitted on the checkpointed cells of a finished run of ``name`` under ``folder``."""
     study = get_study(name)
-    found = {kind: ([], []) for kind in kinds}
+    cells = []
     for path in Path(folder, "checkpoints").rglob("*.json"):
         payload = json.loads(path.read_text())["payload"]
-        cell, result = payload["cell"], payload["result"]
-        if cell["study"] != name:
-            continue
-        kind, work = study.cost(cell["params"])
+        if payload["cell"]["study"] == name:
+            cells.append((payload["cell"]["params"], payload["result"]["seconds"]))
+    return fit_cells(name, study, cells, kinds, f"{folder}", echo)
+
+
+def calibrate_from_table(name, path, kinds, echo=print):
+    """Rows fitted on a stored table of ``name``: each row with a time is one cell.
+
+    A study's long table keeps a cell's time on its first row (0 on the others,
+    so that the column sums are the run's); the row's columns and its
+    ``setting`` give the parameters the cost hook prices.
+    """
+    study = get_study(name)
+    table = pd.read_csv(path)
+    timed = table[table["seconds"] > 0]
+    cells = [({**json.loads(row.get("setting") or "{}"), **row.to_dict()}, row["seconds"])
+             for _, row in timed.iterrows()]
+    return fit_cells(name, study, cells, kinds, f"{path}", echo)
+
+
+def fit_cells(name, study, cells, kinds, source, echo):
+    """One row per kind in ``kinds``: ``seconds`` against the cost hook's work, absolute errors."""
+    found = {kind: ([], []) for kind in kinds}
+    for params, seconds in cells:
+        kind, work = study.cost(params)
         if kind in found:
             found[kind][0].append(work)
-            found[kind][1].append(result["seconds"])
+            found[kind][1].append(seconds)
     rows = []
     for kind, (work, seconds) in found.items():
         if len(work) < 3:
-            raise SystemExit(f"{folder}: {len(work)} cells of kind {kind!r}; a fit needs 3.")
+            raise SystemExit(f"{source}: {len(work)} cells of kind {kind!r}; a fit needs 3.")
         # Absolute errors: the few long cells (runs that never stop early) carry the
         # run's time, and the dry run predicts that total (relative errors fit the
         # many short cells and gave 0.15 of it on the parameter-scaling run).
@@ -156,7 +181,9 @@ def main(argv=None):
                         help="stop timing larger cells of a kind after one took this long (s)")
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--from-run", help="fit --kind on this finished run's checkpoints")
-    parser.add_argument("--kind", nargs="+", default=[], help="kinds fitted with --from-run")
+    parser.add_argument("--from-table", help="fit --kind on this stored table's timed cells")
+    parser.add_argument("--kind", nargs="+", default=[],
+                        help="kinds fitted with --from-run or --from-table")
     args = parser.parse_args(argv)
     import torch
 
@@ -164,8 +191,12 @@ def main(argv=None):
     print(f"load average at start: {os.getloadavg()}")
     rows = []
     for name in args.study:
-        rows += (calibrate_from_run(name, args.from_run, args.kind) if args.from_run
-                 else calibrate(name, args.per_kind, args.grow, args.max_cell))
+        if args.from_run:
+            rows += calibrate_from_run(name, args.from_run, args.kind)
+        elif args.from_table:
+            rows += calibrate_from_table(name, args.from_table, args.kind)
+        else:
+            rows += calibrate(name, args.per_kind, args.grow, args.max_cell)
     load = os.getloadavg()
     print(f"load average at end: {load}")
     table = pd.DataFrame(rows)
@@ -177,7 +208,7 @@ def main(argv=None):
             old = pd.read_csv(COSTS_PATH)
             # Keep what is not recalibrated now: other studies, and other kinds with --from-run.
             kept = ~old["study"].isin(args.study) | (
-                bool(args.from_run) & ~old["kind"].isin(args.kind))
+                bool(args.from_run or args.from_table) & ~old["kind"].isin(args.kind))
             table = pd.concat([old[kept], table], ignore_index=True)
         order = {name: i for i, name in enumerate(STUDIES)}
         table = table.sort_values("study", key=lambda s: s.map(order), kind="stable")

@@ -82,3 +82,36 @@ def test_run_list_and_an_unknown_name(run_module, capsys):
     listed = capsys.readouterr().out.split()
     assert len(listed) == len(TINY)
     assert run_module.main(["no-such-benchmark"]) == 2
+
+
+def test_costs_fitted_on_a_stored_table_recover_a_known_line(tmp_path):
+    # A long table as the sample-complexity study stores it: a curve's time on its
+    # first row, 0 on the others; its cells priced by the study's own cost hook.
+    import json
+
+    sys.path.insert(0, str(BENCH))
+    try:
+        import calibrate_costs
+    finally:
+        sys.path.remove(str(BENCH))
+    from skxor.studies import get_study
+
+    study = get_study("sample_complexity")
+    setting = {"n_min": 25, "n_max": 6400, "n_sizes": 4, "n_test": 500}
+    rows = []
+    for d in (16, 64, 256, 1024):
+        cell = dict(setting, model="ffnn", d=d, ffnn_n_max=1600)
+        work = study.cost(cell)[1]
+        for i in range(3):
+            rows.append({**cell, "seed": 0, "n": 25 * 4**i,
+                         "seconds": 2.0 + 1e-6 * work if i == 0 else 0.0,
+                         "setting": json.dumps(setting)})
+    path = tmp_path / "table.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    [row] = calibrate_costs.calibrate_from_table("sample_complexity", path, ["ffnn"],
+                                                 echo=lambda line: None)
+    assert row["cells_timed"] == 4  # one per curve, not one per row
+    assert row["intercept_s"] == pytest.approx(2.0) and row["slope_s"] == pytest.approx(1e-6)
+    with pytest.raises(SystemExit, match="0 cells of kind 'transformer_one_step'"):
+        calibrate_costs.calibrate_from_table("sample_complexity", path,
+                                             ["transformer_one_step"], echo=print)
