@@ -138,3 +138,19 @@ def test_a_truncated_gzipped_table_is_named(tmp_path, capsys):
     table.write_bytes(data[: len(data) // 2])
     code, err = _publish(tmp_path, capsys)
     assert code == 2 and "zero_sensitivity_bound.csv.gz cannot be read as a table" in err
+
+
+def test_every_stored_run_records_the_version_of_the_cell_that_computed_it():
+    # Issue 38.7: each library study has a stored full run whose record names the
+    # cell version it ran (two records of runs before explicit versions had none),
+    # and it is the cell's version now; a cell given a new version after its run
+    # makes publish refuse the store (test_a_run_of_an_earlier_cell_version_is_stale).
+    from skxor.studies import STUDIES
+    from skxor.studies._sweep import cell_version_of
+
+    store = load_store(ROOT / DATA_DIR)
+    assert sorted(store) == sorted(STUDIES)
+    for name, entry in store.items():
+        record = entry["record"]
+        assert record["preset"] == "full" and record["matches_preset"], name
+        assert record["cell_version"] == cell_version_of(STUDIES[name].cell), name
