@@ -128,7 +128,7 @@ def calibrate_from_run(name, folder, kinds, echo=print):
         payload = json.loads(path.read_text())["payload"]
         if payload["cell"]["study"] == name:
             cells.append((payload["cell"]["params"], payload["result"]["seconds"]))
-    return fit_cells(name, study, cells, kinds, f"{folder}", echo)
+    return fit_cells(name, study, cells, kinds, folder, echo)
 
 
 def calibrate_from_table(name, path, kinds, echo=print):
@@ -140,10 +140,13 @@ def calibrate_from_table(name, path, kinds, echo=print):
     """
     study = get_study(name)
     table = pd.read_csv(path)
+    if "seconds" not in table:
+        raise SystemExit(f"{path}: no 'seconds' column (this study's table keeps no cell "
+                         "times); fit on its run's checkpoints with --from-run.")
     timed = table[table["seconds"] > 0]
     cells = [({**json.loads(row.get("setting") or "{}"), **row.to_dict()}, row["seconds"])
              for _, row in timed.iterrows()]
-    return fit_cells(name, study, cells, kinds, f"{path}", echo)
+    return fit_cells(name, study, cells, kinds, path, echo)
 
 
 def fit_cells(name, study, cells, kinds, source, echo):
@@ -206,7 +209,7 @@ def main(argv=None):
     if not args.no_write:
         if COSTS_PATH.exists():  # keep studies not recalibrated now
             old = pd.read_csv(COSTS_PATH)
-            # Keep what is not recalibrated now: other studies, and other kinds with --from-run.
+            # Keep what is not recalibrated now: other studies, and other kinds with --from-*.
             kept = ~old["study"].isin(args.study) | (
                 bool(args.from_run or args.from_table) & ~old["kind"].isin(args.kind))
             table = pd.concat([old[kept], table], ignore_index=True)

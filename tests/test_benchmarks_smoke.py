@@ -115,3 +115,6 @@ def test_costs_fitted_on_a_stored_table_recover_a_known_line(tmp_path):
     with pytest.raises(SystemExit, match="0 cells of kind 'transformer_one_step'"):
         calibrate_costs.calibrate_from_table("sample_complexity", path,
                                              ["transformer_one_step"], echo=print)
+    pd.DataFrame(rows).drop(columns="seconds").to_csv(path, index=False)
+    with pytest.raises(SystemExit, match="no 'seconds' column"):
+        calibrate_costs.calibrate_from_table("sample_complexity", path, ["ffnn"])
