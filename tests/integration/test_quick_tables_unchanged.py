@@ -11,7 +11,9 @@ seconds of a cell, which no two runs share).
 
 Regenerate the reference only for a deliberate change of a study's results:
 ``skxor reproduce --out DIR`` and ``gzip -9 -n -c DIR/NAME.csv >
-tests/data/quick_tables/NAME.csv.gz``, with the reason in the commit.
+tests/data/quick_tables/NAME.csv.gz``, with the reason in the commit; on
+another kind of machine, all of them, and ``kernel_fingerprint()`` into
+``KERNELS``.
 
 Bit for bit holds on one kind of CPU only: torch's BLAS and vectorised
 kernels pick code paths per processor, and the population steps amplify a
@@ -55,10 +57,10 @@ def kernel_fingerprint():
 
 @pytest.fixture(scope="module")
 def same_kernels():
-    made_on = (REFERENCE / "KERNELS").read_text().split()[0]
-    if kernel_fingerprint() != made_on:
+    made_on, here = (REFERENCE / "KERNELS").read_text().split()[0], kernel_fingerprint()
+    if here != made_on:
         pytest.skip("the quick references were made on a CPU whose float kernels give other "
-                    f"last bits (fingerprint {made_on[:12]}, here {kernel_fingerprint()[:12]}); "
+                    f"last bits (fingerprint {made_on[:12]}, here {here[:12]}); "
                     "bit-identity is checked on that kind of machine only")
 
 
