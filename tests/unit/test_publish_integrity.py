@@ -154,3 +154,6 @@ def test_every_stored_run_records_the_version_of_the_cell_that_computed_it():
         record = entry["record"]
         assert record["preset"] == "full" and record["matches_preset"], name
         assert record["cell_version"] == cell_version_of(STUDIES[name].cell), name
+    # ... and all of them ran the same code: one commit for the whole store.
+    commits = {name: entry["record"]["commit"] for name, entry in store.items()}
+    assert len(set(commits.values())) == 1, commits
