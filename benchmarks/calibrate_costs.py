@@ -40,7 +40,8 @@ from scipy.optimize import nnls
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skxor.studies import STUDIES, get_study  # noqa: E402
+from skxor.studies import STUDIES
+from skxor.studies import get_study  # noqa: E402
 from skxor.studies._cost import COSTS_PATH, run_cells  # noqa: E402
 
 

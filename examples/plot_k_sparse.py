@@ -16,7 +16,8 @@ first step would put the heads on distinct support bits.
 
 import matplotlib.pyplot as plt
 
-from skxor.studies import k_sparse, plot_k_sparse
+from skxor.papers import k_sparse
+from skxor.papers.han_ghoshdastidar.k_sparse import plot_k_sparse
 
 df = k_sparse(k=[2, 3, 4], d=[20, 100], n_steps=[1, 2, 5, 10], seeds=5, v1_seeds=0)
 print(df.groupby(["init", "k", "n_steps"])["success"].mean().unstack())

@@ -5,7 +5,7 @@ Learning curves against the sample-complexity study's n*
 The sample-complexity study fits
 :func:`sklearn.model_selection.learning_curve` per seed and reads n*, the
 training size from which the test accuracy stays at or above 0.95. Here the
-same estimators (:func:`~skxor.studies.sample_complexity_estimator`: the
+same estimators (:func:`~skxor.papers.sample_complexity_estimator`: the
 five-step transformer and the FFNN with its budget of ``max_iter=20``
 epochs, as named parameters) are drawn with scikit-learn's
 :class:`~sklearn.model_selection.LearningCurveDisplay` at d = 40, with the
@@ -17,8 +17,8 @@ import numpy as np
 from sklearn.model_selection import LearningCurveDisplay, ShuffleSplit
 
 from skxor.datasets import make_sparse_parity
-from skxor.studies import ESTIMATOR_PARAMS, n_star_per_seed, sample_complexity
-from skxor.studies import sample_complexity_estimator
+from skxor.papers import ESTIMATOR_PARAMS, n_star_per_seed, sample_complexity
+from skxor.papers import sample_complexity_estimator
 
 D, SIZES = 40, [100, 200, 400, 800, 1600, 3200]
 for model in ("transformer_multi_step", "ffnn"):

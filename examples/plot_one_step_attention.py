@@ -5,7 +5,7 @@ One gradient step: softmax attention finds the two hidden bits
 A two-head :class:`~skxor.SparseXORTransformer` takes one normalised gradient
 step on n = 40 000 samples of sparse XOR data (d = 60). With softmax
 attention each head locks onto one of the two support bits; linear and erf
-attention stay spread out. The study's :func:`~skxor.studies.plot_attention_maps`
+attention stay spread out. The study's :func:`~skxor.papers.han_ghoshdastidar.one_step.plot_attention_maps`
 draws each row with :class:`~skxor.plotting.AttentionDisplay`; all three rows
 share one colour scale and one colour bar, so weights of about 1/d look as
 small as they are.
@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 
 from skxor import SparseXORTransformer
 from skxor.datasets import make_sparse_parity
-from skxor.studies import plot_attention_maps  # one AttentionDisplay per row
+from skxor.papers.han_ghoshdastidar.one_step import plot_attention_maps  # one AttentionDisplay per row
 
 X, y, support = make_sparse_parity(40_000, 60, return_support=True, random_state=3)
 Xt, yt = make_sparse_parity(5_000, 60, support=support, random_state=4)

@@ -16,8 +16,9 @@ still fail, at every step length and with 50 steps.
 
 import matplotlib.pyplot as plt
 
-from skxor.studies import one_step, plot_one_step
-from skxor.studies import best_steps
+from skxor.papers import one_step
+from skxor.papers.han_ghoshdastidar.one_step import plot_one_step
+from skxor.papers import best_steps
 
 df = one_step(d=[100, 1000], m=[32], seeds=10, step_length=[1.0, 10.0, 100.0, 1000.0],
               n_steps=[1, 50])

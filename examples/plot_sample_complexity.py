@@ -13,8 +13,9 @@ picture (the full preset uses 10).
 
 import matplotlib.pyplot as plt
 
-from skxor.studies import fit_exponents, plot_sample_complexity, sample_complexity
-from skxor.studies import samples_needed
+from skxor.papers import fit_exponents, sample_complexity
+from skxor.papers.han_ghoshdastidar.sample_complexity import plot_sample_complexity
+from skxor.papers import samples_needed
 
 df = sample_complexity(d=[16, 32, 64], seeds=2, n_max=8192, n_sizes=10)
 # The columns a reader needs first (each frame has more: see their docstrings).

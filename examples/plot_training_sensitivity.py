@@ -18,7 +18,8 @@ curve (whether it stopped at the target, on a flat loss or at its budget).
 
 import matplotlib.pyplot as plt
 
-from skxor.studies import plot_training_sensitivity, training_sensitivity
+from skxor.papers.kover.training import plot_training_sensitivity
+from skxor.papers import training_sensitivity
 
 df = training_sensitivity("quick")
 figures = plot_training_sensitivity(df)

@@ -114,7 +114,7 @@ def _reader_gone():
 def run_demo(d, n, n_test, m, step_length, seeds, out=None, progress=False, attention=None):
     """One gradient step per attention type (softmax, linear, erf); prints, returns a table.
 
-    Runs the cells of the one-step study (:func:`skxor.studies.one_step`) on
+    Runs the cells of the one-step study (:func:`skxor.papers.one_step`) on
     ``n`` training samples (``n = 0``: the exact population step).
 
     Parameters

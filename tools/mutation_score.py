@@ -51,14 +51,14 @@ MODULES = {
         "tests/unit/test_profile_edges.py",
         "tests/unit/test_study_stats.py",
     ],
-    "skxor/studies/_stats.py": [
+    "skxor/studies/stats.py": [
         "tests/unit/test_study_stats.py",
         "tests/unit/test_stats_references.py",
         "tests/unit/test_interval_coverage.py",
         "tests/unit/test_flag_columns.py",
     ],
     # The verdict machinery every claim row goes through (rules, unit intervals, Holm).
-    "skxor/studies/_claims.py": [
+    "skxor/studies/claims.py": [
         "tests/unit/test_claim_rules.py",
     ],
     "skxor/studies/_sweep.py": [

@@ -1,166 +1,135 @@
-"""Reproducible studies: checkpointed sweeps, tables and figures; your own with :class:`Study`.
+"""The experiment framework: checkpointed sweeps, tables, reports, figures and claims.
 
-What a study of one's own needs besides :class:`Study`, :class:`Grid` and
-:class:`Claim` is public here too (see the user guide, "Your own study"):
+Nothing here knows a Boolean function or a transformer: a study is a
+:class:`Study` -- a cell function, its parameters (:class:`Grid` and the
+constraints :data:`POSITIVE`, :data:`NON_NEGATIVE`, :data:`AT_LEAST_TWO`,
+...), presets, and optional hooks that summarise its table, draw it, write
+its report section and headline, and judge its :class:`Claim` objects. The
+papers' studies (:mod:`skxor.papers`) are declared with exactly this
+vocabulary and registered as a user's study is: through the ``skxor.studies``
+entry-point group (:data:`ENTRY_POINT_GROUP`), found by :func:`get_study`
+and ``skxor run``, or from a file with :func:`load_study`.
 
-* constraints for its parameters: :data:`POSITIVE` (an int >= 1),
-  :data:`NON_NEGATIVE` (an int >= 0), :data:`AT_LEAST_TWO`;
-* rates with their intervals: :func:`rate_with_interval` (a column of flags),
-  :func:`wilson_interval` and :func:`clopper_pearson_interval` (counts);
-* formatting: :func:`format_interval` (``"0.80 [0.49, 0.94]"``) and
-  :func:`format_count` (``"4/5 networks = 0.80 [0.38, 0.96]"``);
-* the floor: :func:`floor_work`, timing a cell's unavoidable work;
-* claims: :func:`rate_verdict`, the verdict on a claimed rate at a claim's strength,
-  :func:`rate_part` (one part of a claim) and :func:`judged` (a claim's row from
-  its parts, Holm over them);
-* checkpoints: :func:`cell_version`, marking a cell whose results changed.
+The path of the data: a cell's results -> the table (:func:`run_sweep`,
+checkpointed) -> the study's summary -> report section, figures, headline
+and claims (:meth:`Study.render`) -> ``report.md`` (:func:`run_studies`)
+and the published pages (:func:`publish`).
+
+What a study author needs besides the names below lives in four public
+modules: :mod:`skxor.studies.stats` (intervals and their formatting),
+:mod:`skxor.studies.reporting` (Markdown sections and tables),
+:mod:`skxor.studies.figures` (the figures' shared helpers and
+:class:`~skxor.studies.figures.StudyDisplay`) and
+:mod:`skxor.studies.claims` (claims, their parts and verdicts).
 """
 
-from ._claims import Claim, judged, rate_part, rate_verdict
+from . import claims, figures, reporting, stats
 from ._cost import dry_run_text, estimate
-from ._publish import claims_table, publish, write_figures
-from ._headline import render_headline, write_headline
-from ._k_sparse import KSparseSuccessDisplay, k_sparse, plot_k_sparse, report_k_sparse
-from ._one_step import (
-    OneStepSuccessDisplay,
-    best_steps,
-    one_step,
-    plot_attention_maps,
-    plot_one_step,
-    report_one_step,
-    summarize_one_step,
-)
-from ._parameter_scaling import (
-    ParametersNeededDisplay,
-    parameter_scaling,
-    plot_parameter_scaling,
-    report_parameter_scaling,
-)
-from ._flip_effect import FlipChangeDisplay, flip_effect
 from ._floor import floor_work
-from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, Grid
-from ._random_init import (
-    RandomInitShareDisplay,
-    plot_random_init_sensitivity,
-    random_init_sensitivity,
-    report_random_init_sensitivity,
-)
-from ._registry import STUDIES, get_study, load_study, register
+from ._headline import render_headline, write_headline
+from ._parameters import (AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH,
+                          Grid, estimator_parameters)
+from ._publish import claims_table, publish, write_figures
+from ._registry import ENTRY_POINT_GROUP, STUDIES, get_study, load_study, register
 from ._runner import run_studies
-from ._sample_complexity import (
-    ESTIMATOR_PARAMS,
-    SamplesNeededDisplay,
-    fit_exponents,
-    n_star_per_seed,
-    plot_sample_complexity,
-    report_sample_complexity,
-    sample_complexity,
-    sample_complexity_estimator,
-    samples_needed,
-)
-from ._stats import (
-    clopper_pearson_interval,
-    format_count,
-    format_interval,
-    rate_with_interval,
-    wilson_interval,
-)
-from ._study import Study
+from ._study import Study, merge_preset
 from ._sweep import cell_version, run_sweep
-from ._training import (
-    LearnedShareDisplay,
-    plot_training_sensitivity,
-    report_training_sensitivity,
-    training_sensitivity,
-)
-from ._zero_sensitivity_bound import (
-    ZeroCountDisplay,
-    plot_zero_sensitivity_bound,
-    report_zero_sensitivity_bound,
-    summarize_bound,
-    zero_sensitivity_bound,
-)
+from .claims import Claim, judged, rate_part, rate_verdict
+from .stats import (clopper_pearson_interval, format_count, format_interval,
+                    rate_with_interval, wilson_interval)
 
 __all__ = [
-    "SamplesNeededDisplay",
-    "ParametersNeededDisplay",
-    "ZeroCountDisplay",
-    "FlipChangeDisplay",
-    "LearnedShareDisplay",
-    "OneStepSuccessDisplay",
-    "KSparseSuccessDisplay",
-    "RandomInitShareDisplay",
-    "ESTIMATOR_PARAMS",
-    "best_steps",
     "AT_LEAST_TWO",
+    "ENTRY_POINT_GROUP",
     "NON_NEGATIVE",
     "POSITIVE",
+    "SAMPLES",
+    "SEEDS",
+    "STEP_LENGTH",
+    "STUDIES",
+    "Claim",
+    "Grid",
+    "Study",
+    "cell_version",
+    "claims",
+    "claims_table",
     "clopper_pearson_interval",
+    "dry_run_text",
+    "estimate",
+    "estimator_parameters",
+    "figures",
     "floor_work",
     "format_count",
     "format_interval",
+    "get_study",
+    "judged",
+    "load_study",
+    "merge_preset",
+    "publish",
+    "rate_part",
     "rate_verdict",
     "rate_with_interval",
-    "wilson_interval",
-    "Claim",
-    "cell_version",
-    "claims_table",
-    "judged",
-    "rate_part",
-    "dry_run_text",
-    "estimate",
-    "publish",
-    "write_figures",
-    "render_headline",
-    "write_headline",
-    "plot_zero_sensitivity_bound",
-    "report_zero_sensitivity_bound",
-    "summarize_bound",
-    "zero_sensitivity_bound",
-    "flip_effect",
-    "Grid",
-    "STUDIES",
-    "Study",
-    "get_study",
-    "load_study",
-    "k_sparse",
-    "plot_k_sparse",
-    "report_k_sparse",
     "register",
-    "fit_exponents",
-    "n_star_per_seed",
-    "one_step",
-    "plot_attention_maps",
-    "summarize_one_step",
-    "parameter_scaling",
-    "plot_parameter_scaling",
-    "plot_random_init_sensitivity",
-    "plot_training_sensitivity",
-    "random_init_sensitivity",
-    "report_random_init_sensitivity",
-    "report_training_sensitivity",
-    "training_sensitivity",
-    "report_parameter_scaling",
-    "plot_one_step",
-    "plot_sample_complexity",
-    "report_one_step",
-    "report_sample_complexity",
+    "render_headline",
+    "reporting",
     "run_studies",
     "run_sweep",
-    "sample_complexity",
-    "sample_complexity_estimator",
-    "samples_needed",
+    "stats",
+    "wilson_interval",
+    "write_figures",
+    "write_headline",
 ]
 
-#: Names renamed to scikit-learn's spelling: the old one works for one release.
-_RENAMED = {"summarise_one_step": "summarize_one_step", "summarise_bound": "summarize_bound"}
+#: Names of the papers' studies that lived here before the framework and the
+#: studies were split, and where each lives now (an ImportError says so).
+_MOVED = {
+    "ESTIMATOR_PARAMS": "skxor.papers",
+    "FlipChangeDisplay": "skxor.papers",
+    "KSparseSuccessDisplay": "skxor.papers",
+    "LearnedShareDisplay": "skxor.papers",
+    "OneStepSuccessDisplay": "skxor.papers",
+    "ParametersNeededDisplay": "skxor.papers",
+    "RandomInitShareDisplay": "skxor.papers",
+    "SamplesNeededDisplay": "skxor.papers",
+    "ZeroCountDisplay": "skxor.papers",
+    "best_steps": "skxor.papers",
+    "fit_exponents": "skxor.papers",
+    "flip_effect": "skxor.papers",
+    "k_sparse": "skxor.papers",
+    "n_star_per_seed": "skxor.papers",
+    "one_step": "skxor.papers",
+    "parameter_scaling": "skxor.papers",
+    "plot_attention_maps": "skxor.papers.han_ghoshdastidar.one_step",
+    "plot_k_sparse": "skxor.papers.han_ghoshdastidar.k_sparse",
+    "plot_one_step": "skxor.papers.han_ghoshdastidar.one_step",
+    "plot_parameter_scaling": "skxor.papers.han_ghoshdastidar.parameter_scaling",
+    "plot_random_init_sensitivity": "skxor.papers.kover.random_init",
+    "plot_sample_complexity": "skxor.papers.han_ghoshdastidar.sample_complexity",
+    "plot_training_sensitivity": "skxor.papers.kover.training",
+    "plot_zero_sensitivity_bound": "skxor.papers.kover.zero_sensitivity_bound",
+    "random_init_sensitivity": "skxor.papers",
+    "report_k_sparse": "skxor.papers.han_ghoshdastidar.k_sparse",
+    "report_one_step": "skxor.papers.han_ghoshdastidar.one_step",
+    "report_parameter_scaling": "skxor.papers.han_ghoshdastidar.parameter_scaling",
+    "report_random_init_sensitivity": "skxor.papers.kover.random_init",
+    "report_sample_complexity": "skxor.papers.han_ghoshdastidar.sample_complexity",
+    "report_training_sensitivity": "skxor.papers.kover.training",
+    "report_zero_sensitivity_bound": "skxor.papers.kover.zero_sensitivity_bound",
+    "sample_complexity": "skxor.papers",
+    "sample_complexity_estimator": "skxor.papers",
+    "samples_needed": "skxor.papers",
+    "summarise_bound": "skxor.papers (spelled summarize_bound)",
+    "summarise_one_step": "skxor.papers (spelled summarize_one_step)",
+    "summarize_bound": "skxor.papers",
+    "summarize_one_step": "skxor.papers",
+    "training_sensitivity": "skxor.papers",
+    "zero_sensitivity_bound": "skxor.papers",
+}
 
 
 def __getattr__(name):
-    if name in _RENAMED:
-        import warnings
-
-        warnings.warn(f"skxor.studies.{name} was renamed {_RENAMED[name]} and the old name "
-                      "will be removed in the next release.", FutureWarning, stacklevel=2)
-        return globals()[_RENAMED[name]]
+    if name in _MOVED:
+        raise ImportError(f"skxor.studies.{name} moved to {_MOVED[name]}: the framework "
+                          "and the papers' studies live apart; import it "
+                          f"from {_MOVED[name].split()[0]}.")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -36,10 +36,10 @@ from pathlib import Path
 
 
 from .._utils._files import naming_the_table, read_table
-from . import _claims
+from . import claims as _claims
 from ._blocks import replace_named_block
-from ._claims import _preset, claim_rows, stored_summary
-from ._stats import wilson_interval
+from .claims import _preset, claim_rows, stored_summary
+from .stats import wilson_interval
 from ._sweep import cell_version_of
 
 __all__ = ["claims_table", "load_store", "render_documents", "publish", "write_figures"]
@@ -550,7 +550,7 @@ def render_fragment(name, entry):
     # Normalised
     """
     from ._registry import get_study
-    from ._report import collapse_long_tables
+    from .reporting import collapse_long_tables
 
     study = get_study(name)
     report = _shift_headings(

@@ -1,10 +1,12 @@
 """The registry of studies the command line can list and run, and loading a user's study.
 
-Each study module declares one :class:`~skxor.studies.Study` (its ``STUDY``);
-this module collects them, in the order ``skxor list`` shows them, then the
-studies that installed packages register through the ``skxor.studies``
-entry-point group. :func:`load_study` takes the study of a Python file of
-one's own (``skxor run my_study.py``).
+Studies reach the registry in two ways, the library's own and a user's alike:
+an installed package names them in the ``skxor.studies`` entry-point group
+(the papers' eight studies are registered so, by skxor's own
+``pyproject.toml``), loaded lazily the first time the registry is read; and
+:func:`register` adds one at run time. :func:`load_study` takes the study of
+a Python file of one's own (``skxor run my_study.py``). The framework itself
+imports no study.
 """
 
 import hashlib
@@ -13,27 +15,71 @@ import importlib.util
 import re
 import sys
 import warnings
+from collections.abc import MutableMapping
 from importlib import metadata
 from pathlib import Path
 
 from ._study import Study
 
-#: The library's studies, one line each: the module (or package) in
-#: ``skxor/studies/`` whose ``STUDY`` is registered, in the order
-#: ``skxor list`` shows them. Adding a study is adding its line here.
-LIBRARY_STUDIES = (
-    "_one_step",
-    "_sample_complexity",
-    "_parameter_scaling",
-    "_random_init",
-    "_training",
-    "_k_sparse",
-    "_zero_sensitivity_bound",
-    "_flip_effect",
-)
 
-#: Registered studies by name.
-STUDIES = {}
+class _Registry(MutableMapping):
+    """Registered studies by name, the installed ones loaded on first read.
+
+    Loading lazily keeps ``import skxor.studies`` free of every study (and
+    of torch), and lets a package's studies import the framework's public
+    names without a circular import.
+    """
+
+    def __init__(self):
+        self._studies = {}
+        self._loaded = False
+
+    def _load(self):
+        if not self._loaded:
+            self._loaded = True
+            for study in _entry_point_studies():
+                if study.name in self._studies:
+                    warnings.warn(f"skxor: an installed package registers a study named "
+                                  f"{study.name!r}, which is taken; it is left out.",
+                                  RuntimeWarning, stacklevel=3)
+                    continue
+                _add(study)
+        return self._studies
+
+    def __getitem__(self, name):
+        return self._load()[name]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self):
+        return len(self._load())
+
+    def __setitem__(self, name, study):
+        # What register() does, for a caller that sets (a test's monkeypatch.setitem).
+        if not isinstance(study, Study) or study.name != name:
+            raise TypeError(f"STUDIES[{name!r}] takes a Study named {name!r}; use register().")
+        self._load()[name] = study
+
+    def __delitem__(self, name):
+        del self._load()[name]
+
+    def __repr__(self):
+        return f"STUDIES({list(self)})"
+
+
+#: Registered studies by name (:func:`register` adds one).
+STUDIES = _Registry()
+
+
+def _add(study):
+    taken = {claim.id: name for name, other in STUDIES._studies.items()
+             for claim in other.claims}
+    clashes = sorted(claim.id for claim in study.claims if claim.id in taken)
+    if clashes:
+        raise ValueError(f"study {study.name!r} declares claim(s) {clashes}, already "
+                         f"declared by {sorted({taken[c] for c in clashes})}.")
+    STUDIES._studies[study.name] = study
 
 
 def register(study):
@@ -57,14 +103,9 @@ def register(study):
     """
     if not isinstance(study, Study):
         raise TypeError(f"register takes a Study; got {type(study).__name__}.")
-    if study.name in STUDIES:
+    if study.name in STUDIES:  # reading STUDIES loads the installed studies first
         raise ValueError(f"a study named {study.name!r} is already registered.")
-    taken = {claim.id: name for name, other in STUDIES.items() for claim in other.claims}
-    clashes = sorted(claim.id for claim in study.claims if claim.id in taken)
-    if clashes:
-        raise ValueError(f"study {study.name!r} declares claim(s) {clashes}, already "
-                         f"declared by {sorted({taken[c] for c in clashes})}.")
-    STUDIES[study.name] = study
+    _add(study)
     return study
 
 
@@ -83,8 +124,9 @@ def get_study(name):
 
 
 #: The entry-point group through which an installed package registers studies:
-#: each entry point names a Study (``my_package.my_study:STUDY``) or a module
-#: holding one (``my_package.my_study``).
+#: each entry point names a Study (``my_package.my_study:STUDY``), a module
+#: holding one (``my_package.my_study``), or a module whose ``STUDIES`` lists
+#: several in the order to show them (skxor's own papers register so).
 ENTRY_POINT_GROUP = "skxor.studies"
 
 
@@ -200,23 +242,24 @@ def _entry_point_studies():
     for point in points:
         try:
             value = point.load()
-            study = value if isinstance(value, Study) else _study_of(
-                value, f"entry point {point.name} ({point.value})")
+            found = _studies_of(value, f"entry point {point.name} ({point.value})")
         except Exception as exc:  # a plugin must not break the library
             warnings.warn(f"skxor: the study of entry point {point.name!r} ({point.value}) "
                           f"could not be loaded: {type(exc).__name__}: {exc}",
                           RuntimeWarning, stacklevel=2)
             continue
-        studies.append(study)
+        studies.extend(found)
     return studies
 
 
-for _module in LIBRARY_STUDIES:
-    register(importlib.import_module(f".{_module}", __package__).STUDY)
-
-for _study in _entry_point_studies():
-    if _study.name in STUDIES:
-        warnings.warn(f"skxor: an installed package registers a study named {_study.name!r}, "
-                      "which is taken; it is left out.", RuntimeWarning, stacklevel=1)
-        continue
-    register(_study)
+def _studies_of(value, where):
+    """The studies an entry point names: a Study, a module's ``STUDIES`` (a sequence of
+    them, registered in its order) or the module's one Study (:func:`_study_of`)."""
+    if isinstance(value, Study):
+        return [value]
+    many = getattr(value, "STUDIES", None)
+    if many is not None:
+        if isinstance(many, Study) or not all(isinstance(s, Study) for s in many):
+            raise ValueError(f"{where}: STUDIES must be a sequence of skxor.studies.Study.")
+        return list(many)
+    return [_study_of(value, where)]

@@ -58,7 +58,7 @@ from ._record import (
     traced_report,
 )
 from ._registry import STUDIES, get_study
-from ._report import collapse_long_tables, glossary_section, hook_result
+from .reporting import collapse_long_tables, glossary_section, hook_result
 from ._study import Study
 from ._sweep import atomic_write as _atomic_write
 from ._sweep import atomic_write_text as _atomic_write_text
@@ -408,7 +408,7 @@ def _summary_section(folder, names, latest=None):
     headline and claims; ``latest`` (``{study: (rows, summary)}``) gives those
     of the studies the run just computed, read from nowhere else.
     """
-    from ._claims import claim_rows, stored_summary
+    from .claims import claim_rows, stored_summary
 
     latest = latest or {}
     bullets = []

@@ -44,9 +44,9 @@ from .._utils._sklearn_compat import (
     validate_parameter_constraints,
 )
 from .._utils._docstrings import fill_doc
-from ._claims import Claim
+from .claims import Claim
 from ._parameters import Grid
-from ._report import hook_result, study_section, summary_table
+from .reporting import hook_result, study_section, summary_table
 
 __all__ = ["Study"]
 
@@ -581,9 +581,9 @@ class Study:
 
         Examples
         --------
-        >>> from skxor.studies import one_step
+        >>> from skxor.papers import one_step
         >>> one_step.__name__, one_step.__module__
-        ('one_step', 'skxor.studies._one_step')
+        ('one_step', 'skxor.papers.han_ghoshdastidar.one_step')
         """
         study = self
 
@@ -603,7 +603,7 @@ class Study:
     # -- outputs -----------------------------------------------------------------------
 
     def default_summary(self, table):
-        """The summary of a study that declares none: :func:`~skxor.studies._report.summary_table`.
+        """The summary of a study that declares none: :func:`~skxor.studies.reporting.summary_table`.
 
         Per key without ``seed``: each boolean (or 0/1) result as a rate with
         its Wilson 95% interval over the group's rows (the seeds), each other
@@ -613,7 +613,7 @@ class Study:
         return summary_table(table, by, skip=[*self.parameters, "seed"])
 
     def default_report(self, table, summary=None):
-        """The report of a study that declares none: :func:`~skxor.studies._report.study_section`."""
+        """The report of a study that declares none: :func:`~skxor.studies.reporting.study_section`."""
         return study_section(self, table, summary)
 
     def render(self, hook, table, summary=None):

@@ -22,7 +22,6 @@ import contextlib
 import hashlib
 import inspect
 import json
-import math
 import os
 import tempfile
 import textwrap
@@ -447,9 +446,3 @@ def _indexed(i, cell_fn, params):
     with cell_floor() as floor:
         result = _run_cell(cell_fn, params)
     return i, result, floor
-
-
-def finite_or_none(value):
-    """JSON-friendly float: NaN and infinities become None."""
-    value = float(value)
-    return value if math.isfinite(value) else None

@@ -149,7 +149,7 @@ def unmatched_legend_entries(figure):
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    from skxor.studies._figures import NEUTRAL
+    from skxor.studies.figures import NEUTRAL
 
     neutral = tuple(np.round(to_rgb(NEUTRAL), 3))
     missing = []

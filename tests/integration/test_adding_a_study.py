@@ -1,6 +1,10 @@
 """A library-style study in a package of its own is picked up everywhere with no
-other file changed (issue 33.11): the registry, the dry run (with a time), the
-report, the claims and ``skxor publish``."""
+other file changed: the registry, the dry run (with a time), the report, the
+claims and ``skxor publish``. The package is written as README's "Adding an
+estimator or a study" and docs/architecture.rst say: its required
+``__init__.py`` (the declaration) and ``_cells.py`` (the cell and its cost),
+and an optional ``_rules.py`` (its claims), importing ``skxor.studies``' public
+names only."""
 
 import hashlib
 import importlib
@@ -12,18 +16,19 @@ import pandas as pd
 import pytest
 
 from skxor.cli import main
-from skxor.studies import STUDIES, claims_table, dry_run_text, get_study, register, run_studies
+from skxor.studies import STUDIES
+from skxor.studies import claims_table, dry_run_text, get_study, register, run_studies
 from skxor.studies._publish import CLAIMS_PAGE, DATA_DIR, FRAGMENTS_DIR, render_documents
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: A study package as skxor/studies/_<name>/ holds one: declaration, cells, claims.
+#: A study package as skxor/papers/<paper>/<name>/ holds one: declaration, cells, claims.
 FILES = {
     "__init__.py": '''
 """Dice: how often two dice sum to at least a target."""
 from skxor.studies import POSITIVE, Grid, Study
 from ._cells import dice_cell, dice_cost
-from ._claims import CLAIMS
+from ._rules import CLAIMS
 
 STUDY = Study(
     name="dice_sums", description="Two dice against a target sum.",
@@ -43,7 +48,7 @@ def dice_cell(target, seed):
 def dice_cost(cell):
     return 0.25  # CPU seconds, timed once
 ''',
-    "_claims.py": '''
+    "_rules.py": '''
 from skxor.studies import Claim, format_count, rate_verdict, wilson_interval
 
 
@@ -85,6 +90,13 @@ def dice(tmp_path, monkeypatch):
 
 
 def test_a_new_study_package_is_picked_up_everywhere(dice, tmp_path, capsys):
+    # Written with the framework's public names only, as the papers' studies are.
+    for name, text in FILES.items():
+        for line in text.splitlines():
+            if line.startswith("from skxor"):
+                module, names = line[5:].split(" import ")
+                assert "._" not in module, (name, line)
+                assert set(names.split(", ")) <= set(importlib.import_module(module).__all__), line
     # The registry and the command line.
     assert get_study("dice_sums") is dice
     assert main(["list"]) == 0 and "dice_sums" in capsys.readouterr().out

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 import skxor.studies
 from skxor.cli import build_parser, main, run_demo
-from skxor.studies import STUDIES, one_step
-from skxor.studies._one_step import TIME_COLUMNS
+from skxor.studies import STUDIES
+from skxor.papers import one_step
+from skxor.papers.han_ghoshdastidar.one_step import TIME_COLUMNS
 
 
 def test_demo_runs_the_one_step_study():

@@ -12,8 +12,8 @@ from skxor import (
     SparseXORTransformer,
 )
 from skxor.datasets import make_sparse_parity
-from skxor.studies import one_step
-from skxor.studies._one_step import TIME_COLUMNS
+from skxor.papers import one_step
+from skxor.papers.han_ghoshdastidar.one_step import TIME_COLUMNS
 
 distributed = pytest.importorskip("distributed")
 

@@ -10,7 +10,7 @@ pytest.importorskip("matplotlib")
 
 from _figures import drawn_beside_another
 
-from skxor.studies._flip_effect import plot_flip_effect, summarize_flip_effect
+from skxor.papers.kover.flip_effect import plot_flip_effect, summarize_flip_effect
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,7 +20,7 @@ def test_flip_change_display_draws_the_table_on_the_given_axes():
     from the stored quick table (no networks built), as the study's figure draws it."""
     import matplotlib.pyplot as plt
 
-    from skxor.studies import FlipChangeDisplay
+    from skxor.papers import FlipChangeDisplay
 
     table = pd.read_csv(ROOT / "tests" / "data" / "quick_tables" / "flip_effect.csv.gz",
                         low_memory=False)

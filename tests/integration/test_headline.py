@@ -58,7 +58,7 @@ def _bullet(folder):
 
 @pytest.fixture(scope="module")
 def sample_tables():
-    from skxor.studies import k_sparse, one_step
+    from skxor.papers import k_sparse, one_step
 
     steps = one_step(attention=["softmax", "linear"], d=[40], m=[8], n=[2000], seeds=2,
                      step_length=[10.0, 100.0], n_steps=1, n_test=256)

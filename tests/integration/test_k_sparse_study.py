@@ -11,9 +11,11 @@ from sklearn.utils import check_random_state
 from skxor import SparseXORTransformer
 from skxor.cli import main
 from skxor.datasets import make_sparse_parity
-from skxor.studies import get_study, k_sparse, plot_k_sparse, report_k_sparse
-from skxor.studies._common import cell_seed
-from skxor.studies._k_sparse import (
+from skxor.studies import get_study
+from skxor.papers import k_sparse
+from skxor.papers.han_ghoshdastidar.k_sparse import plot_k_sparse, report_k_sparse
+from skxor.papers._common import cell_seed
+from skxor.papers.han_ghoshdastidar.k_sparse import (
     gradient_signal,
     k_sparse_cell,
     summarize_k_sparse,
@@ -205,7 +207,7 @@ def test_the_estimators_draw_is_mirrored():
 
 def test_the_initialisation_is_a_swept_setting_with_its_own_rates():
     from skxor.nn import sparse_xor_init
-    from skxor.studies._k_sparse import pooled_success
+    from skxor.papers.han_ghoshdastidar.k_sparse import pooled_success
 
     df = k_sparse(k=[2, 3], d=[20, 50], n_steps=[1], seeds=4, n_test=0, v1_seeds=0)
     assert set(df["init"]) == {"antisymmetric", "random"}
@@ -233,7 +235,7 @@ def test_the_initialisation_is_a_swept_setting_with_its_own_rates():
 
 
 def test_gain_slopes_bootstrap_only_from_eight_seeds():
-    from skxor.studies._k_sparse import gain_slopes
+    from skxor.papers.han_ghoshdastidar.k_sparse import gain_slopes
 
     few = k_sparse(k=[2], d=[20, 60], n_steps=[1], seeds=3, n_test=0, v1_seeds=0,
                    init="antisymmetric")
@@ -261,7 +263,7 @@ def test_report_says_runs_pooled_over_d_share_keys(small):
     assert np.array_equal(small_keys, large_keys[:20])
     text = " ".join(report_k_sparse(small).split())
     assert "Runs of one seed at different d are not independent draws" in text
-    from skxor.studies._k_sparse import pooled_success
+    from skxor.papers.han_ghoshdastidar.k_sparse import pooled_success
     assert "every run has its own support, keys" not in pooled_success.__doc__
 
 
@@ -293,8 +295,8 @@ def test_the_study_declares_its_headline(small, tmp_path):
 def test_pooled_success_takes_the_seeds_as_units():
     # Old pooled_success: a Wilson interval over runs, counting the 3 values
     # of d of one seed (which share keys) as independent runs.
-    from skxor.studies._k_sparse import pooled_success
-    from skxor.studies._stats import clustered_rate_interval, wilson_interval
+    from skxor.papers.han_ghoshdastidar.k_sparse import pooled_success
+    from skxor.studies.stats import clustered_rate_interval, wilson_interval
 
     seeds = np.repeat(np.arange(8), 3)
     wins = seeds < 6  # every run of a seed agrees
@@ -315,7 +317,7 @@ def test_pooled_success_takes_the_seeds_as_units():
 @pytest.mark.parametrize("seeds, rough", [(5, True), (10, False)])
 def test_headline_is_rough_only_below_ten_seeds(seeds, rough):
     # Old headline: "rough" whatever the number of seeds.
-    from skxor.studies._k_sparse import headline
+    from skxor.papers.han_ghoshdastidar.k_sparse import headline
 
     df = pd.DataFrame({"part": "steps", "k": 2, "d": 20, "m": 32, "n": 0, "n_steps": 1,
                        "init": "antisymmetric", "seed": range(seeds), "success": True,
@@ -331,7 +333,7 @@ def test_k_sparse_success_display_draws_the_table_on_the_given_axes():
     study's figure draws it."""
     import matplotlib.pyplot as plt
 
-    from skxor.studies import KSparseSuccessDisplay
+    from skxor.papers import KSparseSuccessDisplay
 
     table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "quick_tables"
                         / "k_sparse.csv.gz", low_memory=False)

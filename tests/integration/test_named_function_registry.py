@@ -10,13 +10,13 @@ import pytest
 from skxor.boolean import NAMED_FUNCTIONS, Dictator, register_function
 from skxor.boolean._registry import _FUNCTIONS
 from skxor.studies import get_study
-from skxor.studies._training import (
+from skxor.papers.kover.training import (
     clusters,
     plot_training_sensitivity,
     report_training_sensitivity,
     summarize_training,
 )
-from skxor.studies._training._cells import training_cells
+from skxor.papers.kover.training._cells import training_cells
 
 matplotlib.use("Agg")
 

@@ -13,8 +13,9 @@ from sklearn.utils import check_random_state
 from skxor.datasets import make_sparse_parity
 from skxor._utils._sphere import initial_queries, sphere_keys
 from skxor.nn import SparseXORAttention, attention_weights
-from skxor.studies import one_step, plot_one_step, report_one_step
-from skxor.studies._one_step import (
+from skxor.papers import one_step
+from skxor.papers.han_ghoshdastidar.one_step import plot_one_step, report_one_step
+from skxor.papers.han_ghoshdastidar.one_step import (
     TIME_COLUMNS,
     dominant_accuracy,
     one_step_cell,
@@ -93,7 +94,7 @@ def test_new_scoring_agrees_with_the_old_fresh_test_set():
     """Exact cells equal the old score (1 or 0) or its expectation (1/2, within
     the old sample's Wilson interval); sampled cells' intervals hold the old
     score; success agrees everywhere."""
-    from skxor.studies._stats import wilson_interval
+    from skxor.studies.stats import wilson_interval
 
     n_test = 3000
     cells = [dict(attention=a, d=d, m=m, n=0, seed=s, step_length=100.0, n_test=n_test)
@@ -212,7 +213,7 @@ def test_attention_maps_are_drawn_by_attention_display():
     from unittest import mock
 
     from skxor.plotting import AttentionDisplay
-    from skxor.studies import plot_attention_maps
+    from skxor.papers.han_ghoshdastidar.one_step import plot_attention_maps
 
     maps = {"softmax": np.array([[0.0, 0.9, 0.1], [0.5, 0.0, 0.5]]),
             "linear": np.array([[-0.1, 0.6, 0.5], [0.3, 0.3, 0.4]])}
@@ -240,7 +241,7 @@ def swept():
 
 
 def test_each_attention_is_reported_at_its_best_step_length(swept):
-    from skxor.studies._one_step import best_steps
+    from skxor.papers.han_ghoshdastidar.one_step import best_steps
 
     table = best_steps(swept)
     assert len(table) == 3 * 2 * 4
@@ -332,8 +333,8 @@ def test_pooled_intervals_take_the_seeds_as_units():
     # counted as 30 independent runs although a seed's runs share keys.
     import pandas as pd
 
-    from skxor.studies._one_step import best_steps
-    from skxor.studies._stats import clustered_rate_interval, wilson_interval
+    from skxor.papers.han_ghoshdastidar.one_step import best_steps
+    from skxor.studies.stats import clustered_rate_interval, wilson_interval
 
     seeds = np.repeat(np.arange(6), 5)
     wins = np.isin(seeds, [0, 1, 2, 3])  # every run of a seed agrees
@@ -354,7 +355,7 @@ def test_pooled_intervals_take_the_seeds_as_units():
 @pytest.mark.parametrize("function", ["best_steps", "summarize_one_step"])
 def test_summaries_name_a_table_that_is_not_a_one_step_table(function, small):
     # Old code: KeyError 'n' (an empty DataFrame) or 'success'.
-    from skxor.studies import _one_step
+    from skxor.papers.han_ghoshdastidar import one_step as _one_step
 
     with pytest.raises(ValueError, match="lacks the column"):
         getattr(_one_step, function)(pd.DataFrame())
@@ -369,8 +370,8 @@ def test_one_step_success_display_draws_the_table_on_the_given_axes():
     drawn from the stored quick table (no steps taken), as the study's figure draws it."""
     import matplotlib.pyplot as plt
 
-    from skxor.studies import OneStepSuccessDisplay
-    from skxor.studies._one_step._summary import best_cells
+    from skxor.papers import OneStepSuccessDisplay
+    from skxor.papers.han_ghoshdastidar.one_step._summary import best_cells
 
     table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "quick_tables"
                         / "one_step.csv.gz")

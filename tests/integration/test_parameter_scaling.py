@@ -15,7 +15,7 @@ from _figures import (
 )
 
 from skxor import FFNNParityBaseline, SparseXORTransformer
-from skxor.studies._parameter_scaling import (
+from skxor.papers.han_ghoshdastidar.parameter_scaling import (
     DISPLAY_NAMES,
     GRIDS,
     MODELS,
@@ -33,7 +33,7 @@ from skxor.studies._parameter_scaling import (
     training_size,
     transformer_start,
 )
-from skxor.studies._stats import (
+from skxor.studies.stats import (
     MIN_BOOTSTRAP_GROUPS,
     format_interval,
     format_slope,
@@ -497,7 +497,7 @@ def test_parameters_needed_display_draws_the_table_on_the_given_axes():
     from the stored quick table (no training), the same drawing as the study's figure."""
     import matplotlib.pyplot as plt
 
-    from skxor.studies import ParametersNeededDisplay
+    from skxor.papers import ParametersNeededDisplay
 
     table = pd.read_csv(ROOT / "tests" / "data" / "quick_tables" / "parameter_scaling.csv.gz")
     display = drawn_beside_another(ParametersNeededDisplay.from_table, table)
@@ -548,7 +548,7 @@ def test_online_ffnn_trains_on_fresh_strings_within_its_stated_budget():
 def test_report_names_the_online_ffnns_data_as_fresh_not_population():
     """The report's 'n train' column: the online FFNN draws fresh strings, it is no
     population model (the stored full run's rows)."""
-    from skxor.studies._parameter_scaling._report import report_table
+    from skxor.papers.han_ghoshdastidar.parameter_scaling._section import report_table
 
     table = pd.read_csv(ROOT / "docs" / "results" / "data" / "parameter_scaling"
                         / "parameter_scaling.csv")

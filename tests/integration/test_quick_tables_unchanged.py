@@ -31,7 +31,8 @@ import pandas as pd
 import pytest
 import torch
 
-from skxor.studies import STUDIES, render_headline, run_studies
+from skxor.studies import STUDIES
+from skxor.studies import render_headline, run_studies
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "quick_tables"
 #: Columns that hold measured time: they differ between any two runs.

@@ -15,9 +15,9 @@ from skxor.boolean import NAMED_FUNCTIONS
 from skxor.nn import BooleanTransformer
 from skxor.sensitivity import sensitivity_profile
 from skxor.studies import get_study
-from skxor.studies._common import key_seed
-from skxor.studies._networks import build_network, distinct_networks, eps_agreement, network_key
-from skxor.studies._random_init import (
+from skxor.papers._common import key_seed
+from skxor.papers.kover._networks import build_network, distinct_networks, eps_agreement, network_key
+from skxor.papers.kover.random_init import (
     POISSON_LIMIT,
     RANDOM_FUNCTION,
     STUDY,
@@ -29,7 +29,7 @@ from skxor.studies._random_init import (
     report_random_init_sensitivity,
     summarize_random_init,
 )
-from skxor.studies._stats import wilson_interval
+from skxor.studies.stats import wilson_interval
 
 matplotlib.use("Agg")
 
@@ -294,12 +294,12 @@ def test_checkpoints_and_reproducibility(tmp_path):
 def test_cells_keep_the_checkpoint_names_they_had_before_the_package_split():
     # A first-format checkpoint file was found by a hash of the cell's module
     # and name: a checkpointed run from before the study became a package resumes.
-    from skxor.studies._random_init import random_function_cell, random_init_cell, reference_cell
+    from skxor.papers.kover.random_init import random_function_cell, random_init_cell, reference_cell
     from skxor.studies._sweep import _legacy_keys
 
     for cell in (random_init_cell, reference_cell, random_function_cell):
         paths = [i["function"] for _, i in _legacy_keys("random_init_sensitivity", cell, {})]
-        assert f"skxor.studies._random_init.{cell.__name__}" in paths
+        assert f"skxor.papers.kover.random_init.{cell.__name__}" in paths
 
 
 def test_bad_overrides():
@@ -363,7 +363,7 @@ def test_figures_of_many_settings_keep_a_readable_key():
     # covered the data. Now a key of schemes, shapes, variants and eps.
     from pathlib import Path
 
-    from skxor.studies._random_init._figures import FULL_LEGEND_MAX
+    from skxor.papers.kover.random_init._display import FULL_LEGEND_MAX
 
     from _figures import all_legends, assert_legends_clear_of_titles, assert_legends_short_and_drawn
 
@@ -392,7 +392,7 @@ def test_random_init_share_display_draws_the_table_on_the_given_axes():
     import matplotlib.pyplot as plt
 
     from _figures import drawn_beside_another
-    from skxor.studies import RandomInitShareDisplay
+    from skxor.papers import RandomInitShareDisplay
 
     table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "quick_tables"
                         / "random_init_sensitivity.csv.gz", low_memory=False)

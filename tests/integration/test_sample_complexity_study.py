@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skxor.studies import plot_sample_complexity, report_sample_complexity, sample_complexity
-from skxor.studies import samples_needed
-from skxor.studies._sample_complexity import (
+from skxor.papers.han_ghoshdastidar.sample_complexity import plot_sample_complexity, report_sample_complexity
+from skxor.papers import sample_complexity
+from skxor.papers import samples_needed
+from skxor.papers.han_ghoshdastidar.sample_complexity import (
     PRESETS,
     SETTING_COLUMNS,
     TIME_COLUMNS,
@@ -20,7 +21,7 @@ from skxor.studies._sample_complexity import (
     train_sizes,
 )
 from skxor.datasets import make_sparse_parity
-from skxor.studies._sample_complexity._report import _exponent_text
+from skxor.papers.han_ghoshdastidar.sample_complexity._section import _exponent_text
 
 from _figures import (
     assert_every_axis_labelled_and_series_in_legend,
@@ -345,7 +346,7 @@ def test_censored_fit_names_impossible_inputs(change, message):
     # Old code: NaN or negative d gave exponent 0.0 without a word, d = 0 a
     # LinAlgError, n_low > n_high or a NaN n_high an exponent with no
     # interval, mismatched lengths numpy's broadcast error.
-    from skxor.studies._sample_complexity import censored_loglog_fit
+    from skxor.papers.han_ghoshdastidar.sample_complexity import censored_loglog_fit
 
     with pytest.raises(ValueError, match=message):
         censored_loglog_fit(*change(*_cells()))
@@ -355,7 +356,7 @@ def test_censored_fit_names_impossible_inputs(change, message):
 def test_censored_fit_names_a_bad_confidence(confidence):
     # Old code: 0 gave a zero-width "interval", 1.5 / NaN / True silently no
     # interval, "x" numpy's UFuncTypeError.
-    from skxor.studies._sample_complexity import censored_loglog_fit
+    from skxor.papers.han_ghoshdastidar.sample_complexity import censored_loglog_fit
 
     with pytest.raises(ValueError, match="confidence must be a number in"):
         censored_loglog_fit(*_cells(), confidence=confidence)
@@ -370,7 +371,7 @@ def test_a_table_with_d_zero_is_refused_by_name():
 def test_samples_needed_display_draws_on_the_given_axes(curves):
     """Issue 33.10: the study's main figure as a display (from_table, plot(ax=...)),
     the same drawing plot_sample_complexity puts on a figure of its own."""
-    from skxor.studies import SamplesNeededDisplay
+    from skxor.papers import SamplesNeededDisplay
 
     display = drawn_beside_another(SamplesNeededDisplay.from_table, curves)
     right = display.ax_
@@ -465,7 +466,7 @@ def test_cure_model_counts_population_failures_apart():
 
 
 def test_samples_needed_figure_draws_population_failures_apart():
-    from skxor.studies import SamplesNeededDisplay
+    from skxor.papers import SamplesNeededDisplay
 
     table = _cure_table(1.0, lambda d: 0.1 + 0.4 * (d >= 64))
     # A right-censored cured seed too: every kind of mark at once.

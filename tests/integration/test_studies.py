@@ -13,16 +13,9 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from skxor import __version__
 from skxor.cli import main
-from skxor.studies import (
-    STUDIES,
-    Grid,
-    Study,
-    get_study,
-    one_step,
-    register,
-    run_studies,
-    sample_complexity,
-)
+from skxor.studies import STUDIES
+from skxor.papers import one_step, sample_complexity
+from skxor.studies import Grid, Study, get_study, register, run_studies
 
 
 def test_unknown_preset_and_parameters_are_clear_errors():

@@ -16,7 +16,8 @@ pytest.importorskip("matplotlib")
 
 from _figures import all_legends, assert_legends_short_and_drawn, unmatched_legend_entries
 
-from skxor.studies import STUDIES, get_study
+from skxor.studies import STUDIES
+from skxor.studies import get_study
 from skxor.studies._runner import split_settings
 
 ROOT = Path(__file__).resolve().parents[2]

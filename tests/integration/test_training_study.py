@@ -19,8 +19,8 @@ from matplotlib.legend import Legend
 from skxor.boolean import First, Majority, Parity
 from skxor.sensitivity import sensitivity_profile
 from skxor.studies import get_study
-from skxor.studies._stats import format_interval, wilson_interval
-from skxor.studies._training import (
+from skxor.studies.stats import format_interval, wilson_interval
+from skxor.papers.kover.training import (
     budget_of,
     clusters,
     LEARNED,
@@ -65,8 +65,8 @@ def test_the_published_page_is_the_stored_runs_setting():
     from pathlib import Path
 
     from skxor.studies._record import latest_record
-    from skxor.studies._training import training_cells
-    from skxor.studies._training._report import _budget_lines
+    from skxor.papers.kover.training import training_cells
+    from skxor.papers.kover.training._section import _budget_lines
 
     root = Path(__file__).parents[2]
     record = latest_record(root / "docs/results/data/training_sensitivity/"
@@ -492,8 +492,8 @@ def test_every_cell_trains_its_own_network_on_its_own_strings(preset):
     Before, the seeds depended on the seed index only: every function and N of
     one seed index started from the same weights and monitoring strings.
     """
-    from skxor.studies._common import key_seed
-    from skxor.studies._training import training_cells, training_key
+    from skxor.papers._common import key_seed
+    from skxor.papers.kover.training import training_cells, training_key
 
     params = STUDY.preset(preset)
     cells = training_cells(params)
@@ -530,7 +530,7 @@ def test_learned_share_display_draws_the_table_on_the_given_axes():
     from the stored quick table (no training), as the study's figure draws it."""
     import matplotlib.pyplot as plt
 
-    from skxor.studies import LearnedShareDisplay
+    from skxor.papers import LearnedShareDisplay
 
     table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "quick_tables"
                         / "training_sensitivity.csv.gz")

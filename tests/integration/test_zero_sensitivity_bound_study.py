@@ -13,11 +13,12 @@ from _figures import (
     drawn_beside_another,
 )
 
-from skxor.studies import STUDIES, get_study, render_headline
-from skxor.studies._common import key_seed
-from skxor.studies import random_init_sensitivity
-from skxor.studies._networks import distinct_networks, network_key
-from skxor.studies._zero_sensitivity_bound import (
+from skxor.studies import STUDIES
+from skxor.studies import get_study, render_headline
+from skxor.papers._common import key_seed
+from skxor.papers import random_init_sensitivity
+from skxor.papers.kover._networks import distinct_networks, network_key
+from skxor.papers.kover.zero_sensitivity_bound import (
     bound_cells,
     bound_exponent,
     bound_verdict,
@@ -246,7 +247,7 @@ def test_summaries_of_an_empty_table(df):
 def test_beyond_20_bits_only_one_layer_networks_are_counted_exhaustively():
     """One layer takes the exhaustive path (all 2^21 strings, exact count); two layers
     would need 2^21 forward passes and are sampled; the dry run's cost says the same."""
-    from skxor.studies._networks import network_cell, profile_work
+    from skxor.papers.kover._networks import network_cell, profile_work
 
     args = dict(n_bits=21, d_model=8, n_heads=2, layer_norm_eps=0.0, init="uniform",
                 init_scale=1.0, seed=0, random_state=0, exhaustive_max=21, n_samples=20,
@@ -261,8 +262,8 @@ def test_beyond_20_bits_only_one_layer_networks_are_counted_exhaustively():
     # references and the random-function control are sampled (no such path).
     from skxor.boolean import Parity
     from skxor.nn import BooleanTransformer
-    from skxor.studies._profiling import exhaustive
-    from skxor.studies._random_init._cells import control_cells
+    from skxor.papers.kover._profiling import exhaustive
+    from skxor.papers.kover.random_init._cells import control_cells
 
     assert exhaustive(BooleanTransformer(20, d_model=8, n_layers=2, seed=0), 20, 21)
     assert exhaustive(Parity(20), 20, 21) and not exhaustive(Parity(21), 21, 21)
@@ -276,7 +277,7 @@ def test_zero_count_display_draws_the_table_on_the_given_axes():
     drawn from the stored quick table (no networks built), as the study's figure draws it."""
     import matplotlib.pyplot as plt
 
-    from skxor.studies import ZeroCountDisplay
+    from skxor.papers import ZeroCountDisplay
 
     table = pd.read_csv(ROOT / "tests" / "data" / "quick_tables" / "zero_sensitivity_bound.csv.gz",
                         low_memory=False)

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-from skxor.studies._sample_complexity._summary import _median_interval, censored_loglog_fit
+from skxor.papers.han_ghoshdastidar.sample_complexity._summary import _median_interval
+from skxor.studies.stats import censored_loglog_fit
 
 EXPONENT, LOG_SCALE, SPREAD = 2.0, np.log(3.0), 0.5
 DS = np.array([10, 20, 40, 80, 160])

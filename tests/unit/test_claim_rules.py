@@ -11,16 +11,16 @@ import pandas as pd
 import pytest
 
 from skxor.studies import STUDIES
-from skxor.studies import _claims as claims
-from skxor.studies._claims import (Part, declared_claims, holm, judged, rate_part,
+from skxor.studies import claims
+from skxor.studies.claims import (Part, declared_claims, holm, judged, rate_part,
                                    rate_verdict, unit_interval, worst)
-from skxor.studies._one_step import _claims as one_step_claims
-from skxor.studies._parameter_scaling import _claims as scaling_claims
-from skxor.studies._parameter_scaling._summary import size_counts
-from skxor.studies._random_init import _claims as random_claims
-from skxor.studies._sample_complexity import _claims as sample_claims
-from skxor.studies._sample_complexity._summary import fit_exponents
-from skxor.studies._stats import wilson_interval
+from skxor.papers.han_ghoshdastidar.one_step import _rules as one_step_claims
+from skxor.papers.han_ghoshdastidar.parameter_scaling import _rules as scaling_claims
+from skxor.papers.han_ghoshdastidar.parameter_scaling._summary import size_counts
+from skxor.papers.kover.random_init import _rules as random_claims
+from skxor.papers.han_ghoshdastidar.sample_complexity import _rules as sample_claims
+from skxor.papers.han_ghoshdastidar.sample_complexity._summary import fit_exponents
+from skxor.studies.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "docs" / "results" / "data"
@@ -145,7 +145,7 @@ def test_k3_counts_majority_failures_above_chance_as_censored_by_the_budget(stor
 
 
 def test_k3_on_a_table_where_only_the_budget_stopped_majority_is_inconclusive():
-    from skxor.studies._training._claims import budget_stopped_majority
+    from skxor.papers.kover.training._rules import budget_stopped_majority
 
     row = _rule("K3")(budget_stopped_majority())
     assert row["verdict"] == "inconclusive"
@@ -157,7 +157,7 @@ def test_k3_censors_a_plateau_at_chance_shorter_than_learning_took_at_a_smaller_
     """PARITY sits at chance for thousands of steps, then learns (the stored N = 8 runs):
     a run at chance within a shorter budget is no failure. The same table with budgets
     longer than learning took at N = 4 is judged as before."""
-    from skxor.studies._training._claims import paper_holds
+    from skxor.papers.kover.training._rules import paper_holds
 
     table = paper_holds()
     parity = table["function"] == "PARITY"
@@ -202,7 +202,7 @@ def test_censored_part_is_judged_only_where_both_completions_agree():
 
 
 def test_at_chance_reads_the_last_quarter_of_the_checks_against_its_share_of_ln2():
-    from skxor.studies._training import CHANCE_SHARE, at_chance
+    from skxor.papers.kover.training import CHANCE_SHARE, at_chance
 
     level = CHANCE_SHARE * np.log(2)
     assert at_chance([0.1, 0.1, 0.1, level]) and not at_chance([0.1, 0.1, 0.1, level - 1e-9])
@@ -399,7 +399,7 @@ def test_fitted_sizes_below_the_grid_read_as_its_smallest_size_and_nan_stays_nan
 
 def test_h2_shows_the_online_ffnn_over_the_transformers_range_with_its_budget():
     """Issue 38.2: the stored full run's online FFNN beside the judged transformer part."""
-    from skxor.studies._parameter_scaling import size_counts
+    from skxor.papers.han_ghoshdastidar.parameter_scaling import size_counts
 
     table = pd.read_csv(ROOT / "docs" / "results" / "data" / "parameter_scaling"
                         / "parameter_scaling.csv")
@@ -550,9 +550,9 @@ def _documents():
 
 
 def test_every_stated_success_criterion_is_the_constant_the_computation_uses():
-    from skxor.studies._k_sparse._cells import TARGET_ACCURACY
-    from skxor.studies._one_step import SUCCESS_ACCURACY
-    from skxor.studies._training import LEARNED
+    from skxor.papers.han_ghoshdastidar.k_sparse._cells import TARGET_ACCURACY
+    from skxor.papers.han_ghoshdastidar.one_step import SUCCESS_ACCURACY
+    from skxor.papers.kover.training import LEARNED
 
     per_study = {"one_step.md": SUCCESS_ACCURACY, "k_sparse.md": TARGET_ACCURACY,
                  "training_sensitivity.md": LEARNED}
@@ -599,7 +599,7 @@ def test_k2_is_contradicted_as_soon_as_the_difference_excludes_zero(monkeypatch)
 
 
 def test_k5_is_judged_almost_surely_not_with_high_probability():
-    from skxor.studies._zero_sensitivity_bound import _claims as bound_claims
+    from skxor.papers.kover.zero_sensitivity_bound import _rules as bound_claims
 
     table = bound_claims.bound_met()
     short = table.index[table["n_bits"] == 14][:2]  # 58 of 60 reach the bound

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skxor.studies import summarize_bound, summarize_one_step
-from skxor.studies._k_sparse._summary import pooled_success, summarize_k_sparse
-from skxor.studies._one_step._summary import best_steps
-from skxor.studies._random_init._summary import summarize_random_init
-from skxor.studies._report import summary_table
-from skxor.studies._stats import as_flags, clustered_rate_interval, rate_with_interval
+from skxor.papers import summarize_bound, summarize_one_step
+from skxor.papers.han_ghoshdastidar.k_sparse._summary import pooled_success, summarize_k_sparse
+from skxor.papers.han_ghoshdastidar.one_step._summary import best_steps
+from skxor.papers.kover.random_init._summary import summarize_random_init
+from skxor.studies.reporting import summary_table
+from skxor.studies.stats import as_flags, clustered_rate_interval, rate_with_interval
 from skxor._utils._files import read_table
 
 DATA = Path(__file__).resolve().parents[2] / "docs" / "results" / "data"

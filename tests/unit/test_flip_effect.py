@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from skxor.studies._flip_effect import (
+from skxor.papers.kover.flip_effect import (
     change_slope,
     flip_effect,
     flip_effect_cell,
@@ -13,9 +13,9 @@ from skxor.studies._flip_effect import (
     slope_verdict,
     summarize_flip_effect,
 )
-from skxor.studies._flip_effect._summary import ONE_OVER_N
-from skxor.studies._common import key_seed
-from skxor.studies._networks import build_network, network_key
+from skxor.papers.kover.flip_effect._summary import ONE_OVER_N
+from skxor.papers._common import key_seed
+from skxor.papers.kover._networks import build_network, network_key
 
 
 @pytest.mark.parametrize("n_bits, n_layers, eps", [(6, 1, 0.0), (9, 2, 0.01), (12, 1, 0.1)])

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from skxor.studies._stats import (
+from skxor.studies.stats import (
     clopper_pearson_interval,
     clustered_rate_interval,
     rate_with_interval,

@@ -9,10 +9,11 @@ import pandas as pd
 import pytest
 
 from skxor.cli import main
-from skxor.studies import STUDIES, claims_table, get_study, publish
-from skxor.studies._claims import VERDICTS, declared_claims
+from skxor.studies import STUDIES
+from skxor.studies import claims_table, get_study, publish
+from skxor.studies.claims import VERDICTS, declared_claims
 from skxor.studies._publish import DATA_DIR, load_store, stale_runs
-from skxor.studies._stats import wilson_interval
+from skxor.studies.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = ["README.md", "docs/results/measured.rst", "docs/results/claims.rst"]

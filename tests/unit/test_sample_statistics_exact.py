@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from skxor.studies._sample_complexity._summary import _median_interval, censored_loglog_fit
+from skxor.papers.han_ghoshdastidar.sample_complexity._summary import _median_interval, censored_loglog_fit
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -12,7 +12,7 @@ from scipy import stats
 
 from skxor.boolean import Majority
 from skxor.sensitivity import SensitivityProfiler, sensitivity_profile
-from skxor.studies._stats import (
+from skxor.studies.stats import (
     bootstrap_loglog_slope,
     clopper_pearson_interval,
     rate_with_interval,
@@ -92,7 +92,7 @@ def _three_seeds(repeats=1):
 def bootstrap_from_any_number_of_seeds(monkeypatch):
     """Lift the studies' 8-seed minimum, so the resampling itself can be pinned
     on cases small enough to enumerate (the minimum is tested on its own)."""
-    import skxor.studies._stats as stats
+    import skxor.studies.stats as stats
 
     monkeypatch.setattr(stats, "MIN_BOOTSTRAP_GROUPS", 1)
 
@@ -257,7 +257,7 @@ def test_bootstrap_interval_at_exactly_ninety_percent_fittable_draws():
 
 
 def test_format_interval_edges():
-    from skxor.studies._stats import format_interval
+    from skxor.studies.stats import format_interval
 
     assert format_interval(None, 0.1, 0.2) == "-"
     assert format_interval(0.5, None, 0.7) == "0.50"

@@ -9,7 +9,8 @@ import pytest
 from sklearn.utils._param_validation import Interval, InvalidParameterError
 
 from skxor.cli import main
-from skxor.studies import STUDIES, Grid, Study, get_study, load_study, render_headline
+from skxor.studies import STUDIES
+from skxor.studies import Grid, Study, get_study, load_study, render_headline
 from skxor.studies._parameters import POSITIVE
 
 
@@ -261,9 +262,9 @@ def test_list_shows_a_registered_study(monkeypatch, capsys):
 def test_each_study_function_documents_every_preset(name):
     # Old docstrings of random_init_sensitivity and zero_sensitivity_bound
     # described their former full preset after it had become ``paper``.
-    import skxor.studies
+    import skxor.papers
 
-    doc = getattr(skxor.studies, name).__doc__
+    doc = getattr(skxor.papers, name).__doc__
     line = next(line for line in doc.splitlines() if line.strip().startswith("preset :"))
     listed = re.findall(r'"(\w+)"', line.split("default=")[0])
     assert sorted(listed) == sorted(get_study(name).presets)
@@ -272,7 +273,7 @@ def test_each_study_function_documents_every_preset(name):
 
 
 def test_the_study_authors_guide_and_the_study_docstring_use_no_private_import():
-    # Old guide: skxor.studies._stats and skxor.studies._floor.floor_work; old
+    # Old guide: skxor.studies.stats and skxor.studies._floor.floor_work; old
     # Study docstring: skxor.studies._parameters.POSITIVE.
     import re
     from pathlib import Path
@@ -295,10 +296,11 @@ def test_the_study_authors_guide_and_the_study_docstring_use_no_private_import()
 
 @pytest.mark.parametrize("old, new", [("summarise_one_step", "summarize_one_step"),
                                       ("summarise_bound", "summarize_bound")])
-def test_the_former_spelling_still_works_with_a_warning(old, new):
+def test_the_former_spelling_says_where_the_name_went(old, new):
+    # The old spellings went with the move of the papers' studies: the error names both.
     import skxor.studies as studies
 
-    with pytest.warns(FutureWarning, match=f"{old} was renamed {new}"):
-        assert getattr(studies, old) is getattr(studies, new)
+    with pytest.raises(ImportError, match=rf"{old} moved to skxor.papers \(spelled {new}\)"):
+        getattr(studies, old)
     with pytest.raises(AttributeError, match="no attribute 'summarise_training'"):
         studies.summarise_training  # noqa: B018 - was never public

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import optimize, special, stats
 
-from skxor.studies._stats import (
+from skxor.studies.stats import (
     bootstrap_loglog_slope,
     clopper_pearson_interval,
     clustered_rate_interval,
@@ -178,7 +178,7 @@ def test_clustered_interval_input_checks():
 
 
 def test_quantile_interval_covers_the_median_and_names_bad_input():
-    from skxor.studies._stats import quantile_interval
+    from skxor.studies.stats import quantile_interval
 
     # Coverage of the order-statistic interval over draws from a skewed law: at
     # least 95% by construction (here about 0.98 for n = 10), never below.

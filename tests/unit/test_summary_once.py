@@ -10,13 +10,14 @@ import pytest
 from matplotlib.figure import Figure
 from sklearn.utils._param_validation import Interval
 
-from skxor.studies import STUDIES, Claim, Grid, Study, run_studies
-from skxor.studies._claims import claim_rows
+from skxor.studies import STUDIES
+from skxor.studies import Claim, Grid, Study, run_studies
+from skxor.studies.claims import claim_rows
 from skxor.studies._parameters import POSITIVE
-from skxor.studies._report import summary_table
+from skxor.studies.reporting import summary_table
 from skxor.studies._study import _keywords
 
-PACKAGES = Path(__file__).resolve().parents[2] / "skxor" / "studies"
+PACKAGES = Path(__file__).resolve().parents[2] / "skxor" / "papers"
 
 
 def coin_cell(p, n_flips, seed):
@@ -100,7 +101,7 @@ def test_claims_and_publish_compute_a_stored_runs_summary_once(tmp_path, monkeyp
 
 
 def test_an_entry_copied_with_another_table_gets_that_tables_summary():
-    from skxor.studies._claims import stored_summary
+    from skxor.studies.claims import stored_summary
 
     calls, seen = [], []
     study = counting_study(calls, seen)
@@ -128,22 +129,22 @@ def test_a_hook_gets_the_keywords_it_names():
 #: module calls none of them, only the package's one summary function, in the public
 #: functions that take a table for users.
 COMPUTATIONS = {
-    "_one_step": {"checked", "summarize_one_step", "best_steps", "best_cells", "analysed",
+    "han_ghoshdastidar/one_step": {"checked", "summarize_one_step", "best_steps", "best_cells", "analysed",
                   "at_best"},
-    "_flip_effect": {"summarize_flip_effect", "flip_slopes"},
-    "_k_sparse": {"_steps", "_v1", "summarize_k_sparse", "pooled_success", "gradient_signal",
+    "kover/flip_effect": {"summarize_flip_effect", "flip_slopes"},
+    "han_ghoshdastidar/k_sparse": {"_steps", "_v1", "summarize_k_sparse", "pooled_success", "gradient_signal",
                   "gain_slopes", "summarize_v1"},
-    "_parameter_scaling": {"parameter_slopes", "size_counts", "summarize_parameter_scaling",
+    "han_ghoshdastidar/parameter_scaling": {"parameter_slopes", "size_counts", "summarize_parameter_scaling",
                            "_samples_d_max"},
-    "_sample_complexity": {"like_for_like", "_analysed", "_validated", "fit_exponents",
+    "han_ghoshdastidar/sample_complexity": {"like_for_like", "_analysed", "_validated", "fit_exponents",
                            "n_star_per_seed", "samples_needed", "_is_rough", "_grid"},
-    "_random_init": {"summarize_random_init", "drawn_networks", "paper_setting_table",
+    "kover/random_init": {"summarize_random_init", "drawn_networks", "paper_setting_table",
                      "eps_agreement", "network_rows"},
-    "_training": {"summarize_training", "learned_up_to", "with_model_setting",
+    "kover/training": {"summarize_training", "learned_up_to", "with_model_setting",
                   "series_columns"},
-    "_zero_sensitivity_bound": {"summarize_bound", "bound_verdict", "drawn_summary"},
+    "kover/zero_sensitivity_bound": {"summarize_bound", "bound_verdict", "drawn_summary"},
 }
-RENDERERS = ("_report.py", "_figures.py", "_headline.py", "_claims.py")
+RENDERERS = ("_section.py", "_display.py", "_bullet.py", "_rules.py")
 
 
 def _called_names(path):
@@ -168,7 +169,7 @@ def test_renderers_format_and_do_not_recompute(package):
 @pytest.mark.parametrize("package", sorted(COMPUTATIONS))
 def test_the_study_hooks_are_the_summary_taking_renderers(package):
     study = next(s for s in STUDIES.values()
-                 if s.report.__module__.startswith(f"skxor.studies.{package}."))
+                 if s.report.__module__.startswith(f"skxor.papers.{package.replace('/', '.')}."))
     for hook in ("report", "figures", "headline"):
         # The summary, and options with defaults (the report's table format).
         takes = _keywords(getattr(study, hook))

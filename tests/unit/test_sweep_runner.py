@@ -33,7 +33,6 @@ from skxor.studies._sweep import (
     _check_cell,
     _checksum,
     connect,
-    finite_or_none,
     read_cell,
     write_cell,
 )
@@ -114,6 +113,8 @@ def test_an_unwritable_checkpoint_keeps_the_result_with_a_warning(tmp_path):
 
 
 def test_finite_or_none():
+    from skxor.papers.kover._networks import finite_or_none
+
     assert finite_or_none(np.float32(1.5)) == 1.5
     assert finite_or_none(float("nan")) is None
     assert finite_or_none(-np.inf) is None
@@ -476,7 +477,7 @@ def test_report_starts_with_its_answer_embeds_figures_and_defines_terms_once(tmp
     import re
 
     from skxor.studies import run_studies
-    from skxor.studies._report import COLLAPSE_ROWS, GLOSSARY
+    from skxor.studies.reporting import COLLAPSE_ROWS, GLOSSARY
 
     tiny = {"one_step": {"d": [20, 30, 40, 50], "m": [4, 8, 16], "seeds": 2, "n_test": 100,
                          "step_length": [100.0], "n_steps": [1]}}

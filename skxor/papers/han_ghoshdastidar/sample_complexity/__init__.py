@@ -1,0 +1,212 @@
+"""Sample complexity: test accuracy against n, and the n needed per d.
+
+Each cell runs :func:`sklearn.model_selection.learning_curve` for one model,
+one d and one seed: the model is fitted on growing prefixes of one training
+set and scored on a fixed, held-out test split. A seed's ``n*`` is the
+smallest training size from which the test accuracy stays at or above the
+target (0.95 by default) at every larger size tried. The grid only brackets
+it: the true n* lies in ``(last failing n, first reaching n]``, the grid
+cell below the first size from which the accuracy stays up. A seed whose
+accuracy stays up from the smallest size tried is *left-censored* (n* in
+``(0, n_min]``), one that does not stay up by n_max is *right-censored* (n* > n_max).
+
+Each transformer cell also takes the same steps on infinite data (the exact
+population steps of :func:`skxor.theory.population_step`, from the seed's
+own keys and initial queries): a seed whose population run fails has no
+finite n*. The seeds are read as a cure model: p_pop, the share whose
+population run succeeds (Wilson interval over seeds), and n* among those
+only. The growth of n* with d is fitted by maximum likelihood to their
+intervals (:func:`fit_exponents`): log n* normal around ``b + a log d``
+with a common spread, each seed contributing the probability of its
+interval, with a profile-likelihood 95% interval for the exponent a. The
+FFNN has no population step: all its seeds are kept.
+Han & Ghoshdastidar's one-step bound grows as d^4 up to polylog factors, and
+their own experiments found far fewer samples than the bound to suffice.
+"""
+
+from numbers import Real
+
+
+from skxor._utils._sklearn_compat import Interval, StrOptions
+from skxor.studies.reporting import TIME_COLUMNS
+from skxor.studies import AT_LEAST_TWO, POSITIVE, Grid
+from skxor.studies import Study
+from ._rules import CLAIMS
+from ._cells import (
+    ESTIMATOR_PARAMS,
+    MODELS,
+    learning_curves,
+    model_sizes,
+    population_outcome,
+    population_start,
+    sample_complexity_cell,
+    sample_complexity_cost,
+    sample_complexity_estimator,
+    train_sizes,
+)
+from ._display import SamplesNeededDisplay, plot_sample_complexity, render_figures
+from ._bullet import headline, headline_text
+from ._section import render_report, report_sample_complexity
+from ._summary import (
+    SETTING_COLUMNS,
+    sample_complexity_summary,
+    exponents,
+    fit_exponents,
+    like_for_like,
+    n_star_per_seed,
+    samples_needed,
+)
+
+#: Every parameter of the study and the values it accepts.
+PARAMETERS = {
+    "model": [Grid(StrOptions(set(MODELS)))],
+    "d": [Grid(AT_LEAST_TWO)],
+    # Training sizes: a geometric grid of n_sizes values from n_min to n_max.
+    "n_min": [AT_LEAST_TWO],
+    "n_max": [AT_LEAST_TWO],
+    # The FFNN's curves stop at this size of the same grid (None: at n_max).
+    "ffnn_n_max": [AT_LEAST_TWO, None],
+    "n_sizes": [POSITIVE],
+    "seeds": [POSITIVE],
+    # Above 1/2, the accuracy of guessing.
+    "target": [Interval(Real, 0.5, 1, closed="right")],
+    "n_test": [POSITIVE],
+}
+
+PRESETS = {
+    "quick": dict(
+        model=["transformer_one_step", "transformer_multi_step"],
+        d=[16, 32, 64],
+        n_min=16,
+        n_max=8192,
+        ffnn_n_max=None,
+        n_sizes=10,
+        seeds=3,
+        target=0.95,
+        n_test=1000,
+    ),
+    # Only the differences from quick.
+    "full": dict(
+        model=list(MODELS),
+        d=[16, 25, 40, 64, 100, 160],
+        # n from 25 to 1 638 400 over d = 16-160 can show exponents up to
+        # about 4.8 (the proof's d^4 with room for n* above n_min at d = 16;
+        # about 1 GB per transformer cell); the FFNN, costliest by far, stops
+        # at 102 400.
+        n_min=25,
+        n_max=1638400,
+        ffnn_n_max=102400,
+        n_sizes=33,
+        seeds=10,
+        n_test=5000,
+    ),
+}
+
+
+def _check(params):
+    if params["n_min"] > params["n_max"]:
+        raise ValueError(
+            f"n_min must not exceed n_max; got n_min={params['n_min']}, "
+            f"n_max={params['n_max']}."
+        )
+    ffnn_n_max = params.get("ffnn_n_max")
+    if ffnn_n_max is not None and not params["n_min"] <= ffnn_n_max <= params["n_max"]:
+        raise ValueError(
+            f"ffnn_n_max must lie between n_min and n_max; got ffnn_n_max={ffnn_n_max}, "
+            f"n_min={params['n_min']}, n_max={params['n_max']}."
+        )
+
+
+STUDY = Study(
+    name="sample_complexity",
+    description=(
+        "Learning curves (sklearn learning_curve): test accuracy vs n per d, the "
+        "per-seed samples n*(d) needed for 95% accuracy as grid cells (censored seeds "
+        "kept) and its exponent by censoring-aware maximum likelihood, with a "
+        "profile-likelihood interval."
+    ),
+    parameters=PARAMETERS,
+    presets=PRESETS,
+    cell=sample_complexity_cell,
+    tabulate=learning_curves,
+    cost=sample_complexity_cost,
+    summary=sample_complexity_summary,
+    figures=render_figures,
+    report=render_report,
+    headline=headline_text,
+    claims=CLAIMS,
+    # One row per training size of each curve.
+    key=("model", "d", "seed", "n"),
+    check=_check,
+    setting=SETTING_COLUMNS,
+    floor="the fits and test scoring of every learning curve",
+)
+
+sample_complexity = STUDY.function(
+    """Test accuracy against training size n for several d (learning curves).
+
+    Parameters
+    ----------
+    preset : {"quick", "full"}, default="quick"
+        ``quick`` (rough, seconds): one- and five-step transformers at d in
+        {16, 32, 64}, n from 16 to 8 192 in steps of x2, 3 seeds. ``full``:
+        adds the FFNN; d in {16, 25, 40, 64, 100, 160}, n from 25 to 1 638 400
+        in steps of x sqrt(2) (33 sizes; the FFNN's curves stop at 102 400),
+        10 seeds (about half an hour on 2 cores, almost all FFNN; use
+        ``n_jobs`` or a dask scheduler).
+    %(study_options)s
+    **overrides
+        Replace preset entries: ``model``, ``d`` (lists), ``n_min``,
+        ``n_max``, ``ffnn_n_max`` (the FFNN's largest size, None: n_max),
+        ``n_sizes``, ``seeds``, ``target``, ``n_test``.
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        Long format: one row per (model, d, seed, n) with ``accuracy``, the
+        curve's population outcome (``population_accuracy``,
+        ``population_scoring``, ``population_success``: the same steps on
+        infinite data from the seed's own keys and initial queries; NaN for
+        the FFNN), the settings ``n_min``, ``n_max``, ``ffnn_n_max``,
+        ``n_sizes``, ``n_test`` and the accuracy ``target``, and ``seconds`` and ``floor_seconds`` (the
+        learning curve's time and the part spent fitting and scoring, on its
+        first row; 0 on the others).
+
+        %(study_attrs)s
+
+    Examples
+    --------
+    >>> from skxor.papers import sample_complexity
+    >>> df = sample_complexity(model=["transformer_multi_step"], d=[20], seeds=1,
+    ...                        n_min=200, n_max=4000, n_sizes=3, n_test=500)
+    >>> df[["n", "accuracy"]].to_dict("list")["n"]
+    [200, 894, 4000]
+    """)
+
+
+__all__ = [
+    "ESTIMATOR_PARAMS",
+    "MODELS",
+    "PARAMETERS",
+    "PRESETS",
+    "SETTING_COLUMNS",
+    "STUDY",
+    "SamplesNeededDisplay",
+    "TIME_COLUMNS",
+    "exponents",
+    "fit_exponents",
+    "learning_curves",
+    "like_for_like",
+    "model_sizes",
+    "n_star_per_seed",
+    "population_outcome",
+    "population_start",
+    "plot_sample_complexity",
+    "report_sample_complexity",
+    "sample_complexity",
+    "sample_complexity_summary",
+    "sample_complexity_cell",
+    "sample_complexity_estimator",
+    "samples_needed",
+    "train_sizes",
+]

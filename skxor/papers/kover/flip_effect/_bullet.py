@@ -1,0 +1,42 @@
+"""The flip-effect study's headline bullet (``skxor headline``), from its table."""
+
+from skxor.studies.reporting import ROUGH_BELOW_SEEDS
+from skxor.studies.stats import format_interval
+from ._summary import flip_effect_summary
+
+
+def headline(df):
+    """The study's bullet in ``skxor headline``: the slope of the change on N, per eps.
+
+    Examples
+    --------
+    >>> from skxor.papers.kover.flip_effect import flip_effect, headline
+    >>> df = flip_effect(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    >>> print(headline(df))  # doctest: +ELLIPSIS
+    **Köver et al.'s eps > 0 prediction** (rough: 3 seeds per (N, D, L); ...
+    """
+    return headline_text(flip_effect_summary(df))
+
+
+def headline_text(summary):
+    """The study's ``headline`` hook: :func:`headline` from the study's summary
+    (:func:`~skxor.papers.kover.flip_effect.flip_effect_summary`)."""
+    head = "**Köver et al.'s eps > 0 prediction** ("
+    if not summary.rows:
+        return f"{head[:-2]}: the table holds no network to summarize."
+    df, seeds, fits = summary.table, summary.seeds, summary.fits
+    # Per (D, L): the largest eps, and the smallest beside it (the paired networks).
+    largest, smallest = fits["layer_norm_eps"].max(), fits["layer_norm_eps"].min()
+    parts = []
+    for (d, layers), group in fits.groupby(["d_model", "n_layers"]):
+        top = group[group["layer_norm_eps"] == largest].iloc[0]
+        text = (f"D = {d}, L = {layers}: {format_interval(top.slope, top.low, top.high)} at "
+                f"eps = {largest:g}")
+        if smallest != largest:
+            low = group[group["layer_norm_eps"] == smallest].iloc[0]
+            text += f" ({format_interval(low.slope, low.low, low.high)} at eps = {smallest:g})"
+        parts.append(text)
+    return (f"{head}{'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per "
+            f"(N, D, L); N = {int(df['n_bits'].min())} to {int(df['n_bits'].max())}): the "
+            "largest output change under one bit flip falls with N as N^slope, slope (95% t "
+            "interval over the networks; O(1/N) is -1) " + "; ".join(parts) + ".")

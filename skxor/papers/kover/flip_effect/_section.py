@@ -1,0 +1,66 @@
+"""The flip-effect study's section of the report (Markdown)."""
+
+from skxor.studies.reporting import ROUGH_BELOW_SEEDS, empty_section, markdown_table, section
+from skxor.studies.stats import format_interval
+from ._summary import flip_effect_summary, slope_verdict
+
+#: The title of the study's section of the report.
+TITLE = "Köver et al.'s eps > 0 prediction: one flip's effect against N"
+
+
+def report_flip_effect(df):
+    """Markdown: the slope of the change on N per (eps, D, L), and the change per N.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table of :func:`~skxor.papers.flip_effect`, the source of every number.
+
+    Returns
+    -------
+    text : str
+
+    Examples
+    --------
+    >>> from skxor.papers.kover.flip_effect import flip_effect, report_flip_effect
+    >>> df = flip_effect(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    >>> print(report_flip_effect(df).splitlines()[0])
+    ## Köver et al.'s eps > 0 prediction: one flip's effect against N
+    """
+    return render_report(flip_effect_summary(df))
+
+
+def render_report(summary):
+    """The study's ``report`` hook: :func:`report_flip_effect` from the study's summary
+    (:func:`~skxor.papers.kover.flip_effect.flip_effect_summary`)."""
+    if not summary.rows:
+        return empty_section(TITLE, "networks")
+    df, seeds, fits = summary.table, summary.seeds, summary.fits.copy()
+    fits["slope (95%)"] = [format_interval(r.slope, r.low, r.high) for r in fits.itertuples()]
+    fits["against O(1/N)"] = [
+        slope_verdict(r.low, r.high) if r.layer_norm_eps > 0 else "no bound claimed (eps = 0)"
+        for r in fits.itertuples()]
+    summary = summary.per_n.copy()
+    summary["constant (95%)"] = [format_interval(r.constant, r.constant_low, r.constant_high)
+                                 for r in summary.itertuples()]
+    rough = (f" **Rough: {seeds} seeds per (N, D, L).**" if seeds < ROUGH_BELOW_SEEDS else "")
+    return section(
+        TITLE,
+        f"{summary['networks'].sum() // summary['layer_norm_eps'].nunique()} random "
+        f"transformers ({seeds} seeds per (N, D, L), each its own weights, evaluated at "
+        f"eps = {', '.join(f'{e:g}' for e in sorted(df['layer_norm_eps'].unique()))}), "
+        f"{int(df['n_samples'].iloc[0])} uniform strings each and every single flip of them, "
+        "in float64. With eps > 0, Köver et al. bound the change by O(1/N): on log-log axes "
+        f"a slope of -1 or steeper.{rough}",
+        "**The slope of log(largest change) on log N** (per network; t interval with the "
+        "networks as units; the verdict reads the interval: reaching -1 and below 0: "
+        "reproduced; above -1 (slower than 1/N, or not falling): not reproduced; otherwise "
+        "inconclusive):",
+        markdown_table(fits[["layer_norm_eps", "d_model", "n_layers", "networks",
+                             "slope (95%)", "against O(1/N)"]]),
+        "**Per N** (medians over the networks; *constant*: no other label among the sampled "
+        "strings and their flips, Wilson 95%):",
+        markdown_table(summary[["layer_norm_eps", "d_model", "n_layers", "n_bits", "networks",
+                                "max_median", "typical_median", "logit_std",
+                                "constant (95%)"]]),
+    )

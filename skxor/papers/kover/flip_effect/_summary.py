@@ -1,0 +1,163 @@
+"""The flip-effect study's summary: the change per N, its trend against N, constant networks."""
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from sklearn.utils import Bunch
+
+from skxor.studies.stats import rate_with_interval
+
+#: The per-network columns a table must hold.
+COLUMNS = ("n_bits", "d_model", "n_layers", "layer_norm_eps", "seed", "flip_change_max",
+           "flip_change_median", "constant")
+
+#: The slope of log(change) on log(N) that an O(1/N) decay has.
+ONE_OVER_N = -1.0
+
+
+def _groups(df, by):
+    return df.groupby(by, sort=True, dropna=False)
+
+
+def summarize_flip_effect(df):
+    """Per (eps, D, L, N): the change under one flip over the networks, and the constant share.
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+        ``networks``; the median over the networks of each network's largest
+        change (``max_median``, with its quartiles ``max_q25``,
+        ``max_q75``) and of its typical change (``typical_median``,
+        ``typical_q25``, ``typical_q75``: of each network's median change); the
+        median output scale ``logit_std``; the share of networks constant on
+        their sampled strings (``constant``, Wilson ``constant_low``,
+        ``constant_high``).
+
+    Examples
+    --------
+    >>> from skxor.papers.kover.flip_effect import flip_effect, summarize_flip_effect
+    >>> df = flip_effect(n_bits=[8, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    >>> summarize_flip_effect(df)[["n_bits", "networks"]].values.tolist()
+    [[8, 3], [32, 3]]
+    """
+    by = ["layer_norm_eps", "d_model", "n_layers", "n_bits"]
+    rows = []
+    for key, group in _groups(df, by):
+        rate, low, high, n = rate_with_interval(group["constant"])
+        biggest, typical = group["flip_change_max"], group["flip_change_median"]
+        rows.append({
+            **dict(zip(by, key)), "networks": n,
+            "max_median": float(biggest.median()), "max_q25": float(biggest.quantile(0.25)),
+            "max_q75": float(biggest.quantile(0.75)),
+            "typical_median": float(typical.median()),
+            "typical_q25": float(typical.quantile(0.25)),
+            "typical_q75": float(typical.quantile(0.75)),
+            "logit_std": float(group["logit_std"].median()),
+            "constant": rate, "constant_low": low, "constant_high": high,
+        })
+    return pd.DataFrame(rows)
+
+
+def change_slope(n_bits, change, confidence=0.95):
+    """Least-squares slope of log10(change) on log10(N), networks as the units, with its
+    t interval at ``confidence``.
+
+    Returns
+    -------
+    fit : dict
+        ``slope``, ``low``, ``high``, ``networks`` (points used: a change of 0
+        has no logarithm and is left out, counted in ``zero``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.papers.kover.flip_effect import change_slope
+    >>> n = np.repeat([8, 16, 32, 64], 5)
+    >>> noise = np.exp(0.1 * np.random.default_rng(0).standard_normal(n.size))
+    >>> fit = change_slope(n, 2.0 / n * noise)
+    >>> round(fit["slope"], 1), fit["low"] < -1 < fit["high"], fit["networks"]
+    (-1.0, True, 20)
+    """
+    n_bits = np.asarray(n_bits, dtype=float)
+    change = np.asarray(change, dtype=float)
+    keep = np.isfinite(change) & (change > 0)
+    x, y = np.log10(n_bits[keep]), np.log10(change[keep])
+    nan = float("nan")
+    fit = {"slope": nan, "low": nan, "high": nan, "networks": int(keep.sum()),
+           "zero": int((~keep).sum())}
+    if x.size < 3 or np.unique(x).size < 2:
+        return fit
+    line = stats.linregress(x, y)
+    half = stats.t.ppf((1 + confidence) / 2, x.size - 2) * line.stderr
+    fit.update(slope=float(line.slope), low=float(line.slope - half),
+               high=float(line.slope + half))
+    return fit
+
+
+def flip_slopes(df, column="flip_change_max"):
+    """Per (eps, D, L): the slope of log10 of ``column`` on log10 N over the networks.
+
+    Examples
+    --------
+    >>> from skxor.papers.kover.flip_effect import flip_effect, flip_slopes
+    >>> df = flip_effect(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=2, n_samples=4)
+    >>> fits = flip_slopes(df)
+    >>> list(fits.columns[:4]), len(fits)
+    (['layer_norm_eps', 'd_model', 'n_layers', 'slope'], 1)
+    """
+    by = ["layer_norm_eps", "d_model", "n_layers"]
+    rows = [{**dict(zip(by, key)), **change_slope(group["n_bits"], group[column])}
+            for key, group in _groups(df, by)]
+    return pd.DataFrame(rows, columns=[*by, "slope", "low", "high", "networks", "zero"])
+
+
+def slope_verdict(low, high):
+    """Köver et al.'s eps > 0 prediction on one slope interval of log(change) on log(N).
+
+    O(1/N) is a slope of -1 or steeper. ``"reproduced"`` when the interval
+    reaches -1 (lower end at or below it) and lies below 0 (the change
+    shrinks); ``"not reproduced"`` when it lies above -1 (a decay slower than
+    1/N over the measured N, or none); otherwise ``"inconclusive"`` (an
+    interval reaching both -1 and 0).
+
+    Examples
+    --------
+    >>> from skxor.papers.kover.flip_effect import slope_verdict
+    >>> slope_verdict(-1.2, -0.8), slope_verdict(-1.3, 0.3), slope_verdict(-0.6, -0.4)
+    ('reproduced', 'inconclusive', 'not reproduced')
+    """
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "inconclusive"
+    if low > ONE_OVER_N:
+        return "not reproduced"
+    if high < 0:
+        return "reproduced"
+    return "inconclusive"
+
+
+def flip_effect_summary(df):
+    """The flip-effect study's summary of one setting's rows: what its renderers and claim read.
+
+    Returns
+    -------
+    summary : sklearn.utils.Bunch
+        ``rows`` (the table's number of rows) and ``table`` (the rows: the
+        claim fits each network's points at its own confidence), and when
+        ``rows`` > 0: ``seeds``, ``fits`` (:func:`flip_slopes`) and
+        ``per_n`` (:func:`summarize_flip_effect`).
+
+    Examples
+    --------
+    >>> from skxor.papers.kover.flip_effect import flip_effect, flip_effect_summary
+    >>> df = flip_effect(n_bits=[8, 16], layer_norm_eps=[0.1], seeds=2, n_samples=4)
+    >>> summary = flip_effect_summary(df)
+    >>> summary.seeds, len(summary.fits), len(summary.per_n)
+    (2, 1, 2)
+    """
+    if not len(df):
+        return Bunch(rows=0, table=df)
+    return Bunch(rows=len(df), table=df, seeds=int(df["seed"].nunique()),
+                 fits=flip_slopes(df), per_n=summarize_flip_effect(df))

@@ -1,0 +1,305 @@
+"""The claims the random init study tests: K1 of Köver et al. (ICML 2026, arXiv 2606.08768),
+the library's random-function control (K2) and its numerical check of the layer-norm
+stabiliser (K4)."""
+
+import functools
+import math
+
+import numpy as np
+import pandas as pd
+
+from skxor.studies.claims import (CONFIDENCE, Claim, Part, judged, listed, rate_part,
+                       shown)
+from .._networks import distinct_networks
+from skxor.studies.stats import format_interval, wilson_interval
+
+_PAPER, _SOURCE = "Köver et al.", "ICML 2026, arXiv 2606.08768"
+_LIBRARY = "the library (a control, not a statement of Köver et al.)"
+
+#: K2: the measured share and the exact finite-N probability agree when the
+#: 95% interval of their difference lies within +-MARGIN.
+MARGIN = 0.05
+
+#: Largest N whose functions are all enumerated for K2's reference (2^16 of them).
+EXACT_MAX_BITS = 4
+
+#: Monte Carlo budget of K2's reference above EXACT_MAX_BITS: 64-bit words of
+#: truth tables per N, and at most MONTE_CARLO_FUNCTIONS functions.
+MONTE_CARLO_WORDS, MONTE_CARLO_FUNCTIONS = 1 << 22, 1 << 17
+
+# Bits of a 64-bit word with bit i of the position 0, for i = 0..5.
+_MASKS = [np.uint64(m) for m in (0x5555555555555555, 0x3333333333333333,
+                                 0x0F0F0F0F0F0F0F0F, 0x00FF00FF00FF00FF,
+                                 0x0000FFFF0000FFFF, 0x00000000FFFFFFFF)]
+
+
+def _with_zero_string(tables, n_bits):
+    """Which of the truth tables (bit-packed rows of 64-bit words) have a zero-sensitivity
+    string: a string whose N neighbours all share its value."""
+    same = np.full(tables.shape, ~np.uint64(0))
+    low, high = np.empty_like(tables), np.empty_like(tables)
+    for i in range(min(n_bits, 6)):  # neighbours inside a word: swap bit pairs
+        shift, mask = np.uint64(1 << i), _MASKS[i]
+        np.bitwise_and(tables, mask, out=low)
+        np.left_shift(low, shift, out=low)
+        np.right_shift(tables, shift, out=high)
+        np.bitwise_and(high, mask, out=high)
+        np.bitwise_or(low, high, out=low)
+        np.bitwise_xor(low, tables, out=low)  # 1 where the neighbour differs
+        np.bitwise_and(same, np.invert(low, out=low), out=same)
+    for i in range(6, n_bits):  # neighbours in another word: swap word blocks
+        block = tables.reshape(tables.shape[0], -1, 2, 1 << (i - 6))
+        np.bitwise_xor(block[:, :, ::-1, :], block, out=low.reshape(block.shape))
+        np.bitwise_and(same, np.invert(low, out=low), out=same)
+    if n_bits < 6:  # only the first 2^N bits of each word are positions
+        same &= np.uint64((1 << (1 << n_bits)) - 1)
+    return (same != 0).any(axis=1)
+
+
+@functools.lru_cache(maxsize=None)
+def zero_string_probability(n_bits, random_state=0):
+    """P(a uniformly random function on N bits has a zero-sensitivity string).
+
+    Exact for N <= :data:`EXACT_MAX_BITS` (all 2^(2^N) functions enumerated);
+    above, a Monte Carlo over :data:`MONTE_CARLO_WORDS` 64-bit words of
+    random truth tables (at most :data:`MONTE_CARLO_FUNCTIONS` functions, at least
+    4 096), bit-packed.
+
+    Returns
+    -------
+    wins, functions : int
+        Functions with such a string, and functions counted.
+    exact : bool
+
+    Examples
+    --------
+    >>> from skxor.papers.kover.random_init._rules import zero_string_probability
+    >>> zero_string_probability(4)
+    (36506, 65536, True)
+    >>> zero_string_probability(1)  # f(0) = f(1): the constant functions
+    (2, 4, True)
+    """
+    if n_bits <= EXACT_MAX_BITS:
+        size = 1 << n_bits
+        tables = np.arange(1 << size, dtype=np.uint64)[:, None]
+        return int(_with_zero_string(tables, n_bits).sum()), 1 << size, True
+    words = 1 << max(n_bits - 6, 0)
+    n_functions = min(MONTE_CARLO_FUNCTIONS, max(4096, MONTE_CARLO_WORDS // words))
+    rng = np.random.default_rng(random_state)
+    wins, chunk = 0, max(1, (1 << 21) // words)
+    for start in range(0, n_functions, chunk):
+        tables = rng.integers(0, 2**64, size=(min(chunk, n_functions - start), words),
+                              dtype=np.uint64)
+        if n_bits < 6:
+            tables &= np.uint64((1 << (1 << n_bits)) - 1)
+        wins += int(_with_zero_string(tables, n_bits).sum())
+    return wins, n_functions, False
+
+
+def _difference(k, n, ref_k, ref_n, exact):
+    """Newcombe's (1998) hybrid score interval of k/n - ref, at any confidence."""
+    def interval(confidence):
+        p, (l1, u1) = k / n, wilson_interval(k, n, confidence)
+        q = ref_k / ref_n
+        l2, u2 = (q, q) if exact else wilson_interval(ref_k, ref_n, confidence)
+        return (p - q - math.sqrt((p - l1) ** 2 + (u2 - q) ** 2),
+                p - q + math.sqrt((u1 - p) ** 2 + (q - l2) ** 2))
+    return interval
+
+
+def _control_part(n_bits, k, n):
+    ref_k, ref_n, exact = zero_string_probability(int(n_bits))
+    interval = _difference(k, n, ref_k, ref_n, exact)
+    low, high = interval(CONFIDENCE)
+    if low > 0 or high < 0:
+        verdict = "not reproduced"
+    elif -MARGIN <= low and high <= MARGIN:
+        verdict = "reproduced"
+    else:
+        verdict = "inconclusive"
+    how = "exact" if exact else f"Monte Carlo, {ref_n} functions"
+    return Part(
+        name=f"N = {n_bits}", verdict=verdict,
+        interval=interval, contradicts=lambda lo, hi: lo > 0 or hi < 0,
+        text=f"N = {n_bits}: {k}/{n} = {k / n:.3f} against P = {ref_k / ref_n:.3f} ({how}); "
+        f"difference {format_interval(k / n - ref_k / ref_n, low, high, 3)}")
+
+
+def _random_pool(table):
+    nets = table[table["function"] == "transformer"] if "function" in table else table.iloc[:0]
+    if nets.empty:
+        return nets
+    return nets[nets["layer_norm_eps"] == nets["layer_norm_eps"].min()]
+
+
+def _flag(series):
+    return series.astype(str).str.lower().isin(["true", "1", "1.0"])
+
+
+def _claim_zero_strings(summary):
+    table = summary.table
+    pool = _random_pool(table)
+    if pool.empty:
+        return dict(value="no random networks", verdict="not tested", ours="-")
+    pool = pool.assign(constant=_flag(pool["constant"]), has_zero=_flag(pool["has_zero"]))
+    nonconstant = pool[~pool["constant"]]
+    parts = [rate_part(f"N = {n}", g["has_zero"], np.arange(len(g)), "with high probability",
+                       unit="non-constant networks")
+             for n, g in nonconstant.groupby("n_bits")]
+    sampled = pool[pool["method"] != "exhaustive"] if "method" in pool else pool.iloc[:0]
+    parts.append(shown("constant", (
+        f"{int(pool['constant'].sum())}/{len(pool)} networks constant (every string has "
+        "sensitivity 0; at the sampled lengths N = "
+        f"{listed(sampled['n_bits']) if len(sampled) else '-'} 'constant' means no other "
+        "value among the strings sampled)")))
+    return judged(
+        parts,
+        ours=f"recognizer, eps = {pool['layer_norm_eps'].min():g}, N = {listed(pool['n_bits'])}, "
+        f"inits {listed(pool['init'])}, {pool['seed'].nunique()} seeds per setting; strings "
+        f"sampled at N = {listed(sampled['n_bits']) if len(sampled) else '-'} (a zero-sensitivity "
+        "string found there is one), every string counted at the other N",
+        units=f"{distinct_networks(pool)} distinct networks; per N the non-constant ones",
+    )
+
+
+def _claim_random_functions(summary):
+    table = summary.table
+    control = table[table["function"] == "random function"] if "function" in table \
+        else table.iloc[:0]
+    if control.empty:
+        return dict(value="no random-function control", verdict="not tested", ours="-")
+    parts = [_control_part(int(r.n_bits), int(r.with_zero), int(r.n_functions))
+             for r in control.sort_values("n_bits").itertuples()]
+    parts.append(shown("limit", f"large-N limit 1 - 1/e = {1 - math.exp(-1):.3f} (the "
+                       "count of zero-sensitivity strings has mean 1 at every N)"))
+    return judged(
+        parts,
+        ours=f"uniformly random functions, N = {listed(control['n_bits'])}, exhaustive; "
+        f"reference exact for N <= {EXACT_MAX_BITS}, Monte Carlo above",
+        units=f"{int(control['n_functions'].sum())} functions "
+        f"({int(control['n_functions'].iloc[0])} per N)")
+
+
+def _claim_eps(summary):
+    table, agreement = summary.table, summary.agreement
+    if agreement is None:
+        return dict(value="no paired eps = 0 and eps > 0 networks", verdict="not tested",
+                    ours="-")
+    same, pairs = int(agreement["same"]), int(agreement["pairs"])
+    part = rate_part("identical functions", [True] * same + [False] * (pairs - same),
+                     np.arange(pairs), "with high probability", unit="networks")
+    return judged(
+        [part,
+         shown("scale", f"largest layer-norm 1/std seen {agreement['inv_std_max']:.3g} "
+               f"against 1/sqrt(eps) = {1 / math.sqrt(agreement['eps']):.3g} (eps this "
+               "small cannot change what these networks compute)"),
+         shown("Köver et al.'s eps > 0 statement",
+               "Köver et al.'s eps > 0 statement: not this check; claim K6 (the flip-effect "
+               "study) tests it")],
+        ours=f"the same networks at eps = 0 and eps = {agreement['eps']:g} (a paired design)",
+        units=f"{pairs} networks")
+
+
+# -- tables on which the claim holds, and on which it is wrong ------------------------
+
+
+def _networks(share_with_zero, n_bits=(4, 8, 16), per_n=60, random_state=0):
+    rng = np.random.default_rng(random_state)
+    rows = [dict(function="transformer", n_bits=n, init="normal", layer_norm_eps=0.0,
+                 seed=seed, method="exhaustive", constant=False,
+                 has_zero=bool(rng.random() < share_with_zero(n)))
+            for n in n_bits for seed in range(per_n)]
+    return pd.DataFrame(rows)
+
+
+def networks_with_zero_strings():
+    """Every non-constant network has a zero-sensitivity string."""
+    return _networks(lambda n: 1.0)
+
+
+def networks_lose_zero_strings():
+    """At N = 16 only half the networks have a zero-sensitivity string."""
+    return _networks(lambda n: 0.5 if n == 16 else 1.0)
+
+
+def _control(shares):
+    return pd.DataFrame([dict(function="random function", n_bits=n, n_functions=4000,
+                              with_zero=round(4000 * s)) for n, s in shares.items()])
+
+
+def control_exact():
+    """Random functions at the exact probability per N (0.557 at N = 4)."""
+    return _control({n: zero_string_probability(n)[0] / zero_string_probability(n)[1]
+                     for n in (4, 6, 8)})
+
+
+def control_at_the_limit():
+    """Random functions at the large-N limit 1 - 1/e at every N (wrong at N = 4)."""
+    return _control({n: 1 - math.exp(-1) for n in (4, 6, 8)})
+
+
+def _paired(same_share, pairs=400):
+    rows = []
+    for seed in range(pairs):
+        for eps in (0.0, 1e-5):
+            profile = "[1.0]" if eps == 0 or seed < same_share * pairs else "[0.5]"
+            rows.append(dict(function="transformer", n_bits=8, d_model=16, n_layers=1,
+                             n_heads=2, init="normal", readout="eos", positional="sinusoidal",
+                             init_scale=1.0, seed=seed, layer_norm_eps=eps, profile=profile,
+                             ln_inv_std_max=4.0, beta_max=1.0, beta_bound=2.0))
+    return pd.DataFrame(rows)
+
+
+def eps_changes_nothing():
+    """eps = 1e-5 leaves every network's function unchanged."""
+    return _paired(1.0)
+
+
+def eps_changes_a_third():
+    """eps = 1e-5 changes the function of a third of the networks."""
+    return _paired(2 / 3)
+
+
+CLAIMS = (
+    Claim(id="K1", paper=_PAPER, source=_SOURCE,
+          name="zero-sensitivity strings at random initialisation",
+          paper_setting="random transformer recognizers (eos read-out), uniform, Gaussian "
+          "and Xavier initialisations",
+          statement="randomly initialised transformers compute functions with "
+          "zero-sensitivity strings",
+          strength="with high probability over the initialisation",
+          regime="every N of the grid; the non-constant networks (a constant one has only "
+          "zero-sensitivity strings)",
+          rule_text="per N, the share of non-constant networks with a zero-sensitivity "
+          "string, judged 'with high probability'; Holm over the N",
+          contradicted_by="at some N, the share's upper end below 0.9",
+          rule=_claim_zero_strings, holds=(networks_with_zero_strings,),
+          counterfactuals=(networks_lose_zero_strings,)),
+    Claim(id="K2", paper=_LIBRARY, source="this library's reference for K1",
+          name="the random-function control",
+          paper_setting="uniformly random Boolean functions",
+          statement="a uniformly random function on N bits has a zero-sensitivity string "
+          "with the exact finite-N probability (0.557 at N = 4, tending to 1 - 1/e)",
+          strength="an exact probability per N (a check of the counting)",
+          regime="each N of the control",
+          rule_text=f"per N, the 95% interval of the measured share minus the exact (or Monte "
+          f"Carlo) probability: reproduced within +-{MARGIN:g}, not reproduced when it "
+          "excludes 0 (Holm over the N)",
+          contradicted_by="a measured share that differs from the finite-N probability (for "
+          "example the large-N limit at N = 4)",
+          rule=_claim_random_functions, holds=(control_exact,),
+          counterfactuals=(control_at_the_limit,)),
+    Claim(id="K4", paper="the library (a numerical check)", source="this library",
+          name="layer-norm eps = 1e-5 against eps = 0 (a numerical check)",
+          paper_setting="layer norm without stabiliser (eps = 0) and with eps = 1e-5",
+          statement="at these networks' scales, eps = 1e-5 leaves the computed function "
+          "unchanged; Köver et al.'s eps > 0 statement (uniformly Lipschitz, non-constant "
+          "functions unrecognisable as N grows) is not this check",
+          strength="with high probability over the networks (a numerical check)",
+          regime="the networks of the grid, paired at eps = 0 and eps = 1e-5",
+          rule_text="the share of paired networks with identical functions, judged 'with "
+          "high probability'",
+          contradicted_by="eps = 1e-5 changing the function of more than 10% of networks",
+          rule=_claim_eps, holds=(eps_changes_nothing,),
+          counterfactuals=(eps_changes_a_third,)),
+)

@@ -1,0 +1,416 @@
+"""The training study's figures (matplotlib is imported when drawing)."""
+
+import json
+
+import numpy as np
+
+from skxor._utils._docstrings import fill_doc
+from skxor.boolean import NAMED_FUNCTIONS
+from skxor.studies.figures import (
+    StudyDisplay,
+    LINESTYLES,
+    MARKERS,
+    interval_errors,
+    key_legends,
+    legend_below,
+    log_axis,
+    offset,
+    select_rows,
+)
+from ._cells import LEARNED
+from ._summary import HALF_WINDOW, clusters, require_runs, training_summary
+from ._wording import preset_label, seeds_per_cell, series_label, setting_label
+
+
+_COLOURS = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:orange", "tab:brown")
+
+
+def _style(function):
+    """Colour, marker and line style of a named function, by its place in the Boolean
+    registry: no two of the first six alike."""
+    i = list(NAMED_FUNCTIONS).index(function)
+    return _COLOURS[i % len(_COLOURS)], MARKERS[i % len(MARKERS)], LINESTYLES[i % len(LINESTYLES)]
+
+
+
+# Targets: wide, pale and drawn underneath, so a trained series on top of its
+# target leaves the target visible on both sides.
+_TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
+
+
+def _panels(n, width, height):
+    """A figure of ``n`` panels side by side (one per function), sharing their y axis."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width * n, height), layout="constrained")
+    return fig, np.atleast_1d(fig.subplots(1, n, sharey=True))
+
+
+def plot_training_sensitivity(df):
+    """Figures: success rate, steps to learn, accuracy, sensitivity and cluster shares against N.
+
+    Every series has its own marker and line style, coinciding series are
+    offset a little along N, and every N tried has a tick.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`training_sensitivity`.
+
+    Returns
+    -------
+    figures : dict of str to matplotlib.figure.Figure
+        ``"success"`` (share of seeds that learned, with 95% Wilson
+        intervals: a :class:`LearnedShareDisplay`), ``"steps"`` (median
+        steps to learn with its 95% order-statistic interval, a median
+        beyond the budget as a triangle at it, and the budget per N, one
+        panel per function), ``"accuracy"`` (mean and worst seed, one panel per
+        function), ``"sensitivity"`` (share of strings at sensitivity 0 and
+        average sensitivity, trained against the function itself, one
+        column per function), ``"clusters"`` (the shares of strings where
+        each function's own strings sit: 0 and near N/2 for MAJORITY, 1 for
+        FIRST, N for PARITY, trained against the function) and
+        ``"profiles"`` (pooled trained histogram against the function's at
+        the largest exhaustively profiled N, one
+        :class:`~skxor.plotting.SensitivityProfileDisplay` per function) and
+        ``"loss"`` (every run's loss curve, one panel per model setting and
+        function, coloured by N, the line style saying whether the run
+        stopped at the target, on a flat loss or budget-limited).
+
+    Examples
+    --------
+    >>> from skxor.papers.kover.training import plot_training_sensitivity
+    >>> from skxor.papers import training_sensitivity
+    >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], d_model=8, n_layers=1,
+    ...                           n_heads=2, seeds=1, n_steps=50, check_every=10)
+    >>> figures = plot_training_sensitivity(df)
+    >>> axes = {name: len(figure.axes) for name, figure in sorted(figures.items())}
+    >>> axes  # doctest: +NORMALIZE_WHITESPACE
+    {'accuracy': 1, 'clusters': 1, 'loss': 2, 'profiles': 1, 'sensitivity': 2, 'steps': 1,
+     'success': 1}
+    """
+    return render_figures(training_summary(df))
+
+
+def render_figures(summary):
+    """The study's ``figures`` hook: :func:`plot_training_sensitivity` from the study's summary
+    (:func:`~skxor.papers.kover.training.training_summary`)."""
+    from matplotlib.figure import Figure
+
+    display = LearnedShareDisplay(summary.table, summary=summary)
+    df, series = summary.table, summary.series
+    summary = display.summary
+    groups = list(summary.groupby(["function", *series], sort=False))
+    functions = list(dict.fromkeys(summary["function"]))
+    n_values = summary["n_bits"].unique()
+    caption = f"{preset_label(df)}, {seeds_per_cell(df)} per cell"
+
+    # Success rate with Wilson intervals: the display's panel.
+    success = Figure(figsize=(6.0, 3.8), layout="constrained")
+    display.plot(ax=success.subplots())
+    success.suptitle(f"Training success ({caption})", fontsize="medium")
+
+    # Accuracy, one panel per function: mean and worst seed.
+    acc, axes = _panels(len(functions), 3.6, 3.6)
+    for i, (keys, group) in enumerate(groups):
+        ax = axes[functions.index(keys[0])]
+        label = series_label(keys[0], keys[1:], series, df)
+        colour, marker, line = _style(keys[0])
+        ax.plot(group["n_bits"], group["accuracy"], color=colour, marker=marker, ls=line,
+                label=f"{label}: mean over seeds", mfc="none" if i % 2 else colour)
+        ax.plot(group["n_bits"], group["accuracy_min"], color="black", marker="v", ms=4,
+                ls=":", label=f"{label}: worst seed", mfc="none" if i % 2 else "black")
+    for ax, function in zip(axes, functions):
+        ax.axhline(LEARNED, color="grey", lw=0.8, ls="--", label=f"learned: {LEARNED}")
+        log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
+        ax.set_ylabel("test accuracy")
+        ax.set_title(function, fontsize="small")
+        ax.set_ylim(0.4, 1.03)
+        legend_below(ax)
+    acc.suptitle(f"Accuracy after training ({caption})", fontsize="medium")
+
+    # Sensitivity: share at 0 and average, trained against the function itself.
+    sens = Figure(figsize=(3.6 * len(functions), 6.0), layout="constrained")
+    axes = np.atleast_2d(sens.subplots(2, len(functions)))
+    if len(functions) == 1:
+        axes = axes.reshape(2, 1)
+    for i, (keys, group) in enumerate(groups):
+        col = functions.index(keys[0])
+        label = series_label(keys[0], keys[1:], series, df)
+        colour, marker, line = _style(keys[0])
+        fill = {"mfc": "none"} if i % 2 else {}  # one setting filled, the other hollow
+        axes[0, col].errorbar(
+            group["n_bits"], group["share_zero"],
+            yerr=interval_errors(group["share_zero"], group["share_zero_low"], group["share_zero_high"]),
+            capsize=3, color=colour, marker=marker, ls=line, label=f"{label} trained", **fill,
+        )
+        axes[0, col].plot(group["n_bits"], group["target_share_zero"],
+                          label=f"{keys[0]} itself (target)", **_TARGET)
+        axes[1, col].plot(group["n_bits"], group["average_sensitivity"], color=colour,
+                          marker=marker, ls=line, label=f"{label} trained (mean)", **fill)
+        axes[1, col].plot(group["n_bits"], group["target_average_sensitivity"],
+                          label=f"{keys[0]} itself (target)", **_TARGET)
+    for col, function in enumerate(functions):
+        axes[0, col].set_title(function, fontsize="small")
+        axes[0, col].set_ylabel("share at sensitivity 0")
+        axes[0, col].set_ylim(-0.05, 1.05)
+        axes[1, col].set_ylabel("average sensitivity")
+        for ax in axes[:, col]:
+            log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
+            legend_below(ax)
+    sens.suptitle(f"Sensitivity of the trained models ({caption})", fontsize="medium")
+
+    # Cluster shares: where each function's own strings sit.
+    names = {"zero": "at 0", "half": "near N/2", "one": "at 1", "top": "at N"}
+    clus, axes = _panels(len(functions), 3.8, 3.8)
+    for i, (keys, group) in enumerate(groups):
+        ax = axes[functions.index(keys[0])]
+        label = series_label(keys[0], keys[1:], series, df)
+        colour = _style(keys[0])[0]
+        # The share at 0 and the function's own clusters (from the Boolean registry).
+        shown = tuple(dict.fromkeys(("zero", *clusters(keys[0]))))[:2]
+        for j, (name, marker, line) in enumerate(zip(shown, ("o", "s"), ("-", "-."))):
+            ax.errorbar(
+                offset(group["n_bits"], j, 2, spread=0.07), group[f"share_{name}"],
+                yerr=interval_errors(group[f"share_{name}"], group[f"share_{name}_low"],
+                           group[f"share_{name}_high"]),
+                capsize=3, color=colour, marker=marker, ls=line,
+                mfc="none" if j else colour, label=f"{label} trained: {names[name]}",
+            )
+            ax.plot(group["n_bits"], group[f"target_share_{name}"],
+                    label=f"{keys[0]} itself (target): {names[name]}",
+                    **dict(_TARGET, ls="--" if j == 0 else ":"))
+    for ax, function in zip(axes, functions):
+        ax.set_title(function, fontsize="small")
+        ax.set_ylabel("share of strings")
+        ax.set_ylim(-0.05, 1.05)
+        log_axis(ax, n_values, base=2, label="string length N", pad=0.3)
+        legend_below(ax)
+    clus.suptitle(
+        f"Where sensitivities sit, near N/2 = within {HALF_WINDOW} of N/2 ({caption})",
+        fontsize="medium",
+    )
+
+    # Histograms at the largest exhaustively profiled N, drawn by the display.
+    from skxor.plotting import SensitivityProfileDisplay
+
+    exhaustive = df[df["method"] == "exhaustive"]
+    n_bits = int(exhaustive["n_bits"].max()) if len(exhaustive) else int(df["n_bits"].max())
+    prof, paxes = _panels(len(functions), 3.8, 3.4)
+    for ax, function in zip(paxes, functions):
+        part = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
+        if len(part):
+            trained = np.sum([json.loads(h) for h in part["histogram"]], axis=0)
+            wanted = np.sum([json.loads(h) for h in part["target_histogram"]], axis=0)
+            disp = SensitivityProfileDisplay(
+                trained / trained.sum(), name=f"trained ({len(part)} seeds pooled)",
+                references={f"reference: {function} itself": wanted / wanted.sum()},
+            ).plot(ax=ax, reference_style="steps", color=_style(function)[0], alpha=0.6)
+            ax.legend(handles=[*disp.bars_, *disp.reference_lines_], fontsize="x-small")
+        else:
+            ax.set_xlabel("sensitivity s(f, x)")
+            ax.set_ylabel("fraction of strings")
+        ax.set_title(f"{function}, N = {n_bits}", fontsize="small")
+    prof.suptitle(f"Sensitivity histograms ({caption})", fontsize="medium")
+    figures = {"loss": _plot_loss_curves(df, caption)} if "loss_curve" in df else {}
+    return {**figures, "success": success, "steps": _plot_steps_to_learn(groups, series, df,
+                                                                        caption),
+            "accuracy": acc, "sensitivity": sens, "clusters": clus, "profiles": prof}
+
+
+def _plot_steps_to_learn(groups, series, df, caption):
+    """Median steps to learn against N, one panel per function, every series.
+
+    A median beyond the budget (more than half the seeds did not learn) is an
+    upward triangle at the budget; an interval's upper end beyond it is cut
+    there. The budget of each N is the grey line.
+    """
+    functions = list(dict.fromkeys(k[0] for k, _ in groups))
+    fig, axes = _panels(len(functions), 3.8, 3.6)
+    for i, (keys, group) in enumerate(groups):
+        ax = axes[functions.index(keys[0])]
+        label = series_label(keys[0], keys[1:], series, df)
+        colour, marker, line = _style(keys[0])
+        x = offset(group["n_bits"], i, len(groups), spread=0.07)
+        budget = group["n_steps"].to_numpy(float)
+        median = group["steps_to_learn"].to_numpy(float)
+        low = np.maximum(group["steps_to_learn_low"].to_numpy(float), 1.0)
+        high = np.minimum(group["steps_to_learn_high"].to_numpy(float), budget)
+        inside = np.isfinite(median)
+        fill = "none" if i % 2 else colour
+        if inside.any():
+            ax.errorbar(np.asarray(x)[inside], median[inside],
+                        yerr=[median[inside] - low[inside], high[inside] - median[inside]],
+                        capsize=3, color=colour, marker=marker, ls=line, mfc=fill,
+                        label=f"{label}: median [95%]")
+        if not inside.all():
+            ax.plot(np.asarray(x)[~inside], budget[~inside], ls="none", marker="^",
+                    color=colour, mfc=fill, label=f"{label}: median beyond the budget")
+        ax.plot(group["n_bits"], budget, color="grey", lw=0.8, ls="--", drawstyle="steps-mid",
+                label=f"{label}: budget")
+    for ax, function in zip(axes, functions):
+        ax.set_yscale("log")
+        log_axis(ax, df["n_bits"].unique(), base=2, label="string length N", pad=0.3)
+        ax.set_ylabel("steps to learn (median over seeds)")
+        ax.set_title(function, fontsize="small")
+        legend_below(ax)
+    fig.suptitle(f"Steps to learn (accuracy >= {LEARNED}; a run that did not learn needs "
+                 f"more than its budget) ({caption})", fontsize="medium")
+    return fig
+
+
+class LearnedShareDisplay(StudyDisplay):
+    """The share of seeds that learned each function against N: the study's main figure.
+
+    Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
+    with :meth:`from_table` from a training-sensitivity table, or from the
+    table, then :meth:`plot` on any axes. One series per function and
+    series setting (the model setting and any setting that varies within a
+    function), each the share of seeds whose test accuracy reached the
+    study's ``LEARNED``, with its Wilson 95% interval, against N on a log
+    axis. A function keeps its colour, marker and line style; every other
+    series is drawn hollow. Series are offset slightly along N so
+    coinciding points stay visible.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The result of :func:`~skxor.papers.training_sensitivity` (or its
+        stored table): one row per function, N, model setting and seed.
+    function : str, list of str or None, default=None
+        The functions drawn (all when None).
+    summary : sklearn.utils.Bunch or None, default=None
+        The study's summary of ``df``
+        (:func:`~skxor.papers.kover.training.training_summary`) when computed;
+        None: computed here.
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        :func:`~skxor.papers.kover.training.summarize_training` of the table,
+        the rows of the functions drawn.
+    ax_ : matplotlib Axes
+        The axes drawn on (after :meth:`plot`).
+    figure_ : matplotlib Figure
+        Its figure.
+    legends_ : list of matplotlib Legend
+        The legend of the series, beside the axes (empty with
+        ``legend=False``).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.papers import LearnedShareDisplay, training_sensitivity
+    >>> df = training_sensitivity(function=["FIRST", "PARITY"], n_bits=[3, 4], d_model=8,
+    ...                           n_layers=1, n_heads=2, seeds=1, n_steps=50, check_every=10)
+    >>> ax = Figure(layout="constrained").subplots()
+    >>> display = LearnedShareDisplay.from_table(df, ax=ax, function="FIRST")
+    >>> display.ax_ is ax, [t.get_text() for t in display.legends_[0].get_texts()]
+    (True, ['FIRST (library)', 'FIRST (paper, xavier_uniform init)'])
+    >>> LearnedShareDisplay(df, function="XOR")
+    Traceback (most recent call last):
+    ...
+    ValueError: function ['XOR'] is not in the table; it has ['FIRST', 'PARITY'].
+    """
+
+    def __init__(self, df, *, function=None, summary=None):
+        require_runs(df)
+        summary = training_summary(df) if summary is None else summary
+        self.df = summary.table
+        # The series of the whole table, so that a selection keeps its labels.
+        self.series = summary.series
+        self.summary = select_rows(summary.per_cell, "function", function)
+
+    @classmethod
+    @fill_doc
+    def from_table(cls, df, *, function=None, ax=None):
+        """Build the display from a training-sensitivity table and plot it.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+        function
+            As in the class.
+        %(ax)s
+
+        Returns
+        -------
+        display : LearnedShareDisplay
+        """
+        return cls(df, function=function).plot(ax=ax)
+
+    def _draw(self, ax):
+        figure = ax.figure
+        groups = list(self.summary.groupby(["function", *self.series], sort=False))
+        for i, (keys, group) in enumerate(groups):
+            colour, marker, line = _style(keys[0])
+            ax.errorbar(
+                offset(group["n_bits"], i, len(groups), spread=0.07), group["learned_rate"],
+                yerr=interval_errors(group["learned_rate"], group["learned_low"],
+                                     group["learned_high"]),
+                capsize=3, ms=5, label=series_label(keys[0], keys[1:], self.series, self.df),
+                color=colour, marker=marker, ls=line, mfc="none" if i % 2 else colour,
+            )
+        log_axis(ax, self.summary["n_bits"].unique(), base=2, label="string length N", pad=0.3)
+        ax.set_ylim(-0.05, 1.05)
+        ax.set_ylabel(f"share of seeds learned\n(accuracy >= {LEARNED}; 95% Wilson)")
+        return lambda: [ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                                  frameon=False)]
+
+
+#: Line style of a loss curve by how its run stopped (see :func:`loss_status`).
+_STOP_STYLE = {"target": "-", "flat": "--", "budget": ":", "short": "-."}
+
+
+_STOP_NAME = {"target": "stopped at the target", "flat": "flat at the budget",
+              "budget": "budget-limited (still falling)", "short": "too short to tell"}
+
+
+def _plot_loss_curves(df, caption):
+    """Every run's training loss against steps: one panel per (model setting, function).
+
+    Colour: N; line style: how the run stopped (at the target, flat, or
+    budget-limited), so a run cut off by its budget shows as such. Every
+    logged value (the mean loss of each stretch of ``check_every`` steps)
+    has a small marker, so that a run that stopped at its first check shows
+    as a point. One legend of the N drawn and one of the line styles, beside
+    the top right panel.
+    """
+    from matplotlib.figure import Figure
+
+    settings = list(dict.fromkeys(df["model_setting"]))
+    functions = [f for f in NAMED_FUNCTIONS if f in set(df["function"])]
+    n_values = sorted(int(n) for n in df["n_bits"].unique())
+    colours = _n_colours(len(n_values))
+    fig = Figure(figsize=(3.8 * len(functions) + 2.0, 3.0 * len(settings) + 0.8),
+                 layout="constrained")
+    grid = np.array(fig.subplots(len(settings), len(functions), sharey=True, squeeze=False))
+    for i, setting in enumerate(settings):
+        for j, function in enumerate(functions):
+            ax = grid[i, j]
+            runs = df[(df["model_setting"] == setting) & (df["function"] == function)]
+            for _, run in runs.sort_values(["n_bits", "seed"]).iterrows():
+                curve = json.loads(run["loss_curve"])
+                steps = np.arange(1, len(curve) + 1) * int(run["check_every"])
+                n = int(run["n_bits"])
+                ax.plot(steps, curve, color=colours[n_values.index(n)], lw=1.0, marker=".",
+                        ms=3, ls=_STOP_STYLE.get(run.get("stop"), "-"),
+                        label=f"{function}, {setting}, N = {n}, seed {run['seed']}")
+            ax.set_yscale("log")
+            ax.set_xlabel("training steps")
+            ax.set_ylabel("training loss (mean per check)")
+            ax.set_title(f"{function}, {setting_label(setting)}", fontsize="small")
+    stops = [s for s in _STOP_STYLE if s in set(df.get("stop", []))]
+    key_legends(grid[0, -1], {f"N = {n}": colours[k] for k, n in enumerate(n_values)},
+                {_STOP_NAME[s]: {"ls": _STOP_STYLE[s], "marker": ".", "ms": 3, "lw": 1.0}
+                 for s in stops},
+                colour_title="string length N", kind_title="the run (line style)")
+    fig.suptitle(f"Loss curves, every run, a point per check\n({caption})", fontsize="small")
+    return fig
+
+
+def _n_colours(n):
+    """``n`` colours of the viridis map, dark to light (one per string length)."""
+    from matplotlib import colormaps
+
+    return [colormaps["viridis"](x) for x in np.linspace(0.0, 0.85, max(n, 1))]

@@ -1,0 +1,608 @@
+"""The claims of the papers against the stored runs: the verdict machinery and the table.
+
+Each study package declares the claims its runs test, as :class:`Claim` objects in
+its ``Study(claims=...)``: the paper (and version) making the claim, the claim
+in our words, the paper's setting, and the ``rule`` that reads the study's
+stored table and returns our setting, the measured value with its interval and
+independent units, and a verdict. This module holds only what every claim
+shares: the verdict rules for rates (:func:`rate_verdict`, :func:`worst`), the
+count formatters, and :func:`claim_rows`, which collects one row per claim of
+the registered studies (a user's study registered with
+:func:`~skxor.studies.register` or an entry point included).
+"""
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from .._utils._files import naming_the_table
+from .reporting import values_text
+from .stats import (clopper_pearson_interval, clustered_rate_interval, format_interval,
+                     wilson_interval)
+
+__all__ = [
+    "CONFIDENCE",
+    "censored_rate_part",
+    "Claim",
+    "claim_rows",
+    "declared_claims",
+    "holm",
+    "judged",
+    "listed",
+    "not_tested",
+    "Part",
+    "rate_part",
+    "rate_verdict",
+    "shown",
+    "unit_interval",
+    "worst",
+]
+
+#: Pooled over d, runs of one seed share key prefixes (see POOLED_OVER_D_CAVEAT).
+_SHARED_KEYS = ("runs of one seed at different d share key prefixes, so the interval "
+                "takes the seeds as the independent units")
+
+#: The verdicts a claim (and each of its parts) can get.
+VERDICTS = ("reproduced", "inconclusive", "not reproduced", "not tested")
+
+#: Confidence of every interval shown, and the family-wise error rate of the
+#: verdicts "not reproduced" over a claim's parts (Holm's adjustment).
+CONFIDENCE = 0.95
+FAMILY_ALPHA = 0.05
+
+#: Thresholds tied to the claims' strengths, on a rate's 95% interval.
+#: "With high probability": reproduced when the lower end is at least
+#: WHP_LOW and the upper end reaches WHP_HIGH (the data allow a rate near 1
+#: and exclude a minority of failures); not reproduced when the upper end is
+#: below WHP_HIGH.
+WHP_LOW, WHP_HIGH = 0.7, 0.9
+#: "Almost surely": the same at ALMOST_SURE_LOW and ALMOST_SURE_HIGH.
+ALMOST_SURE_LOW, ALMOST_SURE_HIGH = 0.9, 0.99
+#: A claimed failure: reproduced when the upper end is at most FAILURE_HIGH,
+#: not reproduced when the lower end is above it.
+FAILURE_HIGH = 0.1
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Claim:
+    """A claim of a paper, declared by the study whose runs test it.
+
+    Parameters
+    ----------
+    id : str
+        Short identifier, unique over the registered studies (``"H1"``);
+        the claims table lists the claims in the order of their ids.
+    paper : str
+        Who makes the claim (``"Han & Ghoshdastidar"``).
+    source : str
+        Where, with the version (``"arXiv 2502.07553v2"``).
+    name : str
+        A few words naming the claim.
+    paper_setting : str
+        The paper's setting in which it is made.
+    statement : str
+        The claim, in our words.
+    rule : callable
+        ``rule(summary)`` or ``rule(table)``: from the study's summary of its
+        stored table (never empty; computed once and handed to every claim,
+        see :meth:`Study.render <skxor.studies.Study.render>`), or from the
+        table itself when the rule names ``table`` or a name of its own, a
+        dict with ``value`` (the measured value with its interval) and
+        ``verdict`` (one of ``"reproduced"``, ``"inconclusive"``,
+        ``"not reproduced"``, ``"not tested"``), and optionally ``ours``
+        (our setting) and ``units`` (the independent units).
+    strength : str, default=""
+        How strong the claim is: with high probability, almost surely,
+        asymptotic in N or d, a sufficient bound, an empirical remark.
+    regime : str, default=""
+        Where the claim applies (for example ``m >= m0(d)``).
+    rule_text : str, default=""
+        The rule in words, as the claims page states it.
+    contradicted_by : str, default=""
+        The result that would have contradicted the claim.
+    counterfactuals : tuple, default=()
+        Functions returning a table on which the paper is wrong in a way a
+        referee would worry about; the rule must say "not reproduced" on
+        each (the default test suite runs them).
+    holds : tuple, default=()
+        Functions returning a table on which the paper holds; the rule must
+        say "reproduced" on each.
+
+    Examples
+    --------
+    >>> from skxor.studies import Claim, judged, rate_part
+    >>> def rule(table):
+    ...     part = rate_part("all", table["ok"], table["seed"], "with high probability")
+    ...     return judged([part], units=f"{table['seed'].nunique()} seeds")
+    >>> claim = Claim(id="U1", paper="Me", source="my notes", name="it works",
+    ...               paper_setting="any", statement="it works in most seeds", rule=rule,
+    ...               strength="with high probability")
+    >>> import pandas as pd
+    >>> claim.rule(pd.DataFrame({"ok": [True] * 29 + [False], "seed": range(30)}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'units': '30 seeds', 'value': 'all: 29/30 runs = 0.97 [0.83, 0.99] (reproduced)',
+     'judged': 'all: 29/30 runs = 0.97 [0.83, 0.99] (reproduced)', 'verdict': 'reproduced'}
+
+    A rule naming ``summary`` reads the study's summary, computed once for
+    every claim, the report and the figures (as ``skxor publish`` calls it):
+
+    >>> from skxor.studies import POSITIVE, Grid, Study
+    >>> def share_rule(summary):
+    ...     share = float(summary["ok_rate"].min())
+    ...     return dict(value=f"{share:.2f}", verdict="reproduced" if share > 0.5
+    ...                 else "not reproduced")
+    >>> share = Claim(id="U2", paper="Me", source="my notes", name="most seeds",
+    ...               paper_setting="any", statement="most seeds work", rule=share_rule)
+    >>> study = Study(name="oks", description="", parameters={"x": [Grid(POSITIVE)],
+    ...               "seeds": [POSITIVE]}, presets={"quick": {"x": [1], "seeds": 4}},
+    ...               cell=lambda x, seed: {"ok": seed > 0}, claims=[share])
+    >>> table = study.run()
+    >>> study.render(share.rule, table, study.summary(table))
+    {'value': '0.75', 'verdict': 'reproduced'}
+    """
+
+    id: str
+    paper: str
+    source: str
+    name: str
+    paper_setting: str
+    statement: str
+    rule: Callable
+    strength: str = ""
+    regime: str = ""
+    rule_text: str = ""
+    contradicted_by: str = ""
+    counterfactuals: tuple = field(default=())
+    holds: tuple = field(default=())
+
+    def __post_init__(self):
+        for name in ("id", "paper", "source", "name", "paper_setting", "statement"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise TypeError(f"a claim's {name} must be a non-empty str; got "
+                                f"{getattr(self, name)!r}.")
+        if not callable(self.rule):
+            raise TypeError(f"claim {self.id}: rule must be a function of the study's "
+                            f"table; got {type(self.rule).__name__}.")
+        for name in ("counterfactuals", "holds"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+
+# -- rendering helpers ---------------------------------------------------------------
+
+
+def count_text(k, n, unit, low, high):
+    """``"k/n unit = rate [low, high]"`` and the numbers behind it, ``(rate, low, high)``."""
+    return f"{k}/{n} {unit} = {format_interval(k / n, low, high)}", (k / n, low, high)
+
+
+def count(k, n, unit, method="wilson"):
+    """:func:`count_text` with the Wilson (or ``"clopper-pearson"``) 95% interval of k/n.
+
+    Examples
+    --------
+    >>> from skxor.studies.claims import count
+    >>> count(3, 4, "seeds")[0], count(0, 0, "seeds")[0]
+    ('3/4 seeds = 0.75 [0.30, 0.95]', '0 seeds')
+    """
+    if not n:
+        return f"0 {unit}", (math.nan, math.nan, math.nan)
+    low, high = (wilson_interval if method == "wilson" else clopper_pearson_interval)(k, n)
+    return count_text(k, n, unit, low, high)
+
+
+def pooled_count(k, row, low="success_low", high="success_high"):
+    """A rate pooled over d and m, with the seed-clustered interval its table holds."""
+    return count_text(k, int(row.runs), "runs", float(getattr(row, low)),
+                      float(getattr(row, high)))
+
+
+def pooled_units(row, each=""):
+    """The units of a rate pooled over d and m: the runs, and the seeds they share."""
+    return (f"{int(row.runs)} runs{each} over {int(row.seeds)} seeds (seeds x d x m; "
+            f"{_SHARED_KEYS})")
+
+
+_STRENGTH_THRESHOLDS = {
+    "with high probability": (WHP_LOW, WHP_HIGH),
+    "almost surely": (ALMOST_SURE_LOW, ALMOST_SURE_HIGH),
+}
+
+
+def _supports(strength, low, high):
+    if strength == "failure":
+        return high <= FAILURE_HIGH
+    floor, ceiling = _STRENGTH_THRESHOLDS[strength]
+    return low >= floor and high >= ceiling
+
+
+def _contradicts(strength, low, high):
+    if strength == "failure":
+        return low > FAILURE_HIGH
+    return high < _STRENGTH_THRESHOLDS[strength][1]
+
+
+def rate_verdict(low, high, strength="with high probability"):
+    """The verdict on a rate's 95% interval ``[low, high]`` at a claim's ``strength``.
+
+    ``strength`` is ``"with high probability"`` (reproduced when ``low >=
+    WHP_LOW`` and ``high >= WHP_HIGH``, not reproduced when ``high <
+    WHP_HIGH``), ``"almost surely"`` (the same at ``ALMOST_SURE_LOW`` and
+    ``ALMOST_SURE_HIGH``) or ``"failure"`` (a claimed failure: reproduced
+    when ``high <= FAILURE_HIGH``, not reproduced when ``low >
+    FAILURE_HIGH``); otherwise *inconclusive*. No data: *not tested*.
+
+    Examples
+    --------
+    >>> from skxor.studies.claims import rate_verdict
+    >>> rate_verdict(0.8, 0.97), rate_verdict(0.6, 0.95), rate_verdict(0.5, 0.7)
+    ('reproduced', 'inconclusive', 'not reproduced')
+    >>> rate_verdict(0.0, 0.08, "failure"), rate_verdict(0.0, 0.11, "failure")
+    ('reproduced', 'inconclusive')
+    """
+    if strength != "failure" and strength not in _STRENGTH_THRESHOLDS:
+        raise ValueError(f"strength must be 'failure' or one of "
+                         f"{sorted(_STRENGTH_THRESHOLDS)}; got {strength!r}.")
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return "not tested"
+    if _contradicts(strength, low, high):
+        return "not reproduced"
+    return "reproduced" if _supports(strength, low, high) else "inconclusive"
+
+
+def unit_interval(flags, units, confidence=CONFIDENCE):
+    """A rate's interval with ``units`` (seeds) as the independent units, at 0/n and n/n too.
+
+    Inside (0, 1) the seed-clustered interval
+    (:func:`~skxor.studies.stats.clustered_rate_interval`); where every run
+    agrees, at least the Wilson interval over the units (0 of G seeds, or G
+    of G): runs that agree carry no information on how a seed's runs
+    correlate, so the interval is never narrower than one that takes each
+    seed as one draw (0/1050 runs over 30 seeds: [0, 0.11], not [0, 0.004]).
+
+    Returns
+    -------
+    rate, low, high : float
+    n, n_units : int
+
+    Examples
+    --------
+    >>> from skxor.studies.claims import unit_interval
+    >>> rate, low, high, n, g = unit_interval([False] * 1050, [s % 30 for s in range(1050)])
+    >>> rate, round(high, 3), n, g
+    (0.0, 0.114, 1050, 30)
+    """
+    rate, low, high, n, groups, _ = clustered_rate_interval(flags, units, confidence)
+    if n and rate in (0.0, 1.0):
+        seed_low, seed_high = wilson_interval(int(rate) * groups, groups, confidence)
+        low, high = min(low, seed_low), max(high, seed_high)
+    return rate, low, high, n, groups
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Part:
+    """One part of a claim, with its own verdict.
+
+    Parameters
+    ----------
+    name : str
+        Which part (``"d = 1000"``).
+    text : str
+        What was measured, with its 95% interval.
+    verdict : str
+        The part's verdict at 95% (one of :data:`VERDICTS`), or ``"shown"``
+        for a series shown beside the claim but not judged (the library's
+        extension, a setting the paper does not claim).
+    interval : callable or None, default=None
+        ``interval(confidence) -> (low, high)``: the part's interval at any
+        confidence, for Holm's adjustment of the verdicts "not reproduced".
+    contradicts : callable or None, default=None
+        ``contradicts(low, high)``: whether an interval contradicts the part.
+    """
+
+    name: str
+    text: str
+    verdict: str
+    interval: Callable = None
+    contradicts: Callable = None
+
+    def p_value(self):
+        """The smallest two-sided level at which the part's interval contradicts it (bisection)."""
+        if self.interval is None or self.contradicts is None:
+            return 1.0
+        if not self.contradicts(*self.interval(1e-9)):  # not even at the point estimate
+            return 1.0
+        low, high = 1e-12, 1 - 1e-9  # levels alpha: contradicted at `high`, not at `low`
+        if self.contradicts(*self.interval(1 - low)):
+            return low
+        for _ in range(40):
+            mid = (low + high) / 2
+            low, high = (low, mid) if self.contradicts(*self.interval(1 - mid)) else (mid, high)
+        return high
+
+
+def rate_part(name, flags, units, strength, unit="runs", unit_name="seeds"):
+    """A part judged on a rate of ``flags`` at ``strength`` (see :func:`rate_verdict`).
+
+    ``units`` labels each run's independent unit (its seed); the interval is
+    :func:`unit_interval`'s.
+
+    Examples
+    --------
+    >>> from skxor.studies.claims import rate_part
+    >>> part = rate_part("d = 100", [True] * 30, range(30), "with high probability")
+    >>> part.text, part.verdict
+    ('d = 100: 30/30 runs = 1.00 [0.89, 1.00]', 'reproduced')
+    """
+    flags = np.asarray(flags, dtype=bool)
+    units = np.asarray(units)
+    if not flags.size:
+        return Part(name=name, text=f"{name}: no runs", verdict="not tested")
+    rate, low, high, n, groups = unit_interval(flags, units)
+    over = "" if groups == n else f" over {groups} {unit_name}"
+    text = f"{name}: {int(flags.sum())}/{n} {unit}{over} = {format_interval(rate, low, high)}"
+    return Part(name=name, text=text, verdict=rate_verdict(low, high, strength),
+                interval=lambda confidence: unit_interval(flags, units, confidence)[1:3],
+                contradicts=lambda lo, hi: _contradicts(strength, lo, hi))
+
+
+def censored_rate_part(name, flags, censored, units, strength, unit="runs", unit_name="seeds",
+                       why="the budget"):
+    """A rate part where some runs' outcomes are censored (decided by ``why``, not by the data).
+
+    A censored run did not succeed, but might have with a larger budget
+    (training stopped while still above chance). It is counted both ways:
+    as a failure and as a success. The part gets a verdict only where both
+    completions agree; otherwise it is *inconclusive*, and the text says how
+    many runs ``why`` decided. Holm's adjustment (:func:`holm`) reads the
+    completion that contradicts the claim least.
+
+    Parameters
+    ----------
+    name : str
+    flags : array-like of bool
+        Success of each run.
+    censored : array-like of bool
+        Runs whose failure is censored (ignored where ``flags`` is True).
+    units : array-like
+        Each run's independent unit (its seed).
+    strength : str
+        As in :func:`rate_verdict`.
+
+    Examples
+    --------
+    Five seeds that did not learn, each stopped above chance by its budget:
+
+    >>> from skxor.studies.claims import censored_rate_part
+    >>> part = censored_rate_part("N = 128", [False] * 5, [True] * 5, range(5),
+    ...                           "with high probability", unit="seeds")
+    >>> part.verdict
+    'inconclusive'
+    >>> part.text
+    'N = 128: 0/5 seeds = 0.00 [0.00, 0.43], 5 censored by the budget (0.00 [0.00, 0.43] to 1.00 [0.57, 1.00])'
+    """
+    flags = np.asarray(flags, dtype=bool)
+    censored = np.asarray(censored, dtype=bool) & ~flags
+    plain = rate_part(name, flags, units, strength, unit, unit_name)
+    if not censored.any():
+        return plain
+    upper = rate_part(name, flags | censored, units, strength, unit, unit_name)
+    both = {plain.verdict, upper.verdict}
+    verdict = plain.verdict if len(both) == 1 else "inconclusive"
+    low_text, high_text = (p.text.rsplit(" = ", 1)[1] for p in (plain, upper))
+    text = (f"{plain.text}, {int(censored.sum())} censored by {why} "
+            f"({low_text} to {high_text})")
+    favourable = max((plain, upper), key=lambda p: p.p_value())
+    return Part(name=name, text=text, verdict=verdict, interval=favourable.interval,
+                contradicts=favourable.contradicts)
+
+
+def shown(name, text):
+    """A series shown in a claim's row without a verdict (the library's, or not claimed)."""
+    return Part(name=name, text=text, verdict="shown")
+
+
+def not_tested(name, why):
+    """A part the stored runs cannot test, with what it needs."""
+    return Part(name=name, text=f"{name}: not tested (needs {why})", verdict="not tested")
+
+
+def holm(parts, alpha=FAMILY_ALPHA):
+    """The parts' verdicts with Holm's adjustment of "not reproduced" over the family.
+
+    A part keeps "not reproduced" only when Holm's step-down procedure
+    (Holm, 1979) rejects it at family-wise level ``alpha`` over the judged
+    parts (its p-value from :meth:`Part.p_value`); otherwise it becomes
+    "inconclusive". "Reproduced" needs no adjustment: a claim is reproduced
+    only when every part is (an intersection-union test, Berger 1982).
+
+    Examples
+    --------
+    Five parts, each 23/30 (contradicted at 95%, p = 0.015 each): over five
+    parts Holm's first step asks p <= 0.01, so none is; one such part alone is.
+
+    >>> from skxor.studies.claims import holm, rate_part
+    >>> part = rate_part("d", [True] * 23 + [False] * 7, range(30), "with high probability")
+    >>> part.verdict, [p.verdict for p in holm([part] * 5)], holm([part])[0].verdict
+    ('not reproduced', ['inconclusive', 'inconclusive', 'inconclusive', 'inconclusive', 'inconclusive'], 'not reproduced')
+    """
+    judged = [i for i, p in enumerate(parts) if p.verdict in VERDICTS[:3]]
+    p_values = {i: parts[i].p_value() for i in judged}
+    rejected, order = set(), sorted(judged, key=p_values.get)
+    for rank, i in enumerate(order):
+        if p_values[i] > alpha / (len(order) - rank):
+            break
+        rejected.add(i)
+    out = []
+    for i, part in enumerate(parts):
+        if part.verdict == "not reproduced" and part.interval is not None \
+                and i not in rejected:
+            part = Part(name=part.name, text=part.text, verdict="inconclusive",
+                        interval=part.interval, contradicts=part.contradicts)
+        out.append(part)
+    return out
+
+
+def worst(verdicts):
+    """A claim's verdict from its parts' verdicts.
+
+    *Not reproduced* as soon as one part is (a claim holds only as far as
+    each part holds); *reproduced* when every judged part is; *not tested*
+    when none is judged; otherwise *inconclusive*. Parts shown without a
+    verdict (``"shown"``) and parts not tested do not count.
+
+    Examples
+    --------
+    >>> from skxor.studies.claims import worst
+    >>> worst(["reproduced", "not reproduced"]), worst(["reproduced", "inconclusive"])
+    ('not reproduced', 'inconclusive')
+    >>> worst(["reproduced", "shown", "not tested"]), worst(["shown"])
+    ('reproduced', 'not tested')
+    """
+    judged = [v for v in verdicts if v in VERDICTS[:3]]
+    if not judged:
+        return "not tested"
+    if "not reproduced" in judged:
+        return "not reproduced"
+    return "reproduced" if set(judged) == {"reproduced"} else "inconclusive"
+
+
+def judged(parts, **row):
+    """A claim's row from its parts: each part's text and verdict, Holm over the parts.
+
+    Parameters
+    ----------
+    parts : iterable of Part
+        From :func:`rate_part` (or ``Part`` with a verdict of its own).
+    **row
+        Other entries of the row (``ours``, ``units``).
+
+    Returns
+    -------
+    row : dict
+        ``row`` with ``value`` (each part's text and verdict) and
+        ``judged`` (the judged parts alone) and ``verdict`` (:func:`worst` of
+        the parts after :func:`holm`).
+
+    Examples
+    --------
+    One part contradicted makes the claim not reproduced:
+
+    >>> from skxor.studies import judged, rate_part
+    >>> parts = [rate_part("d = 100", [True] * 30, range(30), "with high probability"),
+    ...          rate_part("d = 1000", [False] * 30, range(30), "with high probability")]
+    >>> judged(parts)["verdict"]
+    'not reproduced'
+    """
+    parts = holm(list(parts))
+    row["value"] = "; ".join(
+        p.text if p.verdict in ("shown", "not tested") else f"{p.text} ({p.verdict})"
+        for p in parts) or "no parts"
+    row["judged"] = "; ".join(f"{p.text} ({p.verdict})" for p in parts
+                              if p.verdict in VERDICTS[:3]) or "no part judged"
+    row["verdict"] = worst(p.verdict for p in parts)
+    return row
+
+
+def listed(series):
+    """The distinct values of a column, sorted, as ``"1, 10, 100"`` (missing ones left out)."""
+    return values_text(v.item() if hasattr(v, "item") else v for v in series.dropna())
+
+
+def _preset(entry):
+    record = entry["record"]
+    if record is None:
+        return "run record missing"
+    preset = record["preset"]
+    text = preset if record.get("matches_preset") else f"{preset} with overrides"
+    if record.get("earlier_version"):
+        text += f" (from an earlier version: {record['earlier_version']})"
+    return text
+
+
+def _natural(claim_id):
+    # "H2" before "H10": the digits compared as numbers.
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", claim_id)]
+
+
+def declared_claims(studies):
+    """Every claim the ``studies`` declare, as ``(study name, Claim)``, in the order of the ids.
+
+    Parameters
+    ----------
+    studies : dict of str to Study
+        For example the registry, :data:`~skxor.studies.STUDIES`.
+
+    Examples
+    --------
+    >>> from skxor.studies import STUDIES
+    >>> from skxor.studies.claims import declared_claims
+    >>> [(study, claim.id) for study, claim in declared_claims(STUDIES)][:3]
+    [('one_step', 'H1'), ('parameter_scaling', 'H2'), ('one_step', 'H3')]
+    """
+    found = [(name, claim) for name, study in studies.items() for claim in study.claims]
+    return sorted(found, key=lambda pair: _natural(pair[1].id))
+
+
+def stored_summary(study, entry, summary=None):
+    """The summary of a stored run's table, computed once and kept in ``entry``.
+
+    ``entry`` is a store's entry (``{"table", "path", ...}``); the summary
+    is computed on the first call (or given as ``summary``, when the caller
+    computed it) and kept in it with the table it summarizes, so that the
+    claims, the headline, the report and the figures of a stored run share
+    it; an entry copied with another table gets that table's summary. Callers
+    name the table in what its content makes fail
+    (:func:`~skxor._utils._files.naming_the_table`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies.claims import stored_summary
+    >>> entry = {"table": pd.DataFrame({"attention": ["erf"], "n": 0, "d": 10, "m": 4,
+    ...          "seed": 0, "step_length": 10.0, "success": False, "specialised": False,
+    ...          "loss_after_step": 1.0}), "path": None}
+    >>> summary = stored_summary(get_study("one_step"), entry)
+    >>> stored_summary(get_study("one_step"), entry) is summary
+    True
+    """
+    table = entry["table"]
+    kept = entry.get("summary")
+    if summary is not None:
+        kept = entry["summary"] = (table, summary)
+    elif kept is None or kept[0] is not table:  # none yet, or of another table
+        kept = entry["summary"] = (table, study.summary(table))
+    return kept[1]
+
+
+def claim_rows(store, studies):
+    """One row per claim the ``studies`` declare, every number computed from ``store``.
+
+    :func:`~skxor.studies.claims_table` with the registry's studies; see there.
+    """
+    rows = []
+    for study, claim in declared_claims(studies):
+        row = dict(id=claim.id, paper=claim.paper, source=claim.source, claim=claim.name,
+                   paper_setting=claim.paper_setting, statement=claim.statement,
+                   strength=claim.strength or "-", regime=claim.regime or "-",
+                   rule=claim.rule_text or "-", contradicted_by=claim.contradicted_by or "-",
+                   study=study, ours="-", value="no stored run", units="-",
+                   verdict="not tested", preset="-")
+        if study in store and store[study]["table"].empty:
+            row.update(value="the stored table holds no rows", preset=_preset(store[study]))
+        elif study in store:
+            entry = store[study]
+            with naming_the_table(study, entry["path"]):
+                row.update(studies[study].render(claim.rule, entry["table"],
+                                                 stored_summary(studies[study], entry)))
+            row["preset"] = _preset(store[study])
+        row.setdefault("judged", row["value"])
+        rows.append(row)
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=[
+        "id", "paper", "source", "claim", "paper_setting", "statement", "strength", "regime",
+        "rule", "contradicted_by", "study", "ours", "value", "judged", "units", "verdict",
+        "preset"])

@@ -1,0 +1,472 @@
+"""The report text every study writes: sections, tables, rates, the run's preset and seeds.
+
+One place for the Markdown scaffolding of ``report.md`` sections and
+headline bullets, so that every study states its preset, seeds and
+intervals the same way. The numbers come from :mod:`skxor.studies.stats`.
+"""
+
+import numpy as np
+import pandas as pd
+
+from ._floor import TIME_COLUMNS, timing_sentence
+from .stats import format_interval, rate_with_interval
+
+__all__ = [
+    "ROUGH_BELOW_SEEDS",
+    "TIME_COLUMNS",
+    "empty_section",
+    "interval_table",
+    "markdown_table",
+    "preset_text",
+    "rate_text",
+    "run_preset",
+    "run_text",
+    "section",
+    "seeds_text",
+    "study_section",
+    "summary_table",
+    "timing_sentence",
+    "values_text",
+]
+
+
+#: Fewer independent seeds than this per setting: a headline calls its figures rough.
+ROUGH_BELOW_SEEDS = 10
+
+
+def section(title, *blocks):
+    """A report section: ``## title``, then each non-empty block, blank lines between.
+
+    Examples
+    --------
+    >>> from skxor.studies.reporting import section
+    >>> print(section("Squares", "One paragraph.", "", "| x |\\n|---|"))
+    ## Squares
+    <BLANKLINE>
+    One paragraph.
+    <BLANKLINE>
+    | x |
+    |---|
+    """
+    return "\n\n".join([f"## {title}", *(str(b) for b in blocks if b)])
+
+
+def empty_section(title, what="rows"):
+    """The section of a study whose table holds nothing: ``## title`` and one sentence.
+
+    Examples
+    --------
+    >>> from skxor.studies.reporting import empty_section
+    >>> empty_section("Squares", "runs")
+    '## Squares\\n\\nThe table holds no runs: nothing to report.'
+    """
+    return section(title, f"The table holds no {what}: nothing to report.")
+
+
+def markdown_table(table, floatfmt=".3g", index=False):
+    """``table`` as a Markdown table; ``"(no rows)"`` when it is empty.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies.reporting import markdown_table
+    >>> print(markdown_table(pd.DataFrame({"x": [1.23456]})))
+    |    x |
+    |-----:|
+    | 1.23 |
+    >>> markdown_table(pd.DataFrame({"x": []}))
+    '(no rows)'
+    """
+    if len(table) == 0:
+        return "(no rows)"
+    return table.to_markdown(index=index, floatfmt=floatfmt)
+
+
+def interval_table(summary, digits=2):
+    """``summary`` with each ``<c>_rate``, ``<c>_low``, ``<c>_high`` triple as one column ``<c>``.
+
+    The column reads ``"0.80 [0.49, 0.94]"`` (:func:`format_interval`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies.reporting import interval_table
+    >>> summary = pd.DataFrame({"d": [10], "success_rate": [0.8], "success_low": [0.49],
+    ...                         "success_high": [0.94], "rows": [10]})
+    >>> interval_table(summary).values.tolist()
+    [[10, '0.80 [0.49, 0.94]', 10]]
+    """
+    table = summary.copy()
+    for column in list(table.columns):
+        if not column.endswith("_rate"):
+            continue
+        name = column[: -len("_rate")]
+        low, high = f"{name}_low", f"{name}_high"
+        if low not in table or high not in table:
+            continue
+        table[column] = [format_interval(r, lo, hi, digits) for r, lo, hi in
+                         table[[column, low, high]].to_numpy(dtype=float)]
+        table = table.drop(columns=[low, high]).rename(columns={column: name})
+    return table
+
+
+def summary_table(table, by, skip=()):
+    """Per ``by`` group: each boolean (or 0/1) column as a rate with its Wilson 95% interval, each number as its mean.
+
+    A flag column ``c`` becomes ``c_rate``, ``c_low`` and ``c_high`` (over
+    the group's rows where it is not missing) and, when some rows lack it,
+    ``c_missing`` (how many of the group's rows do: a missing flag counts
+    as neither success nor failure); another numeric column ``c_mean``; ``rows`` counts the
+    group's rows. The ``by`` and ``skip`` columns, ``seed``, ``setting`` and
+    the timing columns are left out.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    by : list of str
+        The columns of one group (none: the whole table is one group).
+    skip : sequence of str, default=()
+        Other columns to leave out (parameters, seeds).
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies.reporting import summary_table
+    >>> table = pd.DataFrame({"model": "ffnn", "d": 16, "seed": [0, 1],
+    ...                       "reached": [True, False], "accuracy": [0.9, 0.7]})
+    >>> summary_table(table, ["model", "d"]).iloc[0].to_dict()  # doctest: +ELLIPSIS
+    {'model': 'ffnn', 'd': 16, 'reached_rate': 0.5, 'reached_low': 0.09..., 'reached_high': 0.90..., 'accuracy_mean': 0.8, 'rows': 2}
+    """
+    by = list(by)
+    leave = {*by, *skip, "seed", "setting", *TIME_COLUMNS}
+    results = [c for c in table.columns if c not in leave]
+    rates = [c for c in results if _is_flag(table[c])]
+    means = [c for c in results if c not in rates and pd.api.types.is_numeric_dtype(table[c])]
+    rows = []
+    for key, group in (table.groupby(by, sort=True, dropna=False) if by else [((), table)]):
+        row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
+        for column in rates:
+            # Missing flags are neither successes nor failures: counted apart.
+            rate, low, high, _ = rate_with_interval(group[column].dropna())
+            row.update({f"{column}_rate": rate, f"{column}_low": low, f"{column}_high": high})
+            if table[column].isna().any():
+                row[f"{column}_missing"] = int(group[column].isna().sum())
+        for column in means:
+            row[f"{column}_mean"] = float(group[column].mean())
+        row["rows"] = int(len(group))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _is_flag(column):
+    """Whether a column holds booleans or only 0 and 1 (a success flag), missing values aside."""
+    if pd.api.types.is_bool_dtype(column):
+        return True
+    present = column.dropna()
+    if len(present) == 0:
+        return False
+    if pd.api.types.is_numeric_dtype(present):
+        return bool(present.isin([0, 1]).all())
+    # An object column of booleans with gaps (a flag that some rows lack, read from CSV).
+    return bool(present.map(lambda v: isinstance(v, (bool, np.bool_))).all())
+
+
+def hook_result(study, hook, value, expected):
+    """``value``, what the hook ``hook`` of ``study`` returned, if it is an ``expected``.
+
+    ``expected`` is a type, or ``"figures"``: a dict of names to figures
+    (objects with ``savefig``).
+
+    Raises
+    ------
+    TypeError
+        Naming the study, the hook, what it must return and what it returned.
+
+    Examples
+    --------
+    >>> from skxor.studies.reporting import hook_result
+    >>> hook_result("mine", "report", 3, str)
+    Traceback (most recent call last):
+    ...
+    TypeError: study 'mine': its report hook must return a str; it returned int (3).
+    """
+    if expected == "figures":
+        ok = isinstance(value, dict) and all(
+            isinstance(k, str) and callable(getattr(v, "savefig", None)) for k, v in value.items())
+        what = "a dict of names (str) to matplotlib figures"
+    else:
+        ok = isinstance(value, expected)
+        what = f"a {'pandas DataFrame' if expected is pd.DataFrame else expected.__name__}"
+    if not ok:
+        raise TypeError(f"study {study!r}: its {hook} hook must return {what}; it returned "
+                        f"{type(value).__name__} ({value!r:.60}).")
+    return value
+
+
+def _summary_of(study, table, summary=None):
+    summary = study.summary(table) if summary is None else summary
+    return hook_result(study.name, "summary", summary, pd.DataFrame)
+
+
+def study_section(study, table, summary=None):
+    """A study's report section from its declaration: title, description, run, summary table.
+
+    The section of a :class:`~skxor.studies.Study` that declares no
+    ``report``: its ``summary`` as a Markdown table, rates with their
+    Wilson 95% intervals (:func:`interval_table`). ``summary``: the study's
+    ``summary(table)`` when the caller computed it; None: computed here.
+
+    Examples
+    --------
+    >>> from skxor.studies import Grid, Study
+    >>> from skxor.studies._parameters import POSITIVE
+    >>> from skxor.studies.reporting import study_section
+    >>> study = Study(
+    ...     name="squares", description="Is x squared above 2?",
+    ...     cell=lambda x, seed: {"above": x * x > 2, "square": x * x},
+    ...     parameters={"x": [Grid(POSITIVE)], "seeds": [POSITIVE]},
+    ...     presets={"quick": {"x": [1, 2], "seeds": 3}})
+    >>> print(study_section(study, study.run()))
+    ## squares
+    <BLANKLINE>
+    Is x squared above 2?
+    <BLANKLINE>
+    Run: quick preset, 3 seeds per cell.
+    <BLANKLINE>
+    Per x (rates: Wilson 95% intervals over the rows, the seeds; other columns: means):
+    <BLANKLINE>
+    |   x | above             |   square_mean |   rows |
+    |----:|:------------------|--------------:|-------:|
+    |   1 | 0.00 [0.00, 0.56] |             1 |      3 |
+    |   2 | 1.00 [0.44, 1.00] |             4 |      3 |
+    """
+    if len(table) == 0:
+        return empty_section(study.name)
+    per = [k for k in study.key if k != "seed"]
+    return section(
+        study.name, study.description, run_text(table, study),
+        f"Per {', '.join(per) or 'run'} (rates: Wilson 95% intervals over the rows, "
+        "the seeds; other columns: means):",
+        markdown_table(interval_table(_summary_of(study, table, summary))),
+    )
+
+
+def rate_text(flags):
+    """``"3/4 = 0.75 [0.30, 0.95]"``: successes out of runs, with the Wilson 95% interval.
+
+    Examples
+    --------
+    >>> from skxor.studies.reporting import rate_text
+    >>> rate_text([True, True, True, False])
+    '3/4 = 0.75 [0.30, 0.95]'
+    """
+    rate, low, high, n = rate_with_interval(flags)
+    return f"{int(round(rate * n)) if n else 0}/{n} = {format_interval(rate, low, high)}"
+
+
+def values_text(values):
+    """The distinct ``values``, sorted, as ``"1, 10, 100"`` (floats in ``%g``).
+
+    Examples
+    --------
+    >>> from skxor.studies.reporting import values_text
+    >>> values_text([100.0, 1.0, 10.0, 1.0]), values_text([3, 2])
+    ('1, 10, 100', '2, 3')
+    """
+    return ", ".join(f"{v:g}" if isinstance(v, float) else str(v)
+                     for v in sorted(set(values)))
+
+
+def seeds_text(counts):
+    """``"10 seeds"``, or ``"8-10 seeds"`` when the cells' seed ``counts`` differ.
+
+    Examples
+    --------
+    >>> from skxor.studies.reporting import seeds_text
+    >>> seeds_text([10, 10]), seeds_text([8, 10])
+    ('10 seeds', '8-10 seeds')
+    """
+    counts = pd.Series(counts)
+    low, high = counts.min(), counts.max()
+    return f"{low} seeds" if low == high else f"{low}-{high} seeds"
+
+
+def preset_text(table, by, *, per="per cell"):
+    """``"quick preset, 10 seeds per cell"``: the run's preset (when the table is one run's) and seeds.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A study's table with a ``seed`` column, stamped by
+        :meth:`Study.stamp <skxor.studies.Study.stamp>`.
+    by : list of str
+        The columns of one cell (the seeds are counted per cell).
+    per : str, default="per cell"
+        Follows the seed count ("" for none).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies.reporting import preset_text
+    >>> table = pd.DataFrame({"d": [1, 1, 2], "seed": [0, 1, 0]})
+    >>> preset_text(table, ["d"])
+    '1-2 seeds per cell'
+    >>> table.attrs.update(preset="quick", rows=3)
+    >>> preset_text(table, ["d"], per="")
+    'quick preset, 1-2 seeds'
+    """
+    preset = run_preset(table)
+    where = "" if preset is None else f"{preset} preset, "
+    seeds = table.groupby(list(by))["seed"].nunique() if by else [table["seed"].nunique()]
+    return f"{where}{seeds_text(seeds)}" + (f" {per}" if per else "")
+
+
+def run_text(table, study):
+    """One sentence on the run behind ``table``: preset, seeds per cell and setting.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies.reporting import run_text
+    >>> table = pd.DataFrame({"attention": "erf", "d": 10, "m": 2, "n": 0,
+    ...                       "step_length": 1.0, "n_steps": 1, "n_test": 9,
+    ...                       "seed": [0, 1]})
+    >>> run_text(table, get_study("one_step"))
+    'Run: 2 seeds per cell; setting: n_test=9.'
+    """
+    by = [k for k in study.key if k != "seed" and k in table]
+    parts = []
+    if "seed" in table:
+        parts.append(preset_text(table, by))
+    elif run_preset(table):
+        parts.append(f"{run_preset(table)} preset")
+    params = table.attrs.get("params") or {}
+    setting = [f"{name}={_format(params[name])}" if name in params
+               else f"{name}={_value(table[name])}"
+               for name in study.setting if name in params or name in table]
+    if setting:
+        parts.append("setting: " + ", ".join(setting))
+    return f"Run: {'; '.join(parts)}." if parts else ""
+
+
+def _format(value):
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_format(v) for v in value) + "]"
+    return f"{value:g}" if isinstance(value, (float, np.floating)) else str(value)
+
+
+def _value(column):
+    """The one value of a column, or ``{a, b}`` when the rows differ."""
+    values = column.dropna().unique()
+    if len(values) == 1:
+        return _format(values[0])
+    return "{" + ", ".join(_format(v) for v in sorted(values.tolist())) + "}"
+
+
+def run_preset(table):
+    """The preset ``table`` was computed with (see :meth:`Study.stamp`), or None.
+
+    Named only when the table is exactly that run's rows: the runner passes a
+    table merged with earlier runs, with the latest run's attrs.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies.reporting import run_preset
+    >>> table = pd.DataFrame({"seed": [0, 1]})
+    >>> table.attrs.update(preset="quick", rows=2)
+    >>> run_preset(table), run_preset(pd.concat([table, table]))
+    ('quick', None)
+    """
+    return table.attrs.get("preset") if table.attrs.get("rows") == len(table) else None
+
+
+#: A Markdown table longer than this many rows is collapsed (``<details>``).
+COLLAPSE_ROWS = 12
+
+
+def collapse_long_tables(markdown, most=COLLAPSE_ROWS):
+    """``markdown`` with every table of more than ``most`` rows folded in ``<details>``.
+
+    The table stays in the text (a reader opens it with one click; Sphinx's
+    MyST and GitHub both render it), led by a line saying how many rows it
+    holds.
+
+    Examples
+    --------
+    >>> from skxor.studies.reporting import collapse_long_tables
+    >>> table = "| x |\\n|--:|\\n" + "\\n".join(f"| {i} |" for i in range(3))
+    >>> print(collapse_long_tables("Before.\\n\\n" + table + "\\n\\nAfter.", most=2))
+    Before.
+    <BLANKLINE>
+    <details><summary>Table of 3 rows (click to open)</summary>
+    <BLANKLINE>
+    | x |
+    |--:|
+    | 0 |
+    | 1 |
+    | 2 |
+    <BLANKLINE>
+    </details>
+    <BLANKLINE>
+    After.
+    >>> collapse_long_tables(table, most=3) == table
+    True
+    """
+    lines = markdown.split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and lines[j].startswith("|"):
+            j += 1
+        if j == i:
+            out.append(lines[i])
+            i += 1
+            continue
+        block = lines[i:j]
+        rows = len(block) - 2  # the header and the alignment line
+        if rows > most:
+            out += [f"<details><summary>Table of {rows} rows (click to open)</summary>", "",
+                    *block, "", "</details>"]
+        else:
+            out += block
+        i = j
+    return "\n".join(out)
+
+
+#: The terms of the studies' reports, defined once (report.md's glossary).
+GLOSSARY = (
+    ("Wilson 95% interval", "`0.80 [0.49, 0.94]`: a rate and the interval that covers the "
+     "true rate with 95% confidence, over the independent units named (usually the seeds)."),
+    ("floor", "the unavoidable work of a run (its fits, gradient steps or profiles, timed "
+     "as the run made them); *ratio* is the wall time over the floor per worker, how much "
+     "the run spent beyond that work."),
+    ("design-effect sample size", "when runs share a seed's draws (pooled over m or d), "
+     "they are not independent: the number of independent units an interval is computed "
+     "over is then the seeds, not the runs (the seed-clustered interval)."),
+    ("`_Data: ...` lines", "under a table or figure: which rows of `<study>.csv` it was "
+     "computed from (the setting, how many rows, cells and seeds)."),
+    ("setting", "the parameters a run shares across its cells (`n_test`, step lengths...); "
+     "rows of different settings are never pooled."),
+    ("preset", "`quick` (minutes, rough: few seeds) or `full` (the runs the documentation "
+     "publishes)."),
+    ("verdict", "reproduced, not reproduced or inconclusive, by the rule of each claim "
+     "(docs/results/claims.rst states the rules)."),
+)
+
+
+def glossary_section():
+    """The ``## Glossary`` section of report.md: each term of :data:`GLOSSARY` once.
+
+    Examples
+    --------
+    >>> from skxor.studies.reporting import glossary_section
+    >>> print(glossary_section().split("\\n")[2])
+    * **Wilson 95% interval**: `0.80 [0.49, 0.94]`: a rate and the interval that covers the true rate with 95% confidence, over the independent units named (usually the seeds).
+    """
+    return section("Glossary", "\n".join(f"* **{term}**: {text}" for term, text in GLOSSARY))

@@ -1,0 +1,769 @@
+"""Uncertainty for the studies: intervals for rates, bootstrap intervals for slopes.
+
+Every success rate a study publishes carries a Wilson interval (a rate over
+runs clustered by seed: a beta-binomial profile-likelihood interval with the
+seeds as units, :func:`clustered_rate_interval`), every share
+used as a lower bound a Clopper-Pearson (exact) interval, and every fitted
+log-log slope a bootstrap interval over seeds -- from at least
+:data:`MIN_BOOTSTRAP_GROUPS` (8) seeds: with fewer, a percentile bootstrap
+draws from too few distinct resamples to mean anything (2 seeds give at most
+3), so the slope comes with the range of the per-seed slopes instead, marked
+rough; the exponent of a power law fitted to interval-censored sizes by maximum
+likelihood (:func:`censored_loglog_fit`). The functions here are the one place these are computed, so tables,
+figures and reports agree.
+"""
+
+import numbers
+from numbers import Real
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, special, stats
+from sklearn.utils import check_random_state
+
+from .._utils._wilson import wilson_interval as wilson_counts_interval
+
+#: The fewest independent groups (seeds) a bootstrap interval is drawn from.
+MIN_BOOTSTRAP_GROUPS = 8
+
+#: The caveat of a rate pooled over d: runs of one seed share a prefix of keys.
+POOLED_OVER_D_CAVEAT = (
+    "Runs of one seed at different d are not independent draws: for the same m, the "
+    "keys at a smaller d are the first rows of those at a larger d. Intervals pooled "
+    "over d and m therefore take the seeds as the independent units: the "
+    "profile-likelihood interval of the rate in a beta-binomial model of the seeds' "
+    "counts, their correlation profiled out and calibrated on the number of seeds "
+    "(F(1, seeds - 1)), so that seeds that all agree count as that many units, not as "
+    "their runs (Williams, 1975; Korn and Graubard, 1998). The per-d rows do not share "
+    "keys."
+)
+
+__all__ = [
+    "censored_loglog_fit",
+    "MIN_BOOTSTRAP_GROUPS",
+    "POOLED_OVER_D_CAVEAT",
+    "as_flags",
+    "bootstrap_loglog_slope",
+    "check_confidence",
+    "check_n_boot",
+    "clopper_pearson_interval",
+    "clustered_rate_interval",
+    "flag_columns",
+    "format_count",
+    "format_interval",
+    "format_slope",
+    "quantile_interval",
+    "rate_with_interval",
+    "wilson_interval",
+]
+
+
+def check_n_boot(n_boot):
+    """``n_boot`` as an int, or a ValueError naming it (not int()'s TypeError or OverflowError)."""
+    if (isinstance(n_boot, bool) or not isinstance(n_boot, Real) or not np.isfinite(n_boot)
+            or n_boot != int(n_boot) or n_boot < 1):
+        raise ValueError(f"n_boot must be a whole number >= 1; got {n_boot!r}.")
+    return int(n_boot)
+
+
+def check_confidence(confidence):
+    """``confidence`` as a float in (0, 1), or a ValueError naming it."""
+    if (isinstance(confidence, bool) or not isinstance(confidence, Real)
+            or not 0 < confidence < 1):
+        raise ValueError(f"confidence must be a number in (0, 1); got {confidence!r}.")
+    return float(confidence)
+
+
+def _check_counts(successes, n):
+    successes = int(successes)
+    n = int(n)
+    if n < 0 or successes < 0 or successes > n:
+        raise ValueError(f"need 0 <= successes <= n; got successes={successes}, n={n}.")
+    return successes, n
+
+
+def _binomial_interval(successes, n, confidence, method):
+    """scipy's interval of a binomial proportion; ``(nan, nan)`` for no trials."""
+    successes, n = _check_counts(successes, n)
+    if n == 0:
+        return float("nan"), float("nan")
+    ci = stats.binomtest(successes, n).proportion_ci(confidence_level=confidence, method=method)
+    return float(ci.low), float(ci.high)
+
+
+def wilson_interval(successes, n, confidence=0.95):
+    """Wilson score interval of a binomial proportion.
+
+    Parameters
+    ----------
+    successes : int
+        Number of successes.
+    n : int
+        Number of trials; with ``n = 0`` the interval is ``(nan, nan)``.
+    confidence : float, default=0.95
+        Coverage of the interval.
+
+    Returns
+    -------
+    low, high : float
+
+    Examples
+    --------
+    >>> from skxor.studies.stats import wilson_interval
+    >>> [round(v, 3) for v in wilson_interval(9, 10)]
+    [0.596, 0.982]
+    """
+    return _binomial_interval(successes, n, confidence, "wilson")
+
+
+def quantile_interval(values, q=0.5, confidence=0.95):
+    """A sample quantile and its distribution-free interval from order statistics.
+
+    The quantile is the smallest value with at least a share ``q`` of the
+    values at or below it (the lower median for ``q = 0.5``). The interval
+    runs from the l-th to the u-th smallest value, l and u the
+    ``(1 - confidence)/2`` and ``(1 + confidence)/2`` quantiles of
+    Binomial(n, q) (u one above): it covers the population quantile with at
+    least ``confidence`` whatever the distribution (Hahn and Meeker, 1991,
+    ch. 5). Values may be ``inf`` (a run that needed more than its budget,
+    censored at the end): an end beyond the last finite value is ``inf``,
+    one below the first value ``-inf``.
+
+    Parameters
+    ----------
+    values : array-like of float
+        Independent draws (one per seed).
+    q : float, default=0.5
+    confidence : float, default=0.95
+
+    Returns
+    -------
+    value, low, high : float
+        NaN, NaN, NaN without values.
+
+    Examples
+    --------
+    >>> from skxor.studies.stats import quantile_interval
+    >>> quantile_interval([200, 250, 150, 200, 300, 250, 200, 400, 150, 200])
+    (200.0, 150.0, 300.0)
+    >>> quantile_interval([900, 1200, float("inf"), 700, float("inf"), 800,
+    ...                    float("inf"), 1500, 1000, float("inf")])
+    (1200.0, 800.0, inf)
+    """
+    check_confidence(confidence)
+    x = np.sort(np.asarray(values, dtype=float).ravel())
+    n = x.size
+    if not n:
+        return float("nan"), float("nan"), float("nan")
+    if np.isnan(x).any():
+        raise ValueError("values must not hold NaN: a run beyond its budget is inf.")
+    alpha = 1.0 - confidence
+    value = x[max(int(np.ceil(q * n - 1e-12)), 1) - 1]
+    lower = int(stats.binom.ppf(alpha / 2, n, q))
+    upper = int(stats.binom.ppf(1 - alpha / 2, n, q)) + 1
+    low = x[lower - 1] if lower >= 1 else -np.inf
+    high = x[upper - 1] if upper <= n else np.inf
+    return float(value), float(low), float(high)
+
+
+def clopper_pearson_interval(successes, n, confidence=0.95):
+    """Exact (Clopper-Pearson) interval of a binomial proportion.
+
+    Conservative: it covers the true proportion with at least ``confidence``,
+    so its lower end is a safe lower bound (e.g. on an "almost surely").
+
+    Examples
+    --------
+    With 10 successes in 10 trials the exact interval reaches lower than
+    Wilson's:
+
+    >>> from skxor.studies.stats import clopper_pearson_interval, wilson_interval
+    >>> round(clopper_pearson_interval(10, 10)[0], 3), round(wilson_interval(10, 10)[0], 3)
+    (0.692, 0.722)
+    """
+    return _binomial_interval(successes, n, confidence, "exact")
+
+
+def as_flags(values, name="flags"):
+    """``values`` as a 1-D boolean array, or a ValueError saying what is not a flag.
+
+    A flag is a boolean or the number 0 or 1. A missing value (NaN, None,
+    pandas' NA) is refused, not read as true (``bool(nan)`` is True), and so
+    is a string (``"False"`` is true to Python) or any other number: a
+    summary drops missing values itself and says how many it dropped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.studies.stats import as_flags
+    >>> as_flags([True, 0, 1.0]).tolist()
+    [True, False, True]
+    >>> as_flags(np.array([True, np.nan], dtype=object))
+    Traceback (most recent call last):
+    ...
+    ValueError: flags holds 1 missing value(s) of 2: a missing flag is neither success nor failure (drop those rows first).
+    """
+    if isinstance(values, (pd.Series, pd.Index)):
+        values = values.to_numpy(dtype=object) if values.hasnans else values.to_numpy()
+    array = np.asarray(values)
+    if array.dtype == bool:
+        return array.ravel()
+    array = array.ravel()
+    if array.dtype.kind in "OUS" or array.dtype.kind == "f":
+        missing = pd.isna(array) if array.dtype.kind in "Of" else np.zeros(array.size, bool)
+        if missing.any():
+            raise ValueError(
+                f"{name} holds {int(missing.sum())} missing value(s) of {array.size}: a "
+                "missing flag is neither success nor failure (drop those rows first).")
+    if array.dtype.kind in "biuf":
+        bad = ~np.isin(array, (0, 1))
+    else:
+        bad = np.array([not (isinstance(v, (bool, np.bool_)) or (
+            isinstance(v, numbers.Real) and not isinstance(v, str) and v in (0, 1)))
+            for v in array], dtype=bool)
+    if bad.any():
+        shown = ", ".join(repr(v) for v in list(dict.fromkeys(array[bad].tolist()))[:3])
+        raise ValueError(f"{name} must hold flags (True/False, or 0/1); {int(bad.sum())} "
+                         f"value(s) of {array.size} are not, e.g. {shown}.")
+    return array.astype(bool)
+
+
+def flag_columns(df, columns, name="df"):
+    """A copy of ``df`` with each of ``columns`` it has as booleans (:func:`as_flags`).
+
+    Raises
+    ------
+    ValueError
+        A column holding a missing value, a string or a number other than
+        0 and 1, named as ``name[column]``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies.stats import flag_columns
+    >>> flag_columns(pd.DataFrame({"success": [1, 0]}), ["success", "absent"])["success"].tolist()
+    [True, False]
+    >>> flag_columns(pd.DataFrame({"success": ["False"]}), ["success"])
+    Traceback (most recent call last):
+    ...
+    ValueError: df['success'] must hold flags (True/False, or 0/1); 1 value(s) of 1 are not, e.g. 'False'.
+    """
+    df = df.copy()
+    for column in columns:
+        if column in df:
+            df[column] = as_flags(df[column], f"{name}[{column!r}]")
+    return df
+
+
+def rate_with_interval(flags, confidence=0.95):
+    """Share of true values in ``flags`` with its Wilson interval.
+
+    Parameters
+    ----------
+    flags : array-like of bool
+        Booleans or 0/1; a missing value, a string or another number is
+        refused (:func:`as_flags`).
+    confidence : float, default=0.95
+
+    Returns
+    -------
+    rate, low, high, n : float, float, float, int
+        NaN rate and interval for an empty input.
+
+    Raises
+    ------
+    ValueError
+        A value of ``flags`` that is not a flag.
+
+    Examples
+    --------
+    >>> from skxor.studies.stats import rate_with_interval
+    >>> rate, low, high, n = rate_with_interval([True, True, False, True])
+    >>> rate, n
+    (0.75, 4)
+    """
+    flags = as_flags(flags)
+    n = int(flags.size)
+    if n == 0:
+        return float("nan"), float("nan"), float("nan"), 0
+    k = int(flags.sum())
+    low, high = wilson_interval(k, n, confidence)
+    return k / n, low, high, n
+
+
+#: The intra-seed correlations the beta-binomial profile maximises over: a grid
+#: in logit(rho) from rho = 4.5e-5 to 0.999, plus rho = 0 (the binomial).
+_RHO = special.expit(np.linspace(-10.0, 7.0, 137))
+
+
+def _beta_binomial_profile(k_g, n_g):
+    """``profile(p)``: the beta-binomial log-likelihood of the per-seed counts,
+    maximised over the intra-seed correlation, and the correlation at its maximum."""
+    pairs, weight = np.unique(np.stack([k_g, n_g], axis=1), axis=0, return_counts=True)
+    k, m = pairs[:, 0], pairs[:, 1]
+    spread = 1 / _RHO - 1  # alpha + beta of the seeds' rates
+
+    # The binomial coefficients cancel in every likelihood ratio: left out.
+    k, m, weight = k.astype(float), m.astype(float), weight.astype(float)
+
+    def profile(p):
+        a, b = p * spread[:, None], (1 - p) * spread[:, None]
+        ll = (special.betaln(k + a, m - k + b) - special.betaln(a, b)) @ weight
+        independent = (special.xlogy(k, p) + special.xlog1py(m - k, -p)) @ weight
+        best = int(np.argmax(ll))
+        return (independent, 0.0) if independent >= ll[best] else (ll[best], _RHO[best])
+
+    return profile
+
+
+def clustered_rate_interval(flags, clusters, confidence=0.95):
+    """Share of true ``flags`` with an interval that takes ``clusters`` as the units.
+
+    Runs of one cluster (a seed whose draws several runs share) are not
+    independent, and how much they agree is not known in advance: the
+    interval is the profile-likelihood interval of the rate ``p`` in the
+    beta-binomial model of the per-seed counts (each seed's success
+    probability drawn from a beta distribution of mean ``p`` and
+    intra-seed correlation ``rho``; Skellam, 1948; Williams, 1975), the
+    correlation profiled out (over ``rho`` in [0, 0.999]), calibrated
+    with the ``F(1, G - 1)`` quantile rather than chi-squared's for the
+    ``G`` seeds (the small-sample correction of Korn and Graubard, 1998,
+    who use ``G - 1`` degrees of freedom). Seeds that all agree (a rate of
+    0 or 1) are then about ``G`` units, since a correlation of 1 fits them
+    as well as 0 does; 359 successes in 360 runs get an interval close to
+    360 in 360's, not a narrower one. One run per seed is Wilson's interval
+    over the runs (the runs are then the independent units). A design-effect (sandwich) variance is not
+    used: where few runs disagree it shows no correlation whatever the
+    true one (one failure in 360 runs gives a design effect of 1), and its
+    intervals then cover a rate of 0.97 a fifth of the time in
+    simulation when seeds succeed or fail as a whole (see the tests).
+
+    Parameters
+    ----------
+    flags : array-like of bool, shape (n_runs,)
+        The outcome of each run: booleans, or 0/1 (see
+        :func:`rate_with_interval` for what is refused).
+    clusters : array-like of shape (n_runs,)
+        The independent unit of each run, e.g. its seed; no missing label.
+    confidence : float, default=0.95
+
+    Returns
+    -------
+    rate, low, high : float
+        NaN for an empty input. One cluster is one unit: Wilson's interval
+        of its rate as one trial.
+    n, n_clusters : int
+    n_effective : float
+        ``n / (1 + (n / G - 1) rho)`` at the maximum-likelihood ``rho``:
+        the runs' worth in independent ones, between ``G`` and ``n``.
+
+    Examples
+    --------
+    Four seeds, each with three runs that agree, count as four units, not
+    twelve runs:
+
+    >>> from skxor.studies.stats import clustered_rate_interval, wilson_interval
+    >>> flags = [True] * 9 + [False] * 3
+    >>> seeds = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
+    >>> rate, low, high, n, groups, n_eff = clustered_rate_interval(flags, seeds)
+    >>> rate, n, groups, round(n_eff, 1)
+    (0.75, 12, 4, 4.0)
+    >>> low < wilson_interval(9, 12)[0]
+    True
+
+    Ten seeds of 36 runs, all successes: the interval is about the one
+    over ten seeds, not over 360 runs:
+
+    >>> import numpy as np
+    >>> [round(v, 2) for v in clustered_rate_interval([True] * 360, np.repeat(range(10), 36))[1:3]]
+    [0.77, 1.0]
+    """
+    confidence = check_confidence(confidence)
+    flags = as_flags(flags, "flags")
+    clusters = np.asarray(clusters).ravel()
+    if clusters.shape != flags.shape:
+        raise ValueError(f"clusters must have one entry per run; got {clusters.size} "
+                         f"for {flags.size} runs.")
+    if pd.isna(clusters).any():
+        raise ValueError(f"clusters holds {int(pd.isna(clusters).sum())} missing label(s): "
+                         "every run needs its seed (a missing one is no seed of its own).")
+    n = int(flags.size)
+    if n == 0:
+        return float("nan"), float("nan"), float("nan"), 0, 0, float("nan")
+    labels, index = np.unique(clusters, return_inverse=True)
+    groups = int(labels.size)
+    k_g = np.bincount(index, weights=flags, minlength=groups).round().astype(int)
+    n_g = np.bincount(index, minlength=groups)
+    rate = float(flags.mean())
+    if groups == 1:
+        low, high = (float(v) for v in wilson_counts_interval([rate], 1, confidence)[0])
+        return rate, low, high, n, 1, 1.0
+    if n_g.max() == 1:
+        # One run per seed: the runs are the independent units and the binomial
+        # variance is known, so no correlation to profile and no small-sample
+        # F correction (F(1, 1) = 161 would make 2 of 2 seeds [0, 1]).
+        low, high = (float(v) for v in wilson_counts_interval([k_g.sum()], n, confidence)[0])
+        return rate, low, high, n, groups, float(n)
+    profile = _beta_binomial_profile(k_g, n_g)
+    # The likelihood's maximum is at the pooled rate (inside (0, 1) for the root search).
+    inner = float(np.clip(rate, 1e-12, 1 - 1e-12))
+    top, rho = profile(inner)
+    cut = stats.f.ppf(confidence, 1, groups - 1) / 2
+
+    def gap(p):
+        return profile(p)[0] - top + cut
+
+    # An end reaches 0 or 1 where the likelihood never falls by the cut-off
+    # (few seeds: F(1, 1) is 161).
+    low = 0.0 if rate == 0 or gap(1e-12) >= 0 else float(
+        optimize.brentq(gap, 1e-12, inner, xtol=1e-6))
+    high = 1.0 if rate == 1 or gap(1 - 1e-12) >= 0 else float(
+        optimize.brentq(gap, inner, 1 - 1e-12, xtol=1e-6))
+    n_eff = float(n / (1 + (n / groups - 1) * rho))
+    return rate, low, high, n, groups, n_eff
+
+
+def _loglog_fit(x, y):
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+
+
+def bootstrap_loglog_slope(x, y, groups=None, *, n_boot=2000, confidence=0.95, random_state=0):
+    """Least-squares slope of log y on log x with a bootstrap interval.
+
+    Resampling is over ``groups`` (typically seeds): each bootstrap draw picks
+    groups with replacement and refits on all their points, so the interval
+    reflects seed-to-seed variation. Without groups, points are resampled.
+    Non-finite or non-positive points are dropped first. With fewer than
+    :data:`MIN_BOOTSTRAP_GROUPS` groups there is no bootstrap interval
+    (``low`` and ``high`` are NaN, ``rough`` is True): ``range_low`` and
+    ``range_high`` give the smallest and largest slope fitted to one group
+    alone (groups with at least two distinct x), a rough spread to show
+    instead.
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n_points,)
+    groups : array-like of shape (n_points,) or None, default=None
+    n_boot : int, default=2000
+        Bootstrap resamples; at least 1.
+    confidence : float, default=0.95
+    random_state : int, RandomState instance or None, default=0
+
+    Returns
+    -------
+    result : dict
+        ``slope`` (fit on all points), ``low``, ``high`` (percentile
+        interval; NaN with fewer than :data:`MIN_BOOTSTRAP_GROUPS` groups,
+        or when fewer than two distinct x values remain in too many draws),
+        ``n_points`` and ``n_groups`` used, ``rough`` (fewer groups than
+        :data:`MIN_BOOTSTRAP_GROUPS`) and ``range_low``, ``range_high`` (the
+        range of the per-group slopes; NaN when no group has two distinct x).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.studies.stats import bootstrap_loglog_slope
+    >>> x = np.repeat([10, 20, 40, 80], 8)
+    >>> rng = np.random.default_rng(0)
+    >>> y = 3 * x ** 2 * np.exp(0.05 * rng.standard_normal(x.size))
+    >>> res = bootstrap_loglog_slope(x, y, groups=np.tile(np.arange(8), 4))
+    >>> round(res["slope"], 1), res["low"] < 2 < res["high"], res["n_points"], res["rough"]
+    (2.0, True, 32, False)
+
+    Three seeds are too few for a bootstrap: the range of the per-seed
+    slopes comes instead.
+
+    >>> x = np.repeat([10, 20, 40, 80], 3)
+    >>> res = bootstrap_loglog_slope(x, 3 * x ** 2.0, groups=np.tile([0, 1, 2], 4))
+    >>> res["rough"], bool(np.isnan(res["low"])), round(res["range_low"], 1), round(res["range_high"], 1)
+    (True, True, 2.0, 2.0)
+    """
+    n_boot = check_n_boot(n_boot)
+    confidence = check_confidence(confidence)
+    x = np.asarray(x, dtype=float).ravel()
+    y = np.asarray(y, dtype=float).ravel()
+    if x.shape != y.shape:
+        raise ValueError(f"x and y must have the same length; got {x.size} and {y.size}.")
+    groups = np.arange(x.size) if groups is None else np.asarray(groups).ravel()
+    if groups.shape != x.shape:
+        raise ValueError("groups must have one entry per point.")
+    keep = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
+    x, y, groups = x[keep], y[keep], groups[keep]
+    nan = float("nan")
+    labels = np.unique(groups)
+    result = {"slope": nan, "low": nan, "high": nan, "n_points": int(x.size),
+              "n_groups": int(labels.size), "rough": bool(labels.size < MIN_BOOTSTRAP_GROUPS),
+              "range_low": nan, "range_high": nan}
+    if x.size < 2 or np.unique(x).size < 2:
+        return result
+    result["slope"] = _loglog_fit(x, y)
+    members = [np.flatnonzero(groups == g) for g in labels]
+    own = [_loglog_fit(x[rows], y[rows]) for rows in members if np.unique(x[rows]).size >= 2]
+    if own:
+        result["range_low"], result["range_high"] = float(min(own)), float(max(own))
+    if result["rough"]:
+        return result
+    rng = check_random_state(random_state)
+    slopes = []
+    for _ in range(n_boot):
+        pick = rng.randint(0, labels.size, labels.size)
+        rows = np.concatenate([members[i] for i in pick])
+        if np.unique(x[rows]).size >= 2:
+            slopes.append(_loglog_fit(x[rows], y[rows]))
+    # An interval only when (almost) every draw could be fitted.
+    if slopes and len(slopes) >= 0.9 * n_boot:
+        alpha = (1 - confidence) / 2
+        result["low"], result["high"] = (float(q) for q in np.quantile(slopes, [alpha, 1 - alpha]))
+    return result
+
+
+def format_slope(fit, digits=2, unit="seeds"):
+    """A slope from :func:`bootstrap_loglog_slope` as text: interval, or range marked rough.
+
+    Examples
+    --------
+    >>> from skxor.studies.stats import format_slope
+    >>> format_slope({"slope": 1.02, "low": 0.9, "high": 1.1, "n_groups": 10})
+    '1.02 [0.90, 1.10]'
+    >>> format_slope({"slope": 0.21, "low": float("nan"), "high": float("nan"),
+    ...               "n_groups": 5, "rough": True, "range_low": 0.1, "range_high": 0.35})
+    '0.21 (rough: 5 seeds, too few for an interval; per-seed slopes 0.10 to 0.35)'
+    """
+    text = format_interval(fit["slope"], fit.get("low"), fit.get("high"), digits)
+    if text == "-" or not fit.get("rough"):
+        return text
+    spread = ""
+    low, high = fit.get("range_low", float("nan")), fit.get("range_high", float("nan"))
+    if np.isfinite(low) and np.isfinite(high):
+        spread = f"; per-{unit[:-1] if unit.endswith('s') else unit} slopes " + (
+            f"{low:.{digits}f} to {high:.{digits}f}" if low != high else f"all {low:.{digits}f}")
+    return f"{text} (rough: {fit['n_groups']} {unit}, too few for an interval{spread})"
+
+
+def format_interval(value, low, high, digits=2):
+    """``"0.80 [0.49, 0.94]"``; a dash for NaN values.
+
+    Examples
+    --------
+    >>> from skxor.studies.stats import format_interval
+    >>> format_interval(0.8, 0.49, 0.943)
+    '0.80 [0.49, 0.94]'
+    >>> format_interval(float("nan"), float("nan"), float("nan"))
+    '-'
+    >>> format_interval(-1e-17, -0.26, 0.26)
+    '0.00 [-0.26, 0.26]'
+
+    An interval narrower than the rounding gets the digits it needs, so
+    that 0 successes in 1 050 runs do not read as the interval [0, 0]:
+
+    >>> format_interval(0.0, 0.0, 0.0036)
+    '0.000 [0.000, 0.004]'
+    """
+    if value is None or not np.isfinite(value):
+        return "-"
+    if low is None or high is None or not (np.isfinite(low) and np.isfinite(high)):
+        return f"{value:.{digits}f}"
+    # Up to 4 digits: a bound that differs from the value must read differently.
+    for shown in range(digits, max(digits, 4) + 1):
+        # A value that is 0 up to floating-point noise (a slope of -1e-17 on one
+        # machine, +1e-17 on another) reads 0.00, not -0.00; a bound of -0.003
+        # keeps its sign.
+        texts = [f"{0.0 if abs(x) < 1e-12 else x:.{shown}f}" for x in (value, low, high)]
+        if all(texts[0] != t for x, t in zip((low, high), texts[1:]) if x != value):
+            break
+    return f"{texts[0]} [{texts[1]}, {texts[2]}]"
+
+
+def format_count(successes, n, unit, interval="wilson", digits=2):
+    """``"4/5 networks = 0.80 [0.38, 0.96]"``: a rate with its count, unit and interval.
+
+    Parameters
+    ----------
+    successes, n : int
+        The count and the number of independent units it is out of.
+    unit : str
+        What was counted, in the plural ("networks", "seeds", "functions").
+    interval : {"wilson", "clopper-pearson"}, default="wilson"
+    digits : int, default=2
+
+    Returns
+    -------
+    text : str
+        ``"none: 0 networks"`` when ``n`` is 0 (there is no rate).
+
+    Examples
+    --------
+    >>> from skxor.studies.stats import format_count
+    >>> format_count(4, 5, "networks")
+    '4/5 networks = 0.80 [0.38, 0.96]'
+    >>> format_count(0, 0, "networks")
+    'none: 0 networks'
+    """
+    successes, n = _check_counts(successes, n)
+    if n == 0:
+        return f"none: 0 {unit}"
+    bounds = {"wilson": wilson_interval, "clopper-pearson": clopper_pearson_interval}
+    if interval not in bounds:
+        raise ValueError(f"interval must be one of {sorted(bounds)}; got {interval!r}.")
+    low, high = bounds[interval](successes, n)
+    return f"{successes}/{n} {unit} = {format_interval(successes / n, low, high, digits)}"
+
+
+# -- censored regression (the sample-complexity exponent) ------------------------------
+
+def _log_likelihood(params, x, lo, hi):
+    """Log-likelihood of log n* ~ Normal(b + a x, sigma) for the intervals (lo, hi] of log n*."""
+    a, b, log_sigma = params
+    mu = b + a * x
+    sigma = np.exp(log_sigma)
+    zl, zh = (lo - mu) / sigma, (hi - mu) / sigma
+    # log(Phi(zh) - Phi(zl)), from the side of the smaller tail.
+    upper = zl > 0
+    big, small = np.where(upper, stats.norm.logsf(zl), stats.norm.logcdf(zh)), np.where(
+        upper, stats.norm.logsf(zh), stats.norm.logcdf(zl))
+    with np.errstate(divide="ignore"):
+        terms = big + np.log1p(-np.exp(np.minimum(small - big, 0.0)))
+    return float(np.sum(np.maximum(terms, -1e6)))
+
+
+#: Bounds of log sigma: the spread of log n* is kept above 1e-3 (the
+#: likelihood of intervals stays finite as it shrinks, the optimiser need not).
+_LOG_SIGMA = (np.log(1e-3), np.log(20.0))
+
+
+def _maximise(x, lo, hi, a=None, start=None):
+    """Maximum likelihood over (a, b, log sigma), or over (b, log sigma) with ``a`` fixed.
+
+    Nelder-Mead from a few starts (or from ``start``, a previous optimum):
+    three parameters at most, and no gradient to get wrong.
+    """
+    if start is not None:
+        starts = [start]
+    else:
+        mid = np.where(np.isfinite(lo) & np.isfinite(hi), (lo + hi) / 2,
+                       np.where(np.isfinite(hi), hi, lo))
+        slope = np.polyfit(x, mid, 1)[0] if np.unique(x).size > 1 else 0.0
+        a0 = slope if a is None else a
+        b0 = float(np.mean(mid - a0 * x))
+        s0 = float(np.log(max(np.std(mid - a0 * x), 0.1)))
+        starts = [[a0, b0, s] for s in (s0, np.log(0.3), np.log(2.0))]
+    bounds = [(-50, 50), (-200, 200), _LOG_SIGMA]
+    best = None
+    for point in starts:
+        if a is None:
+            res = optimize.minimize(lambda p: -_log_likelihood(p, x, lo, hi), point,
+                                    method="Nelder-Mead", bounds=bounds,
+                                    options={"xatol": 1e-5, "fatol": 1e-7, "maxiter": 4000})
+            value, found = -res.fun, res.x
+        else:
+            res = optimize.minimize(lambda p: -_log_likelihood([a, *p], x, lo, hi), point[1:],
+                                    method="Nelder-Mead", bounds=bounds[1:],
+                                    options={"xatol": 1e-5, "fatol": 1e-7, "maxiter": 4000})
+            value, found = -res.fun, np.array([a, *res.x])
+        if best is None or value > best[0]:
+            best = (value, found)
+    return best
+
+
+def _censored_inputs(d, n_low, n_high):
+    """``d, n_low, n_high`` as float arrays of one length, checked (ValueError naming them)."""
+    arrays = []
+    for name, values in (("d", d), ("n_low", n_low), ("n_high", n_high)):
+        try:
+            values = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must hold numbers; got {values!r:.80}.") from None
+        if values.ndim != 1:
+            raise ValueError(f"{name} must be 1-D; got shape {values.shape}.")
+        arrays.append(values)
+    d, n_low, n_high = arrays
+    if not d.size == n_low.size == n_high.size:
+        raise ValueError(f"d, n_low and n_high need one entry per observation; got "
+                         f"lengths {d.size}, {n_low.size} and {n_high.size}.")
+    if not (np.isfinite(d) & (d > 0)).all():
+        raise ValueError(f"d must hold finite numbers > 0; got {d[~(np.isfinite(d) & (d > 0))][:5]}.")
+    if not (np.isfinite(n_low) & (n_low >= 0)).all():
+        raise ValueError("n_low must hold finite sizes >= 0 (0: left-censored); got "
+                         f"{n_low[~(np.isfinite(n_low) & (n_low >= 0))][:5]}.")
+    # inf (right-censored) is allowed, NaN is not; every cell is (n_low, n_high].
+    if not (n_high > n_low).all():
+        raise ValueError("n_high must exceed n_low in every row (inf: right-censored); "
+                         f"got {int((~(n_high > n_low)).sum())} row(s) where it does not "
+                         "(or is NaN).")
+    return d, n_low, n_high
+
+
+def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
+    """Exponent a of n* ~ d^a by maximum likelihood on interval-censored n*.
+
+    log n* is modelled as normal around ``b + a (log d - mean log d)`` with
+    one spread sigma; each observation contributes the probability that
+    log n* falls in its interval ``(log n_low, log n_high]`` (``n_low = 0``:
+    left-censored; ``n_high = inf``: right-censored). The interval of a is
+    the profile-likelihood interval (likelihood-ratio test, chi-squared with
+    one degree of freedom).
+
+    Parameters
+    ----------
+    d, n_low, n_high : array-like of shape (n_points,)
+        One entry per independent observation (a learning curve).
+    confidence : float, default=0.95
+
+    Returns
+    -------
+    fit : dict
+        ``exponent``, ``low``, ``high`` (NaN when unbounded within a = +-50),
+        ``sigma`` (the spread of log n* about the line), ``intercept`` (log
+        n* at the mean log d), ``log_d_centre``, ``n_points``. All NaN
+        unless some observation is bracketed on both sides at two distinct d.
+
+    Raises
+    ------
+    ValueError
+        Inputs of different lengths or not 1-D; a d that is not a finite
+        number > 0; an ``n_low`` that is not finite and >= 0; an ``n_high``
+        not above its ``n_low`` (or NaN); ``confidence`` outside (0, 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor.studies.stats import censored_loglog_fit
+    >>> d = np.repeat([10, 20, 40], 4)
+    >>> n = 5.0 * d ** 2 * np.tile([0.8, 0.9, 1.1, 1.25], 3)
+    >>> grid = 2.0 ** np.arange(20)
+    >>> high = grid[np.searchsorted(grid, n)]
+    >>> fit = censored_loglog_fit(d, high / 2, high)
+    >>> bool(fit["low"] < 2 < fit["high"]), fit["n_points"]
+    (True, 12)
+    """
+    confidence = check_confidence(confidence)
+    d, n_low, n_high = _censored_inputs(d, n_low, n_high)
+    lo = np.log(n_low, where=n_low > 0, out=np.full(d.size, -np.inf))
+    hi = np.log(n_high)
+    nan = float("nan")
+    fit = {"exponent": nan, "low": nan, "high": nan, "sigma": nan, "intercept": nan,
+           "log_d_centre": nan, "n_points": int(d.size)}
+    bracketed = np.isfinite(lo) & np.isfinite(hi)
+    if np.unique(d[bracketed]).size < 2:
+        return fit
+    centre = float(np.mean(np.log(d)))
+    x = np.log(d) - centre
+    best, (a, b, log_sigma) = _maximise(x, lo, hi)
+    fit.update(exponent=float(a), intercept=float(b), sigma=float(np.exp(log_sigma)),
+               log_d_centre=centre)
+    drop = stats.chi2.ppf(confidence, 1) / 2
+
+    def gap(value):
+        # Warm-started at the optimum: the profile is smooth in a.
+        return best - _maximise(x, lo, hi, a=value, start=[value, b, log_sigma])[0] - drop
+
+    for side, limit in (("low", -50.0), ("high", 50.0)):
+        step = 0.25 if side == "high" else -0.25
+        inner, outer = a, a + step
+        while gap(outer) < 0 and abs(outer) < abs(limit):
+            inner, outer = outer, np.clip(outer + step, -50, 50)
+            step *= 2
+        if gap(outer) >= 0:
+            fit[side] = float(optimize.brentq(gap, min(inner, outer), max(inner, outer),
+                                              xtol=1e-3))
+    return fit
