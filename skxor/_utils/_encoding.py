@@ -46,8 +46,12 @@ ENCODINGS = ("01", "pm1")
 #: Rows handled at once when checking or converting X: bounds temporaries.
 _CHECK_CHUNK_ELEMENTS = 1 << 22
 
-#: How messages name the two encodings.
-ENCODING_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
+#: How messages name the encodings (``"2b-1"``: a model's, never X's).
+ENCODING_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins", "2b-1": "spins 2b - 1"}
+
+#: How strings can be presented to a model (a torch module, a callable): 0/1
+#: bits, skxor's spins ``1 - 2b`` (bit 1 is -1) or spins ``2b - 1`` (bit 1 is +1).
+MODEL_INPUT_ENCODINGS = ("01", "pm1", "2b-1")
 
 #: The advice of an estimator's error on non-binary X.
 BINARIZE_ADVICE = (
