@@ -6,6 +6,8 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 
 from skxor.datasets import make_sparse_parity
@@ -403,3 +405,52 @@ def test_online_fit_refuses_early_stopping_and_bad_target_functions():
         FFNNParityBaseline(target_function=lambda bits: bits[:, :2], max_iter=1).fit(X)
     with pytest.raises(ValueError, match="requires y to be passed"):
         FFNNParityBaseline(max_iter=1).fit(X)
+
+
+class _CountingTarget:
+    """FIRST (bit 0), recording how many strings each call labels (module level: picklable)."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, bits):
+        self.calls.append(len(bits))
+        return bits[:, 0]
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(n_rows=st.integers(1, 150), batch_size=st.one_of(st.integers(1, 140), st.none()),
+       epochs=st.integers(1, 2), model=st.sampled_from(["ffnn", "transformer"]))
+def test_fresh_data_epochs_are_a_pass_over_X_rounded_up(n_rows, batch_size, epochs, model):
+    """Issue 48, item 26: an online epoch is as many fresh batches as a pass over the
+    n rows of X in batches of b would take, ceil(n / b) (100 rows in batches of 64:
+    two batches, 128 fresh strings, not one batch of 64), and each batch draws b new
+    strings (b = n when batch_size is None). Kills ``n // b`` and ``max(1, n // b)``
+    for ``-(-n // b)`` in ``FreshDataMixin._fresh_iterator``."""
+    from skxor import BooleanTransformerClassifier
+
+    target = _CountingTarget()
+    X = np.random.RandomState(n_rows).randint(0, 2, size=(n_rows, 3))
+    if model == "ffnn":
+        clf = FFNNParityBaseline(width=2, max_iter=epochs, batch_size=batch_size,
+                                 target_function=target, random_state=0)
+    else:
+        batch_size = batch_size or 1  # the transformer's batch_size is an int
+        clf = BooleanTransformerClassifier(d_model=4, n_layers=1, n_heads=1, max_iter=epochs,
+                                           batch_size=batch_size, target_function=target,
+                                           random_state=0)
+    clf.fit(X)
+    size = n_rows if batch_size is None else batch_size
+    per_epoch = -(-n_rows // size)
+    assert target.calls[0] == n_rows  # X's own labels, then the fresh batches
+    assert target.calls[1:] == [size] * (per_epoch * epochs)
+    assert [clf.history_[e, "train_batch_count"] for e in range(epochs)] == [per_epoch] * epochs
+
+
+def test_one_hundred_strings_in_batches_of_64_are_two_batches_per_epoch():
+    target = _CountingTarget()
+    X = np.random.RandomState(0).randint(0, 2, size=(100, 4))
+    FFNNParityBaseline(width=2, max_iter=1, batch_size=64, target_function=target,
+                       random_state=0).fit(X)
+    assert target.calls == [100, 64, 64]
