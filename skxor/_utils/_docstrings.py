@@ -53,8 +53,11 @@ DOCS = {
     If set, train on fresh uniform strings labelled by
     ``target_function(bits)``: it gets an int64 array of 0/1 bits of shape
     (n, N) and returns n labels 0/1, -1/+1 or bools, 1/+1/True being
-    ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify; a
-    lambda works too, but an estimator holding one cannot be pickled).""",
+    ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify). The
+    fitted estimator pickles (``pickle``, ``joblib.dump``) when the function
+    does: a lambda or local function works for fitting, and pickling then
+    raises a PicklingError naming ``target_function``. A y given to ``fit``
+    must agree with it on every row of X (see ``fit``).""",
     "target_accuracy": """target_accuracy : float in (0, 1] or None, default=None
     Stop once the monitored accuracy reaches it; None trains for
     ``max_iter`` epochs without measuring.""",

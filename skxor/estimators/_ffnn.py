@@ -297,7 +297,8 @@ class FFNNParityBaseline(FreshDataMixin, SkorchTrainedClassifier):
         if fresh:  # drawn after the model's seed: fits on fixed data are unchanged
             batch_size = n_train if self.batch_size is None else self.batch_size
             iterator_kwargs = self._fresh_iterator(n_train, X.shape[1], seed_from(start.rng),
-                                                   dtype, device, batch_size)
+                                                   dtype, device, batch_size,
+                                                   start.target_sign)
         else:
             batch_size = n_train if self.batch_size is None else min(self.batch_size, n_train)
             iterator_kwargs = {"iterator_train": TensorBatches, "iterator_train__shuffle": True}
