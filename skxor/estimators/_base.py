@@ -134,6 +134,25 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         self._validate_params()
         return self._commit_fit(X, y, encoding)
 
+    def _fit_at_init(self, X, y, encoding=None):
+        """The estimator with its model at initialisation: ``fit`` for zero steps.
+
+        Everything ``fit`` does before the first step runs as in ``fit``
+        (validation, encoding, classes, the model built and seeded from
+        ``random_state``), so the model is the one ``fit`` with the same
+        parameters starts from; then no step is taken (``n_iter_ = 0``,
+        empty curves). For :class:`~skxor.sensitivity.SensitivityProfiler`
+        (``at_init=True``). ``encoding``: X was checked by the caller (see
+        :meth:`_fit_checked`).
+        """
+        self._validate_params()
+        max_iter = self.max_iter
+        self.max_iter = 0  # after validation, which asks for at least one
+        try:
+            return self._commit_fit(X, y, encoding)
+        finally:
+            self.max_iter = max_iter
+
     def _record_start(self, start):
         """``encoding_`` and ``classes_``, read from X and y at the start of ``fit``."""
         self.encoding_ = start.encoding
@@ -476,13 +495,17 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
         """
         self._record_start(start)
         self.history_ = net.history
-        self.loss_curve_ = [float(v) for v in net.history[:, "train_loss"]]
+        self.loss_curve_ = history_column(net, "train_loss")
         self.n_iter_ = len(net.history)
         if "target_accuracy" in self._parameter_constraints:
             self.accuracy_curve_ = (
-                [float(v) for v in net.history[:, "accuracy"]]
-                if self.target_accuracy is not None else []
+                history_column(net, "accuracy") if self.target_accuracy is not None else []
             )
+
+
+def history_column(net, key):
+    """One float per epoch of ``net.history[:, key]``; [] when no epoch ran (at init)."""
+    return [float(v) for v in net.history[:, key]] if len(net.history) else []
 
 
 def loss_targets(y_spins, loss, dtype, device):
