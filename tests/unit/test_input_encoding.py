@@ -234,3 +234,31 @@ def test_profiler_refuses_what_names_no_model():
         with pytest.raises(ValueError, match=match):
             profiler.fit(X, y)
         assert not hasattr(profiler, "profile_")
+
+
+class OrOfFirstThree(torch.nn.Module):
+    """Trained on bits: positive where one of bits 0, 1, 2 is set (on spins 1 - 2b
+    it would be "at most one of them set", another profile)."""
+
+    def forward(self, x):
+        return x[:, :3].sum(dim=1) - 0.5
+
+
+@pytest.mark.parametrize("declared", [False, True])
+def test_workers_of_a_parallel_profile_get_the_encoding(declared):
+    """n_jobs > 1 evaluates slabs in workers, each with its own evaluator: the
+    given or declared encoding travels with the task."""
+    from joblib import parallel_backend
+
+    n_bits = 8
+    X = all_strings(n_bits)
+    expected = sensitivity_profile((X[:, :3].max(axis=1)).astype(np.uint8), n_bits)
+    module = OrOfFirstThree()
+    kwargs = {"input_encoding": "01"}
+    if declared:
+        module.input_encoding, kwargs = "01", {}
+    with parallel_backend("threading"):
+        prof = sensitivity_profile(module, n_bits, method="exhaustive", n_jobs=2, **kwargs)
+    np.testing.assert_array_equal(prof.counts, expected.counts)
+    spins = sensitivity_profile(module, n_bits, method="exhaustive", input_encoding="pm1")
+    assert not np.array_equal(spins.counts, expected.counts)
