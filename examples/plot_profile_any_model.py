@@ -4,9 +4,11 @@ Profiling any model: a torch TransformerEncoder and a scikit-learn classifier
 
 The sensitivity and Fourier tools take any torch module that maps (batch, N)
 inputs to logits and any fitted scikit-learn classifier, nothing to subclass
-(see :doc:`/profiling_models`). A module receives float spins ``1 - 2b`` of
-shape (batch, N); a real output is read as ``> 0``, a two-column output as
-logits. A classifier is called through ``predict``.
+(see :doc:`/profiling_models`). A module receives floats of shape (batch, N)
+in the input encoding it was trained on, which it declares (here spins
+``1 - 2b``, ``input_encoding = "pm1"``) or the call gives; a real output is
+read as ``> 0``, a two-column output as logits. A classifier is called
+through ``predict``.
 
 Top: a ``torch.nn.TransformerEncoder`` with a linear read-out, at
 initialisation, against MAJORITY and PARITY. Most initialisations of this
@@ -30,6 +32,8 @@ n_bits = 10
 
 class EncoderClassifier(nn.Module):
     """Embed each spin, add learned positions, encode, read out the mean token."""
+
+    input_encoding = "pm1"  # it reads skxor's spins 1 - 2b: the profilers need to know
 
     def __init__(self, n_bits, d_model=16):
         super().__init__()

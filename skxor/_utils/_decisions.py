@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 import torch
 
-from ._encoding import to_spins
+from ._encoding import encode_for_model
 
 
 def _format_string(row, limit=64):
@@ -263,8 +263,7 @@ class ModuleReference:
         if self._scale is None:
             x = torch.as_tensor(probe_strings(self.n_bits, np.int64), dtype=self.dtype,
                                 device=self.device)
-            if self.input_encoding == "pm1":
-                x = to_spins(x)
+            x = encode_for_model(x, self.input_encoding, dtype=self.dtype, device=self.device)
             with torch.no_grad():
                 out = real_scores(self.call(self.module, x))
             self._scale = _finite_scale(out)

@@ -35,6 +35,16 @@ DOCS = {
     Binary inputs: 0/1 bits or -1/+1 spins (or real values with
     ``binarize`` set). An X of ones only (neither 0 nor -1) is read as
     bits, as everywhere in skxor.""",
+    "input_encoding": """input_encoding : {"01", "pm1", "2b-1"} or None, default=None
+    How the strings are presented to the model: bits (``"01"``), spins
+    ``1 - 2b`` (``"pm1"``, skxor's convention: bit 0 is +1) or spins
+    ``2b - 1`` (``"2b-1"``: bit 1 is +1). None: a torch module's own
+    ``input_encoding`` attribute (skxor's modules declare ``"pm1"``); a
+    module that declares none is refused with a ValueError, since nothing
+    in it says which encoding it was trained on (spins of the other sign
+    give the complemented truth table, bits another function). A fitted
+    estimator gets the encoding it was fitted with (``encoding_``, else
+    bits), a callable bits.""",
     "X_predict": """X : array-like of shape (n_samples, n_features)
     Inputs in the encoding used in fit.""",
     "returns_self": """self : object
@@ -53,8 +63,11 @@ DOCS = {
     If set, train on fresh uniform strings labelled by
     ``target_function(bits)``: it gets an int64 array of 0/1 bits of shape
     (n, N) and returns n labels 0/1, -1/+1 or bools, 1/+1/True being
-    ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify; a
-    lambda works too, but an estimator holding one cannot be pickled).""",
+    ``classes_[1]`` (the functions of :mod:`skxor.boolean` qualify). The
+    fitted estimator pickles (``pickle``, ``joblib.dump``) when the function
+    does: a lambda or local function works for fitting, and pickling then
+    raises a PicklingError naming ``target_function``. A y given to ``fit``
+    must agree with it on every row of X (see ``fit``).""",
     "target_accuracy": """target_accuracy : float in (0, 1] or None, default=None
     Stop once the monitored accuracy reaches it; None trains for
     ``max_iter`` epochs without measuring.""",

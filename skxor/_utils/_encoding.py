@@ -46,8 +46,12 @@ ENCODINGS = ("01", "pm1")
 #: Rows handled at once when checking or converting X: bounds temporaries.
 _CHECK_CHUNK_ELEMENTS = 1 << 22
 
-#: How messages name the two encodings.
-ENCODING_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins"}
+#: How messages name the encodings (``"2b-1"``: a model's, never X's).
+ENCODING_NAMES = {"01": "0/1 bits", "pm1": "-1/+1 spins", "2b-1": "spins 2b - 1"}
+
+#: How strings can be presented to a model (a torch module, a callable): 0/1
+#: bits, skxor's spins ``1 - 2b`` (bit 1 is -1) or spins ``2b - 1`` (bit 1 is +1).
+MODEL_INPUT_ENCODINGS = ("01", "pm1", "2b-1")
 
 #: The advice of an estimator's error on non-binary X.
 BINARIZE_ADVICE = (
@@ -317,3 +321,30 @@ def to_spins(X, encoding="01", binarize=None, *, dtype=None, device=None, out=No
     block = block.to(device="cpu" if device is None else device,
                      dtype=torch.float32 if dtype is None else dtype)
     return block if encoding == "pm1" else 1 - 2 * block
+
+
+def encode_for_model(bits, encoding, *, dtype, device=None):
+    """0/1 strings ``bits`` (uint8 ndarray, or a tensor of 0/1) as a model gets them.
+
+    ``encoding`` is one of :data:`MODEL_INPUT_ENCODINGS`: the bits themselves
+    (``"01"``), spins ``1 - 2b`` (``"pm1"``) or spins ``2b - 1`` (``"2b-1"``).
+    A torch ``dtype`` gives a tensor on ``device``, a numpy one an ndarray.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skxor._utils._encoding import encode_for_model
+    >>> bits = np.array([[0, 1]], dtype=np.uint8)
+    >>> [encode_for_model(bits, e, dtype=np.int8).tolist() for e in ("01", "pm1", "2b-1")]
+    [[[0, 1]], [[1, -1]], [[-1, 1]]]
+    """
+    if encoding == "01":
+        if isinstance(dtype, torch.dtype):
+            tensor = bits if isinstance(bits, torch.Tensor) else torch.from_numpy(
+                np.ascontiguousarray(bits))
+            return tensor.to(device=device, dtype=dtype, copy=True)
+        return bits.astype(dtype, order="C")
+    spins = to_spins(bits, dtype=dtype, device=device)
+    if encoding == "2b-1":
+        spins *= -1  # in place: the spins are this call's own
+    return spins

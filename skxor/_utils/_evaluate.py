@@ -18,13 +18,16 @@ model's outputs are read as Boolean values:
   mapped ``classes_[1] -> 1``, ``classes_[0] -> 0``. A skxor classifier
   (one with ``_decision_checked``) is given these strings, which this
   module made, without checking them again;
-* a torch module gets float spins ``1 - 2 b`` (the library's internal
-  encoding, which the modules in :mod:`skxor.nn` expect), on its own device
-  and dtype; a real output is thresholded at 0 (positive -> 1), a bool output
-  used as is, and a two-column output read as logits (argmax);
+* a torch module gets floats in its input encoding, on its own device and
+  dtype: the one asked for, else the one it declares (its ``input_encoding``;
+  the modules in :mod:`skxor.nn` declare spins ``1 - 2 b``, the library's
+  internal encoding), else a ValueError (:func:`module_input_encoding`); a
+  real output is thresholded at 0 (positive -> 1), a bool output used as is,
+  and a two-column output read as logits (argmax);
 * a 1-D array of length ``2^N`` is a truth table.
 
-``input_encoding="01"`` or ``"pm1"`` overrides the input encoding.
+``input_encoding="01"``, ``"pm1"`` or ``"2b-1"`` (spins ``2 b - 1``) sets the
+input encoding.
 
 For a skxor estimator fitted with ``binarize=t`` (``encoding_ ==
 "binarized"``) bit b must be presented as a value that the estimator maps back
@@ -66,7 +69,7 @@ from ._decisions import (
     stable_decisions,
 )
 from ._docstrings import fill_doc
-from ._encoding import ENCODING_NAMES, to_spins
+from ._encoding import ENCODING_NAMES, MODEL_INPUT_ENCODINGS, encode_for_model
 from ._validation import check_count
 
 #: Default number of strings per model call.
@@ -97,6 +100,35 @@ def _evaluates_bits(f):
     return hasattr(f, "n_bits") and callable(getattr(f, "_evaluate_bits", None))
 
 
+def module_input_encoding(module):
+    """The input encoding a torch module declares (its ``input_encoding``), else an error.
+
+    skxor's modules (:mod:`skxor.nn`) declare spins ``1 - 2b`` (``"pm1"``).
+    Nothing else in a module says whether it was trained on bits, on spins
+    ``1 - 2b`` or on spins ``2b - 1``, and each gives another Boolean
+    function (spins of the other sign: the same sensitivity counts on the
+    complemented truth table), so a module that declares none must be given
+    one.
+    """
+    declared = getattr(module, "input_encoding", None)
+    if declared in MODEL_INPUT_ENCODINGS:
+        return declared
+    name = type(module).__name__
+    if declared is not None:
+        raise ValueError(
+            f"{name}.input_encoding must be one of {MODEL_INPUT_ENCODINGS}; got "
+            f"{declared!r}."
+        )
+    raise ValueError(
+        f"The input encoding of the torch module {name} is unknown: pass "
+        "input_encoding='pm1' (spins x = 1 - 2b, skxor's convention: bit 0 is +1), "
+        "'2b-1' (spins x = 2b - 1: bit 1 is +1) or '01' (bits), the one it was trained "
+        f"on, or set {name}.input_encoding. Spins of the other sign give the same "
+        "sensitivity counts but the complemented truth table; bits give another "
+        "function."
+    )
+
+
 @fill_doc
 class ModelEvaluator:
     """A model seen as a Boolean function of 0/1 strings (see the module docstring).
@@ -114,9 +146,10 @@ class ModelEvaluator:
 
     def __init__(self, f, n_bits, input_encoding=None, fallback_encoding="01"):
         self.n_bits = check_count(n_bits, "n_bits")
-        if input_encoding not in (None, "01", "pm1"):
+        if input_encoding is not None and input_encoding not in MODEL_INPUT_ENCODINGS:
             raise ValueError(
-                f"input_encoding must be None, '01' or 'pm1'; got {input_encoding!r}."
+                f"input_encoding must be None or one of {MODEL_INPUT_ENCODINGS}; got "
+                f"{input_encoding!r}."
             )
         self.model = f
         # As asked (None: per model kind), for a worker's own evaluator.
@@ -143,7 +176,9 @@ class ModelEvaluator:
                 raise ValueError(
                     f"{f!r} takes {f.n_bits} bits, but n_bits={self.n_bits} was requested."
                 )
-            self.input_encoding = input_encoding or "01"
+            # Its values are those of the bits whatever they are presented
+            # as: "2b-1" is presented as bits (its own call reads 0/1 and 1 - 2b).
+            self.input_encoding = "pm1" if input_encoding == "pm1" else "01"
             table = getattr(f, "table", None)
             if isinstance(table, np.ndarray) and table.dtype == np.uint8 and table.ndim == 1:
                 # A TruthTable (its table in skxor's conventions, checked when
@@ -152,7 +187,7 @@ class ModelEvaluator:
         elif isinstance(f, torch.nn.Module):
             self.kind = "torch"
             self._setup_torch(f)
-            self.input_encoding = input_encoding or "pm1"
+            self.input_encoding = input_encoding or module_input_encoding(f)
         elif hasattr(f, "predict") and hasattr(f, "fit"):
             self.kind = "estimator"
             self._setup_estimator(f)
@@ -238,13 +273,9 @@ class ModelEvaluator:
 
     def encode(self, bits):
         """The model input for 0/1 strings ``bits`` (uint8, shape (n, N))."""
-        pm1 = self.input_encoding == "pm1"
         if self.kind == "torch":
-            if pm1:
-                return to_spins(bits, dtype=self.dtype, device=self.device)
-            return torch.from_numpy(np.ascontiguousarray(bits)).to(
-                device=self.device, dtype=self.dtype, copy=True
-            )
+            return encode_for_model(bits, self.input_encoding, dtype=self.dtype,
+                                    device=self.device)
         if self._shift is not None:
             x = bits.astype(np.float64)
             x += self._shift
@@ -252,20 +283,18 @@ class ModelEvaluator:
         if self.kind == "callable":
             # int64: whatever arithmetic the callable does cannot wrap round.
             dtype = np.int64
-        elif pm1 or self._as_float:
+        elif self.input_encoding != "01" or self._as_float:
             dtype = np.float32 if self._as_float else np.int8
         else:
             return bits
-        return to_spins(bits, dtype=dtype) if pm1 else bits.astype(dtype, order="C")
+        return encode_for_model(bits, self.input_encoding, dtype=dtype)
 
     def _low(self, size):
         """Low-bit pattern of an exhaustive block of ``size`` strings (cached)."""
         if size not in self._low_cache:
             low = low_bits_pattern(size.bit_length() - 1)
-            if self.kind == "torch" and self.input_encoding == "pm1":
-                low = to_spins(low, dtype=self.dtype, device=self.device)
-            elif self.kind == "torch":
-                low = torch.from_numpy(low).to(device=self.device, dtype=self.dtype)
+            if self.kind == "torch":
+                low = self.encode(low)
             self._low_cache[size] = low
         return self._low_cache[size]
 
@@ -666,9 +695,8 @@ class ModelEvaluator:
         x = low.clone()  # the module may write to its input; keep the cache intact
         if self.n_bits > n_low:
             high = [(start >> i) & 1 for i in range(n_low, self.n_bits)]
-            high = torch.tensor(high, dtype=self.dtype, device=self.device)
-            if self.input_encoding == "pm1":
-                high = to_spins(high)
+            high = encode_for_model(torch.tensor(high, dtype=self.dtype, device=self.device),
+                                    self.input_encoding, dtype=self.dtype, device=self.device)
             # cat writes rows contiguously; assigning column slices is far slower.
             x = torch.cat([low, high.expand(size, -1)], dim=1)
         return self._torch_labels(x)

@@ -218,7 +218,9 @@ def raise_if_interrupted(net, max_epochs, owner):
     """
     from skorch.callbacks import EarlyStopping
 
-    completed = len(net.history) == max_epochs and "train_loss" in net.history[-1]
+    # max_epochs = 0: a model at initialisation (SensitivityProfiler(at_init=True)).
+    completed = max_epochs == 0 or (
+        len(net.history) == max_epochs and "train_loss" in net.history[-1])
     callbacks = [cb for _, cb in net.callbacks_]
     # Any EarlyStopping out of patience (the estimator's or a user's), or a
     # target accuracy reached.

@@ -22,13 +22,16 @@ position i of the string with index r gives the string with index
   ``binarize=t`` gets 0/1 bits when ``0 <= t < 1`` (0 is not above t, 1 is)
   and ``t + b`` otherwise, so that every threshold maps the string back to
   its bits;
-* a torch module gets float spins ``1 - 2 b`` (as the modules of
-  :mod:`skxor.nn` expect) on its own device and dtype, in eval mode; a real
-  output is thresholded at 0 (positive is 1), a two-column output is read as
-  logits (argmax);
+* a torch module gets floats in its input encoding on its own device and
+  dtype, in eval mode: spins ``1 - 2 b`` for the modules of :mod:`skxor.nn`
+  (they declare ``input_encoding = "pm1"``); any other module must be given
+  ``input_encoding`` (or declare it), else a ValueError; a real output is
+  thresholded at 0 (positive is 1), a two-column output is read as logits
+  (argmax);
 * a 1-D array of length 2^N is already a truth table.
 
-``input_encoding="01"`` or ``"pm1"`` overrides how strings are presented.
+``input_encoding="01"``, ``"pm1"`` (spins ``1 - 2b``) or ``"2b-1"`` (spins
+``2b - 1``) sets how strings are presented.
 
 Tables and predictions from other code: :class:`TruthTable` takes the bit
 order (``bit_order="lsb"`` or ``"msb"``) and the value convention

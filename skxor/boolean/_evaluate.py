@@ -7,6 +7,8 @@ from numbers import Integral
 
 
 from .._utils._sklearn_compat import Interval, StrOptions
+from .._utils._docstrings import fill_doc
+from .._utils._encoding import MODEL_INPUT_ENCODINGS
 from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
 from .._utils._validation import check_count, validate_params_once
 
@@ -18,10 +20,11 @@ __all__ = ["DEFAULT_BATCH_SIZE", "ModelEvaluator", "truth_table"]
         "f": "no_validation",
         "n_bits": [Interval(Integral, 1, None, closed="left")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
-        "input_encoding": [StrOptions({"01", "pm1"}), None],
+        "input_encoding": [StrOptions(set(MODEL_INPUT_ENCODINGS)), None],
     },
     prefer_skip_nested_validation=True,
 )
+@fill_doc
 def truth_table(f, n_bits, *, batch_size=DEFAULT_BATCH_SIZE, input_encoding=None):
     """The truth table of a model: its value on each of the 2^N strings.
 
@@ -40,8 +43,7 @@ def truth_table(f, n_bits, *, batch_size=DEFAULT_BATCH_SIZE, input_encoding=None
     batch_size : int, default=65536
         Strings per model call (rounded down to a power of two), and at most
         ``2^22 / N`` strings, so that a call holds at most 2^22 bits.
-    input_encoding : {"01", "pm1"} or None, default=None
-        Override the encoding in which strings are presented to the model.
+    %(input_encoding)s
 
     Returns
     -------

@@ -16,6 +16,8 @@ scikit-learn's trees take ``check_input=False``.
 """
 
 import copy
+import pickle
+import sys
 import warnings
 from dataclasses import dataclass
 from numbers import Real
@@ -55,6 +57,9 @@ class FitStart:
     dtype: torch.dtype
     rng: np.random.RandomState
     binarize: object = None
+    #: -1 when fresh strings' labels are negated: y names the target function's
+    #: value 1 by ``classes_[0]`` (see ``FreshDataMixin._label_by_target_function``).
+    target_sign: float = 1.0
 
     def spins(self, X=None, **kwargs):
         """Spins of ``X`` (default: all of the training X) on the fit's device and dtype."""
@@ -128,6 +133,25 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         return self._commit_fit(X, y, encoding)
+
+    def _fit_at_init(self, X, y, encoding=None):
+        """The estimator with its model at initialisation: ``fit`` for zero steps.
+
+        Everything ``fit`` does before the first step runs as in ``fit``
+        (validation, encoding, classes, the model built and seeded from
+        ``random_state``), so the model is the one ``fit`` with the same
+        parameters starts from; then no step is taken (``n_iter_ = 0``,
+        empty curves). For :class:`~skxor.sensitivity.SensitivityProfiler`
+        (``at_init=True``). ``encoding``: X was checked by the caller (see
+        :meth:`_fit_checked`).
+        """
+        self._validate_params()
+        max_iter = self.max_iter
+        self.max_iter = 0  # after validation, which asks for at least one
+        try:
+            return self._commit_fit(X, y, encoding)
+        finally:
+            self.max_iter = max_iter
 
     def _record_start(self, start):
         """``encoding_`` and ``classes_``, read from X and y at the start of ``fit``."""
@@ -428,9 +452,7 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
 
     def _targets(self, y_spins, dtype, device):
         """Training targets: 0/1 for the logistic loss, -1/+1 for squared error."""
-        y_spins = np.asarray(y_spins, dtype=np.float64)
-        target = (y_spins + 1) / 2 if self.loss == "logistic" else y_spins
-        return torch.as_tensor(target, dtype=dtype, device=device)
+        return loss_targets(y_spins, self.loss, dtype, device)
 
     def _criterion(self):
         """The loss module class for ``self.loss``."""
@@ -473,17 +495,100 @@ class SkorchTrainedClassifier(TorchBinaryClassifier):
         """
         self._record_start(start)
         self.history_ = net.history
-        self.loss_curve_ = [float(v) for v in net.history[:, "train_loss"]]
+        self.loss_curve_ = history_column(net, "train_loss")
         self.n_iter_ = len(net.history)
         if "target_accuracy" in self._parameter_constraints:
             self.accuracy_curve_ = (
-                [float(v) for v in net.history[:, "accuracy"]]
-                if self.target_accuracy is not None else []
+                history_column(net, "accuracy") if self.target_accuracy is not None else []
             )
+
+
+def history_column(net, key):
+    """One float per epoch of ``net.history[:, key]``; [] when no epoch ran (at init)."""
+    return [float(v) for v in net.history[:, key]] if len(net.history) else []
+
+
+def loss_targets(y_spins, loss, dtype, device):
+    """Training targets of labels ``y_spins`` (+-1): 0/1 for ``loss="logistic"``, else +-1."""
+    y_spins = np.asarray(y_spins, dtype=np.float64)
+    target = (y_spins + 1) / 2 if loss == "logistic" else y_spins
+    return torch.as_tensor(target, dtype=dtype, device=device)
 
 
 # The former name of the base, kept for code that subclassed it.
 TorchBinaryClassifierMixin = TorchBinaryClassifier
+
+
+class FreshSampler:
+    """``sampler(n) -> (spins, targets)``: n fresh uniform strings labelled by a target.
+
+    The batches of an online fit (:class:`~skxor._utils._skorch.FreshBatches`).
+    A class, not a closure, so that the fitted net that holds it pickles
+    whenever the target function does. ``sign = -1`` negates the labels
+    (``classes_[0]`` names the function's value 1).
+    """
+
+    def __init__(self, target_function, n_bits, seed, loss, dtype, device, sign=1.0):
+        self.target_function = PicklableTarget(target_function)
+        self.n_bits, self.loss, self.dtype, self.device = n_bits, loss, dtype, device
+        self.sign = float(sign)
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, n):
+        bits = self.rng.integers(0, 2, size=(n, self.n_bits), dtype=np.uint8)
+        labels = _function_labels(self.target_function.function, bits)
+        spins = to_spins(bits, dtype=self.dtype, device=self.device)
+        return spins, loss_targets(self.sign * (2.0 * labels - 1.0), self.loss, self.dtype,
+                                   self.device)
+
+
+def _pickles_by_value():
+    """Whether the pickler running now pickles functions by value (cloudpickle's,
+    as dask and joblib's workers use): one with a ``reducer_override`` method."""
+    frame = sys._getframe(2)
+    for _ in range(32):  # the pickler's dump/save frames are a few levels up
+        if frame is None:
+            return False
+        owner = frame.f_locals.get("self")
+        if isinstance(owner, (pickle.Pickler, pickle._Pickler)):
+            return callable(getattr(owner, "reducer_override", None))
+        frame = frame.f_back
+    return False
+
+
+class PicklableTarget:
+    """A target function as an online-fitted estimator stores it in a pickle.
+
+    The standard pickle (``pickle``, ``joblib.dump``) stores a function by
+    reference; a target it cannot store (a lambda, a local function, one
+    holding a lock) is refused with an error that names ``target_function``
+    and says what pickles, instead of a message about a library internal.
+    A pickler that stores functions by value (cloudpickle) gets the
+    function as it is.
+    """
+
+    __slots__ = ("function",)
+
+    def __init__(self, function):
+        self.function = function
+
+    def __deepcopy__(self, memo):  # a copy of the estimator shares its function
+        return PicklableTarget(self.function)
+
+    def __reduce__(self):
+        if not _pickles_by_value():
+            try:
+                pickle.dumps(self.function)
+            except Exception as exc:
+                raise pickle.PicklingError(
+                    f"This estimator cannot be pickled: its target_function "
+                    f"{self.function!r} cannot be ({type(exc).__name__}: {exc}). Give a "
+                    "function defined at module level (importable where it is loaded), "
+                    "a functools.partial of one, or a function of skxor.boolean (e.g. "
+                    "SparseParity(N, support)); a lambda or local function cannot be "
+                    "pickled."
+                ) from exc
+        return PicklableTarget, (self.function,)
 
 
 class FreshDataMixin:
@@ -509,6 +614,11 @@ class FreshDataMixin:
         y : array-like of shape (n_samples,) or None, default=None
             Two class labels, ``classes_[1]`` mapped to +1. Required unless
             ``target_function`` is set (then it labels X when y is None).
+            With ``target_function``, a y that disagrees with it on any row
+            of X is refused (a ValueError gives the count): labels 0/1, -1/+1
+            or bools are read as the function's values; any two other labels
+            name its two values in either order, the one y gives where the
+            function is 1 being predicted there, whichever sorts first.
 
         Returns
         -------
@@ -519,32 +629,75 @@ class FreshDataMixin:
     def _requires_y(self):
         return self.target_function is None
 
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: object's is the instance's own dict
+        if state.get("target_function") is not None:
+            # Pickled with a clear error when it cannot be (see PicklableTarget).
+            state["target_function"] = PicklableTarget(state["target_function"])
+        return state
+
+    def __setstate__(self, state):
+        target = state.get("target_function")
+        if isinstance(target, PicklableTarget):
+            state = {**state, "target_function": target.function}
+        super().__setstate__(state)
+
     def _label_by_target_function(self, start):
-        """Label X with ``target_function`` when fit got no y (classes ``[0, 1]``)."""
+        """Label X with ``target_function`` when fit got no y (classes ``[0, 1]``);
+        check a given y against it.
+
+        The rule for a given y: it must agree with the function on every row
+        of X. Labels 0/1, -1/+1 or bools mean what they say (1, +1 and True
+        where the function is 1). Any other two labels (strings, say) name the
+        function's two values in either order: the label y gives where the
+        function is 1 is the one predicted there, whichever sorts first
+        (``start.target_sign`` is -1 when that is ``classes_[0]``).
+        """
+        if self.target_function is None:
+            return
+        bits = to_bits(start.X, start.encoding, self.binarize)
+        labels = _function_labels(self.target_function, bits)
         if start.classes is None:
-            bits = to_bits(start.X, start.encoding, self.binarize)
-            labels = _function_labels(self.target_function, bits)
             start.classes = np.array([0, 1])
             start.y_spins = 2.0 * labels - 1.0
+            return
+        positive = start.y_spins > 0  # rows labelled classes_[1]
+        n_rows = positive.shape[0]
+        disagree = int(np.count_nonzero(positive != labels))
+        classes = start.classes
+        numeric = classes.dtype.kind in "biuf" and (
+            np.array_equal(classes, [0, 1]) or np.array_equal(classes, [-1, 1]))
+        if not numeric and n_rows - disagree < disagree:
+            # classes_[0] is y's name for the function's value 1.
+            start.target_sign, disagree = -1.0, n_rows - disagree
+        if disagree:
+            rule = (
+                f"the labels {classes.tolist()} are read as the function's values: "
+                f"{classes.tolist()[1]!r} where it is 1, {classes.tolist()[0]!r} where it "
+                "is 0" if numeric else
+                f"the labels {classes.tolist()} must name the function's two values, "
+                "one label per value"
+            )
+            raise ValueError(
+                f"y disagrees with target_function on {disagree} of {n_rows} rows of X "
+                f"({rule}). With target_function, y only monitors the accuracy: leave "
+                "it out (fit(X)) to label X with the function, or pass the labels the "
+                "function gives."
+            )
 
-    def _fresh_iterator(self, n_samples, n_bits, seed, dtype, device, batch_size=None):
+    def _fresh_iterator(self, n_samples, n_bits, seed, dtype, device, batch_size=None,
+                        sign=1.0):
         """skorch iterator settings drawing every batch fresh from ``target_function``.
 
         An epoch is as many steps as a pass over the ``n_samples`` rows of X
         would take in batches of ``batch_size`` (default ``self.batch_size``);
-        the strings come from a generator seeded with ``seed``.
+        the strings come from a generator seeded with ``seed``; ``sign`` is
+        ``start.target_sign`` (see :meth:`_label_by_target_function`).
         """
         batch_size = self.batch_size if batch_size is None else batch_size
-        rng = np.random.default_rng(seed)
-
-        def sampler(n):
-            bits = rng.integers(0, 2, size=(n, n_bits), dtype=np.uint8)
-            labels = _function_labels(self.target_function, bits)
-            spins = to_spins(bits, dtype=dtype, device=device)
-            return spins, self._targets(2.0 * labels - 1.0, dtype, device)
-
         return {
             "iterator_train": FreshBatches,
-            "iterator_train__sampler": sampler,
+            "iterator_train__sampler": FreshSampler(
+                self.target_function, n_bits, seed, self.loss, dtype, device, sign),
             "iterator_train__n_batches": -(-n_samples // batch_size),
         }

@@ -270,7 +270,8 @@ default="relu"
         if self.target_accuracy is not None:
             callbacks.append(("stop_at_accuracy", StopAtAccuracy(spins, target, self.target_accuracy)))
         batch_size = min(self.batch_size, n_samples) if not fresh else self.batch_size
-        iterator_kwargs = (self._fresh_iterator(n_samples, n_bits, data_seed, dtype, device)
+        iterator_kwargs = (self._fresh_iterator(n_samples, n_bits, data_seed, dtype, device,
+                                                sign=start.target_sign)
                            if fresh else
                            {"iterator_train": TensorBatches, "iterator_train__shuffle": True})
         # One torch thread: float sums then do not depend on the caller's

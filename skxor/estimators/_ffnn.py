@@ -18,7 +18,7 @@ from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
 from .._utils._torch import count_module_parameters, seed_from
 from .._utils._validation import Integers
 from ..nn import ACTIVATIONS, TwoLayerNetwork
-from ._base import FreshDataMixin, SkorchTrainedClassifier
+from ._base import FreshDataMixin, SkorchTrainedClassifier, history_column
 
 _OPTIMIZERS = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torch.optim.SGD}
 
@@ -297,7 +297,8 @@ class FFNNParityBaseline(FreshDataMixin, SkorchTrainedClassifier):
         if fresh:  # drawn after the model's seed: fits on fixed data are unchanged
             batch_size = n_train if self.batch_size is None else self.batch_size
             iterator_kwargs = self._fresh_iterator(n_train, X.shape[1], seed_from(start.rng),
-                                                   dtype, device, batch_size)
+                                                   dtype, device, batch_size,
+                                                   start.target_sign)
         else:
             batch_size = n_train if self.batch_size is None else min(self.batch_size, n_train)
             iterator_kwargs = {"iterator_train": TensorBatches, "iterator_train__shuffle": True}
@@ -333,7 +334,7 @@ class FFNNParityBaseline(FreshDataMixin, SkorchTrainedClassifier):
         self._net = net
         self._record_fit(start, net)
         self.validation_loss_curve_ = (
-            [float(v) for v in net.history[:, "valid_loss"]] if self.early_stopping else None
+            history_column(net, "valid_loss") if self.early_stopping else None
         )
         self.n_parameters_ = count_module_parameters(net.module_)
         self.n_frozen_parameters_ = (

@@ -11,7 +11,7 @@ from .._utils._docstrings import fill_doc
 from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
 from .._utils._validation import Integers
 from ..nn import KParityAttention, SquaredHingeLoss, SquaredMeanHingeLoss
-from ._base import SkorchTrainedClassifier
+from ._base import SkorchTrainedClassifier, history_column
 
 _SEED_MAX = np.iinfo(np.int32).max
 _LOSSES = {"squared_mean_hinge": SquaredMeanHingeLoss, "squared_hinge": SquaredHingeLoss}
@@ -228,6 +228,8 @@ class KParityTransformer(SkorchTrainedClassifier):
         Their counts are 0 and H for every parameter value, so the model
         gives them equal classes exactly when H is even.
         """
+        if self.max_iter == 0:  # the model at initialisation: no labels to fit
+            return
         ones = spins.sum(dim=1)
         zeros_rows = torch.nonzero(ones == spins.shape[1]).flatten().cpu().numpy()
         ones_rows = torch.nonzero(ones == -spins.shape[1]).flatten().cpu().numpy()
@@ -268,7 +270,8 @@ class KParityTransformer(SkorchTrainedClassifier):
         # Highest accuracy, then lowest final loss; ties keep the earlier (odd).
         best = min(
             range(len(runs)),
-            key=lambda i: (-runs[i][2], runs[i][1].history[-1, "train_loss"], i),
+            key=lambda i: (-runs[i][2], (history_column(runs[i][1], "train_loss") or [0.0])[-1],
+                           i),
         )
         orientation, net, _ = runs[best]
         module = net.module_.cpu().eval()

@@ -67,6 +67,9 @@ def check_spins(spins, n_bits, owner):
 class BitStringModule:
     """Properties of a torch module on strings of ``n_bits`` bits (mixed into ``nn.Module``)."""
 
+    #: The strings it reads: spins ``1 - 2b`` (the sensitivity tools present them so).
+    input_encoding = "pm1"
+
     @property
     def n_parameters(self):
         """Number of trainable parameters."""

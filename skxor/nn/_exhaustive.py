@@ -21,10 +21,12 @@ then at least 1 (nothing underflows), and the largest term is at most
 """
 
 import math
+from numbers import Integral
 
 import torch
 import torch.nn.functional as F
 
+from .._utils._encoding import MODEL_INPUT_ENCODINGS
 from ._fast_path import fast_path_refusal
 from ._flip_neighbours import _FlipNeighbours
 
@@ -53,13 +55,19 @@ def exhaustive_refusal(model, input_encoding="pm1"):
     Parameters
     ----------
     model : torch.nn.Module
-    input_encoding : {"pm1", "01"}, default="pm1"
+    input_encoding : {"pm1", "01", "2b-1"}, default="pm1"
         How strings are presented to the model: the path computes the
-        model's output on spins.
+        model's output on spins ``1 - 2b`` (``"pm1"``); bits and spins
+        ``2b - 1`` get their reason.
 
     Returns
     -------
     reason : str or None
+
+    Raises
+    ------
+    ValueError
+        For an ``input_encoding`` that is none of these.
 
     Examples
     --------
@@ -71,6 +79,10 @@ def exhaustive_refusal(model, input_encoding="pm1"):
     >>> exhaustive_refusal(BooleanTransformer(8, d_model=8, n_layers=1, attention="linear"))
     "its attention 'linear' is not softmax, whose weights are a normalised sum of exponentials"
     """
+    if input_encoding not in MODEL_INPUT_ENCODINGS:
+        # An unknown name is a mistake, not a reason to take the slow path.
+        raise ValueError(
+            f"input_encoding must be one of {MODEL_INPUT_ENCODINGS}; got {input_encoding!r}.")
     build = getattr(model, "_exhaustive_build", None)
     if not callable(build):  # only the Boolean transformer (and its subclasses) has it
         return f"{type(model).__name__} is not a BooleanTransformer"
@@ -165,7 +177,13 @@ class _ExhaustiveScorer:
         return rows
 
     def __call__(self, start, size):
-        """Outputs (size,) in the model's dtype of the strings ``start .. start + size - 1``."""
+        """Outputs (size,) in the model's dtype of the strings ``start .. start + size - 1``.
+
+        The indices must lie in ``0 .. 2^N - 1``: any other index names no
+        string (its high bits would select a token row of another position,
+        or wrap round), so it is refused with a ValueError.
+        """
+        _check_index_range(start, size, self.N)
         model, nb = self.model, self.nb
         layer = model.layers[0]
         out = torch.empty(size, dtype=nb.table.dtype, device=self.device)
@@ -193,3 +211,17 @@ class _ExhaustiveScorer:
                 out[a - start : b - start] = model._layers_from(h, 1, 0)
             begin = end
         return out
+
+
+def _check_index_range(start, size, n_bits):
+    """Refuse a block ``start .. start + size - 1`` outside the strings' indices 0 .. 2^N - 1."""
+    for name, value in (("start", start), ("size", size)):
+        if isinstance(value, bool) or not isinstance(value, Integral):
+            raise TypeError(f"{name} must be an int; got {value!r}.")
+    last = (1 << n_bits) - 1
+    if not (0 <= start and 0 <= size and start + size <= last + 1):
+        raise ValueError(
+            f"the strings {start} .. {start + size - 1} (start={start}, size={size}) are "
+            f"not all indices of strings of N = {n_bits} bits, which run 0 .. 2^{n_bits} "
+            f"- 1 = {last}."
+        )

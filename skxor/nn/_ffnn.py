@@ -39,6 +39,9 @@ default="relu"
     49
     """
 
+    #: The strings it reads: spins ``1 - 2b`` (the sensitivity tools present them so).
+    input_encoding = "pm1"
+
     def __init__(self, n_features, width, activation="relu", dtype=None):
         super().__init__()
         activation_function(activation)  # an unknown name raises here

@@ -219,6 +219,9 @@ class SparseXORAttention(nn.Module):
     torch.Size([1])
     """
 
+    #: The strings it reads: spins ``1 - 2b`` (the sensitivity tools present them so).
+    input_encoding = "pm1"
+
     def __init__(self, keys, queries, attention="softmax"):
         super().__init__()
         self.register_buffer("keys", keys)  # (d, m), frozen
@@ -326,6 +329,9 @@ class CLSTransformer(nn.Module):
     >>> twin.n_trainable_parameters  # H * m, as in the simplified model
     8
     """
+
+    #: The strings it reads: spins ``1 - 2b`` (the sensitivity tools present them so).
+    input_encoding = "pm1"
 
     def __init__(self, keys, queries):
         super().__init__()

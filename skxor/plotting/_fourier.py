@@ -131,8 +131,7 @@ class FourierSpectrumDisplay(FunctionDisplayMixin):
         references : sequence of {"parity", "majority", "first"}, dict or None, \
 default=None
             Reference functions: names, or a mapping ``{label: function}``.
-        input_encoding : {"01", "pm1"} or None, default=None
-            Override how strings are presented to ``f``.
+        %(input_encoding)s
         %(ax)s
         reference_style : {"bars", "steps"}, default="bars"
             See :meth:`plot`.

@@ -197,8 +197,7 @@ default=None
             See :func:`~skxor.sensitivity.sensitivity_profile`.
         n_samples : int, default=10000
             Uniform strings of a sampled profile.
-        input_encoding : {"01", "pm1"} or None, default=None
-            Override how strings are presented to ``f`` (not the references).
+        %(input_encoding)s
         random_state : int, RandomState instance or None, default=None
             Seeds sampled strings.
         %(ax)s

@@ -23,7 +23,8 @@ from .._utils._bits import (
 )
 from .._utils._docstrings import fill_doc
 from .._utils._decisions import ModuleReference, real_scores, stable_decisions
-from .._utils._encoding import to_spins
+from .._utils._encoding import MODEL_INPUT_ENCODINGS, encode_for_model
+from .._utils._evaluate import module_input_encoding
 from .._utils._validation import check_count
 from ._profile import exhaustive_pass
 from ..nn import BooleanTransformer
@@ -162,7 +163,7 @@ def _check_decisions(values, n_rows, what):
     return values.astype(np.int8)
 
 
-def _decision_table(f, n_bits, batch_size):
+def _decision_table(f, n_bits, batch_size, input_encoding=None):
     """``(decisions, n_redecided)``: the decision of ``f`` on every string, in
     index order (int8), and how many outputs were re-decided at a threshold."""
     total = 1 << n_bits
@@ -182,6 +183,7 @@ def _decision_table(f, n_bits, batch_size):
                 "recognizer such as skxor.nn.BooleanTransformer, a callable "
                 "returning decisions or a decision table."
             )
+        encoding = input_encoding or module_input_encoding(f)
         tensors = list(f.parameters()) + list(f.buffers())
         device = tensors[0].device if tensors else torch.device("cpu")
         floating = [t.dtype for t in tensors if t.is_floating_point()]
@@ -191,10 +193,10 @@ def _decision_table(f, n_bits, batch_size):
         if isinstance(f, BooleanTransformer):
             # Its real outputs through the shared rule: decisions at +-margin
             # do not depend on the batch size (see stable_decisions).
-            reference = ModuleReference(f, n_bits, dtype, device)
+            reference = ModuleReference(f, n_bits, dtype, device, encoding)
 
         def evaluate(bits):
-            spins = to_spins(bits, dtype=dtype, device=device)
+            spins = encode_for_model(bits, encoding, dtype=dtype, device=device)
             if reference is None:
                 return f.decide(spins)
             with torch.no_grad():
@@ -256,7 +258,8 @@ def margin_counts(table, n_bits, chunk_bits=_CHUNK_BITS):
     return counts, flip_counts, band_counts
 
 
-def margin_profile(f, n_bits, *, batch_size=1 << 16):
+@fill_doc
+def margin_profile(f, n_bits, *, batch_size=1 << 16, input_encoding=None):
     """Exhaustive sensitivity profile of a recognizer with a margin.
 
     A recognizer maps each string to a decision ``d(x)``: +1 (accept,
@@ -285,7 +288,8 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
     ----------
     f : torch.nn.Module with a ``decide`` method, callable or ndarray
         The recognizer. A module (e.g. :class:`skxor.nn.BooleanTransformer`)
-        gets float spins ``1 - 2 b`` on its device and its ``decide``
+        gets floats in its input encoding on its device (see
+        ``input_encoding``) and its ``decide``
         returns -1/0/+1 (using its own ``margin``). A callable gets 0/1
         strings (int64, shape (n, N)) and returns -1/0/+1. A 1-D array of
         length 2^N is the table of decisions. Bools are Boolean values
@@ -297,6 +301,8 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
         String length N (at most 28).
     batch_size : int, default=65536
         Strings per model call (rounded down to a power of two).
+    %(input_encoding)s
+        Only a module's strings are encoded: a callable gets bits.
 
     Returns
     -------
@@ -323,7 +329,11 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16):
             f"N <= {EXHAUSTIVE_MAX_BITS}; got n_bits={n_bits}."
         )
     batch_size = check_count(batch_size, "batch_size")
-    table, n_redecided = _decision_table(f, n_bits, batch_size)
+    if input_encoding is not None and input_encoding not in MODEL_INPUT_ENCODINGS:
+        raise ValueError(
+            f"input_encoding must be None or one of {MODEL_INPUT_ENCODINGS}; got "
+            f"{input_encoding!r}.")
+    table, n_redecided = _decision_table(f, n_bits, batch_size, input_encoding)
     counts, flip_counts, band_counts = margin_counts(table, n_bits)
     n_accepted = int(np.count_nonzero(table == 1))
     n_rejected = int(np.count_nonzero(table == -1))

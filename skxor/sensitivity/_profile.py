@@ -39,6 +39,7 @@ from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._bits import EXHAUSTIVE_MAX_BITS, PACKED_MAX_BITS, check_exhaustive_bits
 from .._utils._deprecation import deprecated_method
 from .._utils._docstrings import fill_doc
+from .._utils._encoding import MODEL_INPUT_ENCODINGS
 from .._utils._validation import Integers, validate_params_once
 from .._utils._wilson import wilson_interval
 from .._utils._evaluate import (
@@ -546,7 +547,7 @@ def profile_model(
         "n_samples": [Integers(1, None, closed="left")],
         "batch_size": [Integers(1, None, closed="left")],
         "confidence": [Interval(Real, 0, 1, closed="neither")],
-        "input_encoding": [StrOptions({"01", "pm1"}), None],
+        "input_encoding": [StrOptions(set(MODEL_INPUT_ENCODINGS)), None],
         "random_state": ["random_state"],
         "incremental": ["boolean"],
         "n_jobs": [Integers(None, None, closed="neither"), None],
@@ -602,8 +603,7 @@ def sensitivity_profile(
         about ``batch_size * N`` whatever N is.
     confidence : float, default=0.95
         Level of the confidence intervals of a sampled profile.
-    input_encoding : {"01", "pm1"} or None, default=None
-        Override how strings are presented to the model.
+    %(input_encoding)s
     random_state : int, RandomState instance or None, default=None
         Seeds the sampled strings.
     incremental : bool, default=True
@@ -639,7 +639,8 @@ def sensitivity_profile(
     ------
     ValueError
         For an exhaustive request with N > 28 (use ``method="sampled"``), a
-        model that returns non-binary labels, a truth table of the wrong
+        torch module whose input encoding is unknown (see ``input_encoding``),
+        a model that returns non-binary labels, a truth table of the wrong
         length, or an estimator fitted on a different number of features.
 
     Examples

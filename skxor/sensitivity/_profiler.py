@@ -3,7 +3,9 @@
 from numbers import Real
 
 import numpy as np
+import torch
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, TransformerMixin, clone
+from sklearn.metrics import accuracy_score
 from sklearn.utils import get_tags
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
@@ -18,7 +20,7 @@ from .._utils._sklearn_compat import (
 )
 from .._utils._bits import bits_to_index, check_exhaustive_bits
 from .._utils._docstrings import fill_doc
-from .._utils._encoding import detect_encoding, to_bits
+from .._utils._encoding import MODEL_INPUT_ENCODINGS, detect_encoding, to_bits
 from .._utils._validation import (
     Integers,
     check_finite_params,
@@ -77,6 +79,21 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
     != f(x^{+i})}`` of each row under the fitted model; ``predict`` and
     ``score`` delegate to it.
 
+    Three other things can be profiled the same way:
+
+    * a fitted estimator as it is: ``prefit=True``;
+    * a torch module as it is (it is never trained, so y is not needed):
+      its real output is thresholded at 0 (label 1 where it is positive,
+      ``classes_ = [0, 1]``), and its input encoding must be known: the
+      module's own ``input_encoding`` (skxor's modules declare spins ``1 -
+      2b``) or the ``input_encoding`` parameter, else ``fit`` raises;
+    * an estimator's model at initialisation: ``at_init=True`` with one of
+      skxor's estimators (unfitted): ``fit`` builds the model as the
+      estimator's ``fit`` does, seeded from the estimator's
+      ``random_state``, and takes no training step, so the profile is that
+      of the model ``fit`` with the same parameters starts from. y is
+      optional there (without it ``classes_`` are ``[0, 1]``).
+
     X follows skxor's input conventions: 0/1 bits or -1/+1 spins (bool too),
     or real values with ``binarize`` set. The inner estimator is fitted on X
     as given (0/1 or -1/+1), or on the bits ``X > binarize``. The strings and
@@ -85,12 +102,26 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
 
     Parameters
     ----------
-    estimator : classifier or None, default=None
+    estimator : classifier, torch.nn.Module or None, default=None
         The model to fit and profile; it must predict two classes. None uses
-        ``SparseXORTransformer(random_state=random_state)``.
+        ``SparseXORTransformer(random_state=random_state)``. A torch module
+        is profiled as it is (see above).
     prefit : bool, default=False
         If True, ``estimator`` is already fitted and used as is (``fit`` then
         only profiles it and y is not needed).
+    at_init : bool, default=False
+        If True, profile the model of ``estimator`` (one of skxor's
+        estimators) at initialisation, before any training step, seeded
+        from its ``random_state`` (see above); ``estimator_`` is then the
+        untrained estimator (``n_iter_ = 0``). Not with ``prefit=True`` or
+        a torch module.
+    input_encoding : {"01", "pm1", "2b-1"} or None, default=None
+        How a torch module gets its strings: bits (``"01"``), spins ``1 -
+        2b`` (``"pm1"``) or spins ``2b - 1`` (``"2b-1"``). None: the
+        module's own ``input_encoding``; a module that declares none is
+        refused by ``fit`` with a ValueError, since its encoding cannot be
+        known. Only for a torch module: an estimator gets the encoding it
+        was fitted with.
     method : {"auto", "exhaustive", "sampled", "data"}, default="auto"
         What ``profile_`` is computed over. ``"exhaustive"``: all 2^N strings,
         one model evaluation each (N at most 28); the truth table is kept
@@ -124,8 +155,9 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted classifier (``estimator`` itself when ``prefit=True``).
+    estimator_ : estimator or torch.nn.Module
+        The fitted classifier (``estimator`` itself when ``prefit=True`` or a
+        torch module; the untrained clone with ``at_init=True``).
     profile_ : SensitivityProfile
         Sensitivity profile of the fitted classifier.
     average_sensitivity_ : float
@@ -165,11 +197,27 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
     [2, 2, 2]
     >>> prof.score(X, y)
     1.0
+
+    The same estimator's model at initialisation (no training step), and a
+    torch module that reads spins ``2b - 1``:
+
+    >>> init = SensitivityProfiler(SparseXORTransformer(m=16, random_state=2), at_init=True)
+    >>> init.fit(X).estimator_.n_iter_, init.profile_.method
+    (0, 'exhaustive')
+    >>> import torch
+    >>> first = torch.nn.Linear(12, 1)  # weight 1 on bit 0: the function FIRST
+    >>> _ = torch.nn.init.zeros_(first.bias), torch.nn.init.eye_(first.weight)
+    >>> prof = SensitivityProfiler(first, input_encoding="2b-1").fit(X)
+    >>> bit0 = [[-1] + [1] * 11, [1] * 12]  # bit 0 set, then no bit set (X's spins)
+    >>> prof.average_sensitivity_, prof.predict(bit0).tolist()
+    (1.0, [1, 0])
     """
 
     _parameter_constraints = {
-        "estimator": [HasMethods(["fit", "predict"]), None],
+        "estimator": [HasMethods(["fit", "predict"]), torch.nn.Module, None],
         "prefit": ["boolean"],
+        "at_init": ["boolean"],
+        "input_encoding": [StrOptions(set(MODEL_INPUT_ENCODINGS)), None],
         "method": [StrOptions({"auto", "exhaustive", "sampled", "data"})],
         "n_samples": [Integers(1, None, closed="left")],
         "per_bit": ["boolean"],
@@ -185,6 +233,8 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         estimator=None,
         *,
         prefit=False,
+        at_init=False,
+        input_encoding=None,
         method="auto",
         n_samples=10_000,
         per_bit=False,
@@ -196,6 +246,8 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
     ):
         self.estimator = estimator
         self.prefit = prefit
+        self.at_init = at_init
+        self.input_encoding = input_encoding
         self.method = method
         self.n_samples = n_samples
         self.per_bit = per_bit
@@ -213,15 +265,25 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
             return SparseXORTransformer(random_state=self.random_state)
         return self.estimator
 
+    def _profiles_module(self):
+        """Whether ``estimator`` is a torch module (profiled as it is, never trained)."""
+        return isinstance(self.estimator, torch.nn.Module)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        if self._profiles_module():
+            # A module is no estimator: nothing to fit, so no y needed.
+            tags.target_tags.required = False
+            tags.transformer_tags.preserves_dtype = []
+            return tags
         inner = get_tags(self._inner_template())
         # A classifier that also transforms: type and classifier tags follow the
         # inner model, so cross-validation stratifies and checks send 2 classes.
         tags.estimator_type = inner.estimator_type
         tags.classifier_tags = inner.classifier_tags
         tags.regressor_tags = inner.regressor_tags
-        tags.target_tags.required = inner.target_tags.required and not self.prefit
+        tags.target_tags.required = (inner.target_tags.required and not self.prefit
+                                     and not self.at_init)
         # f must be Boolean: two classes only, whatever the inner model supports.
         tags.classifier_tags.multi_class = False
         tags.classifier_tags.multi_label = False
@@ -249,6 +311,10 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         estimator that reads 0/1 or -1/+1 itself (``encoding_``) gets its
         own encoding.
         """
+        if isinstance(self.estimator_, torch.nn.Module):
+            # Its own declared encoding, or the one given (else a ValueError).
+            return ModelEvaluator(self.estimator_, self.n_features_in_,
+                                  input_encoding=self.input_encoding)
         own = "pm1" if self.encoding_ == "pm1" else "01"
         inner = getattr(self.estimator_, "encoding_", None)
         if inner in ("01", "pm1"):
@@ -314,13 +380,19 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         method = resolve_method(self.method, n_bits, self.n_samples, fallback="data")
         if method == "exhaustive":
             check_exhaustive_bits(n_bits)
-        if self.prefit:
+        self._check_what_is_profiled()
+        if self._profiles_module():
+            self.estimator_ = self.estimator
+            self.classes_ = np.array([0, 1])  # label 1 where the output is positive
+        elif self.prefit:
             if self.estimator is None:
                 raise ValueError(
                     "prefit=True needs a fitted estimator; got estimator=None."
                 )
             check_is_fitted(self.estimator)
             self.estimator_ = self.estimator
+        elif self.at_init:
+            self._fit_at_init(X, y, bits)
         else:
             if y is not None and np.asarray(y).ndim == 2:
                 # One label per string: a column vector is raveled (with a warning).
@@ -337,7 +409,7 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
             else:
                 self.estimator_.fit(X, y)
         classes = getattr(self.estimator_, "classes_", None)
-        if classes is not None:
+        if classes is not None and not self._profiles_module():
             self.classes_ = classes
 
         self.profile_, self.truth_table_ = profile_model(
@@ -353,6 +425,42 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         self.average_sensitivity_ = self.profile_.average
         self.min_sensitivity_ = self.profile_.minimum
         self.zero_sensitivity_fraction_ = self.profile_.zero_fraction
+
+    def _check_what_is_profiled(self):
+        """Refuse combinations of estimator, prefit, at_init and input_encoding that
+        name no model to profile, before any work."""
+        module = self._profiles_module()
+        if self.at_init and (self.prefit or module):
+            raise ValueError(
+                "at_init=True profiles an estimator's model before training; it does not "
+                + ("apply to a torch module, which is profiled as it is."
+                   if module else "go with prefit=True (a fitted estimator).")
+            )
+        if self.input_encoding is not None and not module:
+            raise ValueError(
+                f"input_encoding={self.input_encoding!r} is for a torch module, whose "
+                "encoding cannot be read from it; an estimator gets its strings in the "
+                "encoding it was fitted with. Leave input_encoding=None."
+            )
+        if self.at_init and not callable(getattr(self._inner_template(), "_fit_at_init", None)):
+            raise ValueError(
+                "at_init=True needs one of skxor's estimators, which build their model "
+                f"without training it; {type(self.estimator).__name__} is not one. Fit it "
+                "for as few steps as it allows and pass it with prefit=True."
+            )
+
+    def _fit_at_init(self, X, y, bits):
+        """``estimator_``: a clone of the estimator with its model at initialisation."""
+        self.estimator_ = clone(self._inner_template())
+        X, encoding = (bits, "01") if self.encoding_ == "binarized" else (X, self.encoding_)
+        if y is None and self.estimator_._requires_y():
+            # The model at initialisation does not depend on the labels (the
+            # k-parity model's orientation, its sign, does, which leaves the
+            # profile alone): stand-in classes 0, 1 give it classes_.
+            y = np.resize([0, 1], X.shape[0])
+        else:
+            self._check_binary_target(y)
+        self.estimator_._fit_at_init(X, y, encoding)
 
     # -- transform / predict ------------------------------------------------------
 
@@ -421,8 +529,13 @@ class SensitivityProfiler(TransformerMixin, MetaEstimatorMixin, BaseEstimator):
         return self._evaluator().encode(bits)
 
     def _delegate(self, method, X, *args):
-        """Call the fitted classifier's ``method`` on X in its own encoding."""
+        """Call the fitted classifier's ``method`` on X in its own encoding
+        (a torch module: its labels, by the rule of the profile)."""
         check_is_fitted(self)
+        if isinstance(self.estimator_, torch.nn.Module):
+            _, bits = self._bits(X, reset=False)
+            pred = self.classes_[self._evaluator().labels(bits)]
+            return pred if method == "predict" else accuracy_score(args[0], pred)
         return getattr(self.estimator_, method)(self._inner_X(X), *args)
 
     # The fitted classifier's prediction methods, on X in its own encoding.

@@ -238,7 +238,7 @@ def test_truth_table_of_torch_module_gets_spins_and_thresholds_at_zero():
     spins = torch.from_numpy(all_strings(6, encoding="pm1")).float()
     with torch.no_grad():
         expected = (net(spins)[:, 0] > 0).numpy()
-    assert np.array_equal(truth_table(net, 6, batch_size=16), expected)
+    assert np.array_equal(truth_table(net, 6, batch_size=16, input_encoding="pm1"), expected)
     bits_net = truth_table(net, 6, input_encoding="01")
     with torch.no_grad():
         assert np.array_equal(bits_net, (net(spins.neg().add(1).div(2))[:, 0] > 0).numpy())
@@ -248,8 +248,8 @@ def test_torch_module_runs_in_eval_mode_and_mode_is_restored():
     torch.manual_seed(0)
     net = torch.nn.Sequential(torch.nn.Linear(5, 32), torch.nn.Dropout(0.5), torch.nn.Linear(32, 1))
     net.train()
-    first = truth_table(net, 5)
-    assert np.array_equal(first, truth_table(net, 5))  # no dropout noise
+    first = truth_table(net, 5, input_encoding="pm1")
+    assert np.array_equal(first, truth_table(net, 5, input_encoding="pm1"))  # no dropout
     assert net.training and net[1].training
 
 
@@ -263,8 +263,8 @@ def test_torch_module_logits_and_bool_outputs():
             return x[:, 1] < 0
 
     X = all_strings(3)
-    assert np.array_equal(truth_table(Logits(), 3), X[:, 0])
-    assert np.array_equal(truth_table(Bools(), 3), X[:, 1])
+    assert np.array_equal(truth_table(Logits(), 3, input_encoding="pm1"), X[:, 0])
+    assert np.array_equal(truth_table(Bools(), 3, input_encoding="pm1"), X[:, 1])
 
 
 # -- bad models ----------------------------------------------------------------------
@@ -301,13 +301,13 @@ def test_bad_models():
 
 def test_bad_torch_modules_give_value_errors():
     with pytest.raises(ValueError, match="does it take 5 input bits"):
-        truth_table(torch.nn.Linear(4, 1), 5)
+        truth_table(torch.nn.Linear(4, 1), 5, input_encoding="pm1")
 
     class NaNModule(torch.nn.Module):
         def forward(self, x):
             return x[:, 0] * float("nan")
 
     with pytest.raises(ValueError, match="non-finite"):
-        truth_table(NaNModule(), 3)
+        truth_table(NaNModule(), 3, input_encoding="pm1")
     with pytest.raises(ValueError, match=r"shape \(8, 3\)"):
-        truth_table(torch.nn.Linear(3, 3), 3)
+        truth_table(torch.nn.Linear(3, 3), 3, input_encoding="pm1")

@@ -215,3 +215,30 @@ def test_other_models_and_encodings_fall_back_with_their_reason():
     assert evaluator.exhaustive_scorer() is None
     assert "no exhaustive scorer" in evaluator.exhaustive_fallback
     assert ModelEvaluator(model, 8).exhaustive_fallback is None
+
+
+@pytest.mark.parametrize("start, size", [(60, 8), (64, 1), (-4, 4), (-1, 2), (0, 65), (65, 0)])
+def test_the_scorer_refuses_indices_outside_the_strings(start, size):
+    """Issue 48, item 4: ``exhaustive_scorer()(start, size)`` scored indices
+    beyond 2^N - 1 and negative ones (their high bits select rows of other
+    positions); now a ValueError names the range 0 .. 2^N - 1."""
+    score = BooleanTransformer(6, d_model=8, n_layers=1, n_heads=2, seed=0).exhaustive_scorer()
+    with pytest.raises(ValueError, match=r"run 0 \.\. 2\^6 - 1 = 63"):
+        score(start, size)
+    with pytest.raises(TypeError, match="start must be an int"):
+        score(1.5, 2)
+    # The whole range, a block at its end and an empty block still score.
+    assert score(0, 64).shape == (64,) and score(56, 8).shape == (8,)
+    assert score(64, 0).shape == (0,)
+
+
+@pytest.mark.parametrize("encoding", ["bits", "spins", "PM1", None, 1])
+def test_exhaustive_refusal_refuses_an_unknown_encoding(encoding):
+    """Issue 48, item 17: an unknown encoding is a mistake, refused with the
+    known ones listed, not a reason to take the per-string path."""
+    with pytest.raises(ValueError, match=r"one of \('01', 'pm1', '2b-1'\)"):
+        exhaustive_refusal(one_layer(), encoding)
+    with pytest.raises(ValueError, match="one of"):
+        exhaustive_refusal(torch.nn.Linear(8, 1), encoding)
+    assert exhaustive_refusal(one_layer(), "2b-1") == \
+        "the model is given '2b-1' strings, not the spins its forward reads"

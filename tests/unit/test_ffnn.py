@@ -1,11 +1,15 @@
 """FFNNParityBaseline and its torch module: learning, conventions, bad input."""
 
+import io
 import pickle
 import warnings
 
+import joblib
 import numpy as np
 import pytest
 import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 
 from skxor.datasets import make_sparse_parity
@@ -403,3 +407,154 @@ def test_online_fit_refuses_early_stopping_and_bad_target_functions():
         FFNNParityBaseline(target_function=lambda bits: bits[:, :2], max_iter=1).fit(X)
     with pytest.raises(ValueError, match="requires y to be passed"):
         FFNNParityBaseline(max_iter=1).fit(X)
+
+
+class _CountingTarget:
+    """FIRST (bit 0), recording how many strings each call labels (module level: picklable)."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, bits):
+        self.calls.append(len(bits))
+        return bits[:, 0]
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(n_rows=st.integers(1, 150), batch_size=st.one_of(st.integers(1, 140), st.none()),
+       epochs=st.integers(1, 2), model=st.sampled_from(["ffnn", "transformer"]))
+def test_fresh_data_epochs_are_a_pass_over_X_rounded_up(n_rows, batch_size, epochs, model):
+    """Issue 48, item 26: an online epoch is as many fresh batches as a pass over the
+    n rows of X in batches of b would take, ceil(n / b) (100 rows in batches of 64:
+    two batches, 128 fresh strings, not one batch of 64), and each batch draws b new
+    strings (b = n when batch_size is None). Kills ``n // b`` and ``max(1, n // b)``
+    for ``-(-n // b)`` in ``FreshDataMixin._fresh_iterator``."""
+    from skxor import BooleanTransformerClassifier
+
+    target = _CountingTarget()
+    X = np.random.RandomState(n_rows).randint(0, 2, size=(n_rows, 3))
+    if model == "ffnn":
+        clf = FFNNParityBaseline(width=2, max_iter=epochs, batch_size=batch_size,
+                                 target_function=target, random_state=0)
+    else:
+        batch_size = batch_size or 1  # the transformer's batch_size is an int
+        clf = BooleanTransformerClassifier(d_model=4, n_layers=1, n_heads=1, max_iter=epochs,
+                                           batch_size=batch_size, target_function=target,
+                                           random_state=0)
+    clf.fit(X)
+    size = n_rows if batch_size is None else batch_size
+    per_epoch = -(-n_rows // size)
+    assert target.calls[0] == n_rows  # X's own labels, then the fresh batches
+    assert target.calls[1:] == [size] * (per_epoch * epochs)
+    assert [clf.history_[e, "train_batch_count"] for e in range(epochs)] == [per_epoch] * epochs
+
+
+def test_one_hundred_strings_in_batches_of_64_are_two_batches_per_epoch():
+    target = _CountingTarget()
+    X = np.random.RandomState(0).randint(0, 2, size=(100, 4))
+    FFNNParityBaseline(width=2, max_iter=1, batch_size=64, target_function=target,
+                       random_state=0).fit(X)
+    assert target.calls == [100, 64, 64]
+
+
+# -- online fits: pickling (issue 48, item 9) and y against the target (item 16) -------
+
+
+def _fitted_state(clf):
+    """The fitted attributes that are plain values (the net is compared by its outputs)."""
+    return {k: v for k, v in vars(clf).items()
+            if k.endswith("_") and not k.startswith("_") and k != "history_"}
+
+
+@pytest.mark.parametrize("dump, load", [
+    (pickle.dumps, pickle.loads),
+    (lambda obj: (lambda f: (joblib.dump(obj, f), f.getvalue())[1])(io.BytesIO()),
+     lambda data: joblib.load(io.BytesIO(data))),
+])
+def test_online_fit_pickles_with_a_picklable_target(dump, load):
+    """An online fit kept its batch sampler as a local closure in the net: pickle and
+    joblib.dump failed ("Can't pickle local object ... sampler") even for
+    SparseParity. Now the round trip gives identical outputs and fitted attributes,
+    and the loaded estimator refits as the original did."""
+    from skxor.boolean import SparseParity
+
+    X, _ = make_sparse_parity(200, 8, support=[1, 4], random_state=0)
+    clf = FFNNParityBaseline(width=4, max_iter=3, batch_size=64, random_state=0,
+                             target_function=SparseParity(8, [1, 4])).fit(X)
+    loaded = load(dump(clf))
+    np.testing.assert_array_equal(loaded.decision_function(X), clf.decision_function(X))
+    np.testing.assert_array_equal(loaded.predict(X), clf.predict(X))
+    before, after = _fitted_state(clf), _fitted_state(loaded)
+    assert before.keys() == after.keys() and "loss_curve_" in before
+    for key in before:
+        np.testing.assert_array_equal(after[key], before[key], err_msg=key)
+    assert isinstance(loaded.target_function, SparseParity)  # the function, not a wrapper
+    np.testing.assert_array_equal(clone(loaded).fit(X).decision_function(X),
+                                  clone(clf).fit(X).decision_function(X))
+
+
+def test_an_unpicklable_target_is_named_when_pickling():
+    from skxor import BooleanTransformerClassifier
+
+    X, _ = make_sparse_parity(64, 6, random_state=0)
+    target = lambda bits: bits[:, 0]  # noqa: E731 - the unpicklable kind
+    for clf in (FFNNParityBaseline(width=2, max_iter=1, target_function=target),
+                BooleanTransformerClassifier(d_model=4, n_layers=1, n_heads=1, max_iter=1,
+                                             target_function=target)):
+        clf.fit(X)
+        for dump in (pickle.dumps, lambda obj: joblib.dump(obj, io.BytesIO())):
+            with pytest.raises(pickle.PicklingError,
+                               match=r"cannot be pickled: its target_function <function .*"
+                                     r"<lambda>.*module level"):
+                dump(clf)
+        assert clf.target_function is target  # pickling left the estimator as it was
+        assert clf.predict(X).shape == (64,)
+
+
+def test_online_fit_refuses_y_that_contradicts_the_target():
+    """fit(X, y) with target_function accepted a y contradicting it on every row
+    (y = -f, 300 of 300 rows); now it is refused with the count, and nothing is fitted."""
+    from skxor.boolean import SparseParity
+
+    X, y = make_sparse_parity(300, 8, support=[1, 4], random_state=0)
+    clf = FFNNParityBaseline(width=4, max_iter=2, random_state=0,
+                             target_function=SparseParity(8, [1, 4]))
+    with pytest.raises(ValueError, match=r"y disagrees with target_function on 300 of 300 "
+                                         r"rows of X \(the labels \[-1, 1\]"):
+        clf.fit(X, -y)
+    assert not hasattr(clf, "classes_")
+    wrong = y.copy()
+    wrong[[0, 5, 7]] *= -1
+    with pytest.raises(ValueError, match="on 3 of 300 rows"):
+        clf.fit(X, wrong)
+    bits = (y > 0).astype(int)
+    with pytest.raises(ValueError, match="on 300 of 300 rows"):
+        clf.fit(X, 1 - bits)  # 0/1 labels mean the function's values
+    with pytest.raises(ValueError, match="on 300 of 300 rows"):
+        clf.fit(X, bits == 0)
+    # Labels that agree still work, whatever their form.
+    for labels in (y, bits, bits == 1):
+        assert clf.fit(X, labels).classes_.tolist() == np.unique(labels).tolist()
+
+
+@pytest.mark.parametrize("names", [("no", "yes"), ("yes", "no")])
+def test_online_fit_with_named_labels_does_not_depend_on_their_sort_order(names):
+    """Two labels that are not 0/1 or -1/+1 name the function's values in either order:
+    the label y gives where the function is 1 is predicted there."""
+    from skxor.boolean import First
+
+    X = make_sparse_parity(200, 6, random_state=0, encoding="01")[0]
+    zero, one = names
+    y = np.where(X[:, 0] == 1, one, zero)
+    clf = FFNNParityBaseline(width=4, max_iter=200, target_accuracy=1.0, random_state=0,
+                             target_function=First(6)).fit(X, y)
+    assert clf.accuracy_curve_[-1] == 1.0
+    np.testing.assert_array_equal(clf.predict(X), y)
+    swapped = np.where(y == one, "?", y)  # a third label: 3 classes, refused as ever
+    with pytest.raises(ValueError):
+        clone(clf).fit(X, np.where(np.arange(200) < 3, "maybe", swapped))
+    mixed = y.copy()
+    mixed[:4] = np.where(mixed[:4] == one, zero, one)
+    with pytest.raises(ValueError, match=r"on 4 of 200 rows .*must name the function's two"):
+        clone(clf).fit(X, mixed)

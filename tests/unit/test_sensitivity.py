@@ -388,7 +388,7 @@ def test_encode_makes_spins_in_place_without_temporaries():
     assert np.array_equal(ModelEvaluator(lambda X: X[:, 0], 64, input_encoding="01")
                           .encode(bits), bits)
     model = torch.nn.Linear(64, 1)
-    x = ModelEvaluator(model, 64).encode(bits)
+    x = ModelEvaluator(model, 64, input_encoding="pm1").encode(bits)
     assert x.dtype == torch.float32 and torch.equal(x, torch.from_numpy(spins).float())
     assert np.array_equal(bits, kept)  # the caller's bits are never written to
 
