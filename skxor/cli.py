@@ -516,6 +516,11 @@ def build_parser():
     mode.add_argument("--write", action="store_true", help="rewrite the documents")
     mode.add_argument("--check", action="store_true",
                       help="only compare (the default)")
+    publish.add_argument(
+        "--without-record", action="store_true",
+        help="publish stored tables that have no run record, or whose record holds no "
+             "checksum of the table (refused otherwise); the documents then say that "
+             "their numbers are tied to no recorded run")
     return parser
 
 
@@ -523,7 +528,8 @@ def _publish(args):
     from .studies import publish
 
     try:
-        differences = publish(args.data, args.root, write=args.write)
+        differences = publish(args.data, args.root, write=args.write,
+                              without_record=args.without_record)
     except _USER_ERRORS as exc:
         root = os.path.abspath(args.root)
         if not (os.path.isfile(os.path.join(root, "README.md"))

@@ -89,7 +89,11 @@ def test_a_users_study_declares_claims_and_publish_shows_them(coins, tmp_path):
         shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / DATA_DIR / coins.name).mkdir(parents=True)
     table.to_csv(tmp_path / DATA_DIR / coins.name / f"{coins.name}.csv", index=False)
-    documents = render_documents(root=tmp_path)
+    with pytest.raises(ValueError, match="has no run record"):  # unless said explicitly
+        render_documents(root=tmp_path)
+    documents = render_documents(root=tmp_path, without_record=True)
+    assert f"{coins.name} (no run record); its numbers are tied to no recorded run" in \
+        documents[tmp_path / CLAIMS_PAGE]
     page = documents[tmp_path / CLAIMS_PAGE]
     assert "   * - U1\n     - coins land heads (A. Tosser)\n     - **" + row["verdict"] in page
     assert ":Claim: coins land heads (A. Tosser, arXiv 0000.00000v1)" in page
