@@ -714,6 +714,7 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
 
     from ._record import describe_rows, figures_line
     from ._registry import get_study
+    from ._report import hook_result
     from ._runner import split_settings
 
     root = Path(root)
@@ -726,7 +727,8 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
         setting, rows = parts[0]
         # The stored run's summary when the table is that one setting.
         summary = stored_summary(study, entry) if len(parts) == 1 else study.summary(rows)
-        figures = study.render("figures", rows, summary)
+        figures = hook_result(name, "figures", study.render("figures", rows, summary),
+                              "figures")
         out.mkdir(parents=True, exist_ok=True)
         paths, lines = [], []
         for fig_name, fig in figures.items():
