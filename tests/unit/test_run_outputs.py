@@ -170,6 +170,10 @@ def hits_rule(table):
     return judged([part], units=f"{table['seed'].nunique()} seeds")
 
 
+def broken_rule(table):
+    return {"value": str(1 / 0), "verdict": "reproduced"}
+
+
 def headline(table):
     return f"**Hits**: {int(table['hit'].sum())} of {len(table)} runs hit."
 
@@ -205,15 +209,7 @@ def test_a_study_files_headline_and_claims_reach_its_report(tmp_path, capsys):
 
 def test_an_error_in_a_study_files_claim_rule_is_one_clear_line(tmp_path, capsys):
     path = tmp_path / "hits.py"
-    path.write_text(FILE.replace("RULE", "broken_rule") + textwrap.dedent('''
-        def broken_rule(table):
-            return {"value": str(1 / 0), "verdict": "reproduced"}
-    ''').replace("def broken_rule", "def broken_rule", 1))
-    # The rule must exist when the Study is made: define it first.
-    text = path.read_text()
-    rule = text[text.index("def broken_rule"):]
-    path.write_text(text[:text.index("def broken_rule")].replace(
-        "STUDY = Study(", rule + "\n\nSTUDY = Study("))
+    path.write_text(FILE.replace("RULE", "broken_rule"))
     out = tmp_path / "out"
     code = main(["run", str(path), "--out", str(out), "--no-progress"])
     err = capsys.readouterr().err
