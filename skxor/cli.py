@@ -97,8 +97,14 @@ def _did_you_mean(name, choices):
 def _fail(message):
     if isinstance(message, BrokenPipeError):
         return _reader_gone()
-    print(f"skxor: error: {message}", file=sys.stderr)
+    print(f"skxor: error: {_with_notes(message)}", file=sys.stderr)
     return USAGE_ERROR
+
+
+def _with_notes(message):
+    """An error's message followed by its notes (what the run did not write), one line."""
+    notes = getattr(message, "__notes__", None) or []
+    return "; ".join([str(message), *(" ".join(str(n).split()) for n in notes)])
 
 
 def _reader_gone():
@@ -373,13 +379,13 @@ def _run(args, names):
         # training sets can hold one class) names what was set.
         given = " ".join(f"--set {f'{study}.' if study else ''}{param}={json.dumps(value)}"
                          for study, param, value in args.set or [])
-        return _fail(f"{exc} (with {given})" if given else exc)
+        return _fail(f"{_with_notes(exc)} (with {given})" if given else exc)
     except KeyboardInterrupt:
         print(f"skxor: interrupted; finished cells are kept in {args.out}/checkpoints "
               "and reused when the command is run again.", file=sys.stderr)
         return 130
     except own as exc:
-        return _fail(f"the study failed: {type(exc).__name__}: {exc}")
+        return _fail(f"the study failed: {type(exc).__name__}: {_with_notes(exc)}")
     print(f"Wrote {args.out}/report.md in {time.perf_counter() - start:.1f} s")
     return 0
 
@@ -516,6 +522,11 @@ def build_parser():
     mode.add_argument("--write", action="store_true", help="rewrite the documents")
     mode.add_argument("--check", action="store_true",
                       help="only compare (the default)")
+    publish.add_argument(
+        "--without-record", action="store_true",
+        help="publish stored tables that have no run record, or whose record holds no "
+             "checksum of the table (refused otherwise); the documents then say that "
+             "their numbers are tied to no recorded run")
     return parser
 
 
@@ -523,7 +534,8 @@ def _publish(args):
     from .studies import publish
 
     try:
-        differences = publish(args.data, args.root, write=args.write)
+        differences = publish(args.data, args.root, write=args.write,
+                              without_record=args.without_record)
     except _USER_ERRORS as exc:
         root = os.path.abspath(args.root)
         if not (os.path.isfile(os.path.join(root, "README.md"))

@@ -81,24 +81,40 @@ def run_cells(study, params):
     >>> len(run_cells("one_step", params))  # 3 attentions x 3 d x 2 m x 10 seeds x 4 x 2
     1440
     """
-    study = _study(study)
+    return list(_priced_cells(_study(study), params))
+
+
+def _priced_cells(study, params):
+    """:func:`run_cells`, one cell at a time (the default grid is never built whole)."""
     if study.cells is not None:
         listed = study.cells(params)
     elif study.compute == study.sweep:
-        listed = study.grid_cells(params)
+        listed = study.iter_grid_cells(params)
     else:
         raise ValueError(f"study {study.name!r} computes its table itself (compute=) and "
                          "lists no cells (cells=): its cells cannot be counted before it runs.")
-    out = []
     for item in listed:
         function, cell = item if isinstance(item, tuple) else (study.cell, item)
-        if study.cost is None:
-            kind, work = "cell", math.nan
-        else:
-            cost = study.cost(cell)
-            kind, work = cost if isinstance(cost, tuple) else ("seconds", cost)
-        out.append(Cell(function, cell, kind, float(work)))
-    return out
+        kind, work = ("cell", math.nan) if study.cost is None else _checked_cost(study, cell)
+        yield Cell(function, cell, kind, work)
+
+
+def _checked_cost(study, cell):
+    """``(kind, work)`` of ``cell`` from the study's ``cost(cell)``: a finite work >= 0."""
+    cost = study.cost(cell)
+    given = isinstance(cost, tuple)
+    kind, work = cost if given and len(cost) == 2 else ("seconds", cost)
+    what = "work" if given else "CPU seconds"
+    if not isinstance(kind, str) or isinstance(work, (bool, np.bool_)) \
+            or not isinstance(work, numbers.Real):
+        raise TypeError(f"study {study.name!r}: its cost(cell) must return a number of CPU "
+                        f"seconds or a (kind: str, work: number) pair; for cell {cell!r} it "
+                        f"returned {cost!r}.")
+    if not (math.isfinite(work) and work >= 0):
+        # A negative or NaN cost would make the estimate meaningless, not just rough.
+        raise ValueError(f"study {study.name!r}: its cost(cell) must give a finite {what} "
+                         f">= 0; for cell {cell!r} it returned {cost!r}.")
+    return kind, float(work)
 
 
 class CostModel:
@@ -155,46 +171,36 @@ class CostModel:
         return out
 
 
+#: Cells priced at once by :func:`_tally` (bounds its memory, not its result).
+_CHUNK = 65536
+
+
 def _tally(study, params, model):
-    """Cells and CPU seconds per kind of the cells ``params`` give, and the costliest cell."""
-    cells = run_cells(study, params)
-    seconds = model.seconds(study.name, cells) if cells else np.zeros(0)
-    by_kind = {}
-    for cell, s in zip(cells, seconds):
-        entry = by_kind.setdefault(cell.kind, {"cells": 0, "cpu_seconds": 0.0})
-        entry["cells"] += 1
-        entry["cpu_seconds"] += float(s)
-    return by_kind, float(seconds.max()) if len(seconds) else 0.0
+    """Cells and CPU seconds per kind of every cell ``params`` give, and the costliest cell.
 
-
-#: From this many seeds on, the cells are counted from those of 1, 2 and 3 seeds.
-_COUNTED_FROM_SEEDS = 8
-
-
-def _counted(study, params, model):
-    """:func:`_tally` of ``params``, without building a cell per seed when there are many.
-
-    Each seed adds the same cells (a copy of every configuration), so with
-    1, 2 and 3 seeds agreeing on what one seed adds, ``seeds`` seeds add
-    ``seeds - 1`` times that to one seed's; otherwise every cell is built.
+    Every cell is counted and priced: no seed count is extrapolated from a
+    few, since a study's ``cells`` or ``cost`` may treat later seeds otherwise.
     """
-    seeds = params.get("seeds")
-    if not isinstance(seeds, numbers.Integral) or seeds < _COUNTED_FROM_SEEDS:
-        return _tally(study, params, model)
-    (one, top), (two, _), (three, _) = (_tally(study, {**params, "seeds": s}, model)
-                                        for s in (1, 2, 3))
-    kinds = list(dict.fromkeys([*one, *two, *three]))
-    zero = {"cells": 0, "cpu_seconds": 0.0}
-    step = {k: {f: two.get(k, zero)[f] - one.get(k, zero)[f] for f in zero} for k in kinds}
-    steady = all(three.get(k, zero)["cells"] - two.get(k, zero)["cells"] == step[k]["cells"]
-                 and math.isclose(three.get(k, zero)["cpu_seconds"] - two.get(k, zero)[
-                     "cpu_seconds"], step[k]["cpu_seconds"], rel_tol=1e-9, abs_tol=1e-9)
-                 for k in kinds)
-    if not steady:
-        return _tally(study, params, model)
-    by_kind = {k: {f: one.get(k, zero)[f] + (seeds - 1) * step[k][f] for f in zero}
-               for k in kinds}
-    return {k: v for k, v in by_kind.items() if v["cells"]}, top
+    by_kind, largest = {}, 0.0
+    for chunk in _chunks(_priced_cells(study, params), _CHUNK):
+        seconds = model.seconds(study.name, chunk)
+        for cell, s in zip(chunk, seconds):
+            entry = by_kind.setdefault(cell.kind, {"cells": 0, "cpu_seconds": 0.0})
+            entry["cells"] += 1
+            entry["cpu_seconds"] += float(s)
+        largest = max(largest, float(seconds.max()))
+    return by_kind, largest
+
+
+def _chunks(iterable, size):
+    chunk = []
+    for item in iterable:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def estimate(study, preset="quick", overrides=None, *, n_jobs=None, model=None):
@@ -230,7 +236,7 @@ def estimate(study, preset="quick", overrides=None, *, n_jobs=None, model=None):
     study = _study(study)
     params = study.params(preset, overrides)
     model = model or CostModel()
-    by_kind, largest = _counted(study, params, model)
+    by_kind, largest = _tally(study, params, model)
     workers = max(1, effective_n_jobs(n_jobs) if n_jobs is not None else 1)
     cells = sum(entry["cells"] for entry in by_kind.values())
     cpu = float(sum(entry["cpu_seconds"] for entry in by_kind.values()))

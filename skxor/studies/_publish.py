@@ -20,7 +20,11 @@ floor). ``skxor publish`` writes, from those files only,
   rule stated on the page, and the stored table it comes from.
 
 ``skxor publish --check`` exits non-zero when any of these differs from what
-the stored data give (a test runs it); ``--write`` rewrites them.
+the stored data give (a test runs it); ``--write`` rewrites them. Both refuse
+a stored table that its run record does not vouch for (another row count or
+checksum, a stale preset or cell version) and, unless ``--without-record``
+says to publish it so (the documents then say that its numbers are tied to
+no recorded run), a table without a record or whose record holds no checksum.
 
 The studies' figures are drawn from the same stored tables when the
 documentation is built (:func:`write_figures`, called by ``docs/conf.py``),
@@ -151,8 +155,9 @@ def _stored_record(table_path):
     if not isinstance(record, dict) or any(k not in record for k in _RECORD_KEYS):
         raise ValueError(
             f"{path} holds no usable run record: the documents need its latest run's "
-            f"{' and '.join(repr(k) for k in _RECORD_KEYS)} (rerun the study with skxor "
-            "run, or remove the file to publish the table without a record)."
+            f"{' and '.join(repr(k) for k in _RECORD_KEYS)} (rerun the study into the store "
+            "with skxor run, e.g. with the command on its page, and commit the table with "
+            "its record)."
         )
     return record
 
@@ -179,7 +184,8 @@ def stale_runs(store):
     >>> from skxor.studies import get_study
     >>> from skxor.studies._publish import stale_runs
     >>> params = get_study("one_step").preset("quick")
-    >>> record = {"preset": "quick", "matches_preset": True, "overrides": {}, "params": params}
+    >>> record = {"preset": "quick", "matches_preset": True, "overrides": {}, "params": params,
+    ...           "cell_version": 1}
     >>> stale_runs({"one_step": {"record": record}})
     {}
     >>> record = dict(record, params=dict(params, seeds=3))
@@ -209,24 +215,85 @@ def stale_runs(store):
             stale[name] = (f"its parameters differ from preset {record['preset']!r} in code: "
                            f"{differ}")
             continue
-        # Records from before cells carried a version were computed by version 1.
-        ran, now = record.get("cell_version", 1), cell_version_of(study.cell)
+        now = cell_version_of(study.cell)
+        if "cell_version" not in record:
+            # Written before records named it, or edited: which code computed the
+            # cells cannot be told, so nothing vouches that it is the cell's code now.
+            stale[name] = (f"its run record names no cell version, so which version of "
+                           f"{study.cell.__name__} computed its cells is not known (it is "
+                           f"now version {now}; rerun it)")
+            continue
+        ran = record["cell_version"]
         if ran != now:
             stale[name] = (f"its cells were computed by version {ran} of {study.cell.__name__}, "
                            f"which is now version {now} (rerun it)")
     return stale
 
 
-def check_store(store):
+#: What the documents and the refusals say of a table published without a record.
+_NO_RECORD = "no run record"
+_NO_CHECKSUM = "a run record that holds no checksum of the table"
+_UNTIED = "its numbers are tied to no recorded run"
+
+
+def unrecorded(store):
+    """The stored tables that no run record vouches for: study -> why.
+
+    A table without a run record beside it, or whose record holds no
+    checksum of it (``table_sha256``), could be any table: only
+    ``without_record=True`` (``skxor publish --without-record``) publishes
+    them, and the documents then say so.
+
+    Examples
+    --------
+    >>> from skxor.studies._publish import unrecorded
+    >>> unrecorded({"a": {"record": None}, "b": {"record": {"rows": 1}},
+    ...             "c": {"record": {"table_sha256": "00"}}})
+    {'a': 'no run record', 'b': 'a run record that holds no checksum of the table'}
+    """
+    out = {}
+    for name, entry in store.items():
+        record = entry.get("record")
+        if record is None:
+            out[name] = _NO_RECORD
+        elif not record.get("table_sha256"):
+            out[name] = _NO_CHECKSUM
+    return out
+
+
+def unrecorded_note(store, code="`"):
+    """The documents' sentence naming the tables published without a record ("" if none).
+
+    ``code`` quotes a command (Markdown's backtick; ``"``"`` in reStructuredText).
+
+    Examples
+    --------
+    >>> from skxor.studies._publish import unrecorded_note
+    >>> print(unrecorded_note({"a": {"record": None}}))
+    **Published without a run record** (`skxor publish --without-record`): a (no run record); its numbers are tied to no recorded run.
+    """
+    missing = unrecorded(store)
+    if not missing:
+        return ""
+    names = ", ".join(f"{name} ({why})" for name, why in missing.items())
+    return (f"**Published without a run record** ({code}skxor publish --without-record"
+            f"{code}): {names}; {_UNTIED}.")
+
+
+def check_store(store, without_record=False):
     """Refuse a store whose tables are not their run records' runs, or whose runs are stale.
 
-    A stored table must have the rows its record states (``table_rows``, or
-    ``rows`` in a record written before it) and, where the record holds
-    one, the checksum (``table_sha256``, see
-    :func:`~skxor.studies._record.table_checksum`): otherwise the documents
-    would present an edited or cut table as the recorded run. A run whose
-    parameters no longer equal its preset in code (:func:`stale_runs`) is
-    named too: the documents would call it by a preset it no longer is.
+    A stored table must have a run record with its rows (``table_rows``, or
+    ``rows`` in a record written before it) and its checksum
+    (``table_sha256``, see :func:`~skxor.studies._record.table_checksum`):
+    otherwise the documents would present an edited or cut table as the
+    recorded run. A table without a record, or whose record holds no
+    checksum, is refused unless ``without_record`` (``skxor publish
+    --without-record``), with which the documents say that its numbers are
+    tied to no recorded run. A run whose parameters no longer equal its
+    preset in code, or whose cells another version of its cell computed
+    (:func:`stale_runs`), is named too: the documents would call it by a
+    preset it no longer is.
 
     Raises
     ------
@@ -239,7 +306,7 @@ def check_store(store):
     >>> from pathlib import Path
     >>> from skxor.studies import get_study
     >>> from skxor.studies._publish import check_store
-    >>> record = {"preset": "quick", "overrides": {}, "rows": 2,
+    >>> record = {"preset": "quick", "overrides": {}, "rows": 2, "table_sha256": "0" * 64,
     ...           "params": get_study("one_step").preset("quick")}
     >>> entry = {"table": pd.DataFrame({"d": [1]}), "record": record,
     ...          "path": Path("one_step.csv")}
@@ -251,6 +318,14 @@ def check_store(store):
     from ._record import record_path, table_checksum
 
     problems = []
+    missing = {} if without_record else unrecorded(store)
+    if missing:
+        raise ValueError("; ".join(
+            f"{store[name]['path']} has {why}" for name, why in missing.items())
+            + ": nothing ties its numbers to the run that made them (rerun the study into "
+            "the store, e.g. with the command on its page, and commit the table with its "
+            "record; or publish it as unrecorded with --without-record, and the documents "
+            "say so).")
     for entry in store.values():
         record, path = entry["record"], entry["path"]
         if record is None:
@@ -335,6 +410,9 @@ def _runs_rst(store, data):
     lines += ["", f"Stored presets: {', '.join(presets)}; total size "
               f"{store_size(data) / 1000:.0f} kB. The checksum ties this page to the exact "
               "stored rows: any edited row changes it."]
+    note = unrecorded_note(store, "``")
+    if note:
+        lines += ["", note]
     if ratios:
         lines += ["", "The dry-run estimate is what ``skxor run STUDY --preset NAME --dry-run "
                   "--n-jobs WORKERS`` predicts for the run's own preset and overrides, from the "
@@ -365,12 +443,15 @@ def _dry_run_seconds(name, record):
     return e["wall_seconds"], e["upper_bound"]
 
 
-def _claims_md(claims):
+def _claims_md(claims, store):
     lines = ["| claim | verdict | measured (stored data) |", "|---|---|---|"]
     for r in claims.itertuples():
         lines.append(f"| {r.id} {r.claim} ({r.paper}) | {r.verdict} | {r.judged} ({r.preset} "
                      "preset) |")
     lines.append("")
+    note = unrecorded_note(store)
+    if note:
+        lines += [note, ""]
     lines.append("Generated by `skxor publish --write` from `docs/results/data`; the judged "
                  "parts of each claim are shown; its strength, regime, rule, every series "
                  "and what would have contradicted it are in `docs/results/claims.rst`.")
@@ -448,6 +529,7 @@ def _claims_rst(claims, store):
         "regenerates the page and fails on any difference. "
         f"Presets of the stored runs: {', '.join(presets)}.",
         "",
+        *([unrecorded_note(store, "``"), ""] if unrecorded(store) else []),
         ".. list-table::", "   :header-rows: 1", "   :widths: 4 30 12 54", "",
         "   * - id", "     - claim (paper)", "     - verdict", "     - deciding number",
     ]
@@ -501,8 +583,9 @@ def _run_line(name, entry):
     record = entry["record"]
     rows = len(entry["table"])
     if record is None:
-        return (f"Stored run: `{entry['path'].name}`, {rows} rows, no run record (its preset "
-                "and command are unknown).")
+        return (f"Stored run: `{entry['path'].name}`, {rows} rows, {_NO_RECORD} (published "
+                f"with `skxor publish --without-record`: its preset and command are unknown, "
+                f"and {_UNTIED}).")
     cells = record.get("cells") or {}
     commit = str(record.get("commit", "unknown"))
     dirty = commit.endswith("+dirty")
@@ -515,6 +598,9 @@ def _run_line(name, entry):
             f"{record.get('workers', '-')} worker(s). Every number below is computed from "
             f"that table by `skxor publish --write`. Reproduce it with\n\n"
             f"```bash\n{reproduce_command(name, record)}\n```")
+    if not record.get("table_sha256"):
+        line += (f"\n\nThe table has {_NO_CHECKSUM} (published with `skxor publish "
+                 f"--without-record`): {_UNTIED}.")
     return line
 
 
@@ -628,6 +714,7 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
 
     from ._record import describe_rows, figures_line
     from ._registry import get_study
+    from ._report import hook_result
     from ._runner import split_settings
 
     root = Path(root)
@@ -640,7 +727,8 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
         setting, rows = parts[0]
         # The stored run's summary when the table is that one setting.
         summary = stored_summary(study, entry) if len(parts) == 1 else study.summary(rows)
-        figures = study.render("figures", rows, summary)
+        figures = hook_result(name, "figures", study.render("figures", rows, summary),
+                              "figures")
         out.mkdir(parents=True, exist_ok=True)
         paths, lines = [], []
         for fig_name, fig in figures.items():
@@ -699,7 +787,7 @@ def _studies_rst(store):
     return "\n".join(lines) + "\n"
 
 
-def render_documents(data=DATA_DIR, root="."):
+def render_documents(data=DATA_DIR, root=".", *, without_record=False):
     """The generated documents from the store at ``data``: ``{path: text}``.
 
     Parameters
@@ -708,6 +796,10 @@ def render_documents(data=DATA_DIR, root="."):
         The store (relative paths are taken from ``root``).
     root : path, default="."
         The repository root holding README.md and docs/.
+    without_record : bool, default=False
+        Publish a table without a run record, or whose record holds no
+        checksum of it (refused otherwise, see :func:`check_store`); the
+        documents then name it as tied to no recorded run.
 
     Returns
     -------
@@ -728,7 +820,7 @@ def render_documents(data=DATA_DIR, root="."):
     store = load_store(data)
     if not store:
         raise ValueError(f"no stored run (e.g. one_step/one_step.csv) under {data}.")
-    check_store(store)
+    check_store(store, without_record)
     # Each study's page first: a table that cannot be summarized (an edited
     # value, a missing column) is then named in the error.
     pages = {}
@@ -740,7 +832,7 @@ def render_documents(data=DATA_DIR, root="."):
     headline = _headline(store)
     text = readme.read_text()
     text = replace_named_block(text, "headline", headline, "md")
-    text = replace_named_block(text, "claims", _claims_md(claims), "md")
+    text = replace_named_block(text, "claims", _claims_md(claims, store), "md")
     page = measured.read_text()
     page = replace_named_block(page, "headline", "\n" + headline + "\n", "rst")
     page = replace_named_block(page, "stored-runs", _runs_rst(store, data), "rst")
@@ -749,8 +841,11 @@ def render_documents(data=DATA_DIR, root="."):
     return {**documents, **pages}
 
 
-def publish(data=DATA_DIR, root=".", *, write=False):
+def publish(data=DATA_DIR, root=".", *, write=False, without_record=False):
     """Compare (or, ``write=True``, rewrite) the documents generated from the store.
+
+    ``without_record`` publishes tables that no run record vouches for, and
+    says so in the documents (see :func:`render_documents`).
 
     Returns
     -------
@@ -774,7 +869,7 @@ def publish(data=DATA_DIR, root=".", *, write=False):
     no stored run (e.g. one_step/one_step.csv)
     """
     differences = {}
-    documents = render_documents(data, root)
+    documents = render_documents(data, root, without_record=without_record)
     # A page of a study no longer stored is stale: it differs from nothing generated.
     for path in sorted((Path(root) / FRAGMENTS_DIR).glob("*.md")):
         if path not in documents:

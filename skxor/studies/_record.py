@@ -237,15 +237,25 @@ def add_record(path, record, write_text):
     file is the folder's history, latest last. A file there that holds no
     readable records is renamed aside (with a warning), never overwritten.
     """
-    runs = _parse_records(path)
-    if runs is None:
+    text, readable = records_text(path, record)
+    if not readable:
         # Something is there but is no record file (edited by hand, cut short):
         # keep it beside the new one rather than overwrite it.
-        set_aside(path, "holds no readable run records", stacklevel=4)
-        runs = []
-    runs = runs + [record]
-    write_text(path, json.dumps({"runs": runs}, indent=1) + "\n")
-    return runs
+        set_aside(path, UNREADABLE_RECORDS, stacklevel=4)
+    write_text(path, text)
+    return json.loads(text)["runs"]
+
+
+#: Why a record file that holds no readable records is set aside.
+UNREADABLE_RECORDS = "holds no readable run records"
+
+
+def records_text(path, record):
+    """The text of the records at ``path`` with ``record`` appended, and whether the file
+    there was readable (when not, the text holds ``record`` alone: the caller keeps the
+    file aside rather than overwrite it)."""
+    runs = _parse_records(path)
+    return json.dumps({"runs": (runs or []) + [record]}, indent=1) + "\n", runs is not None
 
 
 # -- the report's data lines ------------------------------------------------------

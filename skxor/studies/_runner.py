@@ -12,10 +12,12 @@ analyses each setting of the table on its own (one part per setting, the
 latest run's first, each stating its setting), and the figures show the
 latest run's setting. ``report.md`` is rebuilt from one stored section per
 study, so running one study keeps the other studies' sections; its header
-lists every run (preset, every override, rows, date, skxor version, machine). Every file is written under a unique
-temporary name and moved into place atomically, and the merge happens under a
-lock on the folder, so concurrent runs on one folder neither crash nor lose a
-finished row.
+lists every run (preset, every override, rows, date, skxor version, machine).
+A run's files (table, run record, figures, stored section, report.md) are
+all made under unique temporary names first, and moved into place only once
+every one of them was made: a hook that fails leaves the previous run's set as
+it was (and the error says so). The merge happens under a lock on the folder,
+so concurrent runs on one folder neither crash nor lose a finished row.
 
 Each run records its wall time and its floor: the unavoidable work of the
 run (the model fits, evaluations and exact computations its cells must
@@ -49,10 +51,11 @@ from .._utils._files import prepare_out_dir, read_table, set_aside
 from .._version import __version__
 from ._floor import collect_floor, describe_floor
 from ._record import (
-    add_record,
+    UNREADABLE_RECORDS,
     describe_setting,
     figures_line,
     record_path,
+    records_text,
     run_record,
     table_checksum,
     traced_report,
@@ -60,9 +63,8 @@ from ._record import (
 from ._registry import STUDIES, get_study
 from .reporting import collapse_long_tables, glossary_section, hook_result
 from ._study import Study
-from ._sweep import atomic_write as _atomic_write
 from ._sweep import atomic_write_text as _atomic_write_text
-from ._sweep import connect
+from ._sweep import connect, write_temporary
 
 #: Hidden folder inside an output folder: the lock, per-study report sections, runs.
 STATE_DIR = ".skxor"
@@ -97,17 +99,38 @@ def merge_tables(path, new, key):
     replaced : int
         Stored rows replaced by a row of ``new`` with the same key.
     """
+    old, why = _mergeable(path, new, key)
+    if why:
+        set_aside(path, why)
+    return _merged(old, new, key)
+
+
+def _mergeable(path, new, key, study=None):
+    """The table stored at ``path`` to merge ``new`` into, without writing anything.
+
+    Returns ``(old, why)``: ``old`` is None when nothing is stored there, or when
+    the stored file cannot be merged, and then ``why`` says why (the caller sets it
+    aside). With ``study``, a table written before the ``setting`` column gets its
+    rows' settings (see :func:`_backfill_setting`).
+    """
     path = Path(path)
     if not path.exists():
-        return new, 0
+        return None, None
     try:
         old = read_table(path)
     except (OSError, ValueError) as exc:
-        set_aside(path, f"could not be read ({exc})")
-        return new, 0
+        return None, f"could not be read ({exc})"
+    if study is not None:
+        old = _with_setting(old, study)
     missing = [k for k in key if k not in old.columns or k not in new.columns]
     if missing:
-        set_aside(path, f"has no column(s) {missing} to merge on")
+        return None, f"has no column(s) {missing} to merge on"
+    return old, None
+
+
+def _merged(old, new, key):
+    """:func:`merge_tables` of a table read already (None: nothing stored)."""
+    if old is None:
         return new, 0
     # Round-trip the new rows through CSV so both sides parse alike.
     fresh = read_table(io.StringIO(new.to_csv(index=False)))
@@ -213,16 +236,25 @@ def _backfill_setting(path, study):
         old = read_table(path)
     except (OSError, ValueError):
         return
+    backfilled = _with_setting(old, study)
+    if backfilled is not old:
+        _atomic_write_text(path, backfilled.to_csv(index=False))
+
+
+def _with_setting(old, study):
+    """``old`` with its rows' settings in a ``setting`` column where they can be told
+    (see :func:`_backfill_setting`); otherwise ``old`` itself."""
     names = list(study.setting)
     if SETTING_COLUMN in old or not names or not all(n in old for n in names):
-        return
+        return old
     if old[names].isna().any().any():
-        return
+        return old
+    old = old.copy()
     old[SETTING_COLUMN] = [
         json.dumps({n: _canonical(v) for n, v in zip(names, values)})
         for values in old[names].itertuples(index=False, name=None)
     ]
-    _atomic_write_text(path, old.to_csv(index=False))
+    return old
 
 
 def _section(study, table, parts, summaries):
@@ -355,19 +387,22 @@ def _load_state(path):
         return {"runs": [], "section": ""}
 
 
-def _write_report(folder, latest=None):
-    """Rebuild report.md from every study's stored section, in registry order.
+def _report_text(folder, states):
+    """report.md from every study's stored section, in registry order.
 
-    ``latest``: ``{study: (rows, summary)}`` of the latest setting of the
-    studies this run computed, whose summaries the Summary section reuses.
+    ``states``: ``{study: state}`` of the studies this run computed, replacing
+    what their state files hold (the run writes them together with report.md).
     """
-    state = folder / STATE_DIR
-    stored = {name: _load_state(state / f"{name}.json") for name in _stored_studies(state)}
+    state_dir = folder / STATE_DIR
+    names = list(dict.fromkeys([*_stored_studies(state_dir), *states]))
+    names = [n for n in STUDIES if n in names] + sorted(set(names) - set(STUDIES))
+    stored = {name: states[name] if name in states else
+              _load_state(state_dir / f"{name}.json") for name in names}
     runs = [run for name in stored for run in stored[name]["runs"]]
     lines = [
         "# skxor results",
         "",
-        _summary_section(folder, list(stored), latest),
+        _summary_section(folder, stored, set(states)),
         "",
         "## Runs",
         "",
@@ -389,7 +424,7 @@ def _write_report(folder, latest=None):
     for name in stored:
         lines += [collapse_long_tables(stored[name]["section"]), ""]
     lines += [glossary_section(), ""]
-    _atomic_write_text(folder / "report.md", "\n".join(lines))
+    return "\n".join(lines)
 
 
 def _latest_record(path):
@@ -400,40 +435,51 @@ def _latest_record(path):
     return runs[-1] if runs and isinstance(runs[-1], dict) else None
 
 
-def _summary_section(folder, names, latest=None):
-    """report.md's ``## Summary``: per study its headline and the verdict of each claim
-    its rows test, from the latest setting of ``<study>.csv`` in ``folder``.
+def summary_bullet(study, rows, summary, record, path):
+    """A study's bullet of report.md's ``## Summary``: its headline and claims' verdicts.
 
-    The study's summary of those rows is computed once and handed to its
-    headline and claims; ``latest`` (``{study: (rows, summary)}``) gives those
-    of the studies the run just computed, read from nowhere else.
+    From the rows of the latest setting of its table and their summary;
+    what its headline or a claim's rule raises, or returns wrongly, is raised
+    (naming the claim and its rule, see :func:`~skxor.studies._claims.claim_rows`).
     """
     from .claims import claim_rows, stored_summary
 
-    latest = latest or {}
+    headline = ""
+    if study.headline is not None:
+        headline = hook_result(study.name, "headline",
+                               study.render("headline", rows, summary), str)
+    entry = {"table": rows, "path": path, "record": record}
+    stored_summary(study, entry, summary)
+    claims = claim_rows({study.name: entry}, {study.name: study})
+    verdicts = "; ".join(f"{r.id} {r.claim}: **{r.verdict}**" for r in claims.itertuples())
+    return (f"* **{study.name}**" + (f" (verdicts: {verdicts})" if verdicts else "")
+            + (f": {headline}" if headline else "."))
+
+
+def _summary_section(folder, stored, computed=()):
+    """report.md's ``## Summary``: per study its headline and the verdict of each claim
+    its rows test, from the latest setting of ``<study>.csv`` in ``folder``.
+
+    ``stored`` maps each study to its state: the studies ``computed`` by this run
+    and studies not registered (a study file's) give the bullet their run
+    computed (:func:`summary_bullet`); a registered study's is computed again from
+    its table, and one that fails is named in its bullet.
+    """
     bullets = []
-    for name in names:
+    for name, state in stored.items():
         study, path = STUDIES.get(name), folder / f"{name}.csv"
-        if study is None or not path.exists():
+        if name in computed or study is None:
+            if state.get("bullet"):
+                bullets.append(state["bullet"])
+            continue
+        if not path.exists():
             continue
         try:
-            if name in latest:
-                rows, summary = latest[name]
-            else:
-                rows = split_settings(read_table(path))[0][1]
-                summary = study.summary(rows)
-            headline = (study.render("headline", rows, summary)
-                        if study.headline is not None else "")
-            record = _latest_record(path)
-            entry = {"table": rows, "path": path, "record": record}
-            stored_summary(study, entry, summary)
-            claims = claim_rows({name: entry}, {name: study})
-        except Exception as exc:  # a summary line that fails must not lose the report
+            rows = split_settings(read_table(path))[0][1]
+            bullets.append(summary_bullet(study, rows, study.summary(rows),
+                                          _latest_record(path), path))
+        except Exception as exc:  # another study's failing summary must not lose the report
             bullets.append(f"* **{name}**: no summary ({type(exc).__name__}: {exc}).")
-            continue
-        verdicts = "; ".join(f"{r.id} {r.claim}: **{r.verdict}**" for r in claims.itertuples())
-        bullets.append(f"* **{name}**" + (f" (verdicts: {verdicts})" if verdicts else "")
-                       + (f": {headline}" if headline else "."))
     if not bullets:
         return ""
     return "\n\n".join([
@@ -459,6 +505,113 @@ def _stored_studies(state):
     """Names of the studies with a stored section: registered ones first, in order."""
     present = {p.stem for p in state.glob("*.json")}
     return [n for n in STUDIES if n in present] + sorted(present - set(STUDIES))
+
+
+class _Staged:
+    """Files written under temporary names beside their targets, moved into place together."""
+
+    def __init__(self):
+        self.files = []  # (temporary, target)
+        self.aside = []  # (path, why): unusable files kept aside, at commit
+
+    def write(self, path, write, mode="w"):
+        """Write ``path``'s new content through ``write(fh)``; returns the temporary file."""
+        tmp = write_temporary(path, write, mode)
+        self.files.append((tmp, Path(path)))
+        return tmp
+
+    def write_text(self, path, text):
+        return self.write(path, lambda fh: fh.write(text))
+
+    def discard(self):
+        for tmp, _ in self.files:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        self.files = []
+
+    def commit(self):
+        for path, why in self.aside:
+            if path.exists():
+                set_aside(path, why, stacklevel=5)
+        for tmp, path in self.files:
+            os.replace(tmp, path)
+
+
+def add_note(exc, note):
+    """Attach ``note`` to ``exc`` (``BaseException.add_note``, also before Python 3.11):
+    the traceback shows it, and the command line prints it after the message."""
+    if hasattr(exc, "add_note"):
+        exc.add_note(note)
+    else:  # pragma: no cover - Python 3.10
+        exc.__notes__ = [*getattr(exc, "__notes__", []), note]
+
+
+def _figure_files(study, out, figures, staged):
+    for fig_name, fig in figures.items():
+        staged.write(out / f"{study.name}_{fig_name}.png",
+                     lambda fh, fig=fig: fig.savefig(fh, format="png", dpi=110), mode="wb")
+    return [f"{study.name}_{n}.png" for n in figures]
+
+
+def _stage_outputs(staged, study, df, params, preset, overrides, out, run, record, timing):
+    """Make every file of a finished run under a temporary name (see :class:`_Staged`).
+
+    Returns the merged table, the rows it replaced and its parts per setting.
+    """
+    csv = out / f"{study.name}.csv"
+    state_path = out / STATE_DIR / f"{study.name}.json"
+    if (out / "report.md").exists() and not any((out / STATE_DIR).glob("*.json")):
+        # A report from an older skxor, without stored sections: keep it.
+        staged.aside.append((out / "report.md", "was written without per-study sections"))
+    setting = run_setting(study, params)
+    if SETTING_COLUMN in df:
+        raise ValueError(
+            f"study {study.name!r}: its table has a column {SETTING_COLUMN!r}, the name "
+            "of the column the runner writes (the run's setting); rename that result.")
+    stored = df.copy()
+    stored[SETTING_COLUMN] = setting
+    key = (*study.key, SETTING_COLUMN)
+    old, why = _mergeable(csv, stored, key, study)
+    if why:
+        staged.aside.append((csv, why))
+    table, replaced = _merged(old, stored, key)
+    parts = split_settings(table, setting)
+    # Each setting's summary, computed once and handed to every renderer.
+    summaries = [study.summary(rows) for _, rows in parts]
+    figures = hook_result(study.name, "figures",
+                          study.render("figures", parts[0][1], summaries[0]), "figures")
+    files = _figure_files(study, out, figures, staged)
+    # The run record beside the table (with the table's rows and checksum, which
+    # skxor publish checks), and which rows the figures show.
+    written = staged.write_text(csv, table.to_csv(index=False))
+    record = run_record(study, preset, params, overrides, setting=setting, **record)
+    record.update(table_rows=len(table), table_sha256=table_checksum(written))
+    text, readable = records_text(record_path(csv), record)
+    if not readable:
+        staged.aside.append((record_path(csv), UNREADABLE_RECORDS))
+    staged.write_text(record_path(csv), text)
+    drawn = figures_line(study, files, *parts[0][::-1])
+    if files:  # the figures themselves, beside report.md (relative paths)
+        drawn += "\n\n" + "\n\n".join(f"![{study.name}: {n}]({f})"
+                                        for n, f in zip(figures, files))
+    merged = "" if len(table) == len(df) else (
+        f" ({len(df)} from the latest run, {len(table) - len(df)} kept from earlier runs"
+        + ("" if len(parts) == 1 else f"; {len(parts)} settings") + ")"
+    )
+    section = "\n".join([
+        _section(study, table, parts, summaries),
+        *(["", drawn] if drawn else []),
+        "",
+        f"_{len(table)} rows{merged}; latest run: {preset} preset, overrides: "
+        f"{run['overrides']}; {timing}._",
+    ])
+    state = _load_state(state_path)
+    state["runs"] = state.get("runs", []) + [run]
+    state["section"] = section
+    state["bullet"] = summary_bullet(study, parts[0][1], summaries[0], record, csv)
+    staged.write_text(state_path, json.dumps(state, indent=1))
+    staged.write_text(out / "report.md", _report_text(out, {study.name: state}))
+    return table, replaced, parts
 
 
 @fill_doc
@@ -579,62 +732,28 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         "machine": _machine(),
     }
     csv = out / f"{study.name}.csv"
+    record = dict(
+        started=started, seconds=seconds, floor_seconds=floor,
+        floor_description=floor_description, workers=workers,
+        cells={"computed": computed, "loaded": loaded}, rows=len(df))
     with _locked(out):
-        state_path = out / STATE_DIR / f"{study.name}.json"
-        if (out / "report.md").exists() and not any((out / STATE_DIR).glob("*.json")):
-            # A report from an older skxor, without stored sections: keep it.
-            set_aside(out / "report.md", "was written without per-study sections")
-        setting = run_setting(study, params)
-        if SETTING_COLUMN in df:
-            raise ValueError(
-                f"study {study.name!r}: its table has a column {SETTING_COLUMN!r}, the name "
-                "of the column the runner writes (the run's setting); rename that result.")
-        stored = df.copy()
-        stored[SETTING_COLUMN] = setting
-        if csv.exists():
-            _backfill_setting(csv, study)
-        table, replaced = merge_tables(csv, stored, (*study.key, SETTING_COLUMN))
-        _atomic_write_text(csv, table.to_csv(index=False))
-        parts = split_settings(table, setting)
-        # Each setting's summary, computed once and handed to every renderer.
-        summaries = [study.summary(rows) for _, rows in parts]
-        figures = hook_result(study.name, "figures",
-                              study.render("figures", parts[0][1], summaries[0]), "figures")
-        for fig_name, fig in figures.items():
-            _atomic_write(
-                out / f"{study.name}_{fig_name}.png",
-                lambda fh, fig=fig: fig.savefig(fh, format="png", dpi=110), mode="wb",
-            )
-        # The run record beside the table (with the table's rows and checksum, which
-        # skxor publish checks), and which rows the figures show.
-        record = run_record(
-            study, preset, params, overrides, started=started, seconds=seconds,
-            floor_seconds=floor, floor_description=floor_description, workers=workers,
-            cells={"computed": computed, "loaded": loaded}, rows=len(df), setting=setting,
-        )
-        record.update(table_rows=len(table), table_sha256=table_checksum(csv))
-        add_record(record_path(csv), record, _atomic_write_text)
-        files = [f"{study.name}_{n}.png" for n in figures]
-        drawn = figures_line(study, files, *parts[0][::-1])
-        if files:  # the figures themselves, beside report.md (relative paths)
-            drawn += "\n\n" + "\n\n".join(f"![{study.name}: {n}]({f})"
-                                            for n, f in zip(figures, files))
-        merged = "" if len(table) == len(df) else (
-            f" ({len(df)} from the latest run, {len(table) - len(df)} kept from earlier runs"
-            + ("" if len(parts) == 1 else f"; {len(parts)} settings") + ")"
-        )
-        section = "\n".join([
-            _section(study, table, parts, summaries),
-            *(["", drawn] if drawn else []),
-            "",
-            f"_{len(table)} rows{merged}; latest run: {preset} preset, overrides: "
-            f"{run['overrides']}; {timing}._",
-        ])
-        state = _load_state(state_path)
-        state["runs"] = state.get("runs", []) + [run]
-        state["section"] = section
-        _atomic_write_text(state_path, json.dumps(state, indent=1))
-        _write_report(out, {study.name: (parts[0][1], summaries[0])})
+        # Everything the run writes (table, record, figures, state, report) is made
+        # under temporary names first and moved into place only once all of it was
+        # made: a hook that fails leaves the previous run's set as it was.
+        staged = _Staged()
+        try:
+            table, replaced, parts = _stage_outputs(
+                staged, study, df, params, preset, overrides, out, run, record, timing)
+        except BaseException as exc:
+            staged.discard()
+            if isinstance(exc, Exception):
+                add_note(exc, (
+                    f"nothing was written for study {study.name!r}: {csv.name}, "
+                    f"{record_path(csv).name}, its figures and report.md in {out} are as "
+                    "the previous run left them (the computed cells are checkpointed in "
+                    f"{out / 'checkpoints'}, so the same command reuses them)"))
+            raise
+        staged.commit()
     note = f", replacing {replaced} earlier row(s) with the same parameters" if replaced else ""
     if len(parts) > 1:
         note += f"; {len(parts)} settings, each analysed on its own in report.md"

@@ -431,6 +431,19 @@ class Study:
         >>> len(cells), sorted(cells[0])
         (4, ['d', 'ffnn_n_max', 'model', 'n_max', 'n_min', 'n_sizes', 'n_test', 'seed', 'target'])
         """
+        return list(self.iter_grid_cells(params))
+
+    def iter_grid_cells(self, params):
+        """:meth:`grid_cells` one cell at a time, without building the list.
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> study = get_study("sample_complexity")
+        >>> cells = study.iter_grid_cells(study.params("quick", {"d": [16], "seeds": 10**8}))
+        >>> next(cells)["seed"], next(cells)["seed"]
+        (0, 1)
+        """
         grids = self.grid_axes()
         takes = _keywords(self.cell)
         lists = {}
@@ -438,10 +451,10 @@ class Study:
             if name in grids:
                 lists[name] = list(value)
             elif name == "seeds" and "seed" not in params:
-                lists["seed"] = list(range(int(value)))
+                lists["seed"] = range(int(value))
             elif takes is None or name in takes:
                 lists[name] = [value]
-        return [dict(cell) for cell in ParameterGrid(lists)]
+        return (dict(cell) for cell in ParameterGrid(lists))
 
     def count_cells(self, params):
         """The number of cells a run of ``params`` computes, without building them.

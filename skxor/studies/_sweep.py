@@ -143,6 +143,19 @@ def atomic_write(path, write, mode="w"):
     old content or the whole new one, never a part (even after SIGKILL); the
     temporary file is removed if writing fails.
     """
+    tmp = write_temporary(path, write, mode)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_temporary(path, write, mode="w"):
+    """Write ``write(fh)``'s content, flushed to disk, to a unique temporary file beside
+    ``path``, and return its path (renaming it onto ``path`` is the caller's); the
+    temporary file is removed if writing fails."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -151,11 +164,11 @@ def atomic_write(path, write, mode="w"):
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    return Path(tmp)
 
 
 def atomic_write_text(path, text):

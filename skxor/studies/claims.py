@@ -11,6 +11,7 @@ the registered studies (a user's study registered with
 :func:`~skxor.studies.register` or an entry point included).
 """
 
+import contextlib
 import math
 import re
 from dataclasses import dataclass, field
@@ -48,6 +49,14 @@ _SHARED_KEYS = ("runs of one seed at different d share key prefixes, so the inte
 
 #: The verdicts a claim (and each of its parts) can get.
 VERDICTS = ("reproduced", "inconclusive", "not reproduced", "not tested")
+
+#: What a claim's rule may return: the measured value and the verdict, and optionally
+#: our setting, the independent units and the judged parts alone (as :func:`judged`).
+RULE_KEYS = ("value", "verdict", "ours", "units", "judged")
+
+#: A claim's row's identity, from its Claim and the store; never from its rule.
+IDENTITY_KEYS = ("id", "paper", "source", "claim", "paper_setting", "statement", "strength",
+                 "regime", "rule", "contradicted_by", "study", "preset")
 
 #: Confidence of every interval shown, and the family-wise error rate of the
 #: verdicts "not reproduced" over a claim's parts (Holm's adjustment).
@@ -579,6 +588,74 @@ def stored_summary(study, entry, summary=None):
     return kept[1]
 
 
+def _who(study, claim):
+    rule = getattr(claim.rule, "__name__", None) or repr(claim.rule)
+    return f"claim {claim.id} of study {study!r} (its rule {rule})"
+
+
+@contextlib.contextmanager
+def _naming_the_rule(study, claim):
+    """Re-raise what a claim's rule raises as one ValueError naming the claim and rule."""
+    try:
+        yield
+    except Exception as exc:
+        raise ValueError(f"{_who(study, claim)} failed: {type(exc).__name__}: {exc}") from exc
+
+
+def rule_result(study, claim, result):
+    """``result``, what the rule of ``claim`` of ``study`` returned, if a claim row can take it.
+
+    A dict with ``value`` (text) and ``verdict`` (one of :data:`VERDICTS`,
+    spelled exactly so), and optionally ``ours``, ``units`` and ``judged``
+    (text); nothing else, and never a key of the row's identity (``id``,
+    ``study``, ...), which the claims table takes from the claim.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the claim, its study and its rule, and what is wrong.
+
+    Examples
+    --------
+    >>> from skxor.studies import Claim
+    >>> from skxor.studies._claims import rule_result
+    >>> def my_rule(table):
+    ...     return {"value": "3/4", "verdict": "maybe"}
+    >>> claim = Claim(id="U1", paper="Me", source="notes", name="n", paper_setting="s",
+    ...               statement="t", rule=my_rule)
+    >>> rule_result("mine", claim, my_rule(None))
+    Traceback (most recent call last):
+    ...
+    ValueError: claim U1 of study 'mine' (its rule my_rule) returned verdict 'maybe'; a verdict is one of 'reproduced', 'inconclusive', 'not reproduced', 'not tested', spelled exactly so.
+    """
+    who = _who(study, claim)
+    if not isinstance(result, dict):
+        raise TypeError(f"{who} must return a dict with 'value' and 'verdict'; it returned "
+                        f"{type(result).__name__} ({result!r:.60}).")
+    identity = sorted(k for k in result if k in IDENTITY_KEYS)
+    if identity:
+        raise ValueError(f"{who} returned {identity}, which the claims table takes from the "
+                         f"claim and the store (the row's identity); a rule returns "
+                         f"{list(RULE_KEYS)}.")
+    unknown = sorted((k for k in result if k not in RULE_KEYS), key=str)
+    if unknown:
+        raise ValueError(f"{who} returned unknown key(s) {unknown}; a rule returns "
+                         f"{list(RULE_KEYS)}.")
+    missing = [k for k in ("value", "verdict") if k not in result]
+    if missing:
+        raise ValueError(f"{who} returned no {' and no '.join(map(repr, missing))}; a rule "
+                         "returns the measured 'value' and its 'verdict'.")
+    verdict = result["verdict"]
+    if not isinstance(verdict, str) or verdict not in VERDICTS:
+        raise ValueError(f"{who} returned verdict {verdict!r}; a verdict is one of "
+                         f"{', '.join(map(repr, VERDICTS))}, spelled exactly so.")
+    for key, value in result.items():
+        if not isinstance(value, str):
+            raise TypeError(f"{who}: its {key!r} must be a str; it returned "
+                            f"{type(value).__name__} ({value!r:.60}).")
+    return result
+
+
 def claim_rows(store, studies):
     """One row per claim the ``studies`` declare, every number computed from ``store``.
 
@@ -597,8 +674,10 @@ def claim_rows(store, studies):
         elif study in store:
             entry = store[study]
             with naming_the_table(study, entry["path"]):
-                row.update(studies[study].render(claim.rule, entry["table"],
-                                                 stored_summary(studies[study], entry)))
+                summary = stored_summary(studies[study], entry)
+            with _naming_the_rule(study, claim), naming_the_table(study, entry["path"]):
+                result = studies[study].render(claim.rule, entry["table"], summary)
+            row.update(rule_result(study, claim, result))
             row["preset"] = _preset(store[study])
         row.setdefault("judged", row["value"])
         rows.append(row)

@@ -5,6 +5,8 @@ headline bullets, so that every study states its preset, seeds and
 intervals the same way. The numbers come from :mod:`skxor.studies.stats`.
 """
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -204,7 +206,41 @@ def hook_result(study, hook, value, expected):
     if not ok:
         raise TypeError(f"study {study!r}: its {hook} hook must return {what}; it returned "
                         f"{type(value).__name__} ({value!r:.60}).")
+    if expected == "figures":
+        _check_figure_names(study, hook, value)
     return value
+
+
+#: A figure's name names its file, ``<study>_<name>.png``, beside the study's table.
+_FIGURE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+
+def _check_figure_names(study, hook, figures):
+    """Refuse figure names that are not plain file-name parts, or that differ only in case.
+
+    Examples
+    --------
+    >>> from skxor.studies._report import _check_figure_names
+    >>> _check_figure_names("mine", "figures", {"../rates": None})
+    Traceback (most recent call last):
+    ...
+    ValueError: study 'mine': its figures hook returned the figure name '../rates'; a figure name names its file (mine_<name>.png), so it is letters, digits, '_' and '-', starting with a letter or digit.
+    """
+    for name in figures:
+        if not _FIGURE_NAME.match(name):
+            raise ValueError(
+                f"study {study!r}: its {hook} hook returned the figure name {name!r}; a "
+                f"figure name names its file ({study}_<name>.png), so it is letters, "
+                "digits, '_' and '-', starting with a letter or digit.")
+    by_file = {}
+    for name in sorted(figures):
+        by_file.setdefault(name.lower(), []).append(name)
+    clashes = [names for names in by_file.values() if len(names) > 1]
+    if clashes:
+        raise ValueError(
+            f"study {study!r}: its {hook} hook returned the figure names "
+            f"{' and '.join(map(repr, clashes[0]))}, which differ only in case: on a "
+            "case-insensitive file system one file would overwrite the other.")
 
 
 def _summary_of(study, table, summary=None):

@@ -212,3 +212,57 @@ def test_the_dry_run_lists_the_cells_a_compute_study_runs():
     assert v1 == [c for part in v1_cells(params) for c in part]
     assert {c.kind for c in cells if c.function is v1_cell} == {"v1_k_parity",
                                                                  "v1_sparse_xor"}
+
+
+def _growing_cells(params):
+    # One cell per x and seed, and one more per x for every seed beyond the fifth:
+    # the count is 3 s up to 5 seeds and 3 s + 3 (s - 5) after.
+    seeds = params["seeds"]
+    return [{"x": x, "seed": s} for x in params["x"] for s in range(seeds)] + [
+        {"x": x, "seed": s, "extra": True} for x in params["x"] for s in range(5, seeds)]
+
+
+@pytest.mark.parametrize("cost", [None, lambda cell: 2.0 if cell.get("extra") else 1.0],
+                         ids=["no cost", "seconds"])
+def test_the_dry_run_counts_a_cells_hook_whose_count_changes_beyond_three_seeds(cost):
+    # Issue 48.6. Before: counted from 1, 2 and 3 seeds and extrapolated, so 20 seeds
+    # gave 60 cells (and 60 s) where the run computes 105 (and 150 s).
+    from skxor.studies import dry_run_text
+
+    study = _squares(cells=_growing_cells, cost=cost)
+    listed = _growing_cells(study.params("quick", {"seeds": 20}))
+    assert len(listed) == 105
+    assert ": 105 cells" in dry_run_text(study, "quick", {"seeds": 20}).splitlines()[0]
+    if cost is not None:
+        e = estimate(study, "quick", {"seeds": 20})
+        assert e["cells"] == 105 and e["cpu_seconds"] == pytest.approx(60 + 2 * 45)
+
+
+def _seed_priced(cell):
+    # A cost that reads the seed: seeds from the fourth on cost ten times more.
+    return 10.0 if cell["seed"] >= 3 else 1.0
+
+
+def test_the_dry_run_prices_every_seed_of_the_default_grid():
+    # The grid itself has the same cells per seed, but a cost may read the seed.
+    e = estimate(_squares(cost=_seed_priced), "quick", {"seeds": 10})
+    assert e["cells"] == 30 and e["cpu_seconds"] == pytest.approx(3 * (3 + 7 * 10))
+
+
+@pytest.mark.parametrize("bad, kind", [
+    (-1.0, "ValueError"), (float("nan"), "ValueError"), (float("inf"), "ValueError"),
+    (("fit", -5.0), "ValueError"), (("fit", float("nan")), "ValueError"),
+    ("3", "TypeError"), (True, "TypeError"), (None, "TypeError"), ((3, 1.0), "TypeError"),
+], ids=["negative", "nan", "inf", "negative work", "nan work", "str", "bool", "None",
+        "kind not a str"])
+def test_a_cost_that_is_not_a_finite_non_negative_number_is_refused(bad, kind, capsys):
+    # Issue 48.10. Before: -1 s gave "estimated CPU time: -6.0 s", NaN "nan s".
+    from skxor.studies import dry_run_text
+
+    study = _squares(cost=lambda cell: bad if cell["x"] == 2 else 1.0)
+    with pytest.raises(Exception) as info:
+        dry_run_text(study, "quick")
+    assert type(info.value).__name__ == kind
+    message = str(info.value)
+    assert "study 'squares_cost'" in message and "cost(cell)" in message
+    assert "'x': 2" in message  # the cell named

@@ -93,10 +93,10 @@ def test_an_edited_stored_row_makes_the_documents_differ(tmp_path):
     table.loc[row, "with_zero"] += 1  # one row of the random-function control
     table.to_csv(path, index=False)
     # An edited table is refused (test_publish_integrity); without the record's checksum
-    # (a record written before it) its numbers are recomputed.
+    # (a record written before it), published --without-record, its numbers are recomputed.
     _drop_checksum(path)
-    assert main(["publish", "--root", str(tmp_path), "--check"]) == 1
-    differences = publish(DATA_DIR, tmp_path)
+    assert main(["publish", "--root", str(tmp_path), "--check", "--without-record"]) == 1
+    differences = publish(DATA_DIR, tmp_path, without_record=True)
     assert {p.name for p in differences} == {"README.md", "measured.rst", "claims.rst",
                                              "random_init_sensitivity.md"}
     edited = table.loc[row]
@@ -116,7 +116,8 @@ def test_any_edited_stored_value_changes_the_measured_page(tmp_path):
     with pytest.raises(ValueError, match="is not the table its run record describes"):
         publish(DATA_DIR, tmp_path)
     _drop_checksum(path)  # without it the page still shows the changed checksum
-    assert tmp_path / "docs/results/measured.rst" in publish(DATA_DIR, tmp_path)
+    assert tmp_path / "docs/results/measured.rst" in publish(DATA_DIR, tmp_path,
+                                                             without_record=True)
 
 
 def test_a_gzipped_stored_table_gives_the_same_numbers(tmp_path):
@@ -268,7 +269,7 @@ def test_publish_names_a_stored_table_it_cannot_summarize(tmp_path, capsys, edit
     table = _one_study_repository(tmp_path, "training_sensitivity")
     edit(pd.read_csv(table)).to_csv(table, index=False)
     _drop_checksum(table)  # else refused first as not the recorded run's table
-    assert main(["publish", "--root", str(tmp_path)]) == 2
+    assert main(["publish", "--root", str(tmp_path), "--without-record"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("skxor: error: ") and "Traceback" not in err
     assert ("training_sensitivity.csv cannot be summarized as a training_sensitivity "
@@ -335,9 +336,9 @@ def test_an_edited_stored_row_changes_its_study_page(tmp_path):
     table.loc[rows[0], "success"] = True
     table.to_csv(path, index=False)
     _drop_checksum(path)  # else refused as not the recorded run's table
-    differences = publish(DATA_DIR, tmp_path)
+    differences = publish(DATA_DIR, tmp_path, without_record=True)
     assert page in differences
-    publish(DATA_DIR, tmp_path, write=True)
+    publish(DATA_DIR, tmp_path, write=True, without_record=True)
     assert page.read_text() != before
 
 

@@ -122,8 +122,8 @@ def test_a_table_missing_a_column_is_named(tmp_path, capsys):
     pd.read_csv(table).drop(columns="size_counts").to_csv(table, index=False)
     code, err = _publish(tmp_path, capsys)
     assert code == 2 and "parameter_scaling.csv is not the table its run record" in err
-    _drop_checksum(table)  # a record without a checksum: the summary names the file
-    code, err = _publish(tmp_path, capsys)
+    _drop_checksum(table)  # published without its checksum: the summary names the file
+    code, err = _publish(tmp_path, capsys, "--without-record")
     assert code == 2
     assert "parameter_scaling.csv cannot be summarized as a parameter_scaling table" in err
     assert "size_counts" in err
@@ -157,3 +157,96 @@ def test_every_stored_run_records_the_version_of_the_cell_that_computed_it():
     # ... and all of them ran the same code: one commit for the whole store.
     commits = {name: entry["record"]["commit"] for name, entry in store.items()}
     assert len(set(commits.values())) == 1, commits
+
+
+# -- a missing record or checksum (issue 48.8), a record without its cell version (48.27)
+
+
+def _edit_one_value(table):
+    rows = pd.read_csv(table)
+    rows.loc[0, "accuracy"] = 0.5 if rows.loc[0, "accuracy"] != 0.5 else 0.6
+    rows.to_csv(table, index=False)
+
+
+@pytest.mark.parametrize("mode", [["--write"], ["--check"]])
+def test_a_table_whose_run_record_is_gone_is_refused(tmp_path, capsys, mode):
+    # Before: removing the record turned every store check off, and --write exited 0
+    # with the edited numbers; the refusal message itself suggested removing the record.
+    table = _one_study_repository(tmp_path, "training_sensitivity")
+    _record(table).unlink()
+    _edit_one_value(table)
+    code, err = _publish(tmp_path, capsys, *mode)
+    assert code == 2
+    assert "training_sensitivity.csv has no run record" in err and "--without-record" in err
+    assert "remov" not in err and "delet" not in err
+
+
+def test_a_record_without_its_tables_checksum_is_refused(tmp_path, capsys):
+    # Before: a record without table_sha256 was accepted, so an edited value passed.
+    table = _one_study_repository(tmp_path, "training_sensitivity")
+    _drop_checksum(table)
+    _edit_one_value(table)
+    for mode in (["--write"], ["--check"]):
+        code, err = _publish(tmp_path, capsys, *mode)
+        assert code == 2
+        assert "holds no checksum of the table" in err and "--without-record" in err
+        assert "remov" not in err and "delet" not in err
+
+
+@pytest.mark.parametrize("damage", ["no record", "no checksum"])
+def test_without_record_publishes_and_the_documents_say_so(tmp_path, capsys, damage):
+    table = _one_study_repository(tmp_path, "training_sensitivity")
+    if damage == "no record":
+        _record(table).unlink()
+    else:
+        _drop_checksum(table)
+    assert main(["publish", "--root", str(tmp_path), "--write", "--without-record"]) == 0
+    capsys.readouterr()
+    assert main(["publish", "--root", str(tmp_path), "--check", "--without-record"]) == 0
+    why = "no run record" if damage == "no record" else "no checksum of the table"
+    page = (tmp_path / "docs/results/generated/training_sensitivity.md").read_text()
+    claims = (tmp_path / "docs/results/claims.rst").read_text()
+    readme = (tmp_path / "README.md").read_text()
+    measured = (tmp_path / "docs/results/measured.rst").read_text()
+    for text in (page, claims, readme, measured):
+        assert "training_sensitivity" in text and why in text
+        assert "tied to no recorded run" in text
+    # The flag is needed every time, also to check what it wrote.
+    assert main(["publish", "--root", str(tmp_path), "--check"]) == 2
+
+
+@pytest.mark.parametrize("text", ["{cut short", '{"runs": [{"seeds": 5}]}'])
+def test_an_unusable_record_is_refused_without_suggesting_its_removal(tmp_path, capsys, text):
+    table = _one_study_repository(tmp_path, "training_sensitivity")
+    _record(table).write_text(text)
+    for flags in ([], ["--without-record"]):
+        code, err = _publish(tmp_path, capsys, *flags)
+        assert code == 2 and "holds no usable run record" in err
+        assert "remov" not in err and "delet" not in err
+
+
+@pytest.mark.parametrize("version_now", [1, 2])
+def test_a_record_without_its_cell_version_is_stale(tmp_path, capsys, monkeypatch,
+                                                    version_now):
+    # Issue 48.27: the mutant reading a missing cell_version as the cell's version now
+    # survived every test. A record that names no cell version cannot be told from a
+    # run of another version of the cell: it is stale whatever the version now.
+    table = _one_study_repository(tmp_path, "training_sensitivity")
+    path = _record(table)
+    data = json.loads(path.read_text())
+    del data["runs"][-1]["cell_version"]
+    path.write_text(json.dumps(data))
+    study = get_study("training_sensitivity")
+    monkeypatch.setattr(study.cell, "skxor_cell_version", version_now, raising=False)
+    for mode in (["--write"], ["--check"]):
+        code, err = _publish(tmp_path, capsys, *mode)
+        assert code == 2
+        assert "training_sensitivity.run.json: the stored run is stale" in err
+        assert "names no cell version" in err
+        assert f"now version {version_now}" in err
+
+
+def test_a_record_of_the_cells_version_now_is_not_stale(tmp_path, capsys):
+    _one_study_repository(tmp_path, "training_sensitivity")
+    code, err = _publish(tmp_path, capsys, "--check")
+    assert "stale" not in err and code in (0, 1)

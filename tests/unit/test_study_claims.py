@@ -92,7 +92,11 @@ def test_a_users_study_declares_claims_and_publish_shows_them(coins, tmp_path):
         shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / DATA_DIR / coins.name).mkdir(parents=True)
     table.to_csv(tmp_path / DATA_DIR / coins.name / f"{coins.name}.csv", index=False)
-    documents = render_documents(root=tmp_path)
+    with pytest.raises(ValueError, match="has no run record"):  # unless said explicitly
+        render_documents(root=tmp_path)
+    documents = render_documents(root=tmp_path, without_record=True)
+    assert f"{coins.name} (no run record); its numbers are tied to no recorded run" in \
+        documents[tmp_path / CLAIMS_PAGE]
     page = documents[tmp_path / CLAIMS_PAGE]
     assert "   * - U1\n     - coins land heads (A. Tosser)\n     - **" + row["verdict"] in page
     assert ":Claim: coins land heads (A. Tosser, arXiv 0000.00000v1)" in page
@@ -108,3 +112,53 @@ def test_the_claims_table_of_no_claims_has_its_columns():
     empty = claims_table({}, {})
     assert empty.empty and "verdict" in empty and "preset" in empty
     assert isinstance(empty, pd.DataFrame)
+
+
+def _returning(result):
+    def odd_rule(table):
+        return result
+    return odd_rule
+
+
+def _study_with_rule(rule):
+    claim = Claim(id="U7", paper="A. Tosser", source="notes", name="odd", paper_setting="x",
+                  statement="y", rule=rule)
+    return Study(name="coins_odd", description="Coins.", cell=coin_cell,
+                 parameters={"x": [Grid(POSITIVE)], "seeds": [POSITIVE]},
+                 presets={"quick": {"x": [1, 2], "seeds": 3}}, claims=(claim,))
+
+
+@pytest.mark.parametrize("result, error, message", [
+    (dict(value="1/2", verdict="maybe"), ValueError, "verdict 'maybe'"),
+    (dict(value="1/2", verdict="Reproduced"), ValueError, "verdict 'Reproduced'"),
+    (dict(value="1/2", verdict=None), ValueError, "verdict None"),
+    (dict(value="1/2"), ValueError, "no 'verdict'"),
+    (dict(verdict="reproduced"), ValueError, "no 'value'"),
+    (dict(value="1/2", verdict="reproduced", id="H1"), ValueError, r"\['id'\]"),
+    (dict(value="1/2", verdict="reproduced", study="one_step"), ValueError, r"\['study'\]"),
+    (dict(value="1/2", verdict="reproduced", preset="full"), ValueError, r"\['preset'\]"),
+    (dict(value="1/2", verdict="reproduced", note="x"), ValueError, r"\['note'\]"),
+    (dict(value=0.5, verdict="reproduced"), TypeError, "'value' must be a str"),
+    ("reproduced", TypeError, "must return a dict with .value. and .verdict.; it returned str"),
+    (None, TypeError, "must return a dict with .value. and .verdict.; it returned NoneType"),
+], ids=["maybe", "capitalised", "None verdict", "no verdict", "no value", "id", "study",
+        "preset", "unknown key", "value not text", "a str", "None"])
+def test_what_a_rule_returns_is_checked(result, error, message, tmp_path):
+    # Issue 48.3. Before: "maybe" and "Reproduced" entered the claims table and its counts,
+    # id/study overwrote the row's identity, and a str failed as "cannot be summarized".
+    study = _study_with_rule(_returning(result))
+    entry = {"table": study.run(), "record": None, "path": tmp_path / "coins_odd.csv"}
+    with pytest.raises(error, match=message) as info:
+        claims_table({study.name: entry}, {study.name: study})
+    text = str(info.value)
+    assert "claim U7" in text and "odd_rule" in text and "coins_odd" in text
+    assert "cannot be summarized" not in text
+
+
+def test_a_valid_rule_result_keeps_the_rows_identity(tmp_path):
+    study = _study_with_rule(_returning(dict(value="2/3", verdict="inconclusive", ours="x = 1",
+                                             units="3 seeds", judged="2/3 (inconclusive)")))
+    entry = {"table": study.run(), "record": None, "path": tmp_path / "coins_odd.csv"}
+    row = claims_table({study.name: entry}, {study.name: study}).iloc[0]
+    assert (row["id"], row["study"], row["verdict"], row["units"]) == \
+        ("U7", "coins_odd", "inconclusive", "3 seeds")
