@@ -440,7 +440,7 @@ def summary_bullet(study, rows, summary, record, path):
 
     From the rows of the latest setting of its table and their summary;
     what its headline or a claim's rule raises, or returns wrongly, is raised
-    (naming the claim and its rule, see :func:`~skxor.studies._claims.claim_rows`).
+    (naming the claim and its rule, see :func:`~skxor.studies.claims.claim_rows`).
     """
     from .claims import claim_rows, stored_summary
 

@@ -618,7 +618,7 @@ def rule_result(study, claim, result):
     Examples
     --------
     >>> from skxor.studies import Claim
-    >>> from skxor.studies._claims import rule_result
+    >>> from skxor.studies.claims import rule_result
     >>> def my_rule(table):
     ...     return {"value": "3/4", "verdict": "maybe"}
     >>> claim = Claim(id="U1", paper="Me", source="notes", name="n", paper_setting="s",

@@ -220,7 +220,7 @@ def _check_figure_names(study, hook, figures):
 
     Examples
     --------
-    >>> from skxor.studies._report import _check_figure_names
+    >>> from skxor.studies.reporting import _check_figure_names
     >>> _check_figure_names("mine", "figures", {"../rates": None})
     Traceback (most recent call last):
     ...
