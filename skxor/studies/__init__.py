@@ -4,7 +4,9 @@ What a study of one's own needs besides :class:`Study`, :class:`Grid` and
 :class:`Claim` is public here too (see the user guide, "Your own study"):
 
 * constraints for its parameters: :data:`POSITIVE` (an int >= 1),
-  :data:`NON_NEGATIVE` (an int >= 0), :data:`AT_LEAST_TWO`;
+  :data:`NON_NEGATIVE` (an int >= 0), :data:`AT_LEAST_TWO`, and
+  scikit-learn's :class:`Interval` and :class:`StrOptions` (re-exported, so
+  that a study imports no private scikit-learn module);
 * rates with their intervals: :func:`rate_with_interval` (a column of flags),
   :func:`wilson_interval` and :func:`clopper_pearson_interval` (counts);
 * formatting: :func:`format_interval` (``"0.80 [0.49, 0.94]"``) and
@@ -38,7 +40,7 @@ from ._parameter_scaling import (
 )
 from ._flip_effect import FlipChangeDisplay, flip_effect
 from ._floor import floor_work
-from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, Grid
+from ._parameters import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, Grid, Interval, StrOptions
 from ._random_init import (
     RandomInitShareDisplay,
     plot_random_init_sensitivity,
@@ -119,6 +121,8 @@ __all__ = [
     "zero_sensitivity_bound",
     "flip_effect",
     "Grid",
+    "Interval",
+    "StrOptions",
     "STUDIES",
     "Study",
     "get_study",
