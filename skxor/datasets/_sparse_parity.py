@@ -6,13 +6,10 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from .._utils._encoding import ENCODINGS, to_spins
+from .._utils._labels import LABELS, convert_labels, parity_labels
 from .._utils._sklearn_compat import Interval, StrOptions
 from .._utils._support import check_support
 from .._utils._validation import Integers, validate_params_once
-
-
-#: Label conventions of :func:`make_sparse_parity` (what y says about the parity).
-LABELS = ("pm1", "pm1_even", "01_odd", "01_even")
 
 
 @validate_params_once(
@@ -156,34 +153,3 @@ def make_sparse_parity(
         returned.append(support)
     return tuple(returned) if len(returned) > 2 else (returned[0], returned[1])
 
-
-def parity_labels(spins, support):
-    """skxor's labels ``-prod(x[S])`` (+1: odd parity) of spin inputs, as int64.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skxor.datasets._sparse_parity import parity_labels
-    >>> parity_labels(np.array([[1, -1, 1], [-1, -1, 1]]), [0, 1]).tolist()
-    [1, -1]
-    """
-    return -np.prod(np.asarray(spins)[:, support].astype(np.int64), axis=1)
-
-
-def convert_labels(y, labels):
-    """skxor's -1/+1 labels (+1: odd) in the convention ``labels`` (one of :data:`LABELS`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skxor.datasets._sparse_parity import convert_labels
-    >>> [convert_labels(np.array([-1, 1]), name).tolist() for name in LABELS]
-    [[-1, 1], [1, -1], [0, 1], [1, 0]]
-    """
-    if labels == "pm1_even":
-        return -y
-    if labels == "01_odd":
-        return (y + 1) // 2
-    if labels == "01_even":
-        return (1 - y) // 2
-    return y

@@ -21,7 +21,7 @@ ROOT = Path(skxor.__file__).parent
 FLOORS = {
     "_version": 0, "_utils": 0,
     "boolean": 1, "datasets": 1,
-    "nn": 2,
+    "nn": 2, "model_selection": 2,
     "theory": 3, "estimators": 3,
     "sensitivity": 4,
     "plotting": 5,
