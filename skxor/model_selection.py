@@ -32,7 +32,8 @@ def _seed_list(seeds):
     """``range(seeds)`` for a count, else the given seeds, checked (non-negative ints)."""
     if isinstance(seeds, Integral) and not isinstance(seeds, (bool, np.bool_)):
         if seeds < 1:
-            raise ValueError(f"seeds must be at least 1 (a count) or a list of seeds; got {seeds}.")
+            raise ValueError(f"seeds must be at least 1 (a count) or a list of seeds; "
+                             f"got {seeds}.")
         return list(range(int(seeds)))
     try:
         values = list(seeds)

@@ -9,8 +9,9 @@ What a study of one's own needs besides :class:`Study`, :class:`Grid` and
   that a study imports no private scikit-learn module);
 * rates with their intervals: :func:`rate_with_interval` (a column of flags),
   :func:`wilson_interval` and :func:`clopper_pearson_interval` (counts);
-* formatting: :func:`format_interval` (``"0.80 [0.49, 0.94]"``) and
-  :func:`format_count` (``"4/5 networks = 0.80 [0.38, 0.96]"``);
+* formatting: :func:`format_interval` (``"0.80 [0.49, 0.94]"``),
+  :func:`format_count` (``"4/5 networks = 0.80 [0.38, 0.96]"``) and
+  :func:`format_duration` (``"73 min"``);
 * the floor: :func:`floor_work`, timing a cell's unavoidable work;
 * claims: :func:`rate_verdict`, the verdict on a claimed rate at a claim's strength,
   :func:`rate_part` (one part of a claim) and :func:`judged` (a claim's row from
@@ -19,7 +20,7 @@ What a study of one's own needs besides :class:`Study`, :class:`Grid` and
 """
 
 from ._claims import Claim, judged, rate_part, rate_verdict
-from ._cost import dry_run_text, estimate
+from ._cost import dry_run_text, estimate, format_duration
 from ._publish import claims_table, publish, write_figures
 from ._headline import render_headline, write_headline
 from ._k_sparse import KSparseSuccessDisplay, k_sparse, plot_k_sparse, report_k_sparse
@@ -111,6 +112,7 @@ __all__ = [
     "rate_part",
     "dry_run_text",
     "estimate",
+    "format_duration",
     "publish",
     "write_figures",
     "render_headline",

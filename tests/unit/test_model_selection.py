@@ -1,4 +1,4 @@
-"""skxor.model_selection: per-seed learning curves and the clean-label scorer (issue 51, 3 and 5)."""
+"""skxor.model_selection: per-seed learning curves, the clean-label scorer (issue 51, 3 and 5)."""
 
 import pickle
 
