@@ -14,11 +14,13 @@ accepts, and exits with status 2.
 
 ``--version``, ``--help`` of every command, ``skxor list``, a mistyped study
 or preset name, a study file that does not exist, an unknown ``--set``
-parameter and the mistakes argparse finds answer without importing torch
+parameter, the dry run of presets as they are (``--dry-run`` without
+``--set``) and the mistakes argparse finds answer without importing torch
 (seconds on a loaded machine): they read the studies' catalogue,
 ``skxor/_cli_catalogue.json`` (names, descriptions, parameters, presets with
-their cells and estimated time), which ``python tools/write_cli_catalogue.py``
-generates from the study registry and a test keeps current. The registry
+their cells, estimated time and dry run), which ``python
+tools/write_cli_catalogue.py`` generates from the study registry and a test
+keeps current. The registry
 itself is read instead when it is already imported (a study registered in
 the calling process) or when an installed package registers studies through
 the ``skxor.studies`` entry points (their metadata is theirs). The studies,
@@ -330,8 +332,8 @@ def build_catalogue():
 
     What ``skxor list``, ``--help`` and the early checks of ``skxor run``
     read without importing the studies: the attention types, and per study
-    its name, description, parameters and presets (their parameters, cells
-    and estimated CPU time). ``python tools/write_cli_catalogue.py`` writes
+    its name, description, parameters and presets (their parameters, cells,
+    estimated CPU time and what ``--dry-run`` prints for them). ``python tools/write_cli_catalogue.py`` writes
     it to ``skxor/_cli_catalogue.json``.
 
     Returns
@@ -358,12 +360,13 @@ def build_catalogue():
 
 def _study_entry(study):
     """One study's catalogue entry (see :func:`build_catalogue`)."""
-    from .studies import estimate, format_duration
+    from .studies import dry_run_text, estimate, format_duration
 
     presets = []
     for name in study.presets:
         entry = {"name": name, "params": study.preset(name)}
         try:
+            entry["dry_run"] = dry_run_text(study, name)
             if study.cost is None:
                 entry["cells"] = study.count_cells(study.params(name))
             else:
@@ -511,22 +514,36 @@ def _check_early(names, preset, pairs):
     study name, preset or ``--set`` parameter. When the registry must be
     read (see :func:`_studies`) or a study file is run, the names are left
     to :func:`_resolve`. Raises ValueError as :func:`_resolve` does.
+
+    Returns
+    -------
+    entries : list of dict or None
+        The catalogue entries of the studies named (None: the registry decides).
     """
     for name in names:
         if name.endswith(".py") and not Path(name).is_file():
             raise ValueError(f"no study file {name!r} (no such file).")
     if _registry_needed():
-        return
+        return None
     entries = {entry["name"]: entry for entry in _catalogue()["studies"]}
     chosen = {}
     for name in names:
         if name.endswith(".py"):
-            return  # a file's study: its presets and parameters are its own
+            return None  # a file's study: its presets and parameters are its own
         if name != "all" and name not in entries:
             raise _unknown_study(name, entries)
         chosen.update((n, entries[n]) for n in (entries if name == "all" else [name]))
     _check_preset(preset, [p["name"] for e in chosen.values() for p in e["presets"]])
+    for name, entry in chosen.items():
+        _check_study_preset(name, preset, [p["name"] for p in entry["presets"]])
     _overrides_for(pairs, {name: entry["parameters"] for name, entry in chosen.items()})
+    return list(chosen.values())
+
+
+def _check_study_preset(name, preset, presets):
+    if preset not in presets:
+        raise ValueError(f"--preset {preset}: {name} has no such preset (its presets: "
+                         f"{', '.join(presets)}).")
 
 
 def _resolve(names, preset):
@@ -560,9 +577,14 @@ def _resolve(names, preset):
 def _run(args, names):
     try:
         # Mistakes found from the catalogue answer before torch is imported.
-        _check_early(names, args.preset, args.set or [])
+        entries = _check_early(names, args.preset, args.set or [])
     except _USER_ERRORS as exc:
         return _fail(exc)
+    if args.dry_run and entries is not None and not args.set:
+        # A preset as it is: its dry run was stored with the catalogue.
+        print("\n\n".join(next(p["dry_run"] for p in entry["presets"]
+                                if p["name"] == args.preset) for entry in entries))
+        return 0
     from ._utils._files import prepare_out_dir
 
     try:
@@ -570,10 +592,7 @@ def _run(args, names):
         overrides = _collect_overrides(args.set or [], studies)
         # Everything a user gave is checked before any work starts.
         for study in studies:
-            if args.preset not in study.presets:
-                raise ValueError(
-                    f"--preset {args.preset}: {study.name} has no such preset (its presets: "
-                    f"{', '.join(study.presets)}).")
+            _check_study_preset(study.name, args.preset, list(study.presets))
             study.params(args.preset, overrides[study.name])
         if args.dry_run:
             return _dry_run(studies, args.preset, overrides, args.n_jobs)

@@ -40,7 +40,7 @@ def test_the_catalogue_lists_every_library_study_and_attention_type():
 @pytest.fixture
 def registry_not_imported(monkeypatch):
     """As in a fresh ``skxor`` process: the registry not imported, no plugins."""
-    monkeypatch.delitem(sys.modules, "skxor.studies._registry")
+    monkeypatch.delitem(sys.modules, "skxor.studies._registry", raising=False)
     monkeypatch.setattr(cli.metadata, "entry_points", lambda group: [])
 
 
@@ -54,14 +54,15 @@ def test_early_checks_read_the_catalogue(registry_not_imported):
     with pytest.raises(ValueError, match="no study file 'missing.py'"):
         cli._check_early(["one_step", "missing.py"], "quick", [])
     # What the catalogue accepts goes on to the registry's own checks.
-    assert cli._check_early(["one_step", "k_sparse"], "full", [(None, "seeds", 2)]) is None
+    entries = cli._check_early(["one_step", "k_sparse"], "full", [(None, "seeds", 2)])
+    assert [entry["name"] for entry in entries] == ["one_step", "k_sparse"]
     assert cli._studies() is cli._catalogue()["studies"]
 
 
 def test_with_plugins_installed_the_registry_decides(monkeypatch):
     # An installed package's study is known to the registry only: a name the
     # catalogue lacks is not refused early.
-    monkeypatch.delitem(sys.modules, "skxor.studies._registry")
+    monkeypatch.delitem(sys.modules, "skxor.studies._registry", raising=False)
     plugin = SimpleNamespace(name="dice", value="skxor_dice:STUDY")
     own = SimpleNamespace(name="one_step", value="skxor.studies._one_step:STUDY")
     monkeypatch.setattr(cli.metadata, "entry_points", lambda group: [own, plugin])
@@ -99,3 +100,22 @@ def test_without_its_catalogue_the_command_line_reads_the_registry(monkeypatch, 
         assert list(cli._AttentionNames()) == ["softmax", "linear", "erf"]
     finally:
         cli._catalogue.cache_clear()
+
+
+def test_a_presets_dry_run_is_stored_as_the_cost_model_prints_it(registry_not_imported,
+                                                                   capsys):
+    from skxor.studies import dry_run_text
+
+    catalogue = json.loads(CATALOGUE_PATH.read_text())
+    for entry in catalogue["studies"]:
+        for preset in entry["presets"]:
+            assert preset["dry_run"] == dry_run_text(entry["name"], preset["name"], {},
+                                                     n_jobs=4)
+    assert cli.main(["run", "one_step", "k_sparse", "--preset", "full", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert out == dry_run_text("one_step", "full") + "\n\n" + dry_run_text("k_sparse",
+                                                                           "full") + "\n"
+    # A preset a study named lacks is refused, as the registry refuses it.
+    assert cli.main(["run", "one_step", "flip_effect", "--preset", "paper", "--dry-run"]) == 2
+    assert capsys.readouterr().err == ("skxor: error: --preset paper: one_step has no such "
+                                       "preset (its presets: quick, full).\n")

@@ -219,6 +219,7 @@ sys.exit(code)
     (["run", "all", "--set", "nosuch=1"], USAGE_ERROR),
     (["run", "one_step", "--set", "k_sparse.k=3"], USAGE_ERROR),
     (["reproduce", "--preset", "paperr"], USAGE_ERROR),
+    (["run", "one_step", "--dry-run"], 0), (["reproduce", "--preset", "full", "--dry-run"], 0),
     (["demo", "--attention", "relu"], USAGE_ERROR),
 ])
 def test_answers_that_need_no_model_import_no_torch(argv, code):
