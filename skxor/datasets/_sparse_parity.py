@@ -151,5 +151,5 @@ def make_sparse_parity(
         returned.append(convert_labels(clean, labels))
     if return_support:
         returned.append(support)
-    return tuple(returned) if len(returned) > 2 else (returned[0], returned[1])
+    return tuple(returned)
 
