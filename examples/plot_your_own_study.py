@@ -19,9 +19,8 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
-from skxor.studies import Grid, Study, run_studies
+from skxor.studies import Grid, Interval, Study, run_studies
 from skxor.studies import rate_with_interval
 
 

@@ -12,18 +12,32 @@ unreachable ``--scheduler``) never shows a Python traceback: it prints
 ``skxor: error: ...`` naming the option or parameter and the values it
 accepts, and exits with status 2.
 
-``--version``, ``--help`` and the mistakes argparse finds answer without
-importing torch (seconds on a loaded machine): the studies, the models and
-pandas are imported by the commands that use them.
+``--version``, ``--help`` of every command, ``skxor list``, a mistyped study
+or preset name, a study file that does not exist, an unknown ``--set``
+parameter, the dry run of presets as they are (``--dry-run`` without
+``--set``) and the mistakes argparse finds answer without importing torch
+(seconds on a loaded machine): they read the studies' catalogue,
+``skxor/_cli_catalogue.json`` (names, descriptions, parameters, presets with
+their cells, estimated time and dry run), which ``python
+tools/write_cli_catalogue.py`` generates from the study registry and a test
+keeps current. The registry
+itself is read instead when it is already imported (a study registered in
+the calling process) or when an installed package registers studies through
+the ``skxor.studies`` entry points (their metadata is theirs). The studies,
+the models and pandas are imported by the commands that use them.
 """
 
 import argparse
 import difflib
+import functools
 import json
 import os
 import sys
+import textwrap
 import time
 import warnings
+from importlib import metadata
+from pathlib import Path
 
 #: The demo's defaults: one step at d = 200 needs about 2e5 samples.
 DEMO_DEFAULTS = dict(d=200, n=200_000, n_test=10_000, m=32, step_length=100.0, seeds=5)
@@ -71,8 +85,9 @@ def _studies_epilog():
 class _AttentionNames:
     """The registered attention types, read when argparse checks a value or shows the help.
 
-    (The registry, :func:`skxor.nn.attention_names`, imports torch and
-    scikit-learn: seconds that ``--version`` need not wait.)
+    The registry, :func:`skxor.nn.attention_names`, imports torch and
+    scikit-learn: when it is not imported yet, no attention type can have
+    been registered besides the library's, which the catalogue lists.
     """
 
     def __contains__(self, value):
@@ -83,6 +98,8 @@ class _AttentionNames:
 
     @staticmethod
     def _names():
+        if "skxor.nn" not in sys.modules and _catalogue() is not None:
+            return _catalogue()["attention"]
         from .nn import attention_names
 
         return attention_names()
@@ -263,8 +280,16 @@ def _collect_overrides(pairs, studies):
     from .studies import get_study
 
     studies = [get_study(s) if isinstance(s, str) else s for s in studies]
-    names = [study.name for study in studies]
-    parameters = {study.name: study.parameters for study in studies}
+    return _overrides_for(pairs, {study.name: study.parameters for study in studies})
+
+
+def _overrides_for(pairs, parameters):
+    """``{study: {param: value}}`` of ``--set`` pairs, from each study's parameter names.
+
+    ValueError for a study prefix that is not among ``parameters`` or a
+    parameter that no study run takes.
+    """
+    names = list(parameters)
     overrides = {name: {} for name in names}
     for study, param, value in pairs:
         if study and study not in overrides:
@@ -273,35 +298,258 @@ def _collect_overrides(pairs, studies):
             )
         # Without a study prefix the value goes to every study that has the parameter.
         targets = [study] if study else [name for name in names if param in parameters[name]]
-        if not targets:
-            known = sorted({p for name in names for p in parameters[name]})
+        if not targets or (study and param not in parameters[study]):
+            known = sorted({p for name in (targets or names) for p in parameters[name]})
             raise ValueError(
-                f"--set {param}: unknown parameter {param!r} for the studies {names}; "
-                f"they take {known}."
+                f"--set {f'{study}.' if study else ''}{param}: unknown parameter {param!r} "
+                f"for the studies {[study] if study else names}; they take {known}."
             )
         for name in targets:
             overrides[name][param] = value
     return overrides
 
 
-def _list_studies(out=None):
+# -- the studies' catalogue: what list, --help and the early checks read ------------
+
+#: The catalogue of the library's studies (generated: ``python tools/write_cli_catalogue.py``).
+CATALOGUE_PATH = Path(__file__).resolve().with_name("_cli_catalogue.json")
+#: The entry-point group through which installed packages register studies
+#: (skxor.studies._registry.ENTRY_POINT_GROUP; a test checks they agree).
+ENTRY_POINT_GROUP = "skxor.studies"
+
+
+@functools.lru_cache(maxsize=None)
+def _catalogue():
+    """The stored catalogue, or None when it cannot be read (the registry is read then)."""
+    try:
+        return json.loads(CATALOGUE_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # an installation without it: slower, not wrong
+        return None
+
+
+def _registry_needed():
+    """Whether the registry, not the catalogue, says which studies exist (see _studies)."""
+    return ("skxor.studies._registry" in sys.modules or _catalogue() is None
+            or bool(_plugins()))
+
+
+def build_catalogue():
+    """The catalogue of the library's studies, from the registry (imports every study).
+
+    What ``skxor list``, ``--help`` and the early checks of ``skxor run``
+    read without importing the studies: the attention types, and per study
+    its name, description, parameters and presets (their parameters, cells,
+    estimated CPU time and what ``--dry-run`` prints for them). ``python tools/write_cli_catalogue.py`` writes
+    it to ``skxor/_cli_catalogue.json``.
+
+    Returns
+    -------
+    catalogue : dict
+        ``{"attention": [...], "studies": [entry, ...]}``, JSON-able.
+
+    Examples
+    --------
+    >>> from skxor.cli import build_catalogue
+    >>> catalogue = build_catalogue()
+    >>> [p["name"] for p in catalogue["studies"][0]["presets"]], catalogue["attention"]
+    (['quick', 'full'], ['softmax', 'linear', 'erf'])
+    """
+    from .nn import attention_names
+    from .studies import STUDIES
+
+    library = [study for study in STUDIES.values()
+               if getattr(study.cell, "__module__", "").startswith("skxor.")]
+    # Through JSON, as stored (tuples become lists).
+    return json.loads(json.dumps({"attention": list(attention_names()),
+                                  "studies": [_study_entry(s) for s in library]}))
+
+
+def _study_entry(study):
+    """One study's catalogue entry (see :func:`build_catalogue`)."""
+    from .studies import dry_run_text, estimate, format_duration
+
+    presets = []
+    for name in study.presets:
+        entry = {"name": name, "params": study.preset(name)}
+        try:
+            entry["dry_run"] = dry_run_text(study, name)
+            if study.cost is None:
+                entry["cells"] = study.count_cells(study.params(name))
+            else:
+                e = estimate(study, name)
+                entry.update(cells=e["cells"], upper_bound=e["upper_bound"],
+                             cpu_seconds=float(f"{e['cpu_seconds']:.4g}"),
+                             cpu=format_duration(e["cpu_seconds"]))
+        except Exception as exc:  # a user's study: its hooks' failure is shown, not raised
+            entry["unknown"] = f"{type(exc).__name__}: {exc}"
+        presets.append(entry)
+    return {"name": study.name, "description": study.description,
+            "parameters": sorted(study.parameters), "presets": presets}
+
+
+def _plugins():
+    """Entry points of installed packages registering studies (not the library's own)."""
+    try:
+        points = metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:  # pragma: no cover - a broken installation's metadata
+        return []
+    return [p for p in points if not p.value.startswith("skxor.")]
+
+
+def _studies():
+    """Catalogue entries of every registered study, in the registry's order.
+
+    From the stored catalogue unless the registry must be read: it is
+    imported already (a study may have been registered since), installed
+    packages register studies of their own, or the catalogue is missing.
+    """
+    if not _registry_needed():
+        return _catalogue()["studies"]
+    from .studies import STUDIES
+
+    return [_study_entry(study) for study in STUDIES.values()]
+
+
+def _list_studies(names=(), out=None):
     out = sys.stdout if out is None else out
-    print(_studies_text(), file=out)
+    if not names:
+        print(_studies_text(), file=out)
+        return 0
+    entries = {entry["name"]: entry for entry in _studies()}
+    unknown = [name for name in names if name not in entries]
+    if unknown:
+        return _fail(f"argument STUDY: invalid choice: {unknown[0]!r} (choose from "
+                     f"{', '.join(repr(n) for n in entries)})"
+                     + _did_you_mean(unknown[0], entries))
+    print("\n\n".join(_study_text(entries[name]) for name in dict.fromkeys(names)), file=out)
     return 0
 
 
-def _studies_text():
-    from .studies import STUDIES
+def _cells(preset):
+    if "unknown" in preset:
+        return f"cells unknown ({preset['unknown']})"
+    cells = f"{'at most ' if preset.get('upper_bound') else ''}{preset['cells']:,} cells"
+    return f"{cells:>20}   {preset['cpu'] + ' CPU' if 'cpu' in preset else ''}".rstrip()
 
+
+def _studies_text(width=88):
+    """The readable table of ``skxor list``: study, what it measures, presets."""
+    studies = _studies()
+    wrap = functools.partial(textwrap.fill, width=width, break_on_hyphens=False,
+                             initial_indent="    ",
+                             subsequent_indent="    ")
+    blocks = [f"{len(studies)} studies: what each measures, and its presets with their "
+              "cells and estimated CPU time.\nOne study's parameters: skxor list STUDY; "
+              "run one: skxor run STUDY --preset PRESET."]
+    for entry in studies:
+        lines = [entry["name"], wrap(entry["description"])]
+        lines += [f"    --preset {p['name']:<8}{_cells(p)}" for p in entry["presets"]]
+        blocks.append("\n".join(lines))
+    blocks.append(textwrap.fill(
+        "CPU times are a cost model's, calibrated on one machine: read them as orders of "
+        "magnitude; --n-jobs N divides them by up to N, and skxor run STUDY --dry-run details "
+        "a run with its --set values.", width=width))
+    return "\n\n".join(blocks)
+
+
+def _study_text(entry, width=88):
+    """``skxor list STUDY``: the description, then each parameter's value per preset."""
+    presets = entry["presets"]
+    rows = [["parameter", *(p["name"] for p in presets)]]
+    for param in entry["parameters"]:
+        values = [p["params"].get(param, "") for p in presets]
+        # Other presets show only what differs from the first (quick).
+        rows.append([param, _value(values[0]),
+                     *("" if v == values[0] else _value(v) for v in values[1:])])
+    rows.append(["cells", *(" ".join(_cells(p).split()) for p in presets)])
+    first = max(len(row[0]) for row in rows)
+    # Each preset's column gets an equal share of the width; long lists wrap at commas.
+    column = max(12, (width - first) // len(presets) - 2)
     lines = []
-    for study in STUDIES.values():
-        lines.append(f"{study.name}\n    {study.description}")
-        quick = study.preset("quick")
-        lines.append(f"    --preset quick: {quick}")
-        for preset, changes in study.presets.items():
-            if preset != "quick":
-                lines.append(f"    --preset {preset}: quick with {changes}")
-    return "\n".join(lines)
+    for number, row in enumerate(rows):
+        # (The last row, the cells and times, is no list: "8,037" stays whole.)
+        cells = [[c] if number == len(rows) - 1 else _wrap_list(c, column) for c in row[1:]]
+        for i in range(max(len(c) for c in cells)):
+            parts = [c[i] if i < len(c) else "" for c in cells]
+            lines.append("  ".join([(row[0] if i == 0 else "").ljust(first),
+                                    *(part.ljust(column) for part in parts)]).rstrip())
+    described = textwrap.fill(entry["description"], width=width, break_on_hyphens=False)
+    return (f"{entry['name']}\n{described}\n\n"
+            + "\n".join(lines)
+            + f"\n\n(a blank: as in {presets[0]['name']}; change one with "
+            f"--set {entry['name']}.PARAM=VALUE)")
+
+
+def _wrap_list(text, width):
+    """``text`` in lines of at most ``width`` characters, broken after commas."""
+    lines = [""]
+    for part in text.split(","):
+        piece = f"{',' if lines[-1] else ''}{part}"
+        if lines[-1] and len(lines[-1]) + len(piece) > width:
+            lines[-1] += ","
+            lines.append(part)
+        else:
+            lines[-1] += piece
+    return lines
+
+
+def _value(value):
+    if isinstance(value, list):
+        return ",".join(json.dumps(v) if not isinstance(v, str) else v for v in value)
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _unknown_study(name, known):
+    choices = ", ".join(repr(n) for n in [*known, "all"])
+    return ValueError(f"argument STUDY: invalid choice: {name!r} (choose from {choices}, or "
+                      "a study file PATH.py)" + _did_you_mean(name, [*known, "all"]))
+
+
+def _check_preset(preset, presets):
+    presets = sorted(set(presets), key=lambda p: ({"quick": 0, "full": 1}.get(p, 2), p))
+    if preset not in presets:
+        raise ValueError(f"argument --preset: invalid choice: {preset!r} (choose from "
+                         f"{', '.join(repr(p) for p in presets)})"
+                         + _did_you_mean(preset, presets))
+
+
+def _check_early(names, preset, pairs):
+    """The mistakes in a run's arguments found without importing a study (nor torch).
+
+    A study file that does not exist; then, from the catalogue, an unknown
+    study name, preset or ``--set`` parameter. When the registry must be
+    read (see :func:`_studies`) or a study file is run, the names are left
+    to :func:`_resolve`. Raises ValueError as :func:`_resolve` does.
+
+    Returns
+    -------
+    entries : list of dict or None
+        The catalogue entries of the studies named (None: the registry decides).
+    """
+    for name in names:
+        if name.endswith(".py") and not Path(name).is_file():
+            raise ValueError(f"no study file {name!r} (no such file).")
+    if _registry_needed():
+        return None
+    entries = {entry["name"]: entry for entry in _catalogue()["studies"]}
+    chosen = {}
+    for name in names:
+        if name.endswith(".py"):
+            return None  # a file's study: its presets and parameters are its own
+        if name != "all" and name not in entries:
+            raise _unknown_study(name, entries)
+        chosen.update((n, entries[n]) for n in (entries if name == "all" else [name]))
+    _check_preset(preset, [p["name"] for e in chosen.values() for p in e["presets"]])
+    for name, entry in chosen.items():
+        _check_study_preset(name, preset, [p["name"] for p in entry["presets"]])
+    _overrides_for(pairs, {name: entry["parameters"] for name, entry in chosen.items()})
+    return list(chosen.values())
+
+
+def _check_study_preset(name, preset, presets):
+    if preset not in presets:
+        raise ValueError(f"--preset {preset}: {name} has no such preset (its presets: "
+                         f"{', '.join(presets)}).")
 
 
 def _resolve(names, preset):
@@ -326,21 +574,23 @@ def _resolve(names, preset):
                     "(their tables would mix); give it a name of its own.")
             studies.append(study)
         else:
-            choices = ", ".join(repr(n) for n in [*STUDIES, "all"])
-            raise ValueError(f"argument STUDY: invalid choice: {name!r} (choose from "
-                             f"{choices}, or a study file PATH.py)"
-                             + _did_you_mean(name, [*STUDIES, "all"]))
+            raise _unknown_study(name, STUDIES)
     studies = list({study.name: study for study in studies}.values())
-    presets = sorted({p for study in studies for p in study.presets},
-                     key=lambda p: ({"quick": 0, "full": 1}.get(p, 2), p))
-    if preset not in presets:
-        raise ValueError(f"argument --preset: invalid choice: {preset!r} (choose from "
-                         f"{', '.join(repr(p) for p in presets)})"
-                         + _did_you_mean(preset, presets))
+    _check_preset(preset, [p for study in studies for p in study.presets])
     return studies
 
 
 def _run(args, names):
+    try:
+        # Mistakes found from the catalogue answer before torch is imported.
+        entries = _check_early(names, args.preset, args.set or [])
+    except _USER_ERRORS as exc:
+        return _fail(exc)
+    if args.dry_run and entries is not None and not args.set:
+        # A preset as it is: its dry run was stored with the catalogue.
+        print("\n\n".join(next(p["dry_run"] for p in entry["presets"]
+                                if p["name"] == args.preset) for entry in entries))
+        return 0
     from ._utils._files import prepare_out_dir
 
     try:
@@ -348,10 +598,7 @@ def _run(args, names):
         overrides = _collect_overrides(args.set or [], studies)
         # Everything a user gave is checked before any work starts.
         for study in studies:
-            if args.preset not in study.presets:
-                raise ValueError(
-                    f"--preset {args.preset}: {study.name} has no such preset (its presets: "
-                    f"{', '.join(study.presets)}).")
+            _check_study_preset(study.name, args.preset, list(study.presets))
             study.params(args.preset, overrides[study.name])
         if args.dry_run:
             return _dry_run(studies, args.preset, overrides, args.n_jobs)
@@ -469,8 +716,12 @@ def build_parser():
     demo.add_argument("--no-progress", action="store_true",
                       help="hide the progress bar (hidden anyway when output is not a "
                            "terminal)")
-    sub.add_parser("list", help="list the studies, their parameters and presets",
-                   description="List the studies, their parameters and presets.")
+    listing = sub.add_parser(
+        "list", help="list the studies: what each measures, its presets, cells and time",
+        description="List the studies: what each measures, and its presets with their cells "
+                    "and estimated CPU time; with STUDY names, each one's parameters per preset.")
+    listing.add_argument("names", nargs="*", metavar="STUDY",
+                         help="studies whose parameters are shown, preset by preset")
     run = sub.add_parser(
         "run", help="run studies (or 'all', or a study file) and write CSV, PNG and report.md",
         description="Run studies and write <study>.csv, <study>_<figure>.png and a "
@@ -609,7 +860,7 @@ def _dispatch(args):
         print(f"\nTotal wall time: {time.perf_counter() - start:.1f} s")
         return 0
     if args.command == "list":
-        return _list_studies()
+        return _list_studies(args.names)
     if args.command == "run":
         return _run(args, args.studies)
     if args.command == "headline":

@@ -31,6 +31,7 @@ TINY = {
     "p13_boolean_transformer_one_layer": dict(n_bits=16, n_strings=4, per_flip_strings=2),
     "p14_boolean_transformer_two_layers": dict(n_bits=16, n_strings=4, timed_strings=2),
     "cli_start_vs_import_torch": dict(repeat=1),
+    "cli_list_vs_import_torch": dict(repeat=1),
     "index_to_bits_vs_column_shifts": dict(n_bits=10, repeat=1),
     "p15_one_layer_exhaustive": dict(n_bits=12, d_model=16, fraction_bits=2, check_bits=8),
     "p16_flop_share": dict(n_bits=10, piece_bits=8, repeat=1),

@@ -98,3 +98,50 @@ def test_measured_results_do_not_say_never_or_always_of_a_measurement():
     for match in re.finditer(r"\b(never|always)\b", text, flags=re.IGNORECASE):
         context = text[match.start() : match.start() + 30]
         assert any(context.startswith(a) for a in allowed), text[match.start() - 80 : match.end() + 40]
+
+
+def test_no_doc_or_example_imports_a_private_scikit_learn_module():
+    # Issue 51, item 10: docs/your_own_study.rst and its gallery example imported
+    # Interval from sklearn.utils._param_validation; skxor.studies re-exports it.
+    root = Path(__file__).resolve().parents[1]
+    files = [*DOCS.glob("*.rst"), *(DOCS / "results").rglob("*.rst"),
+             *(root / "examples").glob("*.py"), root / "README.md"]
+    private = re.compile(r"sklearn\.\w+\._\w+")
+    found = [f"{path.relative_to(root)}:{number}: {line.strip()}"
+             for path in files
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if private.search(line)]
+    assert found == []
+
+
+def test_the_study_vocabulary_holds_scikit_learns_constraints():
+    from numbers import Real
+
+    from sklearn.utils._param_validation import Interval as SkInterval
+    from sklearn.utils._param_validation import StrOptions as SkStrOptions
+
+    from skxor.studies import Grid, Interval, StrOptions, Study
+
+    assert issubclass(Interval, SkInterval) and issubclass(StrOptions, SkStrOptions)
+    study = Study(name="vocabulary", description="Constraints.", cell=lambda p, seed: {},
+                  parameters={"p": [Grid(Interval(Real, 0, 1, closed="both"))],
+                              "kind": [StrOptions({"a", "b"})]},
+                  presets={"quick": {"p": [0.5], "kind": "a"}})
+    assert study.params("quick", {"kind": "b"})["kind"] == "b"
+    with pytest.raises(ValueError, match="'p'.*range \\[0.0, 1.0\\]"):
+        study.params("quick", {"p": [1.5]})
+    with pytest.raises(ValueError, match="'kind'"):
+        study.params("quick", {"kind": "c"})
+
+
+def test_the_trackers_extra_installs_tensorboard_and_the_user_guide_names_it():
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    assert any(req.startswith("tensorboard") for req in extras["trackers"])
+    # Not a CI dependency: the example is not run by the tests.
+    assert not any(req.startswith("tensorboard") for req in extras["dev"])
+    guide = (DOCS / "user_guide.rst").read_text()
+    assert 'pip install -e ".[trackers]"' in guide

@@ -3,7 +3,8 @@
 Nothing here knows a Boolean function or a transformer: a study is a
 :class:`Study` -- a cell function, its parameters (:class:`Grid` and the
 constraints :data:`POSITIVE`, :data:`NON_NEGATIVE`, :data:`AT_LEAST_TWO`,
-...), presets, and optional hooks that summarise its table, draw it, write
+and scikit-learn's :class:`Interval` and :class:`StrOptions`, re-exported so
+that a study imports no private scikit-learn module), presets, and optional hooks that summarise its table, draw it, write
 its report section and headline, and judge its :class:`Claim` objects. The
 papers' studies (:mod:`skxor.papers`) are declared with exactly this
 vocabulary and registered as a user's study is: through the ``skxor.studies``
@@ -24,11 +25,11 @@ modules: :mod:`skxor.studies.stats` (intervals and their formatting),
 """
 
 from . import claims, figures, reporting, stats
-from ._cost import dry_run_text, estimate
+from ._cost import dry_run_text, estimate, format_duration
 from ._floor import floor_work
 from ._headline import render_headline, write_headline
 from ._parameters import (AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH,
-                          Grid, estimator_parameters)
+                          Grid, Interval, StrOptions, estimator_parameters)
 from ._publish import claims_table, publish, write_figures
 from ._registry import ENTRY_POINT_GROUP, STUDIES, get_study, load_study, register
 from ._runner import run_studies
@@ -49,6 +50,8 @@ __all__ = [
     "STUDIES",
     "Claim",
     "Grid",
+    "Interval",
+    "StrOptions",
     "Study",
     "cell_version",
     "claims",
@@ -60,6 +63,7 @@ __all__ = [
     "figures",
     "floor_work",
     "format_count",
+    "format_duration",
     "format_interval",
     "get_study",
     "judged",

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-__all__ = ["CostModel", "estimate", "run_cells"]
+__all__ = ["CostModel", "estimate", "format_duration", "run_cells"]
 
 #: Where the calibrated cost parameters are stored.
 COSTS_PATH = Path(__file__).resolve().parent / "data" / "costs.csv"
@@ -248,7 +248,15 @@ def estimate(study, preset="quick", overrides=None, *, n_jobs=None, model=None):
     }
 
 
-def _duration(seconds):
+def format_duration(seconds):
+    """A duration as the dry run and ``skxor list`` print it (s, min, h or days).
+
+    Examples
+    --------
+    >>> from skxor.studies import format_duration
+    >>> [format_duration(s) for s in (3.14, 42, 4380, 16316, 669243)]
+    ['3.1 s', '42 s', '73 min', '4.5 h', '7.7 days']
+    """
     if seconds < 10:
         return f"{seconds:.1f} s"
     if seconds < 120:
@@ -290,26 +298,27 @@ def dry_run_text(study, preset="quick", overrides=None, *, n_jobs=None, model=No
     if e["upper_bound"]:
         lines.append(f"  (an upper bound: {study.stops_early})")
     for kind, entry in e["by_kind"].items():
-        lines.append(f"  {kind}: {entry['cells']} cells, {_duration(entry['cpu_seconds'])} CPU")
+        lines.append(f"  {kind}: {entry['cells']} cells, "
+                     f"{format_duration(entry['cpu_seconds'])} CPU")
     calibrated = model.calibrated(name)
     if len(calibrated):
         error = float(np.exp(calibrated["median_abs_log_error"].max()))
         lines.append(
-            f"estimated CPU time: {_duration(e['cpu_seconds'])} (costliest cell "
-            f"{_duration(e['largest_cell_seconds'])}); the cost model is calibrated on one "
-            f"machine and matched its timed cells within a factor of about {error:.1f} "
+            f"estimated CPU time: {format_duration(e['cpu_seconds'])} (costliest cell "
+            f"{format_duration(e['largest_cell_seconds'])}); the cost model is calibrated on "
+            f"one machine and matched its timed cells within a factor of about {error:.1f} "
             "(median), so read it as an order of magnitude"
         )
     else:
         lines.append(
-            f"estimated CPU time: {_duration(e['cpu_seconds'])} (costliest cell "
-            f"{_duration(e['largest_cell_seconds'])}), from the study's own cost(cell) in "
+            f"estimated CPU time: {format_duration(e['cpu_seconds'])} (costliest cell "
+            f"{format_duration(e['largest_cell_seconds'])}), from the study's own cost(cell) in "
             "CPU seconds"
         )
     for workers in (2, 16):
         wall = max(e["cpu_seconds"] / min(workers, max(e["cells"], 1)),
                    e["largest_cell_seconds"])
-        lines.append(f"  on {workers} workers (--n-jobs {workers}): about {_duration(wall)} "
+        lines.append(f"  on {workers} workers (--n-jobs {workers}): about {format_duration(wall)} "
                      "wall time on otherwise idle cores")
     args = f"skxor run {name} --preset {preset}" + "".join(
         f" --set {k}={v}" for k, v in (overrides or {}).items())

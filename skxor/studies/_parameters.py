@@ -9,11 +9,14 @@ sweep axis: a list of values, each meeting the constraints.
 from numbers import Integral, Real
 
 
-from .._utils._sklearn_compat import Interval, Options, make_constraint
+from .._utils import _sklearn_compat
+from .._utils._sklearn_compat import Options, make_constraint
 
 __all__ = [
     "AT_LEAST_TWO",
     "Grid",
+    "Interval",
+    "StrOptions",
     "NON_NEGATIVE",
     "POSITIVE",
     "SAMPLES",
@@ -21,6 +24,55 @@ __all__ = [
     "STEP_LENGTH",
     "estimator_parameters",
 ]
+
+
+# scikit-learn's constraints live in a private module (sklearn.utils._param_validation):
+# a study author takes them from skxor.studies, so that no study imports a private
+# scikit-learn name (a move in scikit-learn is then one change here).
+class Interval(_sklearn_compat.Interval):
+    """Constraint: a number of a type within an interval (scikit-learn's ``Interval``).
+
+    The constraint scikit-learn's own parameter validation uses, re-exported
+    for study authors so that a study imports no private scikit-learn module.
+
+    Parameters
+    ----------
+    type : {numbers.Integral, numbers.Real, "real_not_int"}
+        The type of the value.
+    left, right : float or int or None
+        The ends of the interval; None: unbounded on that side.
+    closed : {"left", "right", "both", "neither"}
+        Which ends belong to the interval.
+
+    Examples
+    --------
+    >>> from numbers import Real
+    >>> from skxor.studies import Interval
+    >>> p = Interval(Real, 0, 1, closed="both")
+    >>> p.is_satisfied_by(0.5), p.is_satisfied_by(1.5), str(p)
+    (True, False, 'a float in the range [0.0, 1.0]')
+    """
+
+
+class StrOptions(_sklearn_compat.StrOptions):
+    """Constraint: one of a set of strings (scikit-learn's ``StrOptions``).
+
+    Re-exported for study authors, as :class:`Interval` is.
+
+    Parameters
+    ----------
+    options : set of str
+        The accepted strings.
+    deprecated : set of str or None, default=None
+        Those of ``options`` that are deprecated (shown as such in errors).
+
+    Examples
+    --------
+    >>> from skxor.studies import StrOptions
+    >>> kind = StrOptions({"softmax", "linear"})
+    >>> kind.is_satisfied_by("linear"), kind.is_satisfied_by("erf")
+    (True, False)
+    """
 
 
 class Grid(Options):
@@ -38,8 +90,7 @@ class Grid(Options):
     Examples
     --------
     >>> from numbers import Integral
-    >>> from sklearn.utils._param_validation import Interval
-    >>> from skxor.studies import Grid
+    >>> from skxor.studies import Grid, Interval
     >>> grid = Grid(Interval(Integral, 2, None, closed="left"))
     >>> grid.is_satisfied_by([2, 10]), grid.is_satisfied_by([1]), grid.is_satisfied_by([])
     (True, False, False)

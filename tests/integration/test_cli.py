@@ -215,10 +215,19 @@ def test_run_help_lists_the_studies_and_their_presets(capsys):
     assert "--no-progress" in text and "not a terminal" in text
 
 
-def test_list_shows_full_as_quick_with_its_differences(capsys):
-    assert main(["list"]) == 0
-    text = capsys.readouterr().out
-    assert "--preset full: quick with {'d': [100, 300" in text
+def test_list_of_a_study_shows_each_parameter_per_preset(capsys):
+    assert main(["list", "one_step"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = {line.split()[0]: line.split()[1:] for line in lines[4:] if line.strip()}
+    assert rows["parameter"] == ["quick", "full"]
+    # full shows what differs from quick, as --set takes it; a blank is as in quick.
+    assert rows["d"] == ["100,1000,10000", "100,300,1000,3000,10000,30000,100000"]
+    assert rows["attention"] == ["softmax,linear,erf"]
+    assert rows["cells"] == ["1,440", "cells", "20", "s", "CPU", "25,200", "cells", "73",
+                             "min", "CPU"]
+    assert max(len(line) for line in lines) <= 88
+    assert main(["list", "one_stp"]) == 2
+    assert "did you mean 'one_step'?" in capsys.readouterr().err
 
 
 def test_progress_bars_are_off_when_output_is_not_a_terminal(tmp_path):

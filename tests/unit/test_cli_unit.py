@@ -65,9 +65,20 @@ def test_overrides_go_to_the_studies_that_have_the_parameter():
 def test_list_prints_every_study_and_its_presets(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
+    flat = " ".join(out.split())
     for name, study in skxor.studies.STUDIES.items():
-        assert f"{name}\n    {study.description}" in out
-    assert out.count("--preset quick:") == len(skxor.studies.STUDIES)
+        assert f"\n{name}\n    " in out and " ".join(study.description.split()) in flat
+    assert out.count("--preset quick ") == len(skxor.studies.STUDIES)
+
+
+def test_list_is_a_readable_table_with_cells_and_times(capsys):
+    # Issue 51, item 6: every preset was printed as a raw dict (36 lines, the
+    # longest 760 characters).
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 88 and "{" not in out
+    assert "\n    --preset quick            1,440 cells   20 s CPU\n" in out  # one_step
+    assert "\n    --preset full     at most 4,240 cells   41 min CPU\n" in out  # parameter_scaling
 
 
 def test_a_tiny_run_writes_its_table_and_report(tmp_path, capsys):
@@ -194,10 +205,22 @@ sys.exit(code)
 
 
 @pytest.mark.parametrize("argv, code", [
-    # (``demo --help`` lists the registered attention types, and so imports the models.)
-    (["--version"], 0), (["--help"], 0), (["publish", "--help"], 0), (["list", "--help"], 0),
+    (["--version"], 0), (["--help"], 0),
+    *[([command, "--help"], 0)
+      for command in ("demo", "list", "run", "reproduce", "headline", "publish")],
     (["run", "one_step", "--set", "d100"], USAGE_ERROR), (["lst"], USAGE_ERROR),
     (["run", "one_step", "--n-jobs", "0"], USAGE_ERROR), (["demo", "--d", "abc"], USAGE_ERROR),
+    # Issue 51, item 6 and issue 48, item 18: these imported torch first (3.5 s of
+    # CPU, 22 to 30 s on a busy machine); they read the studies' catalogue.
+    (["list"], 0), (["list", "one_step", "k_sparse"], 0), (["list", "one_stp"], USAGE_ERROR),
+    (["run", "nosuch"], USAGE_ERROR), (["run", "one_stp"], USAGE_ERROR),
+    (["run", "nosuch.py"], USAGE_ERROR), (["run", "one_step", "nosuch.py"], USAGE_ERROR),
+    (["run", "one_step", "--preset", "quik"], USAGE_ERROR),
+    (["run", "all", "--set", "nosuch=1"], USAGE_ERROR),
+    (["run", "one_step", "--set", "k_sparse.k=3"], USAGE_ERROR),
+    (["reproduce", "--preset", "paperr"], USAGE_ERROR),
+    (["run", "one_step", "--dry-run"], 0), (["reproduce", "--preset", "full", "--dry-run"], 0),
+    (["demo", "--attention", "relu"], USAGE_ERROR),
 ])
 def test_answers_that_need_no_model_import_no_torch(argv, code):
     # The command line's quick answers must not wait for torch (seconds on a

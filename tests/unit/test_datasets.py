@@ -46,6 +46,49 @@ def test_noise_flips_the_requested_fraction():
     assert abs(np.mean(y != clean) - 0.2) < 0.01
 
 
+def test_k_is_read_from_the_support():
+    # Issue 51, item 3: support=[0, 3, 5] without k was refused ("pass k=3").
+    X, y, S = make_sparse_parity(200, 8, support=[5, 0, 3], return_support=True,
+                                 random_state=0)
+    assert S.tolist() == [0, 3, 5]
+    assert np.array_equal(y, -X[:, 0] * X[:, 3] * X[:, 5])
+    # A k that agrees is accepted; without a support k is still 2 by default.
+    same = make_sparse_parity(200, 8, k=3, support=[0, 3, 5], random_state=0)
+    assert np.array_equal(same[1], y)
+    assert make_sparse_parity(5, 8, return_support=True, random_state=0)[2].size == 2
+
+
+def test_return_clean_gives_the_labels_before_the_noise():
+    # Issue 51, item 5: the clean labels came back with the noisy ones.
+    for labels in ("pm1", "pm1_even", "01_odd", "01_even"):
+        X, y, clean, S = make_sparse_parity(5000, 6, noise=0.1, labels=labels,
+                                            return_clean=True, return_support=True,
+                                            random_state=1)
+        noiseless = make_sparse_parity(5000, 6, labels=labels, random_state=1)
+        # X and the clean labels are those of the same draw without noise.
+        assert np.array_equal(X, noiseless[0]) and np.array_equal(clean, noiseless[1])
+        assert S.shape == (2,)
+        assert 0.09 < np.mean(y != clean) < 0.11
+    # No noise: the clean labels are the labels.
+    _, y, clean = make_sparse_parity(300, 6, return_clean=True, random_state=2)
+    assert np.array_equal(y, clean)
+
+
+def test_the_labels_flipped_at_a_smaller_noise_are_flipped_at_a_larger_one():
+    flipped = []
+    for noise in (0.05, 0.1, 0.3):
+        _, y, clean = make_sparse_parity(3000, 6, noise=noise, return_clean=True,
+                                         random_state=3)
+        flipped.append(y != clean)
+    assert np.all(flipped[0] <= flipped[1]) and np.all(flipped[1] <= flipped[2])
+    assert flipped[0].sum() < flipped[1].sum() < flipped[2].sum()
+
+
+def test_return_clean_must_be_a_boolean():
+    with pytest.raises(TypeError, match="return_clean"):
+        make_sparse_parity(5, 3, return_clean=1)
+
+
 def test_inputs_are_uniform():
     X, _ = make_sparse_parity(20000, 8, random_state=0)
     assert np.all(np.abs(X.mean(axis=0)) < 0.03)
@@ -60,7 +103,8 @@ def test_inputs_are_uniform():
         (dict(n_samples=5, n_features=3, support=[0, 3]), r"\[0, 2\]"),
         (dict(n_samples=5, n_features=3, support=[1, 1]), "distinct"),
         (dict(n_samples=5, n_features=3, support=[-1, 1]), r"\[0, 2\]"),
-        (dict(n_samples=5, n_features=5, support=[0, 1, 2]), "k=2"),
+        (dict(n_samples=5, n_features=5, k=2, support=[0, 1, 2]), "k=2"),
+        (dict(n_samples=5, n_features=5, k=3, support=[0, 1]), "k=3"),
         (dict(n_samples=5, n_features=3, noise=0.5), "noise"),
         (dict(n_samples=5, n_features=3, noise=-0.1), "noise"),
         (dict(n_samples=5, n_features=3, encoding="bits"), "encoding"),

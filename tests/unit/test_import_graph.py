@@ -23,7 +23,7 @@ FLOORS = {
     # The experiment framework: a floor of its own, knowing nothing of the science.
     "studies": 1,
     "boolean": 2, "datasets": 2,
-    "nn": 3,
+    "nn": 3, "model_selection": 3,
     "theory": 4, "estimators": 4,
     "sensitivity": 5,
     "plotting": 6,

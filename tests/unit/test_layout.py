@@ -105,7 +105,8 @@ def test_the_check_sees_a_late_upward_import(tmp_path):
 
 
 PUBLIC_PACKAGES = [
-    "skxor", "skxor.boolean", "skxor.datasets", "skxor.estimators", "skxor.nn",
+    "skxor", "skxor.boolean", "skxor.datasets", "skxor.estimators", "skxor.model_selection",
+    "skxor.nn",
     "skxor.plotting", "skxor.sensitivity", "skxor.studies", "skxor.theory", "skxor.utils",
 ]
 #: Study plot/report functions: their docstrings are being rewritten with the
