@@ -42,7 +42,7 @@ def _canonical(obj):
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=True)
 
 
-def cell_version(version):
+def cell_version(version, *, formerly=()):
     """Give a cell function an explicit version: part of its checkpoints' key.
 
     A cell's checkpoints are found by the study's name, the cell function's
@@ -56,6 +56,11 @@ def cell_version(version):
     ----------
     version : int
         At least 1.
+    formerly : str or sequence of str, default=()
+        Modules the cell function lived in before it moved: checkpoints of
+        the first format, keyed by the function's import path, written
+        while it lived there are still found (the papers' studies moved
+        from ``skxor.studies`` to ``skxor.papers``).
 
     Returns
     -------
@@ -74,8 +79,13 @@ def cell_version(version):
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise ValueError(f"a cell's version must be an int of at least 1; got {version!r}.")
 
+    formerly = (formerly,) if isinstance(formerly, str) else tuple(formerly)
+    if not all(isinstance(module, str) and module for module in formerly):
+        raise ValueError(f"formerly must name modules (str); got {formerly!r}.")
+
     def mark(cell_fn):
         cell_fn.skxor_cell_version = version
+        cell_fn.skxor_former_modules = formerly
         return cell_fn
 
     return mark
@@ -104,8 +114,8 @@ def _legacy_keys(study, cell_fn, params):
     became packages; only version 1 of a cell can have such checkpoints."""
     if cell_version_of(cell_fn) != 1:
         return []
-    module = cell_fn.__module__
-    paths = dict.fromkeys([module, module.rsplit(".", 1)[0]])
+    modules = (cell_fn.__module__, *getattr(cell_fn, "skxor_former_modules", ()))
+    paths = dict.fromkeys(path for module in modules for path in (module, module.rsplit(".", 1)[0]))
     return [_hashed({"study": study, "function": f"{path}.{cell_fn.__qualname__}",
                      "params": params}) for path in paths]
 

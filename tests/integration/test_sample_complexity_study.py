@@ -346,7 +346,7 @@ def test_censored_fit_names_impossible_inputs(change, message):
     # Old code: NaN or negative d gave exponent 0.0 without a word, d = 0 a
     # LinAlgError, n_low > n_high or a NaN n_high an exponent with no
     # interval, mismatched lengths numpy's broadcast error.
-    from skxor.papers.han_ghoshdastidar.sample_complexity import censored_loglog_fit
+    from skxor.studies.stats import censored_loglog_fit
 
     with pytest.raises(ValueError, match=message):
         censored_loglog_fit(*change(*_cells()))
@@ -356,7 +356,7 @@ def test_censored_fit_names_impossible_inputs(change, message):
 def test_censored_fit_names_a_bad_confidence(confidence):
     # Old code: 0 gave a zero-width "interval", 1.5 / NaN / True silently no
     # interval, "x" numpy's UFuncTypeError.
-    from skxor.papers.han_ghoshdastidar.sample_complexity import censored_loglog_fit
+    from skxor.studies.stats import censored_loglog_fit
 
     with pytest.raises(ValueError, match="confidence must be a number in"):
         censored_loglog_fit(*_cells(), confidence=confidence)

@@ -104,3 +104,21 @@ def test_the_library_cells_keep_their_own_modules():
 def test_a_bad_cell_version_is_refused(version):
     with pytest.raises(ValueError, match="a cell's version must be an int of at least 1"):
         cell_version(version)
+
+
+def test_a_cell_that_moved_still_finds_its_first_format_checkpoints():
+    # The papers' studies moved from skxor.studies to skxor.papers: a first-format
+    # checkpoint is keyed by the import path the cell had when it was written.
+    from skxor.studies import cell_version
+    from skxor.studies._sweep import _hashed, _legacy_keys
+
+    def square(x):
+        return {"y": x * x}
+
+    old = _hashed({"study": "demo", "function": "old.place._cells.square",
+                   "params": {"x": 2}})[0]
+    assert old not in [k for k, _ in _legacy_keys("demo", square, {"x": 2})]
+    cell_version(1, formerly="old.place._cells")(square)
+    assert old in [k for k, _ in _legacy_keys("demo", square, {"x": 2})]
+    with pytest.raises(ValueError, match="formerly must name modules"):
+        cell_version(1, formerly=[""])

@@ -15,6 +15,7 @@ from skxor.nn import sparse_xor_init
 from skxor.theory import population_gradient, population_loss, population_step
 from ..._common import cell_seed, single_thread
 from skxor.studies import floor_work
+from skxor.studies import cell_version
 
 #: A success certificate by the exact population loss: error rate <= loss.
 LOSS_CERTIFICATE = 0.01
@@ -62,6 +63,7 @@ def _initial_signal(theta, keys, support):
     }
 
 
+@cell_version(1, formerly="skxor.studies._k_sparse._cells")
 def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test,
                   init="antisymmetric"):
     """T normalised steps of the k-head model on a k-sparse parity; what they learned."""
@@ -119,6 +121,7 @@ def k_sparse_cell(k, d, m, n, n_steps, path_length, seed, random_state, n_test,
     return result
 
 
+@cell_version(1, formerly="skxor.studies._k_sparse._cells")
 def v1_cell(model, k, d, n, seed, random_state, n_test, epochs, learning_rate, batch_size,
             m, n_steps, path_length):
     """Train the v1 k-parity model or the k-head sparse-XOR model on one data set."""

@@ -8,12 +8,14 @@ from skxor.datasets import make_sparse_parity
 from skxor.estimators import SparseXORTransformer
 from skxor.nn import sparse_xor_init
 from skxor.theory import population_loss, population_step
+from skxor.studies import cell_version
 from ..._common import single_thread
 # Re-exported: the one-step study's names for the shared scoring rule.
 from .._head_scoring import (  # noqa: F401
     SUCCESS_ACCURACY, dominant_accuracy, head_weights, score_heads)
 
 
+@cell_version(1, formerly="skxor.studies._one_step._cells")
 def one_step_cell(attention, d, m, n, seed, step_length, n_test, n_steps=1):
     """Run T normalised steps (one by default) for one configuration and measure what it learned.
 

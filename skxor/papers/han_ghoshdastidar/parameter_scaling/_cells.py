@@ -18,6 +18,7 @@ from skxor.nn import SparseXORAttention, sparse_xor_init
 from skxor.theory import population_step
 from ..._common import single_thread
 from skxor.studies import floor_work
+from skxor.studies import cell_version
 
 MODELS = ("transformer_population_one_step", "transformer_population", "transformer", "ffnn",
           "ffnn_random_features", "ffnn_online")
@@ -235,6 +236,7 @@ def _population_cell(d, size, support, X_test, y_test, model_seed, steps, length
     return float(np.mean(np.where(f > 0, 1, -1) == y_test)), count_parameters(model), keys.size
 
 
+@cell_version(1, formerly="skxor.studies._parameter_scaling._cells")
 def parameter_scaling_cell(model, d, size, seed, random_state, n_train=0, **budget):
     """Train one model of one size at one d and seed; score it on the test set.
 

@@ -11,6 +11,7 @@ from skxor.nn import sparse_xor_init
 from skxor.theory import population_step
 from ..._common import single_thread
 from skxor.studies.reporting import TIME_COLUMNS
+from skxor.studies import cell_version
 from .._head_scoring import head_weights, score_heads
 from ._summary import SETTING_COLUMNS
 
@@ -160,6 +161,7 @@ def model_sizes(model, n_min, n_max, n_sizes, ffnn_n_max=None):
     return sizes
 
 
+@cell_version(1, formerly="skxor.studies._sample_complexity._cells")
 def sample_complexity_cell(model, d, seed, n_min, n_max, n_sizes, n_test, target,
                            ffnn_n_max=None):
     """One learning curve: test accuracy at each training size, and the population outcome.

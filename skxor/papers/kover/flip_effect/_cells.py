@@ -4,6 +4,7 @@ import math
 
 import torch
 
+from skxor.studies import cell_version
 from skxor._utils._validation import check_device
 from ..._common import columns_first, expand_grid, key_seed, single_thread
 from skxor.studies import floor_work
@@ -13,6 +14,7 @@ from .._networks import build_network, forward_work, network_key, profile_work
 KEY_COLUMNS = ["n_bits", "d_model", "n_layers", "init", "layer_norm_eps", "seed"]
 
 
+@cell_version(1, formerly="skxor.studies._flip_effect._cells")
 def flip_effect_cell(n_bits, d_model, n_layers, n_heads, layer_norm_eps, init, init_scale,
                      seed, random_state, n_samples, readout="eos", positional="sinusoidal",
                      device="cpu"):

@@ -10,6 +10,7 @@ from skxor.studies import floor_work
 from .._networks import TRANSFORMER, network_cell, network_cost
 from .._profiling import STRING_BY_STRING_MAX, profile, profile_result
 from skxor.studies import run_sweep
+from skxor.studies import cell_version
 
 #: Label of the random-Boolean-function control rows.
 RANDOM_FUNCTION = "random function"
@@ -18,6 +19,7 @@ RANDOM_FUNCTION = "random function"
 SETTING = ["init", "readout", "positional", "d_model", "n_layers", "layer_norm_eps"]
 
 
+@cell_version(1, formerly="skxor.studies._random_init._cells")
 def random_init_cell(**network):
     """One random transformer of the study: the shared network cell, labelled.
 
@@ -27,6 +29,7 @@ def random_init_cell(**network):
     return {"function": TRANSFORMER, **network_cell(**network)}
 
 
+@cell_version(1, formerly="skxor.studies._random_init._cells")
 def reference_cell(function, n_bits, exhaustive_max, n_samples, random_state):
     """Profile PARITY, MAJORITY or FIRST on N bits the way the models are profiled."""
     with floor_work("sensitivity profiles of the reference functions"):
@@ -35,6 +38,7 @@ def reference_cell(function, n_bits, exhaustive_max, n_samples, random_state):
     return {"function": function, **profile_result(prof)}
 
 
+@cell_version(1, formerly="skxor.studies._random_init._cells")
 def random_function_cell(n_bits, n_functions, random_state):
     """The control: ``n_functions`` uniformly random functions on N bits, exhaustively.
 

@@ -10,6 +10,7 @@ from skxor.boolean import NAMED_FUNCTIONS, all_strings, get_function
 from skxor.estimators import BooleanTransformerClassifier
 from ..._common import columns_first, expand_grid, key_seed, single_thread
 from skxor.studies import floor_work
+from skxor.studies import cell_version
 from .._networks import forward_work, profile_work
 from .._profiling import profile, profile_result
 
@@ -145,6 +146,7 @@ def training_key(function, n_bits, model_setting, d_model, n_layers, n_heads, se
                 d_model=d_model, n_layers=n_layers, n_heads=n_heads, seed=seed)
 
 
+@cell_version(1, formerly="skxor.studies._training._cells")
 def training_cell(
     function, n_bits, model_setting, seed, random_state, d_model, n_layers, n_heads,
     learning_rate, batch_size, n_steps, check_every, target_accuracy, exhaustive_max,

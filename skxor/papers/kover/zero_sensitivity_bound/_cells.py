@@ -1,9 +1,11 @@
 """The cells of the zero-sensitivity-bound study: the shared random networks, in its grid."""
 
+from skxor.studies import cell_version
 from ..._common import columns_first, expand_grid
 from .._networks import TRANSFORMER, network_cell
 
 
+@cell_version(1, formerly="skxor.studies._zero_sensitivity_bound._cells")
 def zero_sensitivity_bound_cell(**network):
     """Profile one random transformer: the shared network cell.
 
