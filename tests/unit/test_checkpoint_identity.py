@@ -115,7 +115,7 @@ def test_a_cell_that_moved_still_finds_its_first_format_checkpoints():
     def square(x):
         return {"y": x * x}
 
-    old = _hashed({"study": "demo", "function": "old.place._cells.square",
+    old = _hashed({"study": "demo", "function": f"old.place._cells.{square.__qualname__}",
                    "params": {"x": 2}})[0]
     assert old not in [k for k, _ in _legacy_keys("demo", square, {"x": 2})]
     cell_version(1, formerly="old.place._cells")(square)
