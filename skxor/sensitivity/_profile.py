@@ -628,8 +628,11 @@ def sensitivity_profile(
         core; a dask cluster under ``joblib.parallel_backend("dask")``):
         each evaluates slabs of 2^24 strings of a bit-packed truth table,
         and the counts are word operations on it. The profile is the same
-        whatever ``n_jobs``. Beyond N = 28 the table is bit-packed anyway
-        (N = 32: 512 MiB).
+        whatever ``n_jobs``: while a forward hook registered for every
+        module (``torch.nn.modules.module.register_module_forward_hook``)
+        changes what the model computes, workers would not have it, so the
+        table is evaluated in the calling process and a UserWarning says
+        so. Beyond N = 28 the table is bit-packed anyway (N = 32: 512 MiB).
 
     Returns
     -------
@@ -638,9 +641,12 @@ def sensitivity_profile(
     Raises
     ------
     ValueError
-        For an exhaustive request with N > 28 (use ``method="sampled"``), a
-        model that returns non-binary labels, a truth table of the wrong
-        length, or an estimator fitted on a different number of features.
+        For an exhaustive request with N > 32 (use ``method="sampled"``), a
+        model that returns non-binary labels, a torch module (or skxor
+        classifier) with a NaN or infinite weight, a model whose outputs
+        are NaN or infinite (the same error on every path), a truth table
+        of the wrong length, or an estimator fitted on a different number
+        of features.
 
     Examples
     --------

@@ -7,6 +7,7 @@ the profile of the byte path.
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import HealthCheck, given, settings
 from sklearn.base import BaseEstimator
 from hypothesis import strategies as st
@@ -78,6 +79,37 @@ def test_n_jobs_gives_the_same_profile():
     one = sensitivity_profile(model, 12, method="exhaustive")
     assert 0 < one.counts[0] < 2**12  # not constant
     two = sensitivity_profile(model, 12, method="exhaustive", n_jobs=2)
+    np.testing.assert_array_equal(one.counts, two.counts)
+    np.testing.assert_array_equal(one.flip_counts, two.flip_counts)
+
+
+@pytest.mark.parametrize("register", ["register_module_forward_hook",
+                                      "register_module_forward_pre_hook"])
+def test_a_hook_for_every_module_keeps_n_jobs_in_the_calling_process(register):
+    # Old code: the workers evaluated the model without the hook, which only
+    # the calling process had ([1024, 0, ...] against [107, 692, 54, ...]).
+    model = BooleanTransformer(10, d_model=8, n_layers=1, n_heads=2, readout="last",
+                               init="normal", seed=1)
+
+    def hook(module, inputs, *out):
+        if not isinstance(module, BooleanTransformer):
+            return None
+        if out:  # after forward: shift the output
+            return out[0] + 0.1
+        spins = inputs[0].clone()
+        spins[:, 3] = 1.0  # before forward: pin bit 3
+        return (spins,)
+
+    handle = getattr(torch.nn.modules.module, register)(hook)
+    try:
+        one = sensitivity_profile(model, 10, method="exhaustive")
+        with pytest.warns(UserWarning, match=r"n_jobs=2 is ignored: .* a forward hook "
+                                             rf"registered for every module \({register}\)"):
+            two = sensitivity_profile(model, 10, method="exhaustive", n_jobs=2)
+    finally:
+        handle.remove()
+    plain = sensitivity_profile(model, 10, method="exhaustive")
+    assert not np.array_equal(one.counts, plain.counts)  # the hook changes the profile
     np.testing.assert_array_equal(one.counts, two.counts)
     np.testing.assert_array_equal(one.flip_counts, two.flip_counts)
 
@@ -168,3 +200,4 @@ def test_word_counts_are_int64():
     expected = exhaustive_counts((np.arange(2**8) % 3 == 0).astype(np.uint8), 8)
     np.testing.assert_array_equal(counts, expected[0])
     np.testing.assert_array_equal(flips, expected[1])
+
