@@ -201,3 +201,36 @@ def test_word_counts_are_int64():
     np.testing.assert_array_equal(counts, expected[0])
     np.testing.assert_array_equal(flips, expected[1])
 
+
+def test_reference_passes_on_threads_leave_the_fused_kernel_switch_as_found():
+    # Old code: each pass restored the value it found, so a thread that
+    # entered while another had the switch off restored "off" last, and the
+    # fused kernel stayed off for the rest of the process (a later test of
+    # the fast path failed after the threaded slab test).
+    import threading
+
+    from skxor._utils._decisions import _reference_kernels
+
+    first_in, second_in, first_out = (threading.Event() for _ in range(3))
+
+    def first():
+        with _reference_kernels():
+            first_in.set()
+            second_in.wait()
+        first_out.set()
+
+    def second():
+        first_in.wait()
+        with _reference_kernels():  # finds the switch off
+            second_in.set()
+            first_out.wait()  # and leaves last
+
+    assert torch.backends.mha.get_fastpath_enabled()
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    enabled = torch.backends.mha.get_fastpath_enabled()
+    torch.backends.mha.set_fastpath_enabled(True)  # for the tests that follow, either way
+    assert enabled
