@@ -97,10 +97,17 @@ class _FlipNeighbours:
             out[f] = o.add_(p[at, :, slots[f]].unsqueeze(-1) * change)
         return out
 
-    def sums(self, rows, queries):
-        """The strings' own attention terms at the slots ``queries`` (T',): a dict of tensors."""
+    def sums(self, rows, queries, tables=False):
+        """The strings' own attention terms at the slots ``queries`` (T',): a dict of tensors.
+
+        ``tables=True`` (one query): from the key and value tables
+        (:meth:`_read_sums`), the same terms to float64 rounding; the flip
+        certificate takes it, whose outputs only decide labels.
+        ``flip_neighbours`` keeps the gathered form, whose outputs studies
+        record bit for bit.
+        """
         q = self.gather(self.Q, rows[:, queries])  # (B, T', H, Dh)
-        if queries.shape[0] == 1:
+        if tables and queries.shape[0] == 1:
             return self._read_sums(rows, queries, q)
         K, V = self.gather(self.K, rows), self.gather(self.V, rows)  # (B, T, H, Dh)
         scores = torch.einsum("bqhd,bthd->bqht", q, K) * self.scale  # (B, T', H, T)
@@ -380,7 +387,7 @@ class _FlipCertificate:
         for begin in range(0, B, step):
             chunk = table_rows[begin : begin + step]
             c = chunk.shape[0]
-            sums = nb.sums(chunk, queries)
+            sums = nb.sums(chunk, queries, tables=True)
             o = sums["num64"] / sums["den"].unsqueeze(-1)  # (c, 1, H, Dh), float64
             o = o.reshape(c, -1)
             flips = nb.attention(chunk, queries, positions, sums).reshape(c, N, -1)  # dtype

@@ -626,7 +626,8 @@ def test_one_query_sums_read_the_tables_not_every_strings_keys(readout, monkeypa
     # Old code: the sums of a one-layer model's read-out query gathered every
     # string's T keys and values (B x T x D float64 each) and each flip's new
     # key (B x N x D), 70% of the certificate of a sampled profile at N = 1024.
-    # Now the query meets the 2T table rows once; the terms are the same.
+    # Now the query meets the 2T table rows once (for the certificate, whose
+    # outputs only decide labels); the terms are the same.
     from skxor.nn import BooleanTransformer
 
     N, B = 40, 12
@@ -644,7 +645,7 @@ def test_one_query_sums_read_the_tables_not_every_strings_keys(readout, monkeypa
         return gather(self, table, index)
 
     monkeypatch.setattr(_FlipNeighbours, "gather", counted)
-    sums = nb.sums(rows, queries)
+    sums = nb.sums(rows, queries, tables=True)
     assert gathered == []  # no key or value per string token
     out = nb.attention(rows, queries, torch.arange(N), sums)
     assert B * N not in gathered  # nor the new key of every flip (exact rows: theirs)
