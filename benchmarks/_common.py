@@ -2,7 +2,10 @@
 
 Every benchmark compares skxor with a baseline doing the same work in the
 same run, so a shared, noisy machine slows both sides alike. Repetitions of
-the two sides are interleaved (A B A B ...) and the best of each is kept.
+the two sides are interleaved (A B A B ...). The rows of issue 49
+(:func:`interleaved_rounds`, :func:`ratio_row`) keep every round's ratio by
+the CPU time of one thread and pass on the median, with the min and max in
+results.csv; older rows keep the best of each side.
 """
 
 import gc
@@ -53,6 +56,53 @@ def interleaved_best(fns, repeat=3, clocks=None):
             for b, clock, s in zip(best, read, start):
                 b[name] = min(b[name], clock() - s)
     return tuple(best) if clocks else best[0]
+
+
+#: Rounds of :func:`interleaved_rounds` (each side once per round).
+ROUNDS = 5
+
+
+def interleaved_rounds(fns, rounds=ROUNDS, clock=time.process_time, threads=1):
+    """Times of each of ``fns`` (name -> callable) in each of ``rounds`` rounds.
+
+    Round r runs every function once, in the given order, so that load from
+    other processes hits every side of a comparison alike; each time is read
+    on ``clock``: by default the process's CPU time with torch on
+    ``threads`` thread (1: the CPU time of one thread, which a busy machine
+    changes far less than the wall clock, where a process waits for a
+    core). Returns ``{name: [seconds per round]}``.
+    """
+    previous = torch.get_num_threads()
+    if threads is not None:
+        torch.set_num_threads(threads)
+    times = {name: [] for name in fns}
+    try:
+        for _ in range(rounds):
+            for name, fn in fns.items():
+                gc.collect()
+                start = clock()
+                fn()
+                times[name].append(clock() - start)
+    finally:
+        torch.set_num_threads(previous)
+    return times
+
+
+def ratio_row(ours, baseline, *, clock="CPU time, 1 thread", higher_is_better=False):
+    """Fields of a results row from per-round times: the ratio per round (``ours /
+    baseline``, or ``baseline / ours`` with ``higher_is_better``), its median (on
+    which a row passes), min and max, and the median seconds of each side."""
+    ours, baseline = np.asarray(ours, dtype=float), np.asarray(baseline, dtype=float)
+    ratios = baseline / ours if higher_is_better else ours / baseline
+    return {"baseline_s": float(np.median(baseline)), "skxor_s": float(np.median(ours)),
+            "ratio": float(np.median(ratios)), "ratio_min": float(ratios.min()),
+            "ratio_max": float(ratios.max()), "rounds": int(ratios.size), "clock": clock}
+
+
+def spread_text(row):
+    """``median R (min A, max B) over n rounds, by <clock>`` for a row's note."""
+    return (f"ratio median {row['ratio']:.3g} (min {row['ratio_min']:.3g}, max "
+            f"{row['ratio_max']:.3g}) over {row['rounds']} interleaved rounds, by {row['clock']}")
 
 
 def paired_pieces(product, pieces, repeat):

@@ -8,7 +8,10 @@
 
 Each benchmark times skxor and a baseline side by side in this one process
 (or in fresh child processes, for peak memory) and reports their ratio, with
-the machine it ran on. A benchmark whose measurement fails its own sanity
+the machine it ran on. Rows measured in rounds (``_common.ratio_row``) give
+the median ratio over at least 5 interleaved rounds by the CPU time of one
+thread (wall time only where parallelism is the point), pass on the median
+and keep the min and max in the columns ratio_min and ratio_max. A benchmark whose measurement fails its own sanity
 check, or that raises, is reported as ERROR, never as PASS.
 """
 
@@ -31,8 +34,8 @@ import _common  # noqa: E402
 
 MODULES = ["bench_sparse_xor", "bench_sensitivity", "bench_ffnn", "bench_boolean_transformer",
            "bench_k_heads", "bench_flip_neighbours", "bench_cli", "bench_bits", "bench_exhaustive"]
-COLUMNS = ["benchmark", "target", "baseline_s", "skxor_s", "ratio", "passes", "status", "note",
-           "machine", "date"]
+COLUMNS = ["benchmark", "target", "baseline_s", "skxor_s", "ratio", "ratio_min", "ratio_max",
+           "rounds", "clock", "passes", "status", "note", "machine", "date"]
 
 
 def _benchmarks():
@@ -100,8 +103,11 @@ def write(rows, out, quick=False, keep_others=True):
     table["status"] = [_status(row) for row in rows]
     table["machine"] = _common.machine()
     table["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    for col in ("baseline_s", "skxor_s", "ratio"):
-        table[col] = table[col].map(lambda v: f"{v:.4g}")
+    for col in ("baseline_s", "skxor_s", "ratio", "ratio_min", "ratio_max"):
+        if col in table:  # the spread: rows measured in rounds (see _common.ratio_row)
+            table[col] = table[col].map(lambda v: "" if pd.isna(v) else f"{v:.4g}")
+    if "rounds" in table:
+        table["rounds"] = table["rounds"].map(lambda v: "" if pd.isna(v) else str(int(v)))
     table = table.reindex(columns=COLUMNS, fill_value="").astype(str)
     failed = not table["status"].eq("PASS").all()
     if quick:

@@ -34,9 +34,10 @@ TINY = {
     "cli_list_vs_import_torch": dict(repeat=1),
     "index_to_bits_vs_column_shifts": dict(n_bits=10, repeat=1),
     "p15_one_layer_exhaustive": dict(n_bits=12, d_model=16, fraction_bits=2, check_bits=8),
-    "p16_flop_share": dict(n_bits=10, piece_bits=8, repeat=1),
+    "p16_flop_share": dict(n_bits=10, piece_bits=8),
     "p17_n32": dict(n_bits=12, n_jobs=1),
-    "p18_small_truth_table": dict(n_bits=8, repeat=1, number=5),
+    "p17b_near_zero": dict(sizes=(10, 12), n_jobs=1),
+    "p18_small_truth_table": dict(n_bits=8, number=5),
 }
 
 
@@ -69,6 +70,9 @@ def test_benchmark_runs_at_a_tiny_size(run_module, name, tmp_path):
         assert isinstance(row["passes"], bool)
         assert row.get("status") != "ERROR", row.get("note")
         assert math.isfinite(row["ratio"]) and row["ratio"] >= 0
+        if row.get("rounds"):  # measured in rounds: the median and its spread
+            assert row["rounds"] >= 5
+            assert row["ratio_min"] <= row["ratio"] <= row["ratio_max"]
     # The rows can be written, and a rerun of one benchmark keeps the others.
     out = tmp_path / "results.csv"
     pd.DataFrame([{"benchmark": "other", "target": "", "passes": "True"}]).to_csv(out, index=False)
@@ -119,3 +123,25 @@ def test_costs_fitted_on_a_stored_table_recover_a_known_line(tmp_path):
     pd.DataFrame(rows).drop(columns="seconds").to_csv(path, index=False)
     with pytest.raises(SystemExit, match="no 'seconds' column"):
         calibrate_costs.calibrate_from_table("sample_complexity", path, ["ffnn"])
+
+
+def test_a_rounds_row_passes_on_its_median_and_keeps_its_spread(run_module, tmp_path):
+    # Issue 49.1: one ratio per interleaved round, by the CPU time of one thread;
+    # the row's ratio is the median, and results.csv keeps the min and max.
+    import _common
+
+    calls = []
+    times = _common.interleaved_rounds({"a": lambda: calls.append("a"),
+                                        "b": lambda: calls.append("b")})
+    assert calls == ["a", "b"] * 5 and all(len(t) == 5 for t in times.values())
+    row = _common.ratio_row([2.0, 3.0, 9.0, 2.5, 2.8], [1.0] * 5)
+    assert (row["ratio"], row["ratio_min"], row["ratio_max"], row["rounds"]) == (2.8, 2.0, 9.0, 5)
+    assert row["clock"] == "CPU time, 1 thread"
+    faster = _common.ratio_row([1.0, 2.0, 4.0], [8.0] * 3, higher_is_better=True)
+    assert (faster["ratio"], faster["ratio_min"], faster["ratio_max"]) == (4.0, 2.0, 8.0)
+    out = tmp_path / "results.csv"
+    run_module.write([{"benchmark": "b", "target": "<= 3x", **row, "passes": row["ratio"] <= 3}],
+                     out, keep_others=False)
+    table = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert table.loc[0, ["ratio", "ratio_min", "ratio_max", "rounds", "status"]].tolist() == \
+        ["2.8", "2", "9", "5", "PASS"]

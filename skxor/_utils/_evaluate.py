@@ -91,6 +91,28 @@ def strings_per_call(batch_size, n_bits):
     return max(1, min(int(batch_size), MAX_CALL_BITS // max(1, int(n_bits))))
 
 
+def _check_finite_weights(module, name):
+    """Refuse a module with a NaN or infinite parameter (or a buffer of skxor's own modules).
+
+    Its outputs are undefined, and which of them come out NaN depends on
+    the kernels (torch's fused attention can return finite values from a
+    NaN query): refused up front, every path of every tool gives the same
+    error. A user module's buffers may hold infinities on purpose (an
+    attention mask), so only skxor's are checked.
+    """
+    tensors = list(module.named_parameters())
+    for prefix, sub in module.named_modules():
+        if type(sub).__module__.split(".")[0] == "skxor":
+            tensors += [(f"{prefix}.{key}" if prefix else key, b)
+                        for key, b in sub.named_buffers(recurse=False)]
+    for key, tensor in tensors:
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            raise ValueError(
+                f"{name} has non-finite weights (NaN or inf) in {key}; its outputs and "
+                "predicted labels are undefined (did its training diverge?)."
+            )
+
+
 def _evaluates_bits(f):
     """A Boolean function of skxor's kind: ``n_bits`` and ``_evaluate_bits(bits)``.
 
@@ -228,6 +250,7 @@ class ModelEvaluator:
         return table.astype(np.uint8, copy=False)
 
     def _setup_torch(self, module):
+        _check_finite_weights(module, _describe(module))
         tensors = list(module.parameters()) + list(module.buffers())
         self.device = tensors[0].device if tensors else torch.device("cpu")
         floating = [t.dtype for t in tensors if t.is_floating_point()]
@@ -235,6 +258,9 @@ class ModelEvaluator:
 
     def _setup_estimator(self, estimator):
         check_is_fitted(estimator)
+        module = getattr(estimator, "module_", None)
+        if isinstance(module, torch.nn.Module):  # skxor's torch classifiers
+            _check_finite_weights(module, _describe(estimator))
         n_features = getattr(estimator, "n_features_in_", None)
         if n_features is not None and n_features != self.n_bits:
             raise ValueError(
@@ -414,11 +440,13 @@ class ModelEvaluator:
                 try:
                     return function(x)
                 except RuntimeError as exc:
+                    # x is None where the module builds its tables (no batch yet).
+                    batch = ("building its tables" if x is None else
+                             f"on a batch of strings of shape {tuple(x.shape)} "
+                             f"({ENCODING_NAMES[self.input_encoding]}, {x.dtype})")
                     raise ValueError(
-                        f"{_describe(module)} failed on a batch of strings of shape "
-                        f"{tuple(x.shape)} ({ENCODING_NAMES[self.input_encoding]}, "
-                        f"{x.dtype}); does it take {self.n_bits} input bits? "
-                        f"torch said: {str(exc).splitlines()[0]}"
+                        f"{_describe(module)} failed {batch}; does it take {self.n_bits} "
+                        f"input bits? torch said: {str(exc).splitlines()[0]}"
                     ) from exc
         finally:
             for m, training in modes:
@@ -451,13 +479,17 @@ class ModelEvaluator:
                                               self.input_encoding)
         return self._reference
 
+    def _non_finite_outputs(self):
+        """The one error of every path for a model whose outputs are NaN or inf."""
+        return ValueError(
+            f"{_describe(self.model)} returned non-finite outputs (NaN or inf); its "
+            "predicted label is undefined there."
+        )
+
     def _module_decisions(self, out, recompute):
         """Labels (uint8) of a module's real outputs ``out`` by :func:`stable_decisions`."""
         if not torch.isfinite(out).all():
-            raise ValueError(
-                f"{_describe(self.model)} returned non-finite outputs (NaN or "
-                "inf); its predicted label is undefined there."
-            )
+            raise self._non_finite_outputs()
         decisions, n = stable_decisions(real_scores(out), recompute,
                                         self._module_reference().bound())
         self.n_redecided += n
@@ -540,10 +572,7 @@ class ModelEvaluator:
         for values in (own, neighbours):
             # A finite sum has only finite terms (NaN and inf propagate).
             if np.issubdtype(values.dtype, np.floating) and not np.isfinite(values.sum()):
-                raise ValueError(
-                    f"{_describe(self.model)} returned non-finite outputs (NaN or "
-                    "inf); its predicted label is undefined there."
-                )
+                raise self._non_finite_outputs()
         return own, neighbours
 
     def _one_string_outputs(self):
@@ -641,7 +670,9 @@ class ModelEvaluator:
         else:
             own, row_sign, rows, cols, values = self._certifier(x, floor)
         own = np.array(own, dtype=np.float64)
-        near = np.flatnonzero(~(np.abs(own) > floor))  # NaN included: checked below
+        if not (np.isfinite(own.sum()) and np.isfinite(np.sum(values))):
+            raise self._non_finite_outputs()  # as the other paths say it
+        near = np.flatnonzero(~(np.abs(own) > floor))
         if near.size and not getattr(self._certifier, "model_outputs", False):
             if self.kind == "torch":
                 model_own = self._run_module(self.model, x[near])

@@ -57,6 +57,7 @@ class _FlipNeighbours:
         self.read = 0 if model.readout == "cls" else self.T - 1  # the read-out slot
         offset = 1 if model.readout == "cls" else 0
         self.bit_slots = torch.arange(model.n_bits, device=self.table.device) + offset
+        self._heads = None  # per-head key and value tables, made at first use
 
     def gather(self, table, rows):
         """Rows of a (2T, D) table at the indices ``rows`` (any shape), split into heads."""
@@ -84,8 +85,9 @@ class _FlipNeighbours:
             f = slice(begin, begin + step)
             n = q[f].shape[0]
             at = torch.arange(n, device=q.device)
-            K = sums["K"][0] if shared else sums["K"][b[f]]
-            V = sums["V"][0] if shared else sums["V"][b[f]]
+            # The keys and values of the strings (gathered here: only these rows need them).
+            K = self.gather(self.K, rows[0] if shared else rows[b[f]])
+            V = self.gather(self.V, rows[0] if shared else rows[b[f]])
             scores = torch.einsum("fhd,thd->fht" if shared else "fhd,fthd->fht", q[f], K)
             # The flipped token's key: one column of the scores changes.
             scores[at, :, slots[f]] = (q[f] * self.gather(self.K, new[f])).sum(-1)
@@ -95,18 +97,58 @@ class _FlipNeighbours:
             out[f] = o.add_(p[at, :, slots[f]].unsqueeze(-1) * change)
         return out
 
-    def sums(self, rows, queries):
-        """The strings' own attention terms at the slots ``queries`` (T',): a dict of tensors."""
+    def sums(self, rows, queries, tables=False):
+        """The strings' own attention terms at the slots ``queries`` (T',): a dict of tensors.
+
+        ``tables=True`` (one query): from the key and value tables
+        (:meth:`_read_sums`), the same terms to float64 rounding; the flip
+        certificate takes it, whose outputs only decide labels.
+        ``flip_neighbours`` keeps the gathered form, whose outputs studies
+        record bit for bit.
+        """
         q = self.gather(self.Q, rows[:, queries])  # (B, T', H, Dh)
+        if tables and queries.shape[0] == 1:
+            return self._read_sums(rows, queries, q)
         K, V = self.gather(self.K, rows), self.gather(self.V, rows)  # (B, T, H, Dh)
         scores = torch.einsum("bqhd,bthd->bqht", q, K) * self.scale  # (B, T', H, T)
         shift = scores.amax(dim=-1)  # (B, T', H)
         weights = torch.exp(scores.sub_(shift.unsqueeze(-1)))
         num = torch.einsum("bqht,bthd->bqhd", weights, V)  # (B, T', H, Dh)
+        return self._terms(rows, queries, q, shift, weights, num)
+
+    def _terms(self, rows, queries, q, shift, weights, num):
         index = torch.full((self.T,), -1, dtype=torch.long, device=rows.device)
         index[queries] = torch.arange(queries.shape[0], device=rows.device)
-        return {"q": q, "K": K, "V": V, "shift": shift, "weights": weights, "index": index,
+        return {"q": q, "shift": shift, "weights": weights, "index": index,
                 "den": weights.sum(dim=-1), "num": num.to(self.values.dtype), "num64": num}
+
+    def _read_sums(self, rows, queries, q):
+        """:meth:`sums` of one attending slot, from the 2T rows of the key and value tables.
+
+        The same terms, without gathering every string's T keys and values
+        (B x T x D float64 each, and einsum's copies of them: 70% of a
+        sampled profile's certificate at N = 1024): the query's scores
+        against all 2T table rows (H, B, 2T, kept for the flips' new
+        scores), the string's T of them picked out, and the weighted sum of
+        the values as a product with the (H, B, 2T) weights, zero on the
+        rows a string does not hold.
+        """
+        B, T, H = rows.shape[0], rows.shape[1], self.H
+        if self._heads is None:  # (H, Dh, 2T) keys and (H, 2T, Dh) values, per head
+            self._heads = (self.K.view(-1, H, self.Dh).permute(1, 2, 0).contiguous(),
+                           self.V.view(-1, H, self.Dh).transpose(0, 1).contiguous())
+        keys, values = self._heads
+        table_scores = torch.bmm(q[:, 0].transpose(0, 1), keys).mul_(self.scale)  # (H, B, 2T)
+        held = rows.unsqueeze(0).expand(H, B, T)
+        scores = table_scores.gather(2, held)  # (H, B, T)
+        shift = scores.amax(dim=2)  # (H, B)
+        weights = torch.exp(scores.sub_(shift.unsqueeze(-1)))
+        table_weights = torch.zeros_like(table_scores).scatter_(2, held, weights)
+        num = torch.bmm(table_weights, values).transpose(0, 1)  # (B, H, Dh)
+        terms = self._terms(rows, queries, q, shift.T.unsqueeze(1),
+                            weights.permute(1, 0, 2).unsqueeze(1), num.unsqueeze(1))
+        terms["table_scores"] = table_scores
+        return terms
 
     def attention(self, rows, queries, positions, sums):
         """Attention outputs (B, G, T', H, Dh) of the strings ``rows`` (B, T) with bit
@@ -123,7 +165,12 @@ class _FlipNeighbours:
         q, shift, den = sums["q"], sums["shift"].unsqueeze(1), sums["den"]
         old = rows[:, slots]  # (B, G)
         new = old ^ 1
-        new_scores = torch.einsum("bqhd,bghd->bgqh", q, self.gather(self.K, new)) * self.scale
+        if "table_scores" in sums:  # one query: its scores against every table row, kept
+            H, B, G = self.H, new.shape[0], new.shape[1]
+            new_scores = sums["table_scores"].gather(2, new.unsqueeze(0).expand(H, B, G))
+            new_scores = new_scores.permute(1, 2, 0).unsqueeze(2)  # (B, G, 1, H)
+        else:
+            new_scores = torch.einsum("bqhd,bghd->bgqh", q, self.gather(self.K, new)) * self.scale
         old_weights = sums["weights"].index_select(-1, slots).permute(0, 3, 1, 2)  # (B, G, T', H)
         new_shift = torch.maximum(shift, new_scores)
         rescale = torch.exp(shift - new_shift)
@@ -340,7 +387,7 @@ class _FlipCertificate:
         for begin in range(0, B, step):
             chunk = table_rows[begin : begin + step]
             c = chunk.shape[0]
-            sums = nb.sums(chunk, queries)
+            sums = nb.sums(chunk, queries, tables=True)
             o = sums["num64"] / sums["den"].unsqueeze(-1)  # (c, 1, H, Dh), float64
             o = o.reshape(c, -1)
             flips = nb.attention(chunk, queries, positions, sums).reshape(c, N, -1)  # dtype

@@ -201,8 +201,9 @@ def _decision_table(f, n_bits, batch_size, input_encoding=None):
                 return f.decide(spins)
             with torch.no_grad():
                 out = f(spins)
-            decisions, n = stable_decisions(real_scores(out), reference.recompute(spins),
-                                            reference.bound(), margin=f.margin)
+            decisions, n = stable_decisions(
+                real_scores(out), reference.recompute(spins, (-f.margin, f.margin)),
+                reference.bound(), margin=f.margin)
             redecided[0] += n
             return decisions
 

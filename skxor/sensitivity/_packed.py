@@ -20,11 +20,16 @@ through joblib's dask backend) evaluate it together; only the packed slabs
 come back.
 """
 
+import os
+import sys
+import warnings
+
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
 from .._utils._bits import popcount
 from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
+from ..nn._fast_path import process_state_reason
 
 #: Strings per slab of the table built by workers (2^24: 2 MiB packed).
 _SLAB_BITS = 24
@@ -129,6 +134,34 @@ def _slab(f, n_bits, input_encoding, batch_size, fast, begin, end, evaluator=Non
     return words, evaluator.n_redecided - before
 
 
+def _user_stacklevel():
+    """The ``stacklevel`` of a warning from the caller's frame that points at the
+    first frame outside skxor (the user's call, whichever entry point it took)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(2), 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(root):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _stays_here(evaluator, n_jobs):
+    """Whether process state that workers lack changes the model: then warn and stay.
+
+    A hook registered for every module (:func:`skxor.nn._fast_path.process_state_reason`)
+    is not in a worker process, whose model would compute something else.
+    """
+    reason = None if evaluator.kind in ("table", "boolean") else process_state_reason()
+    if reason is not None:
+        warnings.warn(
+            f"n_jobs={n_jobs!r} is ignored: the truth table is evaluated in the calling "
+            f"process, because {reason} changes what the model computes and worker "
+            "processes would not have it.",
+            UserWarning,
+            stacklevel=_user_stacklevel(),
+        )
+    return reason is not None
+
+
 def packed_truth_table(evaluator, batch_size=DEFAULT_BATCH_SIZE, fast=True, n_jobs=None,
                        slab_bits=None):
     """The model's truth table on all 2^N strings (N >= 6), bit-packed (``evaluator.n_redecided``
@@ -142,7 +175,7 @@ def packed_truth_table(evaluator, batch_size=DEFAULT_BATCH_SIZE, fast=True, n_jo
     n_bits = evaluator.n_bits
     total = 1 << n_bits
     slab = min(total, 1 << (_SLAB_BITS if slab_bits is None else slab_bits))
-    if n_jobs is None or effective_n_jobs(n_jobs) == 1:
+    if n_jobs is None or effective_n_jobs(n_jobs) == 1 or _stays_here(evaluator, n_jobs):
         return _slab(None, n_bits, None, batch_size, fast, 0, total, evaluator)[0]
     # As a generator: each slab is copied in as it comes, never all at once.
     parts = Parallel(n_jobs=n_jobs, return_as="generator")(

@@ -8,12 +8,15 @@ test here compares with. Every other model falls back, with its reason
 (:func:`skxor.nn.exhaustive_refusal`), to the per-string path.
 """
 
+import copy
+
 import numpy as np
 import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from skxor._utils import _decisions as decisions
 from skxor._utils._bits import index_to_bits
 from skxor._utils._evaluate import ModelEvaluator
 from skxor.nn import BooleanTransformer, SparseXORAttention, exhaustive_refusal, sparse_xor_init
@@ -242,3 +245,46 @@ def test_exhaustive_refusal_refuses_an_unknown_encoding(encoding):
         exhaustive_refusal(torch.nn.Linear(8, 1), encoding)
     assert exhaustive_refusal(one_layer(), "2b-1") == \
         "the model is given '2b-1' strings, not the spins its forward reads"
+
+
+# -- float64 re-checks in blocks (issue 49, item 2) -------------------------------------
+
+
+def brute_force_float64(model, N):
+    """Counts and flip counts from the signs of a float64 copy on all 2^N strings."""
+    model64 = copy.deepcopy(model).double().eval()
+    index = np.arange(1 << N)
+    with torch.no_grad():
+        labels = (model64(all_spins(N).double()) > 0).numpy()
+    flips = np.stack([labels[index ^ (1 << i)] != labels for i in range(N)])
+    return np.bincount(flips.sum(axis=0), minlength=N + 1), flips.sum(axis=1)
+
+
+@pytest.mark.parametrize("dtype, seed", [(torch.bfloat16, 0), (torch.float16, 0),
+                                         (torch.bfloat16, 7)])
+def test_many_near_zero_outputs_get_the_brute_force_counts_from_block_rechecks(
+        dtype, seed, monkeypatch):
+    # In bfloat16 the rounding bound is 9% of the output scale: most outputs
+    # are re-checked in float64. Old code: one float64 forward per re-checked
+    # output (791 for the first model here); now blocks, and a
+    # lone forward only for a block value within the float64 tie bound of 0.
+    N = 10
+    model = BooleanTransformer(N, d_model=16, n_layers=1, init="normal", seed=seed).to(dtype)
+    lone = []
+    scores = decisions.real_scores
+
+    def counted(out):
+        if out.shape[0] == 1:
+            lone.append(1)
+        return scores(out)
+
+    monkeypatch.setattr(decisions, "real_scores", counted)
+    counts, flip_counts = brute_force_float64(model, N)
+    assert 0 < counts[0] < 1 << N  # not constant
+    for kwargs in (dict(), dict(incremental=False)):
+        lone.clear()
+        profile = sensitivity_profile(model, N, method="exhaustive", **kwargs)
+        np.testing.assert_array_equal(profile.counts, counts)
+        np.testing.assert_array_equal(profile.flip_counts, flip_counts)
+        assert profile.n_redecided >= 30
+        assert len(lone) <= profile.n_redecided // 10

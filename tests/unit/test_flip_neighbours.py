@@ -616,3 +616,53 @@ def test_transformer_certificate_bounds_each_change(
     stays = nb.bit_slots != nb.read
     change = (dense - own.unsqueeze(1)).abs()[:, stays]
     assert (change <= reach[:, stays] + 1e-5 * (1 + own.abs().unsqueeze(1))).all()
+
+
+# -- one query's sums from the key and value tables (issue 49, P13) -----------------------
+
+
+@pytest.mark.parametrize("readout", ["eos", "cls", "last"])
+def test_one_query_sums_read_the_tables_not_every_strings_keys(readout, monkeypatch):
+    # Old code: the sums of a one-layer model's read-out query gathered every
+    # string's T keys and values (B x T x D float64 each) and each flip's new
+    # key (B x N x D), 70% of the certificate of a sampled profile at N = 1024.
+    # Now the query meets the 2T table rows once (for the certificate, whose
+    # outputs only decide labels); the terms are the same.
+    from skxor.nn import BooleanTransformer
+
+    N, B = 40, 12
+    model = BooleanTransformer(N, d_model=16, n_layers=1, n_heads=4, readout=readout,
+                               init="normal", seed=3).double()
+    nb = _FlipNeighbours(model)
+    rows = nb.rows(torch.from_numpy(np.random.default_rng(0).integers(0, 2, (B, N))))
+    queries = torch.tensor([nb.read])
+    gathered = []
+    gather = _FlipNeighbours.gather
+
+    def counted(self, table, index):
+        if table is self.K or table is self.V:
+            gathered.append(index.numel())
+        return gather(self, table, index)
+
+    monkeypatch.setattr(_FlipNeighbours, "gather", counted)
+    sums = nb.sums(rows, queries, tables=True)
+    assert gathered == []  # no key or value per string token
+    out = nb.attention(rows, queries, torch.arange(N), sums)
+    assert B * N not in gathered  # nor the new key of every flip (exact rows: theirs)
+    # The terms themselves, from every string's keys and values.
+    q = F.embedding(rows[:, queries], nb.Q).view(B, 1, nb.H, nb.Dh)
+    K = F.embedding(rows, nb.K).view(B, -1, nb.H, nb.Dh)
+    V = F.embedding(rows, nb.V).view(B, -1, nb.H, nb.Dh)
+    scores = torch.einsum("bqhd,bthd->bqht", q, K) * nb.scale
+    weights = torch.exp(scores - scores.amax(dim=-1, keepdim=True))
+    torch.testing.assert_close(sums["weights"], weights)
+    torch.testing.assert_close(sums["num64"], torch.einsum("bqht,bthd->bqhd", weights, V))
+    # And every flip's attention output is the one of the flipped string itself.
+    flipped = rows.unsqueeze(1).repeat(1, N, 1)
+    flipped[:, torch.arange(N), nb.bit_slots] ^= 1
+    fs = F.embedding(flipped.view(B * N, -1), nb.K).view(B * N, -1, nb.H, nb.Dh)
+    fv = F.embedding(flipped.view(B * N, -1), nb.V).view(B * N, -1, nb.H, nb.Dh)
+    fq = F.embedding(flipped.view(B * N, -1)[:, queries], nb.Q).view(B * N, 1, nb.H, nb.Dh)
+    p = torch.softmax(torch.einsum("bqhd,bthd->bqht", fq, fs) * nb.scale, dim=-1)
+    expected = torch.einsum("bqht,bthd->bqhd", p, fv).reshape(B, N, 1, nb.H, nb.Dh)
+    torch.testing.assert_close(out, expected)

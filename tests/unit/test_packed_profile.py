@@ -7,6 +7,7 @@ the profile of the byte path.
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import HealthCheck, given, settings
 from sklearn.base import BaseEstimator
 from hypothesis import strategies as st
@@ -78,6 +79,37 @@ def test_n_jobs_gives_the_same_profile():
     one = sensitivity_profile(model, 12, method="exhaustive")
     assert 0 < one.counts[0] < 2**12  # not constant
     two = sensitivity_profile(model, 12, method="exhaustive", n_jobs=2)
+    np.testing.assert_array_equal(one.counts, two.counts)
+    np.testing.assert_array_equal(one.flip_counts, two.flip_counts)
+
+
+@pytest.mark.parametrize("register", ["register_module_forward_hook",
+                                      "register_module_forward_pre_hook"])
+def test_a_hook_for_every_module_keeps_n_jobs_in_the_calling_process(register):
+    # Old code: the workers evaluated the model without the hook, which only
+    # the calling process had ([1024, 0, ...] against [107, 692, 54, ...]).
+    model = BooleanTransformer(10, d_model=8, n_layers=1, n_heads=2, readout="last",
+                               init="normal", seed=1)
+
+    def hook(module, inputs, *out):
+        if not isinstance(module, BooleanTransformer):
+            return None
+        if out:  # after forward: shift the output
+            return out[0] + 0.1
+        spins = inputs[0].clone()
+        spins[:, 3] = 1.0  # before forward: pin bit 3
+        return (spins,)
+
+    handle = getattr(torch.nn.modules.module, register)(hook)
+    try:
+        one = sensitivity_profile(model, 10, method="exhaustive")
+        with pytest.warns(UserWarning, match=r"n_jobs=2 is ignored: .* a forward hook "
+                                             rf"registered for every module \({register}\)"):
+            two = sensitivity_profile(model, 10, method="exhaustive", n_jobs=2)
+    finally:
+        handle.remove()
+    plain = sensitivity_profile(model, 10, method="exhaustive")
+    assert not np.array_equal(one.counts, plain.counts)  # the hook changes the profile
     np.testing.assert_array_equal(one.counts, two.counts)
     np.testing.assert_array_equal(one.flip_counts, two.flip_counts)
 
@@ -168,3 +200,37 @@ def test_word_counts_are_int64():
     expected = exhaustive_counts((np.arange(2**8) % 3 == 0).astype(np.uint8), 8)
     np.testing.assert_array_equal(counts, expected[0])
     np.testing.assert_array_equal(flips, expected[1])
+
+
+def test_reference_passes_on_threads_leave_the_fused_kernel_switch_as_found():
+    # Old code: each pass restored the value it found, so a thread that
+    # entered while another had the switch off restored "off" last, and the
+    # fused kernel stayed off for the rest of the process (a later test of
+    # the fast path failed after the threaded slab test).
+    import threading
+
+    from skxor._utils._decisions import _reference_kernels
+
+    first_in, second_in, first_out = (threading.Event() for _ in range(3))
+
+    def first():
+        with _reference_kernels():
+            first_in.set()
+            second_in.wait()
+        first_out.set()
+
+    def second():
+        first_in.wait()
+        with _reference_kernels():  # finds the switch off
+            second_in.set()
+            first_out.wait()  # and leaves last
+
+    assert torch.backends.mha.get_fastpath_enabled()
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    enabled = torch.backends.mha.get_fastpath_enabled()
+    torch.backends.mha.set_fastpath_enabled(True)  # for the tests that follow, either way
+    assert enabled

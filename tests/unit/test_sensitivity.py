@@ -525,5 +525,81 @@ def test_a_classifier_with_nan_outputs_is_refused():
     with torch.no_grad():
         for p in clf.module_.parameters():
             p.fill_(float("nan"))
-    with pytest.raises(ValueError, match="non-finite outputs"):
+    with pytest.raises(ValueError, match="non-finite (outputs|weights)"):
         sensitivity_profile(clf, 4)
+
+
+# -- one answer whatever the path: non-finite weights and outputs (issue 48, item 1) -------
+
+#: Every path a torch module's profile can take: the one-layer exhaustive
+#: scorer, the packed table on workers, the per-string table, the sampled
+#: certificate and flip neighbours, and the sampled per-flip evaluation.
+PATHS = [
+    dict(method="exhaustive"),
+    dict(method="exhaustive", n_jobs=2),
+    dict(method="exhaustive", incremental=False),
+    dict(method="sampled", n_samples=64, random_state=0),
+    dict(method="sampled", n_samples=64, random_state=0, incremental=False),
+]
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+@pytest.mark.parametrize("where", ["layers.0.qkv.weight", "layers.0.mlp_out.weight"])
+def test_a_non_finite_weight_is_refused_by_name_on_every_path(where, value):
+    # Old code: a NaN query weight gave a finite exhaustive profile (torch's
+    # fused attention returns finite outputs) while the sampled path refused
+    # the model, and a NaN output weight crashed the sampled certificate with
+    # an AttributeError.
+    from skxor.nn import BooleanTransformer
+
+    model = BooleanTransformer(8, d_model=16, n_layers=1, seed=0)
+    with torch.no_grad():
+        dict(model.named_parameters())[where].view(-1)[3] = value
+    for path in PATHS:
+        with pytest.raises(ValueError, match=rf"BooleanTransformer has non-finite weights "
+                                             rf"\(NaN or inf\) in {where}; "):
+            sensitivity_profile(model, 8, **path)
+
+
+def test_a_classifier_with_a_nan_weight_is_refused_by_name():
+    from skxor import BooleanTransformerClassifier
+
+    X = np.random.default_rng(0).integers(0, 2, (64, 4))
+    clf = BooleanTransformerClassifier(max_iter=1, random_state=0).fit(X, X[:, 0] ^ X[:, 1])
+    with torch.no_grad():
+        clf.module_.layers[0].qkv.bias[0] = float("nan")
+    for method in ("exhaustive", "sampled"):
+        with pytest.raises(ValueError, match="BooleanTransformerClassifier has non-finite "
+                                             "weights .* in layers.0.qkv.bias"):
+            sensitivity_profile(clf, 4, method=method, n_samples=32, random_state=0)
+
+
+def test_a_user_modules_infinite_buffer_is_its_own_business():
+    # A mask buffer of -inf is how user modules mask attention: not refused.
+    class Masked(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("mask", torch.tensor([0.0, -float("inf")]))
+            self.w = torch.nn.Parameter(torch.ones(4))
+
+        def forward(self, x):
+            return x @ self.w + torch.softmax(self.mask, 0)[1]
+
+    # Spins 1 - 2b sum to 4 - 2 popcount: the label is "fewer than two ones".
+    expected = sensitivity_profile(lambda X: (X.sum(axis=1) < 2).astype(int), 4)
+    np.testing.assert_array_equal(sensitivity_profile(Masked(), 4, input_encoding="pm1").counts, expected.counts)
+
+
+def test_non_finite_outputs_of_finite_weights_get_one_error_on_every_path():
+    # Old code: the sampled certificate said "The model returned non-finite
+    # outputs ... for 64 of 64 strings", every other path named the model.
+    from skxor.nn import BooleanTransformer
+
+    model = BooleanTransformer(8, d_model=16, n_layers=1, seed=0)
+    with torch.no_grad():
+        model.layers[0].mlp_out.weight.mul_(1e37)  # inf - inf: NaN outputs
+        model.unembed.weight.mul_(1e30)
+    for path in PATHS:
+        with pytest.raises(ValueError, match=r"^BooleanTransformer returned non-finite "
+                                             r"outputs \(NaN or inf\); its predicted label"):
+            sensitivity_profile(model, 8, **path)
