@@ -117,3 +117,20 @@ def head_product(Z, dtype=None):
         smallest = info.smallest_normal * info.eps  # the smallest subnormal
         value = torch.sign(kept).prod(dim=0) * magnitude.clamp(min=smallest)
     return out.masked_scatter(lost, value.to(dtype))
+
+
+def process_state_reason():
+    """What in this process changes every module's ``forward``, or None.
+
+    A forward hook or pre-hook registered for every module
+    (``torch.nn.modules.module.register_module_forward_hook`` and
+    ``register_module_forward_pre_hook``) lives in the process that
+    registered it: a worker process evaluates the module without it, so
+    work that needs it stays in the calling process.
+    """
+    state = torch.nn.modules.module
+    for name, function in (("_global_forward_hooks", "register_module_forward_hook"),
+                           ("_global_forward_pre_hooks", "register_module_forward_pre_hook")):
+        if getattr(state, name, None):
+            return f"a forward hook registered for every module ({function})"
+    return None

@@ -15,6 +15,8 @@ import sys
 import torch
 from torch import nn
 
+from .._utils._torch import process_state_reason
+
 #: Methods a subclass (or an instance) may redefine without changing what
 #: the model computes: construction, printing and pickling.
 _HARMLESS = frozenset({
@@ -77,23 +79,6 @@ def _override(module, library):
 def _global_hooks():
     """Forward hooks registered for every module (``register_module_forward_hook``)."""
     return process_state_reason() is not None
-
-
-def process_state_reason():
-    """What in this process changes every module's ``forward``, or None.
-
-    A forward hook or pre-hook registered for every module
-    (``torch.nn.modules.module.register_module_forward_hook`` and
-    ``register_module_forward_pre_hook``) lives in the process that
-    registered it: a worker process evaluates the module without it, so
-    work that needs it stays in the calling process.
-    """
-    state = torch.nn.modules.module
-    for name, function in (("_global_forward_hooks", "register_module_forward_hook"),
-                           ("_global_forward_pre_hooks", "register_module_forward_pre_hook")):
-        if getattr(state, name, None):
-            return f"a forward hook registered for every module ({function})"
-    return None
 
 
 def _walk(model, prefix=""):

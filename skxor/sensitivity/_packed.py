@@ -29,7 +29,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from .._utils._bits import popcount
 from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
-from ..nn._fast_path import process_state_reason
+from .._utils._torch import process_state_reason
 
 #: Strings per slab of the table built by workers (2^24: 2 MiB packed).
 _SLAB_BITS = 24
@@ -147,7 +147,7 @@ def _user_stacklevel():
 def _stays_here(evaluator, n_jobs):
     """Whether process state that workers lack changes the model: then warn and stay.
 
-    A hook registered for every module (:func:`skxor.nn._fast_path.process_state_reason`)
+    A hook registered for every module (:func:`skxor._utils._torch.process_state_reason`)
     is not in a worker process, whose model would compute something else.
     """
     reason = None if evaluator.kind in ("table", "boolean") else process_state_reason()
