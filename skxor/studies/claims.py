@@ -493,7 +493,8 @@ def judged(parts, **row):
     -------
     row : dict
         ``row`` with ``value`` (each part's text and verdict) and
-        ``judged`` (the judged parts alone) and ``verdict`` (:func:`worst` of
+        ``judged`` (the judged parts alone; where none is, the parts not
+        tested, which say why) and ``verdict`` (:func:`worst` of
         the parts after :func:`holm`).
 
     Examples
@@ -510,8 +511,11 @@ def judged(parts, **row):
     row["value"] = "; ".join(
         p.text if p.verdict in ("shown", "not tested") else f"{p.text} ({p.verdict})"
         for p in parts) or "no parts"
-    row["judged"] = "; ".join(f"{p.text} ({p.verdict})" for p in parts
-                              if p.verdict in VERDICTS[:3]) or "no part judged"
+    # Where no part is judged, the parts not tested say why (the claim's deciding text).
+    row["judged"] = ("; ".join(f"{p.text} ({p.verdict})" for p in parts
+                               if p.verdict in VERDICTS[:3])
+                     or "; ".join(f"{p.text} (not tested)" for p in parts
+                                  if p.verdict == "not tested") or "no part judged")
     row["verdict"] = worst(p.verdict for p in parts)
     return row
 

@@ -687,3 +687,60 @@ def test_the_row_lists_each_part_and_its_verdict_exactly():
                                                     "verdict": "not tested"}
     assert judged([]) == {"value": "no parts", "judged": "no part judged",
                           "verdict": "not tested"}
+
+
+# -- K6: one source for the rule's text and code; where eps binds; the asymptotic tail ----
+
+
+def _k6_thresholds(text):
+    """The three thresholds K6's rule text states, read back from the text."""
+    below, reaches = re.search(r"reproduced when the interval lies below (-?[0-9.]+) and its "
+                               r"lower end is at or below (-?[0-9.]+)", text).groups()
+    above = re.search(r"not reproduced when its lower end lies above (-?[0-9.]+)",
+                      text).group(1)
+    return float(below), float(reaches), float(above)
+
+
+def test_k6_rule_text_states_the_thresholds_its_code_uses():
+    from skxor.papers.kover.flip_effect import slope_verdict
+
+    claim = next(c for c in ALL if c.id == "K6")
+    below, reaches, above = _k6_thresholds(claim.rule_text)
+    eps = 1e-9
+    assert slope_verdict(reaches, below - eps) == "reproduced"
+    assert slope_verdict(reaches + eps, below - eps) == "not reproduced"
+    assert slope_verdict(above + eps, above + 1) == "not reproduced"
+    assert slope_verdict(above, below) == "inconclusive"
+    assert slope_verdict(reaches - 1, below + eps) == "inconclusive"
+    # The published page states the claim's own text.
+    page = (ROOT / "docs" / "results" / "claims.rst").read_text(encoding="utf-8")
+    assert f":Rule: {claim.rule_text}\n" in page
+
+
+def test_k6_is_not_tested_where_eps_binds_in_no_network():
+    from skxor.papers.kover.flip_effect import _rules as flip_claims
+
+    stored_flips = pd.read_csv(DATA / "flip_effect" / "flip_effect.csv.gz")
+    for table in (stored_flips, flip_claims._eps_never_binds()):
+        row = _rule("K6")(table)
+        assert row["verdict"] == "not tested", row["value"][:300]
+        assert "needs networks where eps binds" in row["judged"]
+    # The stored run: the largest 1/sqrt(var + eps) stays below 1/sqrt(2 eps) at each eps.
+    row = _rule("K6")(stored_flips)
+    assert "2.16, below 2.24 = 1/sqrt(2 eps)" in row["value"]
+    # One network where eps binds is enough to judge its group.
+    binds = flip_claims._eps_never_binds()
+    binds.loc[binds["layer_norm_eps"] > 0, "ln_inv_std_max"] = 0.8 * 0.01 ** -0.5
+    assert _rule("K6")(binds)["verdict"] == "reproduced"
+
+
+def test_k6_reads_the_largest_n_so_a_pre_asymptotic_table_is_no_contradiction():
+    from skxor.papers.kover.flip_effect import _rules as flip_claims
+
+    table = flip_claims._flat_then_one_over_n()
+    change = table[table["layer_norm_eps"] > 0].groupby("n_bits")["flip_change_max"].median()
+    assert change[8] / change[64] == pytest.approx(1, abs=0.2)  # flat up to N = 64
+    assert change[64] / change[256] == pytest.approx(4, rel=0.2)  # C/N beyond
+    row = _rule("K6")(table)
+    assert row["verdict"] == "reproduced", row["judged"]
+    assert "fitted at N = 64, 128, 256" in row["judged"]
