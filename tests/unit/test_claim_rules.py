@@ -338,10 +338,11 @@ def test_h4_reads_the_attention_mass_at_its_threshold():
 # -- H2: the model comparison ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("curve", ["log d", "log^2 d", "d^0.25", "d^0.5", "d"])
+@pytest.mark.parametrize("curve", ["constant", "log d", "log^2 d", "d^0.1", "d^0.2", "d^0.25",
+                                   "d^0.5", "d"])
 def test_the_reference_curve_that_made_the_data_fits_best(curve):
     d = np.geomspace(16, 8192, 10)
-    f = {**scaling_claims.POLYLOG, **scaling_claims.POWERS}[curve]
+    f = {**scaling_claims.SLOWER, **scaling_claims.POWERS}[curve]
     noise = np.exp(0.01 * np.sin(np.arange(10)))
     aic = scaling_claims.reference_fits(d, 5 * f(d) * noise)
     assert min(aic, key=aic.get) == curve
@@ -351,7 +352,8 @@ def test_the_reference_curve_that_made_the_data_fits_best(curve):
                                             (-1.99, "inconclusive"),
                                             (-2.0, "not reproduced")])
 def test_h2_verdict_at_the_aic_margin(monkeypatch, delta, verdict):
-    aic = {"log d": 10.0, "log^2 d": 12.0, "d^0.25": 10.0 + delta, "d^0.5": 30.0, "d": 40.0}
+    aic = {"constant": 20.0, "log d": 10.0, "log^2 d": 12.0, "d^0.1": 15.0, "d^0.2": 30.0,
+           "d^0.25": 10.0 + delta, "d^0.5": 30.0, "d": 40.0}
     if delta < 0:
         aic["log d"], aic["log^2 d"] = 10.0, 10.5
         aic["d^0.25"] = 10.0 + delta
@@ -359,6 +361,23 @@ def test_h2_verdict_at_the_aic_margin(monkeypatch, delta, verdict):
     table = scaling_claims.needs_log_d()
     part = scaling_claims._comparison_part(size_counts(table[table["model"] == scaling_claims._MODEL]))
     assert part.verdict == verdict
+
+
+def test_h2_says_the_growth_bound_the_data_allow_never_polylog_and_rejects_d_to_the_0_2():
+    """Issue 50.4: log d mimics 4 d^0.2 over d = 16 to 8 192; the verdict names a bound."""
+    row = _rule("H2")(scaling_claims.needs_fifth_root_d())
+    assert row["verdict"] == "not reproduced", row["judged"]
+    assert "grows at least like d^0.2" in row["judged"]
+    for table in (scaling_claims.needs_log_d(), scaling_claims.needs_constant()):
+        row = _rule("H2")(table)
+        assert row["verdict"] == "reproduced"
+        assert ("grows slower than d^0.2 over the measured d; consistent with polylog d"
+                in row["judged"])
+        assert "best polylog" not in row["judged"]
+    # The stored run: d^0.1 fits best, a constant and log d 4.0 and 9.3 AIC units behind.
+    table = pd.read_csv(DATA / "parameter_scaling" / "parameter_scaling.csv")
+    row = _rule("H2")(table)
+    assert "constant 4.0, log d 9.3" in row["judged"] and "(d^0.1) against" in row["judged"]
 
 
 def test_h2_reads_the_size_needed_off_a_fitted_curve_not_the_first_size_meeting_80_percent():
