@@ -777,3 +777,56 @@ def test_k6_reads_the_largest_n_so_a_pre_asymptotic_table_is_no_contradiction():
     row = _rule("K6")(table)
     assert row["verdict"] == "reproduced", row["judged"]
     assert "fitted at N = 64, 128, 256" in row["judged"]
+
+
+# -- issue 50.5: what the pages say -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def stored_claims():
+    from skxor.studies._publish import claims_table, load_store
+
+    return claims_table(load_store(DATA))
+
+
+def test_the_short_answer_counts_the_papers_claims_and_lists_the_librarys_apart(stored_claims):
+    from skxor.studies._publish import short_answer
+
+    kinds = dict(zip(stored_claims["id"], stored_claims["kind"]))
+    assert kinds["K2"] == "control" and kinds["K4"] == "numerical check"
+    assert {k for k, v in kinds.items() if v != "claim"} == {"K2", "K4"}
+    answer = short_answer(stored_claims)
+    counted, _, apart = answer.partition("The library's own, not counted:")
+    assert counted.startswith(f"of {len(stored_claims) - 2} claims of the papers")
+    assert "K4" not in counted and "K2" not in counted
+    assert "K4 (a numerical check)" in apart and "K2 (a control)" in apart
+    page = (ROOT / "docs" / "results" / "claims.rst").read_text(encoding="utf-8")
+    assert f"**The short answer:** {answer}" in page
+    with pytest.raises(ValueError, match="kind must be one of"):
+        claims.Claim(id="U9", paper="p", source="s", name="n", paper_setting="x",
+                     statement="y", rule=lambda table: {}, kind="check")
+
+
+def test_the_headline_prints_the_claims_pages_interval_at_zero_of_n():
+    from skxor.papers.han_ghoshdastidar.one_step import headline
+
+    table = pd.read_csv(DATA / "one_step" / "one_step.csv.gz", low_memory=False)
+    _, _, high, *_ = unit_interval(np.zeros(1050, bool), np.arange(1050) % 30)
+    assert f"linear (steps of 10) 0/1050 = 0.00 [0.00, {high:.2f}]" in headline(table)
+    assert f"{high:.2f}" == "0.11"
+
+
+def test_the_sample_complexity_page_and_headline_state_h5s_verdict(stored_claims):
+    verdict = stored_claims.set_index("id").loc["H5", "verdict"]
+    page = (ROOT / "docs" / "results" / "generated" / "sample_complexity.md").read_text(
+        encoding="utf-8")
+    assert "in line with their finding" not in page
+    headline = page.split("**The short answer.**", 1)[1].split("\n\n", 1)[0]
+    assert headline.rstrip().endswith(f": {verdict}.")
+    assert page.count(f"Claim H5 ('about linear'") == 2  # the headline and the report
+
+
+def test_the_regime_says_when_m_regime_was_set():
+    claim = next(c for c in ALL if c.id == "H1")
+    assert "set after the stored run's per-(d, m) success rates had been published" \
+        in claim.regime

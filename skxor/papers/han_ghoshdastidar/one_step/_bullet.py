@@ -63,6 +63,7 @@ def headline_text(summary):
         f"m = {values_text(int(m) for m in data['m'])}; T normalised steps, step lengths "
         f"{lengths or 'not recorded'} tried, each attention's best chosen on these runs; "
         "success = test accuracy >= 0.99, in runs = seeds x d x m; 95% intervals with the "
-        "seeds as the independent units, beta-binomial profile likelihood): "
+        "seeds as the independent units, beta-binomial profile likelihood, and where every "
+        "run agrees at least Wilson's over the seeds, as on the claims page): "
         + "; ".join(parts) + "."
     )
