@@ -385,7 +385,7 @@ def test_h2_says_the_growth_bound_the_data_allow_never_polylog_and_rejects_d_to_
     for table in (scaling_claims.needs_log_d(), scaling_claims.needs_constant()):
         row = _rule("H2")(table)
         assert row["verdict"] == "reproduced"
-        assert ("grows slower than d^0.2 over the measured d; consistent with polylog d"
+        assert ("grows slower than d^0.2 over the measured d, consistent with polylog d"
                 in row["judged"])
         assert "best polylog" not in row["judged"]
     # The stored run: d^0.1 fits best, a constant and log d 4.0 and 9.3 AIC units behind.
@@ -824,6 +824,19 @@ def test_the_sample_complexity_page_and_headline_state_h5s_verdict(stored_claims
     headline = page.split("**The short answer.**", 1)[1].split("\n\n", 1)[0]
     assert headline.rstrip().endswith(f": {verdict}.")
     assert page.count(f"Claim H5 ('about linear'") == 2  # the headline and the report
+
+
+def test_the_deciding_number_is_a_whole_part_for_the_claims_this_issue_rewrote(stored_claims):
+    """The claims page splits a row's parts on "; ": a part must hold none."""
+    from skxor.studies._publish import deciding_part
+
+    rows = stored_claims.set_index("id")
+    starts = {"H2": "best of constant, log d, log^2 d, d^0.1 (d^0.1) against best power from "
+              "d^0.2 up (d^0.2): AIC difference +8.7", "H4": "each head on its own bit",
+              "K6": "eps = 0.001, D = 16, L = 1: not tested"}
+    for claim_id, start in starts.items():
+        row = rows.loc[claim_id]
+        assert deciding_part(row["judged"], row["verdict"]).startswith(start), claim_id
 
 
 def test_the_regime_says_when_m_regime_was_set():

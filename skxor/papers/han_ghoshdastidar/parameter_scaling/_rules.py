@@ -165,7 +165,7 @@ def _comparison_part(counts):
     verdict = ("reproduced" if delta >= AIC_MARGIN
                else "not reproduced" if delta <= -AIC_MARGIN else "inconclusive")
     # What the data allow, in words: a growth bound, never "polylog" itself.
-    allow = {"reproduced": f"grows slower than d^{GROWTH_BOUND:g} over the measured d; "
+    allow = {"reproduced": f"grows slower than d^{GROWTH_BOUND:g} over the measured d, "
                            "consistent with polylog d (which no finite d tells from a power "
                            f"below d^{GROWTH_BOUND:g})",
              "not reproduced": f"grows at least like d^{GROWTH_BOUND:g} over the measured d",
@@ -175,7 +175,7 @@ def _comparison_part(counts):
     each = ", ".join(format_interval(r.params, r.low, r.high, 1) for r in needed.itertuples())
     return Part(name="transformer", verdict=verdict, text=(
         f"transformer (one population step), trainable parameters needed (where the fitted "
-        f"success curve reaches {SHARE:.0%} of seeds; 95% intervals from binomial redraws of "
+        f"success curve reaches {SHARE:.0%} of seeds, 95% intervals from binomial redraws of "
         f"the counts) {each} at d = {listed(pd.Series(d.astype(int)))}: AIC above the best "
         f"curve {fits}; best of {', '.join(SLOWER)} ({best_slow}) against best "
         f"power from d^{GROWTH_BOUND:g} up ({best_power}): AIC difference {delta:+.1f}: "

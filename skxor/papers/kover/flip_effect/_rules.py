@@ -25,8 +25,8 @@ def _slope_part(name, group, column="flip_change_max"):
                "tell where eps binds" if not np.isfinite(fit["inv_std_max"]) else
                f"networks where eps binds: the largest layer-norm 1/sqrt(var + eps) seen is "
                f"{fit['inv_std_max']:.3g}, below {fit['cap']:.3g} = 1/sqrt(2 eps), where eps "
-               "reaches the smallest variance; these networks compute nearly as at eps = 0, "
-               "so they cannot test what eps > 0 adds")
+               "reaches the smallest variance, so these networks compute nearly as at eps = 0 "
+               "and cannot test what eps > 0 adds")
         return Part(name=name, text=f"{name}: not tested (needs {why})", verdict="not tested")
     rows = fit["rows"]
     return Part(
