@@ -451,7 +451,9 @@ def summary_bullet(study, rows, summary, record, path):
     entry = {"table": rows, "path": path, "record": record}
     stored_summary(study, entry, summary)
     claims = claim_rows({study.name: entry}, {study.name: study})
-    verdicts = "; ".join(f"{r.id} {r.claim}: **{r.verdict}**" for r in claims.itertuples())
+    verdicts = "; ".join(f"{r.id} {r.claim}" + ("" if r.kind == "claim" else
+                                                 f" (the library's {r.kind}, no paper's claim)")
+                         + f": **{r.verdict}**" for r in claims.itertuples())
     return (f"* **{study.name}**" + (f" (verdicts: {verdicts})" if verdicts else "")
             + (f": {headline}" if headline else "."))
 

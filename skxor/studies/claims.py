@@ -55,8 +55,12 @@ VERDICTS = ("reproduced", "inconclusive", "not reproduced", "not tested")
 RULE_KEYS = ("value", "verdict", "ours", "units", "judged")
 
 #: A claim's row's identity, from its Claim and the store; never from its rule.
-IDENTITY_KEYS = ("id", "paper", "source", "claim", "paper_setting", "statement", "strength",
-                 "regime", "rule", "contradicted_by", "study", "preset")
+IDENTITY_KEYS = ("id", "paper", "source", "claim", "kind", "paper_setting", "statement",
+                 "strength", "regime", "rule", "contradicted_by", "study", "preset")
+
+#: What a Claim can be: a paper's claim (counted in the claims page's short answer),
+#: or the library's own control or numerical check (listed apart, never counted).
+KINDS = ("claim", "control", "numerical check")
 
 #: Confidence of every interval shown, and the family-wise error rate of the
 #: verdicts "not reproduced" over a claim's parts (Holm's adjustment).
@@ -113,6 +117,10 @@ class Claim:
         The rule in words, as the claims page states it.
     contradicted_by : str, default=""
         The result that would have contradicted the claim.
+    kind : {"claim", "control", "numerical check"}, default="claim"
+        A paper's claim, or the library's own control or numerical check:
+        the claims page's short answer counts the papers' claims only and
+        lists the others apart.
     counterfactuals : tuple, default=()
         Functions returning a table on which the paper is wrong in a way a
         referee would worry about; the rule must say "not reproduced" on
@@ -165,6 +173,7 @@ class Claim:
     regime: str = ""
     rule_text: str = ""
     contradicted_by: str = ""
+    kind: str = "claim"
     counterfactuals: tuple = field(default=())
     holds: tuple = field(default=())
 
@@ -173,6 +182,9 @@ class Claim:
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise TypeError(f"a claim's {name} must be a non-empty str; got "
                                 f"{getattr(self, name)!r}.")
+        if self.kind not in KINDS:
+            raise ValueError(f"claim {self.id}: kind must be one of {', '.join(map(repr, KINDS))}; "
+                             f"got {self.kind!r}.")
         if not callable(self.rule):
             raise TypeError(f"claim {self.id}: rule must be a function of the study's "
                             f"table; got {type(self.rule).__name__}.")
@@ -493,7 +505,8 @@ def judged(parts, **row):
     -------
     row : dict
         ``row`` with ``value`` (each part's text and verdict) and
-        ``judged`` (the judged parts alone) and ``verdict`` (:func:`worst` of
+        ``judged`` (the judged parts alone; where none is, the parts not
+        tested, which say why) and ``verdict`` (:func:`worst` of
         the parts after :func:`holm`).
 
     Examples
@@ -510,8 +523,11 @@ def judged(parts, **row):
     row["value"] = "; ".join(
         p.text if p.verdict in ("shown", "not tested") else f"{p.text} ({p.verdict})"
         for p in parts) or "no parts"
-    row["judged"] = "; ".join(f"{p.text} ({p.verdict})" for p in parts
-                              if p.verdict in VERDICTS[:3]) or "no part judged"
+    # Where no part is judged, the parts not tested say why (the claim's deciding text).
+    row["judged"] = ("; ".join(f"{p.text} ({p.verdict})" for p in parts
+                               if p.verdict in VERDICTS[:3])
+                     or "; ".join(f"{p.text} (not tested)" for p in parts
+                                  if p.verdict == "not tested") or "no part judged")
     row["verdict"] = worst(p.verdict for p in parts)
     return row
 
@@ -664,7 +680,7 @@ def claim_rows(store, studies):
     rows = []
     for study, claim in declared_claims(studies):
         row = dict(id=claim.id, paper=claim.paper, source=claim.source, claim=claim.name,
-                   paper_setting=claim.paper_setting, statement=claim.statement,
+                   kind=claim.kind, paper_setting=claim.paper_setting, statement=claim.statement,
                    strength=claim.strength or "-", regime=claim.regime or "-",
                    rule=claim.rule_text or "-", contradicted_by=claim.contradicted_by or "-",
                    study=study, ours="-", value="no stored run", units="-",
@@ -682,6 +698,6 @@ def claim_rows(store, studies):
         row.setdefault("judged", row["value"])
         rows.append(row)
     return pd.DataFrame(rows) if rows else pd.DataFrame(columns=[
-        "id", "paper", "source", "claim", "paper_setting", "statement", "strength", "regime",
+        "id", "paper", "source", "claim", "kind", "paper_setting", "statement", "strength", "regime",
         "rule", "contradicted_by", "study", "ours", "value", "judged", "units", "verdict",
         "preset"])

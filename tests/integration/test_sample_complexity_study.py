@@ -192,7 +192,8 @@ def test_report_states_numbers_from_the_table(curves):
     fit = fit_exponents(curves).iloc[0]
     assert f"from {int(fit['n_points'])} learning curves" in text
     assert "Rough: 3 seeds and 2 values of d" in text
-    assert "d^4" in text and "far fewer samples than that bound" in text
+    assert "d^4" in text and "Claim H5" in text  # the claims page's verdict
+    assert "in line with their finding" not in text
     assert "parameter-scaling study" in text
 
 

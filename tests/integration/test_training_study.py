@@ -221,7 +221,7 @@ def test_steps_to_learn_count_a_failure_as_beyond_its_budget():
         in report
     (claim,) = STUDY.claims
     row = STUDY.render(claim.rule, table)
-    assert ("PARITY's median steps to learn [95%, seeds as units; a run that did not learn "
+    assert ("PARITY's lower median steps to learn [95%, seeds as units; a run that did not learn "
             "needs more than its budget] (shown): PARITY: 140 [110, 180] at N = 4" in row["value"])
     assert "budget: at most 20000 (PARITY at N = 4, 8, 16), 1000 (PARITY at N = 32) steps" \
         in row["value"]

@@ -46,5 +46,7 @@ def headline_text(summary):
         f"d = {values_text(int(d) for d in data['d'])}, "
         f"m = {values_text(int(m) for m in data['m'])}; "
         "success certified >= 99% accuracy, in runs = seeds x d x m; 95% intervals with "
-        "the seeds as the independent units, beta-binomial profile likelihood): " + "; ".join(parts) + "."
+        "the seeds as the independent units, beta-binomial profile likelihood, and where every "
+        "run agrees at least Wilson's over the seeds, as on the claims page): "
+        + "; ".join(parts) + "."
     )

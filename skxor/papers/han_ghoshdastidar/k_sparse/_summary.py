@@ -3,9 +3,9 @@
 import pandas as pd
 
 from ..._common import Summary
+from skxor.studies.claims import unit_interval
 from skxor.studies.stats import (
     bootstrap_loglog_slope,
-    clustered_rate_interval,
     flag_columns,
     rate_with_interval,
 )
@@ -179,8 +179,8 @@ def pooled_success(df):
         one seed and m the keys at a smaller d are the first rows of those
         at a larger d, and the T and the n of one seed share everything),
         ``seeds``, ``success``, ``success_low`` and ``success_high`` (95 %,
-        seeds as the independent units: see
-        :func:`~skxor.studies.stats.clustered_rate_interval`).
+        seeds as the independent units: the claims page's
+        :func:`~skxor.studies.claims.unit_interval`).
 
     Examples
     --------
@@ -195,8 +195,7 @@ def pooled_success(df):
     rows = []
     for key, group in part.groupby(keys, sort=True):
         # Runs of one seed share keys across d: the seeds are the units.
-        rate, low, high, runs, seeds, _ = clustered_rate_interval(group["success"],
-                                                                  group["seed"])
+        rate, low, high, runs, seeds = unit_interval(group["success"], group["seed"])
         rows.append({**dict(zip(keys, key)), "successes": int(group["success"].sum()),
                      "runs": runs, "seeds": seeds, "success": rate, "success_low": low,
                      "success_high": high})

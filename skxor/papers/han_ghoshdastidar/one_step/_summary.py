@@ -8,7 +8,8 @@ import pandas as pd
 from sklearn.utils import Bunch
 
 from skxor.studies.reporting import values_text
-from skxor.studies.stats import clustered_rate_interval, flag_columns, rate_with_interval
+from skxor.studies.claims import unit_interval
+from skxor.studies.stats import flag_columns, rate_with_interval
 
 
 def _rate_columns(flags, name):
@@ -101,7 +102,7 @@ def best_steps(df):
         One row per (attention, n, n_steps, step_length): ``successes``,
         ``runs``, ``seeds``, ``success_rate``, ``success_low``,
         ``success_high`` (95%, seeds as the independent units: see
-        :func:`~skxor.studies.stats.clustered_rate_interval`),
+        :func:`~skxor.studies.claims.unit_interval`, the claims page's),
         ``specialised`` (count) with ``specialised_low`` and
         ``specialised_high`` (its interval, likewise), ``median_loss``,
         ``median_max_weight`` and ``best`` (True at the best step length).
@@ -121,10 +122,10 @@ def best_steps(df):
     rows = []
     for key, group in cells.groupby(keys, sort=True):
         # Runs of one seed share keys across d: the seeds are the units.
-        rate, low, high, runs, seeds, _ = clustered_rate_interval(group["success"],
-                                                                  group["seed"])
-        _, heads_low, heads_high, *_ = clustered_rate_interval(group["specialised"],
-                                                               group["seed"])
+        # The claims page's interval (unit_interval): at 0/n or n/n at least Wilson's
+        # over the seeds, so the headline and report print what the claims page does.
+        rate, low, high, runs, seeds = unit_interval(group["success"], group["seed"])
+        _, heads_low, heads_high, *_ = unit_interval(group["specialised"], group["seed"])
         rows.append({
             **dict(zip(keys, key)),
             "successes": int(group["success"].sum()), "runs": runs, "seeds": seeds,

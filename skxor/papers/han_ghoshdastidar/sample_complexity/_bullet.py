@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._section import _exponent_text
+from ._section import _exponent_text, h5_sentence
 from skxor.studies.stats import format_interval, rate_with_interval
 from ._summary import sample_complexity_summary
 
@@ -65,7 +65,6 @@ def headline_text(summary):
         f"accuracy stays >= {float(df['target'].iloc[0]):g}, bracketed by the grid "
         f"({resolution}); p_pop = curves whose training run succeeds on infinite data "
         "(exact population steps); exponent a of n* ~ d^a on those curves by maximum "
-        "likelihood with censored seeds kept, profile-likelihood 95% interval; the proof's sufficient bound grows as d^4, "
-        "and Han & Ghoshdastidar's own experiments needed far fewer samples): "
-        + "; ".join(parts) + "."
+        "likelihood with censored seeds kept, profile-likelihood 95% interval; the proof's "
+        "sufficient bound grows as d^4): " + "; ".join(parts) + ". " + h5_sentence(fits)
     )

@@ -275,7 +275,7 @@ CLAIMS = (
           contradicted_by="at some N, the share's upper end below 0.9",
           rule=_claim_zero_strings, holds=(networks_with_zero_strings,),
           counterfactuals=(networks_lose_zero_strings,)),
-    Claim(id="K2", paper=_LIBRARY, source="this library's reference for K1",
+    Claim(id="K2", paper=_LIBRARY, source="this library's reference for K1", kind="control",
           name="the random-function control",
           paper_setting="uniformly random Boolean functions",
           statement="a uniformly random function on N bits has a zero-sensitivity string "
@@ -290,6 +290,7 @@ CLAIMS = (
           rule=_claim_random_functions, holds=(control_exact,),
           counterfactuals=(control_at_the_limit,)),
     Claim(id="K4", paper="the library (a numerical check)", source="this library",
+          kind="numerical check",
           name="layer-norm eps = 1e-5 against eps = 0 (a numerical check)",
           paper_setting="layer norm without stabiliser (eps = 0) and with eps = 1e-5",
           statement="at these networks' scales, eps = 1e-5 leaves the computed function "

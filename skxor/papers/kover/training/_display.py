@@ -242,7 +242,7 @@ def _plot_steps_to_learn(groups, series, df, caption):
             ax.errorbar(np.asarray(x)[inside], median[inside],
                         yerr=[median[inside] - low[inside], high[inside] - median[inside]],
                         capsize=3, color=colour, marker=marker, ls=line, mfc=fill,
-                        label=f"{label}: median [95%]")
+                        label=f"{label}: lower median [95%]")
         if not inside.all():
             ax.plot(np.asarray(x)[~inside], budget[~inside], ls="none", marker="^",
                     color=colour, mfc=fill, label=f"{label}: median beyond the budget")

@@ -53,7 +53,7 @@ def _claim_training(summary):
     if "per_cell" in summary and "steps" in table:
         growth = growth_sentences(summary.per_cell, series, table)
         if growth:
-            parts.append(shown("PARITY steps to learn", "PARITY's median steps to learn "
+            parts.append(shown("PARITY steps to learn", "PARITY's lower median steps to learn "
                                "[95%, seeds as units; a run that did not learn needs more "
                                "than its budget] (shown): " + "; ".join(growth)))
     parts.append(shown("budget", _budget(table)))

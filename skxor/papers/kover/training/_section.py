@@ -126,7 +126,7 @@ def render_report(summary):
         "worst seed": summary["accuracy_min"].map("{:.3f}".format),
         "median steps": summary["steps"].round().astype(int),
         "budget": summary["n_steps"],
-        "steps to learn: median [95%]": [steps_to_learn_text(r) for _, r in summary.iterrows()],
+        "steps to learn: lower median [95%]": [steps_to_learn_text(r) for _, r in summary.iterrows()],
         "stopped: target / flat / budget-limited": [
             f"{r.stopped_target} / {r.stopped_flat} / {r.stopped_budget}"
             for r in summary.itertuples()],
@@ -155,7 +155,8 @@ def render_report(summary):
     growth = growth_sentences(summary, series, df)
     if growth:
         lines += [
-            "Steps to learn PARITY as N grows: the median over the seeds, a run that did "
+            "Steps to learn PARITY as N grows: the lower median over the seeds (the smallest "
+            "value with at least half of the seeds at or below it), a run that did "
             "not learn counted as needing more than its budget, with its distribution-free "
             "95% interval (order statistics; the seeds are the units) and the factor over "
             "the length before:",
