@@ -45,7 +45,7 @@ difference of a float column was 2.2e-5 (random_init_sensitivity's float32
 by 0.001 (parameter_scaling's ``failure_accuracy``, the median accuracy of
 runs at chance, whose outputs sit at the decision threshold); no integer,
 string or flag differed. With ``ATEN_CPU_CAPABILITY=avx2`` the differences
-were smaller (at most 6.4e-7 relative, 1.8e-12 absolute near 0, no share
+were smaller (at most 4.8e-6 relative, 1.8e-12 absolute near 0, no share
 of strings moved) and nothing discrete differed either. Between that machine and the one that made the
 previous k_sparse and one_step references (the same code; kept in
 ``tests/data/quick_tables_other_cpu``) the differences were of another
