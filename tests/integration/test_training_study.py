@@ -556,3 +556,21 @@ def test_learned_share_display_draws_the_table_on_the_given_axes():
     panel = plot_training_sensitivity(table)["success"].axes[0]
     assert [line.get_ydata().tolist() for line in panel.lines] == \
         [line.get_ydata().tolist() for line in right.lines]
+
+
+def test_exhaustive_max_beyond_one_pass_per_string_is_refused_before_any_cell(monkeypatch):
+    # Issue 48.12: exhaustive_max=25 was accepted, every cell trained and then
+    # failed inside all_strings. The range is checked up front: no cell runs.
+    from skxor.papers.kover import _profiling
+    ran = []
+
+    def no_cell(*args):
+        ran.append(args)
+        raise RuntimeError("a cell ran")
+    monkeypatch.setattr("skxor.papers.kover.training._cells.get_function", no_cell)
+    for bad in (21, 25, -1):
+        with pytest.raises(ValueError, match=r"'exhaustive_max' .* range \[0, 20\]"):
+            training_sensitivity(function=["FIRST"], n_bits=[4, 25], exhaustive_max=bad,
+                                 seeds=1)
+    assert ran == []
+    assert _profiling.STRING_BY_STRING_MAX == 20

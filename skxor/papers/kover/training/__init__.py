@@ -133,7 +133,7 @@ training_sensitivity = STUDY.function(
         first block naming a run sets its budget; see :func:`budget_of`),
         ``check_every`` (steps between accuracy checks), ``target_accuracy``
         (early stop), ``seeds``, ``exhaustive_max`` (largest N evaluated and
-        profiled over all strings), ``n_eval`` (evaluation strings beyond
+        profiled over all strings, at most 20), ``n_eval`` (evaluation strings beyond
         it), ``n_samples`` (strings per sampled profile), ``device`` (torch
         device for training, e.g. ``"cuda"``).
 

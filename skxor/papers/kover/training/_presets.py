@@ -1,12 +1,13 @@
 """The training study's parameters and presets (read by its summaries too)."""
 
-from numbers import Real
+from numbers import Integral, Real
 
 
 from skxor._utils._sklearn_compat import Interval, Options, StrOptions
 from skxor.boolean import NAMED_FUNCTIONS
 from skxor.estimators import BooleanTransformerClassifier
-from skxor.studies import NON_NEGATIVE, POSITIVE, SEEDS, Grid, estimator_parameters
+from skxor.studies import POSITIVE, SEEDS, Grid, estimator_parameters
+from .._profiling import STRING_BY_STRING_MAX
 from ._cells import BUDGET_KEYS, MODEL_SETTINGS
 
 
@@ -70,7 +71,9 @@ PARAMETERS = {
     "budgets": [Budgets()],
     "check_every": [POSITIVE],
     "target_accuracy": [Interval(Real, 0, 1, closed="right")],
-    "exhaustive_max": [NON_NEGATIVE],
+    # Accuracy over all 2^N strings is one forward pass per string (and
+    # all_strings stops at 24): refused up front, not after every cell trained.
+    "exhaustive_max": [Interval(Integral, 0, STRING_BY_STRING_MAX, closed="both")],
     "n_eval": [POSITIVE],
     "n_samples": [POSITIVE],
     "device": [str],
