@@ -30,6 +30,7 @@ import threading
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
@@ -214,12 +215,37 @@ def _same(a, b):
         return False
 
 
+def _plain(value):
+    """``value`` as a checkpoint stores and reads it back: numpy scalars and arrays
+    as Python values and lists, tuples as lists."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 def _run_cell(cell_fn, params):
     result = cell_fn(**params)
     if not isinstance(result, dict):
         raise TypeError(
             f"{cell_fn.__qualname__} must return a dict of results; got {type(result).__name__}."
         )
+    # The same values whether the result is checkpointed or not (np.int64(3) is
+    # 3 after a JSON round trip, and json cannot write np.bool_ at all).
+    result = _plain(result)
+    for name, value in result.items():
+        try:
+            _canonical(value)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"{cell_fn.__qualname__} returned a result JSON cannot store ({name!r}: "
+                f"{type(value).__name__}); return numbers, strings, booleans, lists or "
+                "dicts of them.") from exc
     # A result named like a parameter, with another value, would overwrite it in the
     # table (and the table's key with it, so that the next run merges distinct cells
     # into one); one repeating its parameter's value changes nothing.
@@ -357,7 +383,9 @@ def run_sweep(
     ----------
     cell_fn : callable
         Module-level (picklable) function returning a dict of JSON-serialisable
-        scalar results.
+        scalar results. numpy scalars and arrays are taken as their Python
+        values and lists (what a checkpoint stores), so the table is the same
+        with checkpoints or without.
     cells : list of dict
         JSON-serialisable parameters, one dict per cell.
     study : str

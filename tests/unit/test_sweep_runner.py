@@ -507,3 +507,40 @@ def test_report_starts_with_its_answer_embeds_figures_and_defines_terms_once(tmp
     assert "<details>" in report
     for term, _ in GLOSSARY:
         assert report.count(f"* **{term}**:") == 1
+
+
+def numpy_results(x):
+    return {"count": np.int64(x), "won": np.bool_(x > 1), "share": np.float32(0.5),
+            "mean": np.float64(x / 3), "counts": [np.int64(x), np.int32(2)],
+            "array": np.arange(2) * x, "pair": (np.uint8(x), 1.5)}
+
+
+def test_numpy_results_give_the_same_table_with_and_without_checkpoints(tmp_path,
+                                                                         monkeypatch):
+    # numpy ints and bools worked in memory and failed with checkpoints
+    # (TypeError: Object of type bool is not JSON serializable).
+    import skxor.studies._sweep as sweep
+
+    cells = [{"x": 1}, {"x": 2}]
+    memory = run_sweep(numpy_results, cells, study="np")
+    written = run_sweep(numpy_results, cells, study="np", checkpoint_dir=tmp_path)
+    monkeypatch.setattr(sweep, "_run_cell", None)  # every cell must now be read back
+    read = run_sweep(numpy_results, cells, study="np", checkpoint_dir=tmp_path)
+    for table in (written, read):
+        pd.testing.assert_frame_equal(table, memory)
+    # Stored as their Python values: what JSON reads back.
+    row = memory.iloc[1].to_dict()
+    assert row == {"x": 2, "count": 2, "won": True, "share": 0.5, "mean": 2 / 3,
+                   "counts": [2, 2], "array": [0, 2], "pair": [2, 1.5]}
+    assert [type(row[k]) for k in ("count", "won", "share")] == [int, bool, float]
+
+
+def test_a_result_json_cannot_store_is_refused_on_every_path(tmp_path):
+    for folder in (None, tmp_path):
+        with pytest.raises(TypeError, match=r"unstorable returned a result JSON cannot store "
+                                            r"\('when'"):
+            run_sweep(unstorable, [{"x": 1}], study="s", checkpoint_dir=folder)
+
+
+def unstorable(x):
+    return {"when": object()}
