@@ -451,9 +451,10 @@ def run_sweep(
                    disable=None)
     try:
         if todo:
+            shipped = _Shipped(cell_fn)
             with _backend(scheduler):
                 outputs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    delayed(_indexed)(i, cell_fn, cells[i]) for i in todo
+                    delayed(_indexed)(i, shipped, cells[i]) for i in todo
                 )
                 for i, result, floor in outputs:
                     results[i] = result
@@ -469,11 +470,52 @@ def run_sweep(
     return pd.DataFrame(rows)
 
 
-def _indexed(i, cell_fn, params):
+class _Shipped:
+    """A cell function that travels to workers by value, loaded where it is called.
+
+    dask pickles a task with plain pickle first, which names a function by
+    its module: a worker cannot import the module of a study loaded from a
+    file (its scheduler fails to read the task and the run waits for good).
+    The function is pickled here with cloudpickle (by value for a study
+    file's module, see :func:`~skxor.studies.load_study`; by name for an
+    importable one) and only unpickled in the worker that runs it, so a
+    scheduler never needs the study's code, and a worker that cannot load it
+    fails the cell with the reason instead of hanging.
+    """
+
+    def __init__(self, cell_fn):
+        self._fn = cell_fn
+        self._blob = None
+
+    def __reduce__(self):
+        if self._blob is None:
+            try:  # joblib >= 1.5 uses the cloudpickle package, earlier ones vendor it
+                import cloudpickle
+            except ImportError:  # pragma: no cover - depends on the install
+                from joblib.externals import cloudpickle
+
+            self._blob = cloudpickle.dumps(self._fn)
+        return _Shipped._from_blob, (self._blob,)
+
+    @classmethod
+    def _from_blob(cls, blob):
+        shipped = cls(None)
+        shipped._blob = blob
+        return shipped
+
+    def function(self):
+        if self._fn is None:
+            import pickle
+
+            self._fn = pickle.loads(self._blob)
+        return self._fn
+
+
+def _indexed(i, cell, params):
     # The cell's floor (its floor_work time) goes back with its result, so
     # that it reaches the sweeping process from a joblib or dask worker too.
     with cell_floor() as floor:
-        result = _run_cell(cell_fn, params)
+        result = _run_cell(cell.function(), params)
     return i, result, floor
 
 

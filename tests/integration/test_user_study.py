@@ -1,9 +1,16 @@
 """A study of one's own, in a file, run through the command line like a library study."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pandas as pd
+import pytest
 
+import skxor
 from skxor.cli import main
 
 #: A whole study in a file, as the user guide shows one (under 40 lines).
@@ -116,16 +123,55 @@ def test_the_user_guide_study_runs_as_the_page_says(tmp_path, capsys):
     assert len(pd.read_csv(out / "coin_flips.csv")) == 3 * 50
 
 
-def test_a_study_file_runs_on_a_dask_scheduler(tmp_path, capsys):
-    # As a library study on --scheduler: the same table as a local run.
-    distributed = __import__("pytest").importorskip("distributed")
-    path = tmp_path / "flips_study.py"
-    path.write_text(STUDY_FILE)
-    _run(path, tmp_path / "local", capsys)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
+#: Runs the study file given on a LocalCluster of two worker processes (which
+#: cannot import the file) through the command line; prints this process's id.
+CLUSTER_SCRIPT = """
+import os, sys
+import distributed
+from skxor.cli import main
+
+if __name__ == "__main__":
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                                   dashboard_address=None, processes=True) as cluster:
-        code = main(["run", str(path), "--out", str(tmp_path / "remote"), "--no-progress",
+        code = main(["run", sys.argv[1], "--out", sys.argv[2], "--no-progress",
                      "--scheduler", cluster.scheduler_address])
-        assert code == 0, capsys.readouterr().err
-    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "remote" / "flips.csv"),
-                                  pd.read_csv(tmp_path / "local" / "flips.csv"))
+    print("client", os.getpid(), "code", code)
+"""
+
+#: Bounds the cluster run: a hang fails the test instead of the suite.
+CLUSTER_TIMEOUT = 400
+
+
+def test_a_study_file_runs_on_a_dask_scheduler(tmp_path, capsys):
+    # As a library study on --scheduler: the same table as a local run, the
+    # cells computed in the workers. dask pickled the cell by its module's
+    # name, which no worker can import: the run waited for good (a cluster of
+    # one worker thread hid it: joblib then runs the cells in the client).
+    pytest.importorskip("distributed")
+    path = tmp_path / "flips_study.py"
+    path.write_text(STUDY_FILE.replace("from pathlib import Path", "import os\nfrom pathlib "
+                                       "import Path").replace(
+        '"majority": heads > n_flips / 2}', '"majority": heads > n_flips / 2, '
+                                            '"pid": os.getpid()}'))
+    _run(path, tmp_path / "local", capsys)
+    script = tmp_path / "on_cluster.py"
+    script.write_text(CLUSTER_SCRIPT)
+    root = str(Path(skxor.__file__).resolve().parents[1])  # this checkout's skxor
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [root, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    child = subprocess.Popen([sys.executable, str(script), str(path), str(tmp_path / "remote")],
+                             cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = child.communicate(timeout=CLUSTER_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)  # the client and its cluster's processes
+        child.communicate()
+        pytest.fail(f"the study file did not finish on a 2-worker cluster in "
+                    f"{CLUSTER_TIMEOUT} s")
+    assert child.returncode == 0 and "code 0" in out, err[-3000:]
+    client = int(out.split("client ")[1].split()[0])
+    local = pd.read_csv(tmp_path / "local" / "flips.csv")
+    remote = pd.read_csv(tmp_path / "remote" / "flips.csv")
+    assert client not in set(remote["pid"]) and os.getpid() not in set(remote["pid"])
+    pd.testing.assert_frame_equal(remote.drop(columns="pid"), local.drop(columns="pid"))
