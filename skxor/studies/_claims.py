@@ -21,8 +21,8 @@ import pandas as pd
 
 from .._utils._files import naming_the_table
 from ._report import values_text
-from ._stats import (clopper_pearson_interval, clustered_rate_interval, format_interval,
-                     wilson_interval)
+from ._stats import (as_flags, clopper_pearson_interval, clustered_rate_interval,
+                     format_interval, wilson_interval)
 
 __all__ = ["Claim", "Part", "censored_rate_part", "claim_rows", "declared_claims", "holm",
            "judged", "rate_part", "rate_verdict", "unit_interval", "worst"]
@@ -313,7 +313,9 @@ def rate_part(name, flags, units, strength, unit="runs", unit_name="seeds"):
     """A part judged on a rate of ``flags`` at ``strength`` (see :func:`rate_verdict`).
 
     ``units`` labels each run's independent unit (its seed); the interval is
-    :func:`unit_interval`'s.
+    :func:`unit_interval`'s. ``flags`` are booleans or 0/1: a string, a
+    missing value or another number is a ValueError
+    (:func:`~skxor.studies._stats.as_flags`).
 
     Examples
     --------
@@ -322,7 +324,7 @@ def rate_part(name, flags, units, strength, unit="runs", unit_name="seeds"):
     >>> part.text, part.verdict
     ('d = 100: 30/30 runs = 1.00 [0.89, 1.00]', 'reproduced')
     """
-    flags = np.asarray(flags, dtype=bool)
+    flags = as_flags(flags, "flags")  # not dtype=bool: "False" and NaN are true to it
     units = np.asarray(units)
     if not flags.size:
         return Part(name=name, text=f"{name}: no runs", verdict="not tested")
@@ -349,9 +351,9 @@ def censored_rate_part(name, flags, censored, units, strength, unit="runs", unit
     ----------
     name : str
     flags : array-like of bool
-        Success of each run.
+        Success of each run: booleans or 0/1 (anything else is a ValueError).
     censored : array-like of bool
-        Runs whose failure is censored (ignored where ``flags`` is True).
+        Runs whose failure is censored (ignored where ``flags`` is True); booleans or 0/1.
     units : array-like
         Each run's independent unit (its seed).
     strength : str
@@ -369,8 +371,8 @@ def censored_rate_part(name, flags, censored, units, strength, unit="runs", unit
     >>> part.text
     'N = 128: 0/5 seeds = 0.00 [0.00, 0.43], 5 censored by the budget (0.00 [0.00, 0.43] to 1.00 [0.57, 1.00])'
     """
-    flags = np.asarray(flags, dtype=bool)
-    censored = np.asarray(censored, dtype=bool) & ~flags
+    flags = as_flags(flags, "flags")
+    censored = as_flags(censored, "censored") & ~flags
     plain = rate_part(name, flags, units, strength, unit, unit_name)
     if not censored.any():
         return plain
