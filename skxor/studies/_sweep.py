@@ -27,15 +27,16 @@ import os
 import tempfile
 import textwrap
 import threading
+import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from .._utils._files import new_file_mode
-from ._floor import add_floor, add_loaded, cell_floor
+from ._floor import add_backend, add_floor, add_loaded, cell_floor
 
 FORMAT_VERSION = 2
 
@@ -323,6 +324,57 @@ def _backend(scheduler):
             client.close()
 
 
+#: CPU seconds to start one joblib worker process: a fresh Python importing
+#: skxor, torch and numpy (about 4 s on an idle 2-core machine, 20-40 s on a
+#: loaded one). A run whose cells all take less than that in this process is
+#: faster serial.
+WORKER_START_SECONDS = 4.0
+
+#: A serial start is tried only with at least this many cells per worker: a
+#: first cell computed alone then costs at most about a quarter of the run.
+SERIAL_START_CELLS_PER_WORKER = 4
+
+
+def _plan(n_jobs, scheduler, n_cells):
+    """``(backend, workers)`` the cells go to inside :func:`_backend`'s context.
+
+    ``"serial"`` where joblib would run them in this process (one worker, or
+    a dask cluster with one thread), ``"dask"`` on a scheduler, ``"joblib"``
+    for local worker processes, ``"threads"`` for joblib's threading backend.
+    """
+    from joblib.parallel import get_active_backend
+
+    workers = effective_n_jobs(n_jobs)
+    if workers <= 1 or n_cells <= 1:
+        return "serial", 1
+    if scheduler is not None:
+        return "dask", workers
+    kind = type(get_active_backend()[0]).__name__
+    name = {"ThreadingBackend": "threads", "SequentialBackend": "serial"}.get(kind)
+    if name is None:
+        name = "dask" if "Dask" in kind else "joblib"
+    return name, workers if name != "serial" else 1
+
+
+def _stay_serial(elapsed, done, remaining, workers):
+    """Whether the rest of a run is faster in this process than on fresh workers.
+
+    After ``done`` cells took ``elapsed`` seconds here, the ``remaining`` ones
+    would take about ``elapsed / done * remaining`` more; on ``workers`` new
+    workers they take that divided by ``workers``, after each worker's start
+    (:data:`WORKER_START_SECONDS`). Serial wins while the serial estimate is
+    below ``WORKER_START_SECONDS * workers / (workers - 1)``.
+
+    Examples
+    --------
+    >>> from skxor.studies._sweep import _stay_serial
+    >>> _stay_serial(0.001, 1, 59, 2), _stay_serial(0.5, 1, 95, 2)
+    (True, False)
+    """
+    serial = elapsed / done * remaining
+    return serial < WORKER_START_SECONDS * workers / (workers - 1)
+
+
 def _load(folder, study, cell_fn, params, key, ident):
     """The checkpointed payload of a cell, or None; one of the first format is moved
     to the cell's key (a one-time migration, its code unknown)."""
@@ -395,7 +447,12 @@ def run_sweep(
         None keeps results in memory only.
     n_jobs : int or None, default=None
         joblib workers; None runs in this process unless an enclosing
-        ``joblib.parallel_config`` says otherwise.
+        ``joblib.parallel_config`` says otherwise. With worker processes and
+        at least :data:`SERIAL_START_CELLS_PER_WORKER` cells per worker, the
+        first cells are computed in this process while the remaining ones
+        are estimated to take less than starting the workers
+        (:data:`WORKER_START_SECONDS` each): cheap cells then never start a
+        worker, and the run's summary says so.
     progress : bool, default=False
         Show a tqdm progress bar; it switches itself off when standard error
         is not a terminal (a log file, a pipe).
@@ -449,25 +506,63 @@ def run_sweep(
         # disable=None: no bar unless stderr is a terminal (no flooded logs).
         bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc=study, unit="cell",
                    disable=None)
+    def finish(i, result, floor):
+        results[i] = result
+        add_floor(floor["seconds"], floor["what"])
+        if folder is not None:
+            _store(folder, *keys[i], result, code)
+        if bar is not None:
+            bar.update(1)
+
     try:
         if todo:
             shipped = _Shipped(cell_fn)
             with _backend(scheduler):
-                outputs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    delayed(_indexed)(i, shipped, cells[i]) for i in todo
-                )
-                for i, result, floor in outputs:
-                    results[i] = result
-                    add_floor(floor["seconds"], floor["what"])
-                    if folder is not None:
-                        _store(folder, *keys[i], result, code)
-                    if bar is not None:
-                        bar.update(1)
+                backend, workers = _plan(n_jobs, scheduler, len(todo))
+                rest = list(todo)
+                if backend == "serial":
+                    for i in rest:
+                        finish(*_indexed(i, shipped, cells[i]))
+                    add_backend("serial", 1, len(rest), note=None if scheduler is None else (
+                        "the dask cluster has 1 worker thread, so joblib ran the cells in "
+                        "this process"))
+                    rest = []
+                elif backend == "joblib" and len(rest) >= SERIAL_START_CELLS_PER_WORKER * workers:
+                    rest = _serial_start(rest, shipped, cells, workers, finish)
+                if rest:
+                    outputs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                        delayed(_indexed)(i, shipped, cells[i]) for i in rest
+                    )
+                    for output in outputs:
+                        finish(*output)
+                    add_backend(backend, min(workers, len(rest)), len(rest))
     finally:
         if bar is not None:
             bar.close()
     rows = [{**params, **result} for params, result in zip(cells, results)]
     return pd.DataFrame(rows)
+
+
+def _serial_start(todo, shipped, cells, workers, finish):
+    """Compute cells here while that beats starting ``workers`` workers; the rest.
+
+    Worker processes each import skxor and torch before their first cell
+    (:data:`WORKER_START_SECONDS`): for cheap cells (60 coin flips take
+    milliseconds) that start dominates, so cells are computed in this process
+    while the estimate of the remaining ones stays below it
+    (:func:`_stay_serial`), and only what is left goes to the workers.
+    """
+    start = time.perf_counter()
+    for done, i in enumerate(todo, 1):
+        finish(*_indexed(i, shipped, cells[i]))
+        elapsed = time.perf_counter() - start
+        if done < len(todo) and not _stay_serial(elapsed, done, len(todo) - done, workers):
+            add_backend("serial", 1, done)
+            return todo[done:]
+    add_backend("serial", 1, len(todo), note=(
+        f"{len(todo)} cells took {elapsed:.2g} s here, less than starting {workers} "
+        f"worker processes at about {WORKER_START_SECONDS:g} s each"))
+    return []
 
 
 class _Shipped:

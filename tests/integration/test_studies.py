@@ -239,8 +239,8 @@ def test_a_study_without_its_own_floor_gets_its_cells_floor_work(tmp_path):
     assert "sensitivity profiles" in run["floor_description"]
     assert "the 4 of 4 computed cells" in run["floor_description"]
     section = (tmp_path / "report.md").read_text()
-    assert re.search(r"wall time [\d.]+ s on 2 workers, floor [\d.e-]+ s \(sensitivity profiles",
-                     section)
+    assert re.search(r"wall time [\d.]+ s \(joblib, 2 workers\), floor [\d.e-]+ s "
+                     r"\(sensitivity profiles", section)
 
 
 def test_timing_counts_workers_and_cells_read_from_checkpoints(tmp_path):
