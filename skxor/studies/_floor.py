@@ -91,7 +91,9 @@ def describe_backend(total):
     """What computed the cells collected in ``total``: ``(text, workers)``.
 
     ``workers`` is the most workers a parallel backend used (1 when every
-    cell ran in this process).
+    cell ran in this process). ``text`` is None when no sweep computed a
+    cell (every cell read from checkpoints, or a study computing its table
+    without :func:`~skxor.studies.run_sweep`).
 
     Examples
     --------
@@ -105,9 +107,10 @@ def describe_backend(total):
     backends = total.get("backends") or {}
     parallel = {k: v for k, v in backends.items() if k != "serial" and v["cells"]}
     notes = "; ".join(dict.fromkeys(total.get("notes") or []))
+    if not backends:
+        return None, 1
     if not parallel:
-        return ("serial" + (f" ({notes})" if notes else "")
-                if backends else "no cells computed"), 1
+        return "serial" + (f" ({notes})" if notes else ""), 1
     unit = {"dask": "worker threads"}
     parts = [f"{name}, {entry['workers']} {unit.get(name, 'workers')}"
              for name, entry in parallel.items()]

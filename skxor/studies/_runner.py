@@ -318,8 +318,7 @@ def format_timing(seconds, floor_seconds, floor_description, *, workers=1, loade
     'wall time 12.0 s, floor not measured; 6 cells read from checkpoints'
     """
     wall = f"wall time {seconds:.1f} s" + (
-        f" ({backend})" if backend and backend != "no cells computed"
-        else f" on {workers} workers" if workers > 1 else "")
+        f" ({backend})" if backend else f" on {workers} workers" if workers > 1 else "")
     if loaded_cells and not computed_cells:
         return f"{wall}, all {loaded_cells} cells read from checkpoints (nothing computed, no floor)"
     if floor_seconds is None:

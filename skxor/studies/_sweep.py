@@ -296,7 +296,7 @@ def connect(scheduler, timeout=CONNECT_TIMEOUT):
 
     worker = threading.Thread(target=build, name="skxor-connect", daemon=True)
     worker.start()
-    worker.join(timeout + _CONNECT_GRACE)
+    _wait(worker, timeout + _CONNECT_GRACE)
     if "client" in outcome:
         return outcome["client"]
     # Any failure to build the client (a refused or malformed address, or
@@ -308,6 +308,11 @@ def connect(scheduler, timeout=CONNECT_TIMEOUT):
         f"{timeout} s ({exc}); give the address of a running scheduler, for "
         "example tcp://127.0.0.1:8786."
     ) from exc
+
+
+def _wait(thread, seconds):
+    """Wait for ``thread`` at most ``seconds`` (what bounds :func:`connect`)."""
+    thread.join(seconds)
 
 
 @contextlib.contextmanager

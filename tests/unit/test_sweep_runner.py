@@ -128,13 +128,29 @@ def test_connect_names_a_bad_scheduler_address():
         "give the address of a running scheduler, for example tcp://127.0.0.1:8786.")
 
 
-def test_connect_gives_up_on_a_server_that_never_answers():
+@pytest.fixture
+def waits(monkeypatch):
+    """The waits connect makes (seconds): what bounds it, read without a clock."""
+    import skxor.studies._sweep as sweep
+
+    seen, wait = [], sweep._wait
+
+    def recorded(thread, seconds):
+        seen.append(seconds)
+        wait(thread, seconds)
+
+    monkeypatch.setattr(sweep, "_wait", recorded)
+    return seen
+
+
+def test_connect_gives_up_on_a_server_that_never_answers(waits):
     # A loopback socket that accepts the TCP connection and stays silent:
     # distributed's own timeout never fires there, and connect used to block.
     pytest.importorskip("distributed")
     import socket
     import threading
-    import time
+
+    from skxor.studies._sweep import _CONNECT_GRACE
 
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
@@ -150,7 +166,6 @@ def test_connect_gives_up_on_a_server_that_never_answers():
             pass
 
     threading.Thread(target=accept, daemon=True).start()
-    start = time.perf_counter()
     try:
         with pytest.raises(ConnectionError, match="accepted the connection but did not answer"):
             connect(f"tcp://127.0.0.1:{server.getsockname()[1]}", timeout=1)
@@ -158,17 +173,16 @@ def test_connect_gives_up_on_a_server_that_never_answers():
         server.close()
         for conn in accepted:
             conn.close()
-    assert time.perf_counter() - start < 20
+    assert waits == [1 + _CONNECT_GRACE]  # one bounded wait, then the error
 
 
-def test_connect_gives_up_after_its_timeout():
+def test_connect_gives_up_after_its_timeout(waits):
     pytest.importorskip("distributed")
-    import time
+    from skxor.studies._sweep import _CONNECT_GRACE
 
-    start = time.perf_counter()
     with pytest.raises(ConnectionError, match="no dask.distributed scheduler answered within 1 s"):
         connect("tcp://127.0.0.1:9", timeout=1)  # nothing listens on the discard port
-    assert time.perf_counter() - start < 20  # dask's own default waits 30 s
+    assert waits == [1 + _CONNECT_GRACE]  # not dask's own default of 30 s
 
 
 # -- the output folder ---------------------------------------------------------------
