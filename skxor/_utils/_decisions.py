@@ -17,6 +17,7 @@ import numpy as np
 import torch
 
 from ._encoding import to_spins
+from ._warnings import SkxorRuntimeWarning
 
 
 def _format_string(row, limit=64):
@@ -181,6 +182,18 @@ def stable_decisions(out, recompute, bound, margin=0.0):
 
 
 @contextlib.contextmanager
+def eval_mode(module):
+    """``module`` in eval mode (dropout etc. off) inside, its own modes restored after."""
+    modes = [(m, m.training) for m in module.modules()]
+    module.eval()
+    try:
+        yield module
+    finally:
+        for m, training in modes:
+            m.training = training
+
+
+@contextlib.contextmanager
 def _reference_kernels():
     """torch's fused attention fast path off: a single string's reference pass."""
     backend = getattr(torch.backends, "mha", None)
@@ -265,7 +278,9 @@ class ModuleReference:
                                 device=self.device)
             if self.input_encoding == "pm1":
                 x = to_spins(x)
-            with torch.no_grad():
+            # In eval mode, as the float64 copy runs: a module left in training
+            # mode would measure its dropout noise as rounding error.
+            with torch.no_grad(), eval_mode(self.module):
                 out = real_scores(self.call(self.module, x))
             self._scale = _finite_scale(out)
             usual = rounding_bound(self.dtype, self._scale)
@@ -281,7 +296,7 @@ class ModuleReference:
                     f"larger than its outputs. Outputs within {self._bound:.3g} of a "
                     "threshold are decided in float64; for labels that do not depend on its "
                     "rounding, use a float64 model (model.double()).",
-                    RuntimeWarning,
+                    SkxorRuntimeWarning,
                     stacklevel=2,
                 )
         return self._bound

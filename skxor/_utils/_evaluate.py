@@ -60,6 +60,7 @@ from ._decisions import (
     _format_string,
     _one_per_string,
     _reference_kernels,
+    eval_mode,
     probe_strings,
     real_scores,
     rounding_bound,
@@ -378,22 +379,17 @@ class ModelEvaluator:
     def _run_module(self, function, x):
         """``function(x)`` with the module in eval mode and without autograd."""
         module = self.model
-        modes = [(m, m.training) for m in module.modules()]
-        module.eval()  # dropout etc. off: f must be a deterministic function
-        try:
-            with torch.inference_mode():
-                try:
-                    return function(x)
-                except RuntimeError as exc:
-                    raise ValueError(
-                        f"{_describe(module)} failed on a batch of strings of shape "
-                        f"{tuple(x.shape)} ({ENCODING_NAMES[self.input_encoding]}, "
-                        f"{x.dtype}); does it take {self.n_bits} input bits? "
-                        f"torch said: {str(exc).splitlines()[0]}"
-                    ) from exc
-        finally:
-            for m, training in modes:
-                m.training = training
+        # dropout etc. off: f must be a deterministic function
+        with eval_mode(module), torch.inference_mode():
+            try:
+                return function(x)
+            except RuntimeError as exc:
+                raise ValueError(
+                    f"{_describe(module)} failed on a batch of strings of shape "
+                    f"{tuple(x.shape)} ({ENCODING_NAMES[self.input_encoding]}, "
+                    f"{x.dtype}); does it take {self.n_bits} input bits? "
+                    f"torch said: {str(exc).splitlines()[0]}"
+                ) from exc
 
     def _torch_labels(self, x):
         module = self.model

@@ -80,6 +80,7 @@ from ._zero_sensitivity_bound import (
     summarize_bound,
     zero_sensitivity_bound,
 )
+from .._utils._warnings import SkxorFutureWarning
 
 __all__ = [
     "SamplesNeededDisplay",
@@ -161,6 +162,6 @@ def __getattr__(name):
         import warnings
 
         warnings.warn(f"skxor.studies.{name} was renamed {_RENAMED[name]} and the old name "
-                      "will be removed in the next release.", FutureWarning, stacklevel=2)
+                      "will be removed in the next release.", SkxorFutureWarning, stacklevel=2)
         return globals()[_RENAMED[name]]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,6 +17,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ._study import Study
+from .._utils._warnings import SkxorRuntimeWarning
 
 #: The library's studies, one line each: the module (or package) in
 #: ``skxor/studies/`` whose ``STUDY`` is registered, in the order
@@ -205,7 +206,7 @@ def _entry_point_studies():
         except Exception as exc:  # a plugin must not break the library
             warnings.warn(f"skxor: the study of entry point {point.name!r} ({point.value}) "
                           f"could not be loaded: {type(exc).__name__}: {exc}",
-                          RuntimeWarning, stacklevel=2)
+                          SkxorRuntimeWarning, stacklevel=2)
             continue
         studies.append(study)
     return studies
@@ -217,6 +218,6 @@ for _module in LIBRARY_STUDIES:
 for _study in _entry_point_studies():
     if _study.name in STUDIES:
         warnings.warn(f"skxor: an installed package registers a study named {_study.name!r}, "
-                      "which is taken; it is left out.", RuntimeWarning, stacklevel=1)
+                      "which is taken; it is left out.", SkxorRuntimeWarning, stacklevel=1)
         continue
     register(_study)

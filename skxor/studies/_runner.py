@@ -62,6 +62,7 @@ from ._study import Study
 from ._sweep import atomic_write as _atomic_write
 from ._sweep import atomic_write_text as _atomic_write_text
 from ._sweep import connect
+from .._utils._warnings import SkxorRuntimeWarning
 
 #: Hidden folder inside an output folder: the lock, per-study report sections, runs.
 STATE_DIR = ".skxor"
@@ -282,7 +283,7 @@ def study_floor(table):
         warnings.warn(
             f"the study's floor_seconds must be a finite number > 0; got "
             f"{table.attrs['floor_seconds']!r}: floor not measured.",
-            RuntimeWarning, stacklevel=2,
+            SkxorRuntimeWarning, stacklevel=2,
         )
         return None, None
     description = str(table.attrs.get("floor_description") or "no description").strip()

@@ -37,6 +37,7 @@ from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from .._utils._files import new_file_mode
 from ._floor import add_backend, add_floor, add_loaded, cell_floor
+from .._utils._warnings import SkxorRuntimeWarning
 
 FORMAT_VERSION = 2
 
@@ -202,7 +203,7 @@ def _read_payload(path, ident, stacklevel=3):
         warnings.warn(
             f"Checkpoint {path} is partial, corrupt, unreadable or for other "
             "parameters; recomputing that cell.",
-            RuntimeWarning,
+            SkxorRuntimeWarning,
             stacklevel=stacklevel,
         )
         return None
@@ -405,7 +406,7 @@ def _warn_changed_code(study, cell_fn, changed, folder):
         "change alters the cell's results, give it a new version "
         f"(@skxor.studies.cell_version({version + 1})) so that they are recomputed, or "
         "remove those checkpoints.",
-        RuntimeWarning,
+        SkxorRuntimeWarning,
         stacklevel=3,
     )
 
@@ -419,7 +420,7 @@ def _store(folder, key, ident, result, code):
         warnings.warn(
             f"Could not write checkpoint {path} ({exc.strerror or exc}); the result "
             "is kept for this run only.",
-            RuntimeWarning,
+            SkxorRuntimeWarning,
             stacklevel=3,
         )
 

@@ -450,7 +450,7 @@ def test_an_unwritable_checkpoint_warning_is_a_runtime_warning(tmp_path):
         _warnings.simplefilter("always")
         run_sweep(double, [{"x": 6}], study="s", checkpoint_dir=tmp_path)
     stores = [w for w in caught if "Could not write checkpoint" in str(w.message)]
-    assert len(stores) == 1 and stores[0].category is RuntimeWarning
+    assert len(stores) == 1 and issubclass(stores[0].category, RuntimeWarning)
     assert str(stores[0].message).endswith(
         "(Is a directory); the result is kept for this run only.")
 
