@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 from ._encoding import encode_for_model
+from ._warnings import SkxorRuntimeWarning
 
 
 def _format_string(row, limit=64):
@@ -192,6 +193,18 @@ _REFERENCE_LOCK = threading.Lock()
 
 
 @contextlib.contextmanager
+def eval_mode(module):
+    """``module`` in eval mode (dropout etc. off) inside, its own modes restored after."""
+    modes = [(m, m.training) for m in module.modules()]
+    module.eval()
+    try:
+        yield module
+    finally:
+        for m, training in modes:
+            m.training = training
+
+
+@contextlib.contextmanager
 def _reference_kernels():
     """torch's fused attention fast path off: a single string's reference pass.
 
@@ -286,8 +299,8 @@ class ModuleReference:
         if self._scale is None:
             x = torch.as_tensor(probe_strings(self.n_bits, np.int64), dtype=self.dtype,
                                 device=self.device)
-            x = encode_for_model(x, self.input_encoding, dtype=self.dtype, device=self.device)
-            with torch.no_grad():
+from ._encoding import encode_for_model
+from ._warnings import SkxorRuntimeWarning
                 out = real_scores(self.call(self.module, x))
             self._scale = _finite_scale(out)
             usual = rounding_bound(self.dtype, self._scale)
@@ -303,7 +316,7 @@ class ModuleReference:
                     f"larger than its outputs. Outputs within {self._bound:.3g} of a "
                     "threshold are decided in float64; for labels that do not depend on its "
                     "rounding, use a float64 model (model.double()).",
-                    RuntimeWarning,
+                    SkxorRuntimeWarning,
                     stacklevel=2,
                 )
         return self._bound

@@ -3,6 +3,8 @@
 import functools
 import warnings
 
+from ._warnings import SkxorFutureWarning
+
 
 def renamed_argument(value, old_value, new, old, owner):
     """The value of argument ``new``, also given under its former name ``old``.
@@ -16,7 +18,7 @@ def renamed_argument(value, old_value, new, old, owner):
         warnings.warn(
             f"{owner}: the argument {old!r} was renamed {new!r} and the old name "
             "will be removed in the next release.",
-            FutureWarning,
+            SkxorFutureWarning,
             stacklevel=3,
         )
         return old_value
@@ -30,7 +32,7 @@ def renamed_attribute(obj, new, old):
     warnings.warn(
         f"{type(obj).__name__}.{old} was renamed {new} and the old name will be "
         "removed in the next release.",
-        FutureWarning,
+        SkxorFutureWarning,
         stacklevel=3,
     )
     return getattr(obj, new)
@@ -45,7 +47,7 @@ def deprecated_method(replacement):
             warnings.warn(
                 f"{type(self).__name__}.{method.__name__} is deprecated and will be removed "
                 f"in the next release; use {replacement} instead.",
-                FutureWarning,
+                SkxorFutureWarning,
                 stacklevel=2,
             )
             return method(self, *args, **kwargs)

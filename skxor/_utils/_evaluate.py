@@ -63,6 +63,7 @@ from ._decisions import (
     _format_string,
     _one_per_string,
     _reference_kernels,
+    eval_mode,
     probe_strings,
     real_scores,
     rounding_bound,
@@ -433,24 +434,19 @@ class ModelEvaluator:
     def _run_module(self, function, x):
         """``function(x)`` with the module in eval mode and without autograd."""
         module = self.model
-        modes = [(m, m.training) for m in module.modules()]
-        module.eval()  # dropout etc. off: f must be a deterministic function
-        try:
-            with torch.inference_mode():
-                try:
-                    return function(x)
-                except RuntimeError as exc:
-                    # x is None where the module builds its tables (no batch yet).
-                    batch = ("building its tables" if x is None else
-                             f"on a batch of strings of shape {tuple(x.shape)} "
-                             f"({ENCODING_NAMES[self.input_encoding]}, {x.dtype})")
-                    raise ValueError(
-                        f"{_describe(module)} failed {batch}; does it take {self.n_bits} "
-                        f"input bits? torch said: {str(exc).splitlines()[0]}"
-                    ) from exc
-        finally:
-            for m, training in modes:
-                m.training = training
+        # dropout etc. off: f must be a deterministic function
+        with eval_mode(module), torch.inference_mode():
+            try:
+                return function(x)
+            except RuntimeError as exc:
+                # x is None where the module builds its tables (no batch yet).
+                batch = ("building its tables" if x is None else
+                         f"on a batch of strings of shape {tuple(x.shape)} "
+                         f"({ENCODING_NAMES[self.input_encoding]}, {x.dtype})")
+                raise ValueError(
+                    f"{_describe(module)} failed {batch}; does it take {self.n_bits} "
+                    f"input bits? torch said: {str(exc).splitlines()[0]}"
+                ) from exc
 
     def _torch_labels(self, x):
         module = self.model

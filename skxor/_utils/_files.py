@@ -8,6 +8,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from ._warnings import SkxorRuntimeWarning
+
 
 def read_table(path):
     """A study table written as CSV (plain or gzipped), read in one piece.
@@ -99,7 +101,7 @@ def set_aside(path, why, stacklevel=3):
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S%f")
     kept = path.with_name(f"{path.stem}.{stamp}{path.suffix}")
     os.replace(path, kept)
-    warnings.warn(f"{path} {why}; kept it as {kept}.", RuntimeWarning, stacklevel=stacklevel)
+    warnings.warn(f"{path} {why}; kept it as {kept}.", SkxorRuntimeWarning, stacklevel=stacklevel)
     return kept
 
 

@@ -43,6 +43,7 @@ from .._utils._validation import (
     restore_on_error,
     validate_binary_data,
 )
+from .._utils._warnings import SkxorRuntimeWarning
 
 
 @dataclass
@@ -215,7 +216,7 @@ class TorchBinaryClassifier(ClassifierMixin, BaseEstimator):
         except ValueError:
             warnings.warn(
                 f"device={self.device!r} is not available here; predicting on the CPU.",
-                RuntimeWarning,
+                SkxorRuntimeWarning,
                 stacklevel=4,
             )
             return torch.device("cpu")

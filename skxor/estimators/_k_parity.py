@@ -12,6 +12,7 @@ from .._utils._skorch import StopAtAccuracy, StopOnNonFinite, TensorBatches
 from .._utils._validation import Integers
 from ..nn import KParityAttention, SquaredHingeLoss, SquaredMeanHingeLoss
 from ._base import SkorchTrainedClassifier, history_column
+from .._utils._warnings import SkxorRuntimeWarning
 
 _SEED_MAX = np.iinfo(np.int32).max
 _LOSSES = {"squared_mean_hinge": SquaredMeanHingeLoss, "squared_hinge": SquaredHingeLoss}
@@ -246,7 +247,7 @@ class KParityTransformer(SkorchTrainedClassifier):
                 f"{'the same' if label_zeros == label_ones else 'different'} ones. A "
                 "k-bit parity needs n_heads >= k with n_heads - k even; use "
                 f"n_heads={self.n_heads + 1} or {self.n_heads - 1 or self.n_heads + 3}.",
-                RuntimeWarning,
+                SkxorRuntimeWarning,
                 stacklevel=6,  # the caller of fit
             )
 

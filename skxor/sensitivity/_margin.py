@@ -28,6 +28,7 @@ from .._utils._evaluate import module_input_encoding
 from .._utils._validation import check_count
 from ._profile import exhaustive_pass
 from ..nn import BooleanTransformer
+from .._utils._warnings import SkxorUserWarning
 
 #: log2 of the strings per chunk of the evaluation and look-up passes.
 _CHUNK_BITS = 16
@@ -347,7 +348,7 @@ def margin_profile(f, n_bits, *, batch_size=1 << 16, input_encoding=None):
             "its outputs never fall below the band. If f returns Boolean labels "
             "0/1, give them as bools or -1/+1 (e.g. lambda X: 2 * f(X) - 1), or use "
             "sensitivity_profile; 0 here means undecided.",
-            UserWarning,
+            SkxorUserWarning,
             stacklevel=2,
         )
     margin = getattr(f, "margin", None) if isinstance(f, torch.nn.Module) else None

@@ -72,6 +72,54 @@ def add_floor(seconds, what, n_cells=1):
         total["timed_cells"] += n_cells if what else 0
 
 
+def add_backend(name, workers, n_cells, note=None):
+    """Count ``n_cells`` computed by a backend in every open :func:`collect_floor`.
+
+    ``name`` is ``"serial"`` (this process), ``"joblib"`` or ``"dask"``;
+    ``workers`` the processes or threads it ran the cells on; ``note`` why a
+    run with several workers computed cells in this process.
+    """
+    for total in _collections:
+        entry = total["backends"].setdefault(name, {"workers": 0, "cells": 0})
+        entry["workers"] = max(entry["workers"], int(workers))
+        entry["cells"] += int(n_cells)
+        if note:
+            total["notes"].append(note)
+
+
+def describe_backend(total):
+    """What computed the cells collected in ``total``: ``(text, workers)``.
+
+    ``workers`` is the most workers a parallel backend used (1 when every
+    cell ran in this process). ``text`` is None when no sweep computed a
+    cell (every cell read from checkpoints, or a study computing its table
+    without :func:`~skxor.studies.run_sweep`).
+
+    Examples
+    --------
+    >>> from skxor.studies._floor import describe_backend
+    >>> describe_backend({"backends": {"joblib": {"workers": 2, "cells": 8}}, "notes": []})
+    ('joblib, 2 workers', 2)
+    >>> describe_backend({"backends": {"serial": {"workers": 1, "cells": 3}},
+    ...                   "notes": ["cheap cells"]})
+    ('serial (cheap cells)', 1)
+    """
+    backends = total.get("backends") or {}
+    parallel = {k: v for k, v in backends.items() if k != "serial" and v["cells"]}
+    notes = "; ".join(dict.fromkeys(total.get("notes") or []))
+    if not backends:
+        return None, 1
+    if not parallel:
+        return "serial" + (f" ({notes})" if notes else ""), 1
+    unit = {"dask": "worker threads"}
+    parts = [f"{name}, {entry['workers']} {unit.get(name, 'workers')}"
+             for name, entry in parallel.items()]
+    serial = backends.get("serial", {"cells": 0})["cells"]
+    if serial:
+        parts.append(f"{serial} cell(s) first in this process" + (f" ({notes})" if notes else ""))
+    return "; ".join(parts), max(entry["workers"] for entry in parallel.values())
+
+
 def add_loaded(n_cells):
     """Count cells read from checkpoints (not computed) in every open :func:`collect_floor`."""
     for total in _collections:
@@ -84,7 +132,9 @@ def collect_floor():
 
     The dict holds ``seconds``, ``cells`` (cells computed), ``timed_cells``
     (those that timed floor work), ``loaded_cells`` (read from checkpoints
-    instead) and ``what`` (a set of labels).
+    instead), ``what`` (a set of labels), ``backends`` (per backend that
+    computed cells, its ``workers`` and ``cells``: :func:`add_backend`) and
+    ``notes``.
 
     Examples
     --------
@@ -99,7 +149,8 @@ def collect_floor():
     >>> floor["cells"], floor["timed_cells"], sorted(floor["what"])
     (2, 2, ['squaring'])
     """
-    total = {"seconds": 0.0, "cells": 0, "timed_cells": 0, "loaded_cells": 0, "what": set()}
+    total = {"seconds": 0.0, "cells": 0, "timed_cells": 0, "loaded_cells": 0, "what": set(),
+             "backends": {}, "notes": []}
     _collections.append(total)
     try:
         yield total

@@ -87,7 +87,7 @@ def _plain(value):
 
 
 def run_record(study, preset, params, overrides, *, started, seconds, floor_seconds,
-               floor_description, workers, cells, rows, setting):
+               floor_description, workers, cells, rows, setting, backend=None):
     """The record of one run of ``study``: a JSON-ready dict.
 
     Parameters
@@ -107,13 +107,18 @@ def run_record(study, preset, params, overrides, *, started, seconds, floor_seco
         The run's floor (None: not measured).
     floor_description : str or None
     workers : int
-        joblib workers (1 on a dask scheduler, whose size is not known here).
+        The workers that computed the cells: joblib's worker processes, or a
+        dask cluster's worker threads; 1 when every cell ran in this process.
     cells : dict
         ``computed`` and ``loaded`` (from checkpoints) cell counts.
     rows : int
         Rows the run computed.
     setting : str
         The run's ``setting`` column value.
+    backend : str or None, default=None
+        What computed the cells (``"serial"``, ``"joblib, 2 workers"``,
+        ``"dask, 8 worker threads"``, with the reason when a run given
+        workers computed its cells in this process).
 
     Returns
     -------
@@ -121,7 +126,7 @@ def run_record(study, preset, params, overrides, *, started, seconds, floor_seco
         ``study``, ``skxor``, ``commit``, ``preset``, ``matches_preset``
         (the parameters equal the named preset's), ``overrides``, ``params``,
         ``seeds``, ``random_state``, ``machine``, ``started``, ``seconds``,
-        ``workers``, ``floor_seconds``, ``floor_description``, ``cells``,
+        ``workers``, ``backend``, ``floor_seconds``, ``floor_description``, ``cells``,
         ``rows``, ``setting``, ``cell_version`` (the explicit version of the
         study's cell, :func:`~skxor.studies.cell_version`), ``record_version``;
         after the table is
@@ -157,6 +162,7 @@ def run_record(study, preset, params, overrides, *, started, seconds, floor_seco
         "started": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "seconds": round(float(seconds), 2),
         "workers": int(workers),
+        "backend": backend,
         "floor_seconds": None if floor_seconds is None else float(floor_seconds),
         "floor_description": floor_description,
         "cells": dict(cells),

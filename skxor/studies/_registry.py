@@ -20,6 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ._study import Study
+from .._utils._warnings import SkxorRuntimeWarning
 
 
 class _Registry(MutableMapping):
@@ -41,7 +42,7 @@ class _Registry(MutableMapping):
                 if study.name in self._studies:
                     warnings.warn(f"skxor: an installed package registers a study named "
                                   f"{study.name!r}, which is taken; it is left out.",
-                                  RuntimeWarning, stacklevel=3)
+                                  SkxorRuntimeWarning, stacklevel=3)
                     continue
                 _add(study)
         return self._studies
@@ -246,7 +247,7 @@ def _entry_point_studies():
         except Exception as exc:  # a plugin must not break the library
             warnings.warn(f"skxor: the study of entry point {point.name!r} ({point.value}) "
                           f"could not be loaded: {type(exc).__name__}: {exc}",
-                          RuntimeWarning, stacklevel=2)
+                          SkxorRuntimeWarning, stacklevel=2)
             continue
         studies.extend(found)
     return studies

@@ -44,12 +44,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import effective_n_jobs
 
 from .._utils._docstrings import fill_doc
 from .._utils._files import prepare_out_dir, read_table, set_aside
 from .._version import __version__
-from ._floor import collect_floor, describe_floor
+from ._floor import collect_floor, describe_backend, describe_floor
 from ._record import (
     UNREADABLE_RECORDS,
     describe_setting,
@@ -65,6 +64,7 @@ from .reporting import collapse_long_tables, glossary_section, hook_result
 from ._study import Study
 from ._sweep import atomic_write_text as _atomic_write_text
 from ._sweep import connect, write_temporary
+from .._utils._warnings import SkxorRuntimeWarning
 
 #: Hidden folder inside an output folder: the lock, per-study report sections, runs.
 STATE_DIR = ".skxor"
@@ -315,7 +315,7 @@ def study_floor(table):
         warnings.warn(
             f"the study's floor_seconds must be a finite number > 0; got "
             f"{table.attrs['floor_seconds']!r}: floor not measured.",
-            RuntimeWarning, stacklevel=2,
+            SkxorRuntimeWarning, stacklevel=2,
         )
         return None, None
     description = str(table.attrs.get("floor_description") or "no description").strip()
@@ -323,14 +323,16 @@ def study_floor(table):
 
 
 def format_timing(seconds, floor_seconds, floor_description, *, workers=1, loaded_cells=0,
-                  computed_cells=None):
+                  computed_cells=None, backend=None):
     """``"wall time X s, floor Y s (what), ratio Rx"``, or ``"..., floor not measured"``.
 
     The floor is work summed over cells, so with several ``workers`` the
     ratio compares the wall time with the floor per worker. Cells read from
     checkpoints were not computed in this run: when every cell was read, no
     floor is reported; when some were, the ratio is left out (the study's
-    floor may include their stored times).
+    floor may include their stored times). ``backend`` (what computed the
+    cells, e.g. ``"joblib, 2 workers"``) is named after the wall time;
+    without it (runs recorded before it was), the number of workers.
 
     Examples
     --------
@@ -339,6 +341,8 @@ def format_timing(seconds, floor_seconds, floor_description, *, workers=1, loade
     'wall time 12.0 s, floor 4 s (population steps x their measured cost), ratio 3.00x'
     >>> format_timing(12.0, 8.0, "fits", workers=2)
     'wall time 12.0 s on 2 workers, floor 8 s (fits; 4 s per worker), ratio 3.00x'
+    >>> format_timing(12.0, 8.0, "fits", workers=2, backend="joblib, 2 workers")
+    'wall time 12.0 s (joblib, 2 workers), floor 8 s (fits; 4 s per worker), ratio 3.00x'
     >>> format_timing(0.2, 8.0, "fits", loaded_cells=30, computed_cells=0)
     'wall time 0.2 s, all 30 cells read from checkpoints (nothing computed, no floor)'
     >>> format_timing(12.0, None, None)
@@ -346,7 +350,8 @@ def format_timing(seconds, floor_seconds, floor_description, *, workers=1, loade
     >>> format_timing(12.0, None, None, loaded_cells=6, computed_cells=4)
     'wall time 12.0 s, floor not measured; 6 cells read from checkpoints'
     """
-    wall = f"wall time {seconds:.1f} s" + (f" on {workers} workers" if workers > 1 else "")
+    wall = f"wall time {seconds:.1f} s" + (
+        f" ({backend})" if backend else f" on {workers} workers" if workers > 1 else "")
     if loaded_cells and not computed_cells:
         return f"{wall}, all {loaded_cells} cells read from checkpoints (nothing computed, no floor)"
     if floor_seconds is None:
@@ -499,7 +504,7 @@ def _run_timing(run):
     return format_timing(
         run["seconds"], run.get("floor_seconds"), run.get("floor_description"),
         workers=run.get("workers", 1), loaded_cells=run.get("loaded_cells", 0),
-        computed_cells=run.get("computed_cells"),
+        computed_cells=run.get("computed_cells"), backend=run.get("backend"),
     )
 
 
@@ -711,12 +716,12 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
     if floor is None and cells_floor["seconds"] > 0:
         # The study set no floor itself: its cells' floor_work, summed.
         floor, floor_description = cells_floor["seconds"], describe_floor(cells_floor)
-    # joblib's workers (a dask cluster's size is not known here: counted as 1).
-    workers = 1 if scheduler is not None else max(
-        1, min(effective_n_jobs(n_jobs), cells_floor["cells"] or 1))
+    # What computed the cells (serial, joblib or dask) and on how many workers,
+    # as run_sweep reported it.
+    backend, workers = describe_backend(cells_floor)
     loaded, computed = cells_floor["loaded_cells"], cells_floor["cells"]
     timing = format_timing(seconds, floor, floor_description, workers=workers,
-                           loaded_cells=loaded, computed_cells=computed)
+                           loaded_cells=loaded, computed_cells=computed, backend=backend)
     run = {
         "study": study.name,
         "preset": preset,
@@ -727,6 +732,7 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
         "floor_description": floor_description,
         "floor_ratio": _timing_ratio(seconds, floor, workers, loaded),
         "workers": workers,
+        "backend": backend,
         "loaded_cells": loaded,
         "computed_cells": computed,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
@@ -736,7 +742,7 @@ def _run_one(study, params, preset, overrides, out, *, n_jobs, progress, schedul
     csv = out / f"{study.name}.csv"
     record = dict(
         started=started, seconds=seconds, floor_seconds=floor,
-        floor_description=floor_description, workers=workers,
+        floor_description=floor_description, workers=workers, backend=backend,
         cells={"computed": computed, "loaded": loaded}, rows=len(df))
     with _locked(out):
         # Everything the run writes (table, record, figures, state, report) is made

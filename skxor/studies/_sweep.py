@@ -26,14 +26,17 @@ import os
 import tempfile
 import textwrap
 import threading
+import time
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from .._utils._files import new_file_mode
-from ._floor import add_floor, add_loaded, cell_floor
+from ._floor import add_backend, add_floor, add_loaded, cell_floor
+from .._utils._warnings import SkxorRuntimeWarning
 
 FORMAT_VERSION = 2
 
@@ -222,7 +225,7 @@ def _read_payload(path, ident, stacklevel=3):
         warnings.warn(
             f"Checkpoint {path} is partial, corrupt, unreadable or for other "
             "parameters; recomputing that cell.",
-            RuntimeWarning,
+            SkxorRuntimeWarning,
             stacklevel=stacklevel,
         )
         return None
@@ -236,12 +239,37 @@ def _same(a, b):
         return False
 
 
+def _plain(value):
+    """``value`` as a checkpoint stores and reads it back: numpy scalars and arrays
+    as Python values and lists, tuples as lists."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 def _run_cell(cell_fn, params):
     result = cell_fn(**params)
     if not isinstance(result, dict):
         raise TypeError(
             f"{cell_fn.__qualname__} must return a dict of results; got {type(result).__name__}."
         )
+    # The same values whether the result is checkpointed or not (np.int64(3) is
+    # 3 after a JSON round trip, and json cannot write np.bool_ at all).
+    result = _plain(result)
+    for name, value in result.items():
+        try:
+            _canonical(value)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"{cell_fn.__qualname__} returned a result JSON cannot store ({name!r}: "
+                f"{type(value).__name__}); return numbers, strings, booleans, lists or "
+                "dicts of them.") from exc
     # A result named like a parameter, with another value, would overwrite it in the
     # table (and the table's key with it, so that the next run merges distinct cells
     # into one); one repeating its parameter's value changes nothing.
@@ -291,7 +319,7 @@ def connect(scheduler, timeout=CONNECT_TIMEOUT):
 
     worker = threading.Thread(target=build, name="skxor-connect", daemon=True)
     worker.start()
-    worker.join(timeout + _CONNECT_GRACE)
+    _wait(worker, timeout + _CONNECT_GRACE)
     if "client" in outcome:
         return outcome["client"]
     # Any failure to build the client (a refused or malformed address, or
@@ -303,6 +331,11 @@ def connect(scheduler, timeout=CONNECT_TIMEOUT):
         f"{timeout} s ({exc}); give the address of a running scheduler, for "
         "example tcp://127.0.0.1:8786."
     ) from exc
+
+
+def _wait(thread, seconds):
+    """Wait for ``thread`` at most ``seconds`` (what bounds :func:`connect`)."""
+    thread.join(seconds)
 
 
 @contextlib.contextmanager
@@ -317,6 +350,57 @@ def _backend(scheduler):
     finally:
         if client is not scheduler:
             client.close()
+
+
+#: CPU seconds to start one joblib worker process: a fresh Python importing
+#: skxor, torch and numpy (about 4 s on an idle 2-core machine, 20-40 s on a
+#: loaded one). A run whose cells all take less than that in this process is
+#: faster serial.
+WORKER_START_SECONDS = 4.0
+
+#: A serial start is tried only with at least this many cells per worker: a
+#: first cell computed alone then costs at most about a quarter of the run.
+SERIAL_START_CELLS_PER_WORKER = 4
+
+
+def _plan(n_jobs, scheduler, n_cells):
+    """``(backend, workers)`` the cells go to inside :func:`_backend`'s context.
+
+    ``"serial"`` where joblib would run them in this process (one worker, or
+    a dask cluster with one thread), ``"dask"`` on a scheduler, ``"joblib"``
+    for local worker processes, ``"threads"`` for joblib's threading backend.
+    """
+    from joblib.parallel import get_active_backend
+
+    workers = effective_n_jobs(n_jobs)
+    if workers <= 1 or n_cells <= 1:
+        return "serial", 1
+    if scheduler is not None:
+        return "dask", workers
+    kind = type(get_active_backend()[0]).__name__
+    name = {"ThreadingBackend": "threads", "SequentialBackend": "serial"}.get(kind)
+    if name is None:
+        name = "dask" if "Dask" in kind else "joblib"
+    return name, workers if name != "serial" else 1
+
+
+def _stay_serial(elapsed, done, remaining, workers):
+    """Whether the rest of a run is faster in this process than on fresh workers.
+
+    After ``done`` cells took ``elapsed`` seconds here, the ``remaining`` ones
+    would take about ``elapsed / done * remaining`` more; on ``workers`` new
+    workers they take that divided by ``workers``, after each worker's start
+    (:data:`WORKER_START_SECONDS`). Serial wins while the serial estimate is
+    below ``WORKER_START_SECONDS * workers / (workers - 1)``.
+
+    Examples
+    --------
+    >>> from skxor.studies._sweep import _stay_serial
+    >>> _stay_serial(0.001, 1, 59, 2), _stay_serial(0.5, 1, 95, 2)
+    (True, False)
+    """
+    serial = elapsed / done * remaining
+    return serial < WORKER_START_SECONDS * workers / (workers - 1)
 
 
 def _load(folder, study, cell_fn, params, key, ident):
@@ -344,7 +428,7 @@ def _warn_changed_code(study, cell_fn, changed, folder):
         "change alters the cell's results, give it a new version "
         f"(@skxor.studies.cell_version({version + 1})) so that they are recomputed, or "
         "remove those checkpoints.",
-        RuntimeWarning,
+        SkxorRuntimeWarning,
         stacklevel=3,
     )
 
@@ -358,7 +442,7 @@ def _store(folder, key, ident, result, code):
         warnings.warn(
             f"Could not write checkpoint {path} ({exc.strerror or exc}); the result "
             "is kept for this run only.",
-            RuntimeWarning,
+            SkxorRuntimeWarning,
             stacklevel=3,
         )
 
@@ -379,7 +463,9 @@ def run_sweep(
     ----------
     cell_fn : callable
         Module-level (picklable) function returning a dict of JSON-serialisable
-        scalar results.
+        scalar results. numpy scalars and arrays are taken as their Python
+        values and lists (what a checkpoint stores), so the table is the same
+        with checkpoints or without.
     cells : list of dict
         JSON-serialisable parameters, one dict per cell.
     study : str
@@ -389,7 +475,12 @@ def run_sweep(
         None keeps results in memory only.
     n_jobs : int or None, default=None
         joblib workers; None runs in this process unless an enclosing
-        ``joblib.parallel_config`` says otherwise.
+        ``joblib.parallel_config`` says otherwise. With worker processes and
+        at least :data:`SERIAL_START_CELLS_PER_WORKER` cells per worker, the
+        first cells are computed in this process while the remaining ones
+        are estimated to take less than starting the workers
+        (:data:`WORKER_START_SECONDS` each): cheap cells then never start a
+        worker, and the run's summary says so.
     progress : bool, default=False
         Show a tqdm progress bar; it switches itself off when standard error
         is not a terminal (a log file, a pipe).
@@ -443,19 +534,36 @@ def run_sweep(
         # disable=None: no bar unless stderr is a terminal (no flooded logs).
         bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc=study, unit="cell",
                    disable=None)
+    def finish(i, result, floor):
+        results[i] = result
+        add_floor(floor["seconds"], floor["what"])
+        if folder is not None:
+            _store(folder, *keys[i], result, code)
+        if bar is not None:
+            bar.update(1)
+
     try:
         if todo:
+            shipped = _Shipped(cell_fn)
             with _backend(scheduler):
-                outputs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    delayed(_indexed)(i, cell_fn, cells[i]) for i in todo
-                )
-                for i, result, floor in outputs:
-                    results[i] = result
-                    add_floor(floor["seconds"], floor["what"])
-                    if folder is not None:
-                        _store(folder, *keys[i], result, code)
-                    if bar is not None:
-                        bar.update(1)
+                backend, workers = _plan(n_jobs, scheduler, len(todo))
+                rest = list(todo)
+                if backend == "serial":
+                    for i in rest:
+                        finish(*_indexed(i, shipped, cells[i]))
+                    add_backend("serial", 1, len(rest), note=None if scheduler is None else (
+                        "the dask cluster has 1 worker thread, so joblib ran the cells in "
+                        "this process"))
+                    rest = []
+                elif backend == "joblib" and len(rest) >= SERIAL_START_CELLS_PER_WORKER * workers:
+                    rest = _serial_start(rest, shipped, cells, workers, finish)
+                if rest:
+                    outputs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                        delayed(_indexed)(i, shipped, cells[i]) for i in rest
+                    )
+                    for output in outputs:
+                        finish(*output)
+                    add_backend(backend, min(workers, len(rest)), len(rest))
     finally:
         if bar is not None:
             bar.close()
@@ -463,9 +571,72 @@ def run_sweep(
     return pd.DataFrame(rows)
 
 
-def _indexed(i, cell_fn, params):
+def _serial_start(todo, shipped, cells, workers, finish):
+    """Compute cells here while that beats starting ``workers`` workers; the rest.
+
+    Worker processes each import skxor and torch before their first cell
+    (:data:`WORKER_START_SECONDS`): for cheap cells (60 coin flips take
+    milliseconds) that start dominates, so cells are computed in this process
+    while the estimate of the remaining ones stays below it
+    (:func:`_stay_serial`), and only what is left goes to the workers.
+    """
+    start = time.perf_counter()
+    for done, i in enumerate(todo, 1):
+        finish(*_indexed(i, shipped, cells[i]))
+        elapsed = time.perf_counter() - start
+        if done < len(todo) and not _stay_serial(elapsed, done, len(todo) - done, workers):
+            add_backend("serial", 1, done)
+            return todo[done:]
+    add_backend("serial", 1, len(todo), note=(
+        f"{len(todo)} cells took {elapsed:.2g} s here, less than starting {workers} "
+        f"worker processes at about {WORKER_START_SECONDS:g} s each"))
+    return []
+
+
+class _Shipped:
+    """A cell function that travels to workers by value, loaded where it is called.
+
+    dask pickles a task with plain pickle first, which names a function by
+    its module: a worker cannot import the module of a study loaded from a
+    file (its scheduler fails to read the task and the run waits for good).
+    The function is pickled here with cloudpickle (by value for a study
+    file's module, see :func:`~skxor.studies.load_study`; by name for an
+    importable one) and only unpickled in the worker that runs it, so a
+    scheduler never needs the study's code, and a worker that cannot load it
+    fails the cell with the reason instead of hanging.
+    """
+
+    def __init__(self, cell_fn):
+        self._fn = cell_fn
+        self._blob = None
+
+    def __reduce__(self):
+        if self._blob is None:
+            try:  # joblib >= 1.5 uses the cloudpickle package, earlier ones vendor it
+                import cloudpickle
+            except ImportError:  # pragma: no cover - depends on the install
+                from joblib.externals import cloudpickle
+
+            self._blob = cloudpickle.dumps(self._fn)
+        return _Shipped._from_blob, (self._blob,)
+
+    @classmethod
+    def _from_blob(cls, blob):
+        shipped = cls(None)
+        shipped._blob = blob
+        return shipped
+
+    def function(self):
+        if self._fn is None:
+            import pickle
+
+            self._fn = pickle.loads(self._blob)
+        return self._fn
+
+
+def _indexed(i, cell, params):
     # The cell's floor (its floor_work time) goes back with its result, so
     # that it reaches the sweeping process from a joblib or dask worker too.
     with cell_floor() as floor:
-        result = _run_cell(cell_fn, params)
+        result = _run_cell(cell.function(), params)
     return i, result, floor

@@ -22,8 +22,8 @@ import pandas as pd
 
 from .._utils._files import naming_the_table
 from .reporting import values_text
-from .stats import (clopper_pearson_interval, clustered_rate_interval, format_interval,
-                     wilson_interval)
+from .stats import (as_flags, clopper_pearson_interval, clustered_rate_interval,
+                    format_interval, wilson_interval)
 
 __all__ = [
     "CONFIDENCE",
@@ -349,7 +349,9 @@ def rate_part(name, flags, units, strength, unit="runs", unit_name="seeds"):
     """A part judged on a rate of ``flags`` at ``strength`` (see :func:`rate_verdict`).
 
     ``units`` labels each run's independent unit (its seed); the interval is
-    :func:`unit_interval`'s.
+    :func:`unit_interval`'s. ``flags`` are booleans or 0/1: a string, a
+    missing value or another number is a ValueError
+    (:func:`~skxor.studies.stats.as_flags`).
 
     Examples
     --------
@@ -358,7 +360,7 @@ def rate_part(name, flags, units, strength, unit="runs", unit_name="seeds"):
     >>> part.text, part.verdict
     ('d = 100: 30/30 runs = 1.00 [0.89, 1.00]', 'reproduced')
     """
-    flags = np.asarray(flags, dtype=bool)
+    flags = as_flags(flags, "flags")  # not dtype=bool: "False" and NaN are true to it
     units = np.asarray(units)
     if not flags.size:
         return Part(name=name, text=f"{name}: no runs", verdict="not tested")
@@ -385,9 +387,9 @@ def censored_rate_part(name, flags, censored, units, strength, unit="runs", unit
     ----------
     name : str
     flags : array-like of bool
-        Success of each run.
+        Success of each run: booleans or 0/1 (anything else is a ValueError).
     censored : array-like of bool
-        Runs whose failure is censored (ignored where ``flags`` is True).
+        Runs whose failure is censored (ignored where ``flags`` is True); booleans or 0/1.
     units : array-like
         Each run's independent unit (its seed).
     strength : str
@@ -405,8 +407,8 @@ def censored_rate_part(name, flags, censored, units, strength, unit="runs", unit
     >>> part.text
     'N = 128: 0/5 seeds = 0.00 [0.00, 0.43], 5 censored by the budget (0.00 [0.00, 0.43] to 1.00 [0.57, 1.00])'
     """
-    flags = np.asarray(flags, dtype=bool)
-    censored = np.asarray(censored, dtype=bool) & ~flags
+    flags = as_flags(flags, "flags")
+    censored = as_flags(censored, "censored") & ~flags
     plain = rate_part(name, flags, units, strength, unit, unit_name)
     if not censored.any():
         return plain

@@ -66,12 +66,16 @@ def check_n_boot(n_boot):
     return int(n_boot)
 
 
+def _check_share(value, name):
+    """``value`` as a float in (0, 1), or a ValueError naming it (NaN included)."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not 0 < value < 1:
+        raise ValueError(f"{name} must be a number in (0, 1); got {value!r}.")
+    return float(value)
+
+
 def check_confidence(confidence):
     """``confidence`` as a float in (0, 1), or a ValueError naming it."""
-    if (isinstance(confidence, bool) or not isinstance(confidence, Real)
-            or not 0 < confidence < 1):
-        raise ValueError(f"confidence must be a number in (0, 1); got {confidence!r}.")
-    return float(confidence)
+    return _check_share(confidence, "confidence")
 
 
 def _check_counts(successes, n):
@@ -134,12 +138,18 @@ def quantile_interval(values, q=0.5, confidence=0.95):
     values : array-like of float
         Independent draws (one per seed).
     q : float, default=0.5
+        The share in (0, 1) of the population at or below the quantile.
     confidence : float, default=0.95
 
     Returns
     -------
     value, low, high : float
         NaN, NaN, NaN without values.
+
+    Raises
+    ------
+    ValueError
+        ``q`` or ``confidence`` outside (0, 1), or a NaN among ``values``.
 
     Examples
     --------
@@ -150,6 +160,7 @@ def quantile_interval(values, q=0.5, confidence=0.95):
     ...                    float("inf"), 1500, 1000, float("inf")])
     (1200.0, 800.0, inf)
     """
+    q = _check_share(q, "q")
     check_confidence(confidence)
     x = np.sort(np.asarray(values, dtype=float).ravel())
     n = x.size

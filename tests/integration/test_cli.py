@@ -5,7 +5,6 @@ import io
 import os
 import subprocess
 import sys
-import time
 
 import pandas as pd
 import pytest
@@ -109,7 +108,6 @@ def test_user_mistakes_print_one_line_and_exit_2(argv, fragments, tmp_path, caps
     argv = [a.replace("{file}", _existing_file(tmp_path)) for a in argv]
     if argv[0] == "run" and "--out" not in argv:
         argv += ["--out", str(tmp_path / "out")]
-    start = time.perf_counter()
     code, err = _run_main(argv, capsys)
     assert code == 2
     assert "skxor: error: " in err and "Traceback" not in err
@@ -117,7 +115,7 @@ def test_user_mistakes_print_one_line_and_exit_2(argv, fragments, tmp_path, caps
         assert fragment in err
     # Validation happens before any work: nothing was computed or written.
     assert not (tmp_path / "out" / "checkpoints").exists()
-    assert time.perf_counter() - start < 25  # the scheduler case fails fast
+    # The scheduler case fails after one bounded wait: tests/unit/test_sweep_runner.py.
 
 
 def test_scheduler_without_dask_names_the_extra(tmp_path, capsys, monkeypatch):
@@ -159,7 +157,7 @@ def test_the_console_command_shows_no_traceback(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "skxor.cli", "run", "one_step", "--set", "seeds=abc",
          "--out", str(tmp_path)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=600,
     )
     assert result.returncode == 2
     assert result.stderr.startswith("skxor: error: The 'seeds' parameter of one_step")
@@ -244,7 +242,7 @@ def test_progress_bars_are_off_when_output_is_not_a_terminal(tmp_path):
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX only")
 def test_help_of_the_console_entry_point():
     result = subprocess.run([sys.executable, "-m", "skxor.cli", "--help"],
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=600)
     assert result.returncode == 0 and "reproduce" in result.stdout
 
 

@@ -324,3 +324,23 @@ def test_from_predictions_without_bit_columns_names_x():
     # Issue 23: X of shape (1, 0) was reported as a bad "table".
     with pytest.raises(ValueError, match=r"X must hold one column per bit .* shape \(1, 0\)"):
         TruthTable.from_predictions(np.zeros((1, 0)), [1])
+
+
+def test_every_warning_skxor_issues_is_a_skxor_warning():
+    # pyproject's filterwarnings makes SkxorWarning an error in the test suite,
+    # so a warning of skxor's own that no test expects fails it; a warning
+    # issued with a plain category would slip past.
+    import ast
+    from pathlib import Path
+
+    import skxor
+
+    plain = []
+    for path in Path(skxor.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "warn"):
+                names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+                if not any(name.startswith("Skxor") for name in names):
+                    plain.append(f"{path.name}:{node.lineno}")
+    assert plain == []

@@ -124,3 +124,32 @@ def test_the_default_summary_counts_missing_flags_apart():
     back = read_table(io.StringIO(table.to_csv(index=False)))
     assert back["reached"].dtype == object
     assert summary_table(back, ["x"]).set_index("x").loc[1, "reached_missing"] == 1
+
+
+@pytest.fixture(scope="module")
+def training_table():
+    return _stored("training_sensitivity", 360)
+
+
+@pytest.mark.parametrize("value", NOT_FLAGS, ids=repr)
+def test_the_training_summaries_refuse_what_is_not_a_flag(training_table, value):
+    # censored_by_budget read `learned` with astype(bool): "False" and NaN were
+    # runs that learned, so a failed run was neither a failure nor censored.
+    from skxor.studies._training import censored_by_budget, summarize_training
+
+    table = training_table.copy()
+    failed = int(np.flatnonzero(~table["learned"].to_numpy(bool))[0])
+    table["learned"] = table["learned"].astype(object)
+    table.loc[failed, "learned"] = value
+    for summary in (censored_by_budget, summarize_training):
+        with pytest.raises(ValueError, match=r"df\['learned'\]"):
+            summary(table)
+
+
+def test_the_training_summaries_read_0_and_1_as_flags(training_table):
+    from skxor.studies._training import censored_by_budget, summarize_training
+
+    numbers = training_table.assign(learned=training_table["learned"].astype(int))
+    assert censored_by_budget(numbers).equals(censored_by_budget(training_table))
+    pd.testing.assert_frame_equal(summarize_training(numbers),
+                                  summarize_training(training_table))

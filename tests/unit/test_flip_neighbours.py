@@ -24,6 +24,12 @@ from skxor.nn._sparse_xor import product_flip_certificate, product_flip_neighbou
 from skxor.sensitivity import SensitivityProfiler, sensitivity_profile
 from skxor.sensitivity._profile import iter_flips, uniform_strings
 
+#: Random float32 transformers (layer norm eps 0, outputs of scale 1e-4) can be
+#: ill-conditioned: their warning saying so is expected here, the property
+#: under test (every label certified or re-decided) must hold all the same.
+MAY_BE_ILL_CONDITIONED = pytest.mark.filterwarnings(
+    "ignore:.* is ill-conditioned:RuntimeWarning")
+
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -228,6 +234,7 @@ def transformer_bound(reference):
     return 2e-4 * max(1.0, float(np.abs(np.asarray(reference)).max()))
 
 
+@MAY_BE_ILL_CONDITIONED
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n_bits=st.integers(1, 12),
@@ -513,6 +520,7 @@ ONE_LAYER = dict(
 )
 
 
+@MAY_BE_ILL_CONDITIONED
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n_bits=st.integers(1, 40), positional=st.sampled_from(["learned", "sinusoidal"]),
        floor=st.sampled_from([0.0, 1e-6, 1e-3, 0.1]), **ONE_LAYER)
@@ -586,6 +594,7 @@ def test_transformer_certificate_only_where_it_holds():
     assert not ModelEvaluator(model, 6).has_flip_certificate
 
 
+@MAY_BE_ILL_CONDITIONED
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n_bits=st.integers(1, 30), **ONE_LAYER)
 def test_transformer_certificate_bounds_each_change(

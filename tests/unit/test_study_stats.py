@@ -197,3 +197,28 @@ def test_quantile_interval_covers_the_median_and_names_bad_input():
         quantile_interval([1.0, np.nan])
     with pytest.raises(ValueError, match="confidence"):
         quantile_interval([1.0, 2.0], confidence=1.5)
+
+
+@pytest.mark.parametrize("q", [1.5, 0.0, 1.0, -0.2, float("nan"), "0.5", True])
+def test_quantile_interval_names_a_q_outside_the_unit_interval(q):
+    # q = 1.5 raised numpy's IndexError from the order statistics.
+    from skxor.studies._stats import quantile_interval
+
+    with pytest.raises(ValueError, match=r"q must be a number in \(0, 1\)"):
+        quantile_interval([1.0, 2.0, 3.0], q=q)
+
+
+@pytest.mark.parametrize("counts, runs", [((1, 1, 2, 3), (1, 3, 3, 3)),
+                                          ((0, 2, 5, 1, 4, 1), (1, 4, 6, 2, 5, 1))])
+def test_clustered_interval_with_unequal_runs_per_seed_ends_at_the_cut_off(counts, runs):
+    # Some seeds with one run, others with several: still the beta-binomial
+    # profile likelihood over the seeds, F(1, G - 1)-calibrated (taking one
+    # run at some seed as "one run per seed" gave Wilson over the runs).
+    k, m = np.array(counts), np.array(runs)
+    flags = np.concatenate([np.arange(r) < c for c, r in zip(counts, runs)])
+    rate, low, high, *_ = clustered_rate_interval(flags, np.repeat(np.arange(k.size), m))
+    top = _profile(k, m, rate)
+    cut = stats.f.ppf(0.95, 1, k.size - 1) / 2
+    for end in (low, high):
+        assert 0 < end < 1
+        assert top - _profile(k, m, end) == pytest.approx(cut, abs=2e-3)

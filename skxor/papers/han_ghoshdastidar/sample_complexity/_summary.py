@@ -26,6 +26,7 @@ from ..._common import Summary
 from skxor.studies.reporting import ROUGH_BELOW_SEEDS
 from skxor.studies.stats import (censored_loglog_fit, check_confidence, check_n_boot,
                                  rate_with_interval)
+from skxor._utils._warnings import SkxorFutureWarning
 
 #: The columns fixing a learning curve's grid, test split and target: tables
 #: merged from runs with other values are analysed on the latest run's only.
@@ -372,7 +373,7 @@ def fit_exponents(df, target=None, *, cure=True, confidence=0.95, n_boot=None,
     if n_boot is not None or random_state is not None:
         warnings.warn("fit_exponents no longer bootstraps: n_boot and random_state are "
                       "ignored (the interval is a profile-likelihood interval).",
-                      FutureWarning, stacklevel=2)
+                      SkxorFutureWarning, stacklevel=2)
     per_seed = n_star_per_seed(df, target)
     _, ratio = _grid(like_for_like(df))
     rows = []

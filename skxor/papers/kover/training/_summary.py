@@ -8,7 +8,7 @@ import pandas as pd
 from skxor._utils._docstrings import fill_doc
 from skxor.boolean import NAMED_FUNCTIONS
 from ..._common import Summary
-from skxor.studies.stats import quantile_interval, wilson_interval
+from skxor.studies.stats import flag_columns, quantile_interval, wilson_interval
 from ._cells import at_chance, chance_plateau
 
 
@@ -138,6 +138,14 @@ def censored_by_budget(df, series=None):
         Indexed like ``df``. A table without loss curves censors no run (every
         failure counts); without ``steps``, only runs above chance.
 
+    Raises
+    ------
+    ValueError
+        ``learned`` holds a value that is not a flag (True/False or 0/1): a
+        string such as "False" (true to Python), another number, or a
+        missing outcome (NaN, None). A run whose outcome is missing is
+        neither a failure nor censored: drop it first.
+
     Examples
     --------
     >>> import pandas as pd
@@ -151,11 +159,12 @@ def censored_by_budget(df, series=None):
     >>> censored_by_budget(df).tolist()  # N = 64 at chance: 1000 steps < the 3000 N = 8 took
     [False, False, True, True]
     """
-    df = with_model_setting(df)
+    # Checked before anything else: bool("False") and bool(nan) are True.
+    df = flag_columns(with_model_setting(df), ["learned"])
     if "loss_curve" not in df:
         return pd.Series(False, index=df.index)
     series = series_columns(df) if series is None else list(series)
-    learned = df["learned"].astype(bool)
+    learned = df["learned"]
     chance = df["loss_curve"].map(at_chance).astype(bool)
     censored = ~learned & ~chance
     if "steps" not in df or "n_steps" not in df:
@@ -223,9 +232,15 @@ def summarize_training(df):
         ``in_cluster_min`` and the target's ``target_in_cluster``;
         ``average_sensitivity`` (mean), ``target_average_sensitivity``,
         ``profile_distance`` (mean), ``n_parameters`` and ``seconds`` (sum).
+
+    Raises
+    ------
+    ValueError
+        No run in ``df``, or ``learned`` holding a value that is not a flag
+        (see :func:`censored_by_budget`).
     """
     require_runs(df)
-    df = with_model_setting(df)
+    df = flag_columns(with_model_setting(df), ["learned"])
     series = series_columns(df)
     censored = censored_by_budget(df, series)
     rows = []
