@@ -4,9 +4,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.abspath(".."))
+sys.path.insert(0, os.path.abspath("."))  # _gallery_cpu, the examples' CPU clock
 
 import skxor  # noqa: E402
 from skxor.studies import write_figures  # noqa: E402
+from _gallery_cpu import CPUClock  # noqa: E402
 
 # Every stored study's figures, drawn from its stored table (docs/results/data)
 # for the page docs/results/generated/<study>.md; never committed.
@@ -60,4 +62,10 @@ sphinx_gallery_conf = {
     # Each example's `# sphinx_gallery_multi_image = "single"` (every figure full
     # width, one under another, not thumbnails) is read, then hidden.
     "remove_config_comments": True,
+    # matplotlib reset as by default; each example's CPU seconds recorded for the
+    # gallery test's limit (SKXOR_GALLERY_CPU_FILE, see _gallery_cpu.py).
+    "reset_modules": ("matplotlib", CPUClock()),
+    "reset_modules_order": "both",
+    # When measured, every example runs, not only those changed since the last build.
+    "run_stale_examples": bool(os.environ.get("SKXOR_GALLERY_CPU_FILE")),
 }

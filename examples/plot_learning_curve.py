@@ -8,7 +8,7 @@ training size from which the test accuracy stays at or above 0.95. Here the
 same estimators (:func:`~skxor.papers.sample_complexity_estimator`: the
 five-step transformer and the FFNN with its budget of ``max_iter=20``
 epochs, as named parameters) are drawn with scikit-learn's
-:class:`~sklearn.model_selection.LearningCurveDisplay` at d = 40, with the
+:class:`~sklearn.model_selection.LearningCurveDisplay` at d = 25, with the
 n* the study computes from one seed's curve of the same estimator marked.
 """
 
@@ -20,7 +20,7 @@ from skxor.datasets import make_sparse_parity
 from skxor.papers import ESTIMATOR_PARAMS, n_star_per_seed, sample_complexity
 from skxor.papers import sample_complexity_estimator
 
-D, SIZES = 40, [100, 200, 400, 800, 1600, 3200]
+D, SIZES = 25, [50, 100, 200, 400, 800, 1600]
 for model in ("transformer_multi_step", "ffnn"):
     print(f"{model}: {ESTIMATOR_PARAMS[model]}")
 

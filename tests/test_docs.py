@@ -12,7 +12,15 @@ import pytest
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
-def _build(out, run_gallery):
+#: CPU seconds (user + system, every thread) any one gallery example may take: the
+#: gallery's blurb promises under 40 s each, with room for a busy machine. Measured in
+#: the gallery build (2 cores, issue 51.8): 0.6 to 39 s; plot_profile_any_model took
+#: 50 s (its float32 module re-decided in float64 block by block, now float64: 5 s) and
+#: plot_learning_curve 52 s standalone (d = 40, now d = 25: 27 s).
+GALLERY_CPU_LIMIT = 60.0
+
+
+def _build(out, run_gallery, env=None):
     """Build the HTML docs into ``out`` with warnings as errors; no time limit (a slow
     machine is no failure)."""
     pytest.importorskip("sphinx")
@@ -23,7 +31,7 @@ def _build(out, run_gallery):
          "-d", str(out / "doctrees"), str(DOCS), str(out / "html")],
         capture_output=True, text=True,
         env={**os.environ, "SKXOR_DOCS_RUN_GALLERY": "1" if run_gallery else "0",
-             "MPLBACKEND": "Agg"},
+             "MPLBACKEND": "Agg", **(env or {})},
     )
     assert result.returncode == 0, result.stderr[-5000:]
     assert (out / "html" / "api.html").exists()
@@ -53,11 +61,50 @@ def test_sphinx_build_has_no_warnings(tmp_path):
 @pytest.mark.slow
 def test_gallery_examples_all_run(tmp_path):
     """The whole gallery executed (``pytest --runslow tests/test_docs.py -k gallery``,
-    a step of its own in .ci/run): every example runs and draws a figure."""
-    html = _build(tmp_path, run_gallery=True)
+    a step of its own in .ci/run): every example runs, draws a figure and takes at most
+    :data:`GALLERY_CPU_LIMIT` CPU seconds (docs/_gallery_cpu.py reads them from
+    ``resource.getrusage`` of the build process around each example)."""
+    cpu_file = tmp_path / "gallery_cpu.tsv"
+    html = _build(tmp_path, run_gallery=True, env={"SKXOR_GALLERY_CPU_FILE": str(cpu_file)})
     examples = sorted(p.stem for p in (DOCS.parent / "examples").glob("plot_*.py"))
     images = {p.name for p in (html / "_images").glob("sphx_glr_*_001.png")}
     assert examples and all(f"sphx_glr_{name}_001.png" in images for name in examples)
+    assert_gallery_cpu_within_limit(cpu_file.read_text(), examples)
+
+
+def assert_gallery_cpu_within_limit(recorded, examples, limit=GALLERY_CPU_LIMIT):
+    """Every example has its CPU seconds recorded, none above ``limit``."""
+    seconds = {name.removesuffix(".py"): float(value)
+               for name, value in (line.split("\t") for line in recorded.splitlines())}
+    assert sorted(seconds) == sorted(examples)
+    slow = {name: s for name, s in seconds.items() if s > limit}
+    assert not slow, f"gallery examples over {limit:g} CPU seconds: {slow}"
+
+
+def test_the_gallery_cpu_check_fails_on_a_slow_or_unmeasured_example():
+    assert_gallery_cpu_within_limit("plot_a.py\t12.50\nplot_b.py\t3.00\n", ["plot_a", "plot_b"])
+    with pytest.raises(AssertionError, match="plot_b"):
+        assert_gallery_cpu_within_limit("plot_a.py\t12.50\nplot_b.py\t75.00\n",
+                                        ["plot_a", "plot_b"])
+    with pytest.raises(AssertionError):
+        assert_gallery_cpu_within_limit("plot_a.py\t12.50\n", ["plot_a", "plot_b"])
+
+
+def test_the_gallery_clock_records_an_examples_cpu_seconds(tmp_path, monkeypatch):
+    sys.path.insert(0, str(DOCS))
+    try:
+        from _gallery_cpu import CPUClock
+    finally:
+        sys.path.remove(str(DOCS))
+    out = tmp_path / "cpu.tsv"
+    monkeypatch.setenv("SKXOR_GALLERY_CPU_FILE", str(out))
+    clock = CPUClock()
+    clock({}, None, when="before")  # entering a folder: nothing to record
+    clock({}, "examples/plot_a.py", when="before")
+    sum(i * i for i in range(2 * 10**6))  # some CPU work
+    clock({}, "examples/plot_a.py", when="after")
+    name, seconds = out.read_text().strip().split("\t")
+    assert name == "plot_a.py" and 0 < float(seconds) < 60
 
 
 def test_attention_display_example_shows_what_its_caption_says(monkeypatch):

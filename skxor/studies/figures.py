@@ -170,7 +170,7 @@ NEUTRAL = "0.45"
 
 
 def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_title=None,
-                fontsize="x-small"):
+                fontsize="x-small", below=False, kind_ncols=1):
     """Two short legends outside the data: one for the colours, one for the kinds.
 
     A figure with many series crossed from two factors (a model and what is
@@ -178,7 +178,7 @@ def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_titl
     colour legend has a line of each colour, the kind legend a grey line
     with each marker and line style. Both sit to the right of ``where``
     (an Axes: beside it; a Figure: in its right margin, which constrained
-    layout makes room for).
+    layout makes room for), or below a Figure's panels with ``below=True``.
 
     Parameters
     ----------
@@ -195,6 +195,13 @@ def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_titl
     colour_title, kind_title : str, optional
         The legends' titles.
     fontsize : str, default="x-small"
+    below : bool, default=False
+        With a Figure ``where``: both legends side by side in its bottom
+        margin (the colour legend left, the kind legend right) instead of
+        its right margin, so that a figure with long legend entries keeps
+        its width for the data.
+    kind_ncols : int, default=1
+        Columns of the kind legend (several keep a legend below short).
 
     Returns
     -------
@@ -212,6 +219,10 @@ def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_titl
     ...                        "fit": {"ls": "-"}}, colour_title="model")
     >>> [[t.get_text() for t in legend.get_texts()] for legend in legends]
     [['ffnn', 'transformer'], ['n* per seed', 'fit']]
+    >>> below = key_legends(fig, {"ffnn": "C0"}, {"fit": {"ls": "-"}, "band": {"patch": True}},
+    ...                     below=True, kind_ncols=2)
+    >>> [legend._loc for legend in below], below[1]._ncols
+    ([3, 4], 2)
     """
     from matplotlib.axes import Axes
     from matplotlib.legend import Legend
@@ -236,6 +247,9 @@ def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_titl
         groups.append(([handle(s) for s in kinds.values()], list(kinds), kind_title))
     legends = []
     on_axes = isinstance(where, Axes)
+    if below and on_axes:
+        raise ValueError("below=True places the legends in a figure's bottom margin: pass "
+                         "the Figure, not an Axes.")
     for (handles, labels, title), upper in zip(groups, (True, False)):
         kwargs = dict(title=title, fontsize=fontsize, title_fontsize=fontsize, frameon=False,
                       alignment="left")
@@ -247,8 +261,10 @@ def key_legends(where, colours=None, kinds=None, *, colour_title=None, kind_titl
             where.add_artist(legend)
             legend.set_clip_on(False)  # add_artist clips to the axes: the legend is beside it
         else:
-            legend = where.legend(handles, labels, **kwargs,
-                                  loc="outside right upper" if upper else "outside right lower")
+            side = ("lower left" if upper else "lower right") if below else \
+                ("right upper" if upper else "right lower")
+            legend = where.legend(handles, labels, **kwargs, loc=f"outside {side}",
+                                  ncols=1 if upper else kind_ncols)
         legends.append(legend)
     return legends
 

@@ -176,7 +176,7 @@ def test_figure_shows_every_series_with_labels_and_ticks(quick):
     assert_every_axis_labelled_and_series_in_legend(fig)
     assert_legends_short_and_drawn(fig)
     params_ax, share_ax = fig.axes
-    models, kinds = share_ax.artists  # a legend of the models, one of what is drawn
+    models, kinds = fig.legends  # below the panels: the models, and what is drawn
     labels = [t.get_text() for t in models.get_texts()]
     assert len(labels) == df["model"].nunique() == len(PRESETS["quick"]["model"])
     for model, fit in parameter_slopes(df).items():

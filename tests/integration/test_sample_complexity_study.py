@@ -219,7 +219,8 @@ def test_figures_label_every_axis_and_show_every_series(curves):
         assert_every_axis_labelled_and_series_in_legend(figure)
     ax = figures["samples_needed"].axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["10", "20"]
-    assert any("d^4" in t.get_text() for legend in ax.artists for t in legend.get_texts())
+    assert any("d^4" in t.get_text() for legend in figures["samples_needed"].legends
+               for t in legend.get_texts())
     for figure in figures.values():
         assert_legends_short_and_drawn(figure)
 
@@ -253,7 +254,7 @@ def test_quick_preset_figures(tmp_path):
     for name, figure in plot_sample_complexity(df).items():
         assert_every_axis_labelled_and_series_in_legend(figure)
         figure.savefig(tmp_path / f"{name}.png", dpi=60)
-    assert "quick preset" in plot_sample_complexity(df)["samples_needed"].axes[0].get_title()
+    assert "quick preset" in plot_sample_complexity(df)["samples_needed"].get_suptitle()
     assert "Rough" in report_sample_complexity(df)
 
 

@@ -177,7 +177,8 @@ def render_figures(summary):
     figure_legend(fig, axes, loc="outside lower center", ncols=min(len(series), 3),
                   fontsize="x-small", title="each attention type and T at its best step length")
     fig.suptitle(f"Normalised gradient steps: {setting_text(cells)}; each attention at its best "
-                 "step length; bars: Wilson 95%", fontsize="small")
+                 f"step length; bars: Wilson 95%{zero_rate_note(summary)}."
+                 f"{specialised_note(summary)}", fontsize="small", wrap=True)
 
     sweep = Figure(figsize=(9.0, 4.4), layout="constrained")
     saxes = sweep.subplots(1, 2)
@@ -215,10 +216,73 @@ def render_figures(summary):
     return {"success": fig, "step_length": sweep, "attention_maps": heat}
 
 
+def zero_rate_note(per_cell):
+    """The bars left off: at a rate of 0 or 1, how far its Wilson interval reaches, said
+    once in the title.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.papers.han_ghoshdastidar.one_step._display import zero_rate_note
+    >>> zero_rate_note(pd.DataFrame({"success_rate": [0.0, 0.5], "success_high": [0.11, 0.7],
+    ...                              "success_low": [0.0, 0.3],
+    ...                              "specialised_rate": [1.0, 0.5],
+    ...                              "specialised_low": [0.89, 0.3],
+    ...                              "specialised_high": [1.0, 0.7]}))
+    ', none at a rate of 0 or 1 (its interval reaches 0.11 from it)'
+    """
+    reach = []
+    for key in _RATES:
+        rate = per_cell[f"{key}_rate"]
+        reach += [*per_cell.loc[rate == 0, f"{key}_high"], *(1 - per_cell.loc[rate == 1, f"{key}_low"])]
+    return (f", none at a rate of 0 or 1 (its interval reaches {max(reach):.2g} from it)"
+            if reach else "")
+
+
+def specialised_note(per_cell):
+    """Why a series can be specialised without success: how little weight its heads put on
+    the hidden bits (the median over the drawn cells), for each series that does so.
+
+    "Specialised" asks only that each head's most-attended position be a distinct hidden
+    bit. Linear and erf heads peak there with weights near 1/d each, too little to compute
+    the XOR; softmax heads put nearly all of theirs there.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.papers.han_ghoshdastidar.one_step._display import specialised_note
+    >>> print(specialised_note(pd.DataFrame({
+    ...     "attention": ["linear", "softmax"], "n": 0, "n_steps": 1,
+    ...     "success_rate": [0.0, 1.0], "specialised_rate": [1.0, 1.0],
+    ...     "median_support_mass": [0.01, 1.0]})))  # doctest: +NORMALIZE_WHITESPACE
+     Specialised (below) asks only that each head's most-attended position be a distinct
+     hidden bit, not that it put much weight there: linear is specialised in 100% of runs
+     and succeeds in 0%, its weaker head putting a median 0.01 of its weight on the hidden bits
+     (softmax: 1).
+    """
+    keys = ["attention", "n", "n_steps"]
+    several_t = per_cell["n_steps"].nunique() > 1
+    series = per_cell.groupby(keys).agg(
+        specialised=("specialised_rate", "mean"), success=("success_rate", "mean"),
+        mass=("median_support_mass", "median"))
+    # Specialised well beyond succeeding: the gap in the measure that needs a word.
+    apart = series["specialised"] - series["success"] >= 0.25
+    if not apart.any() or series["mass"].isna().all():
+        return ""
+    parts = [f"{_label(*key, several_t)} is specialised in {row.specialised:.0%} of runs and "
+             f"succeeds in {row.success:.0%}, its weaker head putting a median {row.mass:.2g} of "
+             "its weight on the hidden bits" for key, row in series[apart].iterrows()]
+    others = [f"{_label(*key, several_t)}: {row.mass:.2g}"
+              for key, row in series[~apart].iterrows()]
+    return (" Specialised (below) asks only that each head's most-attended position be a "
+            "distinct hidden bit, not that it put much weight there: " + "; ".join(parts)
+            + (f" ({'; '.join(others)})" if others else "") + ".")
+
+
 #: The rates :class:`OneStepSuccessDisplay` draws, each with its axis label.
 _RATES = {
     "success": "success rate (acc. >= 0.99)",
-    "specialised": "specialised rate\n(heads on distinct support bits)",
+    "specialised": "specialised rate\n(each head's peak a distinct support bit)",
 }
 
 
@@ -318,9 +382,14 @@ class OneStepSuccessDisplay(StudyDisplay):
             marker, line = _style(attention)
             step_length = float(group["step_length"].iloc[0])
             rate = group[f"{key}_rate"]
+            errors = interval_errors(rate, group[f"{key}_low"], group[f"{key}_high"])
+            # No bar where no run (or every run) succeeded: rows of identical bars from 0
+            # (or 1) to the same bound (0.11 from it at 30 seeds) hid the series between;
+            # the title gives that bound (zero_rate_note).
+            errors[:, rate.isin([0.0, 1.0]).to_numpy()] = 0.0
             ax.errorbar(
                 offset(group["d"], i, len(self._series), spread=0.035, base=10), rate,
-                yerr=interval_errors(rate, group[f"{key}_low"], group[f"{key}_high"]),
+                yerr=errors,
                 marker=marker, ls=line if steps == 1 else "-.",
                 capsize=2, ms=5, mfc="none" if steps > 1 else None,
                 label=_label(attention, n, steps, self._several_t, step_length),

@@ -52,7 +52,7 @@ def plot_parameter_scaling(df):
     ...                        transformer_m=[4, 16, 64], n_test=1000)
     >>> fig = plot_parameter_scaling(df)["parameter_scaling"]
     >>> parameters, shares = fig.axes
-    >>> models, kinds = shares.artists  # one step: no m met the rule at d = 16
+    >>> models, kinds = fig.legends  # below the panels; one step: no m met the rule at d = 16
     >>> for text in models.get_texts():
     ...     print(text.get_text())
     transformer, one step (population; the paper's setting): no slope (the rule met at fewer than two d)
@@ -71,9 +71,9 @@ def render_figures(summary):
     df, params, samples = summary.table, summary.params, summary.samples_d_max
     threshold = params.get("threshold", 0.99)
     share = params.get("success_share", 0.8)
-    fig = Figure(figsize=(15.0, 6.0), layout="constrained")
+    fig = Figure(figsize=(14.0, 7.0), layout="constrained")
     ax, ax_share = fig.subplots(1, 2, width_ratios=[4, 3])
-    # The left panel is the display's; its legends go beside the right panel.
+    # The left panel is the display's; its legends and the right panel's go below both.
     display = ParametersNeededDisplay(df, slopes=summary.slopes).plot(ax=ax, legend=False)
     colours, kinds = (dict(keys) for keys in display.keys_)  # the display's stay as drawn
     models = [m for m in MODELS if m in set(df["model"])]
@@ -92,8 +92,10 @@ def render_figures(summary):
     _d_axis(ax_share, df)
     ax_share.set_ylabel(f"share of seeds reaching {threshold:.0%} at the size needed")
     ax_share.set_ylim(-0.03, 1.03)
-    # Right of the panels: inside, they would hide points.
-    key_legends(ax_share, colours, kinds, colour_title=_COLOUR_TITLE, kind_title="what is drawn")
+    # Below the panels: inside, they would hide points; beside them, they took a third of
+    # the width.
+    key_legends(fig, colours, kinds, colour_title=_COLOUR_TITLE, kind_title="what is drawn",
+                below=True, kind_ncols=2)
     ax_share.set_title("Wilson 95% intervals", fontsize="small")
     n_rule = (f"max({params.get('n_train_min')}, {_coef(params.get('n_train_per_d2'))}d²)"
               if params else "n(d)")

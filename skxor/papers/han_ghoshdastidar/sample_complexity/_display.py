@@ -43,7 +43,7 @@ def plot_sample_complexity(df):
     >>> curves = figures["learning_curves"].axes[0]
     >>> [text.get_text() for text in curves.get_legend().get_texts()]
     ['d = 10', 'd = 20', 'target 0.95']
-    >>> for legend in figures["samples_needed"].axes[0].artists:
+    >>> for legend in figures["samples_needed"].legends:  # below the panel
     ...     print([text.get_text() for text in legend.get_texts()])
     ['transformer_multi_step: p_pop 4/4, a = 1.17 [-7.44, 10.01] (4 curves, 2 censored)']
     ['n* per seed (bar: its grid cell)', 'at the grid floor (left-censored)', 'ML fit of the median n*', 'its 95% slope band', "reference slope d^4 (the proof's bound, up to polylog d)", 'grid floor n = 100']
@@ -74,11 +74,42 @@ def render_figures(summary):
         ax.set_title(model, fontsize="small")
         ax.set_ylabel("test accuracy (mean over seeds)")
     axes[-1].legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    curves.suptitle(f"Learning curves: {setting_text(df)}", fontsize="small")
+    curves.suptitle(f"Learning curves: {setting_text(df)}{_plateau_text(df, target)}",
+                    fontsize="small", wrap=True)
 
-    scaling = Figure(figsize=(9.5, 4.8), layout="constrained")
-    SamplesNeededDisplay(df, summary=summary).plot(ax=scaling.subplots())
+    # The legends below the panel (beside it they took half the figure's width), the
+    # title the figure's: the axes' own, two lines wider than the axes, was cut at the left.
+    scaling = Figure(figsize=(11.5, 6.4), layout="constrained")
+    display = SamplesNeededDisplay(df, summary=summary).plot(ax=scaling.subplots(), legend=False)
+    display.ax_.set_title("")
+    key_legends(scaling, *display.keys_, kind_title="what is drawn", colour_title=_COLOUR_TITLE,
+                below=True, kind_ncols=2)
+    scaling.suptitle(f"Samples needed: {setting_text(df)}. {_SCALING_NOTE}", fontsize="small")
     return {"learning_curves": curves, "samples_needed": scaling}
+
+
+_COLOUR_TITLE = "model (a: fitted exponent of n* ~ d^a)"
+_SCALING_NOTE = ("Lines: ML fit of the median n* (censored kept) over the seeds whose "
+                 "population run succeeds;\nbands: profile likelihood 95%; crosses at the top: "
+                 "seeds whose population run fails, which no sample size mends")
+
+
+def _plateau_text(df, target):
+    """Why a mean curve levels off below 1: the seeds still under ``target`` at the largest n.
+
+    A mean over seeds of accuracies near 1.0 or near chance (0.5) levels off at the share
+    of seeds that learned; naming them keeps the plateau from reading as a partial fit.
+    """
+    last = df.loc[df.groupby(["model", "d", "seed"])["n"].idxmax()]
+    short = last[last["accuracy"] < target].groupby(["model", "d"]).size()
+    if short.empty:
+        return ""
+    seeds = last.groupby(["model", "d"]).size()
+    parts = [f"{model} at d = " + ", ".join(f"{d} ({short[model, d]}/{seeds[model, d]})"
+                                           for d in short[model].index)
+             for model in short.index.get_level_values("model").unique()]
+    return ("; a curve levelling off below 1 averages seeds at 1.0 with seeds still below "
+            f"{target:g} at the largest n (near chance, 0.5): " + "; ".join(parts))
 
 
 class SamplesNeededDisplay(StudyDisplay):
@@ -110,7 +141,11 @@ class SamplesNeededDisplay(StudyDisplay):
         Its figure.
     legends_ : list of matplotlib Legend
         The legend of the models (each with its exponent) and the legend of
-        what is drawn, beside the axes.
+        what is drawn, beside the axes (empty with ``legend=False``).
+    keys_ : tuple of (dict, dict)
+        Those legends' entries (colours of the models, kinds drawn), as
+        :func:`~skxor.studies.figures.key_legends` takes them, for a legend
+        placed elsewhere (the study's figure puts them below the panel).
 
     Examples
     --------
@@ -214,5 +249,6 @@ class SamplesNeededDisplay(StudyDisplay):
         ax.set_title(f"Samples needed: {setting_text(df)}\nlines: ML fit of the median n* "
                      "(censored kept), over the seeds whose population run succeeds;\n"
                      "bands: profile likelihood 95%", fontsize="small")
+        self.keys_ = (colours, kinds)
         return lambda: key_legends(ax, colours, kinds, kind_title="what is drawn",
-                                  colour_title="model (a: fitted exponent of n* ~ d^a)")
+                                  colour_title=_COLOUR_TITLE)
