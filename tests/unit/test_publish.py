@@ -59,7 +59,9 @@ def test_the_store_reads_each_column_with_one_type():
 
 
 def test_every_study_has_a_stored_run_with_its_record(store):
-    assert list(store) == list(STUDIES)
+    # A stored run is optional for a study, but its claims are judged on one: every
+    # study that declares claims has one, in the registry's order.
+    assert list(store) == [name for name in STUDIES if name in store or STUDIES[name].claims]
     for name, entry in store.items():
         assert len(entry["table"]) > 0, name
         assert entry["record"] is not None, f"{name}: no {name}.run.json"

@@ -149,7 +149,7 @@ def test_every_stored_run_records_the_version_of_the_cell_that_computed_it():
     from skxor.studies._sweep import cell_version_of
 
     store = load_store(ROOT / DATA_DIR)
-    assert sorted(store) == sorted(STUDIES)
+    assert sorted(store) == sorted(name for name in STUDIES if name in store or STUDIES[name].claims)
     for name, entry in store.items():
         record = entry["record"]
         assert record["preset"] == "full" and record["matches_preset"], name

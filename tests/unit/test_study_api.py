@@ -1,6 +1,7 @@
 """The public Study API: defaults built from the declaration, validation, loading a file."""
 
 import re
+import sys
 import textwrap
 from numbers import Real
 
@@ -262,9 +263,11 @@ def test_list_shows_a_registered_study(monkeypatch, capsys):
 def test_each_study_function_documents_every_preset(name):
     # Old docstrings of random_init_sensitivity and zero_sensitivity_bound
     # described their former full preset after it had become ``paper``.
-    import skxor.papers
-
-    doc = getattr(skxor.papers, name).__doc__
+    # The function, where a study has one, beside its declaration (optional).
+    package = sys.modules[get_study(name).cell.__module__.rsplit(".", 1)[0]]
+    if not callable(getattr(package, name, None)):
+        pytest.skip(f"{name} declares no public function")
+    doc = getattr(package, name).__doc__
     line = next(line for line in doc.splitlines() if line.strip().startswith("preset :"))
     listed = re.findall(r'"(\w+)"', line.split("default=")[0])
     assert sorted(listed) == sorted(get_study(name).presets)
