@@ -33,7 +33,8 @@ sys.path.insert(1, str(HERE.parent))
 import _common  # noqa: E402
 
 MODULES = ["bench_sparse_xor", "bench_sensitivity", "bench_ffnn", "bench_boolean_transformer",
-           "bench_k_heads", "bench_flip_neighbours", "bench_cli", "bench_bits", "bench_exhaustive"]
+           "bench_k_heads", "bench_flip_neighbours", "bench_cli", "bench_bits", "bench_exhaustive",
+           "bench_training"]
 COLUMNS = ["benchmark", "target", "baseline_s", "skxor_s", "ratio", "ratio_min", "ratio_max",
            "rounds", "clock", "passes", "status", "note", "machine", "date"]
 

@@ -38,6 +38,8 @@ TINY = {
     "p17_n32": dict(n_bits=12, n_jobs=1),
     "p17b_near_zero": dict(sizes=(10, 12), n_jobs=1),
     "p18_small_truth_table": dict(n_bits=8, number=5),
+    "p19_training_step_n32": dict(n_bits=6, n_steps=3, product=128),
+    "p19_training_step_n128": dict(n_bits=8, n_steps=2, product=128),
 }
 
 
