@@ -299,8 +299,10 @@ class ModuleReference:
         if self._scale is None:
             x = torch.as_tensor(probe_strings(self.n_bits, np.int64), dtype=self.dtype,
                                 device=self.device)
-from ._encoding import encode_for_model
-from ._warnings import SkxorRuntimeWarning
+            x = encode_for_model(x, self.input_encoding, dtype=self.dtype, device=self.device)
+            # In eval mode, as the float64 copy runs: a module left in training
+            # mode would measure its dropout noise as rounding error.
+            with torch.no_grad(), eval_mode(self.module):
                 out = real_scores(self.call(self.module, x))
             self._scale = _finite_scale(out)
             usual = rounding_bound(self.dtype, self._scale)
