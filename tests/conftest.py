@@ -7,6 +7,11 @@ def pytest_configure(config):
     # train are tiny: one intra-op thread per worker avoids oversubscription,
     # which stalls small matrix products 10x on a busy machine.
     torch.set_num_threads(1)
+    # The registry reads the installed studies on its first read: read it now, before
+    # any test replaces importlib.metadata.entry_points with a stand-in.
+    import skxor.studies
+
+    list(skxor.studies.STUDIES)
 
 
 def pytest_addoption(parser):

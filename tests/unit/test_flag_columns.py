@@ -135,7 +135,7 @@ def training_table():
 def test_the_training_summaries_refuse_what_is_not_a_flag(training_table, value):
     # censored_by_budget read `learned` with astype(bool): "False" and NaN were
     # runs that learned, so a failed run was neither a failure nor censored.
-    from skxor.studies._training import censored_by_budget, summarize_training
+    from skxor.papers.kover.training import censored_by_budget, summarize_training
 
     table = training_table.copy()
     failed = int(np.flatnonzero(~table["learned"].to_numpy(bool))[0])
@@ -147,7 +147,7 @@ def test_the_training_summaries_refuse_what_is_not_a_flag(training_table, value)
 
 
 def test_the_training_summaries_read_0_and_1_as_flags(training_table):
-    from skxor.studies._training import censored_by_budget, summarize_training
+    from skxor.papers.kover.training import censored_by_budget, summarize_training
 
     numbers = training_table.assign(learned=training_table["learned"].astype(int))
     assert censored_by_budget(numbers).equals(censored_by_budget(training_table))

@@ -20,14 +20,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from skxor.studies._claims import (
+from skxor.studies.claims import (
     censored_rate_part,
     judged,
     rate_part,
     rate_verdict,
     unit_interval,
 )
-from skxor.studies._stats import (
+from skxor.studies.stats import (
     clopper_pearson_interval,
     clustered_rate_interval,
     quantile_interval,

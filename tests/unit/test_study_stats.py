@@ -202,7 +202,7 @@ def test_quantile_interval_covers_the_median_and_names_bad_input():
 @pytest.mark.parametrize("q", [1.5, 0.0, 1.0, -0.2, float("nan"), "0.5", True])
 def test_quantile_interval_names_a_q_outside_the_unit_interval(q):
     # q = 1.5 raised numpy's IndexError from the order statistics.
-    from skxor.studies._stats import quantile_interval
+    from skxor.studies.stats import quantile_interval
 
     with pytest.raises(ValueError, match=r"q must be a number in \(0, 1\)"):
         quantile_interval([1.0, 2.0, 3.0], q=q)
