@@ -558,3 +558,64 @@ def test_online_fit_with_named_labels_does_not_depend_on_their_sort_order(names)
     mixed[:4] = np.where(mixed[:4] == one, zero, one)
     with pytest.raises(ValueError, match=r"on 4 of 200 rows .*must name the function's two"):
         clone(clf).fit(X, mixed)
+
+
+# -- the fresh-data sampler and pickling by value (issue 48, mutation run of _base.py) --
+
+
+@pytest.mark.parametrize("loss, sign", [("logistic", 1.0), ("logistic", -1.0),
+                                        ("squared_error", 1.0), ("squared_error", -1.0)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_fresh_batches_are_spins_labelled_by_the_target_in_the_fit_dtype(loss, sign, dtype):
+    """Each fresh batch is n uniform strings as -1/+1 spins in the fit's dtype, and
+    targets in the same dtype: 0/1 (logistic) or -1/+1 (squared error) of the target
+    function, negated when ``sign`` is -1. Kills the dtype dropped from the spins or
+    the targets (float32 batches fed to a float64 fit)."""
+    from skxor.estimators._base import FreshSampler
+
+    sampler = FreshSampler(lambda bits: bits[:, 0] ^ bits[:, 2], 5, 0, loss, dtype, None,
+                           sign)
+    spins, targets = sampler(400)
+    assert spins.dtype == dtype and targets.dtype == dtype
+    assert spins.shape == (400, 5) and targets.shape == (400,)
+    assert set(torch.unique(spins).tolist()) == {-1.0, 1.0}
+    bits = (spins < 0).numpy()  # spin -1 is bit 1
+    value = sign * (2.0 * (bits[:, 0] ^ bits[:, 2]) - 1.0)
+    expected = (value + 1) / 2 if loss == "logistic" else value
+    np.testing.assert_array_equal(targets.numpy(), expected)
+    assert 0.4 < bits.mean() < 0.6  # uniform strings
+
+
+def test_a_lambda_target_travels_to_process_workers_by_value():
+    """cloudpickle (dask's and joblib's workers) stores functions by value, so an
+    estimator fitted online with a lambda target must go to a worker as it is; the
+    refusal of unpicklable targets is for the standard pickle only. Kills
+    ``_pickles_by_value`` never recognising a pickler that stores by value."""
+    import cloudpickle
+
+    X, _ = make_sparse_parity(64, 6, random_state=0)
+    clf = FFNNParityBaseline(width=2, max_iter=2, random_state=0,
+                             target_function=lambda bits: bits[:, 0]).fit(X)
+    loaded = cloudpickle.loads(cloudpickle.dumps(clf))
+    np.testing.assert_array_equal(loaded.decision_function(X), clf.decision_function(X))
+    np.testing.assert_array_equal(loaded.target_function(np.eye(6, dtype=np.int64)),
+                                  np.eye(6)[:, 0])
+
+
+def test_the_pickling_refusal_says_why_and_what_pickles():
+    """The refusal's message whole: the function, the pickler's own error and the kinds
+    of function that do pickle."""
+    X, _ = make_sparse_parity(64, 6, random_state=0)
+    target = lambda bits: bits[:, 0]  # noqa: E731
+    clf = FFNNParityBaseline(width=2, max_iter=1, target_function=target).fit(X)
+    try:
+        pickle.dumps(target)
+    except Exception as exc:  # the pickler's own error, quoted in the refusal
+        cause = f"{type(exc).__name__}: {exc}"
+    with pytest.raises(pickle.PicklingError) as info:
+        pickle.dumps(clf)
+    assert str(info.value) == (
+        f"This estimator cannot be pickled: its target_function {target!r} cannot be "
+        f"({cause}). Give a function defined at module level (importable where it is "
+        "loaded), a functools.partial of one, or a function of skxor.boolean (e.g. "
+        "SparseParity(N, support)); a lambda or local function cannot be pickled.")
