@@ -619,3 +619,71 @@ def test_the_pickling_refusal_says_why_and_what_pickles():
         f"({cause}). Give a function defined at module level (importable where it is "
         "loaded), a functools.partial of one, or a function of skxor.boolean (e.g. "
         "SparseParity(N, support)); a lambda or local function cannot be pickled.")
+
+
+@pytest.mark.parametrize("values, expected", [
+    (np.array([True, False, True]), [True, False, True]),
+    (np.array([1, 0, 1]), [True, False, True]),
+    (np.array([1, -1, 1]), [True, False, True]),
+    (np.array([1.0, 0.0, 0.0]), [True, False, False]),
+    (np.array([-1.0, -1.0, 1.0]), [False, False, True]),
+    (torch.tensor([0, 1, 1]), [False, True, True]),
+    (torch.tensor([-1, 1, -1]), [False, True, False]),
+])
+def test_a_target_labels_strings_in_any_of_its_three_forms(values, expected):
+    """0/1, -1/+1 and bools (numpy or torch) are read as the function's values, 1, +1
+    and True the positive class."""
+    from skxor.estimators._base import _function_labels
+
+    out = _function_labels(lambda bits: values, np.zeros((3, 4), dtype=np.uint8))
+    assert out.dtype == bool
+    np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("values, bad", [
+    (np.array([0, 1, 2, 1]), "[0, 1, 2]"),
+    (np.array([0, -1, 1, 1]), "[-1, 0, 1]"),   # 0 and -1: which is the negative class?
+    (np.array([0, -1, -1, 0]), "[-1, 0]"),
+    (np.array([-2, 1, 1, 1]), "[-2, 1]"),
+    (np.array([0.5, 1.0, 0.0, 1.0]), "[0.0, 0.5, 1.0]"),
+    (np.array([0, 1, 2, 3, 4, 5, 6, 7])[:4] * 2 - 1, "[-1, 1, 3, 5]"),
+    (np.array(["a", "b", "a", "b"]), "<U1"),
+])
+def test_a_target_with_other_labels_is_refused_with_its_values(values, bad):
+    from skxor.estimators._base import _function_labels
+
+    with pytest.raises(ValueError) as info:
+        _function_labels(lambda bits: values, np.zeros((4, 3), dtype=np.uint8))
+    assert str(info.value) == (
+        "target_function must return Boolean labels 0/1, -1/+1 or bools (1, +1 and True "
+        f"are the positive class); got {bad}.")
+
+
+def test_a_target_refusal_lists_at_most_five_values():
+    from skxor.estimators._base import _function_labels
+
+    with pytest.raises(ValueError, match=r"got \[0, 1, 2, 3, 4\]\.$"):
+        _function_labels(lambda bits: np.arange(7), np.zeros((7, 3), dtype=np.uint8))
+
+
+def test_a_target_gets_int64_strings_and_its_failures_are_named():
+    """The function gets the strings as int64 (so that ``^``, ``2 * X - 1`` work and
+    cannot wrap round); a failure inside it and a wrong shape are refused by name."""
+    from skxor.estimators._base import _function_labels
+
+    bits = np.array([[0, 1, 1], [1, 1, 0], [0, 0, 0], [1, 0, 1]], dtype=np.uint8)
+    seen = []
+    out = _function_labels(lambda b: seen.append(b.dtype) or (b[:, 0] ^ b[:, 1]), bits)
+    assert seen == [np.int64]
+    np.testing.assert_array_equal(out, [True, False, False, True])
+    np.testing.assert_array_equal(_function_labels(lambda b: 2 * b[:, 2] - 1, bits),
+                                  [True, False, False, True])
+    with pytest.raises(ValueError) as info:
+        _function_labels(lambda b: 1 / 0, bits)
+    assert str(info.value) == ("target_function failed on a batch of 0/1 strings of shape "
+                               "(4, 3): ZeroDivisionError: division by zero")
+    with pytest.raises(ValueError) as info:
+        _function_labels(lambda b: b[:, :2], bits)
+    assert str(info.value) == ("target_function must return one label per string, shape "
+                               "(4,); got shape (4, 2).")
+
