@@ -1,6 +1,7 @@
 """Intervals used by every study: Wilson, Clopper-Pearson, clustered rates, bootstrap slopes."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import optimize, special, stats
 
@@ -197,3 +198,28 @@ def test_quantile_interval_covers_the_median_and_names_bad_input():
         quantile_interval([1.0, np.nan])
     with pytest.raises(ValueError, match="confidence"):
         quantile_interval([1.0, 2.0], confidence=1.5)
+
+
+@pytest.mark.parametrize("n, low_rank, high_rank", [(10, 2, 9), (20, 6, 15), (30, 10, 21),
+                                                    (100, 40, 61)])
+def test_quantile_interval_ends_are_the_tabled_order_statistics(n, low_rank, high_rank):
+    """The 95% interval of a median from n draws runs from the l-th to the u-th smallest
+    value, l and u the ranks of the standard tables (Conover, Practical Nonparametric
+    Statistics, table A3: n = 20 gives 6 and 15, n = 100 gives 40 and 61). A wider
+    pair (alpha / 3 per tail: 5 and 16 at n = 20) covers more than it states."""
+    from skxor.studies.stats import quantile_interval
+
+    values = np.random.default_rng(n).permutation(np.arange(1.0, n + 1) * 10)
+    assert quantile_interval(values)[1:] == (10.0 * low_rank, 10.0 * high_rank)
+
+
+def test_quantile_interval_reads_object_columns_and_names_missing_values_whole():
+    """A table column of dtype object (a pandas column that held None) is read as
+    floats: its values give the same interval, a missing one is refused by the
+    message, not by a TypeError from sorting None."""
+    from skxor.studies.stats import quantile_interval
+
+    assert quantile_interval(pd.Series([3, 1, 2], dtype=object)) == quantile_interval([3, 1, 2])
+    with pytest.raises(ValueError) as info:
+        quantile_interval(pd.Series([1.0, None, 2.0], dtype=object))
+    assert str(info.value) == "values must not hold NaN: a run beyond its budget is inf."
