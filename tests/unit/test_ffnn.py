@@ -687,3 +687,27 @@ def test_a_target_gets_int64_strings_and_its_failures_are_named():
     assert str(info.value) == ("target_function must return one label per string, shape "
                                "(4,); got shape (4, 2).")
 
+
+
+def test_the_disagreement_refusal_is_whole_for_numeric_and_named_labels():
+    """The refusal of a y that contradicts target_function, compared whole: numeric
+    labels are read as the function's values; other labels must name its two values."""
+    from skxor.boolean import SparseParity
+
+    X, y = make_sparse_parity(300, 8, support=[1, 4], random_state=0)
+    clf = FFNNParityBaseline(width=4, max_iter=1, random_state=0,
+                             target_function=SparseParity(8, [1, 4]))
+    tail = ("With target_function, y only monitors the accuracy: leave it out (fit(X)) to "
+            "label X with the function, or pass the labels the function gives.")
+    with pytest.raises(ValueError) as info:
+        clf.fit(X, -y)
+    assert str(info.value) == (
+        "y disagrees with target_function on 300 of 300 rows of X (the labels [-1, 1] are "
+        "read as the function's values: 1 where it is 1, -1 where it is 0). " + tail)
+    named = np.where(y > 0, "odd", "even")
+    named[[0, 5, 7]] = np.where(named[[0, 5, 7]] == "odd", "even", "odd")
+    with pytest.raises(ValueError) as info:
+        clf.fit(X, named)
+    assert str(info.value) == (
+        "y disagrees with target_function on 3 of 300 rows of X (the labels ['even', "
+        "'odd'] must name the function's two values, one label per value). " + tail)
