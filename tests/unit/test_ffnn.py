@@ -711,3 +711,16 @@ def test_the_disagreement_refusal_is_whole_for_numeric_and_named_labels():
     assert str(info.value) == (
         "y disagrees with target_function on 3 of 300 rows of X (the labels ['even', "
         "'odd'] must name the function's two values, one label per value). " + tail)
+
+
+def test_integer_labels_other_than_0_1_name_the_functions_values_in_either_order():
+    """y in {1, 2} is a pair of names, not the function's values: 2 where the function
+    is 0 is accepted (predicted there), not refused as a contradiction."""
+    from skxor.boolean import SparseParity
+
+    X, y = make_sparse_parity(120, 6, support=[0, 3], random_state=0)
+    f = SparseParity(6, [0, 3])
+    named = np.where(f(X) == 1, 1, 2)
+    clf = FFNNParityBaseline(width=4, max_iter=1, random_state=0, target_function=f)
+    clf.fit(X, named)
+    np.testing.assert_array_equal(clf.classes_, [1, 2])
