@@ -223,3 +223,11 @@ def test_quantile_interval_reads_object_columns_and_names_missing_values_whole()
     with pytest.raises(ValueError) as info:
         quantile_interval(pd.Series([1.0, None, 2.0], dtype=object))
     assert str(info.value) == "values must not hold NaN: a run beyond its budget is inf."
+
+
+def test_quantile_interval_at_six_draws_ends_at_the_smallest_and_largest():
+    """With 6 draws the 95% interval of the median runs from the smallest to the largest
+    value (ranks 1 and 6, coverage 1 - 2/64 = 96.9%); not an infinite end."""
+    from skxor.studies.stats import quantile_interval
+
+    assert quantile_interval([4.0, 1.0, 6.0, 2.0, 5.0, 3.0]) == (3.0, 1.0, 6.0)
