@@ -231,3 +231,15 @@ def test_quantile_interval_at_six_draws_ends_at_the_smallest_and_largest():
     from skxor.studies.stats import quantile_interval
 
     assert quantile_interval([4.0, 1.0, 6.0, 2.0, 5.0, 3.0]) == (3.0, 1.0, 6.0)
+
+
+@pytest.mark.parametrize("flags, rate", [([True, True, False], 2 / 3), ([False] * 4, 0.0)])
+def test_runs_of_a_single_seed_are_one_unit(flags, rate):
+    """All runs from one seed are one independent unit: the rate with an interval of
+    effective size 1 that contains it, the same however many runs the seed has."""
+    from skxor.studies.stats import clustered_rate_interval
+
+    got = clustered_rate_interval(flags, [7] * len(flags))
+    assert got[0] == pytest.approx(rate) and got[3:] == (len(flags), 1, 1.0)
+    assert 0.0 <= got[1] <= rate <= got[2] <= 1.0 and got[2] - got[1] > 0.5
+    assert clustered_rate_interval(flags * 2, [7] * (2 * len(flags)))[:3] == got[:3]
