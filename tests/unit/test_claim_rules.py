@@ -843,3 +843,18 @@ def test_the_regime_says_when_m_regime_was_set():
     claim = next(c for c in ALL if c.id == "H1")
     assert "set after the stored run's per-(d, m) success rates had been published" \
         in claim.regime
+
+
+def test_a_censored_part_reads_0_1_flags_as_booleans_and_names_its_units():
+    """Flags given as 0/1 integers (a table column) give the same part as booleans, and
+    several runs per seed are counted over "seeds" by default."""
+    from skxor.studies.claims import censored_rate_part
+
+    flags, censored = [1, 0, 0, 1, 0, 0], [0, 1, 0, 0, 1, 1]
+    units = [0, 0, 1, 1, 2, 2]
+    ints = censored_rate_part("N = 8", flags, censored, units, "with high probability")
+    bools = censored_rate_part("N = 8", np.array(flags, bool), np.array(censored, bool), units,
+                               "with high probability")
+    assert (ints.verdict, ints.text, ints.interval(0.95)) == (bools.verdict, bools.text,
+                                                              bools.interval(0.95))
+    assert "3 censored by the budget" in ints.text and "seeds" in ints.text

@@ -558,3 +558,169 @@ def test_online_fit_with_named_labels_does_not_depend_on_their_sort_order(names)
     mixed[:4] = np.where(mixed[:4] == one, zero, one)
     with pytest.raises(ValueError, match=r"on 4 of 200 rows .*must name the function's two"):
         clone(clf).fit(X, mixed)
+
+
+# -- the fresh-data sampler and pickling by value (issue 48, mutation run of _base.py) --
+
+
+@pytest.mark.parametrize("loss, sign", [("logistic", 1.0), ("logistic", -1.0),
+                                        ("squared_error", 1.0), ("squared_error", -1.0)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_fresh_batches_are_spins_labelled_by_the_target_in_the_fit_dtype(loss, sign, dtype):
+    """Each fresh batch is n uniform strings as -1/+1 spins in the fit's dtype, and
+    targets in the same dtype: 0/1 (logistic) or -1/+1 (squared error) of the target
+    function, negated when ``sign`` is -1. Kills the dtype dropped from the spins or
+    the targets (float32 batches fed to a float64 fit)."""
+    from skxor.estimators._base import FreshSampler
+
+    sampler = FreshSampler(lambda bits: bits[:, 0] ^ bits[:, 2], 5, 0, loss, dtype, None,
+                           sign)
+    spins, targets = sampler(400)
+    assert spins.dtype == dtype and targets.dtype == dtype
+    assert spins.shape == (400, 5) and targets.shape == (400,)
+    assert set(torch.unique(spins).tolist()) == {-1.0, 1.0}
+    bits = (spins < 0).numpy()  # spin -1 is bit 1
+    value = sign * (2.0 * (bits[:, 0] ^ bits[:, 2]) - 1.0)
+    expected = (value + 1) / 2 if loss == "logistic" else value
+    np.testing.assert_array_equal(targets.numpy(), expected)
+    assert 0.4 < bits.mean() < 0.6  # uniform strings
+
+
+def test_a_lambda_target_travels_to_process_workers_by_value():
+    """cloudpickle (dask's and joblib's workers) stores functions by value, so an
+    estimator fitted online with a lambda target must go to a worker as it is; the
+    refusal of unpicklable targets is for the standard pickle only. Kills
+    ``_pickles_by_value`` never recognising a pickler that stores by value."""
+    import cloudpickle
+
+    X, _ = make_sparse_parity(64, 6, random_state=0)
+    clf = FFNNParityBaseline(width=2, max_iter=2, random_state=0,
+                             target_function=lambda bits: bits[:, 0]).fit(X)
+    loaded = cloudpickle.loads(cloudpickle.dumps(clf))
+    np.testing.assert_array_equal(loaded.decision_function(X), clf.decision_function(X))
+    np.testing.assert_array_equal(loaded.target_function(np.eye(6, dtype=np.int64)),
+                                  np.eye(6)[:, 0])
+
+
+def test_the_pickling_refusal_says_why_and_what_pickles():
+    """The refusal's message whole: the function, the pickler's own error and the kinds
+    of function that do pickle."""
+    X, _ = make_sparse_parity(64, 6, random_state=0)
+    target = lambda bits: bits[:, 0]  # noqa: E731
+    clf = FFNNParityBaseline(width=2, max_iter=1, target_function=target).fit(X)
+    try:
+        pickle.dumps(target)
+    except Exception as exc:  # the pickler's own error, quoted in the refusal
+        cause = f"{type(exc).__name__}: {exc}"
+    with pytest.raises(pickle.PicklingError) as info:
+        pickle.dumps(clf)
+    assert str(info.value) == (
+        f"This estimator cannot be pickled: its target_function {target!r} cannot be "
+        f"({cause}). Give a function defined at module level (importable where it is "
+        "loaded), a functools.partial of one, or a function of skxor.boolean (e.g. "
+        "SparseParity(N, support)); a lambda or local function cannot be pickled.")
+
+
+@pytest.mark.parametrize("values, expected", [
+    (np.array([True, False, True]), [True, False, True]),
+    (np.array([1, 0, 1]), [True, False, True]),
+    (np.array([1, -1, 1]), [True, False, True]),
+    (np.array([1.0, 0.0, 0.0]), [True, False, False]),
+    (np.array([-1.0, -1.0, 1.0]), [False, False, True]),
+    (torch.tensor([0, 1, 1]), [False, True, True]),
+    (torch.tensor([-1, 1, -1]), [False, True, False]),
+])
+def test_a_target_labels_strings_in_any_of_its_three_forms(values, expected):
+    """0/1, -1/+1 and bools (numpy or torch) are read as the function's values, 1, +1
+    and True the positive class."""
+    from skxor.estimators._base import _function_labels
+
+    out = _function_labels(lambda bits: values, np.zeros((3, 4), dtype=np.uint8))
+    assert out.dtype == bool
+    np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("values, bad", [
+    (np.array([0, 1, 2, 1]), "[0, 1, 2]"),
+    (np.array([0, -1, 1, 1]), "[-1, 0, 1]"),   # 0 and -1: which is the negative class?
+    (np.array([0, -1, -1, 0]), "[-1, 0]"),
+    (np.array([-2, 1, 1, 1]), "[-2, 1]"),
+    (np.array([0.5, 1.0, 0.0, 1.0]), "[0.0, 0.5, 1.0]"),
+    (np.array([0, 1, 2, 3, 4, 5, 6, 7])[:4] * 2 - 1, "[-1, 1, 3, 5]"),
+    (np.array(["a", "b", "a", "b"]), "<U1"),
+])
+def test_a_target_with_other_labels_is_refused_with_its_values(values, bad):
+    from skxor.estimators._base import _function_labels
+
+    with pytest.raises(ValueError) as info:
+        _function_labels(lambda bits: values, np.zeros((4, 3), dtype=np.uint8))
+    assert str(info.value) == (
+        "target_function must return Boolean labels 0/1, -1/+1 or bools (1, +1 and True "
+        f"are the positive class); got {bad}.")
+
+
+def test_a_target_refusal_lists_at_most_five_values():
+    from skxor.estimators._base import _function_labels
+
+    with pytest.raises(ValueError, match=r"got \[0, 1, 2, 3, 4\]\.$"):
+        _function_labels(lambda bits: np.arange(7), np.zeros((7, 3), dtype=np.uint8))
+
+
+def test_a_target_gets_int64_strings_and_its_failures_are_named():
+    """The function gets the strings as int64 (so that ``^``, ``2 * X - 1`` work and
+    cannot wrap round); a failure inside it and a wrong shape are refused by name."""
+    from skxor.estimators._base import _function_labels
+
+    bits = np.array([[0, 1, 1], [1, 1, 0], [0, 0, 0], [1, 0, 1]], dtype=np.uint8)
+    seen = []
+    out = _function_labels(lambda b: seen.append(b.dtype) or (b[:, 0] ^ b[:, 1]), bits)
+    assert seen == [np.int64]
+    np.testing.assert_array_equal(out, [True, False, False, True])
+    np.testing.assert_array_equal(_function_labels(lambda b: 2 * b[:, 2] - 1, bits),
+                                  [True, False, False, True])
+    with pytest.raises(ValueError) as info:
+        _function_labels(lambda b: 1 / 0, bits)
+    assert str(info.value) == ("target_function failed on a batch of 0/1 strings of shape "
+                               "(4, 3): ZeroDivisionError: division by zero")
+    with pytest.raises(ValueError) as info:
+        _function_labels(lambda b: b[:, :2], bits)
+    assert str(info.value) == ("target_function must return one label per string, shape "
+                               "(4,); got shape (4, 2).")
+
+
+
+def test_the_disagreement_refusal_is_whole_for_numeric_and_named_labels():
+    """The refusal of a y that contradicts target_function, compared whole: numeric
+    labels are read as the function's values; other labels must name its two values."""
+    from skxor.boolean import SparseParity
+
+    X, y = make_sparse_parity(300, 8, support=[1, 4], random_state=0)
+    clf = FFNNParityBaseline(width=4, max_iter=1, random_state=0,
+                             target_function=SparseParity(8, [1, 4]))
+    tail = ("With target_function, y only monitors the accuracy: leave it out (fit(X)) to "
+            "label X with the function, or pass the labels the function gives.")
+    with pytest.raises(ValueError) as info:
+        clf.fit(X, -y)
+    assert str(info.value) == (
+        "y disagrees with target_function on 300 of 300 rows of X (the labels [-1, 1] are "
+        "read as the function's values: 1 where it is 1, -1 where it is 0). " + tail)
+    named = np.where(y > 0, "odd", "even")
+    named[[0, 5, 7]] = np.where(named[[0, 5, 7]] == "odd", "even", "odd")
+    with pytest.raises(ValueError) as info:
+        clf.fit(X, named)
+    assert str(info.value) == (
+        "y disagrees with target_function on 3 of 300 rows of X (the labels ['even', "
+        "'odd'] must name the function's two values, one label per value). " + tail)
+
+
+def test_integer_labels_other_than_0_1_name_the_functions_values_in_either_order():
+    """y in {1, 2} is a pair of names, not the function's values: 2 where the function
+    is 0 is accepted (predicted there), not refused as a contradiction."""
+    from skxor.boolean import SparseParity
+
+    X, y = make_sparse_parity(120, 6, support=[0, 3], random_state=0)
+    f = SparseParity(6, [0, 3])
+    named = np.where(f(X) == 1, 1, 2)
+    clf = FFNNParityBaseline(width=4, max_iter=1, random_state=0, target_function=f)
+    clf.fit(X, named)
+    np.testing.assert_array_equal(clf.classes_, [1, 2])

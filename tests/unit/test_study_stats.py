@@ -1,6 +1,7 @@
 """Intervals used by every study: Wilson, Clopper-Pearson, clustered rates, bootstrap slopes."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import optimize, special, stats
 
@@ -222,3 +223,48 @@ def test_clustered_interval_with_unequal_runs_per_seed_ends_at_the_cut_off(count
     for end in (low, high):
         assert 0 < end < 1
         assert top - _profile(k, m, end) == pytest.approx(cut, abs=2e-3)
+
+
+@pytest.mark.parametrize("n, low_rank, high_rank", [(10, 2, 9), (20, 6, 15), (30, 10, 21),
+                                                    (100, 40, 61)])
+def test_quantile_interval_ends_are_the_tabled_order_statistics(n, low_rank, high_rank):
+    """The 95% interval of a median from n draws runs from the l-th to the u-th smallest
+    value, l and u the ranks of the standard tables (Conover, Practical Nonparametric
+    Statistics, table A3: n = 20 gives 6 and 15, n = 100 gives 40 and 61). A wider
+    pair (alpha / 3 per tail: 5 and 16 at n = 20) covers more than it states."""
+    from skxor.studies.stats import quantile_interval
+
+    values = np.random.default_rng(n).permutation(np.arange(1.0, n + 1) * 10)
+    assert quantile_interval(values)[1:] == (10.0 * low_rank, 10.0 * high_rank)
+
+
+def test_quantile_interval_reads_object_columns_and_names_missing_values_whole():
+    """A table column of dtype object (a pandas column that held None) is read as
+    floats: its values give the same interval, a missing one is refused by the
+    message, not by a TypeError from sorting None."""
+    from skxor.studies.stats import quantile_interval
+
+    assert quantile_interval(pd.Series([3, 1, 2], dtype=object)) == quantile_interval([3, 1, 2])
+    with pytest.raises(ValueError) as info:
+        quantile_interval(pd.Series([1.0, None, 2.0], dtype=object))
+    assert str(info.value) == "values must not hold NaN: a run beyond its budget is inf."
+
+
+def test_quantile_interval_at_six_draws_ends_at_the_smallest_and_largest():
+    """With 6 draws the 95% interval of the median runs from the smallest to the largest
+    value (ranks 1 and 6, coverage 1 - 2/64 = 96.9%); not an infinite end."""
+    from skxor.studies.stats import quantile_interval
+
+    assert quantile_interval([4.0, 1.0, 6.0, 2.0, 5.0, 3.0]) == (3.0, 1.0, 6.0)
+
+
+@pytest.mark.parametrize("flags, rate", [([True, True, False], 2 / 3), ([False] * 4, 0.0)])
+def test_runs_of_a_single_seed_are_one_unit(flags, rate):
+    """All runs from one seed are one independent unit: the rate with an interval of
+    effective size 1 that contains it, the same however many runs the seed has."""
+    from skxor.studies.stats import clustered_rate_interval
+
+    got = clustered_rate_interval(flags, [7] * len(flags))
+    assert got[0] == pytest.approx(rate) and got[3:] == (len(flags), 1, 1.0)
+    assert 0.0 <= got[1] <= rate <= got[2] <= 1.0 and got[2] - got[1] > 0.5
+    assert clustered_rate_interval(flags * 2, [7] * (2 * len(flags)))[:3] == got[:3]
