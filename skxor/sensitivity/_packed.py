@@ -30,6 +30,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from .._utils._bits import popcount
 from .._utils._evaluate import DEFAULT_BATCH_SIZE, ModelEvaluator
 from .._utils._torch import process_state_reason
+from .._utils._warnings import SkxorUserWarning
 
 #: Strings per slab of the table built by workers (2^24: 2 MiB packed).
 _SLAB_BITS = 24
@@ -156,7 +157,7 @@ def _stays_here(evaluator, n_jobs):
             f"n_jobs={n_jobs!r} is ignored: the truth table is evaluated in the calling "
             f"process, because {reason} changes what the model computes and worker "
             "processes would not have it.",
-            UserWarning,
+            SkxorUserWarning,
             stacklevel=_user_stacklevel(),
         )
     return reason is not None

@@ -797,7 +797,7 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
     from ._record import describe_rows, figures_line
     from ._registry import get_study
     from .reporting import hook_result
-    from ._runner import split_settings
+    from ._record import split_settings
 
     root = Path(root)
     out = root / out

@@ -403,3 +403,37 @@ def describe_setting(setting):
     if not isinstance(values, dict):
         return str(setting)
     return ", ".join(f"{k}={json.dumps(v)}" for k, v in values.items()) or "-"
+
+
+#: The column of a stored table holding the setting of the run that wrote the row.
+SETTING_COLUMN = "setting"
+
+
+def split_settings(table, latest=None):
+    """The rows of ``table`` per setting: a list of ``(setting, rows)``.
+
+    The setting ``latest`` (or, by default, that of the last row) comes
+    first, then the others in the order they first occur. A table without a
+    ``setting`` column is one setting (``None``). The first part keeps the
+    table's ``attrs`` (the latest run's); the others get none.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies._record import split_settings
+    >>> table = pd.DataFrame({"d": [1, 2, 1], "setting": ["a", "b", "b"]})
+    >>> [(s, rows["d"].tolist()) for s, rows in split_settings(table)]
+    [('b', [2, 1]), ('a', [1])]
+    """
+    if SETTING_COLUMN not in table or table.empty:
+        return [(None, table)]
+    values = table[SETTING_COLUMN].astype(str)
+    latest = values.iloc[-1] if latest is None else str(latest)
+    order = [latest] + [v for v in dict.fromkeys(values) if v != latest]
+    parts = []
+    for setting in order:
+        rows = table[values == setting].reset_index(drop=True)
+        rows.attrs = dict(table.attrs) if setting == latest else {}
+        if len(rows):
+            parts.append((setting, rows))
+    return parts
