@@ -32,6 +32,7 @@ so no image is kept in the repository and none can disagree with the data.
 """
 
 import difflib
+import functools
 import hashlib
 import json
 import re
@@ -123,19 +124,69 @@ def load_store(data):
     """
     from ._registry import STUDIES
 
-    data = Path(data)
     store = {}
     for name in STUDIES:
-        # A large table may be stored gzipped (pandas reads either).
-        found = [data / name / f"{name}{ext}" for ext in (".csv", ".csv.gz")]
-        path = next((p for p in found if p.exists()), None)
-        if path is not None:
-            try:
-                table = read_table(path)
-            except (OSError, ValueError, EOFError, zlib.error) as exc:  # EOFError: cut short
-                raise ValueError(f"{path} cannot be read as a table: {exc}") from exc
-            store[name] = {"table": table, "record": _stored_record(path), "path": path}
+        entry = _load_entry(Path(data), name)
+        if entry is not None:
+            store[name] = entry
     return store
+
+
+def _load_entry(data, name):
+    """The stored run of study ``name`` under ``data`` (a store's entry), or None."""
+    # A large table may be stored gzipped (pandas reads either).
+    found = [data / name / f"{name}{ext}" for ext in (".csv", ".csv.gz")]
+    path = next((p for p in found if p.exists()), None)
+    if path is None:
+        return None
+    try:
+        table = read_table(path)
+    except (OSError, ValueError, EOFError, zlib.error) as exc:  # EOFError: cut short
+        raise ValueError(f"{path} cannot be read as a table: {exc}") from exc
+    return {"table": table, "record": _stored_record(path), "path": path}
+
+
+def stored_data_dir():
+    """The store, ``docs/results/data``: under the working directory, else beside the package
+    (a checkout installed in place); None where neither holds it (an installed wheel)."""
+    for root in (Path.cwd(), Path(__file__).resolve().parents[2]):
+        if (root / DATA_DIR).is_dir():
+            return root / DATA_DIR
+    return None
+
+
+def stored_verdicts(study, data=None):
+    """Each claim of ``study`` judged on its stored run: ``({id: verdict}, preset)``.
+
+    The claims table's rows (:func:`claims_table`) for this study alone, from
+    its run under ``data`` (default :func:`stored_data_dir`); ``(None, None)``
+    where no stored run is found.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies._publish import stored_verdicts
+    >>> stored_verdicts(get_study("one_step"), tempfile.mkdtemp())
+    (None, None)
+    """
+    data = stored_data_dir() if data is None else Path(data)
+    found = [] if data is None else [p for p in (data / study.name).glob(f"{study.name}.*")
+                                     if p.is_file()]
+    if not found:
+        return None, None
+    # Kept while the stored files are unchanged: a report's Summary asks per study.
+    return _verdicts_of(study, data.resolve(), tuple(sorted(
+        (p.name, p.stat().st_mtime_ns) for p in found)))
+
+
+@functools.lru_cache(maxsize=16)
+def _verdicts_of(study, data, files):
+    entry = _load_entry(data, study.name)
+    if entry is None:
+        return None, None
+    rows = claim_rows({study.name: entry}, {study.name: study})
+    return dict(zip(rows["id"], rows["verdict"])), _preset(entry)
 
 
 #: What the documents read from a run record; a record without them is refused.
@@ -535,7 +586,8 @@ def short_answer(claims):
     own = claims[claims["kind"] != "claim"] if "kind" in claims else claims.iloc[:0]
     counts = ", ".join(
         f"{len(group)} {verdict} ({', '.join(group['id'])})"
-        for verdict in ("reproduced", "not reproduced", "inconclusive", "not tested")
+        for verdict in ("reproduced", "not reproduced", "inconclusive", "not tested",
+                        "not decided by this design")
         for group in [papers[papers["verdict"] == verdict]] if len(group))
     text = f"of {len(papers)} claims of the papers, {counts or 'none'}."
     if len(own):

@@ -64,6 +64,8 @@ from ._record import (
 from ._registry import STUDIES, get_study
 from .reporting import collapse_long_tables, glossary_section, hook_result
 from ._study import Study
+from ._publish import DATA_DIR
+from .claims import NOT_DECIDED, _preset
 from ._sweep import atomic_write_text as _atomic_write_text
 from ._sweep import connect, write_temporary
 from .._utils._warnings import SkxorRuntimeWarning
@@ -410,14 +412,46 @@ def _latest_record(path):
     return runs[-1] if runs and isinstance(runs[-1], dict) else None
 
 
+#: The verdicts by which a run decides a claim; any other is left to the stored design.
+DECIDING = ("reproduced", "not reproduced")
+
+
+def _verdict_text(study, claim_id, verdict, record, stored):
+    """A claim's verdict in a Summary bullet: decided by this run, or by the stored design.
+
+    A run whose verdict decides nothing (inconclusive, not tested, not decided
+    by this design), in a setting other than the stored run's, points at the
+    stored run and its verdict (``stored()`` computes them once per study).
+    """
+    if verdict in DECIDING:
+        return f"**{verdict}**"
+    verdicts, preset = stored()
+    if verdicts is not None and record is not None and _preset(dict(record=record)) == preset:
+        return f"**{verdict}**"  # this run is the stored design: its verdict is the verdict
+    text = f"**{verdict}**" + ("" if verdict == NOT_DECIDED else f" ({NOT_DECIDED})")
+    if verdicts is None:
+        return (f"{text}; decided by the full preset (no stored run under {DATA_DIR} "
+                "here to give its verdict)")
+    return (f"{text}; decided by the {preset} preset (stored verdict: "
+            f"**{verdicts.get(claim_id, 'not tested')}**)")
+
+
 def summary_bullet(study, rows, summary, record, path):
     """A study's bullet of report.md's ``## Summary``: its headline and claims' verdicts.
 
     From the rows of the latest setting of its table and their summary;
     what its headline or a claim's rule raises, or returns wrongly, is raised
     (naming the claim and its rule, see :func:`~skxor.studies.claims.claim_rows`).
+    A claim this run does not decide (:data:`DECIDING`) is shown beside its
+    verdict on the stored run (:func:`~skxor.studies._publish.stored_verdicts`),
+    which a run in the stored design's setting does not need.
     """
+    import functools
+
+    from ._publish import stored_verdicts
     from .claims import claim_rows, stored_summary
+
+    stored = functools.cache(lambda: stored_verdicts(study))
 
     headline = ""
     if study.headline is not None:
@@ -428,7 +462,8 @@ def summary_bullet(study, rows, summary, record, path):
     claims = claim_rows({study.name: entry}, {study.name: study})
     verdicts = "; ".join(f"{r.id} {r.claim}" + ("" if r.kind == "claim" else
                                                  f" (the library's {r.kind}, no paper's claim)")
-                         + f": **{r.verdict}**" for r in claims.itertuples())
+                         + f": {_verdict_text(study, r.id, r.verdict, record, stored)}"
+                         for r in claims.itertuples())
     return (f"* **{study.name}**" + (f" (verdicts: {verdicts})" if verdicts else "")
             + (f": {headline}" if headline else "."))
 
@@ -463,7 +498,10 @@ def _summary_section(folder, stored, computed=()):
         "## Summary",
         "The answer of each study in this folder, from its latest run: the headline and the "
         "verdict of each claim of the papers its rows test (the rules are in "
-        "docs/results/claims.rst). The terms are defined once, in the Glossary at the end.",
+        "docs/results/claims.rst). A claim is decided here where its verdict is reproduced "
+        "or not reproduced; any other (a part judged on fewer units than the claim needs "
+        "reads 'not decided by this design') is decided by the stored full run, whose "
+        "verdict stands beside it. The terms are defined once, in the Glossary at the end.",
         "\n".join(bullets)])
 
 

@@ -12,6 +12,7 @@ the registered studies (a user's study registered with
 """
 
 import contextlib
+import contextvars
 import math
 import re
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from .stats import (as_flags, clopper_pearson_interval, clustered_rate_interval,
 
 __all__ = [
     "CONFIDENCE",
+    "NOT_DECIDED",
     "censored_rate_part",
     "Claim",
     "claim_rows",
@@ -40,6 +42,7 @@ __all__ = [
     "rate_verdict",
     "shown",
     "unit_interval",
+    "units_to_decide",
     "worst",
 ]
 
@@ -48,7 +51,16 @@ _SHARED_KEYS = ("runs of one seed at different d share key prefixes, so the inte
                 "takes the seeds as the independent units")
 
 #: The verdicts a claim (and each of its parts) can get.
-VERDICTS = ("reproduced", "inconclusive", "not reproduced", "not tested")
+VERDICTS = ("reproduced", "inconclusive", "not reproduced", "not tested",
+            "not decided by this design")
+
+#: The verdict of a part judged on fewer independent units than its claim's
+#: ``min_units`` (and of a claim whose every judged part is): the design
+#: cannot power a verdict there, whatever the data say.
+NOT_DECIDED = VERDICTS[4]
+
+#: The ``min_units`` of the claim whose rule is running (set by :func:`claim_rows`).
+_MIN_UNITS = contextvars.ContextVar("min_units", default=0)
 
 #: What a claim's rule may return: the measured value and the verdict, and optionally
 #: our setting, the independent units and the judged parts alone (as :func:`judged`).
@@ -128,6 +140,13 @@ class Claim:
     holds : tuple, default=()
         Functions returning a table on which the paper holds; the rule must
         say "reproduced" on each.
+    min_units : int, default=0
+        The fewest independent units (seeds, networks) on which a part of
+        the claim can be decided either way (for a rate,
+        :func:`units_to_decide` of its strength). A part judged on fewer
+        (``Part.n_units``) is shown as :data:`NOT_DECIDED` and does not
+        count towards the claim's verdict (:func:`judged`), so that a small
+        design never prints "not reproduced" from 1 network.
 
     Examples
     --------
@@ -176,8 +195,13 @@ class Claim:
     kind: str = "claim"
     counterfactuals: tuple = field(default=())
     holds: tuple = field(default=())
+    min_units: int = 0
 
     def __post_init__(self):
+        if isinstance(self.min_units, bool) or not isinstance(self.min_units, int) \
+                or self.min_units < 0:
+            raise ValueError(f"claim {self.id!r}: min_units must be an int >= 0; got "
+                             f"{self.min_units!r}.")
         for name in ("id", "paper", "source", "name", "paper_setting", "statement"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise TypeError(f"a claim's {name} must be a non-empty str; got "
@@ -274,6 +298,27 @@ def rate_verdict(low, high, strength="with high probability"):
     return "reproduced" if _supports(strength, low, high) else "inconclusive"
 
 
+def units_to_decide(strength="with high probability", largest=10_000):
+    """The fewest units on which a rate's verdict can go either way at ``strength``.
+
+    The smallest G for which G agreeing units (G of G for a claimed success,
+    0 of G for a claimed failure) give "reproduced" (:func:`rate_verdict` on
+    the Wilson interval); any G gives "not reproduced" on the opposite data,
+    so below this size a verdict can only go against the claim.
+
+    Examples
+    --------
+    >>> from skxor.studies.claims import units_to_decide
+    >>> units_to_decide("with high probability"), units_to_decide("failure")
+    (9, 35)
+    """
+    for groups in range(1, largest + 1):
+        k = 0 if strength == "failure" else groups
+        if rate_verdict(*wilson_interval(k, groups), strength) == "reproduced":
+            return groups
+    raise ValueError(f"no design up to {largest} units decides strength {strength!r}.")
+
+
 def unit_interval(flags, units, confidence=CONFIDENCE):
     """A rate's interval with ``units`` (seeds) as the independent units, at 0/n and n/n too.
 
@@ -322,6 +367,9 @@ class Part:
         confidence, for Holm's adjustment of the verdicts "not reproduced".
     contradicts : callable or None, default=None
         ``contradicts(low, high)``: whether an interval contradicts the part.
+    n_units : int or None, default=None
+        How many independent units the part was judged on (``rate_part``
+        fills it); :func:`judged` compares it with the claim's ``min_units``.
     """
 
     name: str
@@ -329,6 +377,7 @@ class Part:
     verdict: str
     interval: Callable = None
     contradicts: Callable = None
+    n_units: int = None
 
     def p_value(self):
         """The smallest two-sided level at which the part's interval contradicts it (bisection)."""
@@ -369,7 +418,7 @@ def rate_part(name, flags, units, strength, unit="runs", unit_name="seeds"):
     text = f"{name}: {int(flags.sum())}/{n} {unit}{over} = {format_interval(rate, low, high)}"
     return Part(name=name, text=text, verdict=rate_verdict(low, high, strength),
                 interval=lambda confidence: unit_interval(flags, units, confidence)[1:3],
-                contradicts=lambda lo, hi: _contradicts(strength, lo, hi))
+                contradicts=lambda lo, hi: _contradicts(strength, lo, hi), n_units=groups)
 
 
 def censored_rate_part(name, flags, censored, units, strength, unit="runs", unit_name="seeds",
@@ -420,7 +469,7 @@ def censored_rate_part(name, flags, censored, units, strength, unit="runs", unit
             f"({low_text} to {high_text})")
     favourable = max((plain, upper), key=lambda p: p.p_value())
     return Part(name=name, text=text, verdict=verdict, interval=favourable.interval,
-                contradicts=favourable.contradicts)
+                contradicts=favourable.contradicts, n_units=plain.n_units)
 
 
 def shown(name, text):
@@ -464,7 +513,8 @@ def holm(parts, alpha=FAMILY_ALPHA):
         if part.verdict == "not reproduced" and part.interval is not None \
                 and i not in rejected:
             part = Part(name=part.name, text=part.text, verdict="inconclusive",
-                        interval=part.interval, contradicts=part.contradicts)
+                        interval=part.interval, contradicts=part.contradicts,
+                        n_units=part.n_units)
         out.append(part)
     return out
 
@@ -474,8 +524,10 @@ def worst(verdicts):
 
     *Not reproduced* as soon as one part is (a claim holds only as far as
     each part holds); *reproduced* when every judged part is; *not tested*
-    when none is judged; otherwise *inconclusive*. Parts shown without a
-    verdict (``"shown"``) and parts not tested do not count.
+    when none is judged (:data:`NOT_DECIDED` when some part was judged on
+    too few units to decide); otherwise *inconclusive*. Parts shown without
+    a verdict (``"shown"``), parts not tested and parts not decided do not
+    count.
 
     Examples
     --------
@@ -484,22 +536,37 @@ def worst(verdicts):
     ('not reproduced', 'inconclusive')
     >>> worst(["reproduced", "shown", "not tested"]), worst(["shown"])
     ('reproduced', 'not tested')
+    >>> worst(["not decided by this design", "reproduced"]), worst(["not decided by this design"])
+    ('reproduced', 'not decided by this design')
     """
+    verdicts = list(verdicts)
     judged = [v for v in verdicts if v in VERDICTS[:3]]
     if not judged:
-        return "not tested"
+        return NOT_DECIDED if NOT_DECIDED in verdicts else "not tested"
     if "not reproduced" in judged:
         return "not reproduced"
     return "reproduced" if set(judged) == {"reproduced"} else "inconclusive"
 
 
-def judged(parts, **row):
+def _undecided(part, min_units):
+    """``part`` as :data:`NOT_DECIDED` where it was judged on fewer than ``min_units`` units."""
+    if part.verdict not in VERDICTS[:3] or part.n_units is None or part.n_units >= min_units:
+        return part
+    return Part(name=part.name, text=f"{part.text}, {part.n_units} of the {min_units} units "
+                "needed to decide", verdict=NOT_DECIDED)
+
+
+def judged(parts, min_units=None, **row):
     """A claim's row from its parts: each part's text and verdict, Holm over the parts.
 
     Parameters
     ----------
     parts : iterable of Part
         From :func:`rate_part` (or ``Part`` with a verdict of its own).
+    min_units : int or None, default=None
+        Parts judged on fewer units (``Part.n_units``) are shown as
+        :data:`NOT_DECIDED` and not counted. None: the ``min_units`` of the
+        claim whose rule :func:`claim_rows` is running (0 outside one).
     **row
         Other entries of the row (``ours``, ``units``).
 
@@ -520,16 +587,23 @@ def judged(parts, **row):
     ...          rate_part("d = 1000", [False] * 30, range(30), "with high probability")]
     >>> judged(parts)["verdict"]
     'not reproduced'
+
+    The same 0/30 judged on 3 seeds, under a claim that needs 9 to decide:
+
+    >>> few = rate_part("d = 1000", [False] * 3, range(3), "with high probability")
+    >>> few.verdict, judged([few], min_units=9)["verdict"]
+    ('not reproduced', 'not decided by this design')
     """
-    parts = holm(list(parts))
+    minimum = _MIN_UNITS.get() if min_units is None else min_units
+    parts = holm([_undecided(p, minimum) for p in parts])
     row["value"] = "; ".join(
         p.text if p.verdict in ("shown", "not tested") else f"{p.text} ({p.verdict})"
         for p in parts) or "no parts"
     # Where no part is judged, the parts not tested say why (the claim's deciding text).
     row["judged"] = ("; ".join(f"{p.text} ({p.verdict})" for p in parts
                                if p.verdict in VERDICTS[:3])
-                     or "; ".join(f"{p.text} (not tested)" for p in parts
-                                  if p.verdict == "not tested") or "no part judged")
+                     or "; ".join(f"{p.text} ({p.verdict})" for p in parts
+                                  if p.verdict in VERDICTS[3:]) or "no part judged")
     row["verdict"] = worst(p.verdict for p in parts)
     return row
 
@@ -644,7 +718,7 @@ def rule_result(study, claim, result):
     >>> rule_result("mine", claim, my_rule(None))
     Traceback (most recent call last):
     ...
-    ValueError: claim U1 of study 'mine' (its rule my_rule) returned verdict 'maybe'; a verdict is one of 'reproduced', 'inconclusive', 'not reproduced', 'not tested', spelled exactly so.
+    ValueError: claim U1 of study 'mine' (its rule my_rule) returned verdict 'maybe'; a verdict is one of 'reproduced', 'inconclusive', 'not reproduced', 'not tested', 'not decided by this design', spelled exactly so.
     """
     who = _who(study, claim)
     if not isinstance(result, dict):
@@ -693,8 +767,12 @@ def claim_rows(store, studies):
             entry = store[study]
             with naming_the_table(study, entry["path"]):
                 summary = stored_summary(studies[study], entry)
-            with _naming_the_rule(study, claim), naming_the_table(study, entry["path"]):
-                result = studies[study].render(claim.rule, entry["table"], summary)
+            token = _MIN_UNITS.set(claim.min_units)
+            try:
+                with _naming_the_rule(study, claim), naming_the_table(study, entry["path"]):
+                    result = studies[study].render(claim.rule, entry["table"], summary)
+            finally:
+                _MIN_UNITS.reset(token)
             row.update(rule_result(study, claim, result))
             row["preset"] = _preset(store[study])
         row.setdefault("judged", row["value"])

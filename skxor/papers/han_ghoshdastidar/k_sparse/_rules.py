@@ -11,7 +11,8 @@ import json
 import numpy as np
 import pandas as pd
 
-from skxor.studies.claims import Claim, judged, listed, rate_part, shown, unit_interval
+from skxor.studies.claims import (Claim, judged, listed, rate_part, shown, unit_interval,
+                                  units_to_decide)
 from skxor.studies.stats import format_interval
 
 _PAPER, _SOURCE = "Han & Ghoshdastidar", "arXiv 2502.07553v1 (v2 lists k > 2 as a limitation)"
@@ -99,7 +100,8 @@ def v1_rarely_learns():
 
 
 CLAIMS = (
-    Claim(id="H6", paper=_PAPER, source=_SOURCE, name="k-sparse parity with k heads",
+    Claim(id="H6", min_units=units_to_decide("with high probability"),
+          paper=_PAPER, source=_SOURCE, name="k-sparse parity with k heads",
           paper_setting="v1: a k-head model for a k-sparse parity (the extension beyond XOR), "
           "trained by gradient descent with the authors' recipe",
           statement="with k heads, gradient training learns a parity of k hidden bits",

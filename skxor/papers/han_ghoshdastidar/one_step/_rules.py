@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 
 from skxor.nn import attention_names, get_attention
-from skxor.studies.claims import Claim, judged, listed, not_tested, rate_part, shown
+from skxor.studies.claims import (Claim, judged, listed, not_tested, rate_part, shown,
+                                  units_to_decide)
 from ._cells import SUCCESS_ACCURACY
 
 _PAPER, _SOURCE = "Han & Ghoshdastidar", "arXiv 2502.07553v2"
@@ -275,7 +276,8 @@ def linear_learns_sometimes():
 
 
 CLAIMS = (
-    Claim(id="H1", paper=_PAPER, source=_SOURCE, name="one-step learning of sparse XOR",
+    Claim(id="H1", min_units=units_to_decide("with high probability"),
+          paper=_PAPER, source=_SOURCE, name="one-step learning of sparse XOR",
           paper_setting="one-layer two-head softmax transformer, frozen keys on the sphere, "
           "trainable queries, one gradient step on the population or on n = Omega(d^4 "
           "polylog d) samples",
@@ -292,7 +294,8 @@ CLAIMS = (
           "softmax failing at the largest d, or succeeding in about half the runs)",
           rule=_claim_one_step, holds=(softmax_learns,),
           counterfactuals=(softmax_fails_at_large_d, softmax_half)),
-    Claim(id="H3", paper=_PAPER, source=_SOURCE, name="linear and erf attention fail",
+    Claim(id="H3", min_units=units_to_decide("failure"),
+          paper=_PAPER, source=_SOURCE, name="linear and erf attention fail",
           paper_setting="the same model with linear or erf attention",
           statement="replacing softmax by linear or erf attention, one step does not learn "
           "the task, and the heads do not specialise",
@@ -305,7 +308,8 @@ CLAIMS = (
           "length (lower end above 0.1)",
           rule=_claim_linear_erf, holds=(linear_erf_fail,),
           counterfactuals=(linear_learns_sometimes,)),
-    Claim(id="H4", paper=_PAPER, source=_SOURCE, name="head specialisation",
+    Claim(id="H4", min_units=units_to_decide("with high probability"),
+          paper=_PAPER, source=_SOURCE, name="head specialisation",
           paper_setting="the two heads after one step",
           statement="after the step each head attends to one of the two hidden bits",
           strength="with high probability, for m >= m0(d)",

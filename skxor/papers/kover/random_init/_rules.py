@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from skxor.studies.claims import (CONFIDENCE, Claim, Part, judged, listed, rate_part,
-                       shown)
+                                  shown, units_to_decide)
 from .._networks import distinct_networks
 from skxor.studies.stats import format_interval, wilson_interval
 
@@ -261,7 +261,8 @@ def eps_changes_a_third():
 
 
 CLAIMS = (
-    Claim(id="K1", paper=_PAPER, source=_SOURCE,
+    Claim(id="K1", min_units=units_to_decide("with high probability"),
+          paper=_PAPER, source=_SOURCE,
           name="zero-sensitivity strings at random initialisation",
           paper_setting="random transformer recognizers (eos read-out), uniform, Gaussian "
           "and Xavier initialisations",

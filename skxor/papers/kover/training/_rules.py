@@ -3,7 +3,8 @@
 import numpy as np
 import pandas as pd
 
-from skxor.studies.claims import Claim, censored_rate_part, judged, listed, shown
+from skxor.studies.claims import (Claim, censored_rate_part, judged, listed, shown,
+                                  units_to_decide)
 from ._cells import CHANCE_SHARE, LEARNED
 from ._summary import censored_by_budget
 from ._wording import budget_text, growth_sentences, setting_label
@@ -129,7 +130,8 @@ def budget_stopped_majority():
 
 
 CLAIMS = (
-    Claim(id="K3", paper=_PAPER, source=_SOURCE,
+    Claim(id="K3", min_units=units_to_decide("with high probability"),
+          paper=_PAPER, source=_SOURCE,
           name="PARITY and FIRST hard, MAJORITY learnable",
           paper_setting="transformers trained by gradient descent as N grows",
           statement="functions without zero-sensitivity strings (PARITY; FIRST only "

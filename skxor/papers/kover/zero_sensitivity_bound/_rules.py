@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from skxor.studies.claims import Claim, judged, listed, not_tested, rate_part, shown
+from skxor.studies.claims import (Claim, judged, listed, not_tested, rate_part, shown,
+                                  units_to_decide)
 
 _PAPER, _SOURCE = "Köver et al.", "ICML 2026, arXiv 2606.08768"
 
@@ -86,7 +87,8 @@ def bound_violated():
 
 
 CLAIMS = (
-    Claim(id="K5", paper=_PAPER, source=_SOURCE, name="Theorem 4.5",
+    Claim(id="K5", min_units=units_to_decide("almost surely"),
+          paper=_PAPER, source=_SOURCE, name="Theorem 4.5",
           paper_setting="random transformers of width D and depth L, large N, eps = 0",
           statement="a random transformer has at least N^((D-1)/(2L) - 5) zero-sensitivity "
           "strings",
