@@ -99,7 +99,7 @@ def test_without_its_catalogue_the_command_line_reads_the_registry(monkeypatch, 
     try:
         assert cli._catalogue() is None and cli._registry_needed()
         assert cli.main(["list"]) == 0
-        assert "\n    --preset quick            1,440 cells   20 s CPU\n" in capsys.readouterr().out
+        assert "\n    --preset quick            3,456 cells   73 s CPU\n" in capsys.readouterr().out
         assert list(cli._AttentionNames()) == ["softmax", "linear", "erf"]
     finally:
         cli._catalogue.cache_clear()

@@ -77,7 +77,7 @@ def test_list_is_a_readable_table_with_cells_and_times(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert max(len(line) for line in out.splitlines()) <= 88 and "{" not in out
-    assert "\n    --preset quick            1,440 cells   20 s CPU\n" in out  # one_step
+    assert "\n    --preset quick            3,456 cells   73 s CPU\n" in out  # one_step
     assert "\n    --preset full     at most 4,240 cells   41 min CPU\n" in out  # parameter_scaling
 
 
