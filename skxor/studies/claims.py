@@ -147,6 +147,10 @@ class Claim:
         alternative does (``truth="alternative"``), at the spread the stored
         run measured, from the numpy Generator ``rng``. It makes the
         design's power computable (:mod:`skxor.studies.power`).
+    units_parameter : str, default="seeds"
+        The study parameter counting the claim's independent units: a design
+        short of the power goal is scaled on it to find one that reaches it
+        (:func:`~skxor.studies.power.reaching_design`).
     asymptotic : str, default=""
         Why no finite design can test the claim (a statement about N or d
         going to infinity), where that is so: such a claim may stay below
@@ -208,6 +212,7 @@ class Claim:
     holds: tuple = field(default=())
     min_units: int = 0
     simulate: Callable = None
+    units_parameter: str = "seeds"
     asymptotic: str = ""
 
     def __post_init__(self):

@@ -42,9 +42,13 @@ __all__ = [
     "ClaimPower",
     "claim_power",
     "design_of",
+    "design_power_text",
     "planned_design",
+    "power_text",
     "power_path",
+    "reaching_design",
     "read_power",
+    "stored_power",
     "study_power",
     "write_power",
 ]
@@ -78,6 +82,11 @@ class ClaimPower:
         Tables simulated per truth.
     design : str, default=""
         The design in words (its units and cells).
+    reaching : dict or None, default=None
+        Where the design falls short of :data:`POWER_GOAL`: the smallest
+        design tried that reaches it (:func:`reaching_design`), as
+        ``{"overrides", "holds", "alternative", "n_tables", "wall_seconds",
+        "workers"}``, or ``{"overrides": None, "tried": ...}`` when none tried does.
 
     Examples
     --------
@@ -94,6 +103,7 @@ class ClaimPower:
     alternative: int
     n_tables: int
     design: str = ""
+    reaching: dict = None
 
     def rate(self, truth):
         """The share of simulated tables judged right under ``truth``, and its Wilson interval."""
@@ -116,7 +126,53 @@ class ClaimPower:
     def as_dict(self):
         """The stored form (:func:`write_power`)."""
         return dict(holds=int(self.holds), alternative=int(self.alternative),
-                    n_tables=int(self.n_tables), design=self.design)
+                    n_tables=int(self.n_tables), design=self.design, reaching=self.reaching)
+
+    def reaching_text(self):
+        """The design that would reach the goal and its cost, in words ("" where this one does)."""
+        if self.decides() or self.reaching is None:
+            return ""
+        found = self.reaching
+        if found.get("overrides") is None:
+            return (f"no design tried reaches {POWER_GOAL:g} both ways "
+                    f"({found.get('tried', 'none tried')})")
+        power = ClaimPower(self.claim, found["holds"], found["alternative"], found["n_tables"])
+        setting = ", ".join(f"{k} = {v}" for k, v in sorted(found["overrides"].items()))
+        cost = ("its cost unknown (the study declares no cost model)"
+                if found.get("wall_seconds") is None else
+                f"at an estimated {found['wall_seconds'] / 3600:.1f} h wall on "
+                f"{found['workers']} workers")
+        return f"{setting} would reach it ({power.text()}), {cost}"
+
+
+def power_text(claim, power):
+    """A claim's power at the stored design in words, as the claims page prints it.
+
+    With the design that would reach :data:`POWER_GOAL` where this one falls
+    short, or why no finite design can (``Claim.asymptotic``).
+
+    Examples
+    --------
+    >>> from skxor.studies import Claim
+    >>> from skxor.studies.power import ClaimPower, power_text
+    >>> claim = Claim(id="U1", paper="Me", source="notes", name="n", paper_setting="s",
+    ...               statement="t", rule=len, simulate=lambda design, truth, rng: design)
+    >>> power_text(claim, ClaimPower("U1", 199, 180, 200))
+    'P(reproduced | holds) = 0.99 [0.97, 1.00]; P(not reproduced | alternative) = 0.90 [0.85, 0.93] (200 simulated tables each way); the design decides the claim (both at least 0.8)'
+    """
+    if claim.simulate is None:
+        return "not computed (the claim declares no simulation of its table)"
+    if power is None:
+        return ("not computed for the stored table (skxor publish --write --power computes "
+                "it)")
+    text = power.text()
+    if power.decides():
+        return f"{text}; the design decides the claim (both at least {POWER_GOAL:g})"
+    if claim.asymptotic:
+        return (f"{text}; below {POWER_GOAL:g}, and no finite design can reach it: "
+                f"{claim.asymptotic}")
+    return f"{text}; below {POWER_GOAL:g}: " + (power.reaching_text()
+                                                or "no larger design was searched")
 
 
 def _truth(truth):
@@ -270,6 +326,21 @@ def claim_power(study, claim, design, *, n_tables=N_TABLES, random_state=0, n_jo
                       n_tables=int(n_tables), design=_design_text(study, design))
 
 
+def design_power_text(study, preset="quick", overrides=None, *, n_jobs=None):
+    """What ``skxor run STUDY --dry-run --power`` adds: the power of the planned design.
+
+    One line per claim of ``study`` that declares ``simulate``
+    (:func:`claim_power` on :func:`planned_design` of ``preset`` with ``overrides``).
+    """
+    study = _study(study)
+    claims = [c for c in study.claims if c.simulate is not None]
+    if not claims:
+        return "power: no claim of this study declares a simulation of its table"
+    design = planned_design(study, study.params(preset, overrides))
+    powers = [claim_power(study, c, design, n_jobs=n_jobs) for c in claims]
+    return "\n".join(f"power for claim {p.claim} ({p.design}): {p.text()}" for p in powers)
+
+
 def _design_text(study, design):
     axes = [c for c in study.grid_axes() if c in design.columns and design[c].nunique() > 1]
     seeds = f"{design['seed'].nunique()} seeds x " if "seed" in design.columns else ""
@@ -282,6 +353,80 @@ def study_power(study, design, *, n_tables=N_TABLES, random_state=0, n_jobs=None
     return {claim.id: claim_power(study, claim, design, n_tables=n_tables,
                                   random_state=random_state, n_jobs=n_jobs)
             for claim in study.claims if claim.simulate is not None}
+
+
+#: Factors by which :func:`reaching_design` scales a claim's units.
+REACH_FACTORS = (2, 4, 8, 16)
+
+
+def reaching_design(study, claim, preset, overrides=None, *, factors=REACH_FACTORS,
+                    n_tables=N_TABLES, random_state=0, n_jobs=None, workers=2):
+    """The smallest design, scaling the claim's units, whose power reaches :data:`POWER_GOAL`.
+
+    The claim's ``units_parameter`` (``seeds`` unless it says otherwise) of
+    ``preset`` with ``overrides`` is multiplied by each of ``factors`` in turn;
+    the first design whose power (:func:`claim_power`) reaches the goal both
+    ways is returned with its estimated wall time on ``workers``
+    (:func:`~skxor.studies.estimate`, the cost model of ``--dry-run``).
+
+    Returns
+    -------
+    found : dict
+        ``overrides`` (None where no factor reaches the goal; then ``tried``
+        says what was tried), ``holds``, ``alternative``, ``n_tables``,
+        ``wall_seconds`` and ``workers``.
+    """
+    from ._cost import estimate
+
+    study = _study(study)
+    name = claim.units_parameter
+    base = study.params(preset, overrides)
+    units = base.get(name)
+    if isinstance(units, bool) or not isinstance(units, (int, np.integer)):
+        return {"overrides": None, "tried": f"the claim's units {name!r} are not a count"}
+    tried = []
+    for factor in factors:
+        changed = {**(overrides or {}), name: int(units) * factor}
+        power = claim_power(study, claim, planned_design(study, study.params(preset, changed)),
+                            n_tables=n_tables, random_state=random_state, n_jobs=n_jobs)
+        tried.append(f"{name} = {changed[name]}: {power.holds}/{n_tables} and "
+                     f"{power.alternative}/{n_tables}")
+        if power.decides():
+            try:
+                wall = float(estimate(study, preset, changed, n_jobs=workers)["wall_seconds"])
+            except ValueError:  # no cost model for the study: its cost is not known
+                wall = None
+            return {"overrides": {name: changed[name]}, "holds": power.holds,
+                    "alternative": power.alternative, "n_tables": n_tables,
+                    "wall_seconds": wall, "workers": int(workers)}
+    return {"overrides": None, "tried": "; ".join(tried)}
+
+
+def stored_power(study, entry, *, n_tables=N_TABLES, random_state=0, n_jobs=None):
+    """The power of a stored run's design for each claim of ``study`` that declares ``simulate``.
+
+    ``entry`` is the store's (``{"table", "record", "path"}``). Where a
+    claim falls short of :data:`POWER_GOAL` and is not ``asymptotic``, the
+    design that would reach it is searched (:func:`reaching_design`) from the
+    run record's preset and overrides.
+    """
+    study = _study(study)
+    design = design_of(study, entry["table"])
+    record = entry.get("record") or {}
+    powers = {}
+    for claim in study.claims:
+        if claim.simulate is None:
+            continue
+        power = claim_power(study, claim, design, n_tables=n_tables,
+                            random_state=random_state, n_jobs=n_jobs)
+        if not power.decides() and not claim.asymptotic and record.get("preset"):
+            reaching = reaching_design(study, claim, record["preset"], record.get("overrides"),
+                                       n_tables=n_tables, random_state=random_state,
+                                       n_jobs=n_jobs)
+            power = ClaimPower(power.claim, power.holds, power.alternative, power.n_tables,
+                               power.design, reaching)
+        powers[claim.id] = power
+    return powers
 
 
 def power_path(table_path):
@@ -312,7 +457,8 @@ def read_power(table_path, checksum):
         return None
     try:
         return {cid: ClaimPower(cid, int(v["holds"]), int(v["alternative"]),
-                                int(v["n_tables"]), str(v.get("design", "")))
+                                int(v["n_tables"]), str(v.get("design", "")),
+                                v.get("reaching"))
                 for cid, v in data["claims"].items()}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ValueError(f"{path} does not hold a power per claim: {exc}") from exc
