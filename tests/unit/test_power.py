@@ -155,3 +155,12 @@ def test_the_command_line_asks_for_what_power_needs(capsys):
     out = capsys.readouterr().out
     assert "one_step, preset quick with seeds=2" in out and out.rstrip().splitlines()[-1] \
         .startswith(("power for claim H1", "power: no claim of this study"))
+
+
+def test_a_run_of_an_earlier_preset_is_scaled_from_what_it_ran():
+    # The preset in code now has 40 seeds; the stored run ran 4 (an earlier version).
+    study = _study(seeds=40)
+    table = _study(seeds=4).run()
+    record = {"preset": "quick", "overrides": {}, "params": {"x": [1], "seeds": 4}}
+    power = stored_power(study, {"table": table, "record": record}, n_tables=30)["U1"]
+    assert power.holds == 0 and power.reaching["overrides"]["seeds"] in (8, 16, 32, 64)
