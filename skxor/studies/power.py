@@ -309,9 +309,13 @@ def claim_power(study, claim, design, *, n_tables=N_TABLES, random_state=0, n_jo
     if claim.simulate is None:
         raise ValueError(f"claim {claim.id} of study {study.name!r} declares no simulate: "
                          "its power cannot be computed.")
-    if not isinstance(n_tables, (int, np.integer)) or isinstance(n_tables, bool) \
-            or n_tables < 1:
-        raise ValueError(f"n_tables must be an int >= 1; got {n_tables!r}.")
+    for name, value, least in (("n_tables", n_tables, 1), ("random_state", random_state, 0)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) \
+                or value < least:
+            raise ValueError(f"{name} must be an int >= {least}; got {value!r}.")
+    if not isinstance(design, pd.DataFrame) or design.empty:
+        raise TypeError(f"design must be a non-empty pandas.DataFrame of cells (design_of a "
+                        f"table, or planned_design); got {type(design).__name__}.")
 
     def right(t, i):
         rng = np.random.default_rng([int(random_state), t, i])

@@ -164,3 +164,17 @@ def test_a_run_of_an_earlier_preset_is_scaled_from_what_it_ran():
     record = {"preset": "quick", "overrides": {}, "params": {"x": [1], "seeds": 4}}
     power = stored_power(study, {"table": table, "record": record}, n_tables=30)["U1"]
     assert power.holds == 0 and power.reaching["overrides"]["seeds"] in (8, 16, 32, 64)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(random_state=-1), ValueError, "random_state must be an int >= 0"),
+    (dict(random_state=1.5), ValueError, "random_state must be an int >= 0"),
+    (dict(n_tables=True), ValueError, "n_tables must be an int >= 1"),
+    (dict(design=[{"x": 1, "seed": 0}]), TypeError, "design must be a non-empty pandas"),
+    (dict(design=pd.DataFrame()), TypeError, "design must be a non-empty pandas"),
+])
+def test_bad_arguments_are_named(kwargs, error, match):
+    study = _study(seeds=2)
+    arguments = dict(design=_design(study), n_tables=2) | kwargs
+    with pytest.raises(error, match=match):
+        claim_power(study, "U1", **arguments)
