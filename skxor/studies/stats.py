@@ -631,8 +631,8 @@ def _log_likelihood(params, x, lo, hi):
     # log(Phi(zh) - Phi(zl)), from the side of the smaller tail. special.log_ndtr is
     # what stats.norm.logcdf (and, at -z, logsf) computes, without its per-call checks.
     upper = zl > 0
-    big, small = np.where(upper, special.log_ndtr(-zl), special.log_ndtr(zh)), np.where(
-        upper, special.log_ndtr(-zh), special.log_ndtr(zl))
+    big = special.log_ndtr(np.where(upper, -zl, zh))
+    small = special.log_ndtr(np.where(upper, -zh, zl))
     with np.errstate(divide="ignore"):
         terms = big + np.log1p(-np.exp(np.minimum(small - big, 0.0)))
     return float(np.sum(np.maximum(terms, -1e6)))
