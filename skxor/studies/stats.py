@@ -628,10 +628,11 @@ def _log_likelihood(params, x, lo, hi):
     mu = b + a * x
     sigma = np.exp(log_sigma)
     zl, zh = (lo - mu) / sigma, (hi - mu) / sigma
-    # log(Phi(zh) - Phi(zl)), from the side of the smaller tail.
+    # log(Phi(zh) - Phi(zl)), from the side of the smaller tail. special.log_ndtr is
+    # what stats.norm.logcdf (and, at -z, logsf) computes, without its per-call checks.
     upper = zl > 0
-    big, small = np.where(upper, stats.norm.logsf(zl), stats.norm.logcdf(zh)), np.where(
-        upper, stats.norm.logsf(zh), stats.norm.logcdf(zl))
+    big = special.log_ndtr(np.where(upper, -zl, zh))
+    small = special.log_ndtr(np.where(upper, -zh, zl))
     with np.errstate(divide="ignore"):
         terms = big + np.log1p(-np.exp(np.minimum(small - big, 0.0)))
     return float(np.sum(np.maximum(terms, -1e6)))

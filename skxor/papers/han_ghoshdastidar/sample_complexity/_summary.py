@@ -13,6 +13,10 @@ p_pop = P(the population run succeeds), and never enters n*'s
 distribution. Among the seeds whose population run succeeds (the *cured*
 seeds), n* is interval-censored on the grid, and right-censored only when
 the curve does not stay at the target by the largest size tried.
+
+Beside each seed's n*, a probabilistic one per model and d
+(:func:`probabilistic_n_star`): n*_80, the smallest size from which at least
+80% of the cured seeds reach the target.
 """
 
 import warnings
@@ -150,11 +154,38 @@ def n_star_per_seed(df, target=None):
     [[40.0, 20.0, 40.0, 'reached']]
     """
     df, target = _validated(df, target)
+    # One pass over the curves, sorted as groupby(["model", "d", "seed"]) and by n
+    # within each: a curve's n* is the size after its last failing size.
+    df = df.dropna(subset=["model", "d", "seed"]).sort_values(
+        ["model", "d", "seed", "n"], kind="mergesort")
+    keys = df[["model", "d", "seed"]]
+    starts = np.flatnonzero(~keys.duplicated().to_numpy())
+    ends = np.r_[starts[1:], len(df)] - 1
+    above = (df["accuracy"] >= target).to_numpy()
+    sizes = df["n"].to_numpy(dtype=float)
+    # From n* on, every larger size must also reach the target: one lucky
+    # small sample does not count.
+    last_fail = np.maximum.reduceat(np.where(above, -1, np.arange(len(df))), starts)
+    never = last_fail == ends
+    floor = last_fail < starts
+    first = np.where(never | floor, starts, last_fail + 1)
+    n_star = np.where(never, np.inf, sizes[first])
+    low = np.where(never, sizes[ends], np.where(floor, 0.0, sizes[np.maximum(last_fail, 0)]))
+    status = np.where(never, "not reached", np.where(floor, "at grid floor", "reached"))
+    population = (df["population_success"].to_numpy(dtype=float)[starts]
+                  if "population_success" in df else np.full(starts.size, np.nan))
+    per_seed = keys.iloc[starts].reset_index(drop=True)
+    return per_seed.assign(n_star=n_star.astype(float), n_low=low.astype(float),
+                           n_high=n_star.astype(float), status=status.astype(object),
+                           population_success=population)
+
+
+def _n_star_per_seed_loop(df, target=None):
+    """:func:`n_star_per_seed` one curve at a time (the reference its tests compare with)."""
+    df, target = _validated(df, target)
     rows = []
     for (model, d, seed), curve in df.groupby(["model", "d", "seed"], sort=True):
         curve = curve.sort_values("n")
-        # From n* on, every larger size must also reach the target: one lucky
-        # small sample does not count.
         above = (curve["accuracy"] >= target).to_numpy()
         stays = np.flip(np.logical_and.accumulate(np.flip(above)))
         sizes = curve["n"].to_numpy(dtype=float)
@@ -188,9 +219,72 @@ def cured(per_seed):
     >>> cured(per_seed)[["model", "seed"]].values.tolist()
     [['a', 0], ['b', 0]]
     """
-    known = per_seed.groupby("model")["population_success"].transform(
-        lambda s: s.notna().any())
-    return per_seed[~known | (per_seed["population_success"] == 1)]
+    population = per_seed["population_success"]
+    known = population.notna().groupby(per_seed["model"]).transform("any")
+    return per_seed[~known | (population == 1)]
+
+
+#: The share of the cured seeds that the probabilistic n* asks to reach the target
+#: (issue 50, item 2): n*_80 of :func:`probabilistic_n_star`.
+PROBABILISTIC_SHARE = 0.8
+
+
+def probabilistic_n_star(df, target=None, share=PROBABILISTIC_SHARE):
+    """Per model and d: the smallest n from which at least ``share`` of the cured seeds reach the target.
+
+    The seeds are the cured ones (:func:`cured`: those whose population run
+    succeeds; every seed of a model without a population step). At each
+    training size tried, the share of them whose test accuracy is at least
+    the target; n*_80 (for ``share=0.8``) is the smallest size from which
+    that share is at least ``share`` at every larger size tried. Where every
+    curve crosses the target once, it is the ``share`` quantile of the
+    per-seed n* (:func:`n_star_per_seed`); a seed's dip below the target at
+    one size costs it one seed's share at that size only.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        Columns ``model, d, n_star_80`` (inf when the share is below
+        ``share`` at the largest size tried), ``n_star_80_low`` (the last
+        size below it; 0 when the share stays up from the smallest size, the
+        largest size when it is never reached) and ``cured_seeds`` (the seeds
+        counted).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.papers.han_ghoshdastidar.sample_complexity._summary import (
+    ...     probabilistic_n_star)
+    >>> curves = [[0.5, 0.5, 1.0, 1.0], [0.5, 1.0, 1.0, 1.0], [0.5, 0.5, 0.5, 1.0],
+    ...           [0.5, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]
+    >>> df = pd.DataFrame([dict(model="m", d=10, seed=seed, n=n, accuracy=a, target=0.95)
+    ...                    for seed, accs in enumerate(curves)
+    ...                    for n, a in zip((10, 20, 40, 80), accs)])
+    >>> probabilistic_n_star(df)[["n_star_80", "n_star_80_low"]].values.tolist()
+    [[40.0, 20.0]]
+    """
+    df, target = _validated(df, target)
+    if "population_success" in df:
+        population = pd.to_numeric(df["population_success"], errors="coerce")
+        known = population.notna().groupby(df["model"]).transform("any")
+        df = df[~known | (population == 1)]
+    reach = (df["accuracy"] >= target).groupby([df["model"], df["d"], df["n"]]).mean()
+    rows = []
+    for (model, d), shares in reach.groupby(level=["model", "d"], sort=True):
+        sizes = shares.index.get_level_values("n").to_numpy(dtype=float)
+        stays = np.flip(np.logical_and.accumulate(np.flip(shares.to_numpy() >= share)))
+        if not stays.any():
+            n80, low = np.inf, sizes[-1]
+        elif stays[0]:
+            n80, low = sizes[0], 0.0
+        else:
+            first = int(np.argmax(stays))
+            n80, low = sizes[first], sizes[first - 1]
+        seeds = df.loc[(df["model"] == model) & (df["d"] == d), "seed"].nunique()
+        rows.append({"model": model, "d": d, "n_star_80": float(n80),
+                     "n_star_80_low": float(low), "cured_seeds": int(seeds)})
+    return pd.DataFrame(rows, columns=["model", "d", "n_star_80", "n_star_80_low",
+                                       "cured_seeds"])
 
 
 def _median_interval(low, high, confidence=0.95):
@@ -238,7 +332,10 @@ def samples_needed(df, target=None):
         ``n_star_cured`` (the median n*, NaN unless more than half of them
         reach the target) and ``cured_not_reached`` (cured seeds
         right-censored: the population run succeeds but the curve does not
-        stay at the target by the largest size).
+        stay at the target by the largest size); the probabilistic n*
+        (:func:`probabilistic_n_star`): ``n_star_80`` and ``n_star_80_low``,
+        the smallest size from which at least 80% of the cured seeds reach
+        the target, and the size before it.
 
     Raises
     ------
@@ -299,7 +396,9 @@ def samples_needed(df, target=None):
                              else np.nan),
             "cured_not_reached": int((~np.isfinite(cure)).sum()),
         })
-    return pd.DataFrame(rows)
+    probabilistic = probabilistic_n_star(df, target)[["model", "d", "n_star_80",
+                                                      "n_star_80_low"]]
+    return pd.DataFrame(rows).merge(probabilistic, on=["model", "d"], how="left")
 
 
 @fill_doc
