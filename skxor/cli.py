@@ -814,8 +814,13 @@ def _publish(args):
                          "docs/ there): run skxor publish there, or name it with --root DIR.")
         return _fail(exc)
     if args.write:
-        print(f"Rewrote {len(differences)} document(s) from {args.data}"
-              + "".join(f"\n  {path}" for path in differences))
+        # The power of a stored design is computed with --power only (minutes).
+        unpowered = [d for path, d in differences.items() if path.name.endswith(".power.json")]
+        documents = [path for path in differences if not path.name.endswith(".power.json")]
+        print(f"Rewrote {len(documents)} document(s) from {args.data}"
+              + "".join(f"\n  {path}" for path in documents))
+        for why in unpowered:
+            print(f"Not computed: {why}", end="")
         return 0
     if differences:
         for diff in differences.values():

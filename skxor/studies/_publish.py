@@ -535,11 +535,14 @@ def _dry_run_seconds(name, record):
     upper bound ((None, False) where it cannot be made: no record, or a preset or
     override this version no longer has)."""
     from ._cost import estimate
+    from ._record import ran_overrides
+    from ._registry import get_study
 
     if not record.get("preset"):
         return None, False
     try:
-        e = estimate(name, record["preset"], record.get("overrides") or None,
+        # What the run ran, also where its preset has changed since (an earlier version).
+        e = estimate(name, record["preset"], ran_overrides(get_study(name), record) or None,
                      n_jobs=record.get("workers") or 1)
     except (KeyError, TypeError, ValueError):
         return None, False
@@ -1015,8 +1018,10 @@ def publish(data=DATA_DIR, root=".", *, write=False, without_record=False, power
     store = load_store(Path(root) / data)
     if power and write:
         compute_power(store, n_jobs=n_jobs)
+    from .power import power_path
+
     for name, why in unpowered(store).items():
-        differences[Path(root) / data / name] = (
+        differences[power_path(store[name]["path"])] = (
             f"{why}; run skxor publish --write --power\n")
     documents = render_documents(data, root, without_record=without_record, store=store)
     # A page of a study no longer stored is stale: it differs from nothing generated.

@@ -437,3 +437,25 @@ def split_settings(table, latest=None):
         if len(rows):
             parts.append((setting, rows))
     return parts
+
+
+def ran_overrides(study, record):
+    """The overrides that give a stored run's own parameters under its preset in code.
+
+    A run of an earlier version of its preset (one the code has since
+    changed, e.g. more seeds) is described by what it ran, not by today's
+    preset; parameters the study no longer takes are left out.
+
+    Examples
+    --------
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies._record import ran_overrides
+    >>> study = get_study("one_step")
+    >>> params = dict(study.preset("full"), seeds=3)
+    >>> ran_overrides(study, {"preset": "full", "params": params, "overrides": {}})
+    {'seeds': 3}
+    """
+    current = study.preset(record["preset"])
+    ran = record.get("params") or {}
+    setting = {k: v for k, v in ran.items() if k in current and current[k] != v}
+    return setting or dict(record.get("overrides") or {})

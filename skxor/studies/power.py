@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._record import ran_overrides
 from ._registry import get_study
 from ._sweep import atomic_write_text
 from .claims import rule_result
@@ -425,25 +426,12 @@ def stored_power(study, entry, *, n_tables=N_TABLES, random_state=0, n_jobs=None
                             random_state=random_state, n_jobs=n_jobs)
         if not power.decides() and not claim.asymptotic and record.get("preset") \
                 in study.presets:
-            reaching = reaching_design(study, claim, record["preset"], _stored_setting(
+            reaching = reaching_design(study, claim, record["preset"], ran_overrides(
                 study, record), n_tables=n_tables, random_state=random_state, n_jobs=n_jobs)
             power = ClaimPower(power.claim, power.holds, power.alternative, power.n_tables,
                                power.design, reaching)
         powers[claim.id] = power
     return powers
-
-
-def _stored_setting(study, record):
-    """The overrides that give a stored run's own parameters under its preset in code.
-
-    A run of an earlier version of the preset (one the code has since
-    enlarged) is scaled from what it ran, not from today's preset; parameters
-    the study no longer takes are left out.
-    """
-    current = study.preset(record["preset"])
-    ran = record.get("params") or {}
-    setting = {k: v for k, v in ran.items() if k in current and current[k] != v}
-    return setting or dict(record.get("overrides") or {})
 
 
 def power_path(table_path):
