@@ -173,6 +173,9 @@ zero_sensitivity_bound = STUDY.function(
         1e-5}. ``full`` (what the documents cite; about 35 min on 2 cores):
         N = 4..16 exhaustively and 32..256 from 300 strings each, D in {8,
         16, 32, 64}, L in {1, 2}, 20 seeds: 1 760 networks at each eps.
+        ``full`` also screens 1 600 more one-layer D = 16 networks at N = 24
+        (eps = 0): a sampled check of constancy, and an exhaustive count of
+        the networks it finds non-constant (claim K5's largest exhaustive N).
         ``paper`` (the lengths and seed counts the theorem speaks about): N
         to 20 exhaustively and to 1024 from 10 000 strings, L up to 4, 100
         seeds; far beyond one machine (``skxor run zero_sensitivity_bound
@@ -185,7 +188,10 @@ zero_sensitivity_bound = STUDY.function(
         ``init``, ``init_scale``, ``readout``, ``positional``, ``seeds``,
         ``exhaustive_max`` (largest N counted over all strings, at most 32;
         beyond 20 only one-layer networks are, the others are sampled),
-        ``n_samples``, ``n_blowup``, ``device``, ``random_state``.
+        ``n_samples``, ``n_blowup``, ``device``, ``random_state``;
+        ``screen_seeds`` (more one-layer networks at eps = 0, N =
+        ``screen_n_bits`` and D = ``screen_d_model``, screened by their sampled
+        profile and counted exhaustively where found non-constant; 0: none).
 
     Returns
     -------
