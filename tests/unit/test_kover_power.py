@@ -1,4 +1,4 @@
-"""The power of K1, K2 (random_init_sensitivity) and K5 (zero_sensitivity_bound) (issue 50).
+"""The power of K1, K2, K4 (random_init_sensitivity) and K5 (zero_sensitivity_bound) (issue 50).
 
 Each claim's ``simulate`` draws its table at a design from the spread the
 stored full run measured: the constants it reads are recomputed here from the
@@ -46,6 +46,10 @@ def test_random_init_constants_are_the_stored_runs():
     control = table[table["function"] == "random function"]
     assert set(control["n_functions"].astype(int)) == {random_rules.STORED_FUNCTIONS}
     assert int(control["n_bits"].max()) == random_rules.CONTROL_MAX
+    from skxor.papers.kover._networks import eps_agreement
+
+    agreement = eps_agreement(table)
+    assert (agreement["same"], agreement["pairs"]) == random_rules.STORED_PAIRS
 
 
 def test_zero_sensitivity_bound_constants_are_the_stored_runs():
@@ -78,6 +82,7 @@ def _design(study, preset="full", **overrides):
 @pytest.mark.parametrize("study, simulate", [
     ("random_init_sensitivity", random_rules.simulate_zero_strings),
     ("random_init_sensitivity", random_rules.simulate_random_functions),
+    ("random_init_sensitivity", random_rules.simulate_eps),
     ("zero_sensitivity_bound", bound_rules.simulate_bound),
 ])
 def test_simulate_is_reproducible_from_its_generator(study, simulate):
@@ -112,6 +117,7 @@ def test_k5_simulates_the_screen_of_the_design():
 @pytest.mark.parametrize("study, claim, overrides", [
     ("random_init_sensitivity", "K1", {}),
     ("random_init_sensitivity", "K2", {}),
+    ("random_init_sensitivity", "K4", {}),
     ("zero_sensitivity_bound", "K5", {}),
 ])
 def test_the_full_design_decides_both_ways(study, claim, overrides):

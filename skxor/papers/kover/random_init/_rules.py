@@ -418,6 +418,36 @@ def simulate_random_functions(design, truth, rng):
     return pd.DataFrame(rows)
 
 
+#: K4: the stored full run's networks whose function is the same at eps = 0 and at
+#: eps = 1e-5, of the pairs (a test recomputes them).
+STORED_PAIRS = (3945, 4000)
+
+#: K4's alternative: the share of networks whose function eps = 1e-5 leaves unchanged.
+ALTERNATIVE_SAME = 0.85
+
+
+def simulate_eps(design, truth, rng):
+    """K4's table at ``design``: each network at its two eps (the pairs the rule reads).
+
+    * ``truth="holds"``: eps = 1e-5 leaves a network's function unchanged with the
+      stored run's share, 3945/4000 = 0.986.
+    * ``truth="alternative"``: it changes the function of 15% of the networks
+      (:data:`ALTERNATIVE_SAME` = 0.85; the claim's contradiction is more than 10%).
+    """
+    nets = design[design["d_model"].notna()] if "d_model" in design else design
+    keys = [c for c in ("n_bits", "d_model", "n_layers", "init", "seed") if c in nets]
+    pairs = nets[keys].drop_duplicates().reset_index(drop=True)
+    eps = sorted(nets["layer_norm_eps"].unique())
+    if len(eps) < 2:
+        return nets.assign(function="transformer")
+    same = STORED_PAIRS[0] / STORED_PAIRS[1] if truth == "holds" else ALTERNATIVE_SAME
+    identical = rng.random(len(pairs)) < same
+    zero = pairs.assign(layer_norm_eps=eps[0], profile="[1.0]")
+    positive = pairs.assign(layer_norm_eps=eps[1], profile=np.where(identical, "[1.0]", "[0.5]"))
+    return pd.concat([zero, positive], ignore_index=True).assign(
+        function="transformer", ln_inv_std_max=4.0, beta_max=1.0, beta_bound=2.0)
+
+
 CLAIMS = (
     Claim(id="K1", min_units=units_to_decide("with high probability"),
           paper=_PAPER, source=_SOURCE,
@@ -462,5 +492,5 @@ CLAIMS = (
           "high probability'",
           contradicted_by="eps = 1e-5 changing the function of more than 10% of networks",
           rule=_claim_eps, holds=(eps_changes_nothing,),
-          counterfactuals=(eps_changes_a_third,)),
+          counterfactuals=(eps_changes_a_third,), simulate=simulate_eps),
 )
