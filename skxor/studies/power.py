@@ -238,8 +238,17 @@ def planned_design(study, params):
 
 
 def _verdict(study, claim, table):
+    from .claims import _MIN_UNITS
+
     summary = study.summary(table)
-    return rule_result(study.name, claim, study.render(claim.rule, table, summary))["verdict"]
+    # The claim's min_units, as claim_rows applies it: a part judged on too few
+    # units is not decided, on simulated tables as on the stored one.
+    token = _MIN_UNITS.set(claim.min_units)
+    try:
+        return rule_result(study.name, claim,
+                           study.render(claim.rule, table, summary))["verdict"]
+    finally:
+        _MIN_UNITS.reset(token)
 
 
 def _simulated(study, claim, design, truth, rng):

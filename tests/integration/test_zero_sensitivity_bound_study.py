@@ -305,3 +305,40 @@ def test_zero_count_display_draws_the_table_on_the_given_axes():
     assert [line.get_label() for line in panel.lines] == [line.get_label() for line in right.lines]
     for ours, theirs in zip(panel.lines, right.lines):
         np.testing.assert_array_equal(ours.get_ydata(), theirs.get_ydata())
+
+
+def test_the_screen_counts_what_it_finds_non_constant_and_keeps_the_grids_keys():
+    """K5's screen: more one-layer networks at one (N, D), eps = 0, seeds after the grid's;
+    those its sampled check finds non-constant counted over all strings, the others
+    recorded as the screen's ("screened") and left out of the non-constant count. The
+    grid's cells keep their parameters (so their checkpoints' keys)."""
+    from skxor.papers.kover.zero_sensitivity_bound._cells import (screen_cells,
+                                                                  screened_bound_cell)
+
+    study = get_study("zero_sensitivity_bound")
+    params = study.params("quick", dict(n_bits=[10], d_model=[16], n_layers=[1],
+                                        layer_norm_eps=[0.0], seeds=2, screen_n_bits=10,
+                                        screen_d_model=16, screen_seeds=24, n_samples=8,
+                                        n_blowup=8))
+    assert all("screened" not in c for c in bound_cells(params))
+    cells = screen_cells(params)
+    assert [c["seed"] for c in cells] == list(range(2, 26))
+    assert all(c["screened"] and c["n_layers"] == 1 and c["layer_norm_eps"] == 0.0
+               for c in cells)
+    assert study.count_cells(params) == 26
+    table = study.run(**params)
+    screen = table[table["screened"] == True]  # noqa: E712
+    assert len(screen) == 24 and set(screen["method"]) <= {"exhaustive", "screened"}
+    counted = screen[screen["method"] == "exhaustive"]
+    assert not counted["constant"].astype(bool).any()
+    assert screen.loc[screen["method"] == "screened", "constant"].astype(bool).all()
+    # A counted network is the grid's cell of the same key: the same count.
+    cell = dict(cells[0], screened=True)
+    result = screened_bound_cell(**cell)
+    if result["method"] == "exhaustive":
+        assert result["n_strings"] == 2 ** 10
+    summary = summarize_bound(table)
+    row = summary[summary["screened"]].iloc[0]
+    assert row["method"] == "screened" and row["networks"] == 24
+    assert row["nonconstant"] == len(counted)
+    assert not summary[~summary["screened"]]["method"].eq("screened").any()

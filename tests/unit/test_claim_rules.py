@@ -566,11 +566,53 @@ def test_the_exact_probability_at_small_n_by_enumeration():
     (515, 1000, "reproduced"), (522, 1000, "inconclusive"),  # the +-0.05 margin
 ])
 def test_k2_against_the_reference_within_the_margin(monkeypatch, k, n, verdict):
-    monkeypatch.setattr(random_claims, "zero_string_probability",
-                        lambda n_bits: (5000, 10000, True))
+    monkeypatch.setattr(random_claims, "reference", lambda n_bits: (5000, 10000, True))
     part = random_claims._control_part(6, k, n)
     low, high = part.interval(0.95)
     assert part.verdict == verdict, (low, high)
+
+
+def test_k2_a_difference_holm_does_not_confirm_is_reproduced_within_the_margin(monkeypatch):
+    """Over 7 N, one share 2.2 standard errors off (excluding 0 at 95%, not after Holm's
+    adjustment) but within +-0.05 is reproduced; far off, it stays not reproduced."""
+    monkeypatch.setattr(random_claims, "reference", lambda n_bits: (5000, 10000, True))
+    near = [random_claims._control_part(n, 5000, 10000) for n in range(6)]
+    off = random_claims._control_part(6, 5110, 10000)
+    assert off.verdict == "not reproduced"
+    assert [p.verdict for p in random_claims._within_margin(near + [off])] \
+        == ["reproduced"] * 7
+    far = random_claims._control_part(6, 5400, 10000)
+    assert random_claims._within_margin(near + [far])[-1].verdict == "not reproduced"
+
+
+def test_k2_the_kept_references_are_zero_string_probability():
+    """The kept references are what zero_string_probability computes (at a budget of
+    MONTE_CARLO_FUNCTIONS at every N); the cheap N here, all of them under --runslow."""
+    assert set(random_claims.KEPT_REFERENCES) == set(range(5, 17))
+    for n_bits in (5, 6, 7, 8):
+        assert random_claims.zero_string_probability(n_bits)[:2] \
+            == random_claims.KEPT_REFERENCES[n_bits]
+
+
+@pytest.mark.slow
+def test_k2_every_kept_reference_recomputed(monkeypatch):
+    monkeypatch.setattr(random_claims, "MONTE_CARLO_WORDS", 1 << 40)
+    random_claims.zero_string_probability.cache_clear()
+    try:
+        for n_bits, kept in random_claims.KEPT_REFERENCES.items():
+            assert random_claims.zero_string_probability(n_bits)[:2] == kept
+    finally:
+        random_claims.zero_string_probability.cache_clear()
+
+
+def test_k2_wilson_is_the_stats_modules():
+    from skxor.studies.stats import wilson_interval
+
+    for n in (1, 7, 1000, 131072):
+        for k in sorted({0, 1, n // 3, n - 1, n}):
+            for confidence in (0.5, 0.95, 0.999):
+                assert random_claims._wilson(k, n, confidence) \
+                    == wilson_interval(k, n, confidence)
 
 
 # -- documents state the criteria their computations use ---------------------------------
@@ -622,8 +664,7 @@ def test_the_claims_page_states_every_threshold_the_rules_use():
 
 
 def test_k2_is_contradicted_as_soon_as_the_difference_excludes_zero(monkeypatch):
-    monkeypatch.setattr(random_claims, "zero_string_probability",
-                        lambda n_bits: (5000, 10000, True))
+    monkeypatch.setattr(random_claims, "reference", lambda n_bits: (5000, 10000, True))
     parts = {k: random_claims._control_part(6, k, 1000) for k in range(500, 560)}
     first = min(k for k, part in parts.items() if part.interval(0.95)[0] > 0)
     assert 0 < parts[first].interval(0.95)[0] < 0.005

@@ -1,5 +1,6 @@
 """The zero-sensitivity-bound study's summary: counts and shares against the bound, the verdict."""
 
+import functools
 import math
 
 import numpy as np
@@ -7,7 +8,20 @@ import pandas as pd
 from sklearn.utils import Bunch
 
 from .._networks import TRANSFORMER, eps_agreement
-from skxor.studies.stats import clopper_pearson_interval, flag_columns, format_count, wilson_interval
+from skxor.studies import stats as _stats
+from skxor.studies.stats import flag_columns, format_count
+
+
+# The intervals of integer counts, kept once computed: a simulated table (a claim's
+# power) asks for the same counts many times. The same values as the stats module's.
+@functools.lru_cache(maxsize=100_000)
+def clopper_pearson_interval(successes, n):
+    return _stats.clopper_pearson_interval(successes, n)
+
+
+@functools.lru_cache(maxsize=100_000)
+def wilson_interval(successes, n):
+    return _stats.wilson_interval(successes, n)
 
 
 def bound_exponent(d_model, n_layers):
@@ -47,6 +61,13 @@ def vacuous_reason(log10_bound, n_bits):
 _CONFIG = ["layer_norm_eps", "d_model", "n_layers", "n_bits"]
 
 
+def screened_flags(df):
+    """Which rows are the screen's networks (claim K5's ``screened`` cells), as booleans."""
+    if "screened" not in df:
+        return pd.Series(False, index=df.index)
+    return df["screened"].astype(str).str.lower().isin(["true", "1", "1.0"])
+
+
 def summarize_bound(df):
     """Per (eps, D, L, N): counts against the bound, shares with intervals.
 
@@ -70,7 +91,10 @@ def summarize_bound(df):
         Clopper-Pearson ``_low``/``_high``; NaN over no network) and
         ``nonconstant_meets`` (the count behind the last) and
         ``constant`` (share with a Wilson interval); ``nonconstant``
-        (count) and ``method``.
+        (count) and ``method``: ``"exhaustive"``, ``"sampled"`` or, for the
+        screen's networks (one row of their own, ``screened``), ``"screened"``:
+        those found non-constant counted over all strings, the others
+        constant on the screen and not counted.
 
     Examples
     --------
@@ -85,10 +109,11 @@ def summarize_bound(df):
     1       8      -1.5     True         3            0        1.0          1.0
     """
     df = flag_columns(df, ("constant", "has_zero"))
+    df = df.assign(screened=screened_flags(df))
     rows = []
     log2 = math.log10(2.0)
-    for key, g in df.groupby(_CONFIG, sort=True):
-        eps, d_model, n_layers, n_bits = key
+    for key, g in df.groupby(_CONFIG + ["screened"], sort=True):
+        eps, d_model, n_layers, n_bits, screened = key
         n_bits = int(n_bits)
         exponent = bound_exponent(int(d_model), int(n_layers))
         log10_bound = exponent * math.log10(n_bits)
@@ -96,11 +121,13 @@ def summarize_bound(df):
         has_zero = g["has_zero"].astype(bool)
         nonconst = g[~constant]
         zeros, strings = int(g["n_zero_found"].sum()), int(g["n_strings"].sum())
-        exhaustive = (g["method"] == "exhaustive").all()
+        each_exhaustive = (g["method"] == "exhaustive").to_numpy()
+        exhaustive = each_exhaustive.all()
         low, high = (zeros / strings,) * 2 if exhaustive else wilson_interval(zeros, strings)
         # A network reaches the bound when its count (Wilson lower end if sampled) does.
-        lower = g["log10_zero_count"] if exhaustive else g["log10_zero_count_low"]
-        meets = lower.astype(float).fillna(-np.inf) >= log10_bound - 1e-12
+        lower = pd.Series(np.where(each_exhaustive, g["log10_zero_count"].astype(float),
+                                   g["log10_zero_count_low"].astype(float)), index=g.index)
+        meets = lower.fillna(-np.inf) >= log10_bound - 1e-12
         nc_counts = nonconst["log10_zero_count"].dropna()
         n, k_c = len(g), int(constant.sum())
         row = dict(zip(_CONFIG, (eps, int(d_model), int(n_layers), n_bits)))
@@ -108,7 +135,8 @@ def summarize_bound(df):
         row.update(
             exponent=exponent, log10_bound=log10_bound, vacuous=bool(reason),
             vacuous_reason=reason,
-            method="exhaustive" if exhaustive else "sampled",
+            method=("screened" if screened else "exhaustive" if exhaustive else "sampled"),
+            screened=bool(screened),
             networks=n, nonconstant=len(nonconst),
             log10_count=math.log10(zeros / strings) + n_bits * log2 if zeros else np.nan,
             log10_count_low=math.log10(low) + n_bits * log2 if low > 0 else -np.inf,
@@ -129,7 +157,7 @@ def summarize_bound(df):
     return pd.DataFrame(rows)
 
 
-def bound_verdict(df):
+def bound_verdict(df, per_row=None):
     """The theorem's verdict: non-constant networks of the non-vacuous rows, at eps = 0.
 
     A constant network has all 2^N strings at sensitivity 0 and so reaches
@@ -154,7 +182,7 @@ def bound_verdict(df):
     >>> bound_verdict(df)["text"]
     'every row is vacuous, so these data do not test the bound.'
     """
-    summary = summarize_bound(df)
+    summary = summarize_bound(df) if per_row is None else per_row
     if not len(summary):
         return {"eps": float("nan"), "rows": 0, "tested": 0, "networks": 0, "meets": 0,
                 "text": "the table holds no network, so it does not test the bound."}
@@ -186,10 +214,11 @@ def bound_verdict(df):
             "meets": k_meets, "text": text}
 
 
-def drawn_summary(df):
+def drawn_summary(df, per_row=None):
     agreement = eps_agreement(df)
     identical = agreement is not None and agreement["same"] == agreement["pairs"]
-    summary = summarize_bound(df)
+    summary = summarize_bound(df) if per_row is None else per_row
+    summary = summary[~summary["screened"]] if len(summary) else summary
     if identical:
         summary = summary[summary["layer_norm_eps"] == 0]
     return summary, agreement, identical
@@ -220,9 +249,10 @@ def bound_summary(df):
     networks = bool("function" in df and (df["function"] == TRANSFORMER).any())
     summary = Bunch(rows=len(df), table=df, networks=networks)
     if len(df):
-        summary.update(seeds=int(df["seed"].nunique()), per_row=summarize_bound(df),
-                       verdict=bound_verdict(df))
+        per_row = summarize_bound(df)
+        summary.update(seeds=int(df.loc[~screened_flags(df), "seed"].nunique()),
+                       per_row=per_row, verdict=bound_verdict(df, per_row))
     if networks:
-        drawn, agreement, identical = drawn_summary(df)
+        drawn, agreement, identical = drawn_summary(df, summary.get("per_row"))
         summary.update(drawn=drawn, agreement=agreement, identical=identical)
     return summary
