@@ -17,13 +17,11 @@ from ._summary import k_sparse_summary
 from ._wording import _data_label, _preset_label
 
 
-def plot_k_sparse(df):
+def render_figures(summary):
     """Figures: success against d per k, data and T; the gradient signal; the v1 reference.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`k_sparse` (``"v1"`` is drawn only when it has v1 rows).
+    Called as ``get_study("k_sparse").render("figures", table)``, on the
+    table's :func:`~skxor.papers.han_ghoshdastidar.k_sparse.k_sparse_summary`.
 
     Returns
     -------
@@ -39,10 +37,9 @@ def plot_k_sparse(df):
 
     Examples
     --------
-    >>> from skxor.papers import k_sparse
-    >>> from skxor.papers.han_ghoshdastidar.k_sparse import plot_k_sparse
-    >>> df = k_sparse(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
-    >>> figures = plot_k_sparse(df)
+    >>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY
+    >>> df = STUDY.run(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
+    >>> figures = STUDY.render("figures", df)
     >>> sorted(figures)  # no "v1" figure: the run has no v1 rows
     ['gradient', 'success']
     >>> for legend in figures["success"].axes[0].artists:  # beside the top right panel
@@ -52,12 +49,6 @@ def plot_k_sparse(df):
     >>> len(figures["gradient"].axes)
     2
     """
-    return render_figures(k_sparse_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_k_sparse` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.k_sparse.k_sparse_summary`)."""
     from matplotlib.figure import Figure
 
     df, steps, signal, ref = summary.table, summary.steps, summary.signal, summary.v1_summary
@@ -166,6 +157,7 @@ def render_figures(summary):
     return figures
 
 
+@fill_doc
 class KSparseSuccessDisplay(StudyDisplay):
     """Certified success rate against d per number of steps T and width m: the study's
     main figure.
@@ -195,10 +187,7 @@ class KSparseSuccessDisplay(StudyDisplay):
     summary : pandas.DataFrame
         The summary's rows of that (k, n, init) (colours, offsets and the d
         axis are those of the whole summary, so that panels agree).
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the steps T and the legend of the widths m, beside
         the axes (empty with ``legend=False``).
@@ -243,9 +232,7 @@ class KSparseSuccessDisplay(StudyDisplay):
 
         Parameters
         ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.papers.k_sparse` (or its stored
-            table).
+        %(display_table)s
         k, n, init
             As in the class.
         %(ax)s

@@ -53,16 +53,14 @@ def _one_step_lines(pooled):
     return lines
 
 
-def report_k_sparse(df):
+def render_report(summary):
     """Markdown: success by k, d, init and T; the gradient signal; the v1 reference.
 
-    Every number and table in the text is computed from ``df``, so a table read
-    back from ``k_sparse.csv`` gives the section of its run.
+    Called as ``get_study("k_sparse").render("report", table)``, on the
+    table's :func:`~skxor.papers.han_ghoshdastidar.k_sparse.k_sparse_summary`.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`k_sparse`, from which the section is written.
+    Every number and table in the text is computed from the table, so a table read
+    back from ``k_sparse.csv`` gives the section of its run.
 
     Returns
     -------
@@ -74,10 +72,9 @@ def report_k_sparse(df):
 
     Examples
     --------
-    >>> from skxor.papers import k_sparse
-    >>> from skxor.papers.han_ghoshdastidar.k_sparse import report_k_sparse
-    >>> df = k_sparse(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
-    >>> report = report_k_sparse(df)
+    >>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY
+    >>> df = STUDY.run(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
+    >>> report = STUDY.render("report", df)
     >>> print(report.splitlines()[0])
     ## k-sparse parity with k heads: one step against T steps
     >>> for line in report.splitlines()[6:10]:
@@ -87,12 +84,6 @@ def report_k_sparse(df):
     |   2 | population | antisymmetric | 2/2: 1.00 [0.34, 1.00] | 2/2: 1.00 [0.34, 1.00] |
     |   2 | population | random        | 0/2: 0.00 [0.00, 0.66] | 2/2: 1.00 [0.34, 1.00] |
     """
-    return render_report(k_sparse_summary(df))
-
-
-def render_report(summary):
-    """The study's ``report`` hook: :func:`report_k_sparse` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.k_sparse.k_sparse_summary`)."""
     df, steps, pooled, ref = summary.table, summary.steps, summary.pooled, summary.v1_summary
     signal, slopes = summary.signal, summary.slopes
     summary = summary.per_cell

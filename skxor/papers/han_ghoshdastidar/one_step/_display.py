@@ -111,8 +111,10 @@ def plot_attention_maps(maps, support, title):
     return heat
 
 
-def plot_one_step(df):
+def render_figures(summary):
     """Success and specialisation vs d at each variant's best step, success vs step length, maps.
+
+    Called as ``get_study("one_step").render("figures", table)``.
 
     Returns
     -------
@@ -131,11 +133,10 @@ def plot_one_step(df):
 
     Examples
     --------
-    >>> from skxor.papers import one_step
-    >>> from skxor.papers.han_ghoshdastidar.one_step import plot_one_step
-    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
-    ...               n_steps=1)
-    >>> figures = plot_one_step(df)
+    >>> from skxor.papers.han_ghoshdastidar.one_step import STUDY
+    >>> df = STUDY.run(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
+    ...                n_steps=1)
+    >>> figures = STUDY.render("figures", df)
     >>> sorted(figures)
     ['attention_maps', 'step_length', 'success']
     >>> len(figures["success"].axes)  # success (top) and specialised (bottom) for m = 32
@@ -143,12 +144,6 @@ def plot_one_step(df):
     >>> [text.get_text() for text in figures["success"].legends[0].get_texts()]
     ['erf, step 10', 'linear, step 10', 'softmax, step 100']
     """
-    return render_figures(one_step_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_one_step` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.one_step.one_step_summary`)."""
     from matplotlib.figure import Figure
 
     best, cells = summary.best, summary.cells
@@ -286,6 +281,7 @@ _RATES = {
 }
 
 
+@fill_doc
 class OneStepSuccessDisplay(StudyDisplay):
     """Success rate against d per attention type at its best step length: the study's main
     figure.
@@ -315,10 +311,7 @@ class OneStepSuccessDisplay(StudyDisplay):
     summary : pandas.DataFrame
         The summary's rows of that m (colours, offsets and the d axis are
         those of every m, so that panels agree).
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the series, below the axes (empty with
         ``legend=False``).
@@ -359,9 +352,7 @@ class OneStepSuccessDisplay(StudyDisplay):
 
         Parameters
         ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.papers.one_step` (or its stored
-            table).
+        %(display_table)s
         m, rate
             As in the class.
         %(ax)s

@@ -3,20 +3,15 @@
 from skxor.studies.reporting import ROUGH_BELOW_SEEDS
 from skxor.studies.stats import format_slope
 from ._cells import DISPLAY_NAMES, MODELS
-from ._summary import parameter_scaling_summary
-
-
-def headline(df):
-    """The study's bullet in ``skxor headline``: per model the size needed, its slope.
-
-    Every number comes from ``df`` (the table ``parameter_scaling.csv`` holds).
-    """
-    return headline_text(parameter_scaling_summary(df))
 
 
 def headline_text(summary):
-    """The study's ``headline`` hook: :func:`headline` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.parameter_scaling.parameter_scaling_summary`)."""
+    """The study's bullet in ``skxor headline``: per model the size needed, its slope.
+
+    Called as ``get_study("parameter_scaling").render("headline", table)``.
+
+    Every number comes from the table (``parameter_scaling.csv``).
+    """
     if not summary.rows:
         return "**Parameter scaling**: the table holds no rows; nothing to summarize."
     df, slopes, run = summary.table, summary.slopes, summary.params

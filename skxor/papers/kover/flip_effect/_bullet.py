@@ -2,25 +2,20 @@
 
 from skxor.studies.reporting import ROUGH_BELOW_SEEDS
 from skxor.studies.stats import format_interval
-from ._summary import flip_effect_summary
-
-
-def headline(df):
-    """The study's bullet in ``skxor headline``: the slope of the change on N, per eps.
-
-    Examples
-    --------
-    >>> from skxor.papers.kover.flip_effect import flip_effect, headline
-    >>> df = flip_effect(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
-    >>> print(headline(df))  # doctest: +ELLIPSIS
-    **Köver et al.'s eps > 0 prediction** (rough: 3 seeds per (N, D, L); ...
-    """
-    return headline_text(flip_effect_summary(df))
 
 
 def headline_text(summary):
-    """The study's ``headline`` hook: :func:`headline` from the study's summary
-    (:func:`~skxor.papers.kover.flip_effect.flip_effect_summary`)."""
+    """The study's bullet in ``skxor headline``: the slope of the change on N, per eps.
+
+    Called as ``get_study("flip_effect").render("headline", table)``.
+
+    Examples
+    --------
+    >>> from skxor.papers.kover.flip_effect import STUDY
+    >>> df = STUDY.run(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    >>> print(STUDY.render("headline", df))  # doctest: +ELLIPSIS
+    **Köver et al.'s eps > 0 prediction** (rough: 3 seeds per (N, D, L); ...
+    """
     head = "**Köver et al.'s eps > 0 prediction** ("
     if not summary.rows:
         return f"{head[:-2]}: the table holds no network to summarize."

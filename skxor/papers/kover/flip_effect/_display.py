@@ -32,8 +32,10 @@ def _by_eps(ax, here, eps_values, column, low, high):
                     color=f"C{j}", label=f"eps = {eps:g}", **series_style(j))
 
 
-def plot_flip_effect(df):
+def render_figures(summary):
     """Figures: the change under one flip against N per eps; the constant share against N.
+
+    Called as ``get_study("flip_effect").render("figures", table)``.
 
     Returns
     -------
@@ -49,18 +51,12 @@ def plot_flip_effect(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.flip_effect import flip_effect, plot_flip_effect
-    >>> df = flip_effect(n_bits=[8, 32], layer_norm_eps=[0.0, 0.1], seeds=2, n_samples=4)
-    >>> figures = plot_flip_effect(df)
+    >>> from skxor.papers.kover.flip_effect import STUDY
+    >>> df = STUDY.run(n_bits=[8, 32], layer_norm_eps=[0.0, 0.1], seeds=2, n_samples=4)
+    >>> figures = STUDY.render("figures", df)
     >>> sorted(figures), [t.get_text() for t in figures["change"].legends[0].get_texts()]
     (['change', 'constant'], ['reference: slope -1 (O(1/N))', 'eps = 0', 'eps = 0.1'])
     """
-    return render_figures(flip_effect_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_flip_effect` from the study's summary
-    (:func:`~skxor.papers.kover.flip_effect.flip_effect_summary`)."""
     from matplotlib.figure import Figure
 
     summary = summary.per_n
@@ -103,6 +99,7 @@ _CHANGES = {
 }
 
 
+@fill_doc
 class FlipChangeDisplay(StudyDisplay):
     """The output change under one flip against N, per eps, with the 1/N reference: the
     study's main figure.
@@ -130,10 +127,7 @@ class FlipChangeDisplay(StudyDisplay):
     ----------
     summary : pandas.DataFrame
         The summary's rows of that (D, L), every eps and N.
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the eps and the reference, below the axes (empty with
         ``legend=False``).
@@ -167,9 +161,7 @@ class FlipChangeDisplay(StudyDisplay):
 
         Parameters
         ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.papers.flip_effect` (or its stored
-            table).
+        %(display_table)s
         d_model, n_layers, change
             As in the class.
         %(ax)s

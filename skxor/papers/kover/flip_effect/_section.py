@@ -8,13 +8,11 @@ from ._summary import TAIL_N, binding_cap, flip_effect_summary, slope_rule_text
 TITLE = "Köver et al.'s eps > 0 prediction: one flip's effect against N"
 
 
-def report_flip_effect(df):
+def render_report(summary):
     """Markdown: the slope of the change on N per (eps, D, L), and the change per N.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table of :func:`~skxor.papers.flip_effect`, the source of every number.
+    Called as ``get_study("flip_effect").render("report", table)``, on the
+    table's :func:`~skxor.papers.kover.flip_effect.flip_effect_summary`.
 
     Returns
     -------
@@ -22,17 +20,11 @@ def report_flip_effect(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.flip_effect import flip_effect, report_flip_effect
-    >>> df = flip_effect(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
-    >>> print(report_flip_effect(df).splitlines()[0])
+    >>> from skxor.papers.kover.flip_effect import STUDY
+    >>> df = STUDY.run(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    >>> print(STUDY.render("report", df).splitlines()[0])
     ## Köver et al.'s eps > 0 prediction: one flip's effect against N
     """
-    return render_report(flip_effect_summary(df))
-
-
-def render_report(summary):
-    """The study's ``report`` hook: :func:`report_flip_effect` from the study's summary
-    (:func:`~skxor.papers.kover.flip_effect.flip_effect_summary`)."""
     if not summary.rows:
         return empty_section(TITLE, "networks")
     df, seeds, fits = summary.table, summary.seeds, summary.fits.copy()

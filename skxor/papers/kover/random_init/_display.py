@@ -125,13 +125,11 @@ def _legend(fig, axes, styles, eps_values, variants, series):
                        kind_title="grey: the style of every colour")
 
 
-def plot_random_init_sensitivity(df):
+def render_figures(summary):
     """Figures: zero-sensitivity count, constant networks, why they are constant, profiles.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`random_init_sensitivity`.
+    Called as ``get_study("random_init_sensitivity").render("figures", table)``, on the
+    table's :func:`~skxor.papers.kover.random_init.random_init_summary`.
 
     Returns
     -------
@@ -157,20 +155,13 @@ def plot_random_init_sensitivity(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.random_init import plot_random_init_sensitivity
-    >>> from skxor.papers import random_init_sensitivity
-    >>> df = random_init_sensitivity(n_bits=[4, 8], init=["normal"], seeds=2,
-    ...                              n_random_functions=20)
-    >>> figures = plot_random_init_sensitivity(df)
+    >>> from skxor.papers.kover.random_init import STUDY
+    >>> df = STUDY.run(n_bits=[4, 8], init=["normal"], seeds=2,
+    ...                n_random_functions=20)
+    >>> figures = STUDY.render("figures", df)
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'diagnostic': 2, 'profiles': 1, 'shares': 3, 'zero_count': 2}
     """
-    return render_figures(random_init_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_random_init_sensitivity` from the study's summary
-    (:func:`~skxor.papers.kover.random_init.random_init_summary`)."""
     from matplotlib.figure import Figure
 
     require_networks(summary.table)
@@ -289,6 +280,7 @@ _SHARES = {
 }
 
 
+@fill_doc
 class RandomInitShareDisplay(StudyDisplay):
     """The share of random networks with a zero-sensitivity string (or constant) against
     N per setting, beside random functions: the study's main figure.
@@ -319,10 +311,7 @@ class RandomInitShareDisplay(StudyDisplay):
     ----------
     series_ : list of str
         The labels of the settings drawn (the references aside).
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         Beside the axes: one legend of every series when there are few,
         else a legend of the schemes and references and one of the styles
@@ -357,9 +346,7 @@ class RandomInitShareDisplay(StudyDisplay):
 
         Parameters
         ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.papers.random_init_sensitivity`
-            (or its stored table).
+        %(display_table)s
         share
             As in the class.
         %(ax)s

@@ -32,7 +32,6 @@ def _style(function):
     return _COLOURS[i % len(_COLOURS)], MARKERS[i % len(MARKERS)], LINESTYLES[i % len(LINESTYLES)]
 
 
-
 # Targets: wide, pale and drawn underneath, so a trained series on top of its
 # target leaves the target visible on both sides.
 _TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
@@ -46,16 +45,14 @@ def _panels(n, width, height):
     return fig, np.atleast_1d(fig.subplots(1, n, sharey=True))
 
 
-def plot_training_sensitivity(df):
+def render_figures(summary):
     """Figures: success rate, steps to learn, accuracy, sensitivity and cluster shares against N.
+
+    Called as ``get_study("training_sensitivity").render("figures", table)``, on the
+    table's :func:`~skxor.papers.kover.training.training_summary`.
 
     Every series has its own marker and line style, coinciding series are
     offset a little along N, and every N tried has a tick.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`training_sensitivity`.
 
     Returns
     -------
@@ -79,22 +76,15 @@ def plot_training_sensitivity(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.training import plot_training_sensitivity
-    >>> from skxor.papers import training_sensitivity
-    >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], d_model=8, n_layers=1,
-    ...                           n_heads=2, seeds=1, n_steps=50, check_every=10)
-    >>> figures = plot_training_sensitivity(df)
+    >>> from skxor.papers.kover.training import STUDY
+    >>> df = STUDY.run(function=["FIRST"], n_bits=[3, 4], d_model=8, n_layers=1,
+    ...                n_heads=2, seeds=1, n_steps=50, check_every=10)
+    >>> figures = STUDY.render("figures", df)
     >>> axes = {name: len(figure.axes) for name, figure in sorted(figures.items())}
     >>> axes  # doctest: +NORMALIZE_WHITESPACE
     {'accuracy': 1, 'clusters': 1, 'loss': 2, 'profiles': 1, 'sensitivity': 2, 'steps': 1,
      'success': 1}
     """
-    return render_figures(training_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_training_sensitivity` from the study's summary
-    (:func:`~skxor.papers.kover.training.training_summary`)."""
     from matplotlib.figure import Figure
 
     display = LearnedShareDisplay(summary.table, summary=summary)
@@ -259,6 +249,7 @@ def _plot_steps_to_learn(groups, series, df, caption):
     return fig
 
 
+@fill_doc
 class LearnedShareDisplay(StudyDisplay):
     """The share of seeds that learned each function against N: the study's main figure.
 
@@ -289,10 +280,7 @@ class LearnedShareDisplay(StudyDisplay):
     summary : pandas.DataFrame
         :func:`~skxor.papers.kover.training.summarize_training` of the table,
         the rows of the functions drawn.
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the series, beside the axes (empty with
         ``legend=False``).
@@ -328,7 +316,7 @@ class LearnedShareDisplay(StudyDisplay):
 
         Parameters
         ----------
-        df : pandas.DataFrame
+        %(display_table)s
         function
             As in the class.
         %(ax)s

@@ -30,8 +30,10 @@ def _style(d_model, j):
                 marker=_MARKERS.get(d_model, "v"))
 
 
-def plot_zero_sensitivity_bound(df):
+def render_figures(summary):
     """Figures: log10 count against N with the bound lines; the shares against N.
+
+    Called as ``get_study("zero_sensitivity_bound").render("figures", table)``.
 
     Returns
     -------
@@ -50,11 +52,10 @@ def plot_zero_sensitivity_bound(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.zero_sensitivity_bound import plot_zero_sensitivity_bound
-    >>> from skxor.papers import zero_sensitivity_bound
-    >>> df = zero_sensitivity_bound(n_bits=[4, 8], d_model=[8], n_layers=[1],
-    ...                             layer_norm_eps=[0.0], seeds=3)
-    >>> figures = plot_zero_sensitivity_bound(df)
+    >>> from skxor.papers.kover.zero_sensitivity_bound import STUDY
+    >>> df = STUDY.run(n_bits=[4, 8], d_model=[8], n_layers=[1],
+    ...                layer_norm_eps=[0.0], seeds=3)
+    >>> figures = STUDY.render("figures", df)
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'count': 1, 'shares': 3}
     >>> for legend in figures["count"].axes[-1].artists:
@@ -62,12 +63,6 @@ def plot_zero_sensitivity_bound(df):
     ['D = 8']
     ['log10 mean count (Wilson interval)', 'median over non-constant networks', 'reference: bound N^((D-1)/(2L) - 5), exponent at its end', 'reference: constant function, 2^N']
     """
-    return render_figures(bound_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_zero_sensitivity_bound` from the study's summary
-    (:func:`~skxor.papers.kover.zero_sensitivity_bound.bound_summary`)."""
     from matplotlib.figure import Figure
 
     require_networks(summary.table)
@@ -141,6 +136,7 @@ def _series(summary, identical):
             yield d, eps, shift, {**_style(d, j), **fill}, f"D={d}{eps_label}"
 
 
+@fill_doc
 class ZeroCountDisplay(StudyDisplay):
     """The count of zero-sensitivity strings against N, with the bound: the study's main figure.
 
@@ -175,10 +171,7 @@ class ZeroCountDisplay(StudyDisplay):
         offsets are those of every L, so that panels agree).
     n_layers : int
         The depth L drawn.
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the widths and the legend of what is drawn, beside
         the axes (empty with ``legend=False``).
@@ -218,9 +211,7 @@ class ZeroCountDisplay(StudyDisplay):
 
         Parameters
         ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.papers.zero_sensitivity_bound` (or
-            its stored table).
+        %(display_table)s
         n_layers, d_model, layer_norm_eps
             As in the class.
         %(ax)s
