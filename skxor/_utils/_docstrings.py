@@ -140,6 +140,10 @@ figure_ : matplotlib Figure
     Its figure."""
 DOCS["display_table"] = """df : pandas.DataFrame
     The study's table: its function's result, or its stored table."""
+DOCS["display_keys"] = """keys_ : tuple of (dict, dict)
+    The entries of those two legends (colours, then line styles or kinds
+    drawn), as :func:`~skxor.studies.figures.key_legends` takes them, for a
+    legend placed elsewhere."""
 
 # The whole Parameters section of the methods that take only X (predict and
 # the like), of the functions that take only a truth table, and of the

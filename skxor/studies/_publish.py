@@ -718,7 +718,7 @@ def render_fragment(name, entry):
     # Normalised
     """
     from ._registry import get_study
-    from .reporting import collapse_long_tables
+    from ._page import collapse_long_tables
 
     study = get_study(name)
     report = _shift_headings(
@@ -796,7 +796,7 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
 
     from ._record import describe_rows, figures_line
     from ._registry import get_study
-    from .reporting import hook_result
+    from ._hooks import hook_result
     from ._record import split_settings
 
     root = Path(root)

@@ -1,6 +1,6 @@
 """The k-sparse study's bullet in ``skxor headline``, every number from its table."""
 
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS, values_text
+from skxor.studies.reporting import rough_text, values_text
 from skxor.studies.stats import format_interval
 
 
@@ -36,7 +36,7 @@ def headline_text(summary):
         parts.append(f"{init} initial queries: " + ", ".join(each))
     seeds = data["seed"].nunique()
     return (
-        f"{title} ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{preset}; {kind}, "
+        f"{title} ({rough_text(seeds)}{preset}; {kind}, "
         f"{seeds} seeds, "
         f"d = {values_text(int(d) for d in data['d'])}, "
         f"m = {values_text(int(m) for m in data['m'])}; "

@@ -7,7 +7,7 @@ from skxor.studies.figures import (
     StudyDisplay,
     LINESTYLES,
     MARKERS,
-    interval_errors,
+    interval_errorbar,
     key_legends,
     log_axis,
     offset,
@@ -103,10 +103,8 @@ def render_figures(summary):
                               mfc="none" if init == "random" else None)
         gaxes[0].plot(raw["d"] * shift, raw["support_gain"], ls="none",
                       marker=marker, ms=2, alpha=0.4, color=line.get_color())
-        gaxes[1].errorbar(
-            g["d"] * shift, g["limit_distinct"],
-            yerr=interval_errors(g["limit_distinct"], g["limit_distinct_low"],
-                                 g["limit_distinct_high"]),
+        interval_errorbar(
+            gaxes[1], g["d"] * shift, g, "limit_distinct",
             marker=marker, ls=style, ms=4, capsize=2, lw=1,
             color=line.get_color(), label=name, mfc="none" if init == "random" else None,
         )
@@ -134,9 +132,8 @@ def render_figures(summary):
             x = x + 0.08 * (i - (len(models) - 1) / 2)
             name = "v1 k-parity" if model == "k_parity" else "sparse-XOR"
             label = f"{name}: {budget}, {int(g['n_parameters'].iloc[0])} params"
-            errorbar = vaxes[0].errorbar(
-                x, g["success"], yerr=interval_errors(g["success"], g["success_low"],
-                                                      g["success_high"]),
+            errorbar = interval_errorbar(
+                vaxes[0], x, g, "success",
                 marker=MARKERS[i % len(MARKERS)], ls="none", capsize=3, label=label,
             )
             vaxes[1].plot(x, g["seconds"], marker=MARKERS[i % len(MARKERS)], ls="none",
@@ -191,9 +188,7 @@ class KSparseSuccessDisplay(StudyDisplay):
     legends_ : list of matplotlib Legend
         The legend of the steps T and the legend of the widths m, beside
         the axes (empty with ``legend=False``).
-    keys_ : tuple of (dict, dict)
-        Those legends' entries (colours of the T, line styles of the m), for
-        a legend placed elsewhere.
+    %(display_keys)s
 
     Examples
     --------
@@ -226,21 +221,7 @@ class KSparseSuccessDisplay(StudyDisplay):
                                & (summary["init"] == self.init)]
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, k=None, n=None, init=None, ax=None):
-        """Build the display from a k-sparse table and plot it.
-
-        Parameters
-        ----------
-        %(display_table)s
-        k, n, init
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : KSparseSuccessDisplay
-        """
         return cls(k_sparse_summary(df).per_cell, k=k, n=n, init=init).plot(ax=ax)
 
     def _draw(self, ax):
@@ -255,9 +236,8 @@ class KSparseSuccessDisplay(StudyDisplay):
             steps = f"T = {t} (steps of {float(g['step_length'].iloc[0]):g})"
             colour, marker = f"C{ts.index(t) % 10}", MARKERS[ts.index(t) % len(MARKERS)]
             line = LINESTYLES[ms.index(m) % len(LINESTYLES)]
-            ax.errorbar(
-                offset(g["d"], i, len(series), spread=0.015, base=10), g["success"],
-                yerr=interval_errors(g["success"], g["success_low"], g["success_high"]),
+            interval_errorbar(
+                ax, offset(g["d"], i, len(series), spread=0.015, base=10), g, "success",
                 marker=marker, ls=line, ms=4, capsize=2, lw=1, color=colour,
                 label=f"{steps}, m = {m}",
             )

@@ -1,6 +1,6 @@
 """The k-sparse study's section of ``report.md``, every number from its table."""
 
-from skxor.studies.reporting import markdown_table, section
+from skxor.studies.reporting import interval_texts, markdown_table, section
 from skxor.studies.stats import MIN_BOOTSTRAP_GROUPS, POOLED_OVER_D_CAVEAT, format_interval
 from ._cells import TARGET_ACCURACY
 from ._summary import k_sparse_summary
@@ -9,8 +9,8 @@ from ._wording import _data_label
 
 def _counts(table, successes, runs):
     """``"successes/runs: rate [low, high]"`` per row of ``table`` (its Wilson 95 % interval)."""
-    return [f"{a}/{b}: " + format_interval(r, lo, hi) for a, b, r, lo, hi in zip(
-        successes, runs, table["success"], table["success_low"], table["success_high"])]
+    return [f"{a}/{b}: {text}" for a, b, text in zip(successes, runs,
+                                                      interval_texts(table, "success"))]
 
 
 def _by_steps(table, successes, runs, index):
@@ -89,16 +89,11 @@ def render_report(summary):
     summary = summary.per_cell
     path = float(steps["path_length"].iloc[0]) if len(summary) else float("nan")
     signal_table = signal.assign(
-        limit_on_support=[format_interval(r, lo, hi) for r, lo, hi in zip(
-            signal["limit_on_support"], signal["limit_on_support_low"],
-            signal["limit_on_support_high"])],
-        limit_distinct=[format_interval(r, lo, hi) for r, lo, hi in zip(
-            signal["limit_distinct"], signal["limit_distinct_low"],
-            signal["limit_distinct_high"])],
+        limit_on_support=interval_texts(signal, "limit_on_support"),
+        limit_distinct=interval_texts(signal, "limit_distinct"),
     )[["k", "d", "m", "init", "support_gain", "signal_to_noise", "support_component",
        "chance_component", "limit_on_support", "limit_distinct", "seeds"]]
-    slopes = slopes.assign(slope=[format_interval(s, lo, hi) for s, lo, hi in zip(
-        slopes["slope"], slopes["low"], slopes["high"])])[
+    slopes = slopes.assign(slope=interval_texts(slopes, "slope", "low", "high"))[
         ["k", "m", "init", "slope", "interval", "points", "seeds"]]
     heads = summary.assign(
         cell=[f"{b:.1f} / {mass:.2f}" for b, mass in zip(summary["bits_found"],

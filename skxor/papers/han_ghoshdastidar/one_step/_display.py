@@ -6,7 +6,7 @@ from skxor.datasets import make_sparse_parity
 from skxor.nn import attention_names, sparse_xor_init
 from skxor.theory import population_step
 from skxor._utils._docstrings import fill_doc
-from skxor.studies.figures import figure_legend, interval_errors, legend_below, log_axis, offset, one_value, StudyDisplay
+from skxor.studies.figures import figure_legend, interval_errorbar, interval_errors, legend_below, log_axis, offset, one_value, StudyDisplay
 from .._head_scoring import head_weights
 from ._summary import one_step_summary
 from ._wording import setting_text
@@ -187,10 +187,8 @@ def render_figures(summary):
                      mfc="none" if steps > 1 else None,
                      label=f"{_label(attention, n, steps, several_t)}, T = {steps}"
                      if not several_t else _label(attention, n, steps, several_t))
-        saxes[0].errorbar(
-            offset(g["step_length"], i, len(groups), spread=0.03, base=10), g["success_rate"],
-            yerr=interval_errors(g["success_rate"], g["success_low"], g["success_high"]),
-            capsize=2, **style)
+        interval_errorbar(saxes[0], offset(g["step_length"], i, len(groups), spread=0.03,
+                                           base=10), g, "success_rate", capsize=2, **style)
         # Exact zeros (saturated softmax) drawn at the axis floor.
         saxes[1].plot(g["step_length"], np.maximum(g["median_loss"], 1e-12), **style)
     for ax in saxes:
@@ -346,21 +344,7 @@ class OneStepSuccessDisplay(StudyDisplay):
         self.summary = summary[summary["m"] == self.m]
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, m=None, rate="success", ax=None):
-        """Build the display from a one-step table and plot it.
-
-        Parameters
-        ----------
-        %(display_table)s
-        m, rate
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : OneStepSuccessDisplay
-        """
         return cls(one_step_summary(df).per_cell, m=m, rate=rate).plot(ax=ax)
 
     def _draw(self, ax):

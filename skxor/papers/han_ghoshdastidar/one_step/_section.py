@@ -4,7 +4,7 @@ import numpy as np
 
 from skxor.nn import attention_names, get_attention
 from skxor.studies.reporting import timing_sentence
-from skxor.studies.reporting import empty_section, interval_table, markdown_table, rate_text, values_text
+from skxor.studies.reporting import empty_section, interval_table, interval_texts, markdown_table, rate_text, values_text
 from skxor.studies.stats import POOLED_OVER_D_CAVEAT, format_interval, rate_with_interval
 from ._cells import SUCCESS_ACCURACY
 from ._summary import one_step_summary
@@ -53,9 +53,7 @@ def render_report(summary):
     table = interval_table(per_cell)[["attention", "d", "m", "n", "n_steps", "step_length", "success", "specialised",
        "median_loss", "median_support_mass", "seeds"]]
     sweep = best.assign(
-        success=[f"{int(k)}/{int(n)} = " + format_interval(r, lo, hi) for k, n, r, lo, hi in
-                 best[["successes", "runs", "success_rate", "success_low",
-                       "success_high"]].to_numpy()],
+        success=interval_texts(best, "success_rate", counts=("successes", "runs")),
         best=np.where(best["best"], "best", ""),
     )[["attention", "n", "n_steps", "step_length", "success", "specialised", "median_loss",
        "median_max_weight", "best"]]

@@ -1,6 +1,6 @@
 """The parameter-scaling study's bullet in ``skxor headline``, every number from its table."""
 
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS
+from skxor.studies.reporting import rough_text
 from skxor.studies.stats import format_slope
 from ._cells import DISPLAY_NAMES, MODELS
 
@@ -44,7 +44,7 @@ def headline_text(summary):
         parts.append(text)
     seeds = int(df["seeds"].min())
     return (
-        f"**Parameter scaling** ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}"
+        f"**Parameter scaling** ({rough_text(seeds)}"
         f"{seeds} seeds per size, each "
         f"size with its own; needed = the smallest size at which at least "
         f"{run['success_share']:.0%} of its seeds reach {run['threshold']:.0%} test accuracy; "

@@ -4,7 +4,7 @@ import numpy as np
 
 
 from skxor._utils._docstrings import fill_doc
-from skxor.studies.figures import interval_errors, key_legends, log_axis, offset, StudyDisplay
+from skxor.studies.figures import interval_errorbar, key_legends, log_axis, offset, StudyDisplay
 from skxor.studies.stats import format_interval
 from ._cells import DISPLAY_NAMES, MODELS
 from ._section import _coef
@@ -70,11 +70,8 @@ def render_figures(summary):
     models = [m for m in MODELS if m in set(df["model"])]
     for model, shift in _shifts(models).items():
         rows, st = df[df["model"] == model], _STYLE[model]
-        ax_share.errorbar(
-            rows["d"] * shift, rows["success_rate"],
-            yerr=interval_errors(rows["success_rate"], rows["success_low"],
-                                 rows["success_high"]),
-            ls="none", marker=st["marker"], color=st["color"], capsize=3,
+        interval_errorbar(
+            ax_share, rows["d"] * shift, rows, "success_rate", ls="none", marker=st["marker"], color=st["color"], capsize=3,
             label=DISPLAY_NAMES[model],
         )
     rule = f"reference: the {share:.0%} rule (right)"
@@ -154,10 +151,7 @@ class ParametersNeededDisplay(StudyDisplay):
     legends_ : list of matplotlib Legend
         The legend of the models (each with its slope) and the legend of
         what is drawn, beside the axes (empty with ``legend=False``).
-    keys_ : tuple of (dict, dict)
-        Those legends' entries (colours of the models, kinds drawn), as
-        :func:`~skxor.studies.figures.key_legends` takes them, for a legend
-        placed elsewhere.
+    %(display_keys)s
 
     Examples
     --------

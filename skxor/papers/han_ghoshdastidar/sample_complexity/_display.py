@@ -136,10 +136,7 @@ class SamplesNeededDisplay(StudyDisplay):
     legends_ : list of matplotlib Legend
         The legend of the models (each with its exponent) and the legend of
         what is drawn, beside the axes (empty with ``legend=False``).
-    keys_ : tuple of (dict, dict)
-        Those legends' entries (colours of the models, kinds drawn), as
-        :func:`~skxor.studies.figures.key_legends` takes them, for a legend
-        placed elsewhere (the study's figure puts them below the panel).
+    %(display_keys)s
 
     Examples
     --------

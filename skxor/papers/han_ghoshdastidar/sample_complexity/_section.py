@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from skxor.studies.reporting import timing_sentence
+from skxor.studies.reporting import interval_texts, timing_sentence
 from skxor.studies.stats import format_interval
 from ._cells import MODELS
 from ._summary import (
@@ -73,11 +73,11 @@ def render_report(summary):
     shown = table.assign(
         median_cell=[f"{_cell(lo, hi)} {kind}" for lo, hi, kind in
                      table[["median_low", "median_high", "median_interval"]].to_numpy()],
-        reached=[f"{r} ({format_interval(v, lo, hi)})" for r, v, lo, hi in
-                 table[["reached", "reached_rate", "reached_low", "reached_high"]].to_numpy()],
+        reached=[f"{r} ({text})" for r, text in
+                 zip(table["reached"], interval_texts(table, "reached_rate"))],
         seed_range=[_range([a, b]) for a, b in table[["n_star_min", "n_star_max"]].to_numpy()],
-        p_pop=[k if k == "-" else f"{k} ({format_interval(v, lo, hi)})" for k, v, lo, hi in
-               table[["population_success", "p_pop", "p_pop_low", "p_pop_high"]].to_numpy()],
+        p_pop=[k if k == "-" else f"{k} ({text})" for k, text in
+               zip(table["population_success"], interval_texts(table, "p_pop"))],
     )[["model", "d", "p_pop", "n_star", "n_star_cured", "median_cell", "seed_range",
        "reached", "at_floor", "not_reached"]]
     fit_table = fits.assign(

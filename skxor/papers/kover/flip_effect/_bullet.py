@@ -1,6 +1,6 @@
 """The flip-effect study's headline bullet (``skxor headline``), from its table."""
 
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS
+from skxor.studies.reporting import rough_text
 from skxor.studies.stats import format_interval
 
 
@@ -31,7 +31,7 @@ def headline_text(summary):
             low = group[group["layer_norm_eps"] == smallest].iloc[0]
             text += f" ({format_interval(low.slope, low.low, low.high)} at eps = {smallest:g})"
         parts.append(text)
-    text = (f"{head}{'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per "
+    text = (f"{head}{rough_text(seeds)}{seeds} seeds per "
             f"(N, D, L); N = {int(df['n_bits'].min())} to {int(df['n_bits'].max())}): the "
             "largest output change under one bit flip falls with N as N^slope, slope (95% t "
             "interval over the networks; O(1/N) is -1) " + "; ".join(parts) + ".")

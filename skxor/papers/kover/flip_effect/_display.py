@@ -7,7 +7,7 @@ from skxor._utils._docstrings import fill_doc
 from skxor.studies.figures import (
     StudyDisplay,
     figure_legend,
-    interval_errors,
+    interval_errorbar,
     legend_below,
     log_axis,
     offset,
@@ -27,9 +27,8 @@ def _by_eps(ax, here, eps_values, column, low, high):
     for j, eps in enumerate(eps_values):
         rows = here[here["layer_norm_eps"] == eps].sort_values("n_bits")
         x = offset(rows["n_bits"], j, len(eps_values))  # eps apart along N
-        y = rows[column]
-        ax.errorbar(x, y, yerr=interval_errors(y, rows[low], rows[high]), capsize=2,
-                    color=f"C{j}", label=f"eps = {eps:g}", **series_style(j))
+        interval_errorbar(ax, x, rows, column, low, high, capsize=2, color=f"C{j}",
+                          label=f"eps = {eps:g}", **series_style(j))
 
 
 def render_figures(summary):
@@ -155,21 +154,7 @@ class FlipChangeDisplay(StudyDisplay):
         self.change = change
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, d_model=None, n_layers=None, change="largest", ax=None):
-        """Build the display from a flip-effect table and plot it.
-
-        Parameters
-        ----------
-        %(display_table)s
-        d_model, n_layers, change
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : FlipChangeDisplay
-        """
         return cls(flip_effect_summary(df).per_n, d_model=d_model, n_layers=n_layers,
                    change=change).plot(ax=ax)
 

@@ -1,7 +1,6 @@
 """The flip-effect study's section of the report (Markdown)."""
 
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS, empty_section, markdown_table, section
-from skxor.studies.stats import format_interval
+from skxor.studies.reporting import empty_section, interval_texts, markdown_table, rough_text, section
 from ._summary import TAIL_N, binding_cap, flip_effect_summary, slope_rule_text
 
 #: The title of the study's section of the report.
@@ -28,7 +27,7 @@ def render_report(summary):
     if not summary.rows:
         return empty_section(TITLE, "networks")
     df, seeds, fits = summary.table, summary.seeds, summary.fits.copy()
-    fits["slope (95%)"] = [format_interval(r.slope, r.low, r.high) for r in fits.itertuples()]
+    fits["slope (95%)"] = interval_texts(fits, "slope", "low", "high")
     by = ["layer_norm_eps", "d_model", "n_layers"]
     fits = fits.merge(summary.readings[[*by, "verdict", "binding"]], on=by, how="left")
     fits["eps binds in"] = [f"{int(r.binding)}/{r.networks}" if r.layer_norm_eps > 0 else "-"
@@ -36,9 +35,8 @@ def render_report(summary):
     fits["claim K6 (largest N where eps binds)"] = fits["verdict"].fillna(
         "no bound claimed (eps = 0)")
     summary = summary.per_n.copy()
-    summary["constant (95%)"] = [format_interval(r.constant, r.constant_low, r.constant_high)
-                                 for r in summary.itertuples()]
-    rough = (f" **Rough: {seeds} seeds per (N, D, L).**" if seeds < ROUGH_BELOW_SEEDS else "")
+    summary["constant (95%)"] = interval_texts(summary, "constant")
+    rough = rough_text(seeds, f" **Rough: {seeds} seeds per (N, D, L).**")
     return section(
         TITLE,
         f"{summary['networks'].sum() // summary['layer_norm_eps'].nunique()} random "

@@ -7,7 +7,7 @@ import numpy as np
 
 from skxor.boolean import NAMED_FUNCTIONS
 from skxor._utils._docstrings import fill_doc
-from skxor.studies.figures import NEUTRAL, interval_errors, key_legends, log_axis, offset, series_style, StudyDisplay
+from skxor.studies.figures import NEUTRAL, interval_errorbar, key_legends, log_axis, offset, series_style, StudyDisplay
 from .._networks import require_networks
 from ._cells import RANDOM_FUNCTION, SETTING
 from ._summary import POISSON_LIMIT, random_init_summary
@@ -338,23 +338,8 @@ class RandomInitShareDisplay(StudyDisplay):
         self.summary, self.share, self.identical = summary, share, identical
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, share="with_zero", ax=None):
-        """Build the display from a random-initialisation table and plot it.
-
-        When every eps gives the functions of eps = 0, only eps = 0 is drawn.
-
-        Parameters
-        ----------
-        %(display_table)s
-        share
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : RandomInitShareDisplay
-        """
+        # When every eps gives the functions of eps = 0, only eps = 0 is drawn.
         require_networks(df)
         summary = random_init_summary(df)
         return cls(summary.drawn, share=share, identical=summary.identical).plot(ax=ax)
@@ -368,16 +353,12 @@ class RandomInitShareDisplay(StudyDisplay):
         ns = sorted(int(n) for n in summary["n_bits"].unique())
         self.series_ = []
         for key, label, style, g in _each_setting(nets, styles, eps_values, self.identical):
-            ax.errorbar(g["n_bits"] * offsets[key], g[column], yerr=interval_errors(
-                g[column], g[f"{column}_low"], g[f"{column}_high"]), capsize=2,
-                label=label, **style)
+            interval_errorbar(ax, g["n_bits"] * offsets[key], g, column, capsize=2,
+                              label=label, **style)
             self.series_.append(label)
         if column != "constant" and len(control):  # random functions are never constant
             c = control.sort_values("n_bits")
-            ax.errorbar(c["n_bits"], c["with_zero"],
-                        yerr=interval_errors(c["with_zero"], c["with_zero_low"],
-                                             c["with_zero_high"]),
-                        fmt="k*", ms=8, capsize=2, label="random function (measured)")
+            interval_errorbar(ax, c["n_bits"], c, "with_zero", fmt="k*", ms=8, capsize=2, label="random function (measured)")
             ax.plot(ns, [POISSON_LIMIT] * len(ns), color="black", lw=1.0, ls=(0, (1, 1)),
                     label="reference: random function, limit 1 - 1/e")
         log_axis(ax, ns, base=2)

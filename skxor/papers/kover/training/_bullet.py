@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS, values_text
+from skxor.studies.reporting import rough_text, values_text
 from skxor.studies.stats import format_interval
 from ._cells import LEARNED
 from ._wording import budget_text, growth_sentences, series_label, setting_description
@@ -52,7 +52,7 @@ def headline_text(summary):
         if "per_cell" in summary else ""
     growth = f"Median steps to learn (95%, order statistics): {growth}. " if growth else ""
     return (
-        f"{head} ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds, "
+        f"{head} ({rough_text(seeds)}{seeds} seeds, "
         f"{budget_text(df)}, N = "
         f"{', '.join(map(str, sorted(df['n_bits'].unique())))}; model settings: {settings}; "
         f"learned = accuracy >= {LEARNED:g} (runs stop early at "

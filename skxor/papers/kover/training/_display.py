@@ -10,7 +10,7 @@ from skxor.studies.figures import (
     StudyDisplay,
     LINESTYLES,
     MARKERS,
-    interval_errors,
+    interval_errorbar,
     key_legends,
     legend_below,
     log_axis,
@@ -129,9 +129,8 @@ def render_figures(summary):
         label = series_label(keys[0], keys[1:], series, df)
         colour, marker, line = _style(keys[0])
         fill = {"mfc": "none"} if i % 2 else {}  # one setting filled, the other hollow
-        axes[0, col].errorbar(
-            group["n_bits"], group["share_zero"],
-            yerr=interval_errors(group["share_zero"], group["share_zero_low"], group["share_zero_high"]),
+        interval_errorbar(
+            axes[0, col], group["n_bits"], group, "share_zero",
             capsize=3, color=colour, marker=marker, ls=line, label=f"{label} trained", **fill,
         )
         axes[0, col].plot(group["n_bits"], group["target_share_zero"],
@@ -160,10 +159,8 @@ def render_figures(summary):
         # The share at 0 and the function's own clusters (from the Boolean registry).
         shown = tuple(dict.fromkeys(("zero", *clusters(keys[0]))))[:2]
         for j, (name, marker, line) in enumerate(zip(shown, ("o", "s"), ("-", "-."))):
-            ax.errorbar(
-                offset(group["n_bits"], j, 2, spread=0.07), group[f"share_{name}"],
-                yerr=interval_errors(group[f"share_{name}"], group[f"share_{name}_low"],
-                           group[f"share_{name}_high"]),
+            interval_errorbar(
+                ax, offset(group["n_bits"], j, 2, spread=0.07), group, f"share_{name}",
                 capsize=3, color=colour, marker=marker, ls=line,
                 mfc="none" if j else colour, label=f"{label} trained: {names[name]}",
             )
@@ -310,21 +307,7 @@ class LearnedShareDisplay(StudyDisplay):
         self.summary = select_rows(summary.per_cell, "function", function)
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, function=None, ax=None):
-        """Build the display from a training-sensitivity table and plot it.
-
-        Parameters
-        ----------
-        %(display_table)s
-        function
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : LearnedShareDisplay
-        """
         return cls(df, function=function).plot(ax=ax)
 
     def _draw(self, ax):
@@ -332,10 +315,8 @@ class LearnedShareDisplay(StudyDisplay):
         groups = list(self.summary.groupby(["function", *self.series], sort=False))
         for i, (keys, group) in enumerate(groups):
             colour, marker, line = _style(keys[0])
-            ax.errorbar(
-                offset(group["n_bits"], i, len(groups), spread=0.07), group["learned_rate"],
-                yerr=interval_errors(group["learned_rate"], group["learned_low"],
-                                     group["learned_high"]),
+            interval_errorbar(
+                ax, offset(group["n_bits"], i, len(groups), spread=0.07), group, "learned_rate",
                 capsize=3, ms=5, label=series_label(keys[0], keys[1:], self.series, self.df),
                 color=colour, marker=marker, ls=line, mfc="none" if i % 2 else colour,
             )

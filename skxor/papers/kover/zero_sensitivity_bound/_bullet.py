@@ -1,7 +1,7 @@
 """The zero-sensitivity-bound study's headline bullet (``skxor headline``), from its table."""
 
 from .._networks import distinct_networks
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS
+from skxor.studies.reporting import rough_text
 from skxor.studies.stats import format_count
 
 
@@ -33,7 +33,7 @@ def headline_text(summary):
     if not summary.rows:
         return f"{head[:-2]}: the table holds no network to summarize."
     df, seeds = summary.table, summary.seeds
-    head += f"{'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per (N, D, L)"
+    head += f"{rough_text(seeds)}{seeds} seeds per (N, D, L)"
     # eps is a paired factor (the same networks at each eps): count each network once.
     eps = float(df["layer_norm_eps"].min())
     pool = df[df["layer_norm_eps"] == eps]

@@ -8,7 +8,7 @@ from skxor._utils._docstrings import fill_doc
 
 from skxor.studies.figures import (
     StudyDisplay,
-    interval_errors,
+    interval_errorbar,
     key_legends,
     log_axis,
     offset,
@@ -104,10 +104,8 @@ def render_figures(summary):
                          ].sort_values("n_bits")
                 if not len(g):
                     continue
-                ax.errorbar(g["n_bits"] * shift, g[column],
-                            yerr=interval_errors(g[column], g[f"{column}_low"],
-                                                 g[f"{column}_high"]),
-                            ls="-", lw=1.0, ms=4, capsize=2, label=label, **style)
+                interval_errorbar(ax, g["n_bits"] * shift, g, column, ls="-", lw=1.0, ms=4,
+                                  capsize=2, label=label, **style)
             log_axis(ax, ns, base=2, label="string length N (log scale)")
             ax.set_ylim(-0.05, 1.05)
             ax.set_ylabel(ylabel, fontsize="small")
@@ -175,9 +173,7 @@ class ZeroCountDisplay(StudyDisplay):
     legends_ : list of matplotlib Legend
         The legend of the widths and the legend of what is drawn, beside
         the axes (empty with ``legend=False``).
-    keys_ : tuple of (dict, dict)
-        Those legends' entries (colours of the widths, kinds drawn), for a
-        legend placed elsewhere.
+    %(display_keys)s
 
     Examples
     --------
@@ -203,23 +199,8 @@ class ZeroCountDisplay(StudyDisplay):
         self.identical = identical
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, n_layers=None, d_model=None, layer_norm_eps=None, ax=None):
-        """Build the display from a zero-sensitivity-bound table and plot it.
-
-        When every eps gives the profiles of eps = 0, only eps = 0 is drawn.
-
-        Parameters
-        ----------
-        %(display_table)s
-        n_layers, d_model, layer_norm_eps
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : ZeroCountDisplay
-        """
+        # When every eps gives the profiles of eps = 0, only eps = 0 is drawn.
         require_networks(df)
         summary = bound_summary(df)
         return cls(summary.drawn, identical=summary.identical, n_layers=n_layers, d_model=d_model, layer_norm_eps=layer_norm_eps,
