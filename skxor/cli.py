@@ -586,7 +586,7 @@ def _run(args, names):
         entries = _check_early(names, args.preset, args.set or [])
     except _USER_ERRORS as exc:
         return _fail(exc)
-    if args.dry_run and entries is not None and not args.set:
+    if args.dry_run and not args.power and entries is not None and not args.set:
         # A preset as it is: its dry run was stored with the catalogue.
         print("\n\n".join(next(p["dry_run"] for p in entry["presets"]
                                 if p["name"] == args.preset) for entry in entries))
@@ -600,8 +600,11 @@ def _run(args, names):
         for study in studies:
             _check_study_preset(study.name, args.preset, list(study.presets))
             study.params(args.preset, overrides[study.name])
+        if args.power and not args.dry_run:
+            raise ValueError("--power states the power of the design a run would compute: "
+                             "add --dry-run.")
         if args.dry_run:
-            return _dry_run(studies, args.preset, overrides, args.n_jobs)
+            return _dry_run(studies, args.preset, overrides, args.n_jobs, args.power)
         _check_extras(args.scheduler)
         prepare_out_dir(args.out, name="--out")
     except _USER_ERRORS as exc:
@@ -675,6 +678,12 @@ def _add_run_options(parser, default_out):
         "--dry-run", action="store_true",
         help="compute nothing: print each study's number of cells, its estimated CPU "
              "time (a per-cell cost model calibrated on one machine) and how to run it",
+    )
+    parser.add_argument(
+        "--power", action="store_true",
+        help="with --dry-run: also the power of the design for each claim that declares a "
+             "simulation (P(reproduced | the paper holds), P(not reproduced | its "
+             "alternative), from 200 simulated tables each way; minutes)",
     )
 
 
@@ -774,6 +783,12 @@ def build_parser():
     mode.add_argument("--check", action="store_true",
                       help="only compare (the default)")
     publish.add_argument(
+        "--power", action="store_true",
+        help="with --write: first compute the power of each stored design whose power is "
+             "not kept beside its table (<study>.power.json; minutes per claim)")
+    publish.add_argument("--n-jobs", type=_n_jobs, default=None, metavar="N",
+                         help="joblib workers for --power (default: one process)")
+    publish.add_argument(
         "--without-record", action="store_true",
         help="publish stored tables that have no run record, or whose record holds no "
              "checksum of the table (refused otherwise); the documents then say that "
@@ -785,8 +800,12 @@ def _publish(args):
     from .studies import publish
 
     try:
+        if args.power and not args.write:
+            return _fail("--power computes the stored designs' power for --write; "
+                         "add --write.")
         differences = publish(args.data, args.root, write=args.write,
-                              without_record=args.without_record)
+                              without_record=args.without_record, power=args.power,
+                              n_jobs=args.n_jobs)
     except _USER_ERRORS as exc:
         root = os.path.abspath(args.root)
         if not (os.path.isfile(os.path.join(root, "README.md"))
@@ -822,10 +841,15 @@ def _headline(args):
     return 0
 
 
-def _dry_run(studies, preset, overrides, n_jobs):
+def _dry_run(studies, preset, overrides, n_jobs, power=False):
     from .studies import dry_run_text
 
+    if power:
+        from .studies.power import design_power_text
+
     print("\n\n".join(dry_run_text(study, preset, overrides[study.name], n_jobs=n_jobs)
+                      + ("\n" + design_power_text(study, preset, overrides[study.name],
+                                                  n_jobs=n_jobs) if power else "")
                       for study in studies))
     return 0
 

@@ -78,8 +78,8 @@ def run_cells(study, params):
     >>> from skxor.studies import get_study
     >>> from skxor.studies._cost import run_cells
     >>> params = get_study("one_step").params("quick")
-    >>> len(run_cells("one_step", params))  # 3 attentions x 3 d x 2 m x 10 seeds x 4 x 2
-    1440
+    >>> len(run_cells("one_step", params))  # 3 attentions x 3 d x 2 m x 24 seeds x 4 x 2
+    3456
     """
     return list(_priced_cells(_study(study), params))
 

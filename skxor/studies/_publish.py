@@ -77,7 +77,8 @@ def claims_table(store, studies=None):
     -------
     claims : pandas.DataFrame
         ``id``, ``paper``, ``claim``, ``kind``, ``paper_setting``, ``statement``,
-        ``study``, ``ours``, ``value``, ``units``, ``verdict``, ``preset``,
+        ``study``, ``ours``, ``value``, ``units``, ``verdict``, ``preset`` and
+        ``power`` (the stored design's power, :func:`~skxor.studies.power.power_text`),
         in the order of the claims' ids.
 
     Examples
@@ -87,9 +88,15 @@ def claims_table(store, studies=None):
     >>> len(claims), set(claims["verdict"])
     (12, {'not tested'})
     """
+    from .claims import declared_claims
+    from .power import power_text
+
     if studies is None:
         from ._registry import STUDIES as studies
-    return claim_rows(store, studies)
+    rows = claim_rows(store, studies)
+    kept = {claim.id: power_text(claim, (store.get(study, {}).get("power") or {}).get(claim.id))
+            if study in store else "-" for study, claim in declared_claims(studies)}
+    return rows.assign(power=[kept[i] for i in rows["id"]])
 
 
 # -- the store ---------------------------------------------------------------------
@@ -143,7 +150,52 @@ def _load_entry(data, name):
         table = read_table(path)
     except (OSError, ValueError, EOFError, zlib.error) as exc:  # EOFError: cut short
         raise ValueError(f"{path} cannot be read as a table: {exc}") from exc
-    return {"table": table, "record": _stored_record(path), "path": path}
+    return {"table": table, "record": _stored_record(path), "path": path,
+            "power": _stored_power(path)}
+
+
+def _stored_power(path):
+    """The power kept beside a stored table (:mod:`~skxor.studies.power`), or None."""
+    from ._record import table_checksum
+    from .power import power_path, read_power
+
+    return read_power(path, table_checksum(path)) if power_path(path).exists() else None
+
+
+def unpowered(store, studies=None):
+    """The stored studies whose claims declare ``simulate`` but whose power is not kept
+    for their table: ``{study: why}`` (``skxor publish --write --power`` computes it)."""
+    from ._registry import STUDIES
+    from .power import power_path
+
+    studies = STUDIES if studies is None else studies
+    found = {}
+    for name, entry in store.items():
+        simulated = {c.id for c in studies[name].claims if c.simulate is not None}
+        if not simulated:
+            continue
+        kept = entry.get("power") or {}
+        missing = sorted(simulated - set(kept))
+        if missing:
+            why = ("none is kept" if not power_path(entry["path"]).exists() else
+                   "the kept one is of another table" if not kept else
+                   f"it lacks claim(s) {', '.join(missing)}")
+            found[name] = f"{power_path(entry['path'])}: the power of its design: {why}"
+    return found
+
+
+def compute_power(store, studies=None, *, n_jobs=None):
+    """Compute and keep the power of each stored run that :func:`unpowered` names."""
+    from ._record import table_checksum
+    from ._registry import STUDIES
+    from .power import stored_power, write_power
+
+    studies = STUDIES if studies is None else studies
+    for name in unpowered(store, studies):
+        entry = store[name]
+        powers = stored_power(studies[name], entry, n_jobs=n_jobs)
+        write_power(entry["path"], powers, checksum=table_checksum(entry["path"]))
+        entry["power"] = powers
 
 
 def stored_data_dir():
@@ -632,6 +684,7 @@ def _claims_rst(claims, store):
             f":Rule: {r.rule}",
             f":Would have contradicted it: {r.contradicted_by}",
             f":Verdict: **{r.verdict}**",
+            f":Power of the stored design: {r.power}",
             f":Table: :download:`{table} <data/{r.study}/{table}>`", "",
         ]
     return "\n".join(lines) + "\n"
@@ -869,7 +922,7 @@ def _studies_rst(store):
     return "\n".join(lines) + "\n"
 
 
-def render_documents(data=DATA_DIR, root=".", *, without_record=False):
+def render_documents(data=DATA_DIR, root=".", *, without_record=False, store=None):
     """The generated documents from the store at ``data``: ``{path: text}``.
 
     Parameters
@@ -882,6 +935,8 @@ def render_documents(data=DATA_DIR, root=".", *, without_record=False):
         Publish a table without a run record, or whose record holds no
         checksum of it (refused otherwise, see :func:`check_store`); the
         documents then name it as tied to no recorded run.
+    store : dict, optional
+        The store already loaded from ``data`` (:func:`load_store`).
 
     Returns
     -------
@@ -899,7 +954,7 @@ def render_documents(data=DATA_DIR, root=".", *, without_record=False):
     """
     root = Path(root)
     data = root / data
-    store = load_store(data)
+    store = load_store(data) if store is None else store
     if not store:
         raise ValueError(f"no stored run (e.g. one_step/one_step.csv) under {data}.")
     check_store(store, without_record)
@@ -924,11 +979,16 @@ def render_documents(data=DATA_DIR, root=".", *, without_record=False):
     return {**documents, **pages}
 
 
-def publish(data=DATA_DIR, root=".", *, write=False, without_record=False):
+def publish(data=DATA_DIR, root=".", *, write=False, without_record=False, power=False,
+            n_jobs=None):
     """Compare (or, ``write=True``, rewrite) the documents generated from the store.
 
     ``without_record`` publishes tables that no run record vouches for, and
-    says so in the documents (see :func:`render_documents`).
+    says so in the documents (see :func:`render_documents`). ``power`` (with
+    ``write``) first computes the power of each stored design whose power is
+    not kept for its table (:func:`compute_power`, on ``n_jobs`` workers); a
+    stored run whose claims declare ``simulate`` but whose power is not kept
+    is a difference (:func:`unpowered`).
 
     Returns
     -------
@@ -952,7 +1012,13 @@ def publish(data=DATA_DIR, root=".", *, write=False, without_record=False):
     no stored run (e.g. one_step/one_step.csv)
     """
     differences = {}
-    documents = render_documents(data, root, without_record=without_record)
+    store = load_store(Path(root) / data)
+    if power and write:
+        compute_power(store, n_jobs=n_jobs)
+    for name, why in unpowered(store).items():
+        differences[Path(root) / data / name] = (
+            f"{why}; run skxor publish --write --power\n")
+    documents = render_documents(data, root, without_record=without_record, store=store)
     # A page of a study no longer stored is stale: it differs from nothing generated.
     for path in sorted((Path(root) / FRAGMENTS_DIR).glob("*.md")):
         if path not in documents:

@@ -326,7 +326,7 @@ class Study:
         >>> from skxor.studies import get_study
         >>> quick, full = get_study("one_step").preset("quick"), get_study("one_step").preset("full")
         >>> quick["seeds"], full["seeds"], full["attention"] == quick["attention"]
-        (10, 30, True)
+        (24, 30, True)
         """
         if name not in self.presets:
             raise ValueError(

@@ -140,6 +140,21 @@ class Claim:
     holds : tuple, default=()
         Functions returning a table on which the paper holds; the rule must
         say "reproduced" on each.
+    simulate : callable or None, default=None
+        ``simulate(design, truth, rng) -> table``: the study's table at
+        ``design`` (a DataFrame, one row per cell: its grid axes and seed)
+        drawn where the paper holds (``truth="holds"``) or where its stated
+        alternative does (``truth="alternative"``), at the spread the stored
+        run measured, from the numpy Generator ``rng``. It makes the
+        design's power computable (:mod:`skxor.studies.power`).
+    units_parameter : str, default="seeds"
+        The study parameter counting the claim's independent units: a design
+        short of the power goal is scaled on it to find one that reaches it
+        (:func:`~skxor.studies.power.reaching_design`).
+    asymptotic : str, default=""
+        Why no finite design can test the claim (a statement about N or d
+        going to infinity), where that is so: such a claim may stay below
+        the power goal, and the claims page says why.
     min_units : int, default=0
         The fewest independent units (seeds, networks) on which a part of
         the claim can be decided either way (for a rate,
@@ -196,8 +211,17 @@ class Claim:
     counterfactuals: tuple = field(default=())
     holds: tuple = field(default=())
     min_units: int = 0
+    simulate: Callable = None
+    units_parameter: str = "seeds"
+    asymptotic: str = ""
 
     def __post_init__(self):
+        if self.simulate is not None and not callable(self.simulate):
+            raise TypeError(f"claim {self.id!r}: simulate must be a function "
+                            f"(design, truth, rng) -> table; got {type(self.simulate).__name__}.")
+        if not isinstance(self.asymptotic, str):
+            raise TypeError(f"claim {self.id!r}: asymptotic must be a str (why no finite "
+                            f"design can test it); got {type(self.asymptotic).__name__}.")
         if isinstance(self.min_units, bool) or not isinstance(self.min_units, int) \
                 or self.min_units < 0:
             raise ValueError(f"claim {self.id!r}: min_units must be an int >= 0; got "

@@ -187,8 +187,8 @@ def test_figures_label_every_axis_and_show_every_series(small):
 @pytest.mark.slow
 def test_quick_preset_figures(tmp_path):
     df = one_step("quick")
-    # 3 attentions x 3 d x 2 m x 4 step lengths x 2 T x 10 seeds.
-    assert len(df) == 1440
+    # 3 attentions x 3 d x 2 m x 4 step lengths x 2 T x 24 seeds.
+    assert len(df) == 3456
     figures = STUDY.render("figures", df)
     for name, figure in figures.items():
         assert_every_axis_labelled_and_series_in_legend(figure)
@@ -377,31 +377,31 @@ def test_one_step_success_display_draws_the_table_on_the_given_axes():
 
     table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "quick_tables"
                         / "one_step.csv.gz")
-    display = drawn_beside_another(OneStepSuccessDisplay.from_table, table, m=16)
+    display = drawn_beside_another(OneStepSuccessDisplay.from_table, table, m=64)
     right = display.ax_
-    assert len(display.legends_) == 1 and right.get_title() == "m = 16"
-    # One series per attention and T, its points the summary's success rates at m = 16.
+    assert len(display.legends_) == 1 and right.get_title() == "m = 64"
+    # One series per attention and T, its points the summary's success rates at m = 64.
     summary = summarize_one_step(best_cells(table))
     series = {c.get_label(): c for c in right.containers}
     assert list(series) == [t.get_text() for t in display.legends_[0].get_texts()]
-    here = summary[summary["m"] == 16]
+    here = summary[summary["m"] == 64]
     groups = here.groupby(["attention", "n_steps"])
     assert len(series) == groups.ngroups == 6
     for (attention, steps), rows in groups:
         label = f"{attention}, T = {steps}, step {rows['step_length'].iloc[0]:g}"
         line = series[label].lines[0]
         assert line.get_ydata().tolist() == rows["success_rate"].tolist()
-    specialised = OneStepSuccessDisplay(summary, m=32, rate="specialised").plot()
+    specialised = OneStepSuccessDisplay(summary, m=128, rate="specialised").plot()
     assert specialised.ax_ is not right and "specialised" in specialised.ax_.get_ylabel()
     assert sorted(y for c in specialised.ax_.containers for y in c.lines[0].get_ydata()) == \
-        sorted(summary.loc[summary["m"] == 32, "specialised_rate"])
+        sorted(summary.loc[summary["m"] == 128, "specialised_rate"])
     plt.close(specialised.figure_)
-    with pytest.raises(ValueError, match=r"several m \(\[16, 32\]\): choose one with m"):
+    with pytest.raises(ValueError, match=r"several m \(\[64, 128\]\): choose one with m"):
         OneStepSuccessDisplay(summary)
-    with pytest.raises(ValueError, match=r"m \[64\] is not in the table; it has \[16, 32\]"):
-        OneStepSuccessDisplay(summary, m=64)
+    with pytest.raises(ValueError, match=r"m \[16\] is not in the table; it has \[64, 128\]"):
+        OneStepSuccessDisplay(summary, m=16)
     with pytest.raises(ValueError, match="rate must be one of"):
-        OneStepSuccessDisplay(summary, m=16, rate="accuracy")
+        OneStepSuccessDisplay(summary, m=64, rate="accuracy")
     panel = STUDY.render("figures", table)["success"].axes[0]
     assert [line.get_ydata().tolist() for line in panel.lines] == \
         [line.get_ydata().tolist() for line in right.lines]

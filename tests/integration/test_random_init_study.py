@@ -161,7 +161,7 @@ def test_presets_draw_one_network_per_cell_but_eps(preset):
     assert len(set(seeds)) == networks
     assert distinct_networks(pd.DataFrame(cells).assign(weights_seed=seeds)) == networks
     if preset == "quick":  # and the weights themselves differ
-        assert len(set(_fingerprints(cells))) == networks == 150
+        assert len(set(_fingerprints(cells))) == networks == 450
 
 
 def _exact_share_with_zero(n_bits):
@@ -396,16 +396,20 @@ def test_random_init_share_display_draws_the_table_on_the_given_axes():
                         / "random_init_sensitivity.csv.gz", low_memory=False)
     display = drawn_beside_another(RandomInitShareDisplay.from_table, table)
     right = display.ax_
-    assert len(display.legends_) == 1 and "zero-sensitivity" in right.get_title()
-    # eps > 0 repeats eps = 0 here: one series per scheme, its points the summary's shares.
+    assert "zero-sensitivity" in right.get_title()
+    # One series per scheme and eps (ten: more than a legend lists one by one, so two
+    # short legends key them), its points the summary's shares; then the control.
     summary = summarize_random_init(table)
-    nets = summary[(summary["init"] != RANDOM_FUNCTION) & (summary["layer_norm_eps"] == 0)]
+    nets = summary[summary["init"] != RANDOM_FUNCTION]
     series = {c.get_label(): c for c in right.containers}
-    shown = [t.get_text() for t in display.legends_[0].get_texts()]
-    assert set(series) <= set(shown) and display.series_ == list(series)[:-1]
-    assert len(display.series_) == nets["init"].nunique() == 5
-    for init, rows in nets.groupby("init"):
-        label, = [name for name in display.series_ if name.startswith(f"{init}, ")]
+    assert display.series_ == list(series)[:-1]
+    assert len(display.series_) == nets.groupby(["init", "layer_norm_eps"]).ngroups == 10
+    assert len(display.legends_) == 2
+    shown = [t.get_text() for legend in display.legends_ for t in legend.get_texts()]
+    assert {f"init: {init}" for init in nets["init"].unique()} <= set(shown)
+    for (init, eps), rows in nets.groupby(["init", "layer_norm_eps"]):
+        label, = [name for name in display.series_
+                  if name.startswith(f"{init}, ") and name.endswith(f"eps={eps:g}")]
         assert series[label].lines[0].get_ydata().tolist() == \
             rows.sort_values("n_bits")["with_zero"].tolist()
     control = summary[summary["init"] == RANDOM_FUNCTION].sort_values("n_bits")

@@ -1,0 +1,481 @@
+"""The power of a claim's design: how often its rule decides right on simulated tables.
+
+A verdict that no data at a design could turn into "reproduced" is the mirror
+image of a test that cannot fail. A claim therefore declares, beside its rule,
+how to simulate its table at a given design (:attr:`Claim.simulate
+<skxor.studies.Claim>`): ``simulate(design, truth, rng)`` returns a table of
+the cells of ``design`` as the study would store them, drawn where the paper
+holds (``truth="holds"``) or where its stated alternative does
+(``truth="alternative"``), at the spread the stored run measured. The power of
+the design is then read off many seeded simulated tables:
+
+* P(reproduced | holds): the share of tables simulated where the paper holds
+  on which the rule says "reproduced";
+* P(not reproduced | alternative): the share simulated under the alternative
+  on which it says "not reproduced";
+
+each with its Wilson interval over the simulated tables (the simulation's own
+uncertainty). A design decides a claim when both reach :data:`POWER_GOAL`.
+
+The power of a stored run is computed once (``skxor publish --write
+--power``) and kept beside its run record, in ``<study>.power.json``, tied to
+the table by its checksum, so that publishing stays fast; ``skxor run STUDY
+--dry-run --power`` states the power of the design a run would compute.
+"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._registry import get_study
+from ._sweep import atomic_write_text
+from .claims import rule_result
+from .stats import wilson_interval
+
+__all__ = [
+    "N_TABLES",
+    "POWER_GOAL",
+    "TRUTHS",
+    "ClaimPower",
+    "claim_power",
+    "design_of",
+    "design_power_text",
+    "planned_design",
+    "power_text",
+    "power_path",
+    "reaching_design",
+    "read_power",
+    "stored_power",
+    "study_power",
+    "write_power",
+]
+
+#: What a simulated table is drawn from: the paper holds, or its stated alternative does.
+TRUTHS = ("holds", "alternative")
+
+#: Simulated tables per truth (the issue's floor: at least 200).
+N_TABLES = 200
+
+#: The power both ways at which a design decides a claim.
+POWER_GOAL = 0.8
+
+#: What each truth's power counts: the verdict the rule should give.
+_RIGHT = {"holds": "reproduced", "alternative": "not reproduced"}
+
+
+@dataclass(frozen=True)
+class ClaimPower:
+    """The power of one claim's design, both ways, from simulated tables.
+
+    Parameters
+    ----------
+    claim : str
+        The claim's id.
+    holds : int
+        Tables simulated where the paper holds that the rule judged "reproduced".
+    alternative : int
+        Tables simulated under the alternative that it judged "not reproduced".
+    n_tables : int
+        Tables simulated per truth.
+    design : str, default=""
+        The design in words (its units and cells).
+    reaching : dict or None, default=None
+        Where the design falls short of :data:`POWER_GOAL`: the smallest
+        design tried that reaches it (:func:`reaching_design`), as
+        ``{"overrides", "holds", "alternative", "n_tables", "wall_seconds",
+        "workers"}``, or ``{"overrides": None, "tried": ...}`` when none tried does.
+
+    Examples
+    --------
+    >>> from skxor.studies.power import ClaimPower
+    >>> power = ClaimPower("H1", holds=190, alternative=150, n_tables=200)
+    >>> power.text()
+    'P(reproduced | holds) = 0.95 [0.91, 0.97]; P(not reproduced | alternative) = 0.75 [0.69, 0.80] (200 simulated tables each way)'
+    >>> power.decides()
+    False
+    """
+
+    claim: str
+    holds: int
+    alternative: int
+    n_tables: int
+    design: str = ""
+    reaching: dict = None
+
+    def rate(self, truth):
+        """The share of simulated tables judged right under ``truth``, and its Wilson interval."""
+        k = getattr(self, _truth(truth))
+        low, high = wilson_interval(k, self.n_tables)
+        return k / self.n_tables, low, high
+
+    def decides(self, goal=POWER_GOAL):
+        """Whether the power reaches ``goal`` both ways (at its point estimate)."""
+        return all(self.rate(truth)[0] >= goal for truth in TRUTHS)
+
+    def text(self):
+        """Both powers with their intervals, as the claims page prints them."""
+        parts = []
+        for truth in TRUTHS:
+            rate, low, high = self.rate(truth)
+            parts.append(f"P({_RIGHT[truth]} | {truth}) = {rate:.2f} [{low:.2f}, {high:.2f}]")
+        return "; ".join(parts) + f" ({self.n_tables} simulated tables each way)"
+
+    def as_dict(self):
+        """The stored form (:func:`write_power`)."""
+        return dict(holds=int(self.holds), alternative=int(self.alternative),
+                    n_tables=int(self.n_tables), design=self.design, reaching=self.reaching)
+
+    def reaching_text(self):
+        """The design that would reach the goal and its cost, in words ("" where this one does)."""
+        if self.decides() or self.reaching is None:
+            return ""
+        found = self.reaching
+        if found.get("overrides") is None:
+            return (f"no design tried reaches {POWER_GOAL:g} both ways "
+                    f"({found.get('tried', 'none tried')})")
+        power = ClaimPower(self.claim, found["holds"], found["alternative"], found["n_tables"])
+        setting = ", ".join(f"{k} = {v}" for k, v in sorted(found["overrides"].items()))
+        cost = ("its cost unknown (the study declares no cost model)"
+                if found.get("wall_seconds") is None else
+                f"at an estimated {found['wall_seconds'] / 3600:.1f} h wall on "
+                f"{found['workers']} workers")
+        return f"{setting} would reach it ({power.text()}), {cost}"
+
+
+def power_text(claim, power):
+    """A claim's power at the stored design in words, as the claims page prints it.
+
+    With the design that would reach :data:`POWER_GOAL` where this one falls
+    short, or why no finite design can (``Claim.asymptotic``).
+
+    Examples
+    --------
+    >>> from skxor.studies import Claim
+    >>> from skxor.studies.power import ClaimPower, power_text
+    >>> claim = Claim(id="U1", paper="Me", source="notes", name="n", paper_setting="s",
+    ...               statement="t", rule=len, simulate=lambda design, truth, rng: design)
+    >>> power_text(claim, ClaimPower("U1", 199, 180, 200))
+    'P(reproduced | holds) = 0.99 [0.97, 1.00]; P(not reproduced | alternative) = 0.90 [0.85, 0.93] (200 simulated tables each way); the design decides the claim (both at least 0.8)'
+    """
+    if claim.simulate is None:
+        return "not computed (the claim declares no simulation of its table)"
+    if power is None:
+        return ("not computed for the stored table (skxor publish --write --power computes "
+                "it)")
+    text = power.text()
+    if power.decides():
+        return f"{text}; the design decides the claim (both at least {POWER_GOAL:g})"
+    if claim.asymptotic:
+        return (f"{text}; below {POWER_GOAL:g}, and no finite design can reach it: "
+                f"{claim.asymptotic}")
+    return f"{text}; below {POWER_GOAL:g}: " + (power.reaching_text()
+                                                or "no larger design was searched")
+
+
+def _truth(truth):
+    if truth not in TRUTHS:
+        raise ValueError(f"truth must be one of {TRUTHS}; got {truth!r}.")
+    return truth
+
+
+def _study(study):
+    return get_study(study) if isinstance(study, str) else study
+
+
+def _design_columns(study, columns):
+    return [c for c in (*study.grid_axes(), "seed") if c in columns]
+
+
+def design_of(study, table):
+    """The design of a stored ``table``: one row per cell, its grid axes and seed.
+
+    Parameters
+    ----------
+    study : str or Study
+    table : pandas.DataFrame
+        The study's table (a stored run's, or a run's).
+
+    Returns
+    -------
+    design : pandas.DataFrame
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies.power import design_of
+    >>> table = pd.DataFrame({"attention": ["softmax"] * 4, "d": [10, 10, 20, 20],
+    ...                       "m": 8, "n": 0, "step_length": 1.0, "n_steps": 1,
+    ...                       "seed": [0, 1, 0, 1], "success": True})
+    >>> design_of("one_step", table).shape
+    (4, 7)
+    """
+    study = _study(study)
+    columns = _design_columns(study, table.columns)
+    return table[columns].drop_duplicates().reset_index(drop=True)
+
+
+def planned_design(study, params):
+    """The design a run of validated ``params`` would compute, without computing a cell.
+
+    Every cell's parameters (the study's ``cells`` hook or its grid), one row each.
+
+    Examples
+    --------
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies.power import planned_design
+    >>> study = get_study("one_step")
+    >>> len(planned_design(study, study.params("quick", {"seeds": 2})))
+    288
+    """
+    from ._cost import run_cells
+
+    study = _study(study)
+    return pd.DataFrame([dict(cell.params) for cell in run_cells(study, params)])
+
+
+def _verdict(study, claim, table):
+    summary = study.summary(table)
+    return rule_result(study.name, claim, study.render(claim.rule, table, summary))["verdict"]
+
+
+def _simulated(study, claim, design, truth, rng):
+    table = claim.simulate(design.copy(), truth, rng)
+    if not isinstance(table, pd.DataFrame) or table.empty:
+        raise ValueError(f"claim {claim.id} of study {study.name!r}: its simulate must return "
+                         f"a non-empty pandas.DataFrame; it returned {type(table).__name__}.")
+    return table
+
+
+def claim_power(study, claim, design, *, n_tables=N_TABLES, random_state=0, n_jobs=None):
+    """The power of ``design`` for ``claim``: how often its rule decides right, both ways.
+
+    Parameters
+    ----------
+    study : str or Study
+        The study declaring the claim.
+    claim : str or Claim
+        The claim (or its id); it must declare ``simulate``.
+    design : pandas.DataFrame
+        One row per cell (:func:`design_of` a stored table, or
+        :func:`planned_design` of a run's parameters).
+    n_tables : int, default=N_TABLES
+        Simulated tables per truth.
+    random_state : int, default=0
+        Table ``i`` under truth ``t`` is drawn from
+        ``numpy.random.default_rng([random_state, t, i])``: the same tables
+        whatever ``n_jobs``.
+    n_jobs : int or None, default=None
+        Workers (joblib) over the simulated tables.
+
+    Returns
+    -------
+    power : ClaimPower
+
+    Examples
+    --------
+    A claim that most seeds work, judged on a design of 30 seeds, where the
+    paper holds at a rate of 0.97 and its alternative at 0.6:
+
+    >>> import numpy as np
+    >>> from skxor.studies import POSITIVE, Claim, Grid, Study, judged, rate_part
+    >>> from skxor.studies.power import claim_power, planned_design
+    >>> def rule(table):
+    ...     return judged([rate_part("all", table["ok"], table["seed"], "with high probability")])
+    >>> def simulate(design, truth, rng):
+    ...     rate = 0.97 if truth == "holds" else 0.6
+    ...     return design.assign(ok=rng.random(len(design)) < rate)
+    >>> claim = Claim(id="U1", paper="Me", source="notes", name="it works", paper_setting="-",
+    ...               statement="it works in most seeds", rule=rule, simulate=simulate)
+    >>> study = Study(name="oks", description="", parameters={"x": [Grid(POSITIVE)],
+    ...               "seeds": [POSITIVE]}, presets={"quick": {"x": [1], "seeds": 30}},
+    ...               cell=lambda x, seed: {"ok": True}, claims=[claim])
+    >>> power = claim_power(study, "U1", planned_design(study, study.params("quick")),
+    ...                     n_tables=50)
+    >>> power.holds >= 40, power.alternative >= 40
+    (True, True)
+    """
+    from joblib import Parallel, delayed
+
+    study = _study(study)
+    if isinstance(claim, str):
+        found = [c for c in study.claims if c.id == claim]
+        if not found:
+            raise ValueError(f"study {study.name!r} declares no claim {claim!r}; it declares "
+                             f"{[c.id for c in study.claims]}.")
+        claim = found[0]
+    if claim.simulate is None:
+        raise ValueError(f"claim {claim.id} of study {study.name!r} declares no simulate: "
+                         "its power cannot be computed.")
+    for name, value, least in (("n_tables", n_tables, 1), ("random_state", random_state, 0)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) \
+                or value < least:
+            raise ValueError(f"{name} must be an int >= {least}; got {value!r}.")
+    if not isinstance(design, pd.DataFrame) or design.empty:
+        raise TypeError(f"design must be a non-empty pandas.DataFrame of cells (design_of a "
+                        f"table, or planned_design); got {type(design).__name__}.")
+
+    def right(t, i):
+        rng = np.random.default_rng([int(random_state), t, i])
+        table = _simulated(study, claim, design, TRUTHS[t], rng)
+        return _verdict(study, claim, table) == _RIGHT[TRUTHS[t]]
+
+    jobs = [(t, i) for t in range(len(TRUTHS)) for i in range(int(n_tables))]
+    results = Parallel(n_jobs=n_jobs)(delayed(right)(t, i) for t, i in jobs)
+    counts = [sum(ok for (t, _), ok in zip(jobs, results) if t == which)
+              for which in range(len(TRUTHS))]
+    return ClaimPower(claim.id, holds=int(counts[0]), alternative=int(counts[1]),
+                      n_tables=int(n_tables), design=_design_text(study, design))
+
+
+def design_power_text(study, preset="quick", overrides=None, *, n_jobs=None):
+    """What ``skxor run STUDY --dry-run --power`` adds: the power of the planned design.
+
+    One line per claim of ``study`` that declares ``simulate``
+    (:func:`claim_power` on :func:`planned_design` of ``preset`` with ``overrides``).
+    """
+    study = _study(study)
+    claims = [c for c in study.claims if c.simulate is not None]
+    if not claims:
+        return "power: no claim of this study declares a simulation of its table"
+    design = planned_design(study, study.params(preset, overrides))
+    powers = [claim_power(study, c, design, n_jobs=n_jobs) for c in claims]
+    return "\n".join(f"power for claim {p.claim} ({p.design}): {p.text()}" for p in powers)
+
+
+def _design_text(study, design):
+    axes = [c for c in study.grid_axes() if c in design.columns and design[c].nunique() > 1]
+    seeds = f"{design['seed'].nunique()} seeds x " if "seed" in design.columns else ""
+    return f"{seeds}{len(design)} cells" + (f" over {', '.join(axes)}" if axes else "")
+
+
+def study_power(study, design, *, n_tables=N_TABLES, random_state=0, n_jobs=None):
+    """:func:`claim_power` of every claim of ``study`` that declares ``simulate``: ``{id: power}``."""
+    study = _study(study)
+    return {claim.id: claim_power(study, claim, design, n_tables=n_tables,
+                                  random_state=random_state, n_jobs=n_jobs)
+            for claim in study.claims if claim.simulate is not None}
+
+
+#: Factors by which :func:`reaching_design` scales a claim's units.
+REACH_FACTORS = (2, 4, 8, 16)
+
+
+def reaching_design(study, claim, preset, overrides=None, *, factors=REACH_FACTORS,
+                    n_tables=N_TABLES, random_state=0, n_jobs=None, workers=2):
+    """The smallest design, scaling the claim's units, whose power reaches :data:`POWER_GOAL`.
+
+    The claim's ``units_parameter`` (``seeds`` unless it says otherwise) of
+    ``preset`` with ``overrides`` is multiplied by each of ``factors`` in turn;
+    the first design whose power (:func:`claim_power`) reaches the goal both
+    ways is returned with its estimated wall time on ``workers``
+    (:func:`~skxor.studies.estimate`, the cost model of ``--dry-run``).
+
+    Returns
+    -------
+    found : dict
+        ``overrides`` (None where no factor reaches the goal; then ``tried``
+        says what was tried), ``holds``, ``alternative``, ``n_tables``,
+        ``wall_seconds`` and ``workers``.
+    """
+    from ._cost import estimate
+
+    study = _study(study)
+    name = claim.units_parameter
+    base = study.params(preset, overrides)
+    units = base.get(name)
+    if isinstance(units, bool) or not isinstance(units, (int, np.integer)):
+        return {"overrides": None, "tried": f"the claim's units {name!r} are not a count"}
+    tried = []
+    for factor in factors:
+        changed = {**(overrides or {}), name: int(units) * factor}
+        power = claim_power(study, claim, planned_design(study, study.params(preset, changed)),
+                            n_tables=n_tables, random_state=random_state, n_jobs=n_jobs)
+        tried.append(f"{name} = {changed[name]}: {power.holds}/{n_tables} and "
+                     f"{power.alternative}/{n_tables}")
+        if power.decides():
+            try:
+                wall = float(estimate(study, preset, changed, n_jobs=workers)["wall_seconds"])
+            except ValueError:  # no cost model for the study: its cost is not known
+                wall = None
+            return {"overrides": {name: changed[name]}, "holds": power.holds,
+                    "alternative": power.alternative, "n_tables": n_tables,
+                    "wall_seconds": wall, "workers": int(workers)}
+    return {"overrides": None, "tried": "; ".join(tried)}
+
+
+def stored_power(study, entry, *, n_tables=N_TABLES, random_state=0, n_jobs=None):
+    """The power of a stored run's design for each claim of ``study`` that declares ``simulate``.
+
+    ``entry`` is the store's (``{"table", "record", "path"}``). Where a
+    claim falls short of :data:`POWER_GOAL` and is not ``asymptotic``, the
+    design that would reach it is searched (:func:`reaching_design`) from the
+    run record's preset and overrides.
+    """
+    study = _study(study)
+    design = design_of(study, entry["table"])
+    record = entry.get("record") or {}
+    powers = {}
+    for claim in study.claims:
+        if claim.simulate is None:
+            continue
+        power = claim_power(study, claim, design, n_tables=n_tables,
+                            random_state=random_state, n_jobs=n_jobs)
+        if not power.decides() and not claim.asymptotic and record.get("preset") \
+                in study.presets:
+            reaching = reaching_design(study, claim, record["preset"], _stored_setting(
+                study, record), n_tables=n_tables, random_state=random_state, n_jobs=n_jobs)
+            power = ClaimPower(power.claim, power.holds, power.alternative, power.n_tables,
+                               power.design, reaching)
+        powers[claim.id] = power
+    return powers
+
+
+def _stored_setting(study, record):
+    """The overrides that give a stored run's own parameters under its preset in code.
+
+    A run of an earlier version of the preset (one the code has since
+    enlarged) is scaled from what it ran, not from today's preset; parameters
+    the study no longer takes are left out.
+    """
+    current = study.preset(record["preset"])
+    ran = record.get("params") or {}
+    setting = {k: v for k, v in ran.items() if k in current and current[k] != v}
+    return setting or dict(record.get("overrides") or {})
+
+
+def power_path(table_path):
+    """Where a stored table's power is kept: ``<study>.power.json`` beside it."""
+    path = Path(table_path)
+    stem = path.name.split(".")[0]
+    return path.with_name(f"{stem}.power.json")
+
+
+def write_power(table_path, powers, *, checksum, random_state=0):
+    """Keep ``powers`` (``{id: ClaimPower}``) beside the stored table, tied to its ``checksum``."""
+    data = dict(table_sha256=checksum, random_state=int(random_state),
+                claims={cid: power.as_dict() for cid, power in sorted(powers.items())})
+    atomic_write_text(power_path(table_path), json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def read_power(table_path, checksum):
+    """The kept power of a stored table, ``{id: ClaimPower}``; None where none is kept
+    or it was computed on another table (its checksum differs)."""
+    path = power_path(table_path)
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path} cannot be read as the stored power: {exc}") from exc
+    if not isinstance(data, dict) or data.get("table_sha256") != checksum:
+        return None
+    try:
+        return {cid: ClaimPower(cid, int(v["holds"]), int(v["alternative"]),
+                                int(v["n_tables"]), str(v.get("design", "")),
+                                v.get("reaching"))
+                for cid, v in data["claims"].items()}
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"{path} does not hold a power per claim: {exc}") from exc

@@ -1,0 +1,180 @@
+"""The power of a claim's design (skxor.studies.power): simulated tables both ways."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skxor.studies import POSITIVE, Claim, Grid, Study, judged, rate_part
+from skxor.studies.power import (POWER_GOAL, ClaimPower, claim_power, design_of,
+                                 planned_design, power_path, power_text, reaching_design,
+                                 read_power, stored_power, write_power)
+
+
+def _rule(table):
+    return judged([rate_part("all", table["ok"], table["seed"], "with high probability")])
+
+
+def _simulate(design, truth, rng):
+    """Most seeds work where the paper holds (0.97), about 60% under its alternative."""
+    rate = 0.97 if truth == "holds" else 0.6
+    return design.assign(ok=rng.random(len(design)) < rate)
+
+
+def _study(seeds=30, simulate=_simulate, rule=_rule, asymptotic=""):
+    claim = Claim(id="U1", paper="Me", source="notes", name="it works", paper_setting="-",
+                  statement="it works in most seeds", rule=rule, simulate=simulate,
+                  asymptotic=asymptotic, strength="with high probability")
+    return Study(name="oks", description="", parameters={"x": [Grid(POSITIVE)],
+                 "seeds": [POSITIVE]}, presets={"quick": {"x": [1], "seeds": seeds}},
+                 cell=lambda x, seed: {"ok": True}, claims=[claim])
+
+
+def _design(study, **overrides):
+    return planned_design(study, study.params("quick", overrides))
+
+
+def test_power_counts_the_right_verdicts_both_ways():
+    study = _study(seeds=40)
+    power = claim_power(study, "U1", _design(study), n_tables=60)
+    # 40 seeds: at 0.97 nearly every table reads reproduced, at 0.6 not reproduced.
+    assert power.holds >= 50 and power.alternative >= 55 and power.decides()
+    # A rule that always says "reproduced" has full power one way and none the other.
+    always = _study(rule=lambda table: {"value": "-", "verdict": "reproduced"})
+    power = claim_power(always, "U1", _design(always), n_tables=20)
+    assert (power.holds, power.alternative) == (20, 0) and not power.decides()
+
+
+def test_a_small_design_is_underpowered_and_the_reaching_design_is_found():
+    study = _study(seeds=4)
+    small = claim_power(study, "U1", _design(study), n_tables=40)
+    # 4 of 4 seeds give a Wilson lower end of 0.51 < 0.7: never reproduced.
+    assert small.holds == 0 and not small.decides()
+    found = reaching_design(study, study.claims[0], "quick", n_tables=40)
+    assert found["overrides"]["seeds"] in (8, 16, 32, 64)
+    reached = claim_power(study, "U1", _design(study, seeds=found["overrides"]["seeds"]),
+                          n_tables=40)
+    assert reached.decides() and reached.holds == found["holds"]
+    # A factor that is too small is not taken: half of it does not reach the goal.
+    half = found["overrides"]["seeds"] // 2
+    if half >= 8:
+        assert not claim_power(study, "U1", _design(study, seeds=half), n_tables=40).decides()
+
+
+def test_power_is_the_same_whatever_the_workers_and_depends_on_the_seed():
+    study = _study(seeds=12)
+    design = _design(study)
+    one = claim_power(study, "U1", design, n_tables=30, random_state=3)
+    assert claim_power(study, "U1", design, n_tables=30, random_state=3, n_jobs=2) == one
+    others = {claim_power(study, "U1", design, n_tables=30, random_state=s).holds
+              for s in range(4)}
+    assert len(others) > 1  # other simulated tables, not one table judged 30 times
+
+
+def test_a_claim_without_simulate_or_a_bad_simulation_is_named():
+    study = _study(simulate=None)
+    with pytest.raises(ValueError, match="claim U1 of study 'oks' declares no simulate"):
+        claim_power(study, "U1", _design(study))
+    with pytest.raises(ValueError, match="declares no claim 'U9'"):
+        claim_power(study, "U9", _design(study))
+    broken = _study(simulate=lambda design, truth, rng: None)
+    with pytest.raises(ValueError, match="its simulate must return a non-empty"):
+        claim_power(broken, "U1", _design(broken), n_tables=2)
+    with pytest.raises(TypeError, match="simulate must be a function"):
+        Claim(id="U1", paper="Me", source="n", name="n", paper_setting="s", statement="t",
+              rule=_rule, simulate=3)
+    with pytest.raises(ValueError, match="n_tables must be an int >= 1"):
+        claim_power(_study(), "U1", _design(_study()), n_tables=0)
+
+
+def test_the_design_of_a_table_is_one_row_per_cell():
+    study = _study()
+    table = pd.DataFrame({"x": [1, 1, 2, 2], "seed": [0, 1, 0, 1], "ok": [True] * 4})
+    design = design_of(study, pd.concat([table, table]))  # a cell's rows counted once
+    assert design.to_dict("list") == {"x": [1, 1, 2, 2], "seed": [0, 1, 0, 1]}
+
+
+def test_kept_power_is_tied_to_its_table(tmp_path):
+    table = tmp_path / "oks.csv"
+    powers = {"U1": ClaimPower("U1", 190, 170, 200, "30 seeds x 30 cells")}
+    write_power(table, powers, checksum="a" * 64)
+    assert power_path(table).name == "oks.power.json"
+    assert read_power(table, "a" * 64) == powers
+    assert read_power(table, "b" * 64) is None  # computed on another table
+    power_path(table).write_text("{not json")
+    with pytest.raises(ValueError, match="cannot be read as the stored power"):
+        read_power(table, "a" * 64)
+    power_path(table).write_text(json.dumps({"table_sha256": "a" * 64, "claims": {"U1": {}}}))
+    with pytest.raises(ValueError, match="does not hold a power per claim"):
+        read_power(table, "a" * 64)
+
+
+def test_stored_power_searches_a_reaching_design_only_where_needed():
+    small = _study(seeds=4)
+    table = small.run()
+    entry = {"table": table, "record": {"preset": "quick", "overrides": {}}}
+    powers = stored_power(small, entry, n_tables=30)
+    assert powers["U1"].reaching["overrides"]["seeds"] > 4
+    assert "would reach it" in power_text(small.claims[0], powers["U1"])
+    # An asymptotic claim is not searched: no finite design can reach it, and it says why.
+    asymptotic = _study(seeds=4, asymptotic="a limit in N")
+    powers = stored_power(asymptotic, entry, n_tables=30)
+    assert powers["U1"].reaching is None
+    assert power_text(asymptotic.claims[0], powers["U1"]).endswith(
+        "no finite design can reach it: a limit in N")
+    large = _study(seeds=40)
+    entry = {"table": large.run(), "record": {"preset": "quick", "overrides": {}}}
+    power = stored_power(large, entry, n_tables=30)["U1"]
+    assert power.reaching is None and "the design decides the claim" in \
+        power_text(large.claims[0], power)
+
+
+def test_power_text_says_what_is_not_computed():
+    claim = _study().claims[0]
+    assert power_text(claim, None).startswith("not computed for the stored table")
+    assert power_text(_study(simulate=None).claims[0], None).startswith(
+        "not computed (the claim declares no simulation")
+    rate, low, high = ClaimPower("U1", 160, 160, 200).rate("holds")
+    assert rate == POWER_GOAL and low < rate < high
+    with pytest.raises(ValueError, match="truth must be one of"):
+        ClaimPower("U1", 1, 1, 2).rate("maybe")
+    assert np.isclose(ClaimPower("U1", 160, 159, 200).rate("alternative")[0], 0.795)
+    assert not ClaimPower("U1", 160, 159, 200).decides()
+
+
+def test_the_command_line_asks_for_what_power_needs(capsys):
+    from skxor.cli import main
+
+    assert main(["run", "one_step", "--power"]) == 2
+    assert "--power states the power of the design a run would compute: add --dry-run" in \
+        capsys.readouterr().err
+    assert main(["publish", "--power"]) == 2
+    assert "add --write" in capsys.readouterr().err
+    assert main(["run", "one_step", "--set", "seeds=2", "--dry-run", "--power"]) == 0
+    out = capsys.readouterr().out
+    assert "one_step, preset quick with seeds=2" in out and out.rstrip().splitlines()[-1] \
+        .startswith(("power for claim H1", "power: no claim of this study"))
+
+
+def test_a_run_of_an_earlier_preset_is_scaled_from_what_it_ran():
+    # The preset in code now has 40 seeds; the stored run ran 4 (an earlier version).
+    study = _study(seeds=40)
+    table = _study(seeds=4).run()
+    record = {"preset": "quick", "overrides": {}, "params": {"x": [1], "seeds": 4}}
+    power = stored_power(study, {"table": table, "record": record}, n_tables=30)["U1"]
+    assert power.holds == 0 and power.reaching["overrides"]["seeds"] in (8, 16, 32, 64)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(random_state=-1), ValueError, "random_state must be an int >= 0"),
+    (dict(random_state=1.5), ValueError, "random_state must be an int >= 0"),
+    (dict(n_tables=True), ValueError, "n_tables must be an int >= 1"),
+    (dict(design=[{"x": 1, "seed": 0}]), TypeError, "design must be a non-empty pandas"),
+    (dict(design=pd.DataFrame()), TypeError, "design must be a non-empty pandas"),
+])
+def test_bad_arguments_are_named(kwargs, error, match):
+    study = _study(seeds=2)
+    arguments = dict(design=_design(study), n_tables=2) | kwargs
+    with pytest.raises(error, match=match):
+        claim_power(study, "U1", **arguments)
