@@ -16,13 +16,14 @@ first step would put the heads on distinct support bits.
 
 import matplotlib.pyplot as plt
 
+from skxor.studies import get_study
 from skxor.papers import k_sparse
-from skxor.papers.han_ghoshdastidar.k_sparse import plot_k_sparse
 
 df = k_sparse(k=[2, 3, 4], d=[20, 100], n_steps=[1, 2, 5, 10], seeds=5, v1_seeds=0)
+study = get_study("k_sparse")
 print(df.groupby(["init", "k", "n_steps"])["success"].mean().unstack())
 
-for figure in plot_k_sparse(df).values():
+for figure in study.render("figures", df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
 

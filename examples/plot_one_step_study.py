@@ -16,17 +16,18 @@ still fail, at every step length and with 50 steps.
 
 import matplotlib.pyplot as plt
 
+from skxor.studies import get_study
 from skxor.papers import one_step
-from skxor.papers.han_ghoshdastidar.one_step import plot_one_step
 from skxor.papers import best_steps
 
 df = one_step(d=[100, 1000], m=[32], seeds=10, step_length=[1.0, 10.0, 100.0, 1000.0],
               n_steps=[1, 50])
+study = get_study("one_step")
 table = best_steps(df)
 print(table[["attention", "n_steps", "step_length", "successes", "runs", "median_loss",
              "best"]].round(3).to_string(index=False))
 
-for figure in plot_one_step(df).values():
+for figure in study.render("figures", df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
 

@@ -21,12 +21,13 @@ Three seeds and three values of d keep this example fast, so it is rough
 
 import matplotlib.pyplot as plt
 
+from skxor.studies import get_study
 from skxor.papers import parameter_scaling
-from skxor.papers.han_ghoshdastidar.parameter_scaling import plot_parameter_scaling, report_parameter_scaling
 
 df = parameter_scaling("quick", d=[16, 32, 64], seeds=3, rf_width=[64, 256])
-print(report_parameter_scaling(df))
-for figure in plot_parameter_scaling(df).values():
+study = get_study("parameter_scaling")
+print(study.render("report", df))
+for figure in study.render("figures", df).values():
     plt.figure(figure)  # hand the study's figures to pyplot
 plt.show()
 

@@ -18,11 +18,12 @@ curve (whether it stopped at the target, on a flat loss or at its budget).
 
 import matplotlib.pyplot as plt
 
-from skxor.papers.kover.training import plot_training_sensitivity
+from skxor.studies import get_study
 from skxor.papers import training_sensitivity
 
 df = training_sensitivity("quick")
-figures = plot_training_sensitivity(df)
+study = get_study("training_sensitivity")
+figures = study.render("figures", df)
 for name in ("success", "steps", "clusters", "loss"):
     plt.figure(figures[name])  # hand the study's figures to pyplot
 plt.show()

@@ -132,6 +132,19 @@ legend : bool, default=True
     Whether to draw the display's legends beside (or below) the axes; a
     figure of several panels draws one set for them all."""
 
+# What a study display's plot sets, and how its from_table reads the table: the
+# same in every study's display.
+DOCS["display_drawn"] = """ax_ : matplotlib Axes
+    The axes drawn on (after :meth:`plot`).
+figure_ : matplotlib Figure
+    Its figure."""
+DOCS["display_table"] = """df : pandas.DataFrame
+    The study's table: its function's result, or its stored table."""
+DOCS["display_keys"] = """keys_ : tuple of (dict, dict)
+    The entries of those two legends (colours, then line styles or kinds
+    drawn), as :func:`~skxor.studies.figures.key_legends` takes them, for a
+    legend placed elsewhere."""
+
 # The whole Parameters section of the methods that take only X (predict and
 # the like), of the functions that take only a truth table, and of the
 # Boolean-function classes that take only n_bits.

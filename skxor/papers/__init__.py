@@ -26,6 +26,7 @@ from .han_ghoshdastidar.sample_complexity import (ESTIMATOR_PARAMS, SamplesNeede
                                                   sample_complexity,
                                                   sample_complexity_estimator,
                                                   samples_needed)
+from ._removed import module_getattr
 from .kover import STUDIES as _KOVER
 from .kover.flip_effect import FlipChangeDisplay, flip_effect
 from .kover.random_init import RandomInitShareDisplay, random_init_sensitivity
@@ -35,6 +36,10 @@ from .kover.zero_sensitivity_bound import (ZeroCountDisplay, summarize_bound,
 
 #: Every study of the two papers, in the order ``skxor list`` shows them.
 STUDIES = _HAN + _KOVER
+
+#: ``plot_<study>`` and ``report_<study>`` were removed: an import says how the
+#: study is rendered now (``get_study(name).render(hook, table)``).
+__getattr__ = module_getattr(__name__, [study.name for study in STUDIES], headline=False)
 
 __all__ = [
     "ESTIMATOR_PARAMS",

@@ -104,21 +104,7 @@ _MOVED = {
     "one_step": "skxor.papers",
     "parameter_scaling": "skxor.papers",
     "plot_attention_maps": "skxor.papers.han_ghoshdastidar.one_step",
-    "plot_k_sparse": "skxor.papers.han_ghoshdastidar.k_sparse",
-    "plot_one_step": "skxor.papers.han_ghoshdastidar.one_step",
-    "plot_parameter_scaling": "skxor.papers.han_ghoshdastidar.parameter_scaling",
-    "plot_random_init_sensitivity": "skxor.papers.kover.random_init",
-    "plot_sample_complexity": "skxor.papers.han_ghoshdastidar.sample_complexity",
-    "plot_training_sensitivity": "skxor.papers.kover.training",
-    "plot_zero_sensitivity_bound": "skxor.papers.kover.zero_sensitivity_bound",
     "random_init_sensitivity": "skxor.papers",
-    "report_k_sparse": "skxor.papers.han_ghoshdastidar.k_sparse",
-    "report_one_step": "skxor.papers.han_ghoshdastidar.one_step",
-    "report_parameter_scaling": "skxor.papers.han_ghoshdastidar.parameter_scaling",
-    "report_random_init_sensitivity": "skxor.papers.kover.random_init",
-    "report_sample_complexity": "skxor.papers.han_ghoshdastidar.sample_complexity",
-    "report_training_sensitivity": "skxor.papers.kover.training",
-    "report_zero_sensitivity_bound": "skxor.papers.kover.zero_sensitivity_bound",
     "sample_complexity": "skxor.papers",
     "sample_complexity_estimator": "skxor.papers",
     "samples_needed": "skxor.papers",
@@ -131,7 +117,23 @@ _MOVED = {
 }
 
 
+#: The per-study wrappers that lived here and were removed, each the study and the
+#: hook of :meth:`Study.render` it called (an ImportError names that call).
+_RENDERED = {
+    f"{kind}_{study}": (study, hook)
+    for study in ("one_step", "sample_complexity", "parameter_scaling", "k_sparse",
+                  "random_init_sensitivity", "training_sensitivity",
+                  "zero_sensitivity_bound")
+    for kind, hook in (("plot", "figures"), ("report", "report"))
+}
+
+
 def __getattr__(name):
+    if name in _RENDERED:
+        study, hook = _RENDERED[name]
+        raise ImportError(f"skxor.studies.{name} was removed: every study is drawn, reported "
+                          f'and headlined the same way, with get_study("{study}").render('
+                          f'"{hook}", table).')
     if name in _MOVED:
         raise ImportError(f"skxor.studies.{name} moved to {_MOVED[name]}: the framework "
                           "and the papers' studies live apart; import it "

@@ -774,7 +774,7 @@ def render_fragment(name, entry):
     # Normalised
     """
     from ._registry import get_study
-    from .reporting import collapse_long_tables
+    from ._page import collapse_long_tables
 
     study = get_study(name)
     report = _shift_headings(
@@ -852,7 +852,7 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
 
     from ._record import describe_rows, figures_line
     from ._registry import get_study
-    from .reporting import hook_result
+    from ._hooks import hook_result
     from ._record import split_settings
 
     root = Path(root)

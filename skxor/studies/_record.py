@@ -361,7 +361,7 @@ def traced_report(study, rows, setting, summary=None):
     <BLANKLINE>
     _Data: rows of `demo.csv` with setting n_test=100: 2 rows, 2 cells (1 configurations x seeds), seeds 0-1 (2)._
     """
-    from .reporting import hook_result
+    from ._hooks import hook_result
 
     line = f"_Data: {describe_rows(rows, study.key, f'{study.name}.csv', setting)}._"
     report = study.render("report", rows, summary)

@@ -62,7 +62,8 @@ from ._record import (
     traced_report,
 )
 from ._registry import STUDIES, get_study
-from .reporting import collapse_long_tables, glossary_section, hook_result
+from ._hooks import hook_result
+from ._page import collapse_long_tables, glossary_section
 from ._study import Study
 from ._publish import DATA_DIR
 from .claims import NOT_DECIDED, _preset

@@ -46,7 +46,8 @@ from .._utils._sklearn_compat import (
 from .._utils._docstrings import fill_doc
 from .claims import Claim
 from ._parameters import Grid
-from .reporting import hook_result, study_section, summary_table
+from ._hooks import hook_result
+from .reporting import study_section, summary_table
 
 __all__ = ["Study"]
 

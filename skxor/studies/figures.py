@@ -20,6 +20,7 @@ __all__ = [
     "MARKERS",
     "NEUTRAL",
     "figure_legend",
+    "interval_errorbar",
     "interval_errors",
     "key_legends",
     "legend_below",
@@ -162,6 +163,51 @@ def interval_errors(values, low, high):
     """
     values, low, high = (np.asarray(v, dtype=float) for v in (values, low, high))
     return np.vstack([np.nan_to_num(values - low), np.nan_to_num(high - values)])
+
+
+def interval_errorbar(ax, x, rows, column, low=None, high=None, **style):
+    """Draw ``rows[column]`` against ``x`` with error bars to its interval; return the container.
+
+    The shape of every rate or mean with its 95% interval drawn against N or
+    d: ``ax.errorbar(x, y, yerr=interval_errors(y, low, high), **style)``.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    x : array-like
+        The positions (an N or d axis, offset where series coincide).
+    rows : pandas.DataFrame
+        The summary's rows of the series.
+    column : str
+        The value drawn.
+    low, high : str or None, default=None
+        The columns of its interval; None: ``<stem>_low`` and
+        ``<stem>_high``, ``<stem>`` being ``column`` less a ``_rate`` suffix
+        (the names :func:`~skxor.studies.reporting.summary_table` writes).
+    **style
+        Passed to ``ax.errorbar`` (marker, colour, label, ``capsize``, ...).
+
+    Returns
+    -------
+    container : matplotlib.container.ErrorbarContainer
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from matplotlib.figure import Figure
+    >>> from skxor.studies.figures import interval_errorbar
+    >>> rows = pd.DataFrame({"d": [10, 20], "success_rate": [0.5, 1.0],
+    ...                      "success_low": [0.2, 0.7], "success_high": [0.8, 1.0]})
+    >>> ax = Figure().subplots()
+    >>> bars = interval_errorbar(ax, rows["d"], rows, "success_rate", capsize=2)
+    >>> bars.lines[0].get_ydata().tolist()
+    [0.5, 1.0]
+    """
+    stem = column.removesuffix("_rate")
+    y = rows[column]
+    low = rows[f"{stem}_low" if low is None else low]
+    high = rows[f"{stem}_high" if high is None else high]
+    return ax.errorbar(x, y, yerr=interval_errors(y, low, high), **style)
 
 
 #: Colour of the handles of a legend that explains line styles and markers
@@ -338,17 +384,19 @@ class StudyDisplay:
     def from_table(cls, df, *, ax=None):
         """Build the display from its study's table and plot it.
 
+        Every study display's ``from_table``: a display that draws part of
+        the table (one panel of its study's figure) takes the keywords of its
+        class that select that part, with the meaning the class gives them.
+
         Parameters
         ----------
-        df : pandas.DataFrame
-            The study's result, fresh or read back from its CSV.
+        %(display_table)s
         %(ax)s
 
         Returns
         -------
         display : StudyDisplay
-            The display, drawn (a display selecting part of the table takes
-            the selection as keywords of its own ``from_table``).
+            The display, drawn.
         """
         return cls(df).plot(ax=ax)
 

@@ -5,12 +5,11 @@ headline bullets, so that every study states its preset, seeds and
 intervals the same way. The numbers come from :mod:`skxor.studies.stats`.
 """
 
-import re
-
 import numpy as np
 import pandas as pd
 
 from ._floor import TIME_COLUMNS, timing_sentence
+from ._hooks import hook_result
 from .stats import format_interval, rate_with_interval
 
 __all__ = [
@@ -18,10 +17,12 @@ __all__ = [
     "TIME_COLUMNS",
     "empty_section",
     "interval_table",
+    "interval_texts",
     "markdown_table",
     "preset_text",
     "rate_text",
     "run_preset",
+    "rough_text",
     "run_text",
     "section",
     "seeds_text",
@@ -106,10 +107,66 @@ def interval_table(summary, digits=2):
         low, high = f"{name}_low", f"{name}_high"
         if low not in table or high not in table:
             continue
-        table[column] = [format_interval(r, lo, hi, digits) for r, lo, hi in
-                         table[[column, low, high]].to_numpy(dtype=float)]
+        table[column] = interval_texts(table, column, digits=digits)
         table = table.drop(columns=[low, high]).rename(columns={column: name})
     return table
+
+
+def interval_texts(table, column, low=None, high=None, *, counts=None, digits=2):
+    """``column`` of each row of ``table`` with its interval: ``"0.80 [0.49, 0.94]"``.
+
+    The shape of every rate or slope with its 95% interval in a report
+    table or sentence (:func:`~skxor.studies.stats.format_interval`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    column : str
+        The value.
+    low, high : str or None, default=None
+        The columns of its interval; None: ``<stem>_low`` and
+        ``<stem>_high``, ``<stem>`` being ``column`` less a ``_rate`` suffix
+        (the names :func:`summary_table` writes).
+    counts : tuple of (str, str) or None, default=None
+        Columns of successes and runs, written before the value as
+        ``"8/10 = "``.
+    digits : int, default=2
+
+    Returns
+    -------
+    texts : list of str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies.reporting import interval_texts
+    >>> table = pd.DataFrame({"success_rate": [0.8], "success_low": [0.49],
+    ...                       "success_high": [0.94], "k": [8], "n": [10]})
+    >>> interval_texts(table, "success_rate"), interval_texts(table, "success_rate",
+    ...                                                        counts=("k", "n"))
+    (['0.80 [0.49, 0.94]'], ['8/10 = 0.80 [0.49, 0.94]'])
+    """
+    stem = column.removesuffix("_rate")
+    low, high = (f"{stem}_low" if low is None else low), (f"{stem}_high" if high is None else high)
+    texts = [format_interval(r, lo, hi, digits)
+             for r, lo, hi in table[[column, low, high]].to_numpy(dtype=float)]
+    if counts is None:
+        return texts
+    return [f"{int(k)}/{int(n)} = {text}"
+            for k, n, text in zip(table[counts[0]], table[counts[1]], texts)]
+
+
+def rough_text(seeds, text="rough: "):
+    """``text`` when ``seeds`` is below :data:`ROUGH_BELOW_SEEDS` (a headline's figures
+    from so few seeds are rough), else ``""``.
+
+    Examples
+    --------
+    >>> from skxor.studies.reporting import rough_text
+    >>> rough_text(4), rough_text(10)
+    ('rough: ', '')
+    """
+    return text if seeds < ROUGH_BELOW_SEEDS else ""
 
 
 def summary_table(table, by, skip=()):
@@ -175,72 +232,6 @@ def _is_flag(column):
         return bool(present.isin([0, 1]).all())
     # An object column of booleans with gaps (a flag that some rows lack, read from CSV).
     return bool(present.map(lambda v: isinstance(v, (bool, np.bool_))).all())
-
-
-def hook_result(study, hook, value, expected):
-    """``value``, what the hook ``hook`` of ``study`` returned, if it is an ``expected``.
-
-    ``expected`` is a type, or ``"figures"``: a dict of names to figures
-    (objects with ``savefig``).
-
-    Raises
-    ------
-    TypeError
-        Naming the study, the hook, what it must return and what it returned.
-
-    Examples
-    --------
-    >>> from skxor.studies.reporting import hook_result
-    >>> hook_result("mine", "report", 3, str)
-    Traceback (most recent call last):
-    ...
-    TypeError: study 'mine': its report hook must return a str; it returned int (3).
-    """
-    if expected == "figures":
-        ok = isinstance(value, dict) and all(
-            isinstance(k, str) and callable(getattr(v, "savefig", None)) for k, v in value.items())
-        what = "a dict of names (str) to matplotlib figures"
-    else:
-        ok = isinstance(value, expected)
-        what = f"a {'pandas DataFrame' if expected is pd.DataFrame else expected.__name__}"
-    if not ok:
-        raise TypeError(f"study {study!r}: its {hook} hook must return {what}; it returned "
-                        f"{type(value).__name__} ({value!r:.60}).")
-    if expected == "figures":
-        _check_figure_names(study, hook, value)
-    return value
-
-
-#: A figure's name names its file, ``<study>_<name>.png``, beside the study's table.
-_FIGURE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-
-
-def _check_figure_names(study, hook, figures):
-    """Refuse figure names that are not plain file-name parts, or that differ only in case.
-
-    Examples
-    --------
-    >>> from skxor.studies.reporting import _check_figure_names
-    >>> _check_figure_names("mine", "figures", {"../rates": None})
-    Traceback (most recent call last):
-    ...
-    ValueError: study 'mine': its figures hook returned the figure name '../rates'; a figure name names its file (mine_<name>.png), so it is letters, digits, '_' and '-', starting with a letter or digit.
-    """
-    for name in figures:
-        if not _FIGURE_NAME.match(name):
-            raise ValueError(
-                f"study {study!r}: its {hook} hook returned the figure name {name!r}; a "
-                f"figure name names its file ({study}_<name>.png), so it is letters, "
-                "digits, '_' and '-', starting with a letter or digit.")
-    by_file = {}
-    for name in sorted(figures):
-        by_file.setdefault(name.lower(), []).append(name)
-    clashes = [names for names in by_file.values() if len(names) > 1]
-    if clashes:
-        raise ValueError(
-            f"study {study!r}: its {hook} hook returned the figure names "
-            f"{' and '.join(map(repr, clashes[0]))}, which differ only in case: on a "
-            "case-insensitive file system one file would overwrite the other.")
 
 
 def _summary_of(study, table, summary=None):
@@ -420,89 +411,3 @@ def run_preset(table):
     ('quick', None)
     """
     return table.attrs.get("preset") if table.attrs.get("rows") == len(table) else None
-
-
-#: A Markdown table longer than this many rows is collapsed (``<details>``).
-COLLAPSE_ROWS = 12
-
-
-def collapse_long_tables(markdown, most=COLLAPSE_ROWS):
-    """``markdown`` with every table of more than ``most`` rows folded in ``<details>``.
-
-    The table stays in the text (a reader opens it with one click; Sphinx's
-    MyST and GitHub both render it), led by a line saying how many rows it
-    holds.
-
-    Examples
-    --------
-    >>> from skxor.studies.reporting import collapse_long_tables
-    >>> table = "| x |\\n|--:|\\n" + "\\n".join(f"| {i} |" for i in range(3))
-    >>> print(collapse_long_tables("Before.\\n\\n" + table + "\\n\\nAfter.", most=2))
-    Before.
-    <BLANKLINE>
-    <details><summary>Table of 3 rows (click to open)</summary>
-    <BLANKLINE>
-    | x |
-    |--:|
-    | 0 |
-    | 1 |
-    | 2 |
-    <BLANKLINE>
-    </details>
-    <BLANKLINE>
-    After.
-    >>> collapse_long_tables(table, most=3) == table
-    True
-    """
-    lines = markdown.split("\n")
-    out, i = [], 0
-    while i < len(lines):
-        j = i
-        while j < len(lines) and lines[j].startswith("|"):
-            j += 1
-        if j == i:
-            out.append(lines[i])
-            i += 1
-            continue
-        block = lines[i:j]
-        rows = len(block) - 2  # the header and the alignment line
-        if rows > most:
-            out += [f"<details><summary>Table of {rows} rows (click to open)</summary>", "",
-                    *block, "", "</details>"]
-        else:
-            out += block
-        i = j
-    return "\n".join(out)
-
-
-#: The terms of the studies' reports, defined once (report.md's glossary).
-GLOSSARY = (
-    ("Wilson 95% interval", "`0.80 [0.49, 0.94]`: a rate and the interval that covers the "
-     "true rate with 95% confidence, over the independent units named (usually the seeds)."),
-    ("floor", "the unavoidable work of a run (its fits, gradient steps or profiles, timed "
-     "as the run made them); *ratio* is the wall time over the floor per worker, how much "
-     "the run spent beyond that work."),
-    ("design-effect sample size", "when runs share a seed's draws (pooled over m or d), "
-     "they are not independent: the number of independent units an interval is computed "
-     "over is then the seeds, not the runs (the seed-clustered interval)."),
-    ("`_Data: ...` lines", "under a table or figure: which rows of `<study>.csv` it was "
-     "computed from (the setting, how many rows, cells and seeds)."),
-    ("setting", "the parameters a run shares across its cells (`n_test`, step lengths...); "
-     "rows of different settings are never pooled."),
-    ("preset", "`quick` (minutes, rough: few seeds) or `full` (the runs the documentation "
-     "publishes)."),
-    ("verdict", "reproduced, not reproduced or inconclusive, by the rule of each claim "
-     "(docs/results/claims.rst states the rules)."),
-)
-
-
-def glossary_section():
-    """The ``## Glossary`` section of report.md: each term of :data:`GLOSSARY` once.
-
-    Examples
-    --------
-    >>> from skxor.studies.reporting import glossary_section
-    >>> print(glossary_section().split("\\n")[2])
-    * **Wilson 95% interval**: `0.80 [0.49, 0.94]`: a rate and the interval that covers the true rate with 95% confidence, over the independent units named (usually the seeds).
-    """
-    return section("Glossary", "\n".join(f"* **{term}**: {text}" for term, text in GLOSSARY))

@@ -10,7 +10,10 @@ pytest.importorskip("matplotlib")
 
 from _figures import drawn_beside_another
 
-from skxor.papers.kover.flip_effect import plot_flip_effect, summarize_flip_effect
+from skxor.studies import get_study
+from skxor.papers.kover.flip_effect import summarize_flip_effect
+
+STUDY = get_study("flip_effect")
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,6 +46,6 @@ def test_flip_change_display_draws_the_table_on_the_given_axes():
         FlipChangeDisplay(summary, d_model=8)
     with pytest.raises(ValueError, match="change must be one of"):
         FlipChangeDisplay(summary, change="mean")
-    panel = plot_flip_effect(table)["change"].axes[0]
+    panel = STUDY.render("figures", table)["change"].axes[0]
     assert [line.get_ydata().tolist() for line in panel.lines] == \
         [line.get_ydata().tolist() for line in right.lines]

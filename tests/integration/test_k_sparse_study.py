@@ -13,7 +13,6 @@ from skxor.cli import main
 from skxor.datasets import make_sparse_parity
 from skxor.studies import get_study
 from skxor.papers import k_sparse
-from skxor.papers.han_ghoshdastidar.k_sparse import plot_k_sparse, report_k_sparse
 from skxor.papers._common import cell_seed
 from skxor.papers.han_ghoshdastidar.k_sparse import (
     gradient_signal,
@@ -30,6 +29,8 @@ from _figures import (
     assert_legends_short_and_drawn,
     drawn_beside_another,
 )
+
+STUDY = get_study("k_sparse")
 
 
 @pytest.fixture(scope="module")
@@ -105,8 +106,8 @@ def test_v1_reference_on_the_same_data():
                                       "5 step(s) of 20"}
     # A success is accuracy >= 0.99 on all 64 strings.
     assert (ref["success"] == (ref["accuracy"] >= 0.99)).all()
-    assert "### Reference: the v1 k-parity model" in report_k_sparse(df)
-    assert set(plot_k_sparse(df)) == {"success", "gradient", "v1"}
+    assert "### Reference: the v1 k-parity model" in STUDY.render("report", df)
+    assert set(STUDY.render("figures", df)) == {"success", "gradient", "v1"}
 
 
 def test_v1_cell_scores_a_long_input_on_fresh_strings():
@@ -179,17 +180,17 @@ def _check_figures(figures, df):
 def test_figures_show_every_series():
     df = k_sparse(k=[2, 3], d=[20, 40], m=[8, 16], n_steps=[1, 2], seeds=2, n=[0, 5000],
                   n_test=0, v1_seeds=0)
-    _check_figures(plot_k_sparse(df), df)
+    _check_figures(STUDY.render("figures", df), df)
 
 
 @pytest.mark.slow
 def test_the_quick_preset_renders_every_figure(tmp_path):
     df = k_sparse("quick")
     assert set(df["preset"]) == {"quick"}
-    figures = plot_k_sparse(df)
+    figures = STUDY.render("figures", df)
     assert set(figures) == {"success", "gradient", "v1"}
     _check_figures(figures, df)
-    report = report_k_sparse(df)
+    report = STUDY.render("report", df)
     assert "| T=1" in report and "T=10" in report
 
 
@@ -227,7 +228,7 @@ def test_the_initialisation_is_a_swept_setting_with_its_own_rates():
     assert not np.allclose(q @ q.T, np.where(np.eye(3, dtype=bool), 1.0, -0.5))
     random_cell = k_sparse_cell(init="random", **cell)
     assert random_cell["gradient_norm"] != k_sparse_cell(**cell)["gradient_norm"]
-    report = report_k_sparse(df)
+    report = STUDY.render("report", df)
     for init in ("antisymmetric", "random"):
         r = pooled[(pooled["k"] == 3) & (pooled["init"] == init)].iloc[0]
         assert (f"- population (exact), {init} initial queries, one step: " in report)
@@ -249,7 +250,7 @@ def test_gain_slopes_bootstrap_only_from_eight_seeds():
     many = k_sparse(k=[2], d=[20, 60], n_steps=[1], seeds=8, n_test=0, v1_seeds=0,
                     init="antisymmetric")
     assert gain_slopes(many).iloc[0]["interval"] == "bootstrap 95%"
-    assert "range of the per-seed slopes, rough" in report_k_sparse(few)
+    assert "range of the per-seed slopes, rough" in STUDY.render("report", few)
 
 
 def test_report_says_runs_pooled_over_d_share_keys(small):
@@ -261,7 +262,7 @@ def test_report_says_runs_pooled_over_d_share_keys(small):
     small_keys, _ = sparse_xor_init(20, 16, n_heads=3, random_state=5)
     large_keys, _ = sparse_xor_init(50, 16, n_heads=3, random_state=5)
     assert np.array_equal(small_keys, large_keys[:20])
-    text = " ".join(report_k_sparse(small).split())
+    text = " ".join(STUDY.render("report", small).split())
     assert "Runs of one seed at different d are not independent draws" in text
     from skxor.papers.han_ghoshdastidar.k_sparse import pooled_success
     assert "every run has its own support, keys" not in pooled_success.__doc__
@@ -317,14 +318,12 @@ def test_pooled_success_takes_the_seeds_as_units():
 @pytest.mark.parametrize("seeds, rough", [(5, True), (10, False)])
 def test_headline_is_rough_only_below_ten_seeds(seeds, rough):
     # Old headline: "rough" whatever the number of seeds.
-    from skxor.papers.han_ghoshdastidar.k_sparse import headline
-
     df = pd.DataFrame({"part": "steps", "k": 2, "d": 20, "m": 32, "n": 0, "n_steps": 1,
                        "init": "antisymmetric", "seed": range(seeds), "success": True,
                        "specialised": True, "limit_on_support": True,
                        "limit_distinct": True, "preset": "full"})
-    assert ("(rough: full preset" in headline(df)) is rough
-    assert "full preset" in headline(df)
+    assert ("(rough: full preset" in STUDY.render("headline", df)) is rough
+    assert "full preset" in STUDY.render("headline", df)
 
 
 def test_k_sparse_success_display_draws_the_table_on_the_given_axes():
@@ -364,7 +363,7 @@ def test_k_sparse_success_display_draws_the_table_on_the_given_axes():
     with pytest.raises(ValueError, match=r"k \[6\] is not in the table; it has \[2, 3, 4, 5\]"):
         KSparseSuccessDisplay(summary, k=6, init="random")
     # The figure's second row (random initial queries), second column (k = 3).
-    panel = plot_k_sparse(table)["success"].axes[5]
+    panel = STUDY.render("figures", table)["success"].axes[5]
     assert panel.get_title() == right.get_title()
     assert [line.get_ydata().tolist() for line in panel.lines] == \
         [line.get_ydata().tolist() for line in right.lines]

@@ -12,11 +12,11 @@ from skxor.boolean._registry import _FUNCTIONS
 from skxor.studies import get_study
 from skxor.papers.kover.training import (
     clusters,
-    plot_training_sensitivity,
-    report_training_sensitivity,
     summarize_training,
 )
 from skxor.papers.kover.training._cells import training_cells
+
+STUDY = get_study("training_sensitivity")
 
 matplotlib.use("Agg")
 
@@ -62,10 +62,10 @@ def test_a_fourth_named_function_runs_through_the_training_study(registered):
     assert (last["target_in_cluster"] == 1.0).all()
     assert np.array_equal(last["target_share_one"], first["target_share_one"])
     assert summary.loc[summary["function"] == "UNSTATED", "in_cluster"].isna().all()
-    report = report_training_sensitivity(df)
+    report = STUDY.render("report", df)
     assert re.search(r"\| LAST \(library\) +\| +3 \| \d/1 seeds", report)
     assert re.search(r"\| UNSTATED \(library\) +\| +4 \| \d/1 seeds", report)
-    figures = plot_training_sensitivity(df)
+    figures = STUDY.render("figures", df)
     titles = {ax.get_title() for ax in figures["clusters"].axes}
     assert {"FIRST", "LAST", "UNSTATED"} <= titles
     # Each function its own style, from its place in the registry.

@@ -10,11 +10,11 @@ import pytest
 import torch
 from sklearn.utils import check_random_state
 
+from skxor.studies import get_study
 from skxor.datasets import make_sparse_parity
 from skxor._utils._sphere import initial_queries, sphere_keys
 from skxor.nn import SparseXORAttention, attention_weights
 from skxor.papers import one_step
-from skxor.papers.han_ghoshdastidar.one_step import plot_one_step, report_one_step
 from skxor.papers.han_ghoshdastidar.one_step import (
     TIME_COLUMNS,
     dominant_accuracy,
@@ -29,6 +29,8 @@ from _figures import (
     assert_legends_clear_of_titles,
     drawn_beside_another,
 )
+
+STUDY = get_study("one_step")
 
 
 @pytest.fixture(scope="module")
@@ -157,11 +159,11 @@ def test_finite_samples_use_the_estimator():
                   step_length=100.0, n_steps=1)
     assert df["n"].tolist() == [20000, 20000]
     assert df["test_accuracy"].between(0, 1).all()
-    assert "n = 20,000" in report_one_step(df) or "n > 0" in report_one_step(df)
+    assert "n = 20,000" in STUDY.render("report", df) or "n > 0" in STUDY.render("report", df)
 
 
 def test_report_numbers_come_from_the_table(small):
-    text = report_one_step(small)
+    text = STUDY.render("report", small)
     assert "population steps (n = 0)" in text
     linear = small[small["attention"] == "linear"]
     k, n = int(linear["specialised"].sum()), len(linear)
@@ -172,7 +174,7 @@ def test_report_numbers_come_from_the_table(small):
 
 
 def test_figures_label_every_axis_and_show_every_series(small):
-    figures = plot_one_step(small)
+    figures = STUDY.render("figures", small)
     assert set(figures) == {"success", "step_length", "attention_maps"}
     for figure in figures.values():
         assert_every_axis_labelled_and_series_in_legend(figure)
@@ -187,7 +189,7 @@ def test_quick_preset_figures(tmp_path):
     df = one_step("quick")
     # 3 attentions x 3 d x 2 m x 4 step lengths x 2 T x 24 seeds.
     assert len(df) == 3456
-    figures = plot_one_step(df)
+    figures = STUDY.render("figures", df)
     for name, figure in figures.items():
         assert_every_axis_labelled_and_series_in_legend(figure)
         figure.savefig(tmp_path / f"{name}.png", dpi=60)
@@ -206,7 +208,7 @@ def test_compute_states_its_floor_for_the_runner():
     assert df.attrs["floor_seconds"] == pytest.approx(df["floor_seconds"].sum())
     assert "exact losses" in df.attrs["floor_description"]
     assert df.attrs["preset"] is None and df.attrs["rows"] == 2
-    assert "quick preset" not in report_one_step(df)
+    assert "quick preset" not in STUDY.render("report", df)
 
 
 def test_attention_maps_are_drawn_by_attention_display():
@@ -261,7 +263,7 @@ def test_each_attention_is_reported_at_its_best_step_length(swept):
     row = table[(table["attention"] == "softmax") & (table["n_steps"] == 1)
                 & (table["step_length"] == 100.0)].iloc[0]
     assert (row["successes"], row["runs"]) == (int(one["success"].sum()), len(one))
-    text = report_one_step(swept)
+    text = STUDY.render("report", swept)
     for _, row in best.iterrows():
         steps = "1 step" if row["n_steps"] == 1 else f"{row['n_steps']} steps"
         assert (f"- {row['attention']}, {steps} of {row['step_length']:g} (its best of "
@@ -270,7 +272,7 @@ def test_each_attention_is_reported_at_its_best_step_length(swept):
 
 
 def test_swept_figures_show_every_step_length_clear_of_the_title(swept):
-    figures = plot_one_step(swept)
+    figures = STUDY.render("figures", swept)
     for figure in figures.values():
         assert_every_axis_labelled_and_series_in_legend(figure)
         assert_legends_clear_of_titles(figure)
@@ -323,7 +325,7 @@ def test_report_says_runs_pooled_over_d_share_keys(small):
     small_keys, _ = sparse_xor_init(20, 16, random_state=3)
     large_keys, _ = sparse_xor_init(50, 16, random_state=3)
     assert np.array_equal(small_keys, large_keys[:20])  # what the caveat states
-    text = " ".join(report_one_step(small).split())
+    text = " ".join(STUDY.render("report", small).split())
     assert "Runs of one seed at different d are not independent draws" in text
     assert "seeds as the independent units" in text
 
@@ -400,6 +402,6 @@ def test_one_step_success_display_draws_the_table_on_the_given_axes():
         OneStepSuccessDisplay(summary, m=16)
     with pytest.raises(ValueError, match="rate must be one of"):
         OneStepSuccessDisplay(summary, m=64, rate="accuracy")
-    panel = plot_one_step(table)["success"].axes[0]
+    panel = STUDY.render("figures", table)["success"].axes[0]
     assert [line.get_ydata().tolist() for line in panel.lines] == \
         [line.get_ydata().tolist() for line in right.lines]

@@ -15,6 +15,7 @@ from _figures import (
 )
 
 from skxor import FFNNParityBaseline, SparseXORTransformer
+from skxor.studies import get_study
 from skxor.papers.han_ghoshdastidar.parameter_scaling import (
     DISPLAY_NAMES,
     GRIDS,
@@ -26,8 +27,6 @@ from skxor.papers.han_ghoshdastidar.parameter_scaling import (
     parameter_scaling,
     parameter_scaling_cell,
     parameter_slopes,
-    plot_parameter_scaling,
-    report_parameter_scaling,
     size_counts,
     summarize_parameter_scaling,
     training_size,
@@ -40,6 +39,8 @@ from skxor.studies.stats import (
     wilson_interval,
 )
 from skxor.theory import population_step
+
+STUDY = get_study("parameter_scaling")
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -165,7 +166,7 @@ def test_the_study_declares_its_headline(quick, tmp_path):
 
 def test_figure_shows_every_series_with_labels_and_ticks(quick):
     df, _ = quick
-    fig = plot_parameter_scaling(df)["parameter_scaling"]
+    fig = STUDY.render("figures", df)["parameter_scaling"]
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     assert buffer.getvalue()[:4] == b"\x89PNG"
@@ -195,7 +196,7 @@ def test_figure_shows_every_series_with_labels_and_ticks(quick):
 
 def test_report_numbers_come_from_the_table(quick):
     df, _ = quick
-    text = report_parameter_scaling(df)
+    text = STUDY.render("report", df)
     for row in df.itertuples():
         share = format_interval(row.success_rate, row.success_low, row.success_high)
         assert f"{row.seeds_reached}/5 = {share}" in text
@@ -208,7 +209,8 @@ def test_report_numbers_come_from_the_table(quick):
     row = df[(df["d"] == d) & (df["model"] == "ffnn")].iloc[0]
     assert (f"At d = {d}, the largest d where both met the rule: FFNN, trained (samples) "
             f"{int(row.params)} trainable parameters (width {int(row['size'])})") in text
-    assert "rst" and "=====" in report_parameter_scaling(df, tablefmt="rst")
+    from skxor.papers.han_ghoshdastidar.parameter_scaling._section import render_report
+    assert "=====" in render_report(STUDY.summary(df), tablefmt="rst")
 
 
 def test_cells_match_direct_fits():
@@ -268,9 +270,9 @@ def test_a_grid_that_never_reaches_the_threshold():
     assert row["success_rate"] == 0.0 and row["seeds_reached"] == 0
     row_pattern = (r"\|\s*FFNN, trained \(samples\)\s*\|\s*8\s*\|\s*500\s*\|\s*-\s*\|"
                    r"\s*-\s*\|\s*-\s*\|\s*-\s*\|\s*0/1 = 0.00")
-    assert re.search(row_pattern, report_parameter_scaling(df))
+    assert re.search(row_pattern, STUDY.render("report", df))
     assert np.isnan(parameter_slopes(df)["ffnn"]["slope"])
-    plot_parameter_scaling(df)  # nothing to fit; the references and shares still draw
+    STUDY.render("figures", df)  # nothing to fit; the references and shares still draw
 
 
 def test_samples_d_max_limits_the_finite_sample_models_only():
@@ -282,7 +284,7 @@ def test_samples_d_max_limits_the_finite_sample_models_only():
         assert df[df["model"] == model]["d"].tolist() == [8]
     for model in ("transformer_population", "transformer_population_one_step"):
         assert df[df["model"] == model]["d"].tolist() == [8, 32]
-    text = report_parameter_scaling(df)
+    text = STUDY.render("report", df)
     # Its slope over every d, separately.
     assert "transformer, T steps (population), all d" in text
 
@@ -486,7 +488,7 @@ def test_report_says_which_d_the_slope_leaves_out():
     df = parameter_scaling(model=["transformer_population"], d=[16, 32, 64], seeds=2,
                            transformer_m=[4, 8], n_test=2000)
     assert df["reached"].tolist() == [True, True, False]
-    text = " ".join(report_parameter_scaling(df).split())
+    text = " ".join(STUDY.render("report", df).split())
     assert ("Left out of these slopes, where no size tried met the rule: transformer, "
             "T steps (population) at d = 64.") in text
     assert "lower estimate" in text
@@ -519,7 +521,7 @@ def test_parameters_needed_display_draws_the_table_on_the_given_axes():
     again = ParametersNeededDisplay(table).plot()  # a new figure's axes
     assert again.ax_ is not right and again.figure_ is not display.figure_
     plt.close(again.figure_)
-    ours = plot_parameter_scaling(table)["parameter_scaling"].axes[0]
+    ours = STUDY.render("figures", table)["parameter_scaling"].axes[0]
     assert [(line.get_label(), line.get_ydata().tolist()) for line in ours.lines] == \
         [(line.get_label(), line.get_ydata().tolist()) for line in right.lines]
 

@@ -23,10 +23,8 @@ from skxor.papers.kover.random_init import (
     STUDY,
     network_cells,
     paper_setting_table,
-    plot_random_init_sensitivity,
     random_function_cell,
     random_init_sensitivity,
-    report_random_init_sensitivity,
     summarize_random_init,
 )
 from skxor.studies.stats import wilson_interval
@@ -142,7 +140,7 @@ def test_each_cell_draws_its_own_network(df):
     # eps is the declared paired factor: the same weights at each eps.
     assert (models.groupby(["n_bits", "init", "seed"])["fingerprint"].nunique() == 1).all()
     # The units the report states are these networks.
-    report = report_random_init_sensitivity(df)
+    report = STUDY.render("report", df)
     assert f"{distinct} distinct random transformers" in report
     assert f"paired design: {len(models)} evaluations of {distinct} networks" in report
     at_zero = models[models["layer_norm_eps"] == 0]
@@ -225,7 +223,7 @@ def test_eps_coincide_at_random_init(df):
 
 
 def test_report_numbers_come_from_the_table(df):
-    report = report_random_init_sensitivity(df)
+    report = STUDY.render("report", df)
     models = df[(df["function"] == "transformer") & (df["layer_norm_eps"] == 0)]
     k = int(models["constant"].sum())
     assert f"{k}/{len(models)} networks" in report  # eps > 0 repeats them: counted once
@@ -240,7 +238,7 @@ def test_report_numbers_come_from_the_table(df):
 
 
 def test_figures_show_every_series(df):
-    figures = plot_random_init_sensitivity(df)
+    figures = STUDY.render("figures", df)
     assert set(figures) == {"zero_count", "shares", "diagnostic", "profiles"}
     check_figures(figures)
     # eps = 1e-5 coincides with eps = 0: drawn once, and the title says so.
@@ -258,7 +256,7 @@ def test_profiles_are_drawn_by_the_sensitivity_display(df):
     plot = SensitivityProfileDisplay.plot
     with mock.patch.object(SensitivityProfileDisplay, "plot", autospec=True,
                            side_effect=plot) as drawn:
-        figure = plot_random_init_sensitivity(df)["profiles"]
+        figure = STUDY.render("figures", df)["profiles"]
     assert drawn.call_count == 2  # one display per scheme
     for call, ax, init in zip(drawn.call_args_list, figure.axes, ["normal", "xavier_uniform"]):
         display = call.args[0]
@@ -318,12 +316,12 @@ def test_bad_overrides():
 @pytest.mark.slow
 def test_quick_preset_figures():
     df = get_study("random_init_sensitivity").run("quick")
-    check_figures(plot_random_init_sensitivity(df))
-    assert report_random_init_sensitivity(df).startswith("## Sensitivity at random")
+    check_figures(STUDY.render("figures", df))
+    assert STUDY.render("report", df).startswith("## Sensitivity at random")
 
 
 def test_blowup_panel_draws_the_reference_its_title_names(df):
-    panel = plot_random_init_sensitivity(df)["diagnostic"].axes[1]
+    panel = STUDY.render("figures", df)["diagnostic"].axes[1]
     assert "1/sqrt(eps)" in panel.get_title()
     eps = df.loc[df["layer_norm_eps"] > 0, "layer_norm_eps"].min()
     line = next(l for l in panel.get_lines() if l.get_label().startswith("reference: 1/sqrt"))
@@ -331,7 +329,7 @@ def test_blowup_panel_draws_the_reference_its_title_names(df):
     assert line.get_zorder() > max(l.get_zorder() for l in panel.get_lines() if l is not line)
     # eps = 0 only: no 1/sqrt(eps) to draw, and the title does not name one.
     at_zero = df[df["layer_norm_eps"].fillna(0) == 0]
-    title = plot_random_init_sensitivity(at_zero)["diagnostic"].axes[1].get_title()
+    title = STUDY.render("figures", at_zero)["diagnostic"].axes[1].get_title()
     assert "sqrt" not in title
 
 
@@ -352,9 +350,9 @@ def test_headline_on_all_constant_networks(tmp_path):
 def test_summaries_of_a_table_without_networks(df):
     """Issue 23's family: a degenerate table gets a clear answer, never a traceback."""
     refs = df[df["function"] != "transformer"]
-    assert "holds no random network" in report_random_init_sensitivity(refs)
+    assert "holds no random network" in STUDY.render("report", refs)
     with pytest.raises(ValueError, match="holds no random network"):
-        plot_random_init_sensitivity(refs)
+        STUDY.render("figures", refs)
 
 
 def test_figures_of_many_settings_keep_a_readable_key():
@@ -371,7 +369,7 @@ def test_figures_of_many_settings_keep_a_readable_key():
               / "random_init_sensitivity" / "random_init_sensitivity.csv.gz")
     table = pd.read_csv(stored)
     nets = table[table["function"] == "transformer"]
-    figures = plot_random_init_sensitivity(table)
+    figures = STUDY.render("figures", table)
     for name in ("zero_count", "shares", "diagnostic"):
         legends = all_legends(figures[name])
         texts = [t.get_text() for legend in legends for t in legend.get_texts()]
@@ -425,6 +423,6 @@ def test_random_init_share_display_draws_the_table_on_the_given_axes():
     plt.close(constant.figure_)
     with pytest.raises(ValueError, match="share must be one of"):
         RandomInitShareDisplay(summary, share="zero_count")
-    panel = plot_random_init_sensitivity(table)["shares"].axes[1]
+    panel = STUDY.render("figures", table)["shares"].axes[1]
     assert [line.get_ydata().tolist() for line in panel.lines] == \
         [line.get_ydata().tolist() for line in right.lines]

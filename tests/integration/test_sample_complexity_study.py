@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skxor.papers.han_ghoshdastidar.sample_complexity import plot_sample_complexity, report_sample_complexity
+from skxor.studies import get_study
 from skxor.papers import sample_complexity
 from skxor.papers import samples_needed
 from skxor.papers.han_ghoshdastidar.sample_complexity import (
@@ -28,6 +28,8 @@ from _figures import (
     assert_legends_short_and_drawn,
     drawn_beside_another,
 )
+
+STUDY = get_study("sample_complexity")
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +190,7 @@ def test_fit_exponents_counts_every_seed():
 
 
 def test_report_states_numbers_from_the_table(curves):
-    text = report_sample_complexity(curves)
+    text = STUDY.render("report", curves)
     fit = fit_exponents(curves).iloc[0]
     assert f"from {int(fit['n_points'])} learning curves" in text
     assert "Rough: 3 seeds and 2 values of d" in text
@@ -207,13 +209,13 @@ def test_tradeoff_claims_fewer_samples_only_where_intervals_separate():
                 for n in [10, 20, 40, 80, 160, 320]:
                     rows.append({"model": model, "d": d, "seed": seed, "n": n, "target": 0.95,
                                  "accuracy": 1.0 if n >= need else 0.5})
-    text = report_sample_complexity(pd.DataFrame(rows))
+    text = STUDY.render("report", pd.DataFrame(rows))
     assert ("the FFNN needs fewer at d = 10, 20; the transformer_one_step at d = none; "
             "not separated at d = 40") in text
 
 
 def test_figures_label_every_axis_and_show_every_series(curves):
-    figures = plot_sample_complexity(curves)
+    figures = STUDY.render("figures", curves)
     assert set(figures) == {"learning_curves", "samples_needed"}
     for figure in figures.values():
         assert_every_axis_labelled_and_series_in_legend(figure)
@@ -251,11 +253,11 @@ def test_the_ffnn_curve_stops_at_ffnn_n_max():
 
 def test_quick_preset_figures(tmp_path):
     df = sample_complexity("quick")
-    for name, figure in plot_sample_complexity(df).items():
+    for name, figure in STUDY.render("figures", df).items():
         assert_every_axis_labelled_and_series_in_legend(figure)
         figure.savefig(tmp_path / f"{name}.png", dpi=60)
-    assert "quick preset" in plot_sample_complexity(df)["samples_needed"].get_suptitle()
-    assert "Rough" in report_sample_complexity(df)
+    assert "quick preset" in STUDY.render("figures", df)["samples_needed"].get_suptitle()
+    assert "Rough" in STUDY.render("report", df)
 
 
 def test_a_one_class_first_prefix_names_n_min(tmp_path, capsys):
@@ -299,7 +301,7 @@ def test_a_merged_table_is_analysed_on_the_latest_setting(tmp_path):
     # table, the report analyses the latest and names the rows it left out.
     assert "## Sample complexity (an earlier run's setting, 2 of 2)" in report
     assert "n_test=100" in report and "n_test=200" in report
-    text = report_sample_complexity(table)
+    text = STUDY.render("report", table)
     assert "the table also holds 3 rows of 1 other setting(s)" in text
     assert "n_test=100" in text
 
@@ -322,7 +324,7 @@ def test_headline_renders_degenerate_tables(tmp_path):
 def test_report_bounds_its_censoring_words_by_the_grid(curves):
     # Old text: "not_reached: seeds never staying there" - a measurement can
     # only say that a seed did not stay up by the largest size tried.
-    text = report_sample_complexity(curves)
+    text = STUDY.render("report", curves)
     assert not re.search(r"\bnever\b", text, flags=re.IGNORECASE)
     assert "not staying there by the largest size tried" in text
 
@@ -372,7 +374,7 @@ def test_a_table_with_d_zero_is_refused_by_name():
 
 def test_samples_needed_display_draws_on_the_given_axes(curves):
     """Issue 33.10: the study's main figure as a display (from_table, plot(ax=...)),
-    the same drawing plot_sample_complexity puts on a figure of its own."""
+    the same drawing the study's figures put on a figure of its own."""
     from skxor.papers import SamplesNeededDisplay
 
     display = drawn_beside_another(SamplesNeededDisplay.from_table, curves)
@@ -380,7 +382,7 @@ def test_samples_needed_display_draws_on_the_given_axes(curves):
     assert len(display.legends_) == 2
     again = SamplesNeededDisplay(curves).plot()  # a new figure's axes
     assert again.ax_ is not right
-    ours = plot_sample_complexity(curves)["samples_needed"].axes[0]
+    ours = STUDY.render("figures", curves)["samples_needed"].axes[0]
     assert len(ours.lines) == len(right.lines)
     assert [t.get_text() for t in ours.get_xticklabels()] == \
         [t.get_text() for t in right.get_xticklabels()]

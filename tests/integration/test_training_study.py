@@ -29,8 +29,6 @@ from skxor.papers.kover.training import (
     setting_label,
     cluster_counts,
     learned_up_to,
-    plot_training_sensitivity,
-    report_training_sensitivity,
     summarize_training,
     training_sensitivity,
 )
@@ -204,7 +202,7 @@ def test_steps_to_learn_count_a_failure_as_beyond_its_budget():
     assert tuple(summary.loc[4, ["steps_to_learn", "steps_to_learn_low",
                                  "steps_to_learn_high"]]) == (140, 110, 180)
     assert summary.loc[16, "steps_to_learn"] == np.inf
-    report = report_training_sensitivity(table)
+    report = STUDY.render("report", table)
     # Every run that learned spent its first check (25 steps) at chance.
     assert ("PARITY: 140 [110, 180] at N = 4 (at chance first for a median of 25 steps, at "
             "most 25), 1400 [1100, > 20000] at N = 8 (x10.0; at chance first for a median of "
@@ -214,7 +212,7 @@ def test_steps_to_learn_count_a_failure_as_beyond_its_budget():
     # whose 1 000-step budget is shorter than the 20 000 before it.
     more = table.copy()
     more.loc[(more["n_bits"] == 16) & (more["seed"] < 6), "learned"] = True
-    growth = report_training_sensitivity(more).split("Steps to learn PARITY")[1].split("###")[0]
+    growth = STUDY.render("report", more).split("Steps to learn PARITY")[1].split("###")[0]
     assert "at N = 16 (x" in growth and "at N = 32" not in growth
     # Budgets per function and N in words, and in the claim's row.
     assert "at most 20000 (PARITY at N = 4, 8, 16), 1000 (PARITY at N = 32) AdamW steps" \
@@ -241,7 +239,7 @@ def test_learned_up_to_states_its_rule():
 
 def test_report_numbers_come_from_the_table():
     df = _table([5, 4, 2, 1])
-    report = report_training_sensitivity(df)
+    report = STUDY.render("report", df)
     assert report.startswith("## Training on PARITY, MAJORITY and FIRST")
     assert "custom settings, 5 seeds per (function, N)" in report
     assert "Rough" not in report
@@ -252,7 +250,7 @@ def test_report_numbers_come_from_the_table():
     assert "Budget-limited runs" not in report
     budget = STUDY.preset("quick")["n_steps"]
     df.loc[(df["n_bits"] == 16) & ~df["learned"], "stop"] = "budget"
-    text = report_training_sensitivity(df)
+    text = STUDY.render("report", df)
     assert (f"At N = 16, of 5 runs ({budget}-step budget), 2 stopped at the target, 0 ended "
             "on a flat loss and 3 were budget-limited (loss still falling), so a larger "
             "budget may move this length.") in text
@@ -265,11 +263,11 @@ def test_report_numbers_come_from_the_table():
     df.loc[(df["n_bits"] == 32) & (df["seed"] == 1), ["learned", "histogram"]] = [
         True, json.dumps([0, 10] + [0] * 31)]
     assert (f"2/5 seeds: {format_interval(0.4, *wilson_interval(2, 5))}"
-            in report_training_sensitivity(df))
+            in STUDY.render("report", df))
 
 
 def test_quick_report(quick_df):
-    report = report_training_sensitivity(quick_df)
+    report = STUDY.render("report", quick_df)
     quick = STUDY.preset("quick")
     assert f"quick preset, {quick['seeds']} seeds per (function, N)" in report
     assert "Rough" in report
@@ -291,9 +289,9 @@ def test_quick_report(quick_df):
 
 
 def test_preset_label_follows_the_table(quick_df):
-    assert "quick preset" in report_training_sensitivity(quick_df)
+    assert "quick preset" in STUDY.render("report", quick_df)
     fewer = quick_df[quick_df["seed"] == 0]
-    assert "custom settings, 1 seeds" in report_training_sensitivity(fewer)
+    assert "custom settings, 1 seeds" in STUDY.render("report", fewer)
 
 
 # -- figures ----------------------------------------------------------------------
@@ -305,7 +303,7 @@ def _legend_texts(ax):
 
 
 def test_quick_figures_label_every_axis_and_series(quick_df):
-    figures = plot_training_sensitivity(quick_df)
+    figures = STUDY.render("figures", quick_df)
     assert set(figures) == {"success", "steps", "accuracy", "sensitivity", "clusters", "profiles",
                             "loss"}
     n_values = sorted(quick_df["n_bits"].unique())
@@ -351,7 +349,7 @@ def test_profiles_are_drawn_by_the_sensitivity_display(quick_df):
     plot = SensitivityProfileDisplay.plot
     with mock.patch.object(SensitivityProfileDisplay, "plot", autospec=True,
                            side_effect=plot) as drawn:
-        figure = plot_training_sensitivity(quick_df)["profiles"]
+        figure = STUDY.render("figures", quick_df)["profiles"]
     assert drawn.call_count == 3  # PARITY, MAJORITY, FIRST
     for call, ax in zip(drawn.call_args_list, figure.axes):
         display = call.args[0]
@@ -363,7 +361,7 @@ def test_profiles_are_drawn_by_the_sensitivity_display(quick_df):
 
 def test_coinciding_series_are_offset(quick_df):
     # MAJORITY and FIRST both succeed at every N: their points must not coincide.
-    ax = plot_training_sensitivity(quick_df)["success"].axes[0]
+    ax = STUDY.render("figures", quick_df)["success"].axes[0]
     xs = {c.get_label(): c.lines[0].get_xdata() for c in ax.containers}
     majority, first = xs["MAJORITY (library)"], xs["FIRST (library)"]
     assert not np.allclose(majority, first)
@@ -372,7 +370,7 @@ def test_coinciding_series_are_offset(quick_df):
 
 
 def test_loss_curves_show_every_run_and_how_it_stopped(quick_df):
-    figure = plot_training_sensitivity(quick_df)["loss"]
+    figure = STUDY.render("figures", quick_df)["loss"]
     assert len(figure.axes) == 3 * 2  # functions x model settings
     drawn = sum(len(ax.get_lines()) for ax in figure.axes)
     assert drawn == len(quick_df)
@@ -427,7 +425,7 @@ def test_training_beyond_exhaustive_is_sampled():
     assert row["target_zero_fraction"] == 0.0 and row["target_average_sensitivity"] == 1.0
     summary = summarize_training(df).iloc[0]
     assert summary["share_one_low"] < summary["share_one"] <= summary["share_one_high"]
-    assert "sampled: 50" in report_training_sensitivity(df)
+    assert "sampled: 50" in STUDY.render("report", df)
 
 
 def test_training_bad_overrides():
@@ -507,8 +505,9 @@ def test_every_cell_trains_its_own_network_on_its_own_strings(preset):
 
 def test_summaries_of_an_empty_table(quick_df):
     empty = quick_df.iloc[:0]
-    assert "holds no training run" in report_training_sensitivity(empty)
-    for summary in (summarize_training, learned_up_to, plot_training_sensitivity):
+    assert "holds no training run" in STUDY.render("report", empty)
+    figures = lambda table: STUDY.render("figures", table)  # noqa: E731
+    for summary in (summarize_training, learned_up_to, figures):
         with pytest.raises(ValueError, match="holds no training run"):
             summary(empty)
 
@@ -517,8 +516,8 @@ def test_tables_from_before_the_model_settings_still_summarize(quick_df):
     old = quick_df[quick_df["model_setting"] == "library"].drop(
         columns=["model_setting", "stop", "loss_curve", "loss_drop", "readout", "positional",
                  "init"])
-    assert "library: last-token read-out" in report_training_sensitivity(old)
-    assert "loss" not in plot_training_sensitivity(old)  # no curves were recorded
+    assert "library: last-token read-out" in STUDY.render("report", old)
+    assert "loss" not in STUDY.render("figures", old)  # no curves were recorded
     summary = summarize_training(old)
     assert (summary["stopped_target"] + summary["stopped_flat"] + summary["stopped_budget"]
             == 0).all()
@@ -553,7 +552,7 @@ def test_learned_share_display_draws_the_table_on_the_given_axes():
     plt.close(first.figure_)
     with pytest.raises(ValueError, match=r"function \['XOR'\] is not in the table; it has"):
         LearnedShareDisplay(table, function="XOR")
-    panel = plot_training_sensitivity(table)["success"].axes[0]
+    panel = STUDY.render("figures", table)["success"].axes[0]
     assert [line.get_ydata().tolist() for line in panel.lines] == \
         [line.get_ydata().tolist() for line in right.lines]
 

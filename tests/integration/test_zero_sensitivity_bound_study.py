@@ -22,11 +22,11 @@ from skxor.papers.kover.zero_sensitivity_bound import (
     bound_cells,
     bound_exponent,
     bound_verdict,
-    plot_zero_sensitivity_bound,
-    report_zero_sensitivity_bound,
     summarize_bound,
     zero_sensitivity_bound,
 )
+
+STUDY = get_study("zero_sensitivity_bound")
 
 matplotlib.use("Agg")
 
@@ -119,7 +119,7 @@ def test_same_networks_as_the_random_init_study(df):
 
 
 def test_report_and_figures(df):
-    report = report_zero_sensitivity_bound(df)
+    report = STUDY.render("report", df)
     assert report.startswith("## Theorem 4.5")
     assert "It is not here for (D, L) = (8, 1), (8, 2)" in report
     assert "Rough: 3 seeds" in report
@@ -129,7 +129,7 @@ def test_report_and_figures(df):
     assert f"zero-sensitivity string was found in {k}/{len(at_zero)} networks = " in report
     assert "identical profiles in 18 of 18 networks" in report
     assert "measured" not in report
-    figures = plot_zero_sensitivity_bound(df)
+    figures = STUDY.render("figures", df)
     assert set(figures) == {"count", "shares"}
     check_figures(figures)
     ax = figures["count"].axes[0]
@@ -141,7 +141,7 @@ def test_report_and_figures(df):
 
 
 def test_references_drawn_over_the_data_and_legends_clear_of_titles(df):
-    figures = plot_zero_sensitivity_bound(df)
+    figures = STUDY.render("figures", df)
     for ax in figures["count"].axes:
         lines = {line.get_label(): line for line in ax.get_lines()}
         reference = next(v for k, v in lines.items() if "2^N" in k)
@@ -184,7 +184,7 @@ def test_verdict_counts_non_constant_networks_in_non_vacuous_rows():
     verdict = bound_verdict(df)
     assert (verdict["tested"], verdict["networks"], verdict["meets"]) == (1, 1, 0)
     assert "0/1 networks = 0.00" in verdict["text"]
-    report = report_zero_sensitivity_bound(df)
+    report = STUDY.render("report", df)
     assert "vacuous (bound > 2^N)" in report and "Compared with the bound" in report
     # Only constant networks in the tested row: the data do not test the bound.
     only_constant = _synthetic([(10, True, 10 * math.log10(2))] * 2)
@@ -202,7 +202,7 @@ def test_presets_draw_one_network_per_cell_but_eps(preset):
 
 
 def test_each_network_is_counted_once_in_the_report(df):
-    report = report_zero_sensitivity_bound(df)
+    report = STUDY.render("report", df)
     networks = distinct_networks(df)
     assert networks == len(df) // 2  # eps paired
     assert f"{networks} distinct random transformers" in report
@@ -231,17 +231,17 @@ def test_bad_overrides():
 @pytest.mark.slow
 def test_quick_preset_figures():
     df = get_study("zero_sensitivity_bound").run("quick")
-    check_figures(plot_zero_sensitivity_bound(df))
+    check_figures(STUDY.render("figures", df))
     assert not np.isnan(summarize_bound(df)["with_zero"]).any()
 
 
 def test_summaries_of_an_empty_table(df):
     empty = df.iloc[:0]
-    assert "holds no random network" in report_zero_sensitivity_bound(empty)
+    assert "holds no random network" in STUDY.render("report", empty)
     assert bound_verdict(empty)["networks"] == 0
     assert "does not test the bound" in bound_verdict(empty)["text"]
     with pytest.raises(ValueError, match="holds no random network"):
-        plot_zero_sensitivity_bound(empty)
+        STUDY.render("figures", empty)
 
 
 def test_beyond_20_bits_only_one_layer_networks_are_counted_exhaustively():
@@ -301,7 +301,7 @@ def test_zero_count_display_draws_the_table_on_the_given_axes():
         ZeroCountDisplay.from_table(table)
     with pytest.raises(ValueError, match=r"n_layers \[3\] is not in the table"):
         ZeroCountDisplay.from_table(table, n_layers=3)
-    panel = plot_zero_sensitivity_bound(table)["count"].axes[1]
+    panel = STUDY.render("figures", table)["count"].axes[1]
     assert [line.get_label() for line in panel.lines] == [line.get_label() for line in right.lines]
     for ours, theirs in zip(panel.lines, right.lines):
         np.testing.assert_array_equal(ours.get_ydata(), theirs.get_ydata())

@@ -849,11 +849,12 @@ def test_the_short_answer_counts_the_papers_claims_and_lists_the_librarys_apart(
 
 
 def test_the_headline_prints_the_claims_pages_interval_at_zero_of_n():
-    from skxor.papers.han_ghoshdastidar.one_step import headline
-
     table = pd.read_csv(DATA / "one_step" / "one_step.csv.gz", low_memory=False)
     _, _, high, *_ = unit_interval(np.zeros(1050, bool), np.arange(1050) % 30)
-    assert f"linear (steps of 10) 0/1050 = 0.00 [0.00, {high:.2f}]" in headline(table)
+    from skxor.studies import get_study
+
+    headline = get_study("one_step").render("headline", table)
+    assert f"linear (steps of 10) 0/1050 = 0.00 [0.00, {high:.2f}]" in headline
     assert f"{high:.2f}" == "0.11"
 
 

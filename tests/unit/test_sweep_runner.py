@@ -491,7 +491,7 @@ def test_report_starts_with_its_answer_embeds_figures_and_defines_terms_once(tmp
     import re
 
     from skxor.studies import run_studies
-    from skxor.studies.reporting import COLLAPSE_ROWS, GLOSSARY
+    from skxor.studies._page import COLLAPSE_ROWS, GLOSSARY
 
     tiny = {"one_step": {"d": [20, 30, 40, 50], "m": [4, 8, 16], "seeds": 2, "n_test": 100,
                          "step_length": [100.0], "n_steps": [1]}}

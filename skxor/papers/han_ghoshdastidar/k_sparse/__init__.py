@@ -68,12 +68,13 @@ from skxor._utils._sklearn_compat import Interval, StrOptions
 from ..._common import columns_first, expand_grid
 from skxor.studies import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
 from skxor.studies import Study
+from ..._removed import module_getattr
 from skxor.studies import run_sweep
 from ._rules import CLAIMS
 from ._cells import LOSS_CERTIFICATE, k_sparse_cell, k_sparse_cost, v1_cell
-from ._display import KSparseSuccessDisplay, plot_k_sparse, render_figures
-from ._bullet import headline, headline_text
-from ._section import render_report, report_k_sparse
+from ._display import KSparseSuccessDisplay, render_figures
+from ._bullet import headline_text
+from ._section import render_report
 from ._summary import (
     gain_slopes,
     gradient_signal,
@@ -336,10 +337,12 @@ __all__ = [
     "k_sparse",
     "k_sparse_summary",
     "k_sparse_cell",
-    "plot_k_sparse",
     "pooled_success",
-    "report_k_sparse",
     "summarize_k_sparse",
     "summarize_v1",
     "v1_cell",
 ]
+
+#: plot_<study>, report_<study> and headline were removed: an import of one says
+#: how the study is rendered now (get_study(name).render(hook, table)).
+__getattr__ = module_getattr(__name__, ["k_sparse"])

@@ -1,21 +1,16 @@
 """The k-sparse study's bullet in ``skxor headline``, every number from its table."""
 
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS, values_text
+from skxor.studies.reporting import rough_text, values_text
 from skxor.studies.stats import format_interval
-from ._summary import k_sparse_summary
-
-
-def headline(df):
-    """The study's bullet in ``skxor headline``: certified success of the fewest and most steps.
-
-    Every number comes from ``df`` (the table ``k_sparse.csv`` holds).
-    """
-    return headline_text(k_sparse_summary(df))
 
 
 def headline_text(summary):
-    """The study's ``headline`` hook: :func:`headline` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.k_sparse.k_sparse_summary`)."""
+    """The study's bullet in ``skxor headline``: certified success of the fewest and most steps.
+
+    Called as ``get_study("k_sparse").render("headline", table)``.
+
+    Every number comes from the table (``k_sparse.csv``).
+    """
     title = "**k-sparse parity with k heads**"
     df, steps = summary.table, summary.steps
     if len(steps) == 0:
@@ -41,7 +36,7 @@ def headline_text(summary):
         parts.append(f"{init} initial queries: " + ", ".join(each))
     seeds = data["seed"].nunique()
     return (
-        f"{title} ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{preset}; {kind}, "
+        f"{title} ({rough_text(seeds)}{preset}; {kind}, "
         f"{seeds} seeds, "
         f"d = {values_text(int(d) for d in data['d'])}, "
         f"m = {values_text(int(m) for m in data['m'])}; "

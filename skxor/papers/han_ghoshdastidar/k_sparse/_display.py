@@ -7,7 +7,7 @@ from skxor.studies.figures import (
     StudyDisplay,
     LINESTYLES,
     MARKERS,
-    interval_errors,
+    interval_errorbar,
     key_legends,
     log_axis,
     offset,
@@ -17,13 +17,11 @@ from ._summary import k_sparse_summary
 from ._wording import _data_label, _preset_label
 
 
-def plot_k_sparse(df):
+def render_figures(summary):
     """Figures: success against d per k, data and T; the gradient signal; the v1 reference.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`k_sparse` (``"v1"`` is drawn only when it has v1 rows).
+    Called as ``get_study("k_sparse").render("figures", table)``, on the
+    table's :func:`~skxor.papers.han_ghoshdastidar.k_sparse.k_sparse_summary`.
 
     Returns
     -------
@@ -39,10 +37,9 @@ def plot_k_sparse(df):
 
     Examples
     --------
-    >>> from skxor.papers import k_sparse
-    >>> from skxor.papers.han_ghoshdastidar.k_sparse import plot_k_sparse
-    >>> df = k_sparse(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
-    >>> figures = plot_k_sparse(df)
+    >>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY
+    >>> df = STUDY.run(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
+    >>> figures = STUDY.render("figures", df)
     >>> sorted(figures)  # no "v1" figure: the run has no v1 rows
     ['gradient', 'success']
     >>> for legend in figures["success"].axes[0].artists:  # beside the top right panel
@@ -52,12 +49,6 @@ def plot_k_sparse(df):
     >>> len(figures["gradient"].axes)
     2
     """
-    return render_figures(k_sparse_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_k_sparse` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.k_sparse.k_sparse_summary`)."""
     from matplotlib.figure import Figure
 
     df, steps, signal, ref = summary.table, summary.steps, summary.signal, summary.v1_summary
@@ -112,10 +103,8 @@ def render_figures(summary):
                               mfc="none" if init == "random" else None)
         gaxes[0].plot(raw["d"] * shift, raw["support_gain"], ls="none",
                       marker=marker, ms=2, alpha=0.4, color=line.get_color())
-        gaxes[1].errorbar(
-            g["d"] * shift, g["limit_distinct"],
-            yerr=interval_errors(g["limit_distinct"], g["limit_distinct_low"],
-                                 g["limit_distinct_high"]),
+        interval_errorbar(
+            gaxes[1], g["d"] * shift, g, "limit_distinct",
             marker=marker, ls=style, ms=4, capsize=2, lw=1,
             color=line.get_color(), label=name, mfc="none" if init == "random" else None,
         )
@@ -143,9 +132,8 @@ def render_figures(summary):
             x = x + 0.08 * (i - (len(models) - 1) / 2)
             name = "v1 k-parity" if model == "k_parity" else "sparse-XOR"
             label = f"{name}: {budget}, {int(g['n_parameters'].iloc[0])} params"
-            errorbar = vaxes[0].errorbar(
-                x, g["success"], yerr=interval_errors(g["success"], g["success_low"],
-                                                      g["success_high"]),
+            errorbar = interval_errorbar(
+                vaxes[0], x, g, "success",
                 marker=MARKERS[i % len(MARKERS)], ls="none", capsize=3, label=label,
             )
             vaxes[1].plot(x, g["seconds"], marker=MARKERS[i % len(MARKERS)], ls="none",
@@ -166,6 +154,7 @@ def render_figures(summary):
     return figures
 
 
+@fill_doc
 class KSparseSuccessDisplay(StudyDisplay):
     """Certified success rate against d per number of steps T and width m: the study's
     main figure.
@@ -195,16 +184,11 @@ class KSparseSuccessDisplay(StudyDisplay):
     summary : pandas.DataFrame
         The summary's rows of that (k, n, init) (colours, offsets and the d
         axis are those of the whole summary, so that panels agree).
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the steps T and the legend of the widths m, beside
         the axes (empty with ``legend=False``).
-    keys_ : tuple of (dict, dict)
-        Those legends' entries (colours of the T, line styles of the m), for
-        a legend placed elsewhere.
+    %(display_keys)s
 
     Examples
     --------
@@ -237,23 +221,7 @@ class KSparseSuccessDisplay(StudyDisplay):
                                & (summary["init"] == self.init)]
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, k=None, n=None, init=None, ax=None):
-        """Build the display from a k-sparse table and plot it.
-
-        Parameters
-        ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.papers.k_sparse` (or its stored
-            table).
-        k, n, init
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : KSparseSuccessDisplay
-        """
         return cls(k_sparse_summary(df).per_cell, k=k, n=n, init=init).plot(ax=ax)
 
     def _draw(self, ax):
@@ -268,9 +236,8 @@ class KSparseSuccessDisplay(StudyDisplay):
             steps = f"T = {t} (steps of {float(g['step_length'].iloc[0]):g})"
             colour, marker = f"C{ts.index(t) % 10}", MARKERS[ts.index(t) % len(MARKERS)]
             line = LINESTYLES[ms.index(m) % len(LINESTYLES)]
-            ax.errorbar(
-                offset(g["d"], i, len(series), spread=0.015, base=10), g["success"],
-                yerr=interval_errors(g["success"], g["success_low"], g["success_high"]),
+            interval_errorbar(
+                ax, offset(g["d"], i, len(series), spread=0.015, base=10), g, "success",
                 marker=marker, ls=line, ms=4, capsize=2, lw=1, color=colour,
                 label=f"{steps}, m = {m}",
             )

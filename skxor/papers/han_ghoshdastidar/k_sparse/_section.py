@@ -1,6 +1,6 @@
 """The k-sparse study's section of ``report.md``, every number from its table."""
 
-from skxor.studies.reporting import markdown_table, section
+from skxor.studies.reporting import interval_texts, markdown_table, section
 from skxor.studies.stats import MIN_BOOTSTRAP_GROUPS, POOLED_OVER_D_CAVEAT, format_interval
 from ._cells import TARGET_ACCURACY
 from ._summary import k_sparse_summary
@@ -9,8 +9,8 @@ from ._wording import _data_label
 
 def _counts(table, successes, runs):
     """``"successes/runs: rate [low, high]"`` per row of ``table`` (its Wilson 95 % interval)."""
-    return [f"{a}/{b}: " + format_interval(r, lo, hi) for a, b, r, lo, hi in zip(
-        successes, runs, table["success"], table["success_low"], table["success_high"])]
+    return [f"{a}/{b}: {text}" for a, b, text in zip(successes, runs,
+                                                      interval_texts(table, "success"))]
 
 
 def _by_steps(table, successes, runs, index):
@@ -53,16 +53,14 @@ def _one_step_lines(pooled):
     return lines
 
 
-def report_k_sparse(df):
+def render_report(summary):
     """Markdown: success by k, d, init and T; the gradient signal; the v1 reference.
 
-    Every number and table in the text is computed from ``df``, so a table read
-    back from ``k_sparse.csv`` gives the section of its run.
+    Called as ``get_study("k_sparse").render("report", table)``, on the
+    table's :func:`~skxor.papers.han_ghoshdastidar.k_sparse.k_sparse_summary`.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`k_sparse`, from which the section is written.
+    Every number and table in the text is computed from the table, so a table read
+    back from ``k_sparse.csv`` gives the section of its run.
 
     Returns
     -------
@@ -74,10 +72,9 @@ def report_k_sparse(df):
 
     Examples
     --------
-    >>> from skxor.papers import k_sparse
-    >>> from skxor.papers.han_ghoshdastidar.k_sparse import report_k_sparse
-    >>> df = k_sparse(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
-    >>> report = report_k_sparse(df)
+    >>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY
+    >>> df = STUDY.run(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
+    >>> report = STUDY.render("report", df)
     >>> print(report.splitlines()[0])
     ## k-sparse parity with k heads: one step against T steps
     >>> for line in report.splitlines()[6:10]:
@@ -87,27 +84,16 @@ def report_k_sparse(df):
     |   2 | population | antisymmetric | 2/2: 1.00 [0.34, 1.00] | 2/2: 1.00 [0.34, 1.00] |
     |   2 | population | random        | 0/2: 0.00 [0.00, 0.66] | 2/2: 1.00 [0.34, 1.00] |
     """
-    return render_report(k_sparse_summary(df))
-
-
-def render_report(summary):
-    """The study's ``report`` hook: :func:`report_k_sparse` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.k_sparse.k_sparse_summary`)."""
     df, steps, pooled, ref = summary.table, summary.steps, summary.pooled, summary.v1_summary
     signal, slopes = summary.signal, summary.slopes
     summary = summary.per_cell
     path = float(steps["path_length"].iloc[0]) if len(summary) else float("nan")
     signal_table = signal.assign(
-        limit_on_support=[format_interval(r, lo, hi) for r, lo, hi in zip(
-            signal["limit_on_support"], signal["limit_on_support_low"],
-            signal["limit_on_support_high"])],
-        limit_distinct=[format_interval(r, lo, hi) for r, lo, hi in zip(
-            signal["limit_distinct"], signal["limit_distinct_low"],
-            signal["limit_distinct_high"])],
+        limit_on_support=interval_texts(signal, "limit_on_support"),
+        limit_distinct=interval_texts(signal, "limit_distinct"),
     )[["k", "d", "m", "init", "support_gain", "signal_to_noise", "support_component",
        "chance_component", "limit_on_support", "limit_distinct", "seeds"]]
-    slopes = slopes.assign(slope=[format_interval(s, lo, hi) for s, lo, hi in zip(
-        slopes["slope"], slopes["low"], slopes["high"])])[
+    slopes = slopes.assign(slope=interval_texts(slopes, "slope", "low", "high"))[
         ["k", "m", "init", "slope", "interval", "points", "seeds"]]
     heads = summary.assign(
         cell=[f"{b:.1f} / {mass:.2f}" for b, mass in zip(summary["bits_found"],

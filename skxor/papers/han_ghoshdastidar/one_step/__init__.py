@@ -46,6 +46,7 @@ from skxor.nn import attention_constraint, attention_names
 from skxor.studies.reporting import TIME_COLUMNS
 from skxor.studies import AT_LEAST_TWO, POSITIVE, SAMPLES, STEP_LENGTH, Grid
 from skxor.studies import Study
+from ..._removed import module_getattr
 from ._rules import CLAIMS
 from ._cells import (
     SUCCESS_ACCURACY,
@@ -59,11 +60,10 @@ from ._display import (
     OneStepSuccessDisplay,
     attention_maps,
     plot_attention_maps,
-    plot_one_step,
     render_figures,
 )
-from ._bullet import headline, headline_text
-from ._section import render_report, report_one_step
+from ._bullet import headline_text
+from ._section import render_report
 from ._summary import best_steps, one_step_summary, summarize_one_step
 
 
@@ -187,8 +187,10 @@ __all__ = [
     "one_step_cell",
     "one_step_summary",
     "plot_attention_maps",
-    "plot_one_step",
-    "report_one_step",
     "score_heads",
     "summarize_one_step",
 ]
+
+#: plot_<study>, report_<study> and headline were removed: an import of one says
+#: how the study is rendered now (get_study(name).render(hook, table)).
+__getattr__ = module_getattr(__name__, ["one_step"])

@@ -3,16 +3,13 @@
 from skxor.nn import attention_names
 from skxor.studies.reporting import values_text
 from skxor.studies.stats import format_interval
-from ._summary import one_step_summary
 
 
-def headline(df):
+def headline_text(summary):
     """The one-step study's bullet in ``skxor headline``: each attention at its best step length.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table of :func:`~skxor.papers.one_step`.
+    Called as ``get_study("one_step").render("headline", table)``, on the
+    table's :func:`~skxor.papers.han_ghoshdastidar.one_step.one_step_summary`.
 
     Returns
     -------
@@ -24,8 +21,8 @@ def headline(df):
     Examples
     --------
     >>> import pandas as pd
-    >>> from skxor.papers.han_ghoshdastidar.one_step import headline
-    >>> print(headline(pd.DataFrame({
+    >>> from skxor.papers.han_ghoshdastidar.one_step import STUDY
+    >>> print(STUDY.render("headline", pd.DataFrame({
     ...     "attention": ["softmax"] * 4, "n": 0, "d": 100, "m": 16, "n_steps": 1,
     ...     "step_length": 100.0, "seed": range(4), "success": [True, True, True, False],
     ...     "specialised": True, "loss_after_step": 0.0})))  # doctest: +NORMALIZE_WHITESPACE
@@ -36,12 +33,6 @@ def headline(df):
     beta-binomial profile likelihood, and where every run agrees at least Wilson's over
     the seeds, as on the claims page): T = 1: softmax (steps of 100) 3/4 = 0.75 [0.30, 0.95].
     """
-    return headline_text(one_step_summary(df))
-
-
-def headline_text(summary):
-    """The study's ``headline`` hook: :func:`headline` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.one_step.one_step_summary`)."""
     title = (f"**Gradient steps, {' vs '.join(attention_names())}, each at its best step "
              "length**")
     if summary.rows == 0:

@@ -6,7 +6,7 @@ from skxor.datasets import make_sparse_parity
 from skxor.nn import attention_names, sparse_xor_init
 from skxor.theory import population_step
 from skxor._utils._docstrings import fill_doc
-from skxor.studies.figures import figure_legend, interval_errors, legend_below, log_axis, offset, one_value, StudyDisplay
+from skxor.studies.figures import figure_legend, interval_errorbar, interval_errors, legend_below, log_axis, offset, one_value, StudyDisplay
 from .._head_scoring import head_weights
 from ._summary import one_step_summary
 from ._wording import setting_text
@@ -111,8 +111,10 @@ def plot_attention_maps(maps, support, title):
     return heat
 
 
-def plot_one_step(df):
+def render_figures(summary):
     """Success and specialisation vs d at each variant's best step, success vs step length, maps.
+
+    Called as ``get_study("one_step").render("figures", table)``.
 
     Returns
     -------
@@ -131,11 +133,10 @@ def plot_one_step(df):
 
     Examples
     --------
-    >>> from skxor.papers import one_step
-    >>> from skxor.papers.han_ghoshdastidar.one_step import plot_one_step
-    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
-    ...               n_steps=1)
-    >>> figures = plot_one_step(df)
+    >>> from skxor.papers.han_ghoshdastidar.one_step import STUDY
+    >>> df = STUDY.run(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
+    ...                n_steps=1)
+    >>> figures = STUDY.render("figures", df)
     >>> sorted(figures)
     ['attention_maps', 'step_length', 'success']
     >>> len(figures["success"].axes)  # success (top) and specialised (bottom) for m = 32
@@ -143,12 +144,6 @@ def plot_one_step(df):
     >>> [text.get_text() for text in figures["success"].legends[0].get_texts()]
     ['erf, step 10', 'linear, step 10', 'softmax, step 100']
     """
-    return render_figures(one_step_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_one_step` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.one_step.one_step_summary`)."""
     from matplotlib.figure import Figure
 
     best, cells = summary.best, summary.cells
@@ -192,10 +187,8 @@ def render_figures(summary):
                      mfc="none" if steps > 1 else None,
                      label=f"{_label(attention, n, steps, several_t)}, T = {steps}"
                      if not several_t else _label(attention, n, steps, several_t))
-        saxes[0].errorbar(
-            offset(g["step_length"], i, len(groups), spread=0.03, base=10), g["success_rate"],
-            yerr=interval_errors(g["success_rate"], g["success_low"], g["success_high"]),
-            capsize=2, **style)
+        interval_errorbar(saxes[0], offset(g["step_length"], i, len(groups), spread=0.03,
+                                           base=10), g, "success_rate", capsize=2, **style)
         # Exact zeros (saturated softmax) drawn at the axis floor.
         saxes[1].plot(g["step_length"], np.maximum(g["median_loss"], 1e-12), **style)
     for ax in saxes:
@@ -286,6 +279,7 @@ _RATES = {
 }
 
 
+@fill_doc
 class OneStepSuccessDisplay(StudyDisplay):
     """Success rate against d per attention type at its best step length: the study's main
     figure.
@@ -315,10 +309,7 @@ class OneStepSuccessDisplay(StudyDisplay):
     summary : pandas.DataFrame
         The summary's rows of that m (colours, offsets and the d axis are
         those of every m, so that panels agree).
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the series, below the axes (empty with
         ``legend=False``).
@@ -353,23 +344,7 @@ class OneStepSuccessDisplay(StudyDisplay):
         self.summary = summary[summary["m"] == self.m]
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, m=None, rate="success", ax=None):
-        """Build the display from a one-step table and plot it.
-
-        Parameters
-        ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.papers.one_step` (or its stored
-            table).
-        m, rate
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : OneStepSuccessDisplay
-        """
         return cls(one_step_summary(df).per_cell, m=m, rate=rate).plot(ax=ax)
 
     def _draw(self, ax):

@@ -4,20 +4,18 @@ import numpy as np
 
 from skxor.nn import attention_names, get_attention
 from skxor.studies.reporting import timing_sentence
-from skxor.studies.reporting import empty_section, interval_table, markdown_table, rate_text, values_text
+from skxor.studies.reporting import empty_section, interval_table, interval_texts, markdown_table, rate_text, values_text
 from skxor.studies.stats import POOLED_OVER_D_CAVEAT, format_interval, rate_with_interval
 from ._cells import SUCCESS_ACCURACY
 from ._summary import one_step_summary
 from ._wording import setting_text, steps_text
 
 
-def report_one_step(df):
-    """Markdown: each attention at its best step length, with Wilson 95% intervals; every number from ``df``.
+def render_report(summary):
+    """Markdown: each attention at its best step length, with Wilson 95% intervals; every number from the table.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`one_step`, from which the section is written.
+    Called as ``get_study("one_step").render("report", table)``, on the
+    table's :func:`~skxor.papers.han_ghoshdastidar.one_step.one_step_summary`.
 
     Returns
     -------
@@ -30,11 +28,10 @@ def report_one_step(df):
 
     Examples
     --------
-    >>> from skxor.papers import one_step
-    >>> from skxor.papers.han_ghoshdastidar.one_step import report_one_step
-    >>> df = one_step(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
-    ...               n_steps=1)
-    >>> report = report_one_step(df)
+    >>> from skxor.papers.han_ghoshdastidar.one_step import STUDY
+    >>> df = STUDY.run(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
+    ...                n_steps=1)
+    >>> report = STUDY.render("report", df)
     >>> print(report.splitlines()[0])
     ## Normalised gradient steps: softmax vs linear vs erf attention, each at its best step length
     >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
@@ -47,12 +44,6 @@ def report_one_step(df):
     - erf weights are (1 + erf(s)) / d <= 2/d by definition; the largest weight in any
       erf run times d is 2.000.
     """
-    return render_report(one_step_summary(df))
-
-
-def render_report(summary):
-    """The study's ``report`` hook: :func:`report_one_step` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.one_step.one_step_summary`)."""
     title = ("Normalised gradient steps: softmax vs linear vs erf attention, each at its "
              "best step length")
     if summary.rows == 0:
@@ -62,9 +53,7 @@ def render_report(summary):
     table = interval_table(per_cell)[["attention", "d", "m", "n", "n_steps", "step_length", "success", "specialised",
        "median_loss", "median_support_mass", "seeds"]]
     sweep = best.assign(
-        success=[f"{int(k)}/{int(n)} = " + format_interval(r, lo, hi) for k, n, r, lo, hi in
-                 best[["successes", "runs", "success_rate", "success_low",
-                       "success_high"]].to_numpy()],
+        success=interval_texts(best, "success_rate", counts=("successes", "runs")),
         best=np.where(best["best"], "best", ""),
     )[["attention", "n", "n_steps", "step_length", "success", "specialised", "median_loss",
        "median_max_weight", "best"]]

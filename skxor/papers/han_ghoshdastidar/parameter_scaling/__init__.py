@@ -84,6 +84,7 @@ import numpy as np
 import pandas as pd
 
 from skxor.studies import Study
+from ..._removed import module_getattr
 from skxor.studies import run_sweep
 from ._rules import CLAIMS
 from ._cells import (
@@ -104,10 +105,10 @@ from ._cells import (
     training_size,
     transformer_start,
 )
-from ._display import ParametersNeededDisplay, plot_parameter_scaling, render_figures
+from ._display import ParametersNeededDisplay, render_figures
 from ._presets import PARAMETERS, PRESETS
-from ._bullet import headline, headline_text
-from ._section import render_report, report_parameter_scaling
+from ._bullet import headline_text
+from ._section import render_report
 from ._summary import (
     parameter_scaling_summary,
     parameter_slopes,
@@ -276,10 +277,12 @@ __all__ = [
     "parameter_scaling_summary",
     "parameter_scaling_cell",
     "parameter_slopes",
-    "plot_parameter_scaling",
-    "report_parameter_scaling",
     "size_counts",
     "summarize_parameter_scaling",
     "training_size",
     "transformer_start",
 ]
+
+#: plot_<study>, report_<study> and headline were removed: an import of one says
+#: how the study is rendered now (get_study(name).render(hook, table)).
+__getattr__ = module_getattr(__name__, ["parameter_scaling"])

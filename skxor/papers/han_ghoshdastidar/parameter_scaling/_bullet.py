@@ -1,22 +1,17 @@
 """The parameter-scaling study's bullet in ``skxor headline``, every number from its table."""
 
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS
+from skxor.studies.reporting import rough_text
 from skxor.studies.stats import format_slope
 from ._cells import DISPLAY_NAMES, MODELS
-from ._summary import parameter_scaling_summary
-
-
-def headline(df):
-    """The study's bullet in ``skxor headline``: per model the size needed, its slope.
-
-    Every number comes from ``df`` (the table ``parameter_scaling.csv`` holds).
-    """
-    return headline_text(parameter_scaling_summary(df))
 
 
 def headline_text(summary):
-    """The study's ``headline`` hook: :func:`headline` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.parameter_scaling.parameter_scaling_summary`)."""
+    """The study's bullet in ``skxor headline``: per model the size needed, its slope.
+
+    Called as ``get_study("parameter_scaling").render("headline", table)``.
+
+    Every number comes from the table (``parameter_scaling.csv``).
+    """
     if not summary.rows:
         return "**Parameter scaling**: the table holds no rows; nothing to summarize."
     df, slopes, run = summary.table, summary.slopes, summary.params
@@ -49,7 +44,7 @@ def headline_text(summary):
         parts.append(text)
     seeds = int(df["seeds"].min())
     return (
-        f"**Parameter scaling** ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}"
+        f"**Parameter scaling** ({rough_text(seeds)}"
         f"{seeds} seeds per size, each "
         f"size with its own; needed = the smallest size at which at least "
         f"{run['success_share']:.0%} of its seeds reach {run['threshold']:.0%} test accuracy; "

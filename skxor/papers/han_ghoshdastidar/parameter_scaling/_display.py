@@ -3,7 +3,8 @@
 import numpy as np
 
 
-from skxor.studies.figures import interval_errors, key_legends, log_axis, offset, StudyDisplay
+from skxor._utils._docstrings import fill_doc
+from skxor.studies.figures import interval_errorbar, key_legends, log_axis, offset, StudyDisplay
 from skxor.studies.stats import format_interval
 from ._cells import DISPLAY_NAMES, MODELS
 from ._section import _coef
@@ -20,8 +21,11 @@ _STYLE = {
 }
 
 
-def plot_parameter_scaling(df):
+def render_figures(summary):
     """Parameters needed against d (log-log) and the share of seeds at the size needed.
+
+    Called as ``get_study("parameter_scaling").render("figures", table)``, on the
+    table's :func:`~skxor.papers.han_ghoshdastidar.parameter_scaling.parameter_scaling_summary`.
 
     Left: per model, the trainable parameters needed (filled markers; every
     size run has its own seeds) and, for the models with frozen random
@@ -32,12 +36,6 @@ def plot_parameter_scaling(df):
     the rule was not met, drawn hollow). Series are offset slightly along d
     so coinciding points stay visible.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`parameter_scaling`, fresh or read back from its CSV
-        (the figure needs only the table).
-
     Returns
     -------
     figures : dict of str to matplotlib.figure.Figure
@@ -45,12 +43,11 @@ def plot_parameter_scaling(df):
 
     Examples
     --------
-    >>> from skxor.papers import parameter_scaling
-    >>> from skxor.papers.han_ghoshdastidar.parameter_scaling import plot_parameter_scaling
+    >>> from skxor.papers.han_ghoshdastidar.parameter_scaling import STUDY
     >>> one_and_five_steps = ["transformer_population_one_step", "transformer_population"]
-    >>> df = parameter_scaling(model=one_and_five_steps, d=[16, 64], seeds=2,
-    ...                        transformer_m=[4, 16, 64], n_test=1000)
-    >>> fig = plot_parameter_scaling(df)["parameter_scaling"]
+    >>> df = STUDY.run(model=one_and_five_steps, d=[16, 64], seeds=2,
+    ...                transformer_m=[4, 16, 64], n_test=1000)
+    >>> fig = STUDY.render("figures", df)["parameter_scaling"]
     >>> parameters, shares = fig.axes
     >>> models, kinds = fig.legends  # below the panels; one step: no m met the rule at d = 16
     >>> for text in models.get_texts():
@@ -60,12 +57,6 @@ def plot_parameter_scaling(df):
     >>> [text.get_text() for text in kinds.get_texts()][:2]
     ['trainable parameters (filled)', 'trainable + frozen random (hollow)']
     """
-    return render_figures(parameter_scaling_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_parameter_scaling` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.parameter_scaling.parameter_scaling_summary`)."""
     from matplotlib.figure import Figure  # lazily: matplotlib is optional
 
     df, params, samples = summary.table, summary.params, summary.samples_d_max
@@ -79,11 +70,8 @@ def render_figures(summary):
     models = [m for m in MODELS if m in set(df["model"])]
     for model, shift in _shifts(models).items():
         rows, st = df[df["model"] == model], _STYLE[model]
-        ax_share.errorbar(
-            rows["d"] * shift, rows["success_rate"],
-            yerr=interval_errors(rows["success_rate"], rows["success_low"],
-                                 rows["success_high"]),
-            ls="none", marker=st["marker"], color=st["color"], capsize=3,
+        interval_errorbar(
+            ax_share, rows["d"] * shift, rows, "success_rate", ls="none", marker=st["marker"], color=st["color"], capsize=3,
             label=DISPLAY_NAMES[model],
         )
     rule = f"reference: the {share:.0%} rule (right)"
@@ -127,6 +115,7 @@ def _d_axis(ax, df):
     return d_all
 
 
+@fill_doc
 class ParametersNeededDisplay(StudyDisplay):
     """Trainable parameters needed against d per model, with the references: the study's main figure.
 
@@ -158,17 +147,11 @@ class ParametersNeededDisplay(StudyDisplay):
     slopes : dict of str to dict
         :func:`~skxor.papers.han_ghoshdastidar.parameter_scaling.parameter_slopes` of the
         table, per model (shown in the legend).
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the models (each with its slope) and the legend of
         what is drawn, beside the axes (empty with ``legend=False``).
-    keys_ : tuple of (dict, dict)
-        Those legends' entries (colours of the models, kinds drawn), as
-        :func:`~skxor.studies.figures.key_legends` takes them, for a legend
-        placed elsewhere.
+    %(display_keys)s
 
     Examples
     --------

@@ -11,7 +11,6 @@ from ._summary import _by_size, _run_params, parameter_scaling_summary
 from ._wording import setting_text
 
 
-
 def _online_text(df, p):
     """The online FFNN's recipe and budget, where the table holds it."""
     online = df[df["model"] == "ffnn_online"]
@@ -29,16 +28,17 @@ def _table(df, tablefmt):
     return table.to_markdown(index=False, tablefmt=tablefmt) if len(table) else "(no rows)"
 
 
-def report_parameter_scaling(df, tablefmt="pipe"):
+def render_report(summary, tablefmt="pipe"):
     """Markdown summary: the setting, the table of sizes needed and the slopes.
 
-    Every number in the text is computed from ``df`` (its rows and
+    Called as ``get_study("parameter_scaling").render("report", table)``, on the
+    table's :func:`~skxor.papers.han_ghoshdastidar.parameter_scaling.parameter_scaling_summary`.
+
+    Every number in the text is computed from the table (its rows and
     ``attrs["params"]``, or the ``setting`` column of a table read back from CSV).
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        The result of :func:`parameter_scaling`.
     tablefmt : str, default="pipe"
         :mod:`tabulate` format of the table ("pipe": Markdown; "rst" for the
         documentation).
@@ -50,11 +50,10 @@ def report_parameter_scaling(df, tablefmt="pipe"):
 
     Examples
     --------
-    >>> from skxor.papers import parameter_scaling
-    >>> from skxor.papers.han_ghoshdastidar.parameter_scaling import report_parameter_scaling
-    >>> df = parameter_scaling(model=["transformer_population"], d=[16, 64], seeds=3,
-    ...                        transformer_m=[2, 8, 32], n_test=2000)
-    >>> report = report_parameter_scaling(df)
+    >>> from skxor.papers.han_ghoshdastidar.parameter_scaling import STUDY
+    >>> df = STUDY.run(model=["transformer_population"], d=[16, 64], seeds=3,
+    ...                transformer_m=[2, 8, 32], n_test=2000)
+    >>> report = STUDY.render("report", df)
     >>> print(report.splitlines()[0])
     ## Parameter scaling
     >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
@@ -65,12 +64,6 @@ def report_parameter_scaling(df, tablefmt="pipe"):
     | transformer, T steps (population) | 64 | population | m = 32 | 64 | 2048 | 2112 |
       3/3 = 1.00 [0.44, 1.00] | 2: 0/3, 8: 2/3, 32: 3/3 |
     """
-    return render_report(parameter_scaling_summary(df), tablefmt)
-
-
-def render_report(summary, tablefmt="pipe"):
-    """The study's ``report`` hook: :func:`report_parameter_scaling` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.parameter_scaling.parameter_scaling_summary`)."""
     if not summary.rows:
         return empty_section("Parameter scaling")
     df, p, samples = summary.table, summary.params, summary.samples_d_max

@@ -31,6 +31,7 @@ from skxor._utils._sklearn_compat import Interval, StrOptions
 from skxor.studies.reporting import TIME_COLUMNS
 from skxor.studies import AT_LEAST_TWO, POSITIVE, Grid
 from skxor.studies import Study
+from ..._removed import module_getattr
 from ._rules import CLAIMS
 from ._cells import (
     ESTIMATOR_PARAMS,
@@ -44,9 +45,9 @@ from ._cells import (
     sample_complexity_estimator,
     train_sizes,
 )
-from ._display import SamplesNeededDisplay, plot_sample_complexity, render_figures
-from ._bullet import headline, headline_text
-from ._section import render_report, report_sample_complexity
+from ._display import SamplesNeededDisplay, render_figures
+from ._bullet import headline_text
+from ._section import render_report
 from ._summary import (
     SETTING_COLUMNS,
     sample_complexity_summary,
@@ -205,8 +206,6 @@ __all__ = [
     "n_star_per_seed",
     "population_outcome",
     "population_start",
-    "plot_sample_complexity",
-    "report_sample_complexity",
     "sample_complexity",
     "sample_complexity_summary",
     "sample_complexity_cell",
@@ -214,3 +213,7 @@ __all__ = [
     "samples_needed",
     "train_sizes",
 ]
+
+#: plot_<study>, report_<study> and headline were removed: an import of one says
+#: how the study is rendered now (get_study(name).render(hook, table)).
+__getattr__ = module_getattr(__name__, ["sample_complexity"])

@@ -4,16 +4,13 @@ import numpy as np
 
 from ._section import _exponent_text, h5_sentence
 from skxor.studies.stats import format_interval, rate_with_interval
-from ._summary import sample_complexity_summary
 
 
-def headline(df):
+def headline_text(summary):
     """The sample-complexity study's bullet in ``skxor headline``: the exponent of n* in d.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The long table of :func:`~skxor.papers.sample_complexity`.
+    Called as ``get_study("sample_complexity").render("headline", table)``, on the
+    table's :func:`~skxor.papers.han_ghoshdastidar.sample_complexity.sample_complexity_summary`.
 
     Returns
     -------
@@ -26,16 +23,10 @@ def headline(df):
     Examples
     --------
     >>> import pandas as pd
-    >>> from skxor.papers.han_ghoshdastidar.sample_complexity import headline
-    >>> headline(pd.DataFrame())
+    >>> from skxor.papers.han_ghoshdastidar.sample_complexity import STUDY
+    >>> STUDY.render("headline", pd.DataFrame())
     '**Sample complexity**: the table holds no learning curves; nothing to summarize.'
     """
-    return headline_text(sample_complexity_summary(df))
-
-
-def headline_text(summary):
-    """The study's ``headline`` hook: :func:`headline` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.sample_complexity.sample_complexity_summary`)."""
     if not summary.rows:
         return "**Sample complexity**: the table holds no learning curves; nothing to summarize."
     df, fits, per_seed = summary.analysed, summary.fits, summary.per_seed

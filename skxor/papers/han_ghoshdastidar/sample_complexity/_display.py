@@ -3,6 +3,7 @@
 import numpy as np
 
 
+from skxor._utils._docstrings import fill_doc
 from skxor.studies.figures import MARKERS, key_legends, log_axis, offset, StudyDisplay
 from ._cells import MODELS
 from ._section import _exponent_text
@@ -15,8 +16,10 @@ from ._wording import setting_text
 _MARKERS = {"transformer_one_step": "o", "transformer_multi_step": "s", "ffnn": "^"}
 
 
-def plot_sample_complexity(df):
+def render_figures(summary):
     """Learning curves per d, and n*(d) per seed on log-log axes with fits and bands.
+
+    Called as ``get_study("sample_complexity").render("figures", table)``.
 
     Returns
     -------
@@ -35,11 +38,10 @@ def plot_sample_complexity(df):
 
     Examples
     --------
-    >>> from skxor.papers.han_ghoshdastidar.sample_complexity import plot_sample_complexity
-    >>> from skxor.papers import sample_complexity
-    >>> df = sample_complexity(model=["transformer_multi_step"], d=[10, 20], seeds=2,
-    ...                        n_min=100, n_max=6400, n_sizes=4, n_test=500)
-    >>> figures = plot_sample_complexity(df)
+    >>> from skxor.papers.han_ghoshdastidar.sample_complexity import STUDY
+    >>> df = STUDY.run(model=["transformer_multi_step"], d=[10, 20], seeds=2,
+    ...                n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    >>> figures = STUDY.render("figures", df)
     >>> curves = figures["learning_curves"].axes[0]
     >>> [text.get_text() for text in curves.get_legend().get_texts()]
     ['d = 10', 'd = 20', 'target 0.95']
@@ -48,12 +50,6 @@ def plot_sample_complexity(df):
     ['transformer_multi_step: p_pop 4/4, a = 1.17 [-7.44, 10.01] (4 curves, 2 censored)']
     ['n* per seed (bar: its grid cell)', 'at the grid floor (left-censored)', 'ML fit of the median n*', 'its 95% slope band', "reference slope d^4 (the proof's bound, up to polylog d)", 'grid floor n = 100']
     """
-    return render_figures(sample_complexity_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_sample_complexity` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.sample_complexity.sample_complexity_summary`)."""
     from matplotlib.figure import Figure
 
     df = summary.analysed
@@ -112,6 +108,7 @@ def _plateau_text(df, target):
             f"{target:g} at the largest n (near chance, 0.5): " + "; ".join(parts))
 
 
+@fill_doc
 class SamplesNeededDisplay(StudyDisplay):
     """n* against d per seed, with each model's fitted exponent: the study's main figure.
 
@@ -135,17 +132,11 @@ class SamplesNeededDisplay(StudyDisplay):
         :func:`~skxor.papers.n_star_per_seed` of the table.
     fits : pandas.DataFrame
         :func:`~skxor.papers.fit_exponents`, indexed by model.
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the models (each with its exponent) and the legend of
         what is drawn, beside the axes (empty with ``legend=False``).
-    keys_ : tuple of (dict, dict)
-        Those legends' entries (colours of the models, kinds drawn), as
-        :func:`~skxor.studies.figures.key_legends` takes them, for a legend
-        placed elsewhere (the study's figure puts them below the panel).
+    %(display_keys)s
 
     Examples
     --------

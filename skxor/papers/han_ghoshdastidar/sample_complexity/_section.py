@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from skxor.studies.reporting import timing_sentence
+from skxor.studies.reporting import interval_texts, timing_sentence
 from skxor.studies.stats import format_interval
 from ._cells import MODELS
 from ._summary import (
@@ -39,15 +39,11 @@ def _cell(low, high):
     return f"({low:,.0f}, {high:,.0f}]"
 
 
-def report_sample_complexity(df):
-    """Markdown: n* per model and d with intervals, censoring-aware exponents; numbers from ``df``.
+def render_report(summary):
+    """Markdown: n* per model and d with intervals, censoring-aware exponents; numbers from the table.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The long table of :func:`sample_complexity`; only the rows of its
-        latest setting are analysed (:func:`like_for_like`), the others are
-        counted.
+    Called as ``get_study("sample_complexity").render("report", table)``, on the
+    table's :func:`~skxor.papers.han_ghoshdastidar.sample_complexity.sample_complexity_summary`.
 
     Returns
     -------
@@ -57,11 +53,10 @@ def report_sample_complexity(df):
 
     Examples
     --------
-    >>> from skxor.papers.han_ghoshdastidar.sample_complexity import report_sample_complexity
-    >>> from skxor.papers import sample_complexity
-    >>> df = sample_complexity(model=["transformer_multi_step"], d=[10, 20], seeds=2,
-    ...                        n_min=100, n_max=6400, n_sizes=4, n_test=500)
-    >>> report = report_sample_complexity(df)
+    >>> from skxor.papers.han_ghoshdastidar.sample_complexity import STUDY
+    >>> df = STUDY.run(model=["transformer_multi_step"], d=[10, 20], seeds=2,
+    ...                n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    >>> report = STUDY.render("report", df)
     >>> print(report.splitlines()[0])
     ## Sample complexity
     >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
@@ -71,12 +66,6 @@ def report_sample_complexity(df):
     | transformer_multi_step | 20 | 2/2 (1.00 [0.34, 1.00]) | 850 | 850 | (0, 1,600] range | 100..1,600 | 2/2 (1.00 [0.34, 1.00]) | 1 | 0 |
     | transformer_multi_step | 1.17 [-7.44, 10.01] | cured | 0 | 4 | 2 | 2 | 0 | x4.00 |
     """
-    return render_report(sample_complexity_summary(df))
-
-
-def render_report(summary):
-    """The study's ``report`` hook: :func:`report_sample_complexity` from the study's summary
-    (:func:`~skxor.papers.han_ghoshdastidar.sample_complexity.sample_complexity_summary`)."""
     if not summary.rows:
         raise ValueError("df holds no rows: there is nothing to summarize.")
     everything, df, target = summary.table, summary.validated, summary.target
@@ -84,11 +73,11 @@ def render_report(summary):
     shown = table.assign(
         median_cell=[f"{_cell(lo, hi)} {kind}" for lo, hi, kind in
                      table[["median_low", "median_high", "median_interval"]].to_numpy()],
-        reached=[f"{r} ({format_interval(v, lo, hi)})" for r, v, lo, hi in
-                 table[["reached", "reached_rate", "reached_low", "reached_high"]].to_numpy()],
+        reached=[f"{r} ({text})" for r, text in
+                 zip(table["reached"], interval_texts(table, "reached_rate"))],
         seed_range=[_range([a, b]) for a, b in table[["n_star_min", "n_star_max"]].to_numpy()],
-        p_pop=[k if k == "-" else f"{k} ({format_interval(v, lo, hi)})" for k, v, lo, hi in
-               table[["population_success", "p_pop", "p_pop_low", "p_pop_high"]].to_numpy()],
+        p_pop=[k if k == "-" else f"{k} ({text})" for k, text in
+               zip(table["population_success"], interval_texts(table, "p_pop"))],
     )[["model", "d", "p_pop", "n_star", "n_star_cured", "median_cell", "seed_range",
        "reached", "at_floor", "not_reached"]]
     fit_table = fits.assign(
@@ -191,9 +180,9 @@ def _other_settings(everything, analysed):
     return [
         f"- Not pooled: this analysis uses the latest setting only; the table also holds "
         f"{len(others)} rows of {len(counts)} other setting(s) of {', '.join(columns)} "
-        f"({listed}). Analyse one with `report_sample_complexity(table[table.n_test == "
-        "...])` (select on every column that differs); `skxor run` writes one part of "
-        "report.md per setting."
+        f"({listed}). Analyse one with `get_study(\"sample_complexity\").render(\"report\", "
+        "table[table.n_test == ...])` (select on every column that differs); `skxor run` "
+        "writes one part of report.md per setting."
     ]
 
 

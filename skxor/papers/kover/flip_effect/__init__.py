@@ -32,11 +32,12 @@ from .._networks import NETWORK_PARAMETERS
 from skxor.studies import estimator_parameters
 from .._profiling import check_transformer
 from skxor.studies import Study
+from ..._removed import module_getattr
 from ._cells import flip_effect_cell, flip_effect_cells, flip_effect_cost, flip_effect_table
 from ._rules import CLAIMS
-from ._display import FlipChangeDisplay, plot_flip_effect, render_figures
-from ._bullet import headline, headline_text
-from ._section import render_report, report_flip_effect
+from ._display import FlipChangeDisplay, render_figures
+from ._bullet import headline_text
+from ._section import render_report
 from ._summary import (
     change_slope,
     flip_effect_summary,
@@ -165,9 +166,10 @@ __all__ = [
     "flip_effect_cost",
     "flip_effect_summary",
     "flip_slopes",
-    "headline",
-    "plot_flip_effect",
-    "report_flip_effect",
     "slope_verdict",
     "summarize_flip_effect",
 ]
+
+#: plot_<study>, report_<study> and headline were removed: an import of one says
+#: how the study is rendered now (get_study(name).render(hook, table)).
+__getattr__ = module_getattr(__name__, ["flip_effect"])

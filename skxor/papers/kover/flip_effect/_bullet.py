@@ -1,26 +1,21 @@
 """The flip-effect study's headline bullet (``skxor headline``), from its table."""
 
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS
+from skxor.studies.reporting import rough_text
 from skxor.studies.stats import format_interval
-from ._summary import flip_effect_summary
-
-
-def headline(df):
-    """The study's bullet in ``skxor headline``: the slope of the change on N, per eps.
-
-    Examples
-    --------
-    >>> from skxor.papers.kover.flip_effect import flip_effect, headline
-    >>> df = flip_effect(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
-    >>> print(headline(df))  # doctest: +ELLIPSIS
-    **Köver et al.'s eps > 0 prediction** (rough: 3 seeds per (N, D, L); ...
-    """
-    return headline_text(flip_effect_summary(df))
 
 
 def headline_text(summary):
-    """The study's ``headline`` hook: :func:`headline` from the study's summary
-    (:func:`~skxor.papers.kover.flip_effect.flip_effect_summary`)."""
+    """The study's bullet in ``skxor headline``: the slope of the change on N, per eps.
+
+    Called as ``get_study("flip_effect").render("headline", table)``.
+
+    Examples
+    --------
+    >>> from skxor.papers.kover.flip_effect import STUDY
+    >>> df = STUDY.run(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    >>> print(STUDY.render("headline", df))  # doctest: +ELLIPSIS
+    **Köver et al.'s eps > 0 prediction** (rough: 3 seeds per (N, D, L); ...
+    """
     head = "**Köver et al.'s eps > 0 prediction** ("
     if not summary.rows:
         return f"{head[:-2]}: the table holds no network to summarize."
@@ -36,7 +31,7 @@ def headline_text(summary):
             low = group[group["layer_norm_eps"] == smallest].iloc[0]
             text += f" ({format_interval(low.slope, low.low, low.high)} at eps = {smallest:g})"
         parts.append(text)
-    text = (f"{head}{'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds per "
+    text = (f"{head}{rough_text(seeds)}{seeds} seeds per "
             f"(N, D, L); N = {int(df['n_bits'].min())} to {int(df['n_bits'].max())}): the "
             "largest output change under one bit flip falls with N as N^slope, slope (95% t "
             "interval over the networks; O(1/N) is -1) " + "; ".join(parts) + ".")

@@ -7,7 +7,7 @@ from skxor._utils._docstrings import fill_doc
 from skxor.studies.figures import (
     StudyDisplay,
     figure_legend,
-    interval_errors,
+    interval_errorbar,
     legend_below,
     log_axis,
     offset,
@@ -27,13 +27,14 @@ def _by_eps(ax, here, eps_values, column, low, high):
     for j, eps in enumerate(eps_values):
         rows = here[here["layer_norm_eps"] == eps].sort_values("n_bits")
         x = offset(rows["n_bits"], j, len(eps_values))  # eps apart along N
-        y = rows[column]
-        ax.errorbar(x, y, yerr=interval_errors(y, rows[low], rows[high]), capsize=2,
-                    color=f"C{j}", label=f"eps = {eps:g}", **series_style(j))
+        interval_errorbar(ax, x, rows, column, low, high, capsize=2, color=f"C{j}",
+                          label=f"eps = {eps:g}", **series_style(j))
 
 
-def plot_flip_effect(df):
+def render_figures(summary):
     """Figures: the change under one flip against N per eps; the constant share against N.
+
+    Called as ``get_study("flip_effect").render("figures", table)``.
 
     Returns
     -------
@@ -49,18 +50,12 @@ def plot_flip_effect(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.flip_effect import flip_effect, plot_flip_effect
-    >>> df = flip_effect(n_bits=[8, 32], layer_norm_eps=[0.0, 0.1], seeds=2, n_samples=4)
-    >>> figures = plot_flip_effect(df)
+    >>> from skxor.papers.kover.flip_effect import STUDY
+    >>> df = STUDY.run(n_bits=[8, 32], layer_norm_eps=[0.0, 0.1], seeds=2, n_samples=4)
+    >>> figures = STUDY.render("figures", df)
     >>> sorted(figures), [t.get_text() for t in figures["change"].legends[0].get_texts()]
     (['change', 'constant'], ['reference: slope -1 (O(1/N))', 'eps = 0', 'eps = 0.1'])
     """
-    return render_figures(flip_effect_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_flip_effect` from the study's summary
-    (:func:`~skxor.papers.kover.flip_effect.flip_effect_summary`)."""
     from matplotlib.figure import Figure
 
     summary = summary.per_n
@@ -103,6 +98,7 @@ _CHANGES = {
 }
 
 
+@fill_doc
 class FlipChangeDisplay(StudyDisplay):
     """The output change under one flip against N, per eps, with the 1/N reference: the
     study's main figure.
@@ -130,10 +126,7 @@ class FlipChangeDisplay(StudyDisplay):
     ----------
     summary : pandas.DataFrame
         The summary's rows of that (D, L), every eps and N.
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the eps and the reference, below the axes (empty with
         ``legend=False``).
@@ -161,23 +154,7 @@ class FlipChangeDisplay(StudyDisplay):
         self.change = change
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, d_model=None, n_layers=None, change="largest", ax=None):
-        """Build the display from a flip-effect table and plot it.
-
-        Parameters
-        ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.papers.flip_effect` (or its stored
-            table).
-        d_model, n_layers, change
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : FlipChangeDisplay
-        """
         return cls(flip_effect_summary(df).per_n, d_model=d_model, n_layers=n_layers,
                    change=change).plot(ax=ax)
 

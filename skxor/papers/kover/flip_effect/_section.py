@@ -1,20 +1,17 @@
 """The flip-effect study's section of the report (Markdown)."""
 
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS, empty_section, markdown_table, section
-from skxor.studies.stats import format_interval
+from skxor.studies.reporting import empty_section, interval_texts, markdown_table, rough_text, section
 from ._summary import TAIL_N, binding_cap, flip_effect_summary, slope_rule_text
 
 #: The title of the study's section of the report.
 TITLE = "Köver et al.'s eps > 0 prediction: one flip's effect against N"
 
 
-def report_flip_effect(df):
+def render_report(summary):
     """Markdown: the slope of the change on N per (eps, D, L), and the change per N.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table of :func:`~skxor.papers.flip_effect`, the source of every number.
+    Called as ``get_study("flip_effect").render("report", table)``, on the
+    table's :func:`~skxor.papers.kover.flip_effect.flip_effect_summary`.
 
     Returns
     -------
@@ -22,21 +19,15 @@ def report_flip_effect(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.flip_effect import flip_effect, report_flip_effect
-    >>> df = flip_effect(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
-    >>> print(report_flip_effect(df).splitlines()[0])
+    >>> from skxor.papers.kover.flip_effect import STUDY
+    >>> df = STUDY.run(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    >>> print(STUDY.render("report", df).splitlines()[0])
     ## Köver et al.'s eps > 0 prediction: one flip's effect against N
     """
-    return render_report(flip_effect_summary(df))
-
-
-def render_report(summary):
-    """The study's ``report`` hook: :func:`report_flip_effect` from the study's summary
-    (:func:`~skxor.papers.kover.flip_effect.flip_effect_summary`)."""
     if not summary.rows:
         return empty_section(TITLE, "networks")
     df, seeds, fits = summary.table, summary.seeds, summary.fits.copy()
-    fits["slope (95%)"] = [format_interval(r.slope, r.low, r.high) for r in fits.itertuples()]
+    fits["slope (95%)"] = interval_texts(fits, "slope", "low", "high")
     by = ["layer_norm_eps", "d_model", "n_layers"]
     fits = fits.merge(summary.readings[[*by, "verdict", "binding"]], on=by, how="left")
     fits["eps binds in"] = [f"{int(r.binding)}/{r.networks}" if r.layer_norm_eps > 0 else "-"
@@ -44,9 +35,8 @@ def render_report(summary):
     fits["claim K6 (largest N where eps binds)"] = fits["verdict"].fillna(
         "no bound claimed (eps = 0)")
     summary = summary.per_n.copy()
-    summary["constant (95%)"] = [format_interval(r.constant, r.constant_low, r.constant_high)
-                                 for r in summary.itertuples()]
-    rough = (f" **Rough: {seeds} seeds per (N, D, L).**" if seeds < ROUGH_BELOW_SEEDS else "")
+    summary["constant (95%)"] = interval_texts(summary, "constant")
+    rough = rough_text(seeds, f" **Rough: {seeds} seeds per (N, D, L).**")
     return section(
         TITLE,
         f"{summary['networks'].sum() // summary['layer_norm_eps'].nunique()} random "

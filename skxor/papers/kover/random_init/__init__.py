@@ -44,6 +44,7 @@ from .._networks import NETWORK_PARAMETERS
 from skxor.studies import NON_NEGATIVE
 from .._profiling import check_transformer
 from skxor.studies import Study
+from ..._removed import module_getattr
 from ._rules import CLAIMS
 from ._cells import (
     RANDOM_FUNCTION,
@@ -55,9 +56,9 @@ from ._cells import (
     random_init_cost,
     reference_cell,
 )
-from ._display import RandomInitShareDisplay, plot_random_init_sensitivity, render_figures
-from ._bullet import headline, headline_text
-from ._section import render_report, report_random_init_sensitivity
+from ._display import RandomInitShareDisplay, render_figures
+from ._bullet import headline_text
+from ._section import render_report
 from ._summary import (
     PAPER_SCHEMES,
     POISSON_LIMIT,
@@ -218,15 +219,16 @@ __all__ = [
     "PRESETS",
     "RANDOM_FUNCTION",
     "STUDY",
-    "headline",
     "network_cells",
     "paper_setting_table",
-    "plot_random_init_sensitivity",
     "random_function_cell",
     "random_init_cell",
     "random_init_summary",
     "random_init_sensitivity",
     "reference_cell",
-    "report_random_init_sensitivity",
     "summarize_random_init",
 ]
+
+#: plot_<study>, report_<study> and headline were removed: an import of one says
+#: how the study is rendered now (get_study(name).render(hook, table)).
+__getattr__ = module_getattr(__name__, ["random_init_sensitivity"])

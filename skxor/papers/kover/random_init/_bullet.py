@@ -4,36 +4,30 @@ from .._networks import TRANSFORMER, distinct_networks
 from skxor.studies.reporting import ROUGH_BELOW_SEEDS
 from skxor.studies.stats import format_count
 from ._cells import RANDOM_FUNCTION
-from ._summary import random_init_summary
 
 
-def headline(df):
+def headline_text(summary):
     """The study's bullet in ``skxor headline``: constant networks, zero-sensitivity strings.
 
-    From the table ``df`` of :func:`~skxor.papers.random_init_sensitivity`, one
+    Called as ``get_study("random_init_sensitivity").render("headline", table)``.
+
+    From the table of :func:`~skxor.papers.random_init_sensitivity`, one
     paragraph of Markdown: at the smallest eps (each network counted once), the
     constant networks and the non-constant ones with a zero-sensitivity string
     (Wilson 95%), beside the uniformly random functions.
 
     Examples
     --------
-    >>> from skxor.papers import random_init_sensitivity
-    >>> from skxor.papers.kover.random_init import headline
-    >>> df = random_init_sensitivity(n_bits=[4], init=["normal"], seeds=2,
-    ...                              n_random_functions=20)
-    >>> print(headline(df).split("): ", 1)[1])  # doctest: +NORMALIZE_WHITESPACE
+    >>> from skxor.papers.kover.random_init import STUDY
+    >>> df = STUDY.run(n_bits=[4], init=["normal"], seeds=2,
+    ...                n_random_functions=20)
+    >>> print(STUDY.render("headline", df).split("): ", 1)[1])  # doctest: +NORMALIZE_WHITESPACE
     1/2 networks = 0.50 [0.09, 0.91] compute a constant function (every string has
     sensitivity 0); of the non-constant ones, 1/1 networks = 1.00 [0.21, 1.00] have a
     zero-sensitivity string (mean share of such strings 0.50); PARITY and FIRST have none.
     Uniformly random Boolean functions: 12/20 functions = 0.60 [0.39, 0.78] have one (the
     limit for large N is 1 - 1/e = 0.63).
     """
-    return headline_text(random_init_summary(df))
-
-
-def headline_text(summary):
-    """The study's ``headline`` hook: :func:`headline` from the study's summary
-    (:func:`~skxor.papers.kover.random_init.random_init_summary`)."""
     df = summary.table
     nets = df[df["function"] == TRANSFORMER] if "function" in df else df.iloc[:0]
     control = df[df["function"] == RANDOM_FUNCTION] if "function" in df else df.iloc[:0]

@@ -7,7 +7,7 @@ import numpy as np
 
 from skxor.boolean import NAMED_FUNCTIONS
 from skxor._utils._docstrings import fill_doc
-from skxor.studies.figures import NEUTRAL, interval_errors, key_legends, log_axis, offset, series_style, StudyDisplay
+from skxor.studies.figures import NEUTRAL, interval_errorbar, key_legends, log_axis, offset, series_style, StudyDisplay
 from .._networks import require_networks
 from ._cells import RANDOM_FUNCTION, SETTING
 from ._summary import POISSON_LIMIT, random_init_summary
@@ -125,13 +125,11 @@ def _legend(fig, axes, styles, eps_values, variants, series):
                        kind_title="grey: the style of every colour")
 
 
-def plot_random_init_sensitivity(df):
+def render_figures(summary):
     """Figures: zero-sensitivity count, constant networks, why they are constant, profiles.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`random_init_sensitivity`.
+    Called as ``get_study("random_init_sensitivity").render("figures", table)``, on the
+    table's :func:`~skxor.papers.kover.random_init.random_init_summary`.
 
     Returns
     -------
@@ -157,20 +155,13 @@ def plot_random_init_sensitivity(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.random_init import plot_random_init_sensitivity
-    >>> from skxor.papers import random_init_sensitivity
-    >>> df = random_init_sensitivity(n_bits=[4, 8], init=["normal"], seeds=2,
-    ...                              n_random_functions=20)
-    >>> figures = plot_random_init_sensitivity(df)
+    >>> from skxor.papers.kover.random_init import STUDY
+    >>> df = STUDY.run(n_bits=[4, 8], init=["normal"], seeds=2,
+    ...                n_random_functions=20)
+    >>> figures = STUDY.render("figures", df)
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'diagnostic': 2, 'profiles': 1, 'shares': 3, 'zero_count': 2}
     """
-    return render_figures(random_init_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_random_init_sensitivity` from the study's summary
-    (:func:`~skxor.papers.kover.random_init.random_init_summary`)."""
     from matplotlib.figure import Figure
 
     require_networks(summary.table)
@@ -289,6 +280,7 @@ _SHARES = {
 }
 
 
+@fill_doc
 class RandomInitShareDisplay(StudyDisplay):
     """The share of random networks with a zero-sensitivity string (or constant) against
     N per setting, beside random functions: the study's main figure.
@@ -319,10 +311,7 @@ class RandomInitShareDisplay(StudyDisplay):
     ----------
     series_ : list of str
         The labels of the settings drawn (the references aside).
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         Beside the axes: one legend of every series when there are few,
         else a legend of the schemes and references and one of the styles
@@ -349,25 +338,8 @@ class RandomInitShareDisplay(StudyDisplay):
         self.summary, self.share, self.identical = summary, share, identical
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, share="with_zero", ax=None):
-        """Build the display from a random-initialisation table and plot it.
-
-        When every eps gives the functions of eps = 0, only eps = 0 is drawn.
-
-        Parameters
-        ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.papers.random_init_sensitivity`
-            (or its stored table).
-        share
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : RandomInitShareDisplay
-        """
+        # When every eps gives the functions of eps = 0, only eps = 0 is drawn.
         require_networks(df)
         summary = random_init_summary(df)
         return cls(summary.drawn, share=share, identical=summary.identical).plot(ax=ax)
@@ -381,16 +353,12 @@ class RandomInitShareDisplay(StudyDisplay):
         ns = sorted(int(n) for n in summary["n_bits"].unique())
         self.series_ = []
         for key, label, style, g in _each_setting(nets, styles, eps_values, self.identical):
-            ax.errorbar(g["n_bits"] * offsets[key], g[column], yerr=interval_errors(
-                g[column], g[f"{column}_low"], g[f"{column}_high"]), capsize=2,
-                label=label, **style)
+            interval_errorbar(ax, g["n_bits"] * offsets[key], g, column, capsize=2,
+                              label=label, **style)
             self.series_.append(label)
         if column != "constant" and len(control):  # random functions are never constant
             c = control.sort_values("n_bits")
-            ax.errorbar(c["n_bits"], c["with_zero"],
-                        yerr=interval_errors(c["with_zero"], c["with_zero_low"],
-                                             c["with_zero_high"]),
-                        fmt="k*", ms=8, capsize=2, label="random function (measured)")
+            interval_errorbar(ax, c["n_bits"], c, "with_zero", fmt="k*", ms=8, capsize=2, label="random function (measured)")
             ax.plot(ns, [POISSON_LIMIT] * len(ns), color="black", lw=1.0, ls=(0, (1, 1)),
                     label="reference: random function, limit 1 - 1/e")
         log_axis(ax, ns, base=2)

@@ -48,13 +48,11 @@ def _pooled_diagnostic(models):
     return table
 
 
-def report_random_init_sensitivity(df):
+def render_report(summary):
     """Markdown: Köver et al.'s setting first, then why networks are constant.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table of :func:`random_init_sensitivity`, the source of every number in the section.
+    Called as ``get_study("random_init_sensitivity").render("report", table)``, on the
+    table's :func:`~skxor.papers.kover.random_init.random_init_summary`.
 
     Returns
     -------
@@ -66,11 +64,10 @@ def report_random_init_sensitivity(df):
 
     Examples
     --------
-    >>> from skxor.papers import random_init_sensitivity
-    >>> from skxor.papers.kover.random_init import report_random_init_sensitivity
-    >>> df = random_init_sensitivity(n_bits=[4, 8], init=["normal"], seeds=2,
-    ...                              n_random_functions=20)
-    >>> report = report_random_init_sensitivity(df)
+    >>> from skxor.papers.kover.random_init import STUDY
+    >>> df = STUDY.run(n_bits=[4, 8], init=["normal"], seeds=2,
+    ...                n_random_functions=20)
+    >>> report = STUDY.render("report", df)
     >>> for line in report.splitlines():
     ...     if line.startswith("#"):
     ...         print(line)
@@ -85,12 +82,6 @@ def report_random_init_sensitivity(df):
     |   4 | 2/2 = 1.00 [0.34, 1.00]; 12  | 12/20 = 0.60 [0.39, 0.78]; 1.4  |
     |   8 | 2/2 = 1.00 [0.34, 1.00]; 247 | 16/20 = 0.80 [0.58, 0.92]; 1.45 |
     """
-    return render_report(random_init_summary(df))
-
-
-def render_report(summary):
-    """The study's ``report`` hook: :func:`report_random_init_sensitivity` from the study's summary
-    (:func:`~skxor.papers.kover.random_init.random_init_summary`)."""
     models = summary.models
     if not len(models):
         return empty_section(TITLE, "random network (no row with function == 'transformer')")

@@ -35,6 +35,7 @@ comes from ``n_jobs`` or a dask scheduler.
 
 from .._profiling import check_transformer
 from skxor.studies import Study
+from ..._removed import module_getattr
 from ._rules import CLAIMS
 from ._cells import (
     CHANCE_SHARE,
@@ -51,10 +52,10 @@ from ._cells import (
     training_key,
     training_table,
 )
-from ._display import LearnedShareDisplay, plot_training_sensitivity, render_figures
+from ._display import LearnedShareDisplay, render_figures
 from ._presets import PARAMETERS, PRESETS
-from ._bullet import headline, headline_text
-from ._section import render_report, report_training_sensitivity
+from ._bullet import headline_text
+from ._section import render_report
 from ._summary import (
     HALF_WINDOW,
     LEARNED_UP_TO_RATE,
@@ -179,7 +180,6 @@ __all__ = [
     "budget_of",
     "budget_text",
     "chance_plateau",
-    "headline",
     "censored_by_budget",
     "cluster_counts",
     "clusters",
@@ -190,10 +190,12 @@ __all__ = [
     "steps_to_learn_text",
     "training_cells",
     "training_key",
-    "plot_training_sensitivity",
-    "report_training_sensitivity",
     "summarize_training",
     "training_cell",
     "training_sensitivity",
     "training_summary",
 ]
+
+#: plot_<study>, report_<study> and headline were removed: an import of one says
+#: how the study is rendered now (get_study(name).render(hook, table)).
+__getattr__ = module_getattr(__name__, ["training_sensitivity"])

@@ -2,39 +2,33 @@
 
 import pandas as pd
 
-from skxor.studies.reporting import ROUGH_BELOW_SEEDS, values_text
+from skxor.studies.reporting import rough_text, values_text
 from skxor.studies.stats import format_interval
 from ._cells import LEARNED
-from ._summary import training_summary
 from ._wording import budget_text, growth_sentences, series_label, setting_description
 
 
-def headline(df):
+def headline_text(summary):
     """The training study's bullet in ``skxor headline``: how far each function was learned.
 
-    From the table ``df`` of :func:`~skxor.papers.training_sensitivity`, one
+    Called as ``get_study("training_sensitivity").render("headline", table)``.
+
+    From the table of :func:`~skxor.papers.training_sensitivity`, one
     paragraph of Markdown: per function and model setting, the largest N
     learned by the rule of ``LEARNED_UP_TO_RATE`` and the success at the
     largest N tried (Wilson 95%); then the budget-limited runs.
 
     Examples
     --------
-    >>> from skxor.papers import training_sensitivity
-    >>> from skxor.papers.kover.training import headline
-    >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], seeds=1, d_model=8,
-    ...                           n_layers=1, n_heads=2, n_steps=50, check_every=10)
-    >>> print(headline(df).split("): ", 1)[1])  # doctest: +NORMALIZE_WHITESPACE
+    >>> from skxor.papers.kover.training import STUDY
+    >>> df = STUDY.run(function=["FIRST"], n_bits=[3, 4], seeds=1, d_model=8,
+    ...                n_layers=1, n_heads=2, n_steps=50, check_every=10)
+    >>> print(STUDY.render("headline", df).split("): ", 1)[1])  # doctest: +NORMALIZE_WHITESPACE
     FIRST (library) learned up to N = 3 (at N = 4: 0/1 seeds, 0.00 [0.00, 0.79]); FIRST
     (paper, xavier_uniform init) learned up to N = 4 (at N = 4: 1/1 seeds, 1.00 [0.21,
     1.00]). 1 of 4 runs were budget-limited (loss still falling at the budget). Köver et
     al. prove FIRST and PARITY unlearnable only as N grows, which no finite N tests.
     """
-    return headline_text(training_summary(df))
-
-
-def headline_text(summary):
-    """The study's ``headline`` hook: :func:`headline` from the study's summary
-    (:func:`~skxor.papers.kover.training.training_summary`)."""
     head = "**Training**"
     if not summary.rows:
         return f"{head}: the table holds no training run to summarize."
@@ -58,7 +52,7 @@ def headline_text(summary):
         if "per_cell" in summary else ""
     growth = f"Median steps to learn (95%, order statistics): {growth}. " if growth else ""
     return (
-        f"{head} ({'rough: ' if seeds < ROUGH_BELOW_SEEDS else ''}{seeds} seeds, "
+        f"{head} ({rough_text(seeds)}{seeds} seeds, "
         f"{budget_text(df)}, N = "
         f"{', '.join(map(str, sorted(df['n_bits'].unique())))}; model settings: {settings}; "
         f"learned = accuracy >= {LEARNED:g} (runs stop early at "

@@ -10,7 +10,7 @@ from skxor.studies.figures import (
     StudyDisplay,
     LINESTYLES,
     MARKERS,
-    interval_errors,
+    interval_errorbar,
     key_legends,
     legend_below,
     log_axis,
@@ -32,7 +32,6 @@ def _style(function):
     return _COLOURS[i % len(_COLOURS)], MARKERS[i % len(MARKERS)], LINESTYLES[i % len(LINESTYLES)]
 
 
-
 # Targets: wide, pale and drawn underneath, so a trained series on top of its
 # target leaves the target visible on both sides.
 _TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
@@ -46,16 +45,14 @@ def _panels(n, width, height):
     return fig, np.atleast_1d(fig.subplots(1, n, sharey=True))
 
 
-def plot_training_sensitivity(df):
+def render_figures(summary):
     """Figures: success rate, steps to learn, accuracy, sensitivity and cluster shares against N.
+
+    Called as ``get_study("training_sensitivity").render("figures", table)``, on the
+    table's :func:`~skxor.papers.kover.training.training_summary`.
 
     Every series has its own marker and line style, coinciding series are
     offset a little along N, and every N tried has a tick.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`training_sensitivity`.
 
     Returns
     -------
@@ -79,22 +76,15 @@ def plot_training_sensitivity(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.training import plot_training_sensitivity
-    >>> from skxor.papers import training_sensitivity
-    >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], d_model=8, n_layers=1,
-    ...                           n_heads=2, seeds=1, n_steps=50, check_every=10)
-    >>> figures = plot_training_sensitivity(df)
+    >>> from skxor.papers.kover.training import STUDY
+    >>> df = STUDY.run(function=["FIRST"], n_bits=[3, 4], d_model=8, n_layers=1,
+    ...                n_heads=2, seeds=1, n_steps=50, check_every=10)
+    >>> figures = STUDY.render("figures", df)
     >>> axes = {name: len(figure.axes) for name, figure in sorted(figures.items())}
     >>> axes  # doctest: +NORMALIZE_WHITESPACE
     {'accuracy': 1, 'clusters': 1, 'loss': 2, 'profiles': 1, 'sensitivity': 2, 'steps': 1,
      'success': 1}
     """
-    return render_figures(training_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_training_sensitivity` from the study's summary
-    (:func:`~skxor.papers.kover.training.training_summary`)."""
     from matplotlib.figure import Figure
 
     display = LearnedShareDisplay(summary.table, summary=summary)
@@ -139,9 +129,8 @@ def render_figures(summary):
         label = series_label(keys[0], keys[1:], series, df)
         colour, marker, line = _style(keys[0])
         fill = {"mfc": "none"} if i % 2 else {}  # one setting filled, the other hollow
-        axes[0, col].errorbar(
-            group["n_bits"], group["share_zero"],
-            yerr=interval_errors(group["share_zero"], group["share_zero_low"], group["share_zero_high"]),
+        interval_errorbar(
+            axes[0, col], group["n_bits"], group, "share_zero",
             capsize=3, color=colour, marker=marker, ls=line, label=f"{label} trained", **fill,
         )
         axes[0, col].plot(group["n_bits"], group["target_share_zero"],
@@ -170,10 +159,8 @@ def render_figures(summary):
         # The share at 0 and the function's own clusters (from the Boolean registry).
         shown = tuple(dict.fromkeys(("zero", *clusters(keys[0]))))[:2]
         for j, (name, marker, line) in enumerate(zip(shown, ("o", "s"), ("-", "-."))):
-            ax.errorbar(
-                offset(group["n_bits"], j, 2, spread=0.07), group[f"share_{name}"],
-                yerr=interval_errors(group[f"share_{name}"], group[f"share_{name}_low"],
-                           group[f"share_{name}_high"]),
+            interval_errorbar(
+                ax, offset(group["n_bits"], j, 2, spread=0.07), group, f"share_{name}",
                 capsize=3, color=colour, marker=marker, ls=line,
                 mfc="none" if j else colour, label=f"{label} trained: {names[name]}",
             )
@@ -259,6 +246,7 @@ def _plot_steps_to_learn(groups, series, df, caption):
     return fig
 
 
+@fill_doc
 class LearnedShareDisplay(StudyDisplay):
     """The share of seeds that learned each function against N: the study's main figure.
 
@@ -289,10 +277,7 @@ class LearnedShareDisplay(StudyDisplay):
     summary : pandas.DataFrame
         :func:`~skxor.papers.kover.training.summarize_training` of the table,
         the rows of the functions drawn.
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the series, beside the axes (empty with
         ``legend=False``).
@@ -322,21 +307,7 @@ class LearnedShareDisplay(StudyDisplay):
         self.summary = select_rows(summary.per_cell, "function", function)
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, function=None, ax=None):
-        """Build the display from a training-sensitivity table and plot it.
-
-        Parameters
-        ----------
-        df : pandas.DataFrame
-        function
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : LearnedShareDisplay
-        """
         return cls(df, function=function).plot(ax=ax)
 
     def _draw(self, ax):
@@ -344,10 +315,8 @@ class LearnedShareDisplay(StudyDisplay):
         groups = list(self.summary.groupby(["function", *self.series], sort=False))
         for i, (keys, group) in enumerate(groups):
             colour, marker, line = _style(keys[0])
-            ax.errorbar(
-                offset(group["n_bits"], i, len(groups), spread=0.07), group["learned_rate"],
-                yerr=interval_errors(group["learned_rate"], group["learned_low"],
-                                     group["learned_high"]),
+            interval_errorbar(
+                ax, offset(group["n_bits"], i, len(groups), spread=0.07), group, "learned_rate",
                 capsize=3, ms=5, label=series_label(keys[0], keys[1:], self.series, self.df),
                 color=colour, marker=marker, ls=line, mfc="none" if i % 2 else colour,
             )

@@ -49,13 +49,11 @@ def _share(row, name):
                            row[f"share_{name}_high"])
 
 
-def report_training_sensitivity(df):
+def render_report(summary):
     """Markdown: success per function and N, how far each was learned, where sensitivities sit.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table of :func:`training_sensitivity`, the source of every number in the section.
+    Called as ``get_study("training_sensitivity").render("report", table)``, on the
+    table's :func:`~skxor.papers.kover.training.training_summary`.
 
     Returns
     -------
@@ -67,11 +65,10 @@ def report_training_sensitivity(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.training import report_training_sensitivity
-    >>> from skxor.papers import training_sensitivity
-    >>> df = training_sensitivity(function=["FIRST"], n_bits=[3, 4], seeds=1, d_model=8,
-    ...                           n_layers=1, n_heads=2, n_steps=50, check_every=10)
-    >>> report = report_training_sensitivity(df)
+    >>> from skxor.papers.kover.training import STUDY
+    >>> df = STUDY.run(function=["FIRST"], n_bits=[3, 4], seeds=1, d_model=8,
+    ...                n_layers=1, n_heads=2, n_steps=50, check_every=10)
+    >>> report = STUDY.render("report", df)
     >>> for line in report.splitlines():
     ...     if line.startswith("#"):
     ...         print(line)
@@ -93,12 +90,6 @@ def report_training_sensitivity(df):
     | FIRST (paper, xavier_uniform init) | 4 | 1/1 seeds | 1.00 [0.21, 1.00] | 1 | 1 | 20 | 50 |
       20 [0, > 50] | 1 / 0 / 0 | 0 / 0 |
     """
-    return render_report(training_summary(df))
-
-
-def render_report(summary):
-    """The study's ``report`` hook: :func:`report_training_sensitivity` from the study's summary
-    (:func:`~skxor.papers.kover.training.training_summary`)."""
     if not summary.rows or "function" not in summary.table:
         return empty_section(TITLE, "training run")
     df, series, reach = summary.table, summary.series, summary.reach

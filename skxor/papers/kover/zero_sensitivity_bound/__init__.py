@@ -60,12 +60,13 @@ from .._profiling import EXHAUSTIVE_CAP
 from skxor.studies import NON_NEGATIVE, POSITIVE, estimator_parameters
 from .._profiling import check_transformer
 from skxor.studies import Study
+from ..._removed import module_getattr
 from ._rules import CLAIMS
 from ._cells import (bound_cells, bound_cost, bound_table, compute, every_bound_cell,
                      screen_cells, screened_bound_cell, zero_sensitivity_bound_cell)
-from ._display import ZeroCountDisplay, plot_zero_sensitivity_bound, render_figures
-from ._bullet import headline, headline_text
-from ._section import render_report, report_zero_sensitivity_bound
+from ._display import ZeroCountDisplay, render_figures
+from ._bullet import headline_text
+from ._section import render_report
 from ._summary import (
     bound_exponent,
     bound_summary,
@@ -229,11 +230,12 @@ __all__ = [
     "bound_exponent",
     "bound_summary",
     "bound_verdict",
-    "headline",
-    "plot_zero_sensitivity_bound",
-    "report_zero_sensitivity_bound",
     "summarize_bound",
     "vacuous_reason",
     "zero_sensitivity_bound",
     "zero_sensitivity_bound_cell",
 ]
+
+#: plot_<study>, report_<study> and headline were removed: an import of one says
+#: how the study is rendered now (get_study(name).render(hook, table)).
+__getattr__ = module_getattr(__name__, ["zero_sensitivity_bound"])

@@ -8,7 +8,7 @@ from skxor._utils._docstrings import fill_doc
 
 from skxor.studies.figures import (
     StudyDisplay,
-    interval_errors,
+    interval_errorbar,
     key_legends,
     log_axis,
     offset,
@@ -30,8 +30,10 @@ def _style(d_model, j):
                 marker=_MARKERS.get(d_model, "v"))
 
 
-def plot_zero_sensitivity_bound(df):
+def render_figures(summary):
     """Figures: log10 count against N with the bound lines; the shares against N.
+
+    Called as ``get_study("zero_sensitivity_bound").render("figures", table)``.
 
     Returns
     -------
@@ -50,11 +52,10 @@ def plot_zero_sensitivity_bound(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.zero_sensitivity_bound import plot_zero_sensitivity_bound
-    >>> from skxor.papers import zero_sensitivity_bound
-    >>> df = zero_sensitivity_bound(n_bits=[4, 8], d_model=[8], n_layers=[1],
-    ...                             layer_norm_eps=[0.0], seeds=3)
-    >>> figures = plot_zero_sensitivity_bound(df)
+    >>> from skxor.papers.kover.zero_sensitivity_bound import STUDY
+    >>> df = STUDY.run(n_bits=[4, 8], d_model=[8], n_layers=[1],
+    ...                layer_norm_eps=[0.0], seeds=3)
+    >>> figures = STUDY.render("figures", df)
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'count': 1, 'shares': 3}
     >>> for legend in figures["count"].axes[-1].artists:
@@ -62,12 +63,6 @@ def plot_zero_sensitivity_bound(df):
     ['D = 8']
     ['log10 mean count (Wilson interval)', 'median over non-constant networks', 'reference: bound N^((D-1)/(2L) - 5), exponent at its end', 'reference: constant function, 2^N']
     """
-    return render_figures(bound_summary(df))
-
-
-def render_figures(summary):
-    """The study's ``figures`` hook: :func:`plot_zero_sensitivity_bound` from the study's summary
-    (:func:`~skxor.papers.kover.zero_sensitivity_bound.bound_summary`)."""
     from matplotlib.figure import Figure
 
     require_networks(summary.table)
@@ -109,10 +104,8 @@ def render_figures(summary):
                          ].sort_values("n_bits")
                 if not len(g):
                     continue
-                ax.errorbar(g["n_bits"] * shift, g[column],
-                            yerr=interval_errors(g[column], g[f"{column}_low"],
-                                                 g[f"{column}_high"]),
-                            ls="-", lw=1.0, ms=4, capsize=2, label=label, **style)
+                interval_errorbar(ax, g["n_bits"] * shift, g, column, ls="-", lw=1.0, ms=4,
+                                  capsize=2, label=label, **style)
             log_axis(ax, ns, base=2, label="string length N (log scale)")
             ax.set_ylim(-0.05, 1.05)
             ax.set_ylabel(ylabel, fontsize="small")
@@ -141,6 +134,7 @@ def _series(summary, identical):
             yield d, eps, shift, {**_style(d, j), **fill}, f"D={d}{eps_label}"
 
 
+@fill_doc
 class ZeroCountDisplay(StudyDisplay):
     """The count of zero-sensitivity strings against N, with the bound: the study's main figure.
 
@@ -175,16 +169,11 @@ class ZeroCountDisplay(StudyDisplay):
         offsets are those of every L, so that panels agree).
     n_layers : int
         The depth L drawn.
-    ax_ : matplotlib Axes
-        The axes drawn on (after :meth:`plot`).
-    figure_ : matplotlib Figure
-        Its figure.
+    %(display_drawn)s
     legends_ : list of matplotlib Legend
         The legend of the widths and the legend of what is drawn, beside
         the axes (empty with ``legend=False``).
-    keys_ : tuple of (dict, dict)
-        Those legends' entries (colours of the widths, kinds drawn), for a
-        legend placed elsewhere.
+    %(display_keys)s
 
     Examples
     --------
@@ -210,25 +199,8 @@ class ZeroCountDisplay(StudyDisplay):
         self.identical = identical
 
     @classmethod
-    @fill_doc
     def from_table(cls, df, *, n_layers=None, d_model=None, layer_norm_eps=None, ax=None):
-        """Build the display from a zero-sensitivity-bound table and plot it.
-
-        When every eps gives the profiles of eps = 0, only eps = 0 is drawn.
-
-        Parameters
-        ----------
-        df : pandas.DataFrame
-            The result of :func:`~skxor.papers.zero_sensitivity_bound` (or
-            its stored table).
-        n_layers, d_model, layer_norm_eps
-            As in the class.
-        %(ax)s
-
-        Returns
-        -------
-        display : ZeroCountDisplay
-        """
+        # When every eps gives the profiles of eps = 0, only eps = 0 is drawn.
         require_networks(df)
         summary = bound_summary(df)
         return cls(summary.drawn, identical=summary.identical, n_layers=n_layers, d_model=d_model, layer_norm_eps=layer_norm_eps,

@@ -25,13 +25,11 @@ def _log10_cell(row):
                            row["log10_count_high"])
 
 
-def report_zero_sensitivity_bound(df):
+def render_report(summary):
     """Markdown: counts against the bound, shares, where the bound is vacuous.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table of :func:`zero_sensitivity_bound`, the source of every number in the section.
+    Called as ``get_study("zero_sensitivity_bound").render("report", table)``, on the
+    table's :func:`~skxor.papers.kover.zero_sensitivity_bound.bound_summary`.
 
     Returns
     -------
@@ -42,11 +40,10 @@ def report_zero_sensitivity_bound(df):
 
     Examples
     --------
-    >>> from skxor.papers.kover.zero_sensitivity_bound import report_zero_sensitivity_bound
-    >>> from skxor.papers import zero_sensitivity_bound
-    >>> df = zero_sensitivity_bound(n_bits=[4, 8], d_model=[8], n_layers=[1],
-    ...                             layer_norm_eps=[0.0], seeds=3)
-    >>> report = report_zero_sensitivity_bound(df)
+    >>> from skxor.papers.kover.zero_sensitivity_bound import STUDY
+    >>> df = STUDY.run(n_bits=[4, 8], d_model=[8], n_layers=[1],
+    ...                layer_norm_eps=[0.0], seeds=3)
+    >>> report = STUDY.render("report", df)
     >>> print(report.splitlines()[0])
     ## Theorem 4.5: zero-sensitivity strings against N^((D-1)/(2L) - 5)
     >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE
@@ -59,12 +56,6 @@ def report_zero_sensitivity_bound(df):
     >>> print(report.splitlines()[-1])
     Compared with the bound at eps = 0: every row is vacuous, so these data do not test the bound.
     """
-    return render_report(bound_summary(df))
-
-
-def render_report(summary):
-    """The study's ``report`` hook: :func:`report_zero_sensitivity_bound` from the study's summary
-    (:func:`~skxor.papers.kover.zero_sensitivity_bound.bound_summary`)."""
     if not summary.networks:
         return empty_section(TITLE, "random network")
     df, seeds, summary_all = summary.table, summary.seeds, summary.per_row
