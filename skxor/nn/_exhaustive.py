@@ -10,8 +10,13 @@ half: the sums of all ``2^L`` strings sharing their high bits are one table
 over the low half (built once) plus one row of the high half. The attention
 then costs a vector addition per string, and the rest of the layer (output
 map, residual sums, norms, MLP, read-out) runs on whole blocks as matrix
-products, through the layer's own methods (:meth:`_Block.finish`), so the
-outputs agree with ``forward`` to float rounding.
+products. With pre-norm (the usual placement) the layer norms' gains and
+biases are folded into the matrix that follows each norm (the MLP's input
+map, the read-out), so that a block makes a few passes over its (strings, D)
+activations instead of one per elementwise operation; post-norm runs through
+the layer's own methods (:meth:`_Block.finish`). Either way the outputs agree
+with ``forward`` to float rounding (the sensitivity tools decide outputs near
+0 by a one-string evaluation).
 
 The sums are in float64 with one shift ``c`` per head, the largest over the
 slots of the smaller of a slot's two scores: every string's denominator is
@@ -27,6 +32,7 @@ import torch
 import torch.nn.functional as F
 
 from .._utils._encoding import MODEL_INPUT_ENCODINGS
+from ._activations import activation_function
 from ._fast_path import fast_path_refusal
 from ._flip_neighbours import _FlipNeighbours
 
@@ -153,6 +159,7 @@ class _ExhaustiveScorer:
         width = max(model.d_model, model.d_mlp)
         self.chunk = max(1, _CHUNK_FLOATS // width)
         self.device = device
+        self.folded = _folded(model, nb.table.dtype) if model.norm == "pre" else None
 
     def low_table(self, variant):
         """Sums ``(den (2^L, H), num (2^L, H, Dh))`` over the low bits of every low index."""
@@ -189,6 +196,9 @@ class _ExhaustiveScorer:
         out = torch.empty(size, dtype=nb.table.dtype, device=self.device)
         mask = (1 << self.n_low) - 1
         stop = start + size
+        work = (None if self.folded is None else
+                torch.empty(min(size, self.chunk), model.d_mlp, dtype=nb.table.dtype,
+                            device=self.device))
         begin = start
         while begin < stop:
             high = begin >> self.n_low
@@ -206,11 +216,80 @@ class _ExhaustiveScorer:
                 # In place: one float64 temporary per chunk.
                 o = torch.add(num_low[low], num_high).div_(
                     torch.add(den_low[low], den_high).unsqueeze_(-1))
+                if self.folded is not None:
+                    out[a - start : b - start] = self.folded(o.view(b - a, -1), keep, work)
+                    continue
                 o = o.view(b - a, 1, -1).to(nb.table.dtype)  # (c, 1, D)
                 h = layer.finish(keep.expand(b - a, 1, -1), layer.attn_out(o))
                 out[a - start : b - start] = model._layers_from(h, 1, 0)
             begin = end
         return out
+
+
+def _normalised(h, eps):
+    """``(h - mean h) / sqrt(var h + eps)`` per row of h (c, D), in place on a new
+    centred copy; a constant row with ``eps = 0`` gives 0 (:class:`LayerNorm`'s rule)."""
+    centred = h - h.mean(dim=1, keepdim=True)
+    # One pass for the variance: the row norm, var = |centred|^2 / D.
+    norm = torch.linalg.vector_norm(centred, dim=1, keepdim=True)
+    if eps > 0:
+        scale = torch.rsqrt(norm.square_().div_(h.shape[1]).add_(eps))
+    else:
+        scale = torch.where(norm > 0, math.sqrt(h.shape[1]) / norm, 0.0)
+    return centred.mul_(scale)
+
+
+class _Folded:
+    """The rest of a pre-norm layer after its attention, with the norms' gains and
+    biases folded into the maps that follow them.
+
+    ``folded(o, keep) -> (c,)``: from the read-out token's heads o (c, D), in
+    float64, and its input token ``keep`` (1, D), the output map, the
+    residual sums, the MLP (its norm's gain and bias inside its input map)
+    and the final norm and read-out (one vector and a constant). Only the
+    order of the roundings differs from ``forward``.
+    """
+
+    def __init__(self, model, dtype):
+        layer = model.layers[0]
+
+        def weight(linear):
+            return linear.weight.detach().to(dtype)
+
+        def bias(linear):
+            b = linear.bias
+            return (torch.zeros(linear.out_features, dtype=dtype, device=linear.weight.device)
+                    if b is None else b.detach().to(dtype))
+
+        ln, final = layer.ln_mlp, model.ln_final
+        self.eps_mlp, self.eps_final = ln.eps, final.eps
+        self.out_t = weight(layer.attn_out).T.contiguous()  # (D, D)
+        self.out_b = bias(layer.attn_out)
+        # W (g * n + b) + c = (W g) n + (W b + c).
+        w_in = weight(layer.mlp_in)
+        self.in_t = (w_in * ln.weight.detach().to(dtype)).T.contiguous()  # (D, M)
+        self.in_b = w_in @ ln.bias.detach().to(dtype) + bias(layer.mlp_in)
+        self.mlp_t = weight(layer.mlp_out).T.contiguous()  # (M, D)
+        self.mlp_b = bias(layer.mlp_out)
+        self.relu = layer.activation == "relu"
+        self.activation = layer.activation
+        w = weight(model.unembed)[0]  # (D,)
+        self.read = (w * final.weight.detach().to(dtype))[:, None]  # (D, 1)
+        self.read_b = float(w @ final.bias.detach().to(dtype) + bias(model.unembed)[0])
+
+    def __call__(self, o, keep, work=None):
+        a = torch.addmm(self.out_b + keep[0], o.to(self.out_t.dtype), self.out_t)  # (c, D)
+        hidden = torch.addmm(self.in_b, _normalised(a, self.eps_mlp), self.in_t,
+                             out=None if work is None else work[: o.shape[0]])  # (c, M)
+        hidden = (hidden.relu_() if self.relu
+                  else activation_function(self.activation)(hidden))
+        a = torch.addmm(a.add_(self.mlp_b), hidden, self.mlp_t)
+        return (_normalised(a, self.eps_final) @ self.read).squeeze_(1).add_(self.read_b)
+
+
+def _folded(model, dtype):
+    """A :class:`_Folded` of ``model`` in ``dtype``."""
+    return _Folded(model, dtype)
 
 
 def _check_index_range(start, size, n_bits):
