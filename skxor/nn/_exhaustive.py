@@ -226,28 +226,36 @@ class _ExhaustiveScorer:
         return out
 
 
-def _normalised(h, eps):
-    """``(h - mean h) / sqrt(var h + eps)`` per row of h (c, D), in place on a new
-    centred copy; a constant row with ``eps = 0`` gives 0 (:class:`LayerNorm`'s rule)."""
-    centred = h - h.mean(dim=1, keepdim=True)
+def _centred_columns(w):
+    """``w - mean`` of each row of ``w`` (..., D): the map followed by centring,
+    ``x (w - mean)^T = centred(x w^T)``; a constant row becomes exactly 0."""
+    return w - w.mean(dim=-1, keepdim=True)
+
+
+def _scaled(centred, eps, inplace=True):
+    """``centred / sqrt(var + eps)`` per row of a centred block (c, D), in place or
+    new; a constant row (all 0) with ``eps = 0`` stays 0 (:class:`LayerNorm`'s rule)."""
     # One pass for the variance: the row norm, var = |centred|^2 / D.
     norm = torch.linalg.vector_norm(centred, dim=1, keepdim=True)
     if eps > 0:
-        scale = torch.rsqrt(norm.square_().div_(h.shape[1]).add_(eps))
+        scale = torch.rsqrt(norm.square_().div_(centred.shape[1]).add_(eps))
     else:
-        scale = torch.where(norm > 0, math.sqrt(h.shape[1]) / norm, 0.0)
-    return centred.mul_(scale)
+        scale = torch.where(norm > 0, math.sqrt(centred.shape[1]) / norm, 0.0)
+    return centred.mul_(scale) if inplace else centred * scale
 
 
 class _Folded:
-    """The rest of a pre-norm layer after its attention, with the norms' gains and
-    biases folded into the maps that follow them.
+    """The rest of a pre-norm layer after its attention, with the norms folded into
+    the maps around them.
 
-    ``folded(o, keep) -> (c,)``: from the read-out token's heads o (c, D), in
-    float64, and its input token ``keep`` (1, D), the output map, the
-    residual sums, the MLP (its norm's gain and bias inside its input map)
-    and the final norm and read-out (one vector and a constant). Only the
-    order of the roundings differs from ``forward``.
+    ``folded(o, keep) -> (c,)``: from the read-out token's heads o (c, D) and
+    its input token ``keep`` (1, D), the output map, the residual sums, the
+    MLP and the final norm and read-out. A layer norm's input enters only
+    centred: the centring is folded into the map before it (the output map,
+    the MLP's output map and their biases), its gain and bias into the map
+    after it (the MLP's input map, the read-out: one vector and a
+    constant). Each norm then costs one pass for the variance and one for
+    the scaling. Only the order of the roundings differs from ``forward``.
     """
 
     def __init__(self, model, dtype):
@@ -263,14 +271,16 @@ class _Folded:
 
         ln, final = layer.ln_mlp, model.ln_final
         self.eps_mlp, self.eps_final = ln.eps, final.eps
-        self.out_t = weight(layer.attn_out).T.contiguous()  # (D, D)
+        # The residual stream is only ever read centred (both norms centre it,
+        # the MLP reads it through its norm): keep it centred from the start.
+        self.out_t = _centred_columns(weight(layer.attn_out).T).contiguous()  # (D, D)
         self.out_b = bias(layer.attn_out)
         # W (g * n + b) + c = (W g) n + (W b + c).
         w_in = weight(layer.mlp_in)
         self.in_t = (w_in * ln.weight.detach().to(dtype)).T.contiguous()  # (D, M)
         self.in_b = w_in @ ln.bias.detach().to(dtype) + bias(layer.mlp_in)
-        self.mlp_t = weight(layer.mlp_out).T.contiguous()  # (M, D)
-        self.mlp_b = bias(layer.mlp_out)
+        self.mlp_t = _centred_columns(weight(layer.mlp_out).T).contiguous()  # (M, D)
+        self.mlp_b = _centred_columns(bias(layer.mlp_out))
         self.relu = layer.activation == "relu"
         self.activation = layer.activation
         w = weight(model.unembed)[0]  # (D,)
@@ -278,13 +288,17 @@ class _Folded:
         self.read_b = float(w @ final.bias.detach().to(dtype) + bias(model.unembed)[0])
 
     def __call__(self, o, keep, work=None):
-        a = torch.addmm(self.out_b + keep[0], o.to(self.out_t.dtype), self.out_t)  # (c, D)
-        hidden = torch.addmm(self.in_b, _normalised(a, self.eps_mlp), self.in_t,
+        # The centred residual after attention: centred(keep + o W^T + b).
+        a = torch.addmm(_centred_columns(self.out_b + keep[0]), o.to(self.out_t.dtype),
+                        self.out_t)  # (c, D)
+        n = _scaled(a, self.eps_mlp, inplace=False)
+        hidden = torch.addmm(self.in_b, n, self.in_t,
                              out=None if work is None else work[: o.shape[0]])  # (c, M)
         hidden = (hidden.relu_() if self.relu
                   else activation_function(self.activation)(hidden))
-        a = torch.addmm(a.add_(self.mlp_b), hidden, self.mlp_t)
-        return (_normalised(a, self.eps_final) @ self.read).squeeze_(1).add_(self.read_b)
+        # The centred residual after the MLP, in place.
+        a = a.add_(self.mlp_b).addmm_(hidden, self.mlp_t)
+        return (_scaled(a, self.eps_final) @ self.read).squeeze_(1).add_(self.read_b)
 
 
 def _folded(model, dtype):

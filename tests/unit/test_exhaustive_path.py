@@ -292,16 +292,19 @@ def test_many_near_zero_outputs_get_the_brute_force_counts_from_block_rechecks(
 
 @pytest.mark.parametrize("eps", [0.0, 1e-5])
 def test_the_folded_norm_keeps_the_constant_token_rule_and_the_layer_norm(eps):
-    # The pre-norm path folds the norms into the maps after them and normalises
-    # rows itself: a constant row with eps = 0 gives 0 (LayerNorm's rule), any
-    # other row what F.layer_norm gives.
-    from skxor.nn._exhaustive import _normalised
+    # The pre-norm path folds the norms into the maps around them and scales
+    # centred rows itself: a constant row with eps = 0 gives 0 (LayerNorm's
+    # rule), any other row what F.layer_norm gives.
+    from skxor.nn._exhaustive import _centred_columns, _scaled
 
     h = torch.tensor([[1.0, 2.0, 4.0, 7.0], [3.0, 3.0, 3.0, 3.0]])
     expected = torch.nn.functional.layer_norm(h, (4,), eps=eps)
     if eps == 0:
         expected[1] = 0.0
-    torch.testing.assert_close(_normalised(h, eps), expected)
+    centred = _centred_columns(h)
+    assert torch.equal(centred[1], torch.zeros(4))  # exactly: the rule reads var == 0
+    torch.testing.assert_close(_scaled(centred, eps, inplace=False), expected)
+    torch.testing.assert_close(_scaled(centred, eps), expected)
 
 
 def test_a_constant_readout_token_at_eps_zero_takes_the_path_with_forwards_outputs():
