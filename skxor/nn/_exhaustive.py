@@ -216,8 +216,10 @@ class _ExhaustiveScorer:
                 # In place: one float64 temporary per chunk.
                 o = torch.add(num_low[low], num_high).div_(
                     torch.add(den_low[low], den_high).unsqueeze_(-1))
-                if self.folded is not None:
-                    out[a - start : b - start] = self.folded(o.view(b - a, -1), keep, work)
+                folded = (None if self.folded is None else
+                          self.folded(o.view(b - a, -1), keep, work))
+                if folded is not None:
+                    out[a - start : b - start] = folded
                     continue
                 o = o.view(b - a, 1, -1).to(nb.table.dtype)  # (c, 1, D)
                 h = layer.finish(keep.expand(b - a, 1, -1), layer.attn_out(o))
@@ -233,22 +235,25 @@ def _centred_columns(w):
 
 
 def _scaled(centred, eps, inplace=True):
-    """``centred / sqrt(var + eps)`` per row of a centred block (c, D), in place or
-    new; a constant row (all 0) with ``eps = 0`` stays 0 (:class:`LayerNorm`'s rule)."""
+    """``(centred / sqrt(var + eps), finite)`` per row of a centred block (c, D), in
+    place or new; a constant row (all 0) with ``eps = 0`` stays 0 (:class:`LayerNorm`'s
+    rule). ``finite``: whether every variance is finite (see :class:`_Folded`)."""
     # One pass for the variance: the row norm, var = |centred|^2 / D.
-    norm = torch.linalg.vector_norm(centred, dim=1, keepdim=True)
+    var = torch.linalg.vector_norm(centred, dim=1, keepdim=True).square_().div_(
+        centred.shape[1])
+    finite = bool(torch.isfinite(var).all())
     if eps > 0:
-        scale = torch.rsqrt(norm.square_().div_(centred.shape[1]).add_(eps))
+        scale = torch.rsqrt(var.add_(eps))
     else:
-        scale = torch.where(norm > 0, math.sqrt(centred.shape[1]) / norm, 0.0)
-    return centred.mul_(scale) if inplace else centred * scale
+        scale = torch.where(var > 0, torch.rsqrt(var), 0.0)
+    return (centred.mul_(scale) if inplace else centred * scale), finite
 
 
 class _Folded:
     """The rest of a pre-norm layer after its attention, with the norms folded into
     the maps around them.
 
-    ``folded(o, keep) -> (c,)``: from the read-out token's heads o (c, D) and
+    ``folded(o, keep) -> (c,)`` or None: from the read-out token's heads o (c, D) and
     its input token ``keep`` (1, D), the output map, the residual sums, the
     MLP and the final norm and read-out. A layer norm's input enters only
     centred: the centring is folded into the map before it (the output map,
@@ -256,6 +261,9 @@ class _Folded:
     after it (the MLP's input map, the read-out: one vector and a
     constant). Each norm then costs one pass for the variance and one for
     the scaling. Only the order of the roundings differs from ``forward``.
+    None where a variance or an output is not finite: activations that
+    overflow meet ``forward``'s norms in another order (``inf - inf`` there
+    can be 0 here), so such a chunk is left to the layer's own methods.
     """
 
     def __init__(self, model, dtype):
@@ -291,14 +299,16 @@ class _Folded:
         # The centred residual after attention: centred(keep + o W^T + b).
         a = torch.addmm(_centred_columns(self.out_b + keep[0]), o.to(self.out_t.dtype),
                         self.out_t)  # (c, D)
-        n = _scaled(a, self.eps_mlp, inplace=False)
+        n, finite = _scaled(a, self.eps_mlp, inplace=False)
         hidden = torch.addmm(self.in_b, n, self.in_t,
                              out=None if work is None else work[: o.shape[0]])  # (c, M)
         hidden = (hidden.relu_() if self.relu
                   else activation_function(self.activation)(hidden))
         # The centred residual after the MLP, in place.
         a = a.add_(self.mlp_b).addmm_(hidden, self.mlp_t)
-        return (_scaled(a, self.eps_final) @ self.read).squeeze_(1).add_(self.read_b)
+        a, finite_final = _scaled(a, self.eps_final)
+        out = (a @ self.read).squeeze_(1).add_(self.read_b)
+        return out if finite and finite_final and bool(torch.isfinite(out).all()) else None
 
 
 def _folded(model, dtype):
