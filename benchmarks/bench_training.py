@@ -31,6 +31,7 @@ calls them with).
 """
 
 import copy
+import warnings
 
 import numpy as np
 import torch
@@ -133,13 +134,18 @@ def vmapped_loop(clf, n_bits, n_steps, n_seeds=STACK):
     optimizer = torch.optim.AdamW(params.values(), lr=clf.learning_rate,
                                   weight_decay=clf.weight_decay)
     loss_fn = torch.nn.functional.binary_cross_entropy_with_logits
-    for _ in range(n_steps):
-        batches = [sampler(clf.batch_size) for sampler in samplers]
-        X, y = (torch.stack(t) for t in zip(*batches))
-        optimizer.zero_grad(set_to_none=True)
-        # Each seed's mean loss, summed: seed s's gradient is its own loss's.
-        loss_fn(outputs(params, buffers, X), y, reduction="none").mean(dim=1).sum().backward()
-        optimizer.step()
+    with warnings.catch_warnings():
+        # torch warns that its CPU attention kernel has no vmap rule (the row's
+        # note says so): once per call would drown the run's output.
+        warnings.filterwarnings("ignore", message="There is a performance drop")
+        for _ in range(n_steps):
+            batches = [sampler(clf.batch_size) for sampler in samplers]
+            X, y = (torch.stack(t) for t in zip(*batches))
+            optimizer.zero_grad(set_to_none=True)
+            # Each seed's mean loss, summed: seed s's gradient is its own loss's.
+            loss_fn(outputs(params, buffers, X), y,
+                    reduction="none").mean(dim=1).sum().backward()
+            optimizer.step()
     return params
 
 
