@@ -140,10 +140,12 @@ class _Analysis(BitStringModule):
         .. start + size - 1`` (bit i of the index is position i). The
         read-out token's attention sums of a block are a float64 table over
         the low bits plus one row of the high bits; the rest of the layer
-        runs on the whole block through the layer's own methods, so the
-        outputs agree with ``forward`` to float rounding (the sensitivity
-        tools decide outputs near 0 by a one-string evaluation, as for
-        ``forward``'s). None when :func:`skxor.nn.exhaustive_refusal` gives
+        runs on the whole block as matrix products (with pre-norm, each
+        norm's gain and bias folded into the map after it; with post-norm,
+        through the layer's own methods), so the outputs agree with
+        ``forward`` to float rounding for the weights the scorer was built
+        with (the sensitivity tools decide outputs near 0 by a one-string
+        evaluation, as for ``forward``'s). None when :func:`skxor.nn.exhaustive_refusal` gives
         a reason (several layers, another attention, a hook, an override or
         a replaced submodule, scores that could overflow float64).
 

@@ -10,8 +10,13 @@ half: the sums of all ``2^L`` strings sharing their high bits are one table
 over the low half (built once) plus one row of the high half. The attention
 then costs a vector addition per string, and the rest of the layer (output
 map, residual sums, norms, MLP, read-out) runs on whole blocks as matrix
-products, through the layer's own methods (:meth:`_Block.finish`), so the
-outputs agree with ``forward`` to float rounding.
+products. With pre-norm (the usual placement) the layer norms' gains and
+biases are folded into the matrix that follows each norm (the MLP's input
+map, the read-out), so that a block makes a few passes over its (strings, D)
+activations instead of one per elementwise operation; post-norm runs through
+the layer's own methods (:meth:`_Block.finish`). Either way the outputs agree
+with ``forward`` to float rounding (the sensitivity tools decide outputs near
+0 by a one-string evaluation).
 
 The sums are in float64 with one shift ``c`` per head, the largest over the
 slots of the smaller of a slot's two scores: every string's denominator is
@@ -27,6 +32,7 @@ import torch
 import torch.nn.functional as F
 
 from .._utils._encoding import MODEL_INPUT_ENCODINGS
+from ._activations import activation_function
 from ._fast_path import fast_path_refusal
 from ._flip_neighbours import _FlipNeighbours
 
@@ -153,6 +159,7 @@ class _ExhaustiveScorer:
         width = max(model.d_model, model.d_mlp)
         self.chunk = max(1, _CHUNK_FLOATS // width)
         self.device = device
+        self.folded = _folded(model, nb.table.dtype) if model.norm == "pre" else None
 
     def low_table(self, variant):
         """Sums ``(den (2^L, H), num (2^L, H, Dh))`` over the low bits of every low index."""
@@ -189,6 +196,9 @@ class _ExhaustiveScorer:
         out = torch.empty(size, dtype=nb.table.dtype, device=self.device)
         mask = (1 << self.n_low) - 1
         stop = start + size
+        work = (None if self.folded is None else
+                torch.empty(min(size, self.chunk), model.d_mlp, dtype=nb.table.dtype,
+                            device=self.device))
         begin = start
         while begin < stop:
             high = begin >> self.n_low
@@ -206,11 +216,106 @@ class _ExhaustiveScorer:
                 # In place: one float64 temporary per chunk.
                 o = torch.add(num_low[low], num_high).div_(
                     torch.add(den_low[low], den_high).unsqueeze_(-1))
+                folded = (None if self.folded is None else
+                          self.folded(o.view(b - a, -1), keep, work))
+                if folded is not None:
+                    out[a - start : b - start] = folded
+                    continue
                 o = o.view(b - a, 1, -1).to(nb.table.dtype)  # (c, 1, D)
                 h = layer.finish(keep.expand(b - a, 1, -1), layer.attn_out(o))
                 out[a - start : b - start] = model._layers_from(h, 1, 0)
             begin = end
         return out
+
+
+def _centred_columns(w):
+    """``w - mean`` of each row of ``w`` (..., D): the map followed by centring,
+    ``x (w - mean)^T = centred(x w^T)``; a constant row becomes exactly 0."""
+    return w - w.mean(dim=-1, keepdim=True)
+
+
+def _scaled(centred, eps, inplace=True):
+    """``(centred / sqrt(var + eps), var)`` per row of a centred block (c, D), in place
+    or new; a constant row (all 0) with ``eps = 0`` stays 0 (:class:`LayerNorm`'s
+    rule). ``var`` (c, 1) is returned for the overflow check of :class:`_Folded`."""
+    # One pass for the variance: the row norm, var = |centred|^2 / D.
+    var = torch.linalg.vector_norm(centred, dim=1, keepdim=True).square_().div_(
+        centred.shape[1])
+    if eps > 0:
+        scale = torch.rsqrt(var + eps)
+    else:
+        scale = torch.where(var > 0, torch.rsqrt(var), 0.0)
+    return (centred.mul_(scale) if inplace else centred * scale), var
+
+
+class _Folded:
+    """The rest of a pre-norm layer after its attention, with the norms folded into
+    the maps around them.
+
+    ``folded(o, keep) -> (c,)`` or None: from the read-out token's heads o (c, D) and
+    its input token ``keep`` (1, D), the output map, the residual sums, the
+    MLP and the final norm and read-out. A layer norm's input enters only
+    centred: the centring is folded into the map before it (the output map,
+    the MLP's output map and their biases), its gain and bias into the map
+    after it (the MLP's input map, the read-out: one vector and a
+    constant). Each norm then costs one pass for the variance and one for
+    the scaling. Only the order of the roundings differs from ``forward``.
+    None where a variance or an output is not finite: activations that
+    overflow meet ``forward``'s norms in another order (``inf - inf`` there
+    can be 0 here), so such a chunk is left to the layer's own methods.
+    """
+
+    def __init__(self, model, dtype):
+        layer = model.layers[0]
+
+        def weight(linear):
+            return linear.weight.detach().to(dtype)
+
+        def bias(linear):
+            b = linear.bias
+            return (torch.zeros(linear.out_features, dtype=dtype, device=linear.weight.device)
+                    if b is None else b.detach().to(dtype))
+
+        ln, final = layer.ln_mlp, model.ln_final
+        self.eps_mlp, self.eps_final = ln.eps, final.eps
+        # The residual stream is only ever read centred (both norms centre it,
+        # the MLP reads it through its norm): keep it centred from the start.
+        self.out_t = _centred_columns(weight(layer.attn_out).T).contiguous()  # (D, D)
+        self.out_b = bias(layer.attn_out)
+        # W (g * n + b) + c = (W g) n + (W b + c).
+        w_in = weight(layer.mlp_in)
+        self.in_t = (w_in * ln.weight.detach().to(dtype)).T.contiguous()  # (D, M)
+        self.in_b = w_in @ ln.bias.detach().to(dtype) + bias(layer.mlp_in)
+        self.mlp_t = _centred_columns(weight(layer.mlp_out).T).contiguous()  # (M, D)
+        self.mlp_b = _centred_columns(bias(layer.mlp_out))
+        self.relu = layer.activation == "relu"
+        self.activation = layer.activation
+        w = weight(model.unembed)[0]  # (D,)
+        self.read = (w * final.weight.detach().to(dtype))[:, None]  # (D, 1)
+        self.read_b = float(w @ final.bias.detach().to(dtype) + bias(model.unembed)[0])
+
+    def __call__(self, o, keep, work=None):
+        # The centred residual after attention: centred(keep + o W^T + b).
+        a = torch.addmm(_centred_columns(self.out_b + keep[0]), o.to(self.out_t.dtype),
+                        self.out_t)  # (c, D)
+        n, var = _scaled(a, self.eps_mlp, inplace=False)
+        hidden = torch.addmm(self.in_b, n, self.in_t,
+                             out=None if work is None else work[: o.shape[0]])  # (c, M)
+        hidden = (hidden.relu_() if self.relu
+                  else activation_function(self.activation)(hidden))
+        # The centred residual after the MLP, in place.
+        a = a.add_(self.mlp_b).addmm_(hidden, self.mlp_t)
+        a, var_final = _scaled(a, self.eps_final)
+        out = (a @ self.read).squeeze_(1).add_(self.read_b)
+        # One sum for the check: finite unless something is not (or the sum
+        # itself overflows, which only sends a finite chunk the slow way).
+        check = var.sum() + var_final.sum() + out.sum()
+        return out if math.isfinite(float(check)) else None
+
+
+def _folded(model, dtype):
+    """A :class:`_Folded` of ``model`` in ``dtype``."""
+    return _Folded(model, dtype)
 
 
 def _check_index_range(start, size, n_bits):

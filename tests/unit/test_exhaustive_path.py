@@ -288,3 +288,41 @@ def test_many_near_zero_outputs_get_the_brute_force_counts_from_block_rechecks(
         np.testing.assert_array_equal(profile.flip_counts, flip_counts)
         assert profile.n_redecided >= 30
         assert len(lone) <= profile.n_redecided // 10
+
+
+@pytest.mark.parametrize("eps", [0.0, 1e-5])
+def test_the_folded_norm_keeps_the_constant_token_rule_and_the_layer_norm(eps):
+    # The pre-norm path folds the norms into the maps around them and scales
+    # centred rows itself: a constant row with eps = 0 gives 0 (LayerNorm's
+    # rule), any other row what F.layer_norm gives.
+    from skxor.nn._exhaustive import _centred_columns, _scaled
+
+    h = torch.tensor([[1.0, 2.0, 4.0, 7.0], [3.0, 3.0, 3.0, 3.0]])
+    expected = torch.nn.functional.layer_norm(h, (4,), eps=eps)
+    if eps == 0:
+        expected[1] = 0.0
+    centred = _centred_columns(h)
+    assert torch.equal(centred[1], torch.zeros(4))  # exactly: the rule reads var == 0
+    torch.testing.assert_close(_scaled(centred, eps, inplace=False)[0], expected)
+    torch.testing.assert_close(_scaled(centred, eps)[0], expected)
+    assert not torch.isfinite(_scaled(centred * 1e30, eps)[1]).all()  # var overflows
+
+
+def test_a_constant_readout_token_at_eps_zero_takes_the_path_with_forwards_outputs():
+    # Attention output 0 and a constant eos token: the MLP's norm sees a
+    # constant row on every string (var = 0, eps = 0), where the norm gives its bias.
+    model = BooleanTransformer(6, d_model=8, n_layers=1, n_heads=2, readout="eos",
+                               layer_norm_eps=0.0, init="normal", seed=3)
+    with torch.no_grad():
+        model.layers[0].attn_out.weight.zero_()
+        model.layers[0].attn_out.bias.zero_()
+        model.eos.fill_(0.5)
+        model.pos_embed[-1] = 0.0
+    assert model.exhaustive_scorer().folded is not None
+    with torch.no_grad():
+        reference = model(all_spins(6))
+        scores = model.exhaustive_scorer()(0, 1 << 6)
+    assert torch.isfinite(scores).all()
+    torch.testing.assert_close(scores, reference, rtol=1e-5, atol=1e-5)
+    fast, slow = tables(model, 6)
+    np.testing.assert_array_equal(fast, slow)
