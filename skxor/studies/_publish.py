@@ -259,7 +259,8 @@ def stale_runs(store):
         except ValueError as exc:
             stale[name] = f"its preset and overrides are no longer valid: {exc}"
             continue
-        stored = record["params"]
+        # A parameter the study took later reads at its earlier value in an earlier record.
+        stored = study.with_added(record["params"])
         code = json.loads(json.dumps(code))
         differ = sorted(k for k in set(code) | set(stored) if code.get(k) != stored.get(k))
         if differ:
