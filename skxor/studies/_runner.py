@@ -175,7 +175,8 @@ def run_setting(study, params):
     JSON of the study's :attr:`~skxor.studies.Study.setting` parameters, in
     declared order, with integral numbers written as integers and number
     lists sorted (so ``--set step_length=20`` and the preset's ``20.0`` are
-    the same setting).
+    the same setting). A parameter the study ``added`` later, at the value
+    earlier runs had, is left out: their stored settings stay the same.
 
     Parameters
     ----------
@@ -195,7 +196,8 @@ def run_setting(study, params):
     >>> run_setting(study, study.params("quick", {"n_test": 500}))
     '{"n_test": 500}'
     """
-    return json.dumps({name: _canonical(params[name]) for name in study.setting})
+    return json.dumps({name: _canonical(params[name]) for name in study.setting
+                       if not study.omitted(name, params[name])})
 
 
 def _backfill_setting(path, study):
@@ -217,14 +219,16 @@ def _backfill_setting(path, study):
 def _with_setting(old, study):
     """``old`` with its rows' settings in a ``setting`` column where they can be told
     (see :func:`_backfill_setting`); otherwise ``old`` itself."""
-    names = list(study.setting)
+    # A parameter added later is absent from tables of earlier runs: at its earlier value.
+    names = [n for n in study.setting if n in old or n not in study.added]
     if SETTING_COLUMN in old or not names or not all(n in old for n in names):
         return old
     if old[names].isna().any().any():
         return old
     old = old.copy()
     old[SETTING_COLUMN] = [
-        json.dumps({n: _canonical(v) for n, v in zip(names, values)})
+        json.dumps({n: _canonical(v) for n, v in zip(names, values)
+                    if not study.omitted(n, v)})
         for values in old[names].itertuples(index=False, name=None)
     ]
     return old

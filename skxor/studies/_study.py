@@ -162,6 +162,16 @@ class Study:
         (:class:`~skxor.studies.Claim`): ``skxor publish`` gives each a row of
         the claims table, its verdict computed by the claim's ``rule`` from
         the study's stored table.
+    added : dict of str to value or None, default=None
+        Parameters added to the study after runs of it were stored, each
+        with the value those runs had implicitly (for example ``{"k": 2}``:
+        the study computed 2-sparse parities before it took ``k``). A
+        scalar parameter at that value is left out of the cells (the cell
+        function's own default, which must equal it, applies), of the run's
+        ``setting`` and of the setting in the report, and a stored run
+        record without it reads as having it: the checkpoints, stored tables
+        and run records of earlier runs stay found and current. At another
+        value the parameter is in the cells and the setting as any other.
 
     Examples
     --------
@@ -217,9 +227,11 @@ class Study:
     cost: Optional[Callable] = None
     stops_early: str = field(default="")
     claims: tuple = field(default=())
+    added: Optional[dict] = None
 
     def __post_init__(self):
         self._check_declaration()
+        self._check_added()
         grids = self.grid_axes()
         defaults = {
             "compute": self.sweep,
@@ -304,7 +316,77 @@ class Study:
         if len(set(ids)) != len(ids):
             raise ValueError(f"study {self.name!r}: claim ids must be distinct; got {ids}.")
 
+    def _check_added(self):
+        added = {} if self.added is None else self.added
+        if not isinstance(added, dict):
+            raise TypeError(f"study {self.name!r}: added must be a dict of parameter names "
+                            f"to values; got {type(added).__name__}.")
+        object.__setattr__(self, "added", dict(added))
+        grids = self.grid_axes()
+        try:
+            defaults = {name: p.default
+                        for name, p in inspect.signature(self.cell).parameters.items()}
+        except (TypeError, ValueError):
+            defaults = {}
+        for name, value in self.added.items():
+            if name not in self.parameters:
+                raise ValueError(f"study {self.name!r}: added names the undeclared "
+                                 f"parameter {name!r}.")
+            if name in grids:
+                raise ValueError(
+                    f"study {self.name!r}: added parameter {name!r} is a sweep axis; only "
+                    "a scalar parameter can be left out of the cells at one value.")
+            if name in defaults and defaults[name] != value:
+                raise ValueError(
+                    f"study {self.name!r}: the cell function's default for the added "
+                    f"parameter {name!r} must be its value before it was added, {value!r}; "
+                    f"got {defaults[name]!r} (a cell built without it would compute "
+                    "another value).")
+            if name not in defaults and _keywords(self.cell) is not None:
+                raise ValueError(
+                    f"study {self.name!r}: the cell function takes no {name!r}, so it "
+                    "cannot default to the added parameter's value.")
+
     # -- parameters --------------------------------------------------------------------
+
+    def omitted(self, name, value):
+        """Whether parameter ``name`` at ``value`` is left out of cells and settings.
+
+        True exactly for a parameter of ``added`` at the value runs had
+        before it was added (see the class's ``added``).
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> study = get_study("sample_complexity")
+        >>> study.omitted("k", 2), study.omitted("k", 3), study.omitted("n_test", 1000)
+        (True, False, False)
+        """
+        if name not in self.added:
+            return False
+        before = self.added[name]
+        if isinstance(value, (bool, np.bool_)) != isinstance(before, (bool, np.bool_)):
+            return False  # True is not 1 here
+        try:
+            return bool(value == before)
+        except (TypeError, ValueError):  # an array: never the earlier scalar
+            return False
+
+    def with_added(self, params):
+        """``params`` with every ``added`` parameter it lacks at its earlier value.
+
+        How a stored run's parameters, recorded before the parameter was
+        added, read now.
+
+        Examples
+        --------
+        >>> from skxor.studies import get_study
+        >>> get_study("sample_complexity").with_added({"n_test": 1000})
+        {'n_test': 1000, 'k': 2}
+        """
+        return {**params, **{name: value for name, value in self.added.items()
+                             if name not in params}}
+
 
     def grid_axes(self):
         """The names of the sweep axes (parameters declared with a :class:`Grid`), in order.
@@ -414,7 +496,9 @@ class Study:
         Each cell holds every grid axis, ``seed`` (one cell per
         ``range(params["seeds"])`` when the study has ``seeds``) and the
         scalar parameters the cell function takes (all of them when it takes
-        ``**kwargs``), in the order of scikit-learn's ``ParameterGrid``.
+        ``**kwargs``), in the order of scikit-learn's ``ParameterGrid``. A
+        parameter of ``added`` at its earlier value is left out (the cell
+        keeps the key its checkpoints had before the parameter was added).
 
         Parameters
         ----------
@@ -431,6 +515,9 @@ class Study:
         >>> cells = study.grid_cells(study.params("quick", {"d": [16], "seeds": 2}))
         >>> len(cells), sorted(cells[0])
         (4, ['d', 'ffnn_n_max', 'model', 'n_max', 'n_min', 'n_sizes', 'n_test', 'seed', 'target'])
+        >>> cells = study.grid_cells(study.params("quick", {"d": [16], "seeds": 2, "k": 3}))
+        >>> cells[0]["k"]
+        3
         """
         return list(self.iter_grid_cells(params))
 
@@ -453,6 +540,8 @@ class Study:
                 lists[name] = list(value)
             elif name == "seeds" and "seed" not in params:
                 lists["seed"] = range(int(value))
+            elif self.omitted(name, value):
+                continue  # the cell function's default: the cell keeps its earlier key
             elif takes is None or name in takes:
                 lists[name] = [value]
         return (dict(cell) for cell in ParameterGrid(lists))

@@ -375,7 +375,8 @@ def run_text(table, study):
     params = table.attrs.get("params") or {}
     setting = [f"{name}={_format(params[name])}" if name in params
                else f"{name}={_value(table[name])}"
-               for name in study.setting if name in params or name in table]
+               for name in study.setting if (name in params or name in table)
+               and not (name in params and study.omitted(name, params[name]))]
     if setting:
         parts.append("setting: " + ", ".join(setting))
     return f"Run: {'; '.join(parts)}." if parts else ""

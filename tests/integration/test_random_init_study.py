@@ -161,7 +161,7 @@ def test_presets_draw_one_network_per_cell_but_eps(preset):
     assert len(set(seeds)) == networks
     assert distinct_networks(pd.DataFrame(cells).assign(weights_seed=seeds)) == networks
     if preset == "quick":  # and the weights themselves differ
-        assert len(set(_fingerprints(cells))) == networks == 450
+        assert len(set(_fingerprints(cells))) == networks == 900
 
 
 def _exact_share_with_zero(n_bits):

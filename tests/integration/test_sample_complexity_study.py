@@ -41,9 +41,10 @@ def curves():
 
 
 def test_learning_curves_columns_and_timing(curves):
+    # k = 2: no k column (the table the study wrote before it took k).
     assert set(curves.columns) == {"model", "d", "seed", "n", "accuracy",
                                    "population_accuracy", "population_scoring",
-                                   "population_success", *SETTING_COLUMNS, *TIME_COLUMNS}
+                                   "population_success", *SETTING_COLUMNS, *TIME_COLUMNS} - {"k"}
     assert sorted(curves["n"].unique()) == [16, 32, 64, 128, 256, 512, 1024, 2048]
     # Each curve's times sit on its first row only, so sums are totals.
     firsts = curves.groupby(["model", "d", "seed"])["seconds"].apply(lambda s: (s > 0).sum())
@@ -311,7 +312,7 @@ def test_headline_renders_degenerate_tables(tmp_path):
     # IndexError on the empty table.
     from skxor.studies import render_headline
 
-    columns = ["model", "d", "seed", "n", "accuracy", *SETTING_COLUMNS, *TIME_COLUMNS]
+    columns = ["model", "d", "seed", "n", "accuracy", *SETTING_COLUMNS[:-1], *TIME_COLUMNS]
     pd.DataFrame(columns=columns).to_csv(tmp_path / "sample_complexity.csv", index=False)
     assert "nothing to summarize" in render_headline(tmp_path)
     one_d = _table([[0.5, 0.99, 0.99, 1.0], [0.99, 1, 1, 1]])
@@ -484,3 +485,88 @@ def test_samples_needed_figure_draws_population_failures_apart():
     assert "population run fails (no n*, not fitted)" in kinds and len(kinds) <= 8
     crosses = [line for line in display.ax_.get_lines() if line.get_marker() == "x"]
     assert sum(len(line.get_xdata()) for line in crosses) == 18
+
+
+# -- k-sparse parities (issue 51.3) ---------------------------------------------------
+
+def test_the_presets_cells_keep_their_checkpoint_keys_at_k_2():
+    # The digests of every cell key of each preset, computed at 89e4416, before the
+    # study took k: a run of a preset still finds the checkpoints written then.
+    import hashlib
+
+    from skxor.studies import get_study
+    from skxor.studies._sweep import _cell_key
+
+    study = get_study("sample_complexity")
+    digests = {}
+    for preset in ("quick", "full"):
+        keys = [_cell_key(study.name, study.cell, cell)[0]
+                for cell in study.grid_cells(study.params(preset))]
+        digests[preset] = hashlib.sha256("".join(keys).encode()).hexdigest()[:16]
+    assert digests == {"quick": "63fbff96546986de", "full": "eaa73cdfe4432853"}
+    assert study.params("quick")["k"] == 2
+    assert "k_parity" not in study.params("full")["model"]
+
+
+def test_k_gives_a_k_sparse_parity_and_k_heads():
+    from skxor.studies import get_study
+    from skxor.studies._runner import run_setting
+
+    support, keys, queries = population_start("transformer_one_step", 12, 0, k=3)
+    assert support.shape == (3,) and queries.shape == (3, 32)
+    # The cell's data: the support drawn first from the seed, now of 3 bits.
+    X, y = make_sparse_parity(50, 12, k=3, random_state=0)
+    np.testing.assert_array_equal(y, -np.prod(X[:, support], axis=1))
+    # k = 2 is the study before it took k: the same support, keys and queries.
+    for a, b in zip(population_start("transformer_one_step", 12, 0),
+                    population_start("transformer_one_step", 12, 0, k=2)):
+        np.testing.assert_array_equal(a, b)
+    for model in ("transformer_one_step", "transformer_multi_step", "k_parity"):
+        assert sample_complexity_estimator(model, k=4).get_params()["n_heads"] == 4
+    assert "n_heads" not in sample_complexity_estimator("ffnn", k=4).get_params()
+    assert population_outcome("k_parity", 12, 0, 100, 0.95, k=3)["population_scoring"] == "none"
+    study = get_study("sample_complexity")
+    assert '"k": 3' in run_setting(study, study.params("quick", {"k": 3}))
+    assert "k" not in run_setting(study, study.params("quick"))
+
+
+def test_a_3_sparse_run_records_k_and_its_population_outcome():
+    df = sample_complexity(model=["transformer_multi_step"], d=[12], k=3, seeds=2, n_min=100,
+                           n_max=3200, n_sizes=3, n_test=400)
+    assert df["k"].tolist() == [3] * 6
+    assert list(df.columns[-4:]) == ["target", "k", "seconds", "floor_seconds"]
+    # Each curve's population outcome is its own 3-head run's.
+    for seed, curve in df.groupby("seed"):
+        outcome = population_outcome("transformer_multi_step", 12, seed, 400, 0.95, k=3)
+        assert curve["population_accuracy"].iloc[0] == outcome["population_accuracy"]
+    # A k = 2 run writes no k column: the table the study wrote before it took k.
+    assert "k" not in sample_complexity(model=["transformer_multi_step"], d=[12], seeds=1,
+                                        n_min=100, n_max=400, n_sizes=2, n_test=200)
+    # Merged with a k = 2 run (NaN k), the latest setting is analysed alone.
+    from skxor.papers.han_ghoshdastidar.sample_complexity import like_for_like
+
+    two = df.drop(columns="k").assign(accuracy=0.5)
+    merged = pd.concat([df, two], ignore_index=True)
+    assert like_for_like(merged)["accuracy"].eq(0.5).all()
+    assert like_for_like(pd.concat([two, df], ignore_index=True))["k"].eq(3).all()
+
+
+@pytest.mark.parametrize("overrides, error, message", [
+    ({"k": 13, "d": [12, 40]}, ValueError, "k must not exceed the number of bits d"),
+    ({"k": 1}, Exception, "'k' parameter of sample_complexity"),
+    ({"k": 40, "d": [64]}, ValueError, "need m >= k - 1"),
+])
+def test_a_bad_k_is_refused_naming_it(overrides, error, message):
+    from skxor.studies import get_study
+
+    with pytest.raises(error, match=message):
+        get_study("sample_complexity").params("quick", overrides)
+
+
+def test_sample_complexity_estimator_refuses_a_bad_k():
+    with pytest.raises(TypeError, match="k must be an int"):
+        sample_complexity_estimator("ffnn", k=2.0)
+    with pytest.raises(ValueError, match="k must be at least 1"):
+        sample_complexity_estimator("ffnn", k=0)
+    with pytest.raises(ValueError, match="model must be one of"):
+        sample_complexity_estimator("nope")

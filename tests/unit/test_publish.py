@@ -12,7 +12,7 @@ from skxor.cli import main
 from skxor.studies import STUDIES
 from skxor.studies import claims_table, get_study, publish
 from skxor.studies.claims import VERDICTS, declared_claims
-from skxor.studies._publish import DATA_DIR, load_store, stale_runs
+from skxor.studies._publish import CLAIMS_PAGE, DATA_DIR, load_store, stale_runs
 from skxor.studies.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -279,11 +279,13 @@ def test_publish_names_a_stored_table_it_cannot_summarize(tmp_path, capsys, edit
 
 
 def test_a_stored_record_holds_every_parameter_of_its_preset(store):
+    # A parameter a study took after the run (its ``added``, at the value the run had)
+    # reads at that value: sample_complexity's k = 2.
     for name, entry in store.items():
         record = entry["record"]
-        code = json.loads(json.dumps(get_study(name).params(record["preset"],
-                                                            record["overrides"])))
-        assert set(record["params"]) == set(code), name
+        study = get_study(name)
+        code = json.loads(json.dumps(study.params(record["preset"], record["overrides"])))
+        assert set(study.with_added(record["params"])) == set(code), name
 
 
 # -- the per-study pages (docs/results/generated/<study>.md) ---------------------------
@@ -367,7 +369,7 @@ ALLOWED = [r"(?m)^\d\. ", r"arXiv 2502\.07553", r"arXiv 2606\.08768", r"ICML 202
 def _prose_outside_generated_blocks(text, fmt):
     from skxor.studies._blocks import markers
 
-    for name in ("headline", "claims", "stored-runs", "studies"):
+    for name in ("headline", "claims", "stored-runs", "studies", "highlights", "figure"):
         start, end = markers(name, fmt)
         text = re.sub(re.escape(start) + r".*?" + re.escape(end), "", text, flags=re.S)
     return text
@@ -381,9 +383,12 @@ def _typed_numbers(text):
 
 def test_no_number_is_typed_into_the_results_prose():
     readme = (ROOT / "README.md").read_text()
-    # The results sections: what it reproduces, and the headline with its comparisons.
-    sections = [readme[readme.index("## What it reproduces"):readme.index("## Quick start")],
-                readme[readme.index("## Headline numbers"):readme.index("`skxor demo` runs")]]
+    # The results sections: the claims and the headline; the papers' page (what it
+    # reproduces) and the quick start's comparison of the studies.
+    quick = (ROOT / "docs" / "quick_start.md").read_text()
+    sections = [readme[readme.index("## The papers' claims"):readme.index("## How it is built")],
+                (ROOT / "docs" / "papers.md").read_text(),
+                quick[quick.index("## The studies side by side"):quick.index("`skxor demo` runs")]]
     measured = (ROOT / "docs/results/measured.rst").read_text()
     for section in sections:
         assert _typed_numbers(_prose_outside_generated_blocks(section, "md")) == []
@@ -442,3 +447,60 @@ def test_the_claims_name_a_missing_record_and_an_earlier_version(store):
         == {"run record missing"}
     assert all(p.endswith("(from an earlier version: 0.0.9)")
                for p in claims_table(earlier).query("study == 'one_step'")["preset"])
+
+
+# -- the README in short (issue 51.1) ---------------------------------------------------
+
+def test_the_readme_claims_table_shows_short_deciding_numbers_the_claims_page_in_full():
+    readme = (ROOT / "README.md").read_text()
+    rows = [line for line in readme.splitlines() if re.match(r"\| [HK]\d ", line)]
+    assert len(rows) == 12
+    numbers = [row.split(" | ")[2] for row in rows]
+    assert max(len(n) for n in numbers) <= 160, max(numbers, key=len)
+    # H4's deciding part ran to a paragraph in the table; in full only on the claims page.
+    long_h4 = "which the stored runs do not record"
+    assert long_h4 not in readme and long_h4 in (ROOT / CLAIMS_PAGE).read_text()
+    # One count line, over the papers' claims only.
+    assert readme.count("Of the stored runs") == 1 and "claims of the papers" in readme
+
+
+def test_short_text_drops_long_asides_and_cuts_at_a_clause():
+    from skxor.studies._publish import short_text
+
+    text = ("d = 100: 47/50 runs = 0.94 [0.80, 0.99] (pooled over m = 64, 128 and over the "
+            "seeds' draws); d = 1000: 48/50 runs = 0.96 [0.85, 0.99]")
+    assert short_text(text, limit=200) == ("d = 100: 47/50 runs = 0.94 [0.80, 0.99]; "
+                                          "d = 1000: 48/50 runs = 0.96 [0.85, 0.99]")
+    assert short_text(text, limit=60) == "d = 100: 47/50 runs = 0.94 [0.80, 0.99]"
+    assert short_text("softmax (steps of 10) 3/5", limit=60) == "softmax (steps of 10) 3/5"
+
+
+def test_the_readme_headline_bullets_are_short_and_link_their_study():
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("<!-- skxor-highlights:start -->")[1].split("<!-- skxor-highlights:end")[0]
+    bullets = [line for line in block.splitlines() if line.startswith("* ")]
+    assert len(bullets) == len(load_store(ROOT / DATA_DIR))
+    for bullet in bullets:
+        assert len(bullet) <= 420, bullet
+        assert re.search(r"\(\[more\]\(docs/results/generated/\w+\.md\)\)$", bullet), bullet
+
+
+def test_the_readme_figure_names_the_stored_table_it_was_drawn_from(tmp_path):
+    from matplotlib.figure import Figure
+
+    from skxor.studies._publish import README_FIGURE, _publish_figure, png_text
+
+    record = json.loads((ROOT / DATA_DIR / "one_step" / "one_step.run.json").read_text())
+    source = png_text(ROOT / README_FIGURE)["Source"]
+    assert source == f"one_step.csv.gz sha256 {record['runs'][-1]['table_sha256']}"
+    assert f"]({README_FIGURE.as_posix()})" in (ROOT / "README.md").read_text()
+    # A figure drawn from another table is a difference --check reports.
+    shutil.copy(ROOT / "README.md", tmp_path / "README.md")
+    shutil.copytree(ROOT / DATA_DIR / "one_step", tmp_path / DATA_DIR / "one_step")
+    (tmp_path / README_FIGURE).parent.mkdir(parents=True, exist_ok=True)
+    Figure().savefig(tmp_path / README_FIGURE, metadata={"Source": "one_step.csv.gz sha256 0"})
+    store = load_store(tmp_path / DATA_DIR)
+    why = _publish_figure(tmp_path, store, write=False)
+    assert why and "drawn from one_step.csv.gz sha256 0, not from the stored" in why
+    shutil.copy(ROOT / README_FIGURE, tmp_path / README_FIGURE)
+    assert _publish_figure(tmp_path, store, write=False) is None

@@ -117,6 +117,65 @@ def test_a_bad_declaration_is_refused_with_its_reason(changes, message):
         coin_study(**changes)
 
 
+def biased_coin_cell(p, n_flips, seed, bias=0.0):
+    return {"heads": bool((seed * 7 + n_flips) % 10 < (p + bias) * 10)}
+
+
+def biased_coin_study(**changes):
+    """The coin study after it took a parameter ``bias``; its runs before had bias 0."""
+    declaration = dict(
+        parameters={"p": [Grid(Interval(Real, 0, 1, closed="both"))], "n_flips": [POSITIVE],
+                    "seeds": [POSITIVE], "bias": [Interval(Real, 0, 1, closed="both")]},
+        presets={"quick": {"p": [0.2, 0.8], "n_flips": 3, "seeds": 4, "bias": 0.0}},
+        cell=biased_coin_cell, added={"bias": 0.0})
+    declaration.update(changes)
+    return coin_study(**declaration)
+
+
+def test_an_added_parameter_at_its_earlier_value_keeps_keys_setting_and_records(monkeypatch):
+    # Issue 51.3: sample_complexity took k; its runs at k = 2 must keep their checkpoints'
+    # keys, their stored tables' setting and their records' parameters.
+    from skxor.studies._publish import stale_runs
+    from skxor.studies._runner import run_setting
+    from skxor.studies._sweep import _cell_key
+
+    before, after = coin_study(), biased_coin_study()
+    old_cells = before.grid_cells(before.params("quick"))
+    new_cells = after.grid_cells(after.params("quick"))
+    assert new_cells == old_cells  # no "bias" in a cell at bias 0
+    assert [_cell_key("coin", biased_coin_cell, c) for c in new_cells] == \
+        [_cell_key("coin", biased_coin_cell, c) for c in old_cells]
+    assert run_setting(after, after.params("quick")) == run_setting(before, before.params("quick"))
+    # 0 given as an int is the same value; True is not 1 and 0.5 is another value.
+    assert after.omitted("bias", 0) and not after.omitted("bias", 0.5)
+    assert not after.omitted("n_flips", 3) and not biased_coin_study(added={}).omitted("bias", 0.0)
+    moved = after.grid_cells(after.params("quick", {"bias": 0.5}))
+    assert {c["bias"] for c in moved} == {0.5}
+    assert '"bias": 0.5' in run_setting(after, after.params("quick", {"bias": 0.5}))
+    # The run computes at the cell function's default: the same results as before.
+    assert after.run()["heads"].tolist() == before.run()["heads"].tolist()
+    # A record written before bias existed is current; one that differs otherwise is not.
+    record = {"preset": "quick", "matches_preset": True, "overrides": {},
+              "params": before.params("quick"), "cell_version": 1}
+    monkeypatch.setattr("skxor.studies._registry.get_study", lambda name: after)
+    assert stale_runs({"coin": {"record": record}}) == {}
+    stale = stale_runs({"coin": {"record": dict(record, params={**record["params"],
+                                                               "bias": 0.5})}})
+    assert "['bias']" in stale["coin"]
+
+
+@pytest.mark.parametrize("changes, message", [
+    (dict(added=["bias"]), "added must be a dict"),
+    (dict(added={"nope": 1}), "undeclared parameter 'nope'"),
+    (dict(added={"p": 0.5}), "'p' is a sweep axis"),
+    (dict(added={"bias": 0.5}), "default for the added parameter 'bias' must be"),
+    (dict(cell=coin_cell), "takes no 'bias'"),
+])
+def test_a_bad_added_parameter_is_refused(changes, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        biased_coin_study(**changes)
+
+
 def test_a_cell_not_returning_a_dict_is_named():
     study = coin_study(cell=lambda p, n_flips, seed: 1.0)
     with pytest.raises(TypeError, match="must return a dict of results"):

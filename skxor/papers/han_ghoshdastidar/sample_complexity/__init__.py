@@ -2,7 +2,14 @@
 
 Each cell runs :func:`sklearn.model_selection.learning_curve` for one model,
 one d and one seed: the model is fitted on growing prefixes of one training
-set and scored on a fixed, held-out test split. A seed's ``n*`` is the
+set and scored on a fixed, held-out test split. The data are a k-sparse
+parity of d bits (``k``, 2 by default: sparse XOR); the transformers have k
+heads, and ``model="k_parity"`` (Han & Ghoshdastidar's first version's
+k-parity model, :class:`skxor.KParityTransformer` with k heads, on request
+only: tens of CPU seconds a fit) can be run beside them. Seed s draws the
+data, the split and the model's initialisation
+(:func:`skxor.model_selection.learning_curve_per_seed` does the same for
+any estimator). A seed's ``n*`` is the
 smallest training size from which the test accuracy stays at or above the
 target (0.95 by default) at every larger size tried. The grid only brackets
 it: the true n* lies in ``(last failing n, first reaching n]``, the grid
@@ -19,12 +26,12 @@ only. The growth of n* with d is fitted by maximum likelihood to their
 intervals (:func:`fit_exponents`): log n* normal around ``b + a log d``
 with a common spread, each seed contributing the probability of its
 interval, with a profile-likelihood 95% interval for the exponent a. The
-FFNN has no population step: all its seeds are kept.
+FFNN and the k-parity model have no population step: all their seeds are kept.
 Han & Ghoshdastidar's one-step bound grows as d^4 up to polylog factors, and
 their own experiments found far fewer samples than the bound to suffice.
 """
 
-from numbers import Real
+from numbers import Integral, Real
 
 
 from skxor._utils._sklearn_compat import Interval, StrOptions
@@ -36,6 +43,7 @@ from ._rules import CLAIMS
 from ._cells import (
     ESTIMATOR_PARAMS,
     MODELS,
+    POPULATION_MODELS,
     learning_curves,
     model_sizes,
     population_outcome,
@@ -50,6 +58,7 @@ from ._bullet import headline_text
 from ._section import render_report
 from ._summary import (
     SETTING_COLUMNS,
+    setting_values,
     sample_complexity_summary,
     exponents,
     fit_exponents,
@@ -72,7 +81,12 @@ PARAMETERS = {
     # Above 1/2, the accuracy of guessing.
     "target": [Interval(Real, 0.5, 1, closed="right")],
     "n_test": [POSITIVE],
+    # The parity's number of bits: k heads for the transformers and the k-parity model.
+    "k": [Interval(Integral, 2, None, closed="left")],
 }
+
+#: The models of the full preset: the k-parity model runs only on request.
+_PAPER_MODELS = ["transformer_one_step", "transformer_multi_step", "ffnn"]
 
 PRESETS = {
     "quick": dict(
@@ -85,10 +99,11 @@ PRESETS = {
         seeds=3,
         target=0.95,
         n_test=1000,
+        k=2,
     ),
     # Only the differences from quick.
     "full": dict(
-        model=list(MODELS),
+        model=_PAPER_MODELS,
         d=[16, 25, 40, 64, 100, 160],
         # n from 25 to 1 638 400 over d = 16-160 can show exponents up to
         # about 4.8 (the proof's d^4 with room for n* above n_min at d = 16;
@@ -120,6 +135,17 @@ def _check(params):
             f"ffnn_n_max must lie between n_min and n_max; got ffnn_n_max={ffnn_n_max}, "
             f"n_min={params['n_min']}, n_max={params['n_max']}."
         )
+    k = params.get("k", 2)
+    if k > min(params["d"]):
+        raise ValueError(
+            f"k must not exceed the number of bits d: a {k}-sparse parity needs {k} of "
+            f"them; got k={k} and d={min(params['d'])}.")
+    transformers = [m for m in params["model"] if m in POPULATION_MODELS]
+    m = ESTIMATOR_PARAMS["transformer_one_step"]["m"]
+    if transformers and k > m + 1:
+        raise ValueError(
+            f"k={k} heads need m >= k - 1 = {k - 1} for the transformers' initial queries "
+            f"(a regular simplex); the study's transformers have m={m}.")
 
 
 STUDY = Study(
@@ -144,6 +170,9 @@ STUDY = Study(
     key=("model", "d", "seed", "n"),
     check=_check,
     setting=SETTING_COLUMNS,
+    # Runs before k was a parameter computed k = 2: at k = 2 a cell keeps its key, a
+    # run its setting and table (no k column).
+    added={"k": 2},
     floor="the fits and test scoring of every learning curve",
 )
 
@@ -163,7 +192,9 @@ sample_complexity = STUDY.function(
     **overrides
         Replace preset entries: ``model``, ``d`` (lists), ``n_min``,
         ``n_max``, ``ffnn_n_max`` (the FFNN's largest size, None: n_max),
-        ``n_sizes``, ``seeds``, ``target``, ``n_test``.
+        ``n_sizes``, ``seeds``, ``target``, ``n_test``, ``k`` (the parity's
+        bits, 2 to min(d); the transformers and the k-parity model get k
+        heads). ``model`` may add ``"k_parity"`` (no preset runs it).
 
     Returns
     -------
@@ -172,8 +203,10 @@ sample_complexity = STUDY.function(
         curve's population outcome (``population_accuracy``,
         ``population_scoring``, ``population_success``: the same steps on
         infinite data from the seed's own keys and initial queries; NaN for
-        the FFNN), the settings ``n_min``, ``n_max``, ``ffnn_n_max``,
-        ``n_sizes``, ``n_test`` and the accuracy ``target``, and ``seconds`` and ``floor_seconds`` (the
+        the FFNN and the k-parity model), the settings ``n_min``, ``n_max``,
+        ``ffnn_n_max``, ``n_sizes``, ``n_test``, the accuracy ``target`` and
+        ``k`` (a column only when k is not 2: a run at k = 2 writes the
+        table the study wrote before it took k), and ``seconds`` and ``floor_seconds`` (the
         learning curve's time and the part spent fitting and scoring, on its
         first row; 0 on the others).
 
@@ -186,6 +219,13 @@ sample_complexity = STUDY.function(
     ...                        n_min=200, n_max=4000, n_sizes=3, n_test=500)
     >>> df[["n", "accuracy"]].to_dict("list")["n"]
     [200, 894, 4000]
+
+    A 3-sparse parity, the transformer with three heads:
+
+    >>> df3 = sample_complexity(model=["transformer_multi_step"], d=[12], k=3, seeds=1,
+    ...                         n_min=100, n_max=3200, n_sizes=3, n_test=500)
+    >>> df3["k"].unique().tolist(), df3["n"].tolist()
+    ([3], [100, 566, 3200])
     """)
 
 
@@ -193,6 +233,7 @@ __all__ = [
     "ESTIMATOR_PARAMS",
     "MODELS",
     "PARAMETERS",
+    "POPULATION_MODELS",
     "PRESETS",
     "SETTING_COLUMNS",
     "STUDY",
@@ -211,6 +252,7 @@ __all__ = [
     "sample_complexity_cell",
     "sample_complexity_estimator",
     "samples_needed",
+    "setting_values",
     "train_sizes",
 ]
 

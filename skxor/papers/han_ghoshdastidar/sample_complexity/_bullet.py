@@ -57,5 +57,6 @@ def headline_text(summary):
         f"({resolution}); p_pop = curves whose training run succeeds on infinite data "
         "(exact population steps); exponent a of n* ~ d^a on those curves by maximum "
         "likelihood with censored seeds kept, profile-likelihood 95% interval; the proof's "
-        "sufficient bound grows as d^4): " + "; ".join(parts) + ". " + h5_sentence(fits)
+        "sufficient bound grows as d^4): exponent a: " + "; ".join(parts) + ". "
+        + h5_sentence(fits)
     )

@@ -6,7 +6,7 @@ from skxor.studies.reporting import interval_texts, timing_sentence
 from skxor.studies.stats import format_interval
 from ._cells import MODELS
 from ._summary import (
-    SETTING_COLUMNS,
+    setting_values,
     sample_complexity_summary,
 )
 from ._wording import setting_text
@@ -171,8 +171,9 @@ def _other_settings(everything, analysed):
     others = everything[~everything.index.isin(analysed.index)]
     if others.empty:
         return []
-    columns = [c for c in SETTING_COLUMNS if c in everything]
-    counts = others.groupby(columns, sort=False).size()
+    values = setting_values(others)
+    columns = list(values.columns)
+    counts = values.groupby(columns, sort=False).size()
     listed = "; ".join(
         ", ".join(f"{c}={v:g}" for c, v in zip(columns, values)) + f": {count} rows"
         for values, count in counts.items()

@@ -32,9 +32,35 @@ from skxor.studies.stats import (censored_loglog_fit, check_confidence, check_n_
                                  rate_with_interval)
 from skxor._utils._warnings import SkxorFutureWarning
 
-#: The columns fixing a learning curve's grid, test split and target: tables
-#: merged from runs with other values are analysed on the latest run's only.
-SETTING_COLUMNS = ("n_min", "n_max", "ffnn_n_max", "n_sizes", "n_test", "target")
+#: The columns fixing a learning curve's grid, test split, target and parity (``k``):
+#: tables merged from runs with other values are analysed on the latest run's only.
+#: ``k`` is a column only of runs at k other than 2 (:func:`setting_values`).
+SETTING_COLUMNS = ("n_min", "n_max", "ffnn_n_max", "n_sizes", "n_test", "target", "k")
+
+#: The parity's k of rows without a ``k`` column or value: the study's k before it took k.
+DEFAULT_K = 2
+
+
+def setting_values(df):
+    """The setting columns ``df`` has, with a missing ``k`` read as 2.
+
+    A run at k = 2 writes no ``k`` column (its table is the one the study
+    wrote before it took ``k``); merged with a run at another k, its rows
+    hold NaN there, which mean k = 2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.papers.han_ghoshdastidar.sample_complexity import setting_values
+    >>> df = pd.DataFrame({"n_test": [100, 100], "k": [float("nan"), 3]})
+    >>> setting_values(df).values.tolist()
+    [[100.0, 2.0], [100.0, 3.0]]
+    """
+    columns = [c for c in SETTING_COLUMNS if c in df]
+    values = df[columns]
+    if "k" in values:
+        values = values.assign(k=values["k"].fillna(DEFAULT_K))
+    return values
 
 
 def like_for_like(df):
@@ -53,11 +79,10 @@ def like_for_like(df):
     >>> like_for_like(df)["n"].tolist()
     [10]
     """
-    columns = [c for c in SETTING_COLUMNS if c in df]
-    if not columns or df.empty:
+    values = setting_values(df)
+    if values.columns.empty or df.empty:
         return df
-    last = df[columns].iloc[-1]
-    return df[(df[columns] == last).all(axis=1)]
+    return df[(values == values.iloc[-1]).all(axis=1)]
 
 
 #: Columns a learning-curve table needs (``target`` too unless passed).

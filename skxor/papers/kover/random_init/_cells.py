@@ -78,7 +78,7 @@ def network_grid(params):
     >>> from skxor.papers.kover.random_init import STUDY
     >>> from skxor.papers.kover.random_init._cells import network_grid
     >>> len(network_grid(STUDY.preset("quick")))
-    900
+    1800
     """
     return expand_grid(
         n_bits=params["n_bits"], d_model=params["d_model"], n_layers=params["n_layers"],
@@ -97,8 +97,8 @@ def network_cells(params):
     Examples
     --------
     >>> from skxor.papers.kover.random_init import STUDY, network_cells
-    >>> len(network_cells(STUDY.preset("quick")))  # 6 N x 5 inits x 2 eps x 15 seeds
-    900
+    >>> len(network_cells(STUDY.preset("quick")))  # 6 N x 5 inits x 2 eps x 30 seeds
+    1800
     """
     cells = network_grid(params)
     cells.sort(key=lambda c: (c["n_bits"], *(str(c[k]) for k in SETTING), c["seed"]))
@@ -131,8 +131,8 @@ def every_cell(params):
     --------
     >>> from skxor.papers.kover.random_init import STUDY
     >>> from skxor.papers.kover.random_init._cells import every_cell
-    >>> len(every_cell(STUDY.preset("quick")))  # 900 networks, 3 x 6 references, 4 controls
-    922
+    >>> len(every_cell(STUDY.preset("quick")))  # 1800 networks, 3 x 6 references, 4 controls
+    1822
     """
     # The networks unsorted: sorting 10^5 cells of the full preset takes most
     # of a second, which a dry run does not need.
