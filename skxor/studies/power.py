@@ -181,8 +181,17 @@ def planned_design(study, params):
 
 
 def _verdict(study, claim, table):
-    summary = study.summary(table)
-    return rule_result(study.name, claim, study.render(claim.rule, table, summary))["verdict"]
+    # The claim's min_units, as claim_rows sets it: a part judged on fewer units is not
+    # decided, so the power counts the verdicts the claims page would print.
+    from .claims import _MIN_UNITS
+
+    token = _MIN_UNITS.set(claim.min_units)
+    try:
+        summary = study.summary(table)
+        return rule_result(study.name, claim,
+                           study.render(claim.rule, table, summary))["verdict"]
+    finally:
+        _MIN_UNITS.reset(token)
 
 
 def _simulated(study, claim, design, truth, rng):
