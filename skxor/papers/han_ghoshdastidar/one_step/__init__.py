@@ -210,6 +210,9 @@ STUDY = Study(
     report=render_report,
     headline=headline_text,
     claims=CLAIMS,
+    # regime_seeds and one_bit only add cells (each with its own key): not the setting,
+    # so that runs with and without them share rows and the stored setting stays valid.
+    setting=("n_test",),
     floor="the steps (or fits, for n > 0) and exact losses of every cell",
 )
 
@@ -222,7 +225,10 @@ one_step = STUDY.function(
         ``quick``: d in {1e2, 1e3, 1e4}, m in {64, 128} (H1's regime), step
         lengths 1, 10, 100 and 1000, T in {1, 50} steps, 24 seeds, population
         steps (a few minutes on one core). ``full``: d up to 1e5, m from 8 to 128, 30
-        seeds (25 200 cells; hours on 2 cores).
+        seeds, and the claims' one-step cells on 240 seeds: softmax at m >= 64 (H1)
+        and linear attention where it can represent one bit, (d, m) = (100, 99),
+        (100, 128), (100, 256), (300, 512) (H3) (41 040 cells; about 40 minutes on
+        2 cores).
     %(study_options)s
     **overrides
         Replace preset entries: ``attention``, ``d``, ``m``, ``n`` (lists; n=0
@@ -230,7 +236,10 @@ one_step = STUDY.function(
         ``step_length`` and ``n_steps`` (lists: the length of each
         normalised step, and T), ``seeds`` (int), ``n_test`` (largest number
         of test inputs a cell draws; most cells are scored exactly or stop
-        early, see :func:`score_heads`).
+        early, see :func:`score_heads`), ``regime_seeds`` (int: seeds of the
+        one-step cells the claims judge, see :func:`study_cells`; 0 or at most
+        ``seeds``: every cell runs ``seeds``), ``one_bit`` (list of [d, m]
+        pairs added for the attention types that can represent one bit there).
 
     Returns
     -------
