@@ -238,13 +238,13 @@ def planned_design(study, params):
 
 
 def _verdict(study, claim, table):
+    # The claim's min_units, as claim_rows sets it: a part judged on fewer units is not
+    # decided, so the power counts the verdicts the claims page would print.
     from .claims import _MIN_UNITS
 
-    summary = study.summary(table)
-    # The claim's min_units, as claim_rows applies it: a part judged on too few
-    # units is not decided, on simulated tables as on the stored one.
     token = _MIN_UNITS.set(claim.min_units)
     try:
+        summary = study.summary(table)
         return rule_result(study.name, claim,
                            study.render(claim.rule, table, summary))["verdict"]
     finally:

@@ -44,10 +44,11 @@ decides, as before.
 
 from skxor.nn import attention_constraint, attention_names
 from skxor.studies.reporting import TIME_COLUMNS
-from skxor.studies import AT_LEAST_TWO, POSITIVE, SAMPLES, STEP_LENGTH, Grid
+from skxor.nn import get_attention
+from skxor.studies import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, STEP_LENGTH, Grid
 from skxor.studies import Study
 from ..._removed import module_getattr
-from ._rules import CLAIMS
+from ._rules import CLAIMS, M_REGIME
 from ._cells import (
     SUCCESS_ACCURACY,
     dominant_accuracy,
@@ -82,6 +83,13 @@ PARAMETERS = {
     "n_steps": [Grid(POSITIVE)],
     # The most test inputs a cell draws (most cells are scored exactly).
     "n_test": [POSITIVE],
+    # Seeds of the one-step (T = 1) cells the claims judge: softmax at m >= M_REGIME (H1)
+    # and unnormalised attention where it can represent one bit (H3); the other cells
+    # run `seeds` (0 or at most `seeds`: every cell runs `seeds`).
+    "regime_seeds": [NON_NEGATIVE],
+    # (d, m) pairs added for the unnormalised attention types that can put all their
+    # weight on one bit there (linear: m + 1 >= d), every step length and T, for H3.
+    "one_bit": [list],
 }
 
 PRESETS = {
@@ -97,6 +105,8 @@ PRESETS = {
         step_length=[1.0, 10.0, 100.0, 1000.0],
         n_steps=[1, 50],
         n_test=2000,
+        regime_seeds=0,
+        one_bit=[],
     ),
     # Only the differences from quick.
     "full": dict(
@@ -104,13 +114,86 @@ PRESETS = {
         m=[8, 16, 32, 64, 128],
         seeds=30,
         n_test=10000,
+        # The claims' cells: H1 (softmax, m >= 64) on 240 seeds (40 choose the step
+        # length, 200 x 2 runs per d decide it), H3 where linear attention can represent
+        # one bit (m + 1 >= d) on 240 seeds too (simulate_h1, simulate_h3 in _rules.py).
+        # Power, 200 simulated tables each way (P(reproduced | holds), P(not reproduced |
+        # alternative)): H1 1.00 [0.98, 1.00], 0.99 [0.97, 1.00] here against 1.00, 0.12
+        # [0.08, 0.17] at the 30-seed design; H3 1.00 [0.98, 1.00], 0.99 [0.97, 1.00] here
+        # against 0.00, 0.00 there (30 seeds < the 35 a claimed failure needs). Dry run:
+        # 41 040 cells, about 38 min on 2 workers (the 30-seed design: 36 min, ran 34).
+        regime_seeds=240,
+        one_bit=[[100, 99], [100, 256], [300, 512]],
     ),
 }
 
 
+def _check(params):
+    # Each one_bit entry is a (d, m) pair within the axes' constraints.
+    for pair in params["one_bit"]:
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+                and pair[0] >= 2 and pair[1] >= 1):
+            raise ValueError(f"one_bit must be a list of [d, m] pairs of ints (d >= 2, "
+                             f"m >= 1); got {params['one_bit']!r}.")
+
+
+def _key(cell):
+    return tuple(sorted(cell.items()))
+
+
+def _judged_cell(cell):
+    """Whether a one-step cell is one the claims judge: softmax in H1's regime, or an
+    unnormalised attention type where its heads can represent one bit (H3)."""
+    if cell["n_steps"] != 1:
+        return False
+    attention = get_attention(cell["attention"])
+    if attention.normalised:
+        return cell["m"] >= M_REGIME
+    return attention.concentrates is not None and bool(attention.concentrates(cell["m"],
+                                                                              cell["d"]))
+
+
+def study_cells(params):
+    """The study's cells: the grid on ``seeds`` seeds; the ``one_bit`` (d, m) pairs for
+    every unnormalised attention type that can represent one bit there (every step
+    length and T); and the judged one-step cells (:func:`_judged_cell`) on
+    ``regime_seeds`` seeds. A grid cell's key is the same as without the additions.
+
+    Examples
+    --------
+    >>> from skxor.papers.han_ghoshdastidar.one_step import STUDY, study_cells
+    >>> params = STUDY.params("quick", {"d": [100], "m": [8, 64], "seeds": 2,
+    ...                                 "step_length": [100.0], "n_steps": [1],
+    ...                                 "regime_seeds": 3, "one_bit": [[100, 99]]})
+    >>> sorted((c["attention"], c["m"], c["seed"]) for c in study_cells(params)
+    ...        if c["seed"] == 2 or c["m"] == 99)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('linear', 99, 0), ('linear', 99, 1), ('linear', 99, 2), ('softmax', 64, 2)]
+    """
+    seeds = int(params["seeds"])
+    top = max(int(params["regime_seeds"]), seeds)
+    cells = STUDY.grid_cells(params)
+    seen = {_key(c) for c in cells}
+    pairs = [(int(d), int(m)) for d, m in params["one_bit"]]
+    for attention in params["attention"]:
+        kind = get_attention(attention)
+        for d, m in pairs:
+            if kind.normalised or kind.concentrates is None or not kind.concentrates(m, d):
+                continue
+            extra = STUDY.grid_cells({**params, "attention": [attention], "d": [d], "m": [m]})
+            cells += [c for c in extra if _key(c) not in seen]
+            seen.update(_key(c) for c in extra)
+    if top > seeds:
+        more = [{**c, "seed": seed} for c in cells if c["seed"] == 0 and _judged_cell(c)
+                for seed in range(seeds, top)]
+        cells += [c for c in more if _key(c) not in seen]
+    return cells
+
+
 def _sweep_cells(params):
-    # Every cell of the grid, costly first (better load balance across workers).
-    return costly_first(STUDY.grid_cells(params))
+    # Every cell, costly first (better load balance across workers).
+    return costly_first(study_cells(params))
 
 
 STUDY = Study(
@@ -125,12 +208,16 @@ STUDY = Study(
     presets=PRESETS,
     cell=one_step_cell,
     cells=_sweep_cells,
+    check=_check,
     cost=one_step_cost,
     summary=one_step_summary,
     figures=render_figures,
     report=render_report,
     headline=headline_text,
     claims=CLAIMS,
+    # regime_seeds and one_bit only add cells (each with its own key): not the setting,
+    # so that runs with and without them share rows and the stored setting stays valid.
+    setting=("n_test",),
     floor="the steps (or fits, for n > 0) and exact losses of every cell",
 )
 
@@ -143,7 +230,10 @@ one_step = STUDY.function(
         ``quick``: d in {1e2, 1e3, 1e4}, m in {64, 128} (H1's regime), step
         lengths 1, 10, 100 and 1000, T in {1, 50} steps, 24 seeds, population
         steps (a few minutes on one core). ``full``: d up to 1e5, m from 8 to 128, 30
-        seeds (25 200 cells; hours on 2 cores).
+        seeds, and the claims' one-step cells on 240 seeds: softmax at m >= 64 (H1)
+        and linear attention where it can represent one bit, (d, m) = (100, 99),
+        (100, 128), (100, 256), (300, 512) (H3) (41 040 cells; about 40 minutes on
+        2 cores).
     %(study_options)s
     **overrides
         Replace preset entries: ``attention``, ``d``, ``m``, ``n`` (lists; n=0
@@ -151,7 +241,10 @@ one_step = STUDY.function(
         ``step_length`` and ``n_steps`` (lists: the length of each
         normalised step, and T), ``seeds`` (int), ``n_test`` (largest number
         of test inputs a cell draws; most cells are scored exactly or stop
-        early, see :func:`score_heads`).
+        early, see :func:`score_heads`), ``regime_seeds`` (int: seeds of the
+        one-step cells the claims judge, see :func:`study_cells`; 0 or at most
+        ``seeds``: every cell runs ``seeds``), ``one_bit`` (list of [d, m]
+        pairs added for the attention types that can represent one bit there).
 
     Returns
     -------
@@ -188,6 +281,7 @@ __all__ = [
     "one_step_summary",
     "plot_attention_maps",
     "score_heads",
+    "study_cells",
     "summarize_one_step",
 ]
 

@@ -219,6 +219,9 @@ def one_step_summary(df):
     best = best_steps(cells)
     at = best_cells(cells, best)
     population, kind = analysed(df)
+    # The population steps are often every row: their best step lengths are then ``best``'s.
+    population_best = (best[best["best"]] if len(population) == len(cells)
+                       else at_best(population))
     return Bunch(rows=len(df), cells=cells, best=best, best_cells=at,
                  per_cell=summarize_one_step(at), population=population, kind=kind,
-                 population_best=at_best(population))
+                 population_best=population_best)
