@@ -578,8 +578,9 @@ def _claims_md(claims, store):
     for r in claims.itertuples():
         who = r.paper if getattr(r, "kind", "claim") == "claim" else "the library's own"
         number = short_text(deciding_part(r.judged, r.verdict))
-        if not one_preset:
-            number += f" ({r.preset} preset)"
+        if not one_preset:  # the preset in short: why a run is of an earlier version is on the page
+            preset, earlier = re.subn(r" \(from an earlier version: .*\)$", "", str(r.preset))
+            number += f" ({preset}{', earlier version' if earlier else ' preset'})"
         lines.append(f"| {r.id} {r.claim} ({who}) | {r.verdict} | {number} | "
                      f"[claim](docs/results/claims.rst), [study]({FRAGMENTS_DIR}/{r.study}.md) |")
     lines.append("")
