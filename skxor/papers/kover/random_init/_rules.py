@@ -478,7 +478,8 @@ CLAIMS = (
           contradicted_by="a measured share that differs from the finite-N probability (for "
           "example the large-N limit at N = 4)",
           rule=_claim_random_functions, holds=(control_exact,),
-          counterfactuals=(control_at_the_limit,), simulate=simulate_random_functions),
+          counterfactuals=(control_at_the_limit,), simulate=simulate_random_functions,
+          units_parameter="n_random_functions"),
     Claim(id="K4", paper="the library (a numerical check)", source="this library",
           kind="numerical check",
           name="layer-norm eps = 1e-5 against eps = 0 (a numerical check)",
