@@ -268,3 +268,47 @@ def test_runs_of_a_single_seed_are_one_unit(flags, rate):
     assert got[0] == pytest.approx(rate) and got[3:] == (len(flags), 1, 1.0)
     assert 0.0 <= got[1] <= rate <= got[2] <= 1.0 and got[2] - got[1] > 0.5
     assert clustered_rate_interval(flags * 2, [7] * (2 * len(flags)))[:3] == got[:3]
+
+
+@pytest.mark.parametrize("counts, runs", [((2,) * 10, (4,) * 10), ((1,) * 5, (3,) * 5),
+                                          ((1, 2, 3), (2, 4, 6)), ((5, 5, 5), (9, 9, 9))])
+def test_seeds_that_agree_on_their_rate_count_every_run(counts, runs):
+    """Seeds whose runs succeed at one and the same rate show no spread between seeds:
+    the likelihood's best intra-seed correlation is 0 (the binomial, not the smallest
+    correlation of the grid nor full correlation), so the runs are worth all of
+    themselves (``n_effective == n``), and the interval's ends lie where the profile
+    likelihood falls by the F(1, G - 1) cut-off, the profile taking the binomial where
+    it is the better fit."""
+    k, m = np.array(counts), np.array(runs)
+    flags = np.concatenate([np.arange(r) < c for c, r in zip(counts, runs)])
+    rate, low, high, n, groups, n_eff = clustered_rate_interval(
+        flags, np.repeat(np.arange(k.size), m))
+    assert (n, groups) == (m.sum(), k.size)
+    assert n_eff == pytest.approx(n, rel=1e-12)
+    cut = stats.f.ppf(0.95, 1, k.size - 1) / 2
+    top = _profile(k, m, rate)
+    assert 0 < low < rate < high < 1
+    for end in (low, high):
+        assert top - _profile(k, m, end) == pytest.approx(cut, abs=2e-3)
+
+
+@pytest.mark.parametrize("flags, message", [
+    ([True, None, False], "flags holds 1 missing value(s) of 3: a missing flag is neither "
+     "success nor failure (drop those rows first)."),
+    ([True, 2, False], "flags must hold flags (True/False, or 0/1); 1 value(s) of 3 are "
+     "not, e.g. 2."),
+])
+def test_clustered_interval_names_the_flags_in_its_refusals(flags, message):
+    """A run that is not a flag is refused with the same words as the other rate
+    functions, naming the argument ``flags``."""
+    with pytest.raises(ValueError) as info:
+        clustered_rate_interval(np.array(flags, dtype=object), [0, 0, 1])
+    assert str(info.value) == message
+
+
+def test_clustered_interval_refuses_a_missing_seed_whole():
+    """A run without a seed is refused, saying how many and why (it is no seed of its own)."""
+    with pytest.raises(ValueError) as info:
+        clustered_rate_interval([True, False, True, False], [0, None, 1, np.nan])
+    assert str(info.value) == ("clusters holds 2 missing label(s): every run needs its seed "
+                               "(a missing one is no seed of its own).")
