@@ -826,3 +826,18 @@ def test_the_pickling_refusal_is_the_same_from_a_shallow_stack():
     worker.join()
     assert len(caught) == 1 and isinstance(caught[0], pickle.PicklingError)
     assert str(caught[0]).startswith("This estimator cannot be pickled: its target_function")
+
+
+def test_without_a_sign_fresh_batches_are_labelled_by_the_functions_own_values():
+    """The sampler's and the fresh iterator's default sign keeps the function's values:
+    the logistic target is 1 exactly where the function is 1."""
+    from skxor.boolean import First
+    from skxor.estimators._base import FreshSampler
+
+    sampler = FreshSampler(First(5), 5, 0, "logistic", torch.float64, None)
+    iterator = FFNNParityBaseline(target_function=First(5), batch_size=8)._fresh_iterator(
+        64, 5, 0, torch.float64, None)
+    assert iterator["iterator_train__n_batches"] == 8
+    for draw in (sampler, iterator["iterator_train__sampler"]):
+        spins, targets = draw(200)
+        np.testing.assert_array_equal(targets.numpy(), (spins[:, 0] < 0).numpy())
