@@ -1,5 +1,7 @@
 """Intervals used by every study: Wilson, Clopper-Pearson, clustered rates, bootstrap slopes."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,6 +11,7 @@ from skxor.studies.stats import (
     bootstrap_loglog_slope,
     clopper_pearson_interval,
     clustered_rate_interval,
+    format_count,
     format_interval,
     format_slope,
     rate_with_interval,
@@ -312,3 +315,62 @@ def test_clustered_interval_refuses_a_missing_seed_whole():
         clustered_rate_interval([True, False, True, False], [0, None, 1, np.nan])
     assert str(info.value) == ("clusters holds 2 missing label(s): every run needs its seed "
                                "(a missing one is no seed of its own).")
+
+
+ROUGH = {"slope": 0.21, "low": float("nan"), "high": float("nan"), "n_groups": 5,
+         "rough": True}
+
+
+@pytest.mark.parametrize("digits", [1, 3])
+def test_formatted_slopes_and_counts_keep_the_digits_asked(digits):
+    """The number of decimals asked reaches every number shown: a slope's interval, a
+    rough slope's range and a count's rate and interval."""
+    def decimals(text):
+        return {len(number.split(".")[1]) for number in
+                re.findall(r"-?\d+\.\d+", text)}
+
+    assert decimals(format_slope({"slope": 1.02, "low": 0.9, "high": 1.1, "n_groups": 10},
+                                 digits=digits)) == {digits}
+    assert decimals(format_slope({**ROUGH, "range_low": 0.1, "range_high": 0.35},
+                                 digits=digits)) == {digits}
+    for interval in ("wilson", "clopper-pearson"):
+        assert decimals(format_count(4, 5, "networks", interval, digits)) == {digits}
+
+
+def test_a_count_reads_the_interval_asked_for_and_refuses_others_by_name():
+    """Each interval of the list gives its own ends; another name is refused, listing
+    those known."""
+    for interval, bounds in (("wilson", wilson_interval),
+                             ("clopper-pearson", clopper_pearson_interval)):
+        assert format_count(4, 5, "networks", interval) == (
+            "4/5 networks = " + format_interval(0.8, *bounds(4, 5)))
+    assert format_count(4, 5, "networks", "clopper-pearson") != format_count(4, 5, "networks")
+    with pytest.raises(ValueError) as info:
+        format_count(4, 5, "networks", interval="exact")
+    assert str(info.value) == ("interval must be one of ['clopper-pearson', 'wilson']; "
+                               "got 'exact'.")
+
+
+@pytest.mark.parametrize("extra, unit, tail", [
+    ({}, "seeds", ""),
+    ({"range_low": 0.1}, "seeds", ""),
+    ({"range_high": 0.35}, "seeds", ""),
+    ({"range_low": 0.1, "range_high": float("nan")}, "seeds", ""),
+    ({"range_low": float("inf"), "range_high": 0.35}, "seeds", ""),
+    ({"range_low": 0.1, "range_high": 0.35}, "seeds", "; per-seed slopes 0.10 to 0.35"),
+    ({"range_low": 0.1, "range_high": 0.35}, "networks", "; per-network slopes 0.10 to 0.35"),
+    ({"range_low": 0.1, "range_high": 0.35}, "data", "; per-data slopes 0.10 to 0.35"),
+    ({"range_low": 0.3, "range_high": 0.3}, "seeds", "; per-seed slopes all 0.30"),
+])
+def test_a_rough_slope_shows_its_range_only_when_both_ends_are_known(extra, unit, tail):
+    """A slope with too few units for an interval says so; the per-unit range is shown
+    only when both of its ends are finite (one value when they agree), the unit named
+    in the singular where its plural ends in s."""
+    assert format_slope({**ROUGH, **extra}, unit=unit) == (
+        f"0.21 (rough: 5 {unit}, too few for an interval{tail})")
+
+
+def test_a_slope_that_could_not_be_fitted_is_a_dash_even_when_rough():
+    """No slope (NaN) reads as the dash of :func:`format_interval`, with nothing after."""
+    assert format_slope({**ROUGH, "slope": float("nan"), "range_low": 0.1,
+                         "range_high": 0.35}) == "-"
