@@ -374,3 +374,16 @@ def test_a_slope_that_could_not_be_fitted_is_a_dash_even_when_rough():
     """No slope (NaN) reads as the dash of :func:`format_interval`, with nothing after."""
     assert format_slope({**ROUGH, "slope": float("nan"), "range_low": 0.1,
                          "range_high": 0.35}) == "-"
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.95])
+def test_one_unit_and_one_run_per_seed_are_wilson_at_the_confidence_asked(confidence):
+    """Runs that all share one seed are one trial: Wilson's interval of one unit at the
+    confidence asked; seeds of one run each are Wilson's over the runs at that level."""
+    for flags in ([True] * 4, [False] * 3):
+        got = clustered_rate_interval(flags, [7] * len(flags), confidence)
+        assert got[1:3] == pytest.approx(wilson_interval(int(flags[0]), 1, confidence),
+                                         abs=1e-12)
+    flags = np.arange(9) < 6
+    got = clustered_rate_interval(flags, np.arange(9), confidence)
+    assert got[1:3] == pytest.approx(wilson_interval(6, 9, confidence), abs=1e-12)
