@@ -73,6 +73,10 @@ MODULES = {
         "tests/unit/test_study_claims.py",
         "tests/unit/test_claim_rules.py",
     ],
+    "skxor/papers/kover/training/_rules.py": [
+        "tests/unit/test_claim_rules.py",
+        "tests/unit/test_study_claims.py",
+    ],
     # The fresh-data (online) fit: labels from target_function, fresh batches.
     "skxor/estimators/_base.py": [
         "tests/unit/test_ffnn.py",

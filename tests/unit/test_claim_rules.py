@@ -900,3 +900,17 @@ def test_a_censored_part_reads_0_1_flags_as_booleans_and_names_its_units():
     assert (ints.verdict, ints.text, ints.interval(0.95)) == (bools.verdict, bools.text,
                                                               bools.interval(0.95))
     assert "3 censored by the budget" in ints.text and "seeds" in ints.text
+
+
+def test_k3_budget_counts_the_runs_by_how_they_stopped_and_reads_tables_without_stops():
+    """K3's budget part counts the runs per stop reason, as the table has them; a table
+    that does not record why runs stopped is still judged, with no counts."""
+    from skxor.papers.kover.training._rules import paper_holds
+
+    table = paper_holds()
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(table["stop"].value_counts().items()))
+    assert len(table["stop"].unique()) == 2
+    row = _rule("K3")(table)
+    assert f"(stops: {counts})" in row["value"]
+    without = _rule("K3")(table.drop(columns="stop"))
+    assert without["verdict"] == row["verdict"] and "(stops: )" in without["value"]

@@ -724,3 +724,120 @@ def test_integer_labels_other_than_0_1_name_the_functions_values_in_either_order
     clf = FFNNParityBaseline(width=4, max_iter=1, random_state=0, target_function=f)
     clf.fit(X, named)
     np.testing.assert_array_equal(clf.classes_, [1, 2])
+
+
+# -- the fresh-data fit, second mutation run of _base.py (issue 48) ----------------------
+
+
+def _first_bit_data(n=120):
+    """-1/+1 strings (spin -1 is bit 1) and their 0/1 bits: the first bit is a function
+    a complement of the strings changes, so reading X in the wrong encoding shows."""
+    X = make_sparse_parity(n, 6, random_state=0, encoding="pm1")[0]
+    return X, (X == -1).astype(np.int64)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("loss", ["logistic", "squared_error"])
+@pytest.mark.parametrize("labels", ["0/1", "named, 1 first", "named, 0 first"])
+def test_fresh_batches_target_the_class_y_gives_where_the_function_is_one(labels, loss,
+                                                                         dtype):
+    """An online fit on -1/+1 strings labelled by y: the function reads X's strings in
+    X's encoding (so y agrees with it), and every fresh batch after the fit is in the
+    estimator's dtype with targets saying the class y gives where the function is 1,
+    whichever way its labels sort: the positive target (1, or +1 for squared error)
+    where that class is ``classes_[1]``, the negative one elsewhere."""
+    from skxor.boolean import First
+
+    X, bits = _first_bit_data()
+    one, zero = {"0/1": (1, 0), "named, 1 first": ("a", "b"),
+                 "named, 0 first": ("b", "a")}[labels]
+    y = np.where(bits[:, 0] == 1, one, zero)
+    clf = FFNNParityBaseline(width=2, max_iter=1, random_state=0, loss=loss, dtype=dtype,
+                             target_function=First(6)).fit(X, y)
+    sampler = clf._net.iterator_train__sampler
+    spins, targets = sampler(300)
+    assert spins.dtype == targets.dtype == getattr(torch, dtype)
+    drawn = (spins < 0).numpy()  # spin -1 is bit 1
+    positive = (drawn[:, 0] == 1) == (clf.classes_[1] == one)
+    assert 0 < positive.sum() < 300
+    expected = positive if loss == "logistic" else 2.0 * positive - 1.0
+    np.testing.assert_array_equal(targets.numpy(), expected)
+
+
+def test_binarized_inputs_are_labelled_by_the_function_of_their_bits():
+    """With ``binarize``, the function labels the binarized strings of real-valued X:
+    y of those bits is accepted, the same y on the complemented bits refused, and the
+    fit is the one on the 0/1 strings themselves."""
+    from skxor.boolean import First
+
+    _, bits = _first_bit_data()
+    real = np.where(bits == 1, 0.7, -0.4) + np.random.default_rng(0).uniform(-0.2, 0.2,
+                                                                              bits.shape)
+    clf = FFNNParityBaseline(width=2, max_iter=2, random_state=0, binarize=0.0,
+                             target_function=First(6))
+    fitted = clone(clf).fit(real, bits[:, 0])
+    assert fitted.encoding_ == "binarized"
+    with pytest.raises(ValueError, match=f"on {len(bits)} of {len(bits)} rows"):
+        clone(clf).fit(real, 1 - bits[:, 0])
+    on_bits = clone(clf).set_params(binarize=None).fit(bits, bits[:, 0])
+    np.testing.assert_array_equal(fitted.decision_function(real),
+                                  on_bits.decision_function(bits))
+
+
+def test_leaving_y_out_is_passing_the_functions_labels():
+    """fit(X) with a target labels X by the function: the same fit, the same monitoring
+    accuracy each epoch, as fit(X, y) with y the function's 0/1 labels (for each loss)."""
+    from skxor.boolean import First
+
+    X, bits = _first_bit_data()
+    for loss in ("logistic", "squared_error"):
+        clf = FFNNParityBaseline(width=2, max_iter=4, random_state=0, loss=loss,
+                                 target_accuracy=1.0, target_function=First(6))
+        without = clone(clf).fit(X)
+        given_y = clone(clf).fit(X, bits[:, 0])
+        assert without.classes_.tolist() == given_y.classes_.tolist() == [0, 1]
+        assert len(without.accuracy_curve_) > 0
+        assert without.accuracy_curve_ == given_y.accuracy_curve_
+        np.testing.assert_array_equal(without.decision_function(X),
+                                      given_y.decision_function(X))
+        # The curve is the accuracy on X against the function's labels.
+        assert without.accuracy_curve_[-1] == without.score(X, bits[:, 0])
+
+
+def test_the_pickling_refusal_is_the_same_from_a_shallow_stack():
+    """A thread's stack is a few frames deep: the standard pickle there must still get
+    the library's refusal of an unpicklable target, not pickle's own error about a
+    lambda (no pickler storing by value is running)."""
+    import threading
+
+    X, _ = make_sparse_parity(64, 6, random_state=0)
+    clf = FFNNParityBaseline(width=2, max_iter=1, random_state=0,
+                             target_function=lambda bits: bits[:, 0]).fit(X)
+    caught = []
+
+    def dump():
+        try:
+            pickle.dumps(clf)
+        except Exception as exc:  # reported to the test's thread
+            caught.append(exc)
+
+    worker = threading.Thread(target=dump)
+    worker.start()
+    worker.join()
+    assert len(caught) == 1 and isinstance(caught[0], pickle.PicklingError)
+    assert str(caught[0]).startswith("This estimator cannot be pickled: its target_function")
+
+
+def test_without_a_sign_fresh_batches_are_labelled_by_the_functions_own_values():
+    """The sampler's and the fresh iterator's default sign keeps the function's values:
+    the logistic target is 1 exactly where the function is 1."""
+    from skxor.boolean import First
+    from skxor.estimators._base import FreshSampler
+
+    sampler = FreshSampler(First(5), 5, 0, "logistic", torch.float64, None)
+    iterator = FFNNParityBaseline(target_function=First(5), batch_size=8)._fresh_iterator(
+        64, 5, 0, torch.float64, None)
+    assert iterator["iterator_train__n_batches"] == 8
+    for draw in (sampler, iterator["iterator_train__sampler"]):
+        spins, targets = draw(200)
+        np.testing.assert_array_equal(targets.numpy(), (spins[:, 0] < 0).numpy())

@@ -183,3 +183,17 @@ def test_h1_is_read_at_the_shorter_of_two_tied_steps():
     row = STUDIES["one_step"].render(claim.rule, table)  # the claims table's dispatch
     assert "step length 10 chosen on held-out seeds 0, 1, 2, 3, 4" in row["ours"]
     assert row["verdict"] == "reproduced"
+
+
+@pytest.mark.parametrize("claim", one_step_rules.CLAIMS, ids=lambda c: c.id)
+def test_each_one_step_row_states_its_setting_and_flag_in_words(claim):
+    """A row's setting and value are sentences: no missing piece printed as ``None``; H4's
+    says the mass threshold its flag is computed with."""
+    table = one_step_rules.softmax_learns() if claim.id != "H3" else \
+        one_step_rules.linear_erf_fail()
+    row = STUDIES["one_step"].render(claim.rule, table)
+    for key in ("ours", "value", "units"):
+        assert "None" not in str(row.get(key, "")), (key, row.get(key))
+    if claim.id == "H4":
+        assert (f"each head puts >= {one_step_rules.MASS:g} of its attention mass on them"
+                in row["ours"])

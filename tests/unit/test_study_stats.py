@@ -1,5 +1,7 @@
 """Intervals used by every study: Wilson, Clopper-Pearson, clustered rates, bootstrap slopes."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,6 +11,7 @@ from skxor.studies.stats import (
     bootstrap_loglog_slope,
     clopper_pearson_interval,
     clustered_rate_interval,
+    format_count,
     format_interval,
     format_slope,
     rate_with_interval,
@@ -268,3 +271,119 @@ def test_runs_of_a_single_seed_are_one_unit(flags, rate):
     assert got[0] == pytest.approx(rate) and got[3:] == (len(flags), 1, 1.0)
     assert 0.0 <= got[1] <= rate <= got[2] <= 1.0 and got[2] - got[1] > 0.5
     assert clustered_rate_interval(flags * 2, [7] * (2 * len(flags)))[:3] == got[:3]
+
+
+@pytest.mark.parametrize("counts, runs", [((2,) * 10, (4,) * 10), ((1,) * 5, (3,) * 5),
+                                          ((1, 2, 3), (2, 4, 6)), ((5, 5, 5), (9, 9, 9))])
+def test_seeds_that_agree_on_their_rate_count_every_run(counts, runs):
+    """Seeds whose runs succeed at one and the same rate show no spread between seeds:
+    the likelihood's best intra-seed correlation is 0 (the binomial, not the smallest
+    correlation of the grid nor full correlation), so the runs are worth all of
+    themselves (``n_effective == n``), and the interval's ends lie where the profile
+    likelihood falls by the F(1, G - 1) cut-off, the profile taking the binomial where
+    it is the better fit."""
+    k, m = np.array(counts), np.array(runs)
+    flags = np.concatenate([np.arange(r) < c for c, r in zip(counts, runs)])
+    rate, low, high, n, groups, n_eff = clustered_rate_interval(
+        flags, np.repeat(np.arange(k.size), m))
+    assert (n, groups) == (m.sum(), k.size)
+    assert n_eff == pytest.approx(n, rel=1e-12)
+    cut = stats.f.ppf(0.95, 1, k.size - 1) / 2
+    top = _profile(k, m, rate)
+    assert 0 < low < rate < high < 1
+    for end in (low, high):
+        assert top - _profile(k, m, end) == pytest.approx(cut, abs=2e-3)
+
+
+@pytest.mark.parametrize("flags, message", [
+    ([True, None, False], "flags holds 1 missing value(s) of 3: a missing flag is neither "
+     "success nor failure (drop those rows first)."),
+    ([True, 2, False], "flags must hold flags (True/False, or 0/1); 1 value(s) of 3 are "
+     "not, e.g. 2."),
+])
+def test_clustered_interval_names_the_flags_in_its_refusals(flags, message):
+    """A run that is not a flag is refused with the same words as the other rate
+    functions, naming the argument ``flags``."""
+    with pytest.raises(ValueError) as info:
+        clustered_rate_interval(np.array(flags, dtype=object), [0, 0, 1])
+    assert str(info.value) == message
+
+
+def test_clustered_interval_refuses_a_missing_seed_whole():
+    """A run without a seed is refused, saying how many and why (it is no seed of its own)."""
+    with pytest.raises(ValueError) as info:
+        clustered_rate_interval([True, False, True, False], [0, None, 1, np.nan])
+    assert str(info.value) == ("clusters holds 2 missing label(s): every run needs its seed "
+                               "(a missing one is no seed of its own).")
+
+
+ROUGH = {"slope": 0.21, "low": float("nan"), "high": float("nan"), "n_groups": 5,
+         "rough": True}
+
+
+@pytest.mark.parametrize("digits", [1, 3])
+def test_formatted_slopes_and_counts_keep_the_digits_asked(digits):
+    """The number of decimals asked reaches every number shown: a slope's interval, a
+    rough slope's range and a count's rate and interval."""
+    def decimals(text):
+        return {len(number.split(".")[1]) for number in
+                re.findall(r"-?\d+\.\d+", text)}
+
+    assert decimals(format_slope({"slope": 1.02, "low": 0.9, "high": 1.1, "n_groups": 10},
+                                 digits=digits)) == {digits}
+    assert decimals(format_slope({**ROUGH, "range_low": 0.1, "range_high": 0.35},
+                                 digits=digits)) == {digits}
+    for interval in ("wilson", "clopper-pearson"):
+        assert decimals(format_count(4, 5, "networks", interval, digits)) == {digits}
+
+
+def test_a_count_reads_the_interval_asked_for_and_refuses_others_by_name():
+    """Each interval of the list gives its own ends; another name is refused, listing
+    those known."""
+    for interval, bounds in (("wilson", wilson_interval),
+                             ("clopper-pearson", clopper_pearson_interval)):
+        assert format_count(4, 5, "networks", interval) == (
+            "4/5 networks = " + format_interval(0.8, *bounds(4, 5)))
+    assert format_count(4, 5, "networks", "clopper-pearson") != format_count(4, 5, "networks")
+    with pytest.raises(ValueError) as info:
+        format_count(4, 5, "networks", interval="exact")
+    assert str(info.value) == ("interval must be one of ['clopper-pearson', 'wilson']; "
+                               "got 'exact'.")
+
+
+@pytest.mark.parametrize("extra, unit, tail", [
+    ({}, "seeds", ""),
+    ({"range_low": 0.1}, "seeds", ""),
+    ({"range_high": 0.35}, "seeds", ""),
+    ({"range_low": 0.1, "range_high": float("nan")}, "seeds", ""),
+    ({"range_low": float("inf"), "range_high": 0.35}, "seeds", ""),
+    ({"range_low": 0.1, "range_high": 0.35}, "seeds", "; per-seed slopes 0.10 to 0.35"),
+    ({"range_low": 0.1, "range_high": 0.35}, "networks", "; per-network slopes 0.10 to 0.35"),
+    ({"range_low": 0.1, "range_high": 0.35}, "data", "; per-data slopes 0.10 to 0.35"),
+    ({"range_low": 0.3, "range_high": 0.3}, "seeds", "; per-seed slopes all 0.30"),
+])
+def test_a_rough_slope_shows_its_range_only_when_both_ends_are_known(extra, unit, tail):
+    """A slope with too few units for an interval says so; the per-unit range is shown
+    only when both of its ends are finite (one value when they agree), the unit named
+    in the singular where its plural ends in s."""
+    assert format_slope({**ROUGH, **extra}, unit=unit) == (
+        f"0.21 (rough: 5 {unit}, too few for an interval{tail})")
+
+
+def test_a_slope_that_could_not_be_fitted_is_a_dash_even_when_rough():
+    """No slope (NaN) reads as the dash of :func:`format_interval`, with nothing after."""
+    assert format_slope({**ROUGH, "slope": float("nan"), "range_low": 0.1,
+                         "range_high": 0.35}) == "-"
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.95])
+def test_one_unit_and_one_run_per_seed_are_wilson_at_the_confidence_asked(confidence):
+    """Runs that all share one seed are one trial: Wilson's interval of one unit at the
+    confidence asked; seeds of one run each are Wilson's over the runs at that level."""
+    for flags in ([True] * 4, [False] * 3):
+        got = clustered_rate_interval(flags, [7] * len(flags), confidence)
+        assert got[1:3] == pytest.approx(wilson_interval(int(flags[0]), 1, confidence),
+                                         abs=1e-12)
+    flags = np.arange(9) < 6
+    got = clustered_rate_interval(flags, np.arange(9), confidence)
+    assert got[1:3] == pytest.approx(wilson_interval(6, 9, confidence), abs=1e-12)
