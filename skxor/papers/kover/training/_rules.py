@@ -61,9 +61,10 @@ def _growth_part(label, group):
     rate, se = fit["rate"], fit["se"]
     verdict = ("not reproduced" if fit["high"] < GROWTH_FLOOR else
                "reproduced" if fit["low"] >= GROWTH_FLOOR else "inconclusive")
+    # No "; " inside a part's text: the claims page splits the parts there.
     text = (f"{name}: 2^(a N) with a = {format_interval(rate, fit['low'], fit['high'])} "
-            f"log2 steps per bit (floor {GROWTH_FLOOR:g}; sigma of ln steps "
-            f"{fit['sigma']:.2f}; {fit['learned']} of {fit['runs']} runs learned: {by_n})")
+            f"log2 steps per bit (floor {GROWTH_FLOOR:g}, sigma of ln steps "
+            f"{fit['sigma']:.2f}, {fit['learned']} of {fit['runs']} runs learned: {by_n})")
     return Part(name=name, text=text, verdict=verdict, n_units=seeds,
                 interval=lambda confidence: (
                     rate - stats.norm.ppf(0.5 + confidence / 2) * se,
@@ -96,6 +97,8 @@ def _claim_training(summary):
         parts.append(shown(f"{label} by N", f"{label} learned by N (shown): {by_n}"))
     if not parts:
         return dict(value="no trained runs", verdict="not tested", ours="-")
+    # PARITY's growth first: the row's deciding number where it decides.
+    parts.sort(key=lambda part: not part.name.endswith("steps to learn by N"))
     if "per_cell" in summary and "steps" in table:
         growth = growth_sentences(summary.per_cell, series, table)
         if growth:
