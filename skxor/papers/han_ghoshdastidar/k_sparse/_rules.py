@@ -121,8 +121,10 @@ STORED_V1_EPOCHS = 2000
 #: 39 321 strings, Adam lr 0.1, full batch): the stored run's two runs that learned
 #: within its 2 000 epochs (k = 2, seeds 2 and 0), and the same cells (v1_cell, the
 #: same seeds) rerun with a longer budget for the runs the stored budget stopped:
-#: k = 2 seeds 1, 3-7 (12 000 epochs), k = 3 seeds 5 and 3 (10 000; seed 0, at
-#: chance after 2 000 epochs, was still at chance, accuracy 0.4998, after 10 000).
+#: k = 2 seeds 1, 3-7 (12 000 epochs), k = 3 seeds 5 and 3 (10 000 epochs). At
+#: k = 3 seeds 0 and 4 were still at chance (0.4998, 0.5025) and seeds 1 and 2
+#: still at 0.6875 (as at 2 000 epochs) after 10 000: plateaus that no budget
+#: ends (left out here: under "holds" every seed learns).
 V1_EPOCHS_TO_LEARN = {
     2: (1420, 1614, 2480, 2514, 2619, 2716, 2747, 2953),
     3: (2708, 3952),
