@@ -469,7 +469,8 @@ def steps_growth(n_bits, low, high, confidence=0.95):
     >>> from skxor.papers.kover.training._summary import steps_growth
     >>> rng = np.random.default_rng(0)
     >>> n = np.repeat([4, 8, 12], 20)
-    >>> steps = 50 * np.round(2 ** (0.5 * n + 3 + 0.5 * rng.standard_normal(n.size)) / 50 + 1)
+    >>> need = 2 ** (0.5 * n + 6 + 0.5 * rng.standard_normal(n.size))
+    >>> steps = 50 * np.ceil(need / 50)  # learned within the last 50 steps before a check
     >>> fit = steps_growth(n, steps - 50, steps)
     >>> bool(fit["low"] < 0.5 < fit["high"]), fit["learned"]
     (True, 60)
