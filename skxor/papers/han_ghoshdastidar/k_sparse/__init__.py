@@ -143,8 +143,9 @@ PRESETS = {
     # 2 000 epochs stopped 14 of the 16 stored runs, 11 of them above chance.
     # Rerun with 10 000-12 000 epochs, every stopped k = 2 run learned (within
     # 2 480-2 953 epochs) and at k = 3 seeds 3 and 5 did (2 708, 3 952), while
-    # seeds 0 and 4 stayed at chance and seeds 1 and 2 at accuracy 0.6875 (as at
-    # 2 000 epochs: a plateau, which the shared rule still counts as censored):
+    # seeds 0, 4 and 7 stayed at chance and seeds 1, 2 and 6 at accuracy 0.6875
+    # (as at 2 000 epochs: a plateau, which the shared rule still counts as
+    # censored):
     # no budget stops fewer than those, so 10 000 stops no run that learns in
     # the reruns, not 10% of all runs at k = 3. 60 seeds per k, sized by H6's
     # power (issue 50.2): a quarter of the seeds failing at one k is told

@@ -122,9 +122,9 @@ STORED_V1_EPOCHS = 2000
 #: within its 2 000 epochs (k = 2, seeds 2 and 0), and the same cells (v1_cell, the
 #: same seeds) rerun with a longer budget for the runs the stored budget stopped:
 #: k = 2 seeds 1, 3-7 (12 000 epochs), k = 3 seeds 5 and 3 (10 000 epochs). At
-#: k = 3 seeds 0 and 4 were still at chance (0.4998, 0.5025) and seeds 1 and 2
-#: still at 0.6875 (as at 2 000 epochs) after 10 000: plateaus that no budget
-#: ends (left out here: under "holds" every seed learns).
+#: k = 3 seeds 0, 4 and 7 were still at chance (0.4998, 0.5025, 0.5079) and
+#: seeds 1, 2 and 6 still at 0.6875 (as at 2 000 epochs) after 10 000: plateaus
+#: that no budget ends (left out here: under "holds" every seed learns).
 V1_EPOCHS_TO_LEARN = {
     2: (1420, 1614, 2480, 2514, 2619, 2716, 2747, 2953),
     3: (2708, 3952),
