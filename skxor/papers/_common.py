@@ -18,6 +18,7 @@ from skxor.studies import Study
 
 __all__ = [
     "Study",
+    "budget_censored",
     "cell_seed",
     "columns_first",
     "expand_grid",
@@ -26,6 +27,54 @@ __all__ = [
     "seeds_text",
     "single_thread",
 ]
+
+
+def budget_censored(learned, stopped_by_budget, above_chance):
+    """Which runs are censored by their budget: stopped by it while still above chance.
+
+    The one censoring rule of every study that trains under a budget (the
+    training study's K3 and the k-sparse study's v1 reference for H6). A
+    run that did not learn is a *failure* when it ended at chance, or when
+    it stopped before its budget (at its own target or stopping rule); it is
+    *censored* when the budget stopped it while it was still above chance:
+    more steps might have taken it to the target, so the data cannot say
+    whether it would have learned, and a rate counts it both ways
+    (:func:`~skxor.studies.claims.censored_rate_part`). Each study says what
+    "above chance" means for its runs (the training study: a mean loss over
+    the last quarter of checks below 0.9 ln 2; v1: an accuracy more than
+    0.05 above 1/2 on all strings).
+
+    Parameters
+    ----------
+    learned : array-like of bool
+        Whether each run learned (a run that learned is never censored).
+    stopped_by_budget : array-like of bool
+        Whether each run ran until its budget (it did not stop earlier).
+    above_chance : array-like of bool
+        Whether each run ended above chance.
+
+    Returns
+    -------
+    censored : ndarray of bool
+        Flags of booleans or 0/1 only (anything else is a ValueError, as
+        :func:`~skxor.studies.stats.as_flags`).
+
+    Examples
+    --------
+    >>> from skxor.papers._common import budget_censored
+    >>> budget_censored([True, False, False, False], [True, True, True, False],
+    ...                 [True, True, False, True]).tolist()
+    [False, True, False, False]
+    """
+    from skxor.studies.stats import as_flags
+
+    learned = as_flags(learned, "learned")
+    stopped = as_flags(stopped_by_budget, "stopped_by_budget")
+    above = as_flags(above_chance, "above_chance")
+    if not learned.shape == stopped.shape == above.shape:
+        raise ValueError(f"learned, stopped_by_budget and above_chance need one entry per "
+                         f"run; got shapes {learned.shape}, {stopped.shape} and {above.shape}.")
+    return ~learned & stopped & above
 
 
 def columns_first(table, first):

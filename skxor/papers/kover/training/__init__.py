@@ -109,13 +109,13 @@ training_sensitivity = STUDY.function(
         ``quick`` (about a minute; rough, 2 seeds): N in {4, 6, 8}, D = 16,
         L = 2, at most 150 AdamW steps of 32 strings, in the library's model
         setting and in Köver et al.'s with Xavier-uniform init.
-        ``full`` (what the documents cite; about 80 minutes with
+        ``full`` (what the documents cite; about 2 hours with
         ``n_jobs=2`` on 2 cores): the library's model setting and Köver et
         al.'s with Xavier-uniform init, each labelled, N in {4, 8, 16, 32,
         64, 128}, D = 16, L = 2, AdamW at learning rate 0.001 on batches of
-        128 strings, 10 seeds, budgets large enough not to be the limit
-        where a function is learned at all: PARITY 20 000 steps up to N =
-        16, MAJORITY 4 000, 1 000 otherwise. ``paper``: as ``full``, in the
+        128 strings, 20 seeds, budgets: PARITY 20 000 steps at N = 4 and 8,
+        12 000 at N = 16 and 200 beyond (where no budget within reach
+        learns it), MAJORITY 4 000, FIRST 1 000. ``paper``: as ``full``, in the
         library's setting and in Köver et al.'s with each of their four init
         schemes (2.5x its cost; run it with ``n_jobs``, a dask
         ``scheduler`` or ``device="cuda"``, and a ``checkpoint_dir``).
