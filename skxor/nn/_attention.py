@@ -46,6 +46,9 @@ class Attention:
         all the weight on one of ``d`` positions whose keys are in general
         position in R^m -- whether a head of this type can represent
         attending to one bit at all. None where it is not known.
+    concentrates_when : str, default=""
+        The same in words (why a head cannot attend to one bit elsewhere), as
+        reports print it.
 
     Examples
     --------
@@ -61,6 +64,7 @@ class Attention:
     normalised: bool
     label: str
     concentrates: Optional[Callable] = None
+    concentrates_when: str = ""
 
 
 def _softmax(scores, dim):
@@ -81,7 +85,7 @@ _REGISTRY = {}
 
 
 def register_attention(name, weights, *, normalised=False, label=None, concentrates=None,
-                       replace=False):
+                       concentrates_when="", replace=False):
     """Register an attention type under ``name``; every model and entry point then accepts it.
 
     Parameters
@@ -98,6 +102,8 @@ def register_attention(name, weights, *, normalised=False, label=None, concentra
     concentrates : callable or None, default=None
         ``concentrates(m, d) -> bool``: whether a head can put all its weight
         on one of d positions with keys in R^m (None: not known).
+    concentrates_when : str, default=""
+        ``concentrates`` in words, as reports print it.
     replace : bool, default=False
         Allow redefining a registered name (otherwise a ValueError).
 
@@ -133,8 +139,11 @@ def register_attention(name, weights, *, normalised=False, label=None, concentra
     if concentrates is not None and not callable(concentrates):
         raise TypeError("concentrates must be callable as concentrates(m, d) or None; got "
                         f"{type(concentrates).__name__}.")
+    if not isinstance(concentrates_when, str):
+        raise TypeError("concentrates_when must be a str (concentrates in words); got "
+                        f"{type(concentrates_when).__name__}.")
     entry = Attention(name, weights, bool(normalised), name if label is None else str(label),
-                      concentrates)
+                      concentrates, concentrates_when)
     _REGISTRY[name] = entry
     return entry
 
@@ -225,5 +234,9 @@ def attention_weights(scores, attention="softmax"):
 # span the all-ones vector and the m key columns: one-hot vectors of R^d lie in that
 # span only when m + 1 >= d (keys in general position). Erf weights stay below 2 / d.
 register_attention("softmax", _softmax, normalised=True, concentrates=lambda m, d: True)
-register_attention("linear", _linear, concentrates=lambda m, d: m + 1 >= d)
-register_attention("erf", _erf, concentrates=lambda m, d: d <= 2)
+register_attention("linear", _linear, concentrates=lambda m, d: m + 1 >= d,
+                   concentrates_when="linear weights can be one-hot only when m + 1 >= d")
+register_attention("erf", _erf, concentrates=lambda m, d: d <= 2,
+                   concentrates_when="this library's erf weights stay below 2/d at every m "
+                   "(docs/settings.rst): no head can concentrate, so erf's failure is by "
+                   "construction everywhere and its part is shown, not judged")

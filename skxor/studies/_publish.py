@@ -91,7 +91,8 @@ def claims_table(store, studies=None):
     claims : pandas.DataFrame
         ``id``, ``paper``, ``claim``, ``kind``, ``paper_setting``, ``statement``,
         ``study``, ``ours``, ``value``, ``units``, ``verdict``, ``preset`` and
-        ``power`` (the stored design's power, :func:`~skxor.studies.power.power_text`),
+        ``power`` (the stored design's power, :func:`~skxor.studies.power.power_text`)
+        and ``asymptotic`` (what no finite design tests, where the claim says),
         in the order of the claims' ids.
 
     Examples
@@ -107,9 +108,11 @@ def claims_table(store, studies=None):
     if studies is None:
         from ._registry import STUDIES as studies
     rows = claim_rows(store, studies)
-    kept = {claim.id: power_text(claim, (store.get(study, {}).get("power") or {}).get(claim.id))
-            if study in store else "-" for study, claim in declared_claims(studies)}
-    return rows.assign(power=[kept[i] for i in rows["id"]])
+    declared = dict((claim.id, (study, claim)) for study, claim in declared_claims(studies))
+    kept = {cid: power_text(claim, (store.get(study, {}).get("power") or {}).get(cid))
+            if study in store else "-" for cid, (study, claim) in declared.items()}
+    return rows.assign(power=[kept[i] for i in rows["id"]],
+                       asymptotic=[declared[i][1].asymptotic for i in rows["id"]])
 
 
 # -- the store ---------------------------------------------------------------------
@@ -820,6 +823,7 @@ def _claims_rst(claims, store):
             f":Would have contradicted it: {r.contradicted_by}",
             f":Verdict: **{r.verdict}**",
             f":Power of the stored design: {r.power}",
+            *([f":What no finite design tests: {r.asymptotic}"] if r.asymptotic else []),
             f":Table: :download:`{table} <data/{r.study}/{table}>`", "",
         ]
     return "\n".join(lines) + "\n"

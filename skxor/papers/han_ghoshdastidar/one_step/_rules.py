@@ -178,13 +178,6 @@ def _representable(rows, attention):
                     dtype=bool)
 
 
-#: Why an unnormalised attention type's heads cannot put their weight on one bit where
-#: ``concentrates(m, d)`` is false: its failure there is by construction (shown, not judged).
-NO_ONE_BIT = {"linear": "linear weights can be one-hot only when m + 1 >= d",
-              "erf": "this library's erf weights stay below 2/d at every m (docs/settings.rst): "
-                     "no head can concentrate, so erf's failure is by construction everywhere "
-                     "and its part is shown, not judged"}
-
 #: The most (d, m) pairs a part's name lists one by one.
 _PAIRS_LISTED = 6
 
@@ -200,7 +193,9 @@ def _by_construction(attention, rows):
     shown, not judged (a failure there says nothing about the claim)."""
     each = ", ".join(f"step {step:g}: {int(g['success'].sum())}/{len(g)}"
                      for step, g in rows.groupby("step_length"))
-    why = NO_ONE_BIT.get(attention, "its heads cannot put their weight on one bit there")
+    # Why, from the attention registry (where a type says when its heads concentrate).
+    why = (get_attention(attention).concentrates_when
+           or "its heads cannot put their weight on one bit there")
     return shown(f"{attention} by construction",
                  f"{attention}, {_pairs(rows)} (cannot concentrate: a failure by construction, "
                  f"{why}; shown, not judged): {each} runs over {rows['seed'].nunique()} seeds")
