@@ -182,7 +182,7 @@ def unpowered(store, studies=None):
     """The stored studies whose claims declare ``simulate`` but whose power is not kept
     for their table: ``{study: why}`` (``skxor publish --write --power`` computes it)."""
     from ._registry import STUDIES
-    from .power import power_path
+    from .power import claim_code, power_path
 
     studies = STUDIES if studies is None else studies
     found = {}
@@ -192,10 +192,13 @@ def unpowered(store, studies=None):
             continue
         kept = entry.get("power") or {}
         missing = sorted(simulated - set(kept))
-        if missing:
+        changed = sorted(c.id for c in studies[name].claims if c.id in simulated
+                         and c.id in kept and kept[c.id].code != claim_code(c))
+        if missing or changed:
             why = ("none is kept" if not power_path(entry["path"]).exists() else
                    "the kept one is of another table" if not kept else
-                   f"it lacks claim(s) {', '.join(missing)}")
+                   f"it lacks claim(s) {', '.join(missing)}" if missing else
+                   f"claim(s) {', '.join(changed)} changed their rule or simulation since")
             found[name] = f"{power_path(entry['path'])}: the power of its design: {why}"
     return found
 

@@ -41,6 +41,7 @@ __all__ = [
     "POWER_GOAL",
     "TRUTHS",
     "ClaimPower",
+    "claim_code",
     "claim_power",
     "design_of",
     "design_power_text",
@@ -88,6 +89,9 @@ class ClaimPower:
         design tried that reaches it (:func:`reaching_design`), as
         ``{"overrides", "holds", "alternative", "n_tables", "wall_seconds",
         "workers"}``, or ``{"overrides": None, "tried": ...}`` when none tried does.
+    code : str, default=""
+        :func:`claim_code` of the claim it was computed for: kept power of
+        another version of the claim's rule or simulation is stale.
 
     Examples
     --------
@@ -105,6 +109,7 @@ class ClaimPower:
     n_tables: int
     design: str = ""
     reaching: dict = None
+    code: str = ""
 
     def rate(self, truth):
         """The share of simulated tables judged right under ``truth``, and its Wilson interval."""
@@ -127,7 +132,8 @@ class ClaimPower:
     def as_dict(self):
         """The stored form (:func:`write_power`)."""
         return dict(holds=int(self.holds), alternative=int(self.alternative),
-                    n_tables=int(self.n_tables), design=self.design, reaching=self.reaching)
+                    n_tables=int(self.n_tables), design=self.design, reaching=self.reaching,
+                    code=self.code)
 
     def reaching_text(self):
         """The design that would reach the goal and its cost, in words ("" where this one does)."""
@@ -337,7 +343,38 @@ def claim_power(study, claim, design, *, n_tables=N_TABLES, random_state=0, n_jo
     counts = [sum(ok for (t, _), ok in zip(jobs, results) if t == which)
               for which in range(len(TRUTHS))]
     return ClaimPower(claim.id, holds=int(counts[0]), alternative=int(counts[1]),
-                      n_tables=int(n_tables), design=_design_text(study, design))
+                      n_tables=int(n_tables), design=_design_text(study, design),
+                      code=claim_code(claim))
+
+
+def claim_code(claim):
+    """A hash of the source files defining a claim's rule and simulation.
+
+    Kept with a stored power (:func:`write_power`): power computed by another
+    version of those files (an edited rule, threshold or simulation) is
+    stale, and ``skxor publish --check`` names it.
+
+    Examples
+    --------
+    >>> from skxor.studies import get_study
+    >>> from skxor.studies.power import claim_code
+    >>> len(claim_code(get_study("one_step").claims[0]))
+    16
+    """
+    import hashlib
+    import inspect
+
+    files = set()
+    for function in (claim.rule, claim.simulate):
+        try:
+            files.add(inspect.getsourcefile(function))
+        except TypeError:  # a builtin or a callable object: its own repr
+            files.add(repr(function))
+    digest = hashlib.sha256()
+    for name in sorted(f for f in files if f):
+        path = Path(name)
+        digest.update(path.read_bytes() if path.is_file() else name.encode())
+    return digest.hexdigest()[:16]
 
 
 def design_power_text(study, preset="quick", overrides=None, *, n_jobs=None):
@@ -438,7 +475,7 @@ def stored_power(study, entry, *, n_tables=N_TABLES, random_state=0, n_jobs=None
             reaching = reaching_design(study, claim, record["preset"], ran_overrides(
                 study, record), n_tables=n_tables, random_state=random_state, n_jobs=n_jobs)
             power = ClaimPower(power.claim, power.holds, power.alternative, power.n_tables,
-                               power.design, reaching)
+                               power.design, reaching, power.code)
         powers[claim.id] = power
     return powers
 
@@ -472,7 +509,7 @@ def read_power(table_path, checksum):
     try:
         return {cid: ClaimPower(cid, int(v["holds"]), int(v["alternative"]),
                                 int(v["n_tables"]), str(v.get("design", "")),
-                                v.get("reaching"))
+                                v.get("reaching"), str(v.get("code", "")))
                 for cid, v in data["claims"].items()}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ValueError(f"{path} does not hold a power per claim: {exc}") from exc

@@ -153,8 +153,11 @@ def test_the_command_line_asks_for_what_power_needs(capsys):
     assert "add --write" in capsys.readouterr().err
     assert main(["run", "one_step", "--set", "seeds=2", "--dry-run", "--power"]) == 0
     out = capsys.readouterr().out
-    assert "one_step, preset quick with seeds=2" in out and out.rstrip().splitlines()[-1] \
-        .startswith(("power for claim H1", "power: no claim of this study"))
+    assert "one_step, preset quick with seeds=2" in out
+    # One line per claim that declares a simulation, its design and both powers.
+    lines = [line for line in out.splitlines() if line.startswith("power for claim ")]
+    assert [line.split()[3] for line in lines] == ["H1", "H3"]
+    assert all("P(reproduced | holds)" in line for line in lines)
 
 
 def test_a_run_of_an_earlier_preset_is_scaled_from_what_it_ran():
@@ -178,3 +181,20 @@ def test_bad_arguments_are_named(kwargs, error, match):
     arguments = dict(design=_design(study), n_tables=2) | kwargs
     with pytest.raises(error, match=match):
         claim_power(study, "U1", **arguments)
+
+
+def test_kept_power_of_another_version_of_the_claim_is_stale(tmp_path):
+    from skxor.studies._publish import unpowered
+    from skxor.studies.power import claim_code
+
+    study = _study(seeds=6)
+    table = tmp_path / "oks.csv"
+    study.run().to_csv(table, index=False)
+    power = claim_power(study, "U1", _design(study), n_tables=4)
+    assert power.code == claim_code(study.claims[0])
+    write_power(table, {"U1": power}, checksum="a" * 64)
+    entry = {"path": table, "power": {"U1": power}}
+    assert unpowered({"oks": entry}, {"oks": study}) == {}
+    older = ClaimPower("U1", power.holds, power.alternative, 4, code="0" * 16)
+    stale = unpowered({"oks": dict(entry, power={"U1": older})}, {"oks": study})
+    assert "claim(s) U1 changed their rule or simulation since" in stale["oks"]
