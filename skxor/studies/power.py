@@ -144,7 +144,9 @@ class ClaimPower:
             return (f"no design tried reaches {POWER_GOAL:g} both ways "
                     f"({found.get('tried', 'none tried')})")
         power = ClaimPower(self.claim, found["holds"], found["alternative"], found["n_tables"])
-        setting = ", ".join(f"{k} = {v}" for k, v in sorted(found["overrides"].items()))
+        setting = _setting_text(found["overrides"])
+        if found.get("label"):
+            setting = f"{found['label']} ({setting})"
         cost = ("its cost unknown (the study declares no cost model)"
                 if found.get("wall_seconds") is None else
                 f"at an estimated {found['wall_seconds'] / 3600:.1f} h wall on "
@@ -430,27 +432,39 @@ def reaching_design(study, claim, preset, overrides=None, *, factors=REACH_FACTO
     from ._cost import estimate
 
     study = _study(study)
+    overrides = dict(overrides or {})
     name = claim.units_parameter
-    base = study.params(preset, overrides)
-    units = base.get(name)
-    if isinstance(units, bool) or not isinstance(units, (int, np.integer)):
-        return {"overrides": None, "tried": f"the claim's units {name!r} are not a count"}
+    units = study.params(preset, overrides).get(name)
+    # Candidates, smallest change first: the preset as it is in code now (where the
+    # stored run is of an earlier version of it), then the units scaled.
+    candidates = []
+    if overrides:
+        today = study.preset(preset)
+        candidates.append(({k: today[k] for k in overrides if k in today}, {},
+                           f"the {preset} preset in code"))
+    if not isinstance(units, bool) and isinstance(units, (int, np.integer)) and units > 0:
+        candidates += [({name: int(units) * factor}, {**overrides, name: int(units) * factor},
+                        "") for factor in factors]
     tried = []
-    for factor in factors:
-        changed = {**(overrides or {}), name: int(units) * factor}
-        power = claim_power(study, claim, planned_design(study, study.params(preset, changed)),
+    for shown, setting, label in candidates:
+        power = claim_power(study, claim, planned_design(study, study.params(preset, setting)),
                             n_tables=n_tables, random_state=random_state, n_jobs=n_jobs)
-        tried.append(f"{name} = {changed[name]}: {power.holds}/{n_tables} and "
+        tried.append(f"{label or _setting_text(shown)}: {power.holds}/{n_tables} and "
                      f"{power.alternative}/{n_tables}")
         if power.decides():
             try:
-                wall = float(estimate(study, preset, changed, n_jobs=workers)["wall_seconds"])
+                wall = float(estimate(study, preset, setting, n_jobs=workers)["wall_seconds"])
             except ValueError:  # no cost model for the study: its cost is not known
                 wall = None
-            return {"overrides": {name: changed[name]}, "holds": power.holds,
+            return {"overrides": shown, "label": label, "holds": power.holds,
                     "alternative": power.alternative, "n_tables": n_tables,
                     "wall_seconds": wall, "workers": int(workers)}
-    return {"overrides": None, "tried": "; ".join(tried)}
+    return {"overrides": None,
+            "tried": "; ".join(tried) or f"the claim's units {name!r} are not a count"}
+
+
+def _setting_text(overrides):
+    return ", ".join(f"{k} = {v}" for k, v in sorted(overrides.items()))
 
 
 def stored_power(study, entry, *, n_tables=N_TABLES, random_state=0, n_jobs=None):
