@@ -302,10 +302,14 @@ def test_the_tables_of_another_cpu_kind_agree_within_what_rounding_decides():
     pass the comparison; the rounding-decided cells are the only ones that differ, and a
     group rate moved beyond chance there fails."""
     other = REFERENCE.parent / "quick_tables_other_cpu"
+    # one_step's quick preset has grown since (issue 50.6): its table of the earlier
+    # preset made here, with the same code, is kept beside the other machine's.
+    here = {"k_sparse": REFERENCE / "k_sparse.csv.gz",
+            "one_step": other / "one_step.this_cpu.csv.gz"}
     counts = {}
     for name in ("k_sparse", "one_step"):
         computed = _timeless(pd.read_csv(other / f"{name}.csv.gz"))
-        stored = _timeless(pd.read_csv(REFERENCE / f"{name}.csv.gz"))
+        stored = _timeless(pd.read_csv(here[name]))
         differ = compare_tables(name, computed, stored)
         decided = _rounding_decided(name, stored)
         assert all(not (edge & ~decided).any() for edge in differ.values())

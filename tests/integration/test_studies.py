@@ -321,6 +321,12 @@ _NOT_IN_SETTING = {
     "online_d_max": "chooses which d the online FFNN runs; d is a key column",
     "v1_k": "the k column of the v1 rows", "v1_d": "the d column of the v1 rows",
     "v1_n": "the n column of the v1 rows",
+    "regime_seeds": "a count of per-seed rows in H1's and H3's regime: the seed is a key column",
+    "one_bit": "adds (d, m) cells where linear heads can attend to one bit: d and m are key "
+               "columns",
+    "screen_seeds": "a count of screened networks: the seed is a key column",
+    "screen_n_bits": "the N of the screened networks: n_bits is a key column",
+    "screen_d_model": "the D of the screened networks: d_model is a key column",
 }
 
 
