@@ -413,7 +413,7 @@ REACH_FACTORS = (2, 4, 8, 16)
 
 
 def reaching_design(study, claim, preset, overrides=None, *, factors=REACH_FACTORS,
-                    n_tables=N_TABLES, random_state=0, n_jobs=None, workers=2):
+                    n_tables=N_TABLES, random_state=0, n_jobs=None, workers=2, today=None):
     """The smallest design, scaling the claim's units, whose power reaches :data:`POWER_GOAL`.
 
     The claim's ``units_parameter`` (``seeds`` unless it says otherwise) of
@@ -421,6 +421,10 @@ def reaching_design(study, claim, preset, overrides=None, *, factors=REACH_FACTO
     the first design whose power (:func:`claim_power`) reaches the goal both
     ways is returned with its estimated wall time on ``workers``
     (:func:`~skxor.studies.estimate`, the cost model of ``--dry-run``).
+
+    ``today`` (``{parameter: value}``, where the stored run is of an earlier
+    version of ``preset``: what the preset in code has changed or added) puts
+    the preset as it is in code first among the candidates.
 
     Returns
     -------
@@ -438,10 +442,10 @@ def reaching_design(study, claim, preset, overrides=None, *, factors=REACH_FACTO
     # Candidates, smallest change first: the preset as it is in code now (where the
     # stored run is of an earlier version of it), then the units scaled.
     candidates = []
-    if overrides:
-        today = study.preset(preset)
-        candidates.append(({k: today[k] for k in overrides if k in today}, {},
-                           f"the {preset} preset in code"))
+    if overrides or today:
+        now = study.preset(preset)
+        changes = {**{k: now[k] for k in overrides if k in now}, **(today or {})}
+        candidates.append((changes, {}, f"the {preset} preset in code"))
     if not isinstance(units, bool) and isinstance(units, (int, np.integer)) and units > 0:
         candidates += [({name: int(units) * factor}, {**overrides, name: int(units) * factor},
                         "") for factor in factors]
@@ -486,8 +490,13 @@ def stored_power(study, entry, *, n_tables=N_TABLES, random_state=0, n_jobs=None
                             random_state=random_state, n_jobs=n_jobs)
         if not power.decides() and not claim.asymptotic and record.get("preset") \
                 in study.presets:
+            # Parameters the preset gained after the run (absent from its record):
+            # the preset in code is the first design tried.
+            now = study.preset(record["preset"])
+            gained = {k: v for k, v in now.items() if k not in (record.get("params") or now)}
             reaching = reaching_design(study, claim, record["preset"], ran_overrides(
-                study, record), n_tables=n_tables, random_state=random_state, n_jobs=n_jobs)
+                study, record), n_tables=n_tables, random_state=random_state, n_jobs=n_jobs,
+                today=gained)
             power = ClaimPower(power.claim, power.holds, power.alternative, power.n_tables,
                                power.design, reaching, power.code)
         powers[claim.id] = power

@@ -200,3 +200,14 @@ def test_kept_power_of_another_version_of_the_claim_is_stale(tmp_path):
     older = ClaimPower("U1", power.holds, power.alternative, 4, code="0" * 16)
     stale = unpowered({"oks": dict(entry, power={"U1": older})}, {"oks": study})
     assert "claim(s) U1 changed their rule or simulation since" in stale["oks"]
+
+
+def test_a_run_before_a_parameter_was_added_tries_the_preset_in_code_first():
+    # The record predates the parameter x: the preset in code (x = [1], 40 seeds) is tried
+    # first, and named with what it changes.
+    study = _study(seeds=40)
+    record = {"preset": "quick", "overrides": {}, "params": {"seeds": 4}}
+    power = stored_power(study, {"table": _study(seeds=4).run(), "record": record},
+                         n_tables=30)["U1"]
+    assert power.reaching["label"] == "the quick preset in code"
+    assert power.reaching["overrides"] == {"seeds": 40, "x": [1]}
