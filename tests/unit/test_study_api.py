@@ -157,7 +157,12 @@ def test_an_added_parameter_at_its_earlier_value_keeps_keys_setting_and_records(
     # A record written before bias existed is current; one that differs otherwise is not.
     record = {"preset": "quick", "matches_preset": True, "overrides": {},
               "params": before.params("quick"), "cell_version": 1}
-    monkeypatch.setattr("skxor.studies._registry.get_study", lambda name: after)
+    # The registry module the publisher imports (sys.modules'), whatever another test
+    # did to the package's attributes.
+    import importlib
+
+    registry = importlib.import_module("skxor.studies._registry")
+    monkeypatch.setattr(registry, "get_study", lambda name: after)
     assert stale_runs({"coin": {"record": record}}) == {}
     stale = stale_runs({"coin": {"record": dict(record, params={**record["params"],
                                                                "bias": 0.5})}})
