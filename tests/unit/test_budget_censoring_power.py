@@ -129,12 +129,19 @@ def test_steps_growth_recovers_a_known_rate():
                                                   [150, 200, np.inf])["rate"])
 
 
-def test_k3_simulate_is_reproducible_and_reads_only_the_claims_rows():
-    study = get_study("training_sensitivity")
+def _simulated_twice(claim, study_name, truth, seed):
+    """``claim.simulate`` at the study's full design, twice from the same seed: the table,
+    asserted to be the same both times."""
+    study = get_study(study_name)
     design = planned_design(study, study.params("full"))
-    one = k3.simulate(design, "holds", np.random.default_rng(3))
-    two = k3.simulate(design, "holds", np.random.default_rng(3))
-    pd.testing.assert_frame_equal(one, two)
+    one = claim.simulate(design, truth, np.random.default_rng(seed))
+    pd.testing.assert_frame_equal(one, claim.simulate(design, truth,
+                                                      np.random.default_rng(seed)))
+    return one, design
+
+
+def test_k3_simulate_is_reproducible_and_reads_only_the_claims_rows():
+    one, design = _simulated_twice(k3, "training_sensitivity", "holds", 3)
     assert set(one["function"]) == {"PARITY", "MAJORITY"}
     with pytest.raises(ValueError, match="truth"):
         k3.simulate(design, "maybe", np.random.default_rng(0))
@@ -188,11 +195,7 @@ def test_h6_full_budget_stops_at_most_a_tenth_of_the_runs_it_expects():
 
 
 def test_h6_simulate_is_reproducible():
-    study = get_study("k_sparse")
-    design = planned_design(study, study.params("full"))
-    one = h6.simulate(design, "alternative", np.random.default_rng(5))
-    two = h6.simulate(design, "alternative", np.random.default_rng(5))
-    pd.testing.assert_frame_equal(one, two)
+    one, design = _simulated_twice(h6, "k_sparse", "alternative", 5)
     assert set(one["model"]) == {"k_parity"}
     assert len(one) == 2 * K_SPARSE_PRESETS["full"]["v1_seeds"]
 
