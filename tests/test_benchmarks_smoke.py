@@ -37,6 +37,7 @@ TINY = {
     "p16_flop_share": dict(n_bits=10, piece_bits=8),
     "p17_n32": dict(n_bits=12, n_jobs=1),
     "p17b_near_zero": dict(sizes=(10, 12), n_jobs=1),
+    "p17c_near_zero_n32": dict(n_jobs=1),  # N = 16 in quick mode
     "p18_small_truth_table": dict(n_bits=8, number=5),
     "p19_training_step_n32": dict(n_bits=6, n_steps=3, product=128),
     "p19_training_step_n128": dict(n_bits=8, n_steps=2, product=128),
