@@ -5,7 +5,8 @@ Nothing here knows a Boolean function or a transformer: a study is a
 constraints :data:`POSITIVE`, :data:`NON_NEGATIVE`, :data:`AT_LEAST_TWO`,
 and scikit-learn's :class:`Interval` and :class:`StrOptions`, re-exported so
 that a study imports no private scikit-learn module), presets, and optional hooks that summarise its table, draw it, write
-its report section and headline, and judge its :class:`Claim` objects. The
+its report section and headline, and judge its :class:`Claim` objects (read from a package's modules by role with
+:func:`role_hooks`). The
 papers' studies (:mod:`skxor.papers`) are declared with exactly this
 vocabulary and registered as a user's study is: through the ``skxor.studies``
 entry-point group (:data:`ENTRY_POINT_GROUP`), found by :func:`get_study`
@@ -32,6 +33,7 @@ from ._parameters import (AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, 
                           Grid, Interval, StrOptions, estimator_parameters)
 from ._publish import claims_table, publish, write_figures
 from ._registry import ENTRY_POINT_GROUP, STUDIES, get_study, load_study, register
+from ._roles import role_hooks
 from ._runner import run_studies
 from ._study import Study, merge_preset
 from ._sweep import cell_version, run_sweep
@@ -76,6 +78,7 @@ __all__ = [
     "register",
     "render_headline",
     "reporting",
+    "role_hooks",
     "run_studies",
     "run_sweep",
     "stats",

@@ -991,21 +991,13 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
 
     from ._record import describe_rows, figures_line
     from ._registry import get_study
-    from ._hooks import hook_result
-    from ._record import split_settings
 
     root = Path(root)
     out = root / out
     written = {}
     for name, entry in load_store(root / data).items():
         study = get_study(name)
-        setting = (entry["record"] or {}).get("setting")
-        parts = split_settings(entry["table"], setting)
-        setting, rows = parts[0]
-        # The stored run's summary when the table is that one setting.
-        summary = stored_summary(study, entry) if len(parts) == 1 else study.summary(rows)
-        figures = hook_result(name, "figures", study.render("figures", rows, summary),
-                              "figures")
+        setting, rows, figures = _stored_figures(name, study, entry)
         out.mkdir(parents=True, exist_ok=True)
         paths, lines = [], []
         for fig_name, fig in figures.items():
@@ -1029,6 +1021,20 @@ def write_figures(data=DATA_DIR, out=FIGURES_DIR, root="."):
     return written
 
 
+def _stored_figures(name, study, entry):
+    """``(setting, rows, figures)``: the first setting of a stored run, its rows and the
+    study's figures of them."""
+    from ._hooks import hook_result
+    from ._record import split_settings
+
+    parts = split_settings(entry["table"], (entry["record"] or {}).get("setting"))
+    setting, rows = parts[0]
+    # The stored run's summary when the table is that one setting.
+    summary = stored_summary(study, entry) if len(parts) == 1 else study.summary(rows)
+    figures = hook_result(name, "figures", study.render("figures", rows, summary), "figures")
+    return setting, rows, figures
+
+
 def _figure_source(store):
     """``(study, entry, source)`` of the README's figure: its study's stored entry and
     the text naming the table it is drawn from (None when that study is not stored)."""
@@ -1043,18 +1049,12 @@ def _figure_source(store):
 
 def _draw_readme_figure(store):
     """The README's figure drawn from its stored table, and its caption (Markdown)."""
-    from ._record import split_settings
     from ._registry import get_study
-    from .reporting import hook_result
 
     name, entry, source = _figure_source(store)
     study = get_study(name)
     with naming_the_table(name, entry["path"]):
-        parts = split_settings(entry["table"], (entry["record"] or {}).get("setting"))
-        setting, rows = parts[0]
-        summary = stored_summary(study, entry) if len(parts) == 1 else study.summary(rows)
-        figures = hook_result(name, "figures", study.render("figures", rows, summary),
-                              "figures")
+        setting, rows, figures = _stored_figures(name, study, entry)
     figure = figures[README_FIGURE_OF[1]]
     for other in figures.values():
         if other is not figure:

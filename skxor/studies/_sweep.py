@@ -157,8 +157,15 @@ def atomic_write(path, write, mode="w"):
     temporary file is removed if writing fails.
     """
     tmp = write_temporary(path, write, mode)
-    try:
+    with _removed_on_failure(tmp):
         os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def _removed_on_failure(tmp):
+    """Remove the temporary file ``tmp`` when the block fails, and re-raise."""
+    try:
+        yield
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -171,16 +178,12 @@ def write_temporary(path, write, mode="w"):
     temporary file is removed if writing fails."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
+    with _removed_on_failure(tmp):
         os.chmod(fd, new_file_mode())  # mkstemp's 0600 would make results private
         with os.fdopen(fd, mode) as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
     return Path(tmp)
 
 

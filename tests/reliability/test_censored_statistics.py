@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-from skxor.papers.han_ghoshdastidar.sample_complexity._summary import _median_interval
-from skxor.studies.stats import censored_loglog_fit
+from skxor.studies.stats import censored_loglog_fit, censored_median_interval
 
 EXPONENT, LOG_SCALE, SPREAD = 2.0, np.log(3.0), 0.5
 DS = np.array([10, 20, 40, 80, 160])
@@ -91,7 +90,7 @@ def test_median_interval_covers_the_true_median_at_least_at_the_nominal_rate():
     for _ in range(1000):
         n_star = true_median * np.exp(SPREAD * rng.standard_normal(10))
         index = np.searchsorted(grid, n_star)
-        low, high, kind = _median_interval(grid[index - 1], grid[index])
+        low, high, kind = censored_median_interval(grid[index - 1], grid[index])
         assert kind == "95%"
         covered += low <= true_median <= high
     assert covered >= 960  # 0.979 expected (more with the cells' width)

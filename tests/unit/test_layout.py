@@ -109,9 +109,6 @@ PUBLIC_PACKAGES = [
     "skxor.nn",
     "skxor.plotting", "skxor.sensitivity", "skxor.studies", "skxor.theory", "skxor.utils",
 ]
-#: Study plot/report functions: their docstrings are being rewritten with the
-#: study declarations (issue 13, item 5); each study's own entry point has one.
-_STUDY_MODULES = ("skxor.studies._",)
 
 
 def public_definitions_without_examples():
@@ -126,10 +123,6 @@ def public_definitions_without_examples():
             if not (inspect.isclass(obj) or inspect.isfunction(obj)) or id(obj) in seen:
                 continue
             seen.add(id(obj))
-            if obj.__module__.startswith(_STUDY_MODULES) and obj.__module__ != "skxor.studies._runner":
-                if attr.startswith(("plot_", "report_", "summarize_", "samples_needed",
-                                    "fit_exponents")):
-                    continue
             if ">>>" not in (inspect.getdoc(obj) or ""):
                 missing.append(f"{name}.{attr}")
     return missing

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from skxor.papers.han_ghoshdastidar.sample_complexity._summary import _median_interval, censored_loglog_fit
+from skxor.studies.stats import censored_loglog_fit, censored_median_interval
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -55,7 +55,7 @@ def test_median_interval_takes_the_order_statistics_of_its_coverage(confidence):
         # Distinct cells in shuffled order: each end names the rank it took.
         lows = rng.permutation(np.arange(n) * 10.0)
         highs = lows + 5.0
-        low, high, kind = _median_interval(lows, highs, confidence)
+        low, high, kind = censored_median_interval(lows, highs, confidence)
         r = _expected_rank(n, confidence)
         if r == 0:
             assert (low, high, kind) == (0.0, 10.0 * (n - 1) + 5.0, "range"), n
@@ -72,7 +72,7 @@ def test_median_interval_at_known_sizes():
     # 95%: 6 values give [X_(1), X_(6)] (coverage 0.969), 10 give [X_(2), X_(9)]
     # (0.979), 20 give [X_(6), X_(15)] (0.959); 5 values are too few.
     values = np.arange(1.0, 21.0)
-    assert _median_interval(values[:5] - 1, values[:5])[2] == "range"
-    assert _median_interval(values[:6] - 1, values[:6]) == (0.0, 6.0, "95%")
-    assert _median_interval(values[:10] - 1, values[:10]) == (1.0, 9.0, "95%")
-    assert _median_interval(values - 1, values) == (5.0, 15.0, "95%")
+    assert censored_median_interval(values[:5] - 1, values[:5])[2] == "range"
+    assert censored_median_interval(values[:6] - 1, values[:6]) == (0.0, 6.0, "95%")
+    assert censored_median_interval(values[:10] - 1, values[:10]) == (1.0, 9.0, "95%")
+    assert censored_median_interval(values - 1, values) == (5.0, 15.0, "95%")

@@ -67,14 +67,11 @@ import pandas as pd
 from skxor._utils._sklearn_compat import Interval, StrOptions
 from ..._common import columns_first, expand_grid
 from skxor.studies import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
-from skxor.studies import Study
+from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
 from skxor.studies import run_sweep
-from ._rules import CLAIMS
 from ._cells import LOSS_CERTIFICATE, k_sparse_cell, k_sparse_cost, v1_cell
-from ._display import KSparseSuccessDisplay, render_figures
-from ._bullet import headline_text
-from ._section import render_report
+from ._display import KSparseSuccessDisplay
 from ._summary import (
     gain_slopes,
     gradient_signal,
@@ -284,10 +281,7 @@ STUDY = Study(
     cells=_every_cell,
     cost=k_sparse_cost,
     summary=k_sparse_summary,
-    figures=render_figures,
-    report=render_report,
-    headline=headline_text,
-    claims=CLAIMS,
+    **role_hooks(__name__),
     key=_KEY,
     check=_check,
     # v1_k, v1_d and v1_n are sweep axes of the v1 rows (their k, d, n columns).

@@ -46,9 +46,9 @@ from skxor.nn import attention_constraint, attention_names
 from skxor.studies.reporting import TIME_COLUMNS
 from skxor.nn import get_attention
 from skxor.studies import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, STEP_LENGTH, Grid
-from skxor.studies import Study
+from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
-from ._rules import CLAIMS, M_REGIME
+from ._rules import M_REGIME
 from ._cells import (
     SUCCESS_ACCURACY,
     dominant_accuracy,
@@ -61,10 +61,7 @@ from ._display import (
     OneStepSuccessDisplay,
     attention_maps,
     plot_attention_maps,
-    render_figures,
 )
-from ._bullet import headline_text
-from ._section import render_report
 from ._summary import best_steps, one_step_summary, summarize_one_step
 
 
@@ -211,10 +208,7 @@ STUDY = Study(
     check=_check,
     cost=one_step_cost,
     summary=one_step_summary,
-    figures=render_figures,
-    report=render_report,
-    headline=headline_text,
-    claims=CLAIMS,
+    **role_hooks(__name__),
     # regime_seeds and one_bit only add cells (each with its own key): not the setting,
     # so that runs with and without them share rows and the stored setting stays valid.
     setting=("n_test",),

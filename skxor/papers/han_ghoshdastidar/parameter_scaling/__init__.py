@@ -83,10 +83,9 @@ and its public function; ``_cells`` holds the models and one cell,
 import numpy as np
 import pandas as pd
 
-from skxor.studies import Study
+from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
 from skxor.studies import run_sweep
-from ._rules import CLAIMS
 from ._cells import (
     DISPLAY_NAMES,
     GRIDS,
@@ -105,10 +104,8 @@ from ._cells import (
     training_size,
     transformer_start,
 )
-from ._display import ParametersNeededDisplay, render_figures
+from ._display import ParametersNeededDisplay
 from ._presets import PARAMETERS, PRESETS
-from ._bullet import headline_text
-from ._section import render_report
 from ._summary import (
     parameter_scaling_summary,
     parameter_slopes,
@@ -191,10 +188,7 @@ STUDY = Study(
     stops_early=("sizes are tried upwards and the search stops sizes_beyond sizes after the "
                  "first that meets the rule"),
     summary=parameter_scaling_summary,
-    figures=render_figures,
-    report=render_report,
-    headline=headline_text,
-    claims=CLAIMS,
+    **role_hooks(__name__),
     # One row per (model, d) of a setting: seeds, threshold, size grids, training
     # sets, budgets and random state all define the row (the runner merges on
     # key plus setting), so a run with other settings never replaces it.

@@ -12,7 +12,8 @@ import pandas as pd
 from sklearn.utils import Bunch, check_random_state
 
 from skxor._utils._sklearn_compat import Interval, validate_parameter_constraints
-from skxor.studies.stats import MIN_BOOTSTRAP_GROUPS, check_n_boot, format_interval, wilson_interval
+from skxor.studies.stats import (MIN_BOOTSTRAP_GROUPS, check_n_boot, format_interval,
+                                 loglog_slope, wilson_interval)
 from skxor.studies import merge_preset
 from ._cells import DISPLAY_NAMES, MODELS, SAMPLE_MODELS, SIZE_NAMES
 from ._presets import _SHARE, PRESETS
@@ -192,12 +193,8 @@ def _bootstrap_slopes(groups, seeds_of, values_of, met, d, share, n_boot, rng):
     first = [o.argmax(axis=1) for o in ok]
     values = [v for v, m in zip(values_of, met) if m]
     first = [f for f, m in zip(first, met) if m]
-    return [_loglog(d, np.array([v[f[row]] for v, f in zip(values, first)], float))
+    return [loglog_slope(d, np.array([v[f[row]] for v, f in zip(values, first)], float))
             for row in np.flatnonzero(same_d)]
-
-
-def _loglog(d, p):
-    return float(np.polyfit(np.log(d), np.log(p), 1)[0])
 
 
 def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params"):
@@ -273,7 +270,7 @@ def parameter_slopes(df, d_max=None, n_boot=2000, random_state=0, column="params
                "range_low": nan, "range_high": nan, "n_d": int(d.size),
                "d_min": int(d.min()) if d.size else 0, "d_max": int(d.max()) if d.size else 0}
         if d.size >= 2:
-            fit["slope"] = _loglog(d, p)
+            fit["slope"] = loglog_slope(d, p)
             if not fit["rough"]:
                 draws = _bootstrap_slopes(groups, seeds_of, values_of, met, d, share,
                                           int(n_boot), rng)

@@ -37,9 +37,8 @@ from numbers import Integral, Real
 from skxor._utils._sklearn_compat import Interval, StrOptions
 from skxor.studies.reporting import TIME_COLUMNS
 from skxor.studies import AT_LEAST_TWO, POSITIVE, Grid
-from skxor.studies import Study
+from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
-from ._rules import CLAIMS
 from ._cells import (
     ESTIMATOR_PARAMS,
     MODELS,
@@ -53,9 +52,7 @@ from ._cells import (
     sample_complexity_estimator,
     train_sizes,
 )
-from ._display import SamplesNeededDisplay, render_figures
-from ._bullet import headline_text
-from ._section import render_report
+from ._display import SamplesNeededDisplay
 from ._summary import (
     SETTING_COLUMNS,
     setting_values,
@@ -162,10 +159,7 @@ STUDY = Study(
     tabulate=learning_curves,
     cost=sample_complexity_cost,
     summary=sample_complexity_summary,
-    figures=render_figures,
-    report=render_report,
-    headline=headline_text,
-    claims=CLAIMS,
+    **role_hooks(__name__),
     # One row per training size of each curve.
     key=("model", "d", "seed", "n"),
     check=_check,

@@ -23,13 +23,12 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from skxor._utils._docstrings import fill_doc
 from ..._common import Summary
 from skxor.studies.reporting import ROUGH_BELOW_SEEDS
-from skxor.studies.stats import (censored_loglog_fit, check_confidence, check_n_boot,
-                                 rate_with_interval)
+from skxor.studies.stats import (censored_loglog_fit, censored_median_interval, check_confidence,
+                                 check_n_boot, rate_with_interval)
 from skxor._utils._warnings import SkxorFutureWarning
 
 #: The columns fixing a learning curve's grid, test split, target and parity (``k``):
@@ -312,24 +311,6 @@ def probabilistic_n_star(df, target=None, share=PROBABILISTIC_SHARE):
                                        "cured_seeds"])
 
 
-def _median_interval(low, high, confidence=0.95):
-    """Distribution-free interval of the median of values known only to lie in (low, high].
-
-    Order statistics: with n values, ``[X_(r), X_(n+1-r)]`` covers the median
-    with probability ``1 - 2 P(Bin(n, 1/2) < r)``; the lower end is taken
-    from the intervals' lower ends and the upper from their upper ends.
-    With too few values for that coverage (n < 6 at 95%), the range of the
-    intervals instead, marked ``"range"``.
-    """
-    low, high = np.sort(low), np.sort(high)
-    n = low.size
-    # Largest r with P(Bin(n, 1/2) <= r - 1) <= (1 - confidence) / 2.
-    r = int(stats.binom.ppf((1 - confidence) / 2, n, 0.5))
-    if r >= 1 and stats.binom.cdf(r - 1, n, 0.5) <= (1 - confidence) / 2 + 1e-12:
-        return float(low[r - 1]), float(high[n - r]), f"{confidence:.0%}"
-    return float(low[0]), float(high[-1]), "range"
-
-
 def samples_needed(df, target=None):
     """Samples needed per model and d, over seeds, with an interval of the median.
 
@@ -392,8 +373,8 @@ def samples_needed(df, target=None):
         finite = values[np.isfinite(values)]
         # The median is bracketed only when more than half the seeds reach.
         median = float(np.median(values)) if 2 * finite.size > values.size else np.nan
-        low, high, kind = _median_interval(group["n_low"].to_numpy(float),
-                                           group["n_high"].to_numpy(float))
+        low, high, kind = censored_median_interval(group["n_low"].to_numpy(float),
+                                                   group["n_high"].to_numpy(float))
         rate, r_low, r_high, n = rate_with_interval(np.isfinite(values))
         population = group["population_success"]
         if population.notna().any():

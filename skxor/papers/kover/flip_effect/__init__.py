@@ -31,13 +31,10 @@ from skxor.estimators import BooleanTransformerClassifier
 from .._networks import NETWORK_PARAMETERS
 from skxor.studies import estimator_parameters
 from .._profiling import check_transformer
-from skxor.studies import Study
+from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
 from ._cells import flip_effect_cell, flip_effect_cells, flip_effect_cost, flip_effect_table
-from ._rules import CLAIMS
-from ._display import FlipChangeDisplay, render_figures
-from ._bullet import headline_text
-from ._section import render_report
+from ._display import FlipChangeDisplay
 from ._summary import (
     change_slope,
     flip_effect_summary,
@@ -108,10 +105,7 @@ STUDY = Study(
     cost=flip_effect_cost,
     tabulate=flip_effect_table,
     summary=flip_effect_summary,
-    figures=render_figures,
-    report=render_report,
-    headline=headline_text,
-    claims=CLAIMS,
+    **role_hooks(__name__),
     key=("n_bits", "d_model", "n_layers", "init", "layer_norm_eps", "seed", "n_heads",
          "init_scale", "readout", "positional", "n_samples", "random_state"),
     setting=("n_heads", "init_scale", "readout", "positional", "n_samples", "device",

@@ -4,11 +4,10 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from sklearn.utils import Bunch
 
-from skxor.studies.stats import rate_with_interval
+from skxor.studies.stats import loglog_slope_interval, rate_with_interval
 
 #: The per-network columns a table must hold.
 COLUMNS = ("n_bits", "d_model", "n_layers", "layer_norm_eps", "seed", "flip_change_max",
@@ -88,20 +87,9 @@ def change_slope(n_bits, change, confidence=0.95):
     >>> round(fit["slope"], 1), fit["low"] < -1 < fit["high"], fit["networks"]
     (-1.0, True, 20)
     """
-    n_bits = np.asarray(n_bits, dtype=float)
-    change = np.asarray(change, dtype=float)
-    keep = np.isfinite(change) & (change > 0)
-    x, y = np.log10(n_bits[keep]), np.log10(change[keep])
-    nan = float("nan")
-    fit = {"slope": nan, "low": nan, "high": nan, "networks": int(keep.sum()),
-           "zero": int((~keep).sum())}
-    if x.size < 3 or np.unique(x).size < 2:
-        return fit
-    line = stats.linregress(x, y)
-    half = stats.t.ppf((1 + confidence) / 2, x.size - 2) * line.stderr
-    fit.update(slope=float(line.slope), low=float(line.slope - half),
-               high=float(line.slope + half))
-    return fit
+    fit = loglog_slope_interval(n_bits, change, confidence)
+    return {"slope": fit["slope"], "low": fit["low"], "high": fit["high"],
+            "networks": fit["n_points"], "zero": fit["n_dropped"]}
 
 
 def flip_slopes(df, column="flip_change_max"):

@@ -43,9 +43,8 @@ comes from ``n_jobs``.
 from .._networks import NETWORK_PARAMETERS
 from skxor.studies import NON_NEGATIVE
 from .._profiling import check_transformer
-from skxor.studies import Study
+from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
-from ._rules import CLAIMS
 from ._cells import (
     RANDOM_FUNCTION,
     compute,
@@ -56,9 +55,7 @@ from ._cells import (
     random_init_cost,
     reference_cell,
 )
-from ._display import RandomInitShareDisplay, render_figures
-from ._bullet import headline_text
-from ._section import render_report
+from ._display import RandomInitShareDisplay
 from ._summary import (
     PAPER_SCHEMES,
     POISSON_LIMIT,
@@ -143,10 +140,7 @@ STUDY = Study(
     cells=every_cell,
     cost=random_init_cost,
     summary=random_init_summary,
-    figures=render_figures,
-    report=render_report,
-    headline=headline_text,
-    claims=CLAIMS,
+    **role_hooks(__name__),
     key=("function", "n_bits", "d_model", "n_layers", "n_heads", "layer_norm_eps", "init",
          "readout", "positional", "init_scale", "seed", "random_state", "exhaustive_max",
          "n_samples", "n_blowup", "n_functions"),

@@ -34,9 +34,8 @@ comes from ``n_jobs`` or a dask scheduler.
 """
 
 from .._profiling import check_transformer
-from skxor.studies import Study
+from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
-from ._rules import CLAIMS
 from ._cells import (
     CHANCE_SHARE,
     FLAT_TOLERANCE,
@@ -52,10 +51,8 @@ from ._cells import (
     training_key,
     training_table,
 )
-from ._display import LearnedShareDisplay, render_figures
+from ._display import LearnedShareDisplay
 from ._presets import PARAMETERS, PRESETS
-from ._bullet import headline_text
-from ._section import render_report
 from ._summary import (
     HALF_WINDOW,
     LEARNED_UP_TO_RATE,
@@ -86,10 +83,7 @@ STUDY = Study(
     cost=training_cost,
     tabulate=training_table,
     summary=training_summary,
-    figures=render_figures,
-    report=render_report,
-    headline=headline_text,
-    claims=CLAIMS,
+    **role_hooks(__name__),
     key=("function", "n_bits", "model_setting", "seed", "random_state", "d_model",
          "n_layers", "n_heads", "learning_rate", "batch_size", "n_steps", "check_every",
          "target_accuracy", "exhaustive_max", "n_eval", "n_samples"),

@@ -1,48 +1,28 @@
-"""The training study's figures (matplotlib is imported when drawing)."""
+"""The training study's figures (matplotlib is imported when drawing).
+
+One component per module: a function's style and the panels
+(``_display_style``), the share learned (``_display_share``) and the loss
+curves (``_display_loss``).
+"""
 
 import json
 
 import numpy as np
 
-from skxor._utils._docstrings import fill_doc
-from skxor.boolean import NAMED_FUNCTIONS
-from skxor.studies.figures import (
-    StudyDisplay,
-    LINESTYLES,
-    MARKERS,
-    interval_errorbar,
-    key_legends,
-    legend_below,
-    log_axis,
-    offset,
-    select_rows,
-)
+from skxor.studies.figures import interval_errorbar, legend_below, log_axis, offset
 from ._cells import LEARNED
-from ._summary import HALF_WINDOW, clusters, require_runs, training_summary
-from ._wording import preset_label, seeds_per_cell, series_label, setting_label
+from ._display_loss import _plot_loss_curves
+from ._display_share import LearnedShareDisplay
+from ._display_style import _panels, _style
+from ._summary import HALF_WINDOW, clusters
+from ._wording import preset_label, seeds_per_cell, series_label
 
-
-_COLOURS = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:orange", "tab:brown")
-
-
-def _style(function):
-    """Colour, marker and line style of a named function, by its place in the Boolean
-    registry: no two of the first six alike."""
-    i = list(NAMED_FUNCTIONS).index(function)
-    return _COLOURS[i % len(_COLOURS)], MARKERS[i % len(MARKERS)], LINESTYLES[i % len(LINESTYLES)]
+__all__ = ["LearnedShareDisplay", "render_figures"]
 
 
 # Targets: wide, pale and drawn underneath, so a trained series on top of its
 # target leaves the target visible on both sides.
 _TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
-
-
-def _panels(n, width, height):
-    """A figure of ``n`` panels side by side (one per function), sharing their y axis."""
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width * n, height), layout="constrained")
-    return fig, np.atleast_1d(fig.subplots(1, n, sharey=True))
 
 
 def render_figures(summary):
@@ -244,142 +224,3 @@ def _plot_steps_to_learn(groups, series, df, caption):
     fig.suptitle(f"Steps to learn (accuracy >= {LEARNED}; a run that did not learn needs "
                  f"more than its budget) ({caption})", fontsize="medium")
     return fig
-
-
-@fill_doc
-class LearnedShareDisplay(StudyDisplay):
-    """The share of seeds that learned each function against N: the study's main figure.
-
-    Follows :mod:`skxor.plotting`'s displays (and scikit-learn's): build it
-    with :meth:`from_table` from a training-sensitivity table, or from the
-    table, then :meth:`plot` on any axes. One series per function and
-    series setting (the model setting and any setting that varies within a
-    function), each the share of seeds whose test accuracy reached the
-    study's ``LEARNED``, with its Wilson 95% interval, against N on a log
-    axis. A function keeps its colour, marker and line style; every other
-    series is drawn hollow. Series are offset slightly along N so
-    coinciding points stay visible.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`~skxor.papers.training_sensitivity` (or its
-        stored table): one row per function, N, model setting and seed.
-    function : str, list of str or None, default=None
-        The functions drawn (all when None).
-    summary : sklearn.utils.Bunch or None, default=None
-        The study's summary of ``df``
-        (:func:`~skxor.papers.kover.training.training_summary`) when computed;
-        None: computed here.
-
-    Attributes
-    ----------
-    summary : pandas.DataFrame
-        :func:`~skxor.papers.kover.training.summarize_training` of the table,
-        the rows of the functions drawn.
-    %(display_drawn)s
-    legends_ : list of matplotlib Legend
-        The legend of the series, beside the axes (empty with
-        ``legend=False``).
-
-    Examples
-    --------
-    >>> from matplotlib.figure import Figure
-    >>> from skxor.papers import LearnedShareDisplay, training_sensitivity
-    >>> df = training_sensitivity(function=["FIRST", "PARITY"], n_bits=[3, 4], d_model=8,
-    ...                           n_layers=1, n_heads=2, seeds=1, n_steps=50, check_every=10)
-    >>> ax = Figure(layout="constrained").subplots()
-    >>> display = LearnedShareDisplay.from_table(df, ax=ax, function="FIRST")
-    >>> display.ax_ is ax, [t.get_text() for t in display.legends_[0].get_texts()]
-    (True, ['FIRST (library)', 'FIRST (paper, xavier_uniform init)'])
-    >>> LearnedShareDisplay(df, function="XOR")
-    Traceback (most recent call last):
-    ...
-    ValueError: function ['XOR'] is not in the table; it has ['FIRST', 'PARITY'].
-    """
-
-    def __init__(self, df, *, function=None, summary=None):
-        require_runs(df)
-        summary = training_summary(df) if summary is None else summary
-        self.df = summary.table
-        # The series of the whole table, so that a selection keeps its labels.
-        self.series = summary.series
-        self.summary = select_rows(summary.per_cell, "function", function)
-
-    @classmethod
-    def from_table(cls, df, *, function=None, ax=None):
-        return cls(df, function=function).plot(ax=ax)
-
-    def _draw(self, ax):
-        figure = ax.figure
-        groups = list(self.summary.groupby(["function", *self.series], sort=False))
-        for i, (keys, group) in enumerate(groups):
-            colour, marker, line = _style(keys[0])
-            interval_errorbar(
-                ax, offset(group["n_bits"], i, len(groups), spread=0.07), group, "learned_rate",
-                capsize=3, ms=5, label=series_label(keys[0], keys[1:], self.series, self.df),
-                color=colour, marker=marker, ls=line, mfc="none" if i % 2 else colour,
-            )
-        log_axis(ax, self.summary["n_bits"].unique(), base=2, label="string length N", pad=0.3)
-        ax.set_ylim(-0.05, 1.05)
-        ax.set_ylabel(f"share of seeds learned\n(accuracy >= {LEARNED}; 95% Wilson)")
-        return lambda: [ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                                  frameon=False)]
-
-
-#: Line style of a loss curve by how its run stopped (see :func:`loss_status`).
-_STOP_STYLE = {"target": "-", "flat": "--", "budget": ":", "short": "-."}
-
-
-_STOP_NAME = {"target": "stopped at the target", "flat": "flat at the budget",
-              "budget": "budget-limited (still falling)", "short": "too short to tell"}
-
-
-def _plot_loss_curves(df, caption):
-    """Every run's training loss against steps: one panel per (model setting, function).
-
-    Colour: N; line style: how the run stopped (at the target, flat, or
-    budget-limited), so a run cut off by its budget shows as such. Every
-    logged value (the mean loss of each stretch of ``check_every`` steps)
-    has a small marker, so that a run that stopped at its first check shows
-    as a point. One legend of the N drawn and one of the line styles, beside
-    the top right panel.
-    """
-    from matplotlib.figure import Figure
-
-    settings = list(dict.fromkeys(df["model_setting"]))
-    functions = [f for f in NAMED_FUNCTIONS if f in set(df["function"])]
-    n_values = sorted(int(n) for n in df["n_bits"].unique())
-    colours = _n_colours(len(n_values))
-    fig = Figure(figsize=(3.8 * len(functions) + 2.0, 3.0 * len(settings) + 0.8),
-                 layout="constrained")
-    grid = np.array(fig.subplots(len(settings), len(functions), sharey=True, squeeze=False))
-    for i, setting in enumerate(settings):
-        for j, function in enumerate(functions):
-            ax = grid[i, j]
-            runs = df[(df["model_setting"] == setting) & (df["function"] == function)]
-            for _, run in runs.sort_values(["n_bits", "seed"]).iterrows():
-                curve = json.loads(run["loss_curve"])
-                steps = np.arange(1, len(curve) + 1) * int(run["check_every"])
-                n = int(run["n_bits"])
-                ax.plot(steps, curve, color=colours[n_values.index(n)], lw=1.0, marker=".",
-                        ms=3, ls=_STOP_STYLE.get(run.get("stop"), "-"),
-                        label=f"{function}, {setting}, N = {n}, seed {run['seed']}")
-            ax.set_yscale("log")
-            ax.set_xlabel("training steps")
-            ax.set_ylabel("training loss (mean per check)")
-            ax.set_title(f"{function}, {setting_label(setting)}", fontsize="small")
-    stops = [s for s in _STOP_STYLE if s in set(df.get("stop", []))]
-    key_legends(grid[0, -1], {f"N = {n}": colours[k] for k, n in enumerate(n_values)},
-                {_STOP_NAME[s]: {"ls": _STOP_STYLE[s], "marker": ".", "ms": 3, "lw": 1.0}
-                 for s in stops},
-                colour_title="string length N", kind_title="the run (line style)")
-    fig.suptitle(f"Loss curves, every run, a point per check\n({caption})", fontsize="small")
-    return fig
-
-
-def _n_colours(n):
-    """``n`` colours of the viridis map, dark to light (one per string length)."""
-    from matplotlib import colormaps
-
-    return [colormaps["viridis"](x) for x in np.linspace(0.0, 0.85, max(n, 1))]

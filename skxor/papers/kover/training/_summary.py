@@ -8,7 +8,8 @@ import pandas as pd
 from skxor._utils._docstrings import fill_doc
 from skxor.boolean import NAMED_FUNCTIONS
 from ..._common import Summary, budget_censored
-from skxor.studies.stats import flag_columns, quantile_interval, wilson_interval
+from skxor.studies.stats import (censored_growth_fit, flag_columns, quantile_interval,
+                                 wilson_interval)
 from ._cells import at_chance, chance_plateau
 
 
@@ -414,31 +415,6 @@ def steps_interval(df):
     return low, high
 
 
-def _growth_loglik(params, x, lo, hi):
-    """Log-likelihood and its gradient: ln steps ~ Normal(b + a x, sigma) on (lo, hi]."""
-    from scipy.special import log_ndtr
-
-    a, b, log_sigma = params
-    sigma = np.exp(log_sigma)
-    mu = b + a * x
-    zl, zh = (lo - mu) / sigma, (hi - mu) / sigma
-    upper = zl > 0
-    # log(Phi(zh) - Phi(zl)), from the side of the smaller tail.
-    big = log_ndtr(np.where(upper, -zl, zh))
-    small = log_ndtr(np.where(upper, -zh, zl))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.maximum(big + np.log1p(-np.exp(np.minimum(small - big, 0.0))), -1e6)
-        # phi(z) / L and z phi(z) / L, zero at an infinite end.
-        half_log_2pi = 0.5 * np.log(2 * np.pi)
-        rl = np.where(np.isfinite(zl), np.exp(-zl ** 2 / 2 - half_log_2pi - terms), 0.0)
-        rh = np.where(np.isfinite(zh), np.exp(-zh ** 2 / 2 - half_log_2pi - terms), 0.0)
-        zrl = np.where(np.isfinite(zl), zl * rl, 0.0)
-        zrh = np.where(np.isfinite(zh), zh * rh, 0.0)
-    d_mu = -(rh - rl) / sigma
-    grad = np.array([np.sum(d_mu * x), np.sum(d_mu), -np.sum(zrh - zrl)])
-    return float(np.sum(terms)), grad
-
-
 def steps_growth(n_bits, low, high, confidence=0.95):
     """How fast the steps to learn grow with N: log2 steps per added bit, censored.
 
@@ -475,45 +451,6 @@ def steps_growth(n_bits, low, high, confidence=0.95):
     >>> bool(fit["low"] < 0.5 < fit["high"]), fit["learned"]
     (True, 60)
     """
-    from scipy import optimize, stats
-
-    n_bits = np.asarray(n_bits, dtype=float)
-    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-    nan = float("nan")
-    bracketed = np.isfinite(high)
-    fit = dict(rate=nan, se=nan, low=nan, high=nan, sigma=nan, centre=nan, mean_n=nan,
-               runs=int(n_bits.size), learned=int(bracketed.sum()))
-    if np.unique(n_bits[bracketed]).size < 2:
-        return fit
-    mean_n = float(n_bits.mean())
-    x = np.log(2) * (n_bits - mean_n)
-    lo = np.log(low, where=low > 0, out=np.full(low.size, -np.inf))
-    hi = np.log(high, where=np.isfinite(high), out=np.full(high.size, np.inf))
-    # Start from least squares on the learned runs.
-    mid = np.where(np.isfinite(lo), (lo + hi) / 2, hi)[bracketed]
-    a0, b0 = np.polyfit(x[bracketed], mid, 1)
-    s0 = np.log(max(np.std(mid - a0 * x[bracketed] - b0), 0.05))
-    def negative(p):
-        value, grad = _growth_loglik(p, x, lo, hi)
-        return -value, -grad
-
-    # BFGS (numpy only: L-BFGS-B's compiled routine is slow to call for 3 parameters);
-    # sigma is kept in [1e-3, 20] by clipping its log.
-    res = optimize.minimize(negative, [a0, b0, s0], jac=True, method="BFGS",
-                            options={"gtol": 1e-6})
-    res.x[2] = np.clip(res.x[2], np.log(1e-3), np.log(20.0))
-    a, b, log_sigma = res.x
-    # The observed information: central differences of the gradient.
-    step = 1e-5
-    hess = np.array([(negative(res.x + step * e)[1] - negative(res.x - step * e)[1])
-                     / (2 * step) for e in np.eye(3)])
-    hess = (hess + hess.T) / 2
-    try:
-        cov = np.linalg.inv(hess)
-        se = float(np.sqrt(cov[0, 0])) if cov[0, 0] > 0 else nan
-    except np.linalg.LinAlgError:
-        se = nan
-    z = stats.norm.ppf(0.5 + confidence / 2)
-    fit.update(rate=float(a), se=se, low=float(a - z * se), high=float(a + z * se),
-               sigma=float(np.exp(log_sigma)), centre=float(b), mean_n=mean_n)
-    return fit
+    fit = censored_growth_fit(n_bits, low, high, confidence)
+    return {**fit, "mean_n": fit["mean_x"], "runs": fit["n_points"],
+            "learned": fit["n_bracketed"]}

@@ -59,14 +59,11 @@ from .._networks import NETWORK_PARAMETERS
 from .._profiling import EXHAUSTIVE_CAP
 from skxor.studies import NON_NEGATIVE, POSITIVE, estimator_parameters
 from .._profiling import check_transformer
-from skxor.studies import Study
+from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
-from ._rules import CLAIMS
 from ._cells import (bound_cells, bound_cost, bound_table, compute, every_bound_cell,
                      screen_cells, screened_bound_cell, zero_sensitivity_bound_cell)
-from ._display import ZeroCountDisplay, render_figures
-from ._bullet import headline_text
-from ._section import render_report
+from ._display import ZeroCountDisplay
 from ._summary import (
     bound_exponent,
     bound_summary,
@@ -160,10 +157,7 @@ STUDY = Study(
     compute=compute,
     cost=bound_cost,
     summary=bound_summary,
-    figures=render_figures,
-    report=render_report,
-    headline=headline_text,
-    claims=CLAIMS,
+    **role_hooks(__name__),
     key=("n_bits", "d_model", "n_layers", "layer_norm_eps", "n_heads", "init", "init_scale",
          "readout", "positional", "seed", "random_state", "exhaustive_max", "n_samples",
          "n_blowup"),

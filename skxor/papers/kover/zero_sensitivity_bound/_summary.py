@@ -1,6 +1,5 @@
 """The zero-sensitivity-bound study's summary: counts and shares against the bound, the verdict."""
 
-import functools
 import math
 
 import numpy as np
@@ -8,20 +7,8 @@ import pandas as pd
 from sklearn.utils import Bunch
 
 from .._networks import TRANSFORMER, eps_agreement
-from skxor.studies import stats as _stats
-from skxor.studies.stats import flag_columns, format_count
-
-
-# The intervals of integer counts, kept once computed: a simulated table (a claim's
-# power) asks for the same counts many times. The same values as the stats module's.
-@functools.lru_cache(maxsize=100_000)
-def clopper_pearson_interval(successes, n):
-    return _stats.clopper_pearson_interval(successes, n)
-
-
-@functools.lru_cache(maxsize=100_000)
-def wilson_interval(successes, n):
-    return _stats.wilson_interval(successes, n)
+from skxor.studies.stats import (clopper_pearson_interval, flag_columns, format_count,
+                                 wilson_interval)
 
 
 def bound_exponent(d_model, n_layers):
