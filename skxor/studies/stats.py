@@ -461,7 +461,34 @@ def loglog_slope(x, y):
     >>> round(loglog_slope([10, 20, 40], [300, 1200, 4800]), 6)
     2.0
     """
+    x, y = _paired(x, y, "x", "y")
+    for name, values in (("x", x), ("y", y)):
+        if not (np.isfinite(values) & (values > 0)).all():
+            raise ValueError(f"{name} must hold finite numbers > 0 (a logarithm is taken); "
+                             f"got {values[~(np.isfinite(values) & (values > 0))][:5]}.")
+    if np.unique(x).size < 2:
+        raise ValueError(f"x must hold two distinct values or more for a slope; got "
+                         f"{np.unique(x)[:5]}.")
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+
+
+def _paired(*arrays_and_names):
+    """1-D float arrays of one length (the names given after the arrays), else ValueError."""
+    half = len(arrays_and_names) // 2
+    names = arrays_and_names[half:]
+    arrays = []
+    for name, values in zip(names, arrays_and_names[:half]):
+        try:
+            values = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must hold numbers; got {values!r:.80}.") from None
+        if values.ndim != 1:
+            raise ValueError(f"{name} must be 1-D; got shape {values.shape}.")
+        arrays.append(values)
+    if len({a.size for a in arrays}) > 1:
+        raise ValueError(f"{', '.join(names[:-1])} and {names[-1]} need one entry per point; "
+                         f"got lengths {', '.join(str(a.size) for a in arrays)}.")
+    return arrays
 
 
 def loglog_slope_interval(x, y, confidence=0.95):
@@ -494,8 +521,11 @@ def loglog_slope_interval(x, y, confidence=0.95):
     >>> loglog_slope_interval([8, 16], [0.0, 1.0])["n_dropped"]
     1
     """
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
+    confidence = check_confidence(confidence)
+    x, y = _paired(x, y, "x", "y")
+    if not (np.isfinite(x) & (x > 0)).all():
+        raise ValueError(f"x must hold finite numbers > 0 (a logarithm is taken); got "
+                         f"{x[~(np.isfinite(x) & (x > 0))][:5]}.")
     keep = np.isfinite(y) & (y > 0)
     lx, ly = np.log10(x[keep]), np.log10(y[keep])
     nan = float("nan")
@@ -721,6 +751,14 @@ def censored_median_interval(low, high, confidence=0.95):
     >>> censored_median_interval([1, 2], [2, 3])
     (1.0, 3.0, 'range')
     """
+    confidence = check_confidence(confidence)
+    low, high = _paired(low, high, "low", "high")
+    if not low.size:
+        raise ValueError("low and high hold no values: a median needs one at least.")
+    if np.isnan(low).any() or np.isnan(high).any() or (high < low).any():
+        raise ValueError("each value's interval needs low <= high, neither NaN (high inf: "
+                         f"right-censored); got {int((~(high >= low)).sum())} row(s) where "
+                         "it is not so.")
     low, high = np.sort(low), np.sort(high)
     n = low.size
     # Largest r with P(Bin(n, 1/2) <= r - 1) <= (1 - confidence) / 2.
@@ -791,8 +829,19 @@ def censored_growth_fit(x, low, high, confidence=0.95, *, base=2.0):
     >>> bool(fit["low"] < 0.5 < fit["high"]), fit["n_bracketed"]
     (True, 60)
     """
-    x = np.asarray(x, dtype=float)
-    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    confidence = check_confidence(confidence)
+    if isinstance(base, bool) or not isinstance(base, Real) or not (
+            np.isfinite(base) and base > 0 and base != 1):
+        raise ValueError(f"base must be a finite number > 0 other than 1; got {base!r}.")
+    x, low, high = _paired(x, low, high, "x", "low", "high")
+    if not np.isfinite(x).all():
+        raise ValueError(f"x must hold finite numbers; got {x[~np.isfinite(x)][:5]}.")
+    if not (np.isfinite(low) & (low >= 0)).all():
+        raise ValueError("low must hold finite sizes >= 0 (0: left-censored); got "
+                         f"{low[~(np.isfinite(low) & (low >= 0))][:5]}.")
+    if not (high >= low).all():
+        raise ValueError("high must be at least low in every row (inf: right-censored); got "
+                         f"{int((~(high >= low)).sum())} row(s) where it is not (or is NaN).")
     nan = float("nan")
     bracketed = np.isfinite(high)
     fit = dict(rate=nan, se=nan, low=nan, high=nan, sigma=nan, centre=nan, mean_x=nan,

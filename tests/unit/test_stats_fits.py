@@ -79,3 +79,63 @@ def test_binomial_intervals_are_kept_once_computed_with_the_same_values():
     ci = scipy_stats.binomtest(7, 20).proportion_ci(confidence_level=0.95, method="wilson")
     assert first == (ci.low, ci.high)
     assert stats.clopper_pearson_interval(7, 20) != first  # the method is part of the key
+
+
+# -- hostile input: a clear ValueError naming the problem, never a silent number -----------
+
+_NAN, _INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize("x, y, match", [
+    ([2, 2, 2], [1, 2, 3], "two distinct"),   # was a slope of 0.43 from a rank-1 polyfit
+    ([0, 1, 2], [1, 2, 3], "x must hold finite numbers > 0"),
+    ([1, 2, 3], [-1, 2, 3], "y must hold finite numbers > 0"),  # was NaN
+    ([1, 2, _NAN], [1, 2, 3], "x must hold finite"),
+    ([1, 2, 3], [1, 2], "one entry per point"),
+])
+def test_loglog_slope_refuses_what_has_no_slope(x, y, match):
+    with pytest.raises(ValueError, match=match):
+        loglog_slope(x, y)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(x=[1, 2, 3, 4], y=[1, 2, 3], confidence=0.95), "one entry per point"),
+    (dict(x=[0, 1, 2, 4], y=[1, 2, 3, 4], confidence=0.95), "x must hold finite"),
+    (dict(x=[_NAN, 1, 2, 4], y=[1, 2, 3, 4], confidence=0.95), "x must hold finite"),
+    (dict(x=[1, 2, 3, 4], y=[1, 2, 3.5, 4], confidence=0), "confidence"),  # was [slope, slope]
+    (dict(x=[1, 2, 3, 4], y=[1, 2, 3.5, 4], confidence=_NAN), "confidence"),
+])
+def test_loglog_slope_interval_refuses_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        loglog_slope_interval(**kwargs)
+
+
+@pytest.mark.parametrize("low, high, confidence, match", [
+    ([], [], 0.95, "no values"),                               # was an IndexError
+    ([1, 2, 3], [2, 3], 0.95, "one entry per point"),           # was (1.0, 3.0, 'range')
+    ([5, 6, 7], [1, 2, 3], 0.95, "low <= high"),                # was the interval (5.0, 3.0)
+    ([1, _NAN, 3], [2, 3, 4], 0.95, "low <= high"),
+    (list(range(10)), list(range(1, 11)), 0, "confidence"),     # was '0%'
+    (list(range(10)), list(range(1, 11)), 2, "confidence"),
+])
+def test_censored_median_interval_refuses_bad_input(low, high, confidence, match):
+    with pytest.raises(ValueError, match=match):
+        censored_median_interval(low, high, confidence)
+
+
+_X, _LOW, _HIGH = [1, 1, 2, 2, 3, 3], [1, 1.5, 2, 3, 4, 5], [2, 3, 4, 5, 6, 8]
+
+
+@pytest.mark.parametrize("x, low, high, kwargs, match", [
+    ([1, 2, 3], [1, 2], [2, 3, 4], {}, "one entry per point"),
+    ([1, _NAN, 3, 4], [1, 2, 3, 4], [2, 3, 4, 5], {}, "x must hold finite"),
+    ([1, 2, 3, 4], [1, _NAN, 3, 4], [2, 3, 4, 5], {}, "low must hold finite"),  # was a rate
+    ([1, 2, 3, 4], [-5, 2, 3, 4], [2, 3, 4, 5], {}, "low must hold finite"),    # was a rate
+    ([1, 2, 3, 4], [5, 6, 7, 8], [1, 2, 3, 4], {}, "high must be at least low"),  # was a rate
+    (_X, _LOW, _HIGH, dict(confidence=0), "confidence"),  # was the interval [rate, rate]
+    (_X, _LOW, _HIGH, dict(base=1), "base"),
+    (_X, _LOW, _HIGH, dict(base=-2.0), "base"),
+])
+def test_censored_growth_fit_refuses_bad_input(x, low, high, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        censored_growth_fit(x, low, high, **kwargs)
