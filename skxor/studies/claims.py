@@ -219,6 +219,9 @@ class Claim:
         if self.simulate is not None and not callable(self.simulate):
             raise TypeError(f"claim {self.id!r}: simulate must be a function "
                             f"(design, truth, rng) -> table; got {type(self.simulate).__name__}.")
+        if not isinstance(self.units_parameter, str) or not self.units_parameter:
+            raise TypeError(f"claim {self.id!r}: units_parameter must be the name of a study "
+                            f"parameter (a str); got {self.units_parameter!r}.")
         if not isinstance(self.asymptotic, str):
             raise TypeError(f"claim {self.id!r}: asymptotic must be a str (why no finite "
                             f"design can test it); got {type(self.asymptotic).__name__}.")

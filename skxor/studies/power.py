@@ -111,6 +111,31 @@ class ClaimPower:
     reaching: dict = None
     code: str = ""
 
+    def __post_init__(self):
+        # Counts read back from <study>.power.json: an edited or foreign file is refused
+        # here, not trusted (a float, a bool or a count beyond n_tables is no count).
+        for name in ("n_tables", "holds", "alternative"):
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise TypeError(f"ClaimPower {self.claim!r}: {name} must be an int; got "
+                                f"{value!r}.")
+            object.__setattr__(self, name, int(value))
+        if self.n_tables < 1:
+            raise ValueError(f"ClaimPower {self.claim!r}: n_tables must be an int >= 1; got "
+                             f"{self.n_tables}.")
+        for name in ("holds", "alternative"):
+            if not 0 <= getattr(self, name) <= self.n_tables:
+                raise ValueError(f"ClaimPower {self.claim!r}: {name} must count tables "
+                                 f"between 0 and n_tables = {self.n_tables}; got "
+                                 f"{getattr(self, name)}.")
+        if self.reaching is not None and not isinstance(self.reaching, dict):
+            raise TypeError(f"ClaimPower {self.claim!r}: reaching must be a dict or None; got "
+                            f"{type(self.reaching).__name__}.")
+        for name in ("claim", "design", "code"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"ClaimPower: {name} must be a str; got "
+                                f"{getattr(self, name)!r}.")
+
     def rate(self, truth):
         """The share of simulated tables judged right under ``truth``, and its Wilson interval."""
         k = getattr(self, _truth(truth))
@@ -222,7 +247,13 @@ def design_of(study, table):
     (4, 7)
     """
     study = _study(study)
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"table must be the study's table (a pandas.DataFrame); got "
+                        f"{type(table).__name__}.")
     columns = _design_columns(study, table.columns)
+    if not columns:
+        raise ValueError(f"table holds none of study {study.name!r}'s grid axes or seed "
+                         f"{[*study.grid_axes(), 'seed']}: it is not a table of that study.")
     return table[columns].drop_duplicates().reset_index(drop=True)
 
 
@@ -260,7 +291,11 @@ def _verdict(study, claim, table):
 
 
 def _simulated(study, claim, design, truth, rng):
-    table = claim.simulate(design.copy(), truth, rng)
+    try:
+        table = claim.simulate(design.copy(), truth, rng)
+    except Exception as exc:  # the claim's own code: named, not a traceback from within
+        raise ValueError(f"claim {claim.id} of study {study.name!r}: its simulate failed "
+                         f"(truth={truth!r}): {type(exc).__name__}: {exc}") from exc
     if not isinstance(table, pd.DataFrame) or table.empty:
         raise ValueError(f"claim {claim.id} of study {study.name!r}: its simulate must return "
                          f"a non-empty pandas.DataFrame; it returned {type(table).__name__}.")
@@ -335,10 +370,27 @@ def claim_power(study, claim, design, *, n_tables=N_TABLES, random_state=0, n_jo
         raise TypeError(f"design must be a non-empty pandas.DataFrame of cells (design_of a "
                         f"table, or planned_design); got {type(design).__name__}.")
 
-    def right(t, i):
+    def simulated(t, i):
         rng = np.random.default_rng([int(random_state), t, i])
-        table = _simulated(study, claim, design, TRUTHS[t], rng)
-        return _verdict(study, claim, table) == _RIGHT[TRUTHS[t]]
+        return _simulated(study, claim, design, TRUTHS[t], rng)
+
+    def right(t, i):
+        table = simulated(t, i)
+        try:
+            verdict = _verdict(study, claim, table)
+        except Exception as exc:  # e.g. a column the rule reads that the table lacks
+            raise ValueError(
+                f"claim {claim.id} of study {study.name!r}: its rule failed on a table its "
+                f"simulate returned (truth={TRUTHS[t]!r}; columns {list(table.columns)}): "
+                f"{type(exc).__name__}: {exc}") from exc
+        return verdict == _RIGHT[TRUTHS[t]]
+
+    # The tables must be drawn from rng alone (the same tables whatever n_jobs, and
+    # power that can be recomputed): one table drawn twice from equal generators.
+    if not simulated(0, 0).equals(simulated(0, 0)):
+        raise ValueError(f"claim {claim.id} of study {study.name!r}: its simulate returned "
+                         "different tables from two equal rng: it must draw from its rng "
+                         "argument only (not numpy's global or another generator).")
 
     jobs = [(t, i) for t in range(len(TRUTHS)) for i in range(int(n_tables))]
     results = Parallel(n_jobs=n_jobs)(delayed(right)(t, i) for t, i in jobs)
@@ -438,6 +490,9 @@ def reaching_design(study, claim, preset, overrides=None, *, factors=REACH_FACTO
     study = _study(study)
     overrides = dict(overrides or {})
     name = claim.units_parameter
+    if name not in study.parameters:
+        raise ValueError(f"claim {claim.id}: its units_parameter {name!r} is no parameter of "
+                         f"study {study.name!r}; it takes {sorted(study.parameters)}.")
     units = study.params(preset, overrides).get(name)
     # Candidates, smallest change first: the preset as it is in code now (where the
     # stored run is of an earlier version of it), then the units scaled.
@@ -527,12 +582,14 @@ def read_power(table_path, checksum):
         data = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise ValueError(f"{path} cannot be read as the stored power: {exc}") from exc
-    if not isinstance(data, dict) or data.get("table_sha256") != checksum:
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} does not hold a stored power (a JSON object with "
+                         f"table_sha256 and claims); it holds a {type(data).__name__}.")
+    if data.get("table_sha256") != checksum:
         return None
     try:
-        return {cid: ClaimPower(cid, int(v["holds"]), int(v["alternative"]),
-                                int(v["n_tables"]), str(v.get("design", "")),
-                                v.get("reaching"), str(v.get("code", "")))
+        return {cid: ClaimPower(cid, v["holds"], v["alternative"], v["n_tables"],
+                                v.get("design", ""), v.get("reaching"), v.get("code", ""))
                 for cid, v in data["claims"].items()}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ValueError(f"{path} does not hold a power per claim: {exc}") from exc

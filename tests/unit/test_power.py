@@ -211,3 +211,102 @@ def test_a_run_before_a_parameter_was_added_tries_the_preset_in_code_first():
                          n_tables=30)["U1"]
     assert power.reaching["label"] == "the quick preset in code"
     assert power.reaching["overrides"] == {"seeds": 40, "x": [1]}
+
+
+# -- hostile input: named, never a traceback from within nor a silently wrong power --------
+
+def test_a_simulation_the_rule_cannot_read_or_that_fails_is_named():
+    # A table without the column the rule reads: was a bare KeyError: 'ok' from the rule.
+    bare = _study(simulate=lambda design, truth, rng: design)
+    with pytest.raises(ValueError, match=r"claim U1 of study 'oks': its rule failed on a "
+                       r"table its simulate returned .*columns \['seed', 'x'\]\).*KeyError"):
+        claim_power(bare, "U1", _design(bare), n_tables=2)
+
+    def broken(design, truth, rng):
+        raise RuntimeError("my simulation broke")
+
+    failing = _study(simulate=broken)
+    with pytest.raises(ValueError, match="its simulate failed .*RuntimeError: my simulation"):
+        claim_power(failing, "U1", _design(failing), n_tables=2)
+
+
+def test_a_simulation_that_draws_beside_its_rng_is_refused():
+    # numpy's global generator: the power could not be recomputed from random_state
+    # (was accepted, each call another power).
+    def global_draws(design, truth, rng):
+        return design.assign(ok=np.random.random(len(design)) < 0.9)
+
+    study = _study(simulate=global_draws)
+    with pytest.raises(ValueError, match="different tables from two equal rng"):
+        claim_power(study, "U1", _design(study), n_tables=2)
+
+
+@pytest.mark.parametrize("edit, match", [
+    (dict(holds=999), "holds must count tables between 0 and n_tables = 200"),
+    (dict(alternative=-3), "alternative must count tables"),
+    (dict(n_tables=0), "n_tables must be an int >= 1"),
+    (dict(holds=190.7), "holds must be an int"),   # was read as 190
+    (dict(holds="190"), "holds must be an int"),   # was read as 190
+    (dict(holds=True), "holds must be an int"),    # was read as 1
+    (dict(reaching="x"), "reaching must be a dict"),
+])
+def test_an_edited_kept_power_is_refused_naming_its_file(tmp_path, edit, match):
+    table = tmp_path / "oks.csv"
+    write_power(table, {"U1": ClaimPower("U1", 190, 170, 200)}, checksum="a" * 64)
+    data = json.loads(power_path(table).read_text())
+    data["claims"]["U1"].update(edit)
+    power_path(table).write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=f"oks.power.json does not hold a power per claim: "
+                       f".*{match}"):
+        read_power(table, "a" * 64)
+    power_path(table).write_text("[1, 2]")  # JSON, but no stored power (was: none kept)
+    with pytest.raises(ValueError, match="does not hold a stored power"):
+        read_power(table, "a" * 64)
+
+
+def test_a_claim_power_of_no_tables_is_refused():
+    with pytest.raises(ValueError, match="n_tables must be an int >= 1"):
+        ClaimPower("U1", 0, 0, 0)  # was a ZeroDivisionError in .text()
+
+
+def test_units_that_are_no_parameter_of_the_study_are_named():
+    claim = Claim(id="U1", paper="Me", source="n", name="n", paper_setting="-", statement="s",
+                  rule=_rule, simulate=_simulate, units_parameter="runs")
+    study = Study(name="oks", description="", parameters={"x": [Grid(POSITIVE)],
+                  "seeds": [POSITIVE]}, presets={"quick": {"x": [1], "seeds": 4}},
+                  cell=lambda x, seed: {"ok": True}, claims=[claim])
+    # Was {"overrides": None, "tried": "the claim's units 'runs' are not a count"}.
+    with pytest.raises(ValueError, match="units_parameter 'runs' is no parameter of study"):
+        reaching_design(study, claim, "quick", n_tables=2)
+    with pytest.raises(TypeError, match="units_parameter must be the name"):
+        Claim(id="U1", paper="Me", source="n", name="n", paper_setting="-", statement="s",
+              rule=_rule, units_parameter=3)
+
+
+def test_the_design_of_what_is_no_table_of_the_study_is_refused():
+    with pytest.raises(TypeError, match="table must be the study's table"):
+        design_of(_study(), [1, 2])  # was an AttributeError
+    with pytest.raises(ValueError, match="none of study 'oks''s grid axes or seed"):
+        design_of(_study(), pd.DataFrame({"a": [1]}))  # was a design of no column
+
+
+def test_a_study_files_broken_simulation_is_one_error_line(tmp_path, capsys):
+    from skxor.cli import main
+
+    path = tmp_path / "bare_sim.py"
+    path.write_text(
+        "from skxor.studies import POSITIVE, Claim, Grid, Study, judged, rate_part\n"
+        "def rule(table):\n"
+        "    return judged([rate_part('all', table['ok'], table['seed'], 'with high "
+        "probability')])\n"
+        "STUDY = Study(name='bare_sim', description='', parameters={'x': [Grid(POSITIVE)],\n"
+        "              'seeds': [POSITIVE]}, presets={'quick': {'x': [1], 'seeds': 4}},\n"
+        "              cell=lambda x, seed: {'ok': True},\n"
+        "              claims=[Claim(id='B1', paper='Me', source='n', name='n',\n"
+        "                            paper_setting='-', statement='s', rule=rule,\n"
+        "                            simulate=lambda design, truth, rng: design)])\n")
+    # Was a traceback ending in KeyError: 'ok' (exit status 1).
+    assert main(["run", str(path), "--dry-run", "--power"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("skxor: error: claim B1 of study 'bare_sim': its rule failed")
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
