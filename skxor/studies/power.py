@@ -535,6 +535,9 @@ def stored_power(study, entry, *, n_tables=N_TABLES, random_state=0, n_jobs=None
     run record's preset and overrides.
     """
     study = _study(study)
+    if not isinstance(entry, dict) or "table" not in entry:
+        raise TypeError(f"entry must be the store's entry of a stored run (a dict with its "
+                        f"'table', 'record' and 'path'); got {entry!r:.80}.")
     design = design_of(study, entry["table"])
     record = entry.get("record") or {}
     powers = {}
@@ -567,6 +570,10 @@ def power_path(table_path):
 
 def write_power(table_path, powers, *, checksum, random_state=0):
     """Keep ``powers`` (``{id: ClaimPower}``) beside the stored table, tied to its ``checksum``."""
+    if not isinstance(powers, dict) or not all(isinstance(p, ClaimPower)
+                                               for p in powers.values()):
+        raise TypeError(f"powers must map claim ids to ClaimPower (claim_power, stored_power); "
+                        f"got {powers!r:.80}.")
     data = dict(table_sha256=checksum, random_state=int(random_state),
                 claims={cid: power.as_dict() for cid, power in sorted(powers.items())})
     atomic_write_text(power_path(table_path), json.dumps(data, indent=1, sort_keys=True) + "\n")

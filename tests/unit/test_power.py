@@ -310,3 +310,12 @@ def test_a_study_files_broken_simulation_is_one_error_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("skxor: error: claim B1 of study 'bare_sim': its rule failed")
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_what_is_no_power_is_not_written_nor_a_store_entry_read(tmp_path):
+    table = tmp_path / "oks.csv"
+    with pytest.raises(TypeError, match="powers must map claim ids to ClaimPower"):
+        write_power(table, {"U1": 3}, checksum="a" * 64)  # was an AttributeError
+    assert not power_path(table).exists()
+    with pytest.raises(TypeError, match="entry must be the store's entry"):
+        stored_power(_study(), {})  # was a KeyError: 'table'
