@@ -42,6 +42,10 @@ def role_hooks(package):
 
     Raises
     ------
+    TypeError
+        ``package`` not a non-empty str.
+    ValueError
+        No package of that name (a module that is not a package included).
     AttributeError
         A role module without the name of its hook.
 
@@ -54,6 +58,20 @@ def role_hooks(package):
     >>> role_hooks("json")  # a package of no role module: no hook
     {}
     """
+    if not isinstance(package, str) or not package:
+        raise TypeError(f"package must be a study package's module name (a str, __name__ "
+                        f"in its __init__.py); got {package!r}.")
+    try:
+        found = importlib.import_module(package)
+    except ModuleNotFoundError as error:
+        if error.name is None or not (package == error.name
+                                      or package.startswith(error.name + ".")):
+            raise  # the package is there, and something it imports is not
+        raise ValueError(f"role_hooks: no package {package!r} (no module {error.name!r}).") \
+            from None
+    if not hasattr(found, "__path__"):
+        raise ValueError(f"role_hooks: {package!r} is a module, not a package: a study's role "
+                         "modules (_display, _section, _bullet, _rules) live in its package.")
     hooks = {}
     for hook, (module, name) in ROLE_HOOKS.items():
         try:

@@ -192,3 +192,28 @@ def test_written_files_get_the_umask_mode(tmp_path, mask):
     for path in written:
         assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask, path
     assert pd.read_csv(tmp_path / "coin.csv").shape[0] == 8
+
+
+@pytest.mark.parametrize("package, error, match", [
+    (None, TypeError, "package must be a study package's module name"),  # was "No module named 'None'"
+    (b"json", TypeError, "package must be a study package's module name"),
+    ("no_such_study_package_zz", ValueError, "no package 'no_such_study_package_zz'"),
+    ("json.decoder", ValueError, "'json.decoder' is a module, not a package"),  # was {}
+])
+def test_role_hooks_of_what_is_no_package_is_named(package, error, match):
+    from skxor.studies import role_hooks
+
+    with pytest.raises(error, match=match):
+        role_hooks(package)
+
+
+def test_role_hooks_keeps_the_error_of_what_a_role_module_imports(tmp_path, monkeypatch):
+    from skxor.studies import role_hooks
+
+    package = tmp_path / "broken_roles_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "_section.py").write_text("import no_such_dependency_zz\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ModuleNotFoundError, match="no_such_dependency_zz"):
+        role_hooks("broken_roles_pkg")
