@@ -574,14 +574,26 @@ def write_power(table_path, powers, *, checksum, random_state=0):
                                                for p in powers.values()):
         raise TypeError(f"powers must map claim ids to ClaimPower (claim_power, stored_power); "
                         f"got {powers!r:.80}.")
-    data = dict(table_sha256=checksum, random_state=int(random_state),
-                claims={cid: power.as_dict() for cid, power in sorted(powers.items())})
+    claims = {cid: power.as_dict() for cid, power in sorted(powers.items())}
+    data = dict(table_sha256=checksum, random_state=int(random_state), claims=claims,
+                claims_sha256=_claims_digest(claims))
     atomic_write_text(power_path(table_path), json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def _claims_digest(claims):
+    """sha256 of the kept numbers as JSON (sorted keys): a hand edit of them is refused."""
+    import hashlib
+
+    return hashlib.sha256(json.dumps(claims, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def read_power(table_path, checksum):
     """The kept power of a stored table, ``{id: ClaimPower}``; None where none is kept
-    or it was computed on another table (its checksum differs)."""
+    or it was computed on another table (its checksum differs).
+
+    Kept numbers that are not those :func:`write_power` wrote (their digest,
+    ``claims_sha256``, differs: edited by hand) are refused (ValueError), not
+    published."""
     path = power_path(table_path)
     if not path.exists():
         return None
@@ -595,8 +607,13 @@ def read_power(table_path, checksum):
     if data.get("table_sha256") != checksum:
         return None
     try:
-        return {cid: ClaimPower(cid, v["holds"], v["alternative"], v["n_tables"],
-                                v.get("design", ""), v.get("reaching"), v.get("code", ""))
-                for cid, v in data["claims"].items()}
+        powers = {cid: ClaimPower(cid, v["holds"], v["alternative"], v["n_tables"],
+                                  v.get("design", ""), v.get("reaching"), v.get("code", ""))
+                  for cid, v in data["claims"].items()}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ValueError(f"{path} does not hold a power per claim: {exc}") from exc
+    if data.get("claims_sha256") != _claims_digest(data["claims"]):
+        raise ValueError(f"{path}: its numbers are not those skxor wrote (their digest, "
+                         "claims_sha256, differs or is missing: edited by hand?); remove it "
+                         "and run skxor publish --write --power to compute them again.")
+    return powers

@@ -319,3 +319,20 @@ def test_what_is_no_power_is_not_written_nor_a_store_entry_read(tmp_path):
     assert not power_path(table).exists()
     with pytest.raises(TypeError, match="entry must be the store's entry"):
         stored_power(_study(), {})  # was a KeyError: 'table'
+
+
+def test_kept_numbers_edited_by_hand_are_refused(tmp_path):
+    # A plausible edit (0.12 made 0.87: the claims page would say the design decides the
+    # claim) was published as it stood.
+    table = tmp_path / "oks.csv"
+    write_power(table, {"U1": ClaimPower("U1", 200, 24, 200)}, checksum="a" * 64)
+    assert read_power(table, "a" * 64)["U1"].alternative == 24
+    data = json.loads(power_path(table).read_text())
+    data["claims"]["U1"]["alternative"] = 174
+    power_path(table).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    with pytest.raises(ValueError, match="its numbers are not those skxor wrote"):
+        read_power(table, "a" * 64)
+    del data["claims_sha256"]  # a file without the digest is not trusted either
+    power_path(table).write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="claims_sha256, differs or is missing"):
+        read_power(table, "a" * 64)
