@@ -19,7 +19,8 @@ uncertainty). A design decides a claim when both reach :data:`POWER_GOAL`.
 
 The power of a stored run is computed once (``skxor publish --write
 --power``) and kept beside its run record, in ``<study>.power.json``, tied to
-the table by its checksum, so that publishing stays fast; ``skxor run STUDY
+the table by its checksum and to its numbers by their digest (an edited
+number is refused, not published), so that publishing stays fast; ``skxor run STUDY
 --dry-run --power`` states the power of the design a run would compute.
 """
 
