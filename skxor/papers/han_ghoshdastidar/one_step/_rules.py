@@ -184,8 +184,8 @@ _PAIRS_LISTED = 6
 
 def _pairs(rows):
     pairs = sorted({(int(d), int(m)) for d, m in zip(rows["d"], rows["m"])})
-    return (", ".join(f"(d, m) = ({d}, {m})" for d, m in pairs) if len(pairs) <= _PAIRS_LISTED
-            else f"{len(pairs)} (d, m) pairs")
+    return ("(d, m) = " + ", ".join(f"({d}, {m})" for d, m in pairs)
+            if len(pairs) <= _PAIRS_LISTED else f"{len(pairs)} (d, m) pairs")
 
 
 def _by_construction(attention, rows):
