@@ -926,3 +926,59 @@ def test_k3_budget_counts_the_runs_by_how_they_stopped_and_reads_tables_without_
     assert f"(stops: {counts})" in row["value"]
     without = _rule("K3")(table.drop(columns="stop"))
     assert without["verdict"] == row["verdict"] and "(stops: )" in without["value"]
+
+
+# -- issue 48: K3's row as the rule builds it (mutation run of training/_rules.py) --------
+
+
+def test_k3_row_on_the_stored_table_is_the_row_the_claims_page_publishes(stored):
+    """Every word of K3's row on the stored run is what the claims page shows: the setting
+    (N, model settings, seeds, the thresholds), each part in its order (PARITY's growth
+    first, MAJORITY from the largest N down), the steps to learn and the budget."""
+    row = _rule("K3")(stored["training_sensitivity"].copy())
+    page = (ROOT / "docs" / "results" / "claims.rst").read_text(encoding="utf-8")
+    assert f":Our setting: {row['ours']} (" in page
+    assert f":Measured: {row['value']} ({row['units']})\n" in page
+    assert row["units"] == "10 seeds per function, N and setting"
+    parts = row["value"].split("; ")
+    assert parts[0].startswith("PARITY (library) steps to learn by N: 2^(a N)")
+    majority = [int(re.search(r"at N = (\d+):", p).group(1)) for p in parts
+                if p.startswith("MAJORITY (library) at N =")]
+    assert majority == sorted(majority, reverse=True) == [128, 64, 32, 16, 8, 4]
+
+
+def test_k3_row_does_not_depend_on_the_order_of_the_tables_rows(stored):
+    """The rows of a table in another order (here by function and setting, descending, so
+    that the order in which they first appear is not the sorted one) give the same row."""
+    table = stored["training_sensitivity"].copy()
+    row = _rule("K3")(table)
+    reordered = table.sort_values(["function", "model_setting", "n_bits"],
+                                  ascending=False, kind="stable").reset_index(drop=True)
+    assert reordered["function"].iloc[0] == "PARITY"
+    assert _rule("K3")(reordered) == row
+
+
+def test_k3_judges_each_setting_that_varies_within_a_function_and_n_apart():
+    """Runs at two learning rates at one function and N are two series: each is judged
+    and labelled by its model setting and its learning rate."""
+    from skxor.papers.kover.training._rules import paper_holds
+
+    table = paper_holds()
+    table["learning_rate"] = np.where(table["seed"] % 2 == 0, 0.003, 0.001)
+    row = _rule("K3")(table)
+    assert row["verdict"] == "reproduced"
+    for rate in ("0.001", "0.003"):
+        assert f"PARITY (library, {rate}) steps to learn by N: 2^(a N)" in row["value"]
+        for n in (64, 16, 8, 4):
+            assert f"MAJORITY (library, {rate}) at N = {n}: 20/20 seeds = 1.00" in row["value"]
+        assert f"MAJORITY (library, {rate}) learned by N (shown): N = 4: 20/20" in row["value"]
+
+
+def test_k3_without_runs_is_not_tested():
+    """A summary with no runs (every outcome missing) has no part to judge: not tested."""
+    from skxor.papers._common import Summary
+    from skxor.papers.kover.training._rules import _claim_training, paper_holds
+
+    empty = paper_holds().iloc[:0]
+    row = _claim_training(Summary(table=empty, series=["model_setting"]))
+    assert row == dict(value="no trained runs", verdict="not tested", ours="-")
