@@ -982,3 +982,116 @@ def test_k3_without_runs_is_not_tested():
     empty = paper_holds().iloc[:0]
     row = _claim_training(Summary(table=empty, series=["model_setting"]))
     assert row == dict(value="no trained runs", verdict="not tested", ours="-")
+
+
+def _growth_fit(rate, se):
+    """A growth fit as :func:`steps_growth` returns it, with its 95% Wald interval."""
+    from scipy import stats as scipy_stats
+
+    z = scipy_stats.norm.ppf(0.975)
+    return dict(rate=rate, se=se, low=rate - z * se, high=rate + z * se, sigma=0.5,
+                runs=40, learned=30)
+
+
+@pytest.mark.parametrize("end", ["low", "high"])
+def test_k3_growth_verdict_on_a_tie_with_the_floor(monkeypatch, end):
+    """An interval whose lower end is exactly the floor reproduces the claim (at least the
+    floor); one whose upper end is exactly the floor does not contradict it (only an upper
+    end below the floor does)."""
+    from skxor.papers.kover.training import _rules
+    from skxor.papers.kover.training._rules import GROWTH_FLOOR, paper_holds
+
+    group = paper_holds().query("function == 'PARITY'")
+    z = 1.959963984540054
+    se = 0.04
+    rate = GROWTH_FLOOR + z * se if end == "low" else GROWTH_FLOOR - z * se
+    fit = _growth_fit(rate, se)
+    fit[end] = GROWTH_FLOOR  # exactly, whatever the rounding of rate -+ z se
+    monkeypatch.setattr(_rules, "steps_growth", lambda *args: fit)
+    part = _rules._growth_part("PARITY (library)", group)
+    assert part.verdict == ("reproduced" if end == "low" else "inconclusive")
+    assert not part.contradicts(fit["low"], GROWTH_FLOOR)
+    assert part.contradicts(fit["low"], np.nextafter(GROWTH_FLOOR, 0))
+    fit.update(low=GROWTH_FLOOR - 0.1, high=np.nextafter(GROWTH_FLOOR, 0))
+    assert _rules._growth_part("PARITY (library)", group).verdict == "not reproduced"
+    fit.update(low=np.nextafter(GROWTH_FLOOR, 0), high=GROWTH_FLOOR + 0.1)
+    assert _rules._growth_part("PARITY (library)", group).verdict == "inconclusive"
+
+
+def test_k3_growth_part_interval_is_the_wald_interval_at_every_level():
+    """The growth part's interval at a level is rate -+ z se (the fit's own interval at
+    95%), nested: narrower at a lower level, the point estimate at level 0."""
+    from scipy import stats as scipy_stats
+
+    from skxor.papers.kover.training import _rules
+    from skxor.papers.kover.training._rules import paper_holds
+    from skxor.papers.kover.training._summary import steps_growth, steps_interval
+
+    group = paper_holds().query("function == 'PARITY'")
+    fit = steps_growth(group["n_bits"], *steps_interval(group))
+    part = _rules._growth_part("PARITY (library)", group)
+    assert part.interval(0.95) == pytest.approx((fit["low"], fit["high"]), rel=1e-9)
+    for level in (0.5, 0.8, 0.99):
+        z = scipy_stats.norm.ppf(0.5 + level / 2)
+        assert part.interval(level) == pytest.approx(
+            (fit["rate"] - z * fit["se"], fit["rate"] + z * fit["se"]), rel=1e-9)
+    assert part.interval(0.0) == pytest.approx((fit["rate"], fit["rate"]))
+    assert part.n_units == group["seed"].nunique() == 40
+
+
+def test_k3_growth_of_parity_learned_at_one_n_only_is_inconclusive_and_counts_its_seeds():
+    """PARITY learned at a single N has no growth rate: the part is inconclusive, says why,
+    and is judged on its seeds (too few seeds: not decided by this design)."""
+    from skxor.papers.kover.training._rules import paper_holds
+
+    table = paper_holds()
+    late = (table["function"] == "PARITY") & (table["n_bits"] > 4)
+    table.loc[late, "learned"] = False
+    table.loc[late, "steps"] = table.loc[late, "n_steps"]
+    row = _rule("K3")(table)
+    assert row["verdict"] == "inconclusive"
+    assert ("PARITY (library) steps to learn by N: runs learned at fewer than two N "
+            "(N = 4: 40/40, N = 8: 0/40, N = 16: 0/40, N = 64: 0/40 learned): no growth "
+            "rate (inconclusive)") in row["value"]
+    claim = next(c for c in ALL if c.id == "K3")
+    assert claim.min_units == 9
+    token = claims._MIN_UNITS.set(claim.min_units)  # as the claims table judges K3
+    try:
+        row = _rule("K3")(table[table["seed"] < 3])
+        assert ("no growth rate, 3 of the 9 units needed to decide (not decided by this "
+                "design)") in row["value"], row["value"][:300]
+        # The same with PARITY's growth measured: the part is not decided either.
+        row = _rule("K3")(paper_holds().query("seed < 3"))
+    finally:
+        claims._MIN_UNITS.reset(token)
+    assert re.search(r"PARITY \(library\) steps to learn by N: 2\^\(a N\) with a = [^;]* "
+                     r"3 of the 9 units needed to decide \(not decided by this design\)",
+                     row["value"]), row["value"][:300]
+
+
+def test_k3_growth_rule_text_doubles_the_steps_every_one_over_the_floor_bits():
+    """2^(a N) doubles every 1/a bits: the rule's words say so at the floor."""
+    from skxor.papers.kover.training._rules import GROWTH_FLOOR, growth_rule_text
+
+    text = growth_rule_text()
+    every = float(re.search(r"double every ([\d.]+) bits", text).group(1))
+    assert every * GROWTH_FLOOR == pytest.approx(1)
+    assert f"at least {GROWTH_FLOOR:g} log2" in text
+
+
+def test_k3_simulates_another_paper_init_scheme_at_the_papers_growth():
+    """A model setting with no stored growth of its own draws at the stored growth of its
+    kind: another init scheme of the paper's setting at the paper's, anything else at the
+    library's (the same table from the same draws)."""
+    from skxor.papers.kover.training._rules import simulate
+
+    design = pd.DataFrame({"function": "PARITY", "n_bits": [4, 8, 16] * 4,
+                           "seed": np.repeat(range(4), 3), "model_setting": "x"})
+    def table(setting):
+        out = simulate(design.assign(model_setting=setting), "holds",
+                       np.random.default_rng(3))
+        return out.drop(columns="model_setting")
+
+    pd.testing.assert_frame_equal(table("paper_normal"), table("paper_xavier_uniform"))
+    pd.testing.assert_frame_equal(table("other"), table("library"))
+    assert not table("library")["steps"].equals(table("paper_xavier_uniform")["steps"])
