@@ -1095,3 +1095,176 @@ def test_k3_simulates_another_paper_init_scheme_at_the_papers_growth():
     pd.testing.assert_frame_equal(table("paper_normal"), table("paper_xavier_uniform"))
     pd.testing.assert_frame_equal(table("other"), table("library"))
     assert not table("library")["steps"].equals(table("paper_xavier_uniform")["steps"])
+
+
+# -- issue 48: H5's row as the rule builds it (mutation run of sample_complexity/_rules.py) --
+
+
+@pytest.fixture(scope="module")
+def stored_samples():
+    return pd.read_csv(DATA / "sample_complexity" / "sample_complexity.csv.gz", low_memory=False)
+
+
+def test_h5_row_on_the_stored_table_is_the_row_the_claims_page_publishes(stored_samples):
+    """Every word of H5's row on the stored run is what the claims page shows: the
+    setting, p_pop and the exponent of each model, the probabilistic n* per d with its
+    slope, the grid's ceiling and the units."""
+    row = _rule("H5")(stored_samples)
+    page = (ROOT / "docs" / "results" / "claims.rst").read_text(encoding="utf-8")
+    assert f":Our setting: {row['ours']} (" in page
+    assert f":Measured: {row['value']} ({row['units']})\n" in page
+    assert row["units"] == "51 learning curves whose population step succeeds (10 seeds x 6 d)"
+
+
+def test_h5_shows_no_p_pop_for_a_model_whose_population_outcomes_are_missing(stored_samples):
+    """The multi-step extension without its population outcomes: its exponent is shown
+    with no p_pop (nothing to count), the one-step part keeps its own."""
+    table = stored_samples.copy()
+    table.loc[table["model"] == "transformer_multi_step", "population_success"] = np.nan
+    row = _rule("H5")(table)
+    multi = next(p for p in row["value"].split("; ") if p.startswith("the library's multi"))
+    assert multi.startswith("the library's multi-step extension (shown, not judged): "
+                            "exponent a of n* ~ d^a ")
+    assert row["value"].startswith("one step: p_pop = 51/60 = 0.85 [0.74, 0.92], exponent")
+
+
+@pytest.mark.parametrize("low, high, verdict", [
+    (0.2, 0.5, "inconclusive"),          # the upper end on the band's lower edge: inside
+    (1.5, 1.5, "reproduced"),            # a point interval on the upper edge
+    (0.5, 0.5, "reproduced"),
+    (0.2, 1.6, "inconclusive"),          # wider than the band
+    (np.nan, 1.0, "not tested"), (0.8, np.inf, "not tested"), (-np.inf, 1.0, "not tested"),
+])
+def test_h5_exponent_verdict_at_the_bands_edges_and_without_an_end(low, high, verdict):
+    assert sample_claims.exponent_verdict(low, high) == verdict
+
+
+def _curves(*accuracies, d=16, model="transformer_one_step", target=0.95):
+    """A table of learning curves (one per accuracy list, seeds 0, 1, ...), rows in
+    reverse order of n."""
+    rows = [dict(model=model, d=d, seed=seed, n=25 * 2 ** i, accuracy=a, target=target)
+            for seed, acc in enumerate(accuracies) for i, a in enumerate(acc)]
+    return pd.DataFrame(rows[::-1])
+
+
+def test_h5_counts_curves_that_fall_back_and_cross_the_target_more_than_once():
+    """A curve that reaches the target (accuracy equal to it counts) and ends below it has
+    fallen back; one crossing the target twice or more crosses it more than once; a curve
+    crossing once, or never reaching it, does neither. Rows of other models are not read,
+    whatever their order."""
+    table = pd.concat([
+        _curves([0.5, 0.95, 0.5],        # reaches exactly the target, falls back: 2 crossings
+                [0.5, 0.96, 0.5, 0.97],  # 3 crossings, ends above
+                [0.5, 0.5, 0.96],        # crosses once
+                [0.5, 0.5, 0.5],         # never reaches it
+                [0.96, 0.96, 0.96]),     # always above
+        _curves([0.96, 0.5], [0.96, 0.5], model="transformer_multi_step"),
+    ], ignore_index=True)
+    assert sample_claims.fallbacks(table, "transformer_one_step") == (1, 2, 5)
+    assert sample_claims.fallbacks(table, "transformer_multi_step") == (2, 0, 2)
+
+
+def test_h5_sizes_read_as_on_the_grid_beyond_it_or_not_bracketed():
+    assert sample_claims._size(1131.0) == "1 131"
+    assert sample_claims._size(2380412.4) == "2 380 412"
+    assert sample_claims._size(25.0) == "25"
+    assert sample_claims._size(np.inf) == "> the grid"
+    assert sample_claims._size(np.nan) == "not bracketed"
+
+
+def _per_cell(d, n_star_80, n_star_cured, model="transformer_one_step"):
+    return pd.DataFrame({"model": model, "d": d, "n_star_80": n_star_80,
+                         "n_star_cured": n_star_cured})
+
+
+def test_h5_probabilistic_slope_over_the_d_where_it_lies_on_the_grid():
+    """The slope of log n*_80 on log d is fitted over the d where n*_80 is on the grid (two
+    are enough) and says over how many when some are not; with fewer than two, no slope.
+    The d are listed in order whatever the table's, other models' rows left out."""
+    per_cell = pd.concat([
+        _per_cell([64, 16, 25], [np.inf, 100.0, 400.0], [900.0, 50.0, np.nan]),
+        _per_cell([16, 25, 64], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0], "transformer_multi_step")])
+    part = sample_claims._probabilistic_part({"per_cell": per_cell}, "transformer_one_step")
+    slope = math.log(4) / math.log(25 / 16)
+    assert part.verdict == "shown"
+    assert part.text.endswith(
+        f"at d = 16: 50 / 100, 25: not bracketed / 400, 64: 900 / > the grid, slope of log "
+        f"n*_80 on log d {slope:.2f} over the 2 d where it lies on the grid (shown, not "
+        "judged)")
+    one = per_cell[~((per_cell["d"] == 25) & (per_cell["model"] == "transformer_one_step"))]
+    part = sample_claims._probabilistic_part({"per_cell": one}, "transformer_one_step")
+    assert part.text.endswith("no slope (fewer than two d with n*_80 on the grid) (shown, "
+                              "not judged)")
+    every = _per_cell([16, 25], [100.0, 400.0], [50.0, 200.0])
+    part = sample_claims._probabilistic_part({"per_cell": every}, "transformer_one_step")
+    assert part.text.endswith(f"log d {slope:.2f} (shown, not judged)")
+
+
+def test_h5_without_the_probabilistic_n_star_shows_no_such_part():
+    assert sample_claims._probabilistic_part({}, "transformer_one_step") is None
+    no_column = _per_cell([16, 25], [100.0, 400.0], [50.0, 200.0]).drop(columns="n_star_80")
+    assert sample_claims._probabilistic_part({"per_cell": no_column},
+                                             "transformer_one_step") is None
+    other = _per_cell([16, 25], [100.0, 400.0], [50.0, 200.0], "transformer_multi_step")
+    assert sample_claims._probabilistic_part({"per_cell": other},
+                                             "transformer_one_step") is None
+
+
+def _h5_summary(table, **fit):
+    summary = STUDY_OF["H5"].summary(table)
+    if fit:
+        summary.fits = pd.DataFrame([dict(
+            model="transformer_one_step", exponent=1.0, low=0.8, high=1.2, left_censored=0,
+            right_censored=0, n_points=60, n_seeds=10, n_d=6, seeds_used="cured",
+            population_failures=0) | fit])
+    return summary
+
+
+def test_h5_without_a_one_step_exponent_is_not_tested():
+    """Missing outcomes: no one-step fit, or one without an exponent, is not tested."""
+    table = sample_claims.linear_samples()
+    for summary in (_h5_summary(table, exponent=np.nan),
+                    _h5_summary(table, model="transformer_multi_step")):
+        assert sample_claims._claim_samples(summary) == dict(
+            value="no exponent for one step", verdict="not tested", ours="-")
+
+
+def test_h5_states_the_fit_over_every_seed_and_every_censored_curve():
+    """A fit over every seed (no cure model) says so, in the text and the units; the
+    censored curves counted are the left- and the right-censored ones."""
+    table = sample_claims.linear_samples()
+    summary = _h5_summary(table, seeds_used="all", left_censored=2, right_censored=3)
+    row = sample_claims._claim_samples(summary)
+    assert ("exponent a of n* ~ d^a 1.00 [0.80, 1.20] (censored log-normal maximum "
+            "likelihood over every seed, 5 censored of 60 curves)") in row["value"]
+    assert row["units"] == "60 learning curves (10 seeds x 6 d)"
+    assert row["verdict"] == "reproduced"
+
+
+def test_h5_without_population_outcomes_says_what_the_censored_curves_did():
+    """Without each seed's population outcome the one-step part is not tested, and says how
+    many of the right-censored curves reach the target and fall back, and how many cross
+    it more than once."""
+    table = sample_claims.linear_samples().drop(columns="population_success")
+    summary = _h5_summary(table, right_censored=7)
+    fallen, crossing, curves = sample_claims.fallbacks(table, "transformer_one_step")
+    row = sample_claims._claim_samples(summary)
+    assert row["verdict"] == "not tested"
+    assert (f": not tested (needs each seed's population outcome, to count the seeds that "
+            f"fail in the population limit apart (a cure model); this table does not record "
+            f"it: {fallen} of the 7 right-censored curves reach the target and fall back "
+            f"below it at the largest n; {crossing}/{curves} curves cross the target more "
+            f"than once)") in row["value"]
+
+
+def test_h5_a_grid_reaching_exponent_4_exactly_can_show_the_bound():
+    """A grid whose n range is exactly the fourth power of its d range can show an
+    exponent of 4: the d^4 bound is shown, not 'not tested'."""
+    table = sample_claims.linear_samples()
+    summary = _h5_summary(table)
+    analysed = summary.analysed.copy()
+    analysed["n"] = analysed["n"].clip(upper=250000)  # (250000 / 25) = (160 / 16)^4
+    summary.analysed = analysed
+    row = sample_claims._claim_samples(summary)
+    assert ("the grid (n from 25 to 250000 over d = 16-160) can show exponents up to about "
+            "4.0; the bound is sufficient, not a prediction") in row["value"]
