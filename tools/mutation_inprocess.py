@@ -30,7 +30,7 @@ import sys
 import time
 
 import pytest
-from _pytest.runner import CallInfo, get_reraise_exceptions, runtestprotocol
+from _pytest.runner import CallInfo, get_reraise_exceptions
 from _pytest.outcomes import Skipped
 
 module, out, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
