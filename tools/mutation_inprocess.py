@@ -1,0 +1,136 @@
+"""Run the mutants mutmut generated for one module in ONE pytest process.
+
+For a loaded machine, where ``tools/mutation_score.py`` (mutmut forks a pytest run per
+mutant, and times out mutants whose tests only wait for a core) is too slow. Start
+``mutation_score.py`` for the module first (it writes the scratch folder and its
+``mutants/`` copy, with every mutant of the module behind mutmut's trampolines), stop it
+once the mutants are generated, then, from that ``mutants/`` folder::
+
+    PYTHONPATH=$PWD python /path/to/tools/mutation_inprocess.py DOTTED.MODULE OUT.jsonl \
+        FUNCTION [FUNCTION ...] -- tests/unit/test_x.py -k "words"
+
+Each mutant is switched on through ``MUTANT_UNDER_TEST`` (the trampoline reads it at
+every call); the selected tests run first in order of their clean duration, the test
+that killed the last mutant first, and stop at the first failure (a test failing or
+erroring in setup, call or teardown: killed). A mutant still running after
+``FASTMUT_TIMEOUT`` seconds of wall time (default 120) is a timeout, not a kill.
+``FASTMUT_ONLY=FILE`` runs only the mutants named in FILE. One line of JSON per mutant
+goes to OUT.jsonl (a rerun skips those already there).
+
+Unlike mutmut, the mutants share one process: a cache filled under one mutant would be
+seen by the next (the modules run here keep none), and only the tests selected by the
+pytest arguments run, not every test that reaches the function.
+"""
+import ast
+import json
+import os
+import re
+import signal
+import sys
+import time
+
+import pytest
+from _pytest.runner import CallInfo, get_reraise_exceptions
+from _pytest.outcomes import Skipped
+
+module, out, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
+sep = rest.index("--")
+functions, pytest_args = rest[:sep], rest[sep + 1:]
+TIMEOUT = int(os.environ.get("FASTMUT_TIMEOUT", "120"))
+path = module.replace(".", "/") + ".py"
+names = []
+for node in ast.walk(ast.parse(open(path).read())):
+    if isinstance(node, ast.FunctionDef):
+        m = re.fullmatch(r"x_?(.+)__mutmut_(\d+)", node.name)
+        if m and m.group(1).lstrip("_") in [f.lstrip("_") for f in functions]:
+            names.append((m.group(1), int(m.group(2)), f"{module}.{node.name}"))
+names.sort()
+if os.environ.get("FASTMUT_ONLY"):
+    only = set(open(os.environ["FASTMUT_ONLY"]).read().split())
+    names = [n for n in names if n[2] in only]
+done = set()
+if os.path.exists(out):
+    done = {json.loads(l)["mutant"] for l in open(out)}
+
+
+class Cut(KeyboardInterrupt):
+    pass
+
+
+def _alarm(sig, frame):
+    raise Cut()
+
+
+def call_runtest_hook(item, when, **kwds):
+    hook = {"setup": item.ihook.pytest_runtest_setup, "call": item.ihook.pytest_runtest_call,
+            "teardown": item.ihook.pytest_runtest_teardown}[when]
+    return CallInfo.from_call(lambda: hook(item=item, **kwds), when=when,
+                              reraise=get_reraise_exceptions(item.config))
+
+
+def _fails(item):
+    """Setup, call, teardown without building reports (no traceback formatting)."""
+    hasrequest = hasattr(item, "_request")
+    if hasrequest and not item._request:
+        item._initrequest()
+    try:
+        failed = False
+        info = call_runtest_hook(item, "setup")
+        if info.excinfo is not None:
+            failed = not info.excinfo.errisinstance(Skipped)
+        else:
+            info = call_runtest_hook(item, "call")
+            failed = info.excinfo is not None and not info.excinfo.errisinstance(Skipped)
+        info = call_runtest_hook(item, "teardown", nextitem=None)
+        return failed or (info.excinfo is not None and not info.excinfo.errisinstance(Skipped))
+    finally:
+        if hasrequest:
+            item._request = False
+            item.funcargs = None
+
+
+class Loop:
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session):
+        signal.signal(signal.SIGALRM, _alarm)
+        os.environ.pop("MUTANT_UNDER_TEST", None)
+        clean = {}
+        for item in session.items:
+            t = time.time()
+            ok = not _fails(item)
+            clean[item.nodeid] = time.time() - t
+            if not ok:
+                print("CLEAN FAILURE", item.nodeid, flush=True)
+        items = sorted((i for i in session.items), key=lambda i: clean[i.nodeid])
+        print(f"{len(items)} tests, clean {sum(clean.values()):.1f} s; {len(names)} mutants",
+              flush=True)
+        with open(out, "a") as fh:
+            for func, number, name in names:
+                if name in done:
+                    continue
+                os.environ["MUTANT_UNDER_TEST"] = name
+                status, by, t0 = "survived", None, time.time()
+                signal.alarm(TIMEOUT)
+                try:
+                    for item in items:
+                        if _fails(item):
+                            status, by = "killed", item.nodeid.split("::")[-1]
+                            items.remove(item)  # the last killer first: neighbours share it
+                            items.insert(0, item)
+                            break
+                except Cut:
+                    status = "timeout"
+                    session._setupstate.teardown_exact(None)
+                finally:
+                    signal.alarm(0)
+                    os.environ.pop("MUTANT_UNDER_TEST", None)
+                fh.write(json.dumps(dict(mutant=name, function=func, number=number,
+                                         status=status, by=by,
+                                         seconds=round(time.time() - t0, 1))) + "\n")
+                fh.flush()
+                print(f"{func} {number} {status} {by or ''} {time.time() - t0:.1f}s", flush=True)
+        return True
+
+
+sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly",
+                      *pytest_args], plugins=[Loop()]))
