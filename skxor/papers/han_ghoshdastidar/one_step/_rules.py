@@ -269,20 +269,20 @@ def _representable_seeds(rows):
 # -- the power of the design: tables simulated where the paper holds, and where not ----
 
 #: H1's spread, measured in the stored full run: softmax one-step successes ``(k, n)``
-#: per step length and d, pooled over m >= M_REGIME (64, 128) and its 30 seeds
+#: per step length and d, pooled over m >= M_REGIME (64, 128) and its 240 regime seeds
 #: (a test recomputes them from the stored table).
 H1_STORED = {
-    1.0: {100: (0, 60), 300: (0, 60), 1000: (0, 60), 3000: (0, 60), 10000: (0, 60),
-          30000: (0, 60), 100000: (0, 60)},
-    10.0: {100: (54, 60), 300: (50, 60), 1000: (36, 60), 3000: (24, 60), 10000: (4, 60),
-           30000: (0, 60), 100000: (0, 60)},
-    100.0: {100: (56, 60), 300: (60, 60), 1000: (58, 60), 3000: (60, 60), 10000: (59, 60),
-            30000: (60, 60), 100000: (60, 60)},
-    1000.0: {100: (56, 60), 300: (60, 60), 1000: (58, 60), 3000: (60, 60), 10000: (59, 60),
-             30000: (60, 60), 100000: (60, 60)},
+    1.0: {100: (0, 480), 300: (0, 480), 1000: (0, 480), 3000: (0, 480), 10000: (0, 480),
+          30000: (0, 480), 100000: (0, 480)},
+    10.0: {100: (402, 480), 300: (362, 480), 1000: (285, 480), 3000: (168, 480),
+           10000: (40, 480), 30000: (0, 480), 100000: (0, 480)},
+    100.0: {100: (448, 480), 300: (461, 480), 1000: (473, 480), 3000: (477, 480),
+            10000: (475, 480), 30000: (478, 480), 100000: (480, 480)},
+    1000.0: {100: (448, 480), 300: (461, 480), 1000: (473, 480), 3000: (477, 480),
+             10000: (475, 480), 30000: (478, 480), 100000: (480, 480)},
 }
 
-#: Where the paper holds, no run succeeds more often than this (the stored 60/60 would
+#: Where the paper holds, no run succeeds more often than this (the stored 480/480 would
 #: make every simulated run succeed): a conservative "with high probability".
 H1_HOLDS_CAP = 0.97
 
@@ -310,7 +310,7 @@ def simulate_h1(design, truth, rng):
 
     Each (d, m, seed) draws one uniform u, and its run at step length s succeeds when
     u < p(d, s) (the step lengths nested, as in the stored run, where steps 100 and
-    1000 fail in the same 7 runs and step 10 only in more):
+    1000 fail in the same 68 runs and step 10 only in more):
 
     * ``"holds"``: p(d, s) = the stored run's success share at (d, s) (:data:`H1_STORED`,
       the nearest stored d and step on a log scale), at most :data:`H1_HOLDS_CAP` = 0.97:
@@ -345,8 +345,8 @@ def _stored_rate(stored, step, d):
 
 
 #: H3's spread in the stored full run: no linear or erf one-step run succeeded (0 of
-#: 120 linear runs where it can represent one bit, 0 of 8 400 in all).
-H3_STORED = {"representable": (0, 120), "all": (0, 8400)}
+#: 3 840 linear runs where it can represent one bit, 0 of 12 120 in all).
+H3_STORED = {"representable": (0, 3840), "all": (0, 12120)}
 
 #: Where the paper holds, a run succeeds with this probability (above the stored 0: a
 #: conservative failure claim).
@@ -366,7 +366,7 @@ def simulate_h3(design, truth, rng):
     one bit (linear with m + 1 >= d), the only runs H3 judges.
 
     * ``"holds"``: each run succeeds independently with probability
-      :data:`H3_HOLDS_RATE` = 0.01 (the stored run: 0 of 120 such runs, 0 of 8 400
+      :data:`H3_HOLDS_RATE` = 0.01 (the stored run: 0 of 3 840 such runs, 0 of 12 120
       linear and erf runs in all);
     * ``"alternative"``: the same, except that at one step length (the design's nearest
       to :data:`H3_ALTERNATIVE_STEP` = 10) each seed succeeds in every such run with
