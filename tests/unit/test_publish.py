@@ -5,6 +5,7 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -220,17 +221,19 @@ def test_claim_numbers_are_recomputed_from_the_stored_rows(store, claims):
     for r in control.itertuples():
         k, n = int(r.with_zero), int(r.n_functions)
         assert f"N = {int(r.n_bits)}: {k}/{n} = {k / n:.3f}" in by_id.loc["K2", "value"]
-    # H1: softmax, one population step, m >= 64, per d on the seeds after the 5 held out,
-    # at the step length with the most successes on those 5.
+    # H1: softmax, one population step, m >= 64, per d on the seeds after the first sixth
+    # held out, at the step length with the most successes on those held out.
     steps = store["one_step"]["table"]
     one = steps[(steps["attention"] == "softmax") & (steps["n_steps"] == 1) & (steps["n"] == 0)
                 & (steps["m"] >= 64)]
-    held = one[one["seed"] < 5].groupby("step_length")["success"].sum()
+    seeds = np.sort(one["seed"].unique())
+    first = seeds[len(seeds) // 6]  # the first seed reported on
+    held = one[one["seed"] < first].groupby("step_length")["success"].sum()
     step = held[held == held.max()].index.min()
-    rest = one[(one["seed"] >= 5) & (one["step_length"] == step)]
+    rest = one[(one["seed"] >= first) & (one["step_length"] == step)]
     for d, g in rest.groupby("d"):
-        assert f"d = {d}: {int(g['success'].sum())}/{len(g)} runs over 25 seeds" \
-            in by_id.loc["H1", "value"]
+        assert f"d = {d}: {int(g['success'].sum())}/{len(g)} runs over " \
+            f"{g['seed'].nunique()} seeds" in by_id.loc["H1", "value"]
     # K1: non-constant random networks with a zero-sensitivity string, per N.
     nets = table[table["function"] == "transformer"]
     nets = nets[nets["layer_norm_eps"] == nets["layer_norm_eps"].min()]
