@@ -104,7 +104,7 @@ def one_step_cost(cell):
     if kind == "population":
         # A step costs about d (m + 8) and the exact loss and scoring about 256 d,
         # whatever the attention: fitted on the 41 040 cells of the full run of
-        # 5 December 2026 (its median |log error| 0.60, against 1.34 for the
+        # 5 December 2026 (median |log error| 0.78 as calibrated, against 1.34 for the
         # scoring-by-attention figure below, which priced T = 1 softmax runs
         # 10x too low; benchmarks/calibrate_costs.py --from-run).
         return kind, cell["d"] * ((cell["m"] + 8) * cell["n_steps"] + 256)
