@@ -187,25 +187,29 @@ def p17_n32(n_bits=None, d_model=16, n_jobs=2):
         profile = sensitivity_profile(model, n_bits, method="exhaustive", n_jobs=n_jobs)
         seconds = time.perf_counter() - start
     assert profile.n_strings == 2**n_bits
-    return [
-        {
-            "benchmark": f"P17 exhaustive profile at N={n_bits} (BooleanTransformer L=1 "
-                         f"D={d_model} eos) on {n_jobs} workers: wall time",
-            "target": "<= 30 min", "baseline_s": float("nan"), "skxor_s": seconds,
-            "ratio": seconds / 1800, "passes": seconds <= 1800,
-            "note": f"seed {seed}: {profile.n_zero} strings of sensitivity 0, average "
-                    f"{profile.average:.4g}, {profile.n_redecided} outputs decided per string",
-        },
-        {
-            "benchmark": f"P17 peak memory of the exhaustive profile at N={n_bits} over all "
-                         f"processes ({n_jobs} workers)",
-            "target": "<= 2 GB", "baseline_s": float("nan"), "skxor_s": seconds,
-            "ratio": peak.peak / 1e9, "passes": peak.peak <= 2e9,
-            "note": f"resident memory summed over the process and its workers, sampled every "
-                    f"0.2 s: peak {peak.peak / 2**20:.0f} MiB (packed table "
-                    f"{2**n_bits / 8 / 2**20:.0f} MiB)",
-        },
-    ]
+    return _wall_and_memory_rows(
+        f"P17 exhaustive profile at N={n_bits} (BooleanTransformer L=1 D={d_model} eos) on "
+        f"{n_jobs} workers: wall time",
+        f"P17 peak memory of the exhaustive profile at N={n_bits} over all processes "
+        f"({n_jobs} workers)",
+        seconds, peak.peak,
+        f"seed {seed}: {profile.n_zero} strings of sensitivity 0, average "
+        f"{profile.average:.4g}, {profile.n_redecided} outputs decided per string",
+        f"packed table {2**n_bits / 8 / 2**20:.0f} MiB")
+
+
+def _wall_and_memory_rows(wall_name, memory_name, seconds, peak_bytes, note, memory_note):
+    """An N = 32 profile's two rows: its wall time (target 30 min) and the peak resident
+    memory summed over the process and its workers (target 2 GB)."""
+    return [{
+        "benchmark": wall_name, "target": "<= 30 min", "baseline_s": float("nan"),
+        "skxor_s": seconds, "ratio": seconds / 1800, "passes": seconds <= 1800, "note": note,
+    }, {
+        "benchmark": memory_name, "target": "<= 2 GB", "baseline_s": float("nan"),
+        "skxor_s": seconds, "ratio": peak_bytes / 1e9, "passes": peak_bytes <= 2e9,
+        "note": f"resident memory summed over the process and its workers, sampled every "
+                f"0.2 s: peak {peak_bytes / 2**20:.0f} MiB ({memory_note})",
+    }]
 
 
 def _at_the_boundary(n_bits, d_model, seed=1):
@@ -282,18 +286,10 @@ def _near_zero_measured(run, d_model, n_jobs):
             f"bias at the median output) on {n_jobs} workers")
     note = (f"run at N={n_bits}: {redecided} outputs re-checked in float64, average "
             f"sensitivity {average:.4g}, {cpu:.1f} CPU s over all processes")
-    return [{
-        "benchmark": f"P17c exhaustive profile at N={n_bits} {what}: wall time",
-        "target": "<= 30 min", "baseline_s": float("nan"), "skxor_s": seconds,
-        "ratio": seconds / 1800, "passes": seconds <= 1800, "note": note,
-    }, {
-        "benchmark": f"P17c peak memory of that profile at N={n_bits} over all processes "
-                     f"({n_jobs} workers)",
-        "target": "<= 2 GB", "baseline_s": float("nan"), "skxor_s": seconds,
-        "ratio": peak_bytes / 1e9, "passes": peak_bytes <= 2e9,
-        "note": f"resident memory summed over the process and its workers, sampled every "
-                f"0.2 s: peak {peak_bytes / 2**20:.0f} MiB; {note}",
-    }]
+    return _wall_and_memory_rows(
+        f"P17c exhaustive profile at N={n_bits} {what}: wall time",
+        f"P17c peak memory of that profile at N={n_bits} over all processes ({n_jobs} workers)",
+        seconds, peak_bytes, note, note)
 
 
 def p17c_near_zero_n32(d_model=16, n_jobs=2):

@@ -790,7 +790,13 @@ def short_answer(claims):
 
 
 def _claims_rst(claims, store):
-    presets = sorted({_preset(e) for e in store.values()}) or ["none"]
+    # Each preset with the studies stored at it, so that a note on an earlier
+    # version says which study's run it is about.
+    by_preset = {}
+    for name, entry in store.items():
+        by_preset.setdefault(_preset(entry), []).append(name)
+    presets = [f"{preset} ({', '.join(sorted(names))})" if len(by_preset) > 1 else
+               f"{preset} (every study)" for preset, names in sorted(by_preset.items())]
     title = "Claims of the two papers against the stored runs"
     answer = short_answer(claims)
     lines = [
@@ -802,7 +808,7 @@ def _claims_rst(claims, store):
         "under :ref:`claim-details`. Every number on this page is computed from the stored "
         "tables under ``docs/results/data/<study>/`` by ``skxor publish``; a test "
         "regenerates the page and fails on any difference. "
-        f"Presets of the stored runs: {', '.join(presets)}.",
+        f"Presets of the stored runs: {'; '.join(presets) or 'none'}.",
         "",
         *([unrecorded_note(store, "``"), ""] if unrecorded(store) else []),
         ".. list-table::", "   :header-rows: 1", "   :widths: 4 30 12 54", "",

@@ -472,8 +472,10 @@ def loglog_slope(x, y):
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])
 
 
-def _paired(*arrays_and_names):
-    """1-D float arrays of one length (the names given after the arrays), else ValueError."""
+def _paired(*arrays_and_names, entry="point"):
+    """1-D float arrays of one length (the names given after the arrays), else ValueError.
+
+    ``entry`` names what one position of the arrays is, for the message."""
     half = len(arrays_and_names) // 2
     names = arrays_and_names[half:]
     arrays = []
@@ -486,7 +488,7 @@ def _paired(*arrays_and_names):
             raise ValueError(f"{name} must be 1-D; got shape {values.shape}.")
         arrays.append(values)
     if len({a.size for a in arrays}) > 1:
-        raise ValueError(f"{', '.join(names[:-1])} and {names[-1]} need one entry per point; "
+        raise ValueError(f"{', '.join(names[:-1])} and {names[-1]} need one entry per {entry}; "
                          f"got lengths {', '.join(str(a.size) for a in arrays)}.")
     return arrays
 
@@ -942,19 +944,7 @@ def _maximise(x, lo, hi, a=None, start=None):
 
 def _censored_inputs(d, n_low, n_high):
     """``d, n_low, n_high`` as float arrays of one length, checked (ValueError naming them)."""
-    arrays = []
-    for name, values in (("d", d), ("n_low", n_low), ("n_high", n_high)):
-        try:
-            values = np.asarray(values, dtype=float)
-        except (TypeError, ValueError):
-            raise ValueError(f"{name} must hold numbers; got {values!r:.80}.") from None
-        if values.ndim != 1:
-            raise ValueError(f"{name} must be 1-D; got shape {values.shape}.")
-        arrays.append(values)
-    d, n_low, n_high = arrays
-    if not d.size == n_low.size == n_high.size:
-        raise ValueError(f"d, n_low and n_high need one entry per observation; got "
-                         f"lengths {d.size}, {n_low.size} and {n_high.size}.")
+    d, n_low, n_high = _paired(d, n_low, n_high, "d", "n_low", "n_high", entry="observation")
     if not (np.isfinite(d) & (d > 0)).all():
         raise ValueError(f"d must hold finite numbers > 0; got {d[~(np.isfinite(d) & (d > 0))][:5]}.")
     if not (np.isfinite(n_low) & (n_low >= 0)).all():

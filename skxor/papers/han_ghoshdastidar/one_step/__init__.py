@@ -118,7 +118,7 @@ PRESETS = {
         # alternative)): H1 1.00 [0.98, 1.00], 0.99 [0.97, 1.00] here against 1.00, 0.12
         # [0.08, 0.17] at the 30-seed design; H3 1.00 [0.98, 1.00], 0.99 [0.97, 1.00] here
         # against 0.00, 0.00 there (30 seeds < the 35 a claimed failure needs). Dry run:
-        # 41 040 cells, about 38 min on 2 workers (the 30-seed design: 36 min, ran 34).
+        # 41 040 cells, about 73 min on 2 workers; the stored run took 75 min (load 3-9).
         regime_seeds=240,
         one_bit=[[100, 99], [100, 256], [300, 512]],
     ),

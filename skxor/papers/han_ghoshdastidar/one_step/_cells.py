@@ -101,6 +101,13 @@ def costly_first(cells):
 def one_step_cost(cell):
     """The dry run's cost of a cell: ``(kind, work)``, population steps or steps on samples."""
     kind = "population" if cell["n"] == 0 else "sample"
+    if kind == "population":
+        # A step costs about d (m + 8) and the exact loss and scoring about 256 d,
+        # whatever the attention: fitted on the 41 040 cells of the full run of
+        # 5 December 2026 (median |log error| 0.78 as calibrated, against 1.34 for the
+        # scoring-by-attention figure below, which priced T = 1 softmax runs
+        # 10x too low; benchmarks/calibrate_costs.py --from-run).
+        return kind, cell["d"] * ((cell["m"] + 8) * cell["n_steps"] + 256)
     # Softmax runs are mostly scored exactly (a dominant position per head);
     # linear and erf never concentrate, so they are scored on n_test samples.
     scoring = cell["m"] if cell["attention"] == "softmax" else cell["n_test"]
