@@ -110,8 +110,9 @@ PRESETS = {
         n_max=1638400,
         ffnn_n_max=102400,
         n_sizes=33,
-        # H5's power (its simulate, at the stored run's spread sigma = 1.6 of log
-        # n*, p_pop = 0.85): 10 seeds reproduced a true exponent of 1 in 1% of 200
+        # H5's power (its simulate, at the 10-seed run's spread sigma = 1.6 of log
+        # n*, p_pop = 0.85; the power of this design at its own run's spread is kept in
+        # docs/results/data/sample_complexity/): 10 seeds reproduced a true exponent of 1 in 1% of 200
         # simulated tables; 40, 50 and 60 seeds in 88%, 92% and 97%, and told d^2
         # apart in 94%, 96% and 99% (issue 50.2: at least 40).
         seeds=60,

@@ -30,13 +30,13 @@ _PAPER, _SOURCE = "Han & Ghoshdastidar", "arXiv 2502.07553v2"
 LINEAR_BAND = (0.5, 1.5)
 
 #: The spread the stored full run measured (docs/results/data/sample_complexity,
-#: 10 seeds x 6 d, the one-step transformer's cure-model fit of
+#: 60 seeds x 6 d, the one-step transformer's cure-model fit of
 #: :func:`~skxor.papers.han_ghoshdastidar.sample_complexity.fit_exponents`):
 #: ``sigma`` of log n* about the line, log n* at ``log_d_centre`` (the mean log d
 #: of the cured curves) and p_pop, the share of curves whose population step
-#: succeeds (51/60). tests/unit/test_claim_power_h5.py recomputes them from the
+#: succeeds (320/360). tests/unit/test_claim_power_h5.py recomputes them from the
 #: stored table.
-STORED_SPREAD = dict(sigma=1.606, intercept=7.775, log_d_centre=4.016, p_pop=51 / 60)
+STORED_SPREAD = dict(sigma=1.821, intercept=8.008, log_d_centre=3.966, p_pop=320 / 360)
 
 #: The stored run's grid of training sizes and target (the full preset's): the
 #: sizes a simulated table uses when its design does not name them.
@@ -218,19 +218,19 @@ def simulate(design, truth, rng):
     <skxor.studies.power.planned_design>` give), each a learning curve on the
     grid of training sizes of the design (its ``n_min``, ``n_max``,
     ``n_sizes``, ``target`` where it names them, else :data:`STORED_GRID`).
-    Each curve's population step succeeds with probability p_pop = 51/60
+    Each curve's population step succeeds with probability p_pop = 320/360
     (:data:`STORED_SPREAD`, the stored run's); a curve whose population step
     fails stays at accuracy 0.5. A curve whose population step succeeds has
     its own n*: log n* = ``intercept`` + a (log d - ``log_d_centre``) +
-    ``sigma`` Z with Z standard normal, ``intercept`` = 7.775 (n* = 2 380 at
-    d = 55, the stored run's), ``sigma`` = 1.606 (the stored run's spread, a
-    factor of 5 per standard deviation); its accuracy is 1 at every size from
+    ``sigma`` Z with Z standard normal, ``intercept`` = 8.008 (n* = 3 000 at
+    d = 53, the stored run's), ``sigma`` = 1.821 (the stored run's spread, a
+    factor of 6 per standard deviation); its accuracy is 1 at every size from
     n* on and 0.5 below (n* beyond the grid: censored as the study's are).
 
     ``truth="holds"``: a = 1 (the paper's remark, samples growing linearly in
     d; the rule should say "reproduced"). ``truth="alternative"``: a = 2
-    (``contradicted_by``: samples growing like d^2, the size the stored run
-    measured, 2.16; the rule should say "not reproduced").
+    (``contradicted_by``: samples growing like d^2; the stored run measured
+    1.70 [1.45, 1.96]; the rule should say "not reproduced").
 
     Returns
     -------
