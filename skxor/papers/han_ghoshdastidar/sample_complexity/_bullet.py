@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ._cells import MODELS
 from ._section import _exponent_text, h5_sentence
 from skxor.studies.stats import format_interval, rate_with_interval
 
@@ -15,7 +16,8 @@ def headline_text(summary):
     Returns
     -------
     text : str
-        The bullet's body (Markdown): the setting, then per model the share
+        The bullet's body (Markdown): the setting, then per model (the
+        one-step transformer of claim H5 first) the share
         p_pop of curves whose population run succeeds (Wilson 95%; none for
         the FFNN), the exponent a of n* ~ d^a fitted on those curves with its
         95% interval, and the censored curves.
@@ -32,7 +34,9 @@ def headline_text(summary):
     df, fits, per_seed = summary.analysed, summary.fits, summary.per_seed
     rough, seeds = summary.rough, summary.seeds
     parts = []
-    for r in fits.to_dict("records"):
+    # The claim's model first: README keeps the bullet's first clauses only.
+    order = {model: i for i, model in enumerate(MODELS)}
+    for r in sorted(fits.to_dict("records"), key=lambda r: order.get(r["model"], len(order))):
         censored = r["left_censored"] + r["right_censored"]
         counts = (f"{r['n_points']} learning curves; {censored} censored: "
                   f"{r['left_censored']} at the grid floor, {r['right_censored']} above the grid")
