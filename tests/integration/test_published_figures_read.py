@@ -78,7 +78,14 @@ def test_sample_complexity_captions_say_why_curves_level_off_and_what_crosses_ar
     figures = _figures("sample_complexity")
     curves = figure_caption(figures["learning_curves"])
     # The seeds still at chance at the largest n, per model and d, from the stored table.
-    assert "transformer_one_step at d = 16 (2/10), 25 (4/10)" in curves
+    table = pd.read_csv(DATA / "sample_complexity" / "sample_complexity.csv.gz",
+                        low_memory=False)
+    one = table[table["model"] == "transformer_one_step"]
+    last = one.loc[one.groupby(["d", "seed"])["n"].idxmax()]
+    short = last.assign(below=last["accuracy"] < last["target"]).groupby("d")["below"]
+    expected = ", ".join(f"{d} ({below}/{seeds})" for d, below, seeds in
+                         zip(short.sum().index, short.sum(), short.size()) if below)
+    assert f"transformer_one_step at d = {expected}" in curves
     assert "crosses at the top: seeds whose population run fails" in figure_caption(
         figures["samples_needed"])
 

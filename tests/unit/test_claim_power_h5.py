@@ -99,9 +99,12 @@ def test_the_full_design_decides_h5_both_ways(truth, right):
     assert _rate(design, truth, 30, right) >= 0.7
 
 
-def test_the_stored_ten_seeds_could_not_reproduce_h5(stored):
-    # The finding: at 10 seeds even a true exponent of 1 stays inconclusive.
-    assert _rate(_one_step(design_of(STUDY, stored)), "holds", 10, "reproduced") <= 0.2
+def test_ten_of_the_stored_seeds_could_not_reproduce_h5(stored):
+    # The finding on the earlier 10-seed run: at 10 seeds even a true exponent
+    # of 1 stays inconclusive. The same cells as the stored design, its first 10 seeds.
+    design = _one_step(design_of(STUDY, stored))
+    assert design["seed"].nunique() >= 40
+    assert _rate(design[design["seed"] < 10], "holds", 10, "reproduced") <= 0.2
 
 
 # -- the probabilistic n* ---------------------------------------------------------------
@@ -153,7 +156,11 @@ def test_samples_needed_shows_the_probabilistic_n_star_beside_the_median(stored)
 def test_the_rule_shows_the_probabilistic_n_star_and_judges_the_fit(stored):
     row = STUDY.render(CLAIM.rule, stored, STUDY.summary(stored))
     assert "n*_80 (the smallest n from which at least 80%" in row["value"]
-    assert "slope of log n*_80 on log d 2.19 (shown, not judged)" in row["value"]
+    # The slope recomputed from the stored rows: the per-d n*_80 of the one-step model.
+    per_d = probabilistic_n_star(stored[stored["model"] == "transformer_one_step"])
+    finite = per_d[np.isfinite(per_d["n_star_80"])]
+    slope = np.polyfit(np.log(finite["d"]), np.log(finite["n_star_80"]), 1)[0]
+    assert f"slope of log n*_80 on log d {slope:.2f}" in row["value"]
     assert "n*_80" not in row["judged"]
     assert rules.PROBABILISTIC_TEXT in CLAIM.rule_text
     assert f"{PROBABILISTIC_SHARE:.0%}" in rules.PROBABILISTIC_TEXT

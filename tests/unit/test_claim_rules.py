@@ -20,7 +20,7 @@ from skxor.papers.han_ghoshdastidar.parameter_scaling._summary import size_count
 from skxor.papers.kover.random_init import _rules as random_claims
 from skxor.papers.han_ghoshdastidar.sample_complexity import _rules as sample_claims
 from skxor.papers.han_ghoshdastidar.sample_complexity._summary import fit_exponents
-from skxor.studies.stats import wilson_interval
+from skxor.studies.stats import format_interval, rate_with_interval, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "docs" / "results" / "data"
@@ -1154,7 +1154,11 @@ def test_h5_row_on_the_stored_table_is_the_row_the_claims_page_publishes(stored_
     page = (ROOT / "docs" / "results" / "claims.rst").read_text(encoding="utf-8")
     assert f":Our setting: {row['ours']} (" in page
     assert f":Measured: {row['value']} ({row['units']})\n" in page
-    assert row["units"] == "51 learning curves whose population step succeeds (10 seeds x 6 d)"
+    curves = stored_samples[stored_samples["model"] == "transformer_one_step"].drop_duplicates(
+        ["d", "seed"])
+    assert row["units"] == (
+        f"{int(curves['population_success'].sum())} learning curves whose population step "
+        f"succeeds ({curves['seed'].nunique()} seeds x {curves['d'].nunique()} d)")
 
 
 def test_h5_shows_no_p_pop_for_a_model_whose_population_outcomes_are_missing(stored_samples):
@@ -1166,7 +1170,11 @@ def test_h5_shows_no_p_pop_for_a_model_whose_population_outcomes_are_missing(sto
     multi = next(p for p in row["value"].split("; ") if p.startswith("the library's multi"))
     assert multi.startswith("the library's multi-step extension (shown, not judged): "
                             "exponent a of n* ~ d^a ")
-    assert row["value"].startswith("one step: p_pop = 51/60 = 0.85 [0.74, 0.92], exponent")
+    curves = table[table["model"] == "transformer_one_step"].drop_duplicates(["d", "seed"])
+    rate, low, high, n = rate_with_interval(curves["population_success"] == 1)
+    assert row["value"].startswith(
+        f"one step: p_pop = {int(curves['population_success'].sum())}/{n} = "
+        f"{format_interval(rate, low, high)}, exponent")
 
 
 @pytest.mark.parametrize("low, high, verdict", [
