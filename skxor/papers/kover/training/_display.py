@@ -82,9 +82,8 @@ def render_figures(summary):
 
     # Accuracy, one panel per function: mean and worst seed.
     acc, axes = _panels(len(functions), 3.6, 3.6)
-    for i, (keys, group) in enumerate(groups):
-        ax = axes[functions.index(keys[0])]
-        label = series_label(keys[0], keys[1:], series, df)
+    for i, keys, group, panel, label in _series(groups, functions, series, df):
+        ax = axes[panel]
         colour, marker, line = _style(keys[0])
         ax.plot(group["n_bits"], group["accuracy"], color=colour, marker=marker, ls=line,
                 label=f"{label}: mean over seeds", mfc="none" if i % 2 else colour)
@@ -104,9 +103,7 @@ def render_figures(summary):
     axes = np.atleast_2d(sens.subplots(2, len(functions)))
     if len(functions) == 1:
         axes = axes.reshape(2, 1)
-    for i, (keys, group) in enumerate(groups):
-        col = functions.index(keys[0])
-        label = series_label(keys[0], keys[1:], series, df)
+    for i, keys, group, col, label in _series(groups, functions, series, df):
         colour, marker, line = _style(keys[0])
         fill = {"mfc": "none"} if i % 2 else {}  # one setting filled, the other hollow
         interval_errorbar(
@@ -132,9 +129,8 @@ def render_figures(summary):
     # Cluster shares: where each function's own strings sit.
     names = {"zero": "at 0", "half": "near N/2", "one": "at 1", "top": "at N"}
     clus, axes = _panels(len(functions), 3.8, 3.8)
-    for i, (keys, group) in enumerate(groups):
-        ax = axes[functions.index(keys[0])]
-        label = series_label(keys[0], keys[1:], series, df)
+    for i, keys, group, panel, label in _series(groups, functions, series, df):
+        ax = axes[panel]
         colour = _style(keys[0])[0]
         # The share at 0 and the function's own clusters (from the Boolean registry).
         shown = tuple(dict.fromkeys(("zero", *clusters(keys[0]))))[:2]
@@ -185,6 +181,13 @@ def render_figures(summary):
             "accuracy": acc, "sensitivity": sens, "clusters": clus, "profiles": prof}
 
 
+def _series(groups, functions, series, df):
+    """Each of ``groups``' series with what every panel of them needs: its index, keys,
+    rows, the index of its function's panel and its label."""
+    for i, (keys, group) in enumerate(groups):
+        yield i, keys, group, functions.index(keys[0]), series_label(keys[0], keys[1:], series, df)
+
+
 def _plot_steps_to_learn(groups, series, df, caption):
     """Median steps to learn against N, one panel per function, every series.
 
@@ -194,9 +197,8 @@ def _plot_steps_to_learn(groups, series, df, caption):
     """
     functions = list(dict.fromkeys(k[0] for k, _ in groups))
     fig, axes = _panels(len(functions), 3.8, 3.6)
-    for i, (keys, group) in enumerate(groups):
-        ax = axes[functions.index(keys[0])]
-        label = series_label(keys[0], keys[1:], series, df)
+    for i, keys, group, panel, label in _series(groups, functions, series, df):
+        ax = axes[panel]
         colour, marker, line = _style(keys[0])
         x = offset(group["n_bits"], i, len(groups), spread=0.07)
         budget = group["n_steps"].to_numpy(float)
