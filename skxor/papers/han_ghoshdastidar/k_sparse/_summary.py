@@ -2,6 +2,7 @@
 
 import pandas as pd
 
+from skxor._utils._docstrings import study_examples
 from ..._common import Summary
 from skxor.studies.claims import unit_interval
 from skxor.studies.stats import (
@@ -236,3 +237,8 @@ def k_sparse_summary(df):
         summary.add_readable(df, per_cell=summarize_k_sparse, pooled=pooled_success,
                              signal=gradient_signal, slopes=gain_slopes)
     return summary
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY
+>>> df = STUDY.run(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)""")

@@ -10,6 +10,7 @@ from sklearn.utils import Bunch
 from skxor.studies.reporting import values_text
 from skxor.studies.claims import unit_interval
 from skxor.studies.stats import flag_columns, rate_with_interval
+from skxor._utils._docstrings import study_examples
 
 
 def _rate_columns(flags, name):
@@ -225,3 +226,9 @@ def one_step_summary(df):
     return Bunch(rows=len(df), cells=cells, best=best, best_cells=at,
                  per_cell=summarize_one_step(at), population=population, kind=kind,
                  population_best=population_best)
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.han_ghoshdastidar.one_step import STUDY
+>>> df = STUDY.run(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
+...                n_steps=1)""")

@@ -24,7 +24,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from skxor._utils._docstrings import fill_doc
+from skxor._utils._docstrings import fill_doc, study_examples
 from ..._common import Summary
 from skxor.studies.reporting import ROUGH_BELOW_SEEDS
 from skxor.studies.stats import (censored_loglog_fit, censored_median_interval, check_confidence,
@@ -565,3 +565,9 @@ def sample_complexity_summary(df):
         summary.add_readable(analysed, per_seed=n_star_per_seed, grid=_grid)
         summary.rough, summary.seeds = _is_rough(validated)
     return summary
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.han_ghoshdastidar.sample_complexity import STUDY
+>>> df = STUDY.run(model=["transformer_multi_step"], d=[10, 20], seeds=2,
+...                n_min=100, n_max=6400, n_sizes=4, n_test=500)""")

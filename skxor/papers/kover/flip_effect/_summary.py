@@ -8,6 +8,7 @@ import pandas as pd
 from sklearn.utils import Bunch
 
 from skxor.studies.stats import loglog_slope_interval, rate_with_interval
+from skxor._utils._docstrings import study_examples
 
 #: The per-network columns a table must hold.
 COLUMNS = ("n_bits", "d_model", "n_layers", "layer_norm_eps", "seed", "flip_change_max",
@@ -266,3 +267,8 @@ def flip_effect_summary(df):
     return Bunch(rows=len(df), table=df, seeds=int(df["seed"].nunique()),
                  fits=flip_slopes(df), per_n=summarize_flip_effect(df),
                  readings=eps_readings(df))
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.kover.flip_effect import STUDY
+>>> df = STUDY.run(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)""")

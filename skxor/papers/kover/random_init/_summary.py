@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
+from skxor._utils._docstrings import study_examples
 from .._networks import TRANSFORMER, eps_agreement, log10_count, network_rows, share_text
 from skxor.studies.stats import wilson_interval
 from ._cells import RANDOM_FUNCTION, SETTING
@@ -174,3 +175,9 @@ def random_init_summary(df):
                        drawn_models=drawn, drawn=summarize_random_init(
                            pd.concat([drawn, df[df["function"] != TRANSFORMER]])))
     return summary
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.kover.random_init import STUDY
+>>> df = STUDY.run(n_bits=[4, 8], init=["normal"], seeds=2,
+...                n_random_functions=20)""")

@@ -10,11 +10,12 @@ import json
 import numpy as np
 
 from skxor.studies.figures import interval_errorbar, legend_below, log_axis, offset
+from skxor._utils._docstrings import fill_doc_with
 from ._cells import LEARNED
 from ._display_loss import _plot_loss_curves
 from ._display_share import LearnedShareDisplay
 from ._display_style import _panels, _style
-from ._summary import HALF_WINDOW, clusters
+from ._summary import DOC_EXAMPLES, HALF_WINDOW, clusters
 from ._wording import preset_label, seeds_per_cell, series_label
 
 __all__ = ["LearnedShareDisplay", "render_figures"]
@@ -25,6 +26,7 @@ __all__ = ["LearnedShareDisplay", "render_figures"]
 _TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_figures(summary):
     """Figures: success rate, steps to learn, accuracy, sensitivity and cluster shares against N.
 
@@ -54,11 +56,7 @@ def render_figures(summary):
         function, coloured by N, the line style saying whether the run
         stopped at the target, on a flat loss or budget-limited).
 
-    Examples
-    --------
-    >>> from skxor.papers.kover.training import STUDY
-    >>> df = STUDY.run(function=["FIRST"], n_bits=[3, 4], d_model=8, n_layers=1,
-    ...                n_heads=2, seeds=1, n_steps=50, check_every=10)
+    %(examples)s
     >>> figures = STUDY.render("figures", df)
     >>> axes = {name: len(figure.axes) for name, figure in sorted(figures.items())}
     >>> axes  # doctest: +NORMALIZE_WHITESPACE
