@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from skxor._utils._docstrings import fill_doc, fill_doc_with
+from skxor._utils._docstrings import fill_doc_with
 from skxor.studies.figures import (
     StudyDisplay,
     LINESTYLES,
@@ -152,7 +152,7 @@ def render_figures(summary):
     return figures
 
 
-@fill_doc
+@fill_doc_with(DOC_EXAMPLES)
 class KSparseSuccessDisplay(StudyDisplay):
     """Certified success rate against d per number of steps T and width m: the study's
     main figure.
@@ -188,11 +188,9 @@ class KSparseSuccessDisplay(StudyDisplay):
         the axes (empty with ``legend=False``).
     %(display_keys)s
 
-    Examples
-    --------
+    %(examples)s
     >>> from matplotlib.figure import Figure
-    >>> from skxor.papers import KSparseSuccessDisplay, k_sparse
-    >>> df = k_sparse(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
+    >>> from skxor.papers import KSparseSuccessDisplay
     >>> ax = Figure(layout="constrained").subplots()
     >>> display = KSparseSuccessDisplay.from_table(df, init="antisymmetric", ax=ax)
     >>> display.ax_ is ax, ax.get_title()

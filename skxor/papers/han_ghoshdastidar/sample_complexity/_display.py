@@ -3,7 +3,7 @@
 import numpy as np
 
 
-from skxor._utils._docstrings import fill_doc, fill_doc_with
+from skxor._utils._docstrings import fill_doc_with
 from skxor.studies.figures import MARKERS, key_legends, log_axis, offset, StudyDisplay
 from ._cells import MODELS
 from ._section import _exponent_text
@@ -106,7 +106,7 @@ def _plateau_text(df, target):
             f"{target:g} at the largest n (near chance, 0.5): " + "; ".join(parts))
 
 
-@fill_doc
+@fill_doc_with(DOC_EXAMPLES)
 class SamplesNeededDisplay(StudyDisplay):
     """n* against d per seed, with each model's fitted exponent: the study's main figure.
 
@@ -136,12 +136,9 @@ class SamplesNeededDisplay(StudyDisplay):
         what is drawn, beside the axes (empty with ``legend=False``).
     %(display_keys)s
 
-    Examples
-    --------
+    %(examples)s
     >>> from matplotlib.figure import Figure
-    >>> from skxor.papers import SamplesNeededDisplay, sample_complexity
-    >>> df = sample_complexity(model=["transformer_multi_step"], d=[10, 20], seeds=2,
-    ...                        n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    >>> from skxor.papers import SamplesNeededDisplay
     >>> ax = Figure(layout="constrained").subplots()
     >>> display = SamplesNeededDisplay.from_table(df, ax=ax)
     >>> display.ax_ is ax, [len(legend.get_texts()) for legend in display.legends_]
