@@ -140,6 +140,15 @@ figure_ : matplotlib Figure
     Its figure."""
 DOCS["display_table"] = """df : pandas.DataFrame
     The study's table: its function's result, or its stored table."""
+# A study's summary function (``Study(summary=...)``): the whole Returns section's
+# opening, the study's own parts listed after it; and the Parameters section of the
+# functions that take only the study's table.
+DOCS["returns_study_summary"] = """Returns
+-------
+summary : sklearn.utils.Bunch
+    What the study's report, figures, headline and claims read, computed once
+    per table:"""
+DOCS["parameters_study_table"] = "Parameters\n----------\n" + DOCS["display_table"]
 DOCS["display_keys"] = """keys_ : tuple of (dict, dict)
     The entries of those two legends (colours, then line styles or kinds
     drawn), as :func:`~skxor.studies.figures.key_legends` takes them, for a

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from skxor._utils._docstrings import study_examples
+from skxor._utils._docstrings import fill_doc, study_examples
 from ..._common import Summary
 from skxor.studies.claims import unit_interval
 from skxor.studies.stats import (
@@ -204,13 +204,11 @@ def pooled_success(df):
                                        "success_low", "success_high"])
 
 
+@fill_doc
 def k_sparse_summary(df):
     """The k-sparse study's summary of one setting's rows: what its renderers and claim read.
 
-    Returns
-    -------
-    summary : Summary
-        A :class:`~sklearn.utils.Bunch`:
+    %(returns_study_summary)s
         ``rows``, ``table`` (the rows), ``steps`` and ``v1`` (the checked
         rows of each part; empty where the table has none); with step rows,
         ``per_cell`` (:func:`summarize_k_sparse`), ``pooled``

@@ -10,7 +10,7 @@ from sklearn.utils import Bunch
 from skxor.studies.reporting import values_text
 from skxor.studies.claims import unit_interval
 from skxor.studies.stats import flag_columns, rate_with_interval
-from skxor._utils._docstrings import study_examples
+from skxor._utils._docstrings import fill_doc, study_examples
 
 
 def _rate_columns(flags, name):
@@ -43,13 +43,11 @@ def checked(df):
     return flag_columns(df, ("success", "specialised"))
 
 
+@fill_doc
 def summarize_one_step(df):
     """Per attention, d, m, n, T and step length: success and specialisation with Wilson 95% intervals.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`one_step`.
+    %(parameters_study_table)s
 
     Returns
     -------
@@ -83,6 +81,7 @@ def summarize_one_step(df):
                                        "median_support_mass", "seeds"])
 
 
+@fill_doc
 def best_steps(df):
     """Each attention type and T at every step length, pooled over d and m; the best marked.
 
@@ -92,10 +91,7 @@ def best_steps(df):
     on, so each variant's rate at its best step is optimistic for that
     variant: the comparison gives linear and erf their best case.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`one_step`.
+    %(parameters_study_table)s
 
     Returns
     -------
@@ -186,6 +182,7 @@ def best_cells(df, best=None):
     return checked(df).merge(best, on=["attention", "n", "n_steps", "step_length"])
 
 
+@fill_doc
 def one_step_summary(df):
     """The one-step study's summary of one setting's rows: what its renderers and claims read.
 
@@ -194,9 +191,7 @@ def one_step_summary(df):
     df : pandas.DataFrame
         The result of :func:`one_step` (rows of one setting).
 
-    Returns
-    -------
-    summary : sklearn.utils.Bunch
+    %(returns_study_summary)s
         ``rows`` (the table's number of rows; the other parts only when
         above 0): ``cells`` (the :func:`checked` rows), ``best``
         (:func:`best_steps`), ``best_cells`` (the runs at each best step

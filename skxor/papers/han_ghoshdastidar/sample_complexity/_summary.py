@@ -528,14 +528,12 @@ def _is_rough(df):
     return seeds < ROUGH_BELOW_SEEDS or df["d"].nunique() < 6, seeds
 
 
+@fill_doc
 def sample_complexity_summary(df):
     """The study's summary of one setting's rows: what its report, figures, headline and
     claim read.
 
-    Returns
-    -------
-    summary : Summary
-        A :class:`~sklearn.utils.Bunch`:
+    %(returns_study_summary)s
         ``rows`` and ``table`` (the rows, whose other settings the report
         names); when ``rows`` > 0: ``analysed`` (the latest setting's rows,
         :func:`like_for_like`), ``fits`` (:func:`fit_exponents`) and, where

@@ -8,7 +8,7 @@ import pandas as pd
 from sklearn.utils import Bunch
 
 from skxor.studies.stats import loglog_slope_interval, rate_with_interval
-from skxor._utils._docstrings import study_examples
+from skxor._utils._docstrings import fill_doc, study_examples
 
 #: The per-network columns a table must hold.
 COLUMNS = ("n_bits", "d_model", "n_layers", "layer_norm_eps", "seed", "flip_change_max",
@@ -242,12 +242,11 @@ def eps_readings(df):
                                        "slope", "low", "high", "networks", "zero"])
 
 
+@fill_doc
 def flip_effect_summary(df):
     """The flip-effect study's summary of one setting's rows: what its renderers and claim read.
 
-    Returns
-    -------
-    summary : sklearn.utils.Bunch
+    %(returns_study_summary)s
         ``rows`` (the table's number of rows) and ``table`` (the rows: the
         claim fits each network's points at its own confidence), and when
         ``rows`` > 0: ``seeds``, ``fits`` (:func:`flip_slopes`),

@@ -359,12 +359,11 @@ def learned_up_to(df, summary=None):
     return pd.DataFrame(rows)
 
 
+@fill_doc
 def training_summary(df):
     """The training study's summary of one setting's rows: what its renderers and claim read.
 
-    Returns
-    -------
-    summary : sklearn.utils.Bunch
+    %(returns_study_summary)s
         ``rows`` and ``table`` (the rows with their ``model_setting``: the
         texts list budgets and stops, the figures draw every run); with
         training runs, ``series`` (:func:`series_columns`) and, where the
@@ -430,6 +429,7 @@ def steps_growth(n_bits, low, high, confidence=0.95):
     ----------
     n_bits, low, high : array-like of shape (n_runs,)
     confidence : float, default=0.95
+        Coverage of Wald's interval of ``a``.
 
     Returns
     -------

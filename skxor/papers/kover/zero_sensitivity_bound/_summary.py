@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
-from skxor._utils._docstrings import study_examples
+from skxor._utils._docstrings import fill_doc, study_examples
 from .._networks import TRANSFORMER, eps_agreement
 from skxor.studies.stats import (clopper_pearson_interval, flag_columns, format_count,
                                  wilson_interval)
@@ -212,13 +212,12 @@ def drawn_summary(df, per_row=None):
     return summary, agreement, identical
 
 
+@fill_doc
 def bound_summary(df):
     """The study's summary of one setting's rows: what its report, figures, headline and
     claim read.
 
-    Returns
-    -------
-    summary : sklearn.utils.Bunch
+    %(returns_study_summary)s
         ``rows`` and ``table`` (the rows, whose networks the texts count),
         ``networks`` (whether a random network is among them); when ``rows``
         > 0, ``seeds``, ``per_row`` (:func:`summarize_bound`) and ``verdict``
