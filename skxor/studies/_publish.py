@@ -302,7 +302,6 @@ def stale_runs(store):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from skxor.studies import get_study
     >>> from skxor.studies._publish import stale_runs
     >>> params = get_study("one_step").preset("quick")
