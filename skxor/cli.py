@@ -36,8 +36,9 @@ import sys
 import textwrap
 import time
 import warnings
-from importlib import metadata
 from pathlib import Path
+
+from ._utils._entry_points import ENTRY_POINT_GROUP, study_entry_points
 
 #: The demo's defaults: one step at d = 200 needs about 2e5 samples.
 DEMO_DEFAULTS = dict(d=200, n=200_000, n_test=10_000, m=32, step_length=100.0, seeds=5)
@@ -313,9 +314,6 @@ def _overrides_for(pairs, parameters):
 
 #: The catalogue of the library's studies (generated: ``python tools/write_cli_catalogue.py``).
 CATALOGUE_PATH = Path(__file__).resolve().with_name("_cli_catalogue.json")
-#: The entry-point group through which installed packages register studies
-#: (skxor.studies._registry.ENTRY_POINT_GROUP; a test checks they agree).
-ENTRY_POINT_GROUP = "skxor.studies"
 
 
 @functools.lru_cache(maxsize=None)
@@ -389,11 +387,7 @@ def _study_entry(study):
 
 def _plugins():
     """Entry points of installed packages registering studies (not the library's own)."""
-    try:
-        points = metadata.entry_points(group=ENTRY_POINT_GROUP)
-    except Exception:  # pragma: no cover - a broken installation's metadata
-        return []
-    return [p for p in points if not p.value.startswith("skxor.")]
+    return [p for p in study_entry_points() if not p.value.startswith("skxor.")]
 
 
 def _studies():

@@ -140,6 +140,15 @@ figure_ : matplotlib Figure
     Its figure."""
 DOCS["display_table"] = """df : pandas.DataFrame
     The study's table: its function's result, or its stored table."""
+# A study's summary function (``Study(summary=...)``): the whole Returns section's
+# opening, the study's own parts listed after it; and the Parameters section of the
+# functions that take only the study's table.
+DOCS["returns_study_summary"] = """Returns
+-------
+summary : sklearn.utils.Bunch
+    What the study's report, figures, headline and claims read, computed once
+    per table:"""
+DOCS["parameters_study_table"] = "Parameters\n----------\n" + DOCS["display_table"]
 DOCS["display_keys"] = """keys_ : tuple of (dict, dict)
     The entries of those two legends (colours, then line styles or kinds
     drawn), as :func:`~skxor.studies.figures.key_legends` takes them, for a
@@ -160,13 +169,55 @@ _PLACEHOLDER = re.compile(r"^(?P<indent>[ ]*)%\((?P<name>\w+)\)s[ ]*$", re.MULTI
 
 def fill_doc(obj):
     """Fill the ``%(name)s`` lines of ``obj.__doc__`` from :data:`DOCS`; return ``obj``."""
+    return _fill(obj, DOCS)
+
+
+def fill_doc_with(entries):
+    """A :func:`fill_doc` that reads ``entries`` too: those one package shares among
+    its own docstrings (:func:`study_examples`), beside the library's :data:`DOCS`.
+
+    Examples
+    --------
+    >>> from skxor._utils._docstrings import fill_doc_with
+    >>> @fill_doc_with({"setting": "Runs of d = 100."})
+    ... def f():
+    ...     '''Do nothing.
+    ...
+    ...     %(setting)s
+    ...     '''
+    >>> f.__doc__.splitlines()[2].strip()
+    'Runs of d = 100.'
+    """
+    return lambda obj: _fill(obj, {**DOCS, **entries})
+
+
+def study_examples(run):
+    """The entries a study's reporting hooks fill their Examples sections from.
+
+    ``run`` is the study's small example run (doctest lines that leave its
+    table in ``df``), written once for its report, figures and bullet:
+    ``%(examples)s`` is the section's heading and the run,
+    ``%(report_examples)s`` those and the report rendered from it (``report``).
+
+    Examples
+    --------
+    >>> from skxor._utils._docstrings import study_examples
+    >>> study_examples(">>> df = None")["report_examples"].splitlines()  # doctest: +NORMALIZE_WHITESPACE
+    ['Examples', '--------', '>>> df = None', '>>> report = STUDY.render("report", df)']
+    """
+    examples = "Examples\n--------\n" + run
+    return {"examples": examples,
+            "report_examples": examples + '\n>>> report = STUDY.render("report", df)'}
+
+
+def _fill(obj, docs):
     doc = obj.__doc__
     if not doc:  # python -OO strips docstrings
         return obj
 
     def entry(match):
         try:
-            text = DOCS[match["name"]]
+            text = docs[match["name"]]
         except KeyError:
             raise KeyError(f"{obj.__qualname__}: no shared docstring entry "
                            f"{match['name']!r}") from None

@@ -25,7 +25,7 @@ modules: :mod:`skxor.studies.stats` (intervals and their formatting),
 :mod:`skxor.studies.claims` (claims, their parts and verdicts).
 """
 
-from . import claims, figures, reporting, stats
+from . import _parameters, claims, figures, reporting, stats
 from ._cost import dry_run_text, estimate, format_duration
 from ._floor import floor_work
 from ._headline import render_headline, write_headline
@@ -42,18 +42,10 @@ from .stats import (clopper_pearson_interval, format_count, format_interval,
                     rate_with_interval, wilson_interval)
 
 __all__ = [
-    "AT_LEAST_TWO",
+    *_parameters.__all__,  # the parameter declarations, listed where they are defined
     "ENTRY_POINT_GROUP",
-    "NON_NEGATIVE",
-    "POSITIVE",
-    "SAMPLES",
-    "SEEDS",
-    "STEP_LENGTH",
     "STUDIES",
     "Claim",
-    "Grid",
-    "Interval",
-    "StrOptions",
     "Study",
     "cell_version",
     "claims",
@@ -61,7 +53,6 @@ __all__ = [
     "clopper_pearson_interval",
     "dry_run_text",
     "estimate",
-    "estimator_parameters",
     "figures",
     "floor_work",
     "format_count",

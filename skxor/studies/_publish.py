@@ -302,7 +302,6 @@ def stale_runs(store):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from skxor.studies import get_study
     >>> from skxor.studies._publish import stale_runs
     >>> params = get_study("one_step").preset("quick")
@@ -500,6 +499,19 @@ def _headline(store):
     return "\n".join(f"* {b}" for b in bullets)
 
 
+def _presets_text(store):
+    """Each preset of the stored runs with the studies stored at it, so that a note on an
+    earlier version says whose run it is about: ``"full (every study)"``, or
+    ``"full (flip_effect, one_step); full (from an earlier version: ...) (k_sparse)"``."""
+    by_preset = {}
+    for name, entry in store.items():
+        by_preset.setdefault(_preset(entry), []).append(name)
+    if len(by_preset) == 1:
+        return f"{next(iter(by_preset))} (every study)"
+    return "; ".join(f"{preset} ({', '.join(sorted(names))})"
+                     for preset, names in sorted(by_preset.items())) or "none"
+
+
 def _runs_rst(store, data):
     lines = [
         "", ".. list-table:: Stored runs, under docs/results/data/",
@@ -508,13 +520,19 @@ def _runs_rst(store, data):
         "     - dry-run estimate (s)", "     - workers", "     - size (kB)", "     - commit",
         "     - date (UTC)", "     - table's sha256 (first 16)",
     ]
-    ratios, bounded = [], []
+    ratios, bounded, resumed = [], [], []
     for name, entry in store.items():
         r = entry["record"] or {}
         cells = r.get("cells", {})
         size = sum(p.stat().st_size for p in (Path(data) / name).glob("*") if p.is_file())
         predicted, upper_bound = _dry_run_seconds(name, r)
-        if predicted and isinstance(r.get("seconds"), (int, float)):
+        wall = r.get("seconds", "-")
+        if cells and cells.get("loaded", 0):
+            # A resumed run's wall time is its last part's: the cells it read from
+            # checkpoints were timed by an earlier process, so it is no measure of the run.
+            resumed.append(name)
+            wall = f"{wall} (the last part: {cells['loaded']} cells read from checkpoints)"
+        elif predicted and isinstance(r.get("seconds"), (int, float)):
             ratios.append(r["seconds"] / predicted)
             if upper_bound:
                 bounded.append(name)
@@ -522,15 +540,14 @@ def _runs_rst(store, data):
             f"   * - ``{name}/{entry['path'].name}``", f"     - {_preset(entry)}",
             f"     - {len(entry['table'])}",
             f"     - {cells.get('computed', 0) + cells.get('loaded', 0) if cells else '-'}",
-            f"     - {r.get('seconds', '-')}",
+            f"     - {wall}",
             f"     - {'-' if predicted is None else f'{predicted:.0f}'}",
             f"     - {r.get('workers', '-')}",
             f"     - {size / 1000:.0f}", f"     - ``{str(r.get('commit', 'unknown'))[:12]}``",
             f"     - {r.get('started', '-')}",
             f"     - ``{hashlib.sha256(entry['path'].read_bytes()).hexdigest()[:16]}``",
         ]
-    presets = sorted({_preset(e) for e in store.values()})
-    lines += ["", f"Stored presets: {', '.join(presets)}; total size "
+    lines += ["", f"Stored presets: {_presets_text(store)}; total size "
               f"{store_size(data) / 1000:.0f} kB. The checksum ties this page to the exact "
               "stored rows: any edited row changes it."]
     note = unrecorded_note(store, "``")
@@ -543,6 +560,9 @@ def _runs_rst(store, data):
                   "(``skxor/studies/data/costs.csv``); the measured wall time was "
                   f"{min(ratios):.2f} to {max(ratios):.2f} times the estimate over these "
                   f"{len(ratios)} runs."]
+        if resumed:
+            lines[-1] += (f" Left out: {', '.join(resumed)}, resumed from checkpoints after a "
+                          "stop (a resumed run's wall time is its last part's).")
         if bounded:
             lines[-1] += (f" For {', '.join(bounded)} the dry run counts every cell the "
                           "run may try, an upper bound: the run stops trying sizes once its "
@@ -790,13 +810,6 @@ def short_answer(claims):
 
 
 def _claims_rst(claims, store):
-    # Each preset with the studies stored at it, so that a note on an earlier
-    # version says which study's run it is about.
-    by_preset = {}
-    for name, entry in store.items():
-        by_preset.setdefault(_preset(entry), []).append(name)
-    presets = [f"{preset} ({', '.join(sorted(names))})" if len(by_preset) > 1 else
-               f"{preset} (every study)" for preset, names in sorted(by_preset.items())]
     title = "Claims of the two papers against the stored runs"
     answer = short_answer(claims)
     lines = [
@@ -808,7 +821,7 @@ def _claims_rst(claims, store):
         "under :ref:`claim-details`. Every number on this page is computed from the stored "
         "tables under ``docs/results/data/<study>/`` by ``skxor publish``; a test "
         "regenerates the page and fails on any difference. "
-        f"Presets of the stored runs: {'; '.join(presets) or 'none'}.",
+        f"Presets of the stored runs: {_presets_text(store)}.",
         "",
         *([unrecorded_note(store, "``"), ""] if unrecorded(store) else []),
         ".. list-table::", "   :header-rows: 1", "   :widths: 4 30 12 54", "",

@@ -16,10 +16,10 @@ import re
 import sys
 import warnings
 from collections.abc import MutableMapping
-from importlib import metadata
 from pathlib import Path
 
 from ._study import Study
+from .._utils._entry_points import ENTRY_POINT_GROUP, study_entry_points
 from .._utils._warnings import SkxorRuntimeWarning
 
 
@@ -122,13 +122,6 @@ def get_study(name):
     if name not in STUDIES:
         raise ValueError(f"unknown study {name!r}; choose from {sorted(STUDIES)}.")
     return STUDIES[name]
-
-
-#: The entry-point group through which an installed package registers studies:
-#: each entry point names a Study (``my_package.my_study:STUDY``), a module
-#: holding one (``my_package.my_study``), or a module whose ``STUDIES`` lists
-#: several in the order to show them (skxor's own papers register so).
-ENTRY_POINT_GROUP = "skxor.studies"
 
 
 def _study_of(module, where):
@@ -235,12 +228,8 @@ def _pickle_by_value(module):
 
 def _entry_point_studies():
     """The studies installed packages register (a broken one is warned about, skipped)."""
-    try:
-        points = metadata.entry_points(group=ENTRY_POINT_GROUP)
-    except Exception:  # pragma: no cover - a broken installation's metadata
-        return []
     studies = []
-    for point in points:
+    for point in study_entry_points():
         try:
             value = point.load()
             found = _studies_of(value, f"entry point {point.name} ({point.value})")

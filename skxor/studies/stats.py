@@ -504,6 +504,7 @@ def loglog_slope_interval(x, y, confidence=0.95):
     x, y : array-like of shape (n_points,)
         ``x`` > 0.
     confidence : float, default=0.95
+        Coverage of the slope's t interval.
 
     Returns
     -------
@@ -770,18 +771,26 @@ def censored_median_interval(low, high, confidence=0.95):
     return float(low[0]), float(high[-1]), "range"
 
 
+def _log_normal_mass(zl, zh):
+    """log(Phi(zh) - Phi(zl)) of the standard normal, from the side of the smaller tail.
+
+    ``special.log_ndtr`` is what ``stats.norm.logcdf`` (and, at -z, ``logsf``)
+    computes, without its per-call checks. An empty interval gives -inf.
+    """
+    upper = zl > 0
+    big = special.log_ndtr(np.where(upper, -zl, zh))
+    small = special.log_ndtr(np.where(upper, -zh, zl))
+    return big + np.log1p(-np.exp(np.minimum(small - big, 0.0)))
+
+
 def _growth_log_likelihood(params, x, lo, hi):
     """Log-likelihood and its gradient: ln y ~ Normal(b + a x, sigma) on (lo, hi]."""
     a, b, log_sigma = params
     sigma = np.exp(log_sigma)
     mu = b + a * x
     zl, zh = (lo - mu) / sigma, (hi - mu) / sigma
-    upper = zl > 0
-    # log(Phi(zh) - Phi(zl)), from the side of the smaller tail.
-    big = special.log_ndtr(np.where(upper, -zl, zh))
-    small = special.log_ndtr(np.where(upper, -zh, zl))
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.maximum(big + np.log1p(-np.exp(np.minimum(small - big, 0.0))), -1e6)
+        terms = np.maximum(_log_normal_mass(zl, zh), -1e6)
         # phi(z) / L and z phi(z) / L, zero at an infinite end.
         half_log_2pi = 0.5 * np.log(2 * np.pi)
         rl = np.where(np.isfinite(zl), np.exp(-zl ** 2 / 2 - half_log_2pi - terms), 0.0)
@@ -893,13 +902,8 @@ def _log_likelihood(params, x, lo, hi):
     mu = b + a * x
     sigma = np.exp(log_sigma)
     zl, zh = (lo - mu) / sigma, (hi - mu) / sigma
-    # log(Phi(zh) - Phi(zl)), from the side of the smaller tail. special.log_ndtr is
-    # what stats.norm.logcdf (and, at -z, logsf) computes, without its per-call checks.
-    upper = zl > 0
-    big = special.log_ndtr(np.where(upper, -zl, zh))
-    small = special.log_ndtr(np.where(upper, -zh, zl))
     with np.errstate(divide="ignore"):
-        terms = big + np.log1p(-np.exp(np.minimum(small - big, 0.0)))
+        terms = _log_normal_mass(zl, zh)
     return float(np.sum(np.maximum(terms, -1e6)))
 
 
@@ -973,6 +977,7 @@ def censored_loglog_fit(d, n_low, n_high, confidence=0.95):
     d, n_low, n_high : array-like of shape (n_points,)
         One entry per independent observation (a learning curve).
     confidence : float, default=0.95
+        Coverage of the profile-likelihood interval of a.
 
     Returns
     -------

@@ -7,6 +7,7 @@ check when the command line reads the registry instead.
 
 import json
 import sys
+from importlib import metadata
 from types import SimpleNamespace
 
 import pytest
@@ -42,8 +43,8 @@ def registry_not_imported(monkeypatch):
     """As in a fresh ``skxor`` process: the registry not imported, no plugins."""
     monkeypatch.delitem(sys.modules, "skxor.studies._registry", raising=False)
     # skxor's own entry points only (its papers' studies register through them).
-    real = cli.metadata.entry_points
-    monkeypatch.setattr(cli.metadata, "entry_points", lambda group: [
+    real = metadata.entry_points
+    monkeypatch.setattr(metadata, "entry_points", lambda group: [
         point for point in real(group=group) if point.value.startswith("skxor.")])
 
 
@@ -68,12 +69,12 @@ def test_with_plugins_installed_the_registry_decides(monkeypatch):
     monkeypatch.delitem(sys.modules, "skxor.studies._registry", raising=False)
     plugin = SimpleNamespace(name="dice", value="skxor_dice:STUDY")
     own = SimpleNamespace(name="one_step", value="skxor.papers.han_ghoshdastidar:STUDIES")
-    monkeypatch.setattr(cli.metadata, "entry_points", lambda group: [own, plugin])
+    monkeypatch.setattr(metadata, "entry_points", lambda group: [own, plugin])
     assert cli._plugins() == [plugin]
     assert cli._check_early(["dice"], "quick", []) is None
     with pytest.raises(ValueError, match="no study file"):  # files are checked all the same
         cli._check_early(["dice", "x.py"], "quick", [])
-    monkeypatch.setattr(cli.metadata, "entry_points", lambda group: [own])
+    monkeypatch.setattr(metadata, "entry_points", lambda group: [own])
     with pytest.raises(ValueError, match="invalid choice: 'dice'"):
         cli._check_early(["dice"], "quick", [])
 

@@ -202,6 +202,37 @@ def test_the_stored_runs_table_puts_the_dry_run_estimate_beside_the_wall_time(st
     assert "\n     - -\n" in _runs_rst({"one_step": entry}, ROOT / DATA_DIR)
 
 
+def test_a_resumed_runs_wall_time_is_named_as_its_last_part_and_left_out_of_the_ratio(store):
+    from skxor.studies._publish import _runs_rst
+
+    record = store["one_step"]["record"]
+    total = record["cells"]["computed"] + record["cells"]["loaded"]
+    resumed = dict(store["one_step"], record=dict(
+        record, seconds=1.0, cells={"computed": total - 7, "loaded": 7}))
+    runs = dict(store, one_step=resumed)
+    text = _runs_rst(runs, ROOT / DATA_DIR)
+    assert "     - 1.0 (the last part: 7 cells read from checkpoints)\n" in text
+    # A 1-second wall time would be the smallest ratio by far were it counted.
+    left_out = [name for name, e in runs.items() if e["record"]["cells"].get("loaded")]
+    assert f"Left out: {', '.join(left_out)}, resumed from checkpoints after a stop" in text
+    assert f"over these {len(store) - len(left_out)} runs" in text
+
+
+def test_the_presets_line_names_each_presets_studies(store):
+    from skxor.studies._publish import _presets_text
+
+    one = {name: store[name] for name in list(store)[:2]}
+    same = {name: dict(e, record=dict(e["record"], preset="full", overrides={},
+                                      matches_preset=True, earlier_version=None))
+            for name, e in one.items()}
+    assert _presets_text(same) == "full (every study)"
+    first, second = list(one)
+    differ = dict(same, **{second: dict(same[second], record=dict(
+        same[second]["record"], earlier_version="before a change"))})
+    assert _presets_text(differ) == (
+        f"full ({first}); full (from an earlier version: before a change) ({second})")
+
+
 def test_the_claims_table_has_a_row_per_claim(claims):
     assert list(claims["id"]) == [c.id for _, c in declared_claims(STUDIES)]
     assert len(claims) == 12

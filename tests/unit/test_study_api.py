@@ -303,6 +303,8 @@ class _EntryPoint:
 
 
 def test_installed_packages_register_studies_through_entry_points(monkeypatch):
+    from importlib import metadata
+
     from skxor.studies import _registry
 
     def broken():
@@ -310,7 +312,7 @@ def test_installed_packages_register_studies_through_entry_points(monkeypatch):
 
     points = [_EntryPoint("coin", lambda: coin_study()), _EntryPoint("broken", broken)]
     seen = []
-    monkeypatch.setattr(_registry.metadata, "entry_points",
+    monkeypatch.setattr(metadata, "entry_points",
                         lambda group: seen.append(group) or points)
     with pytest.warns(RuntimeWarning, match="'broken'.*could not be loaded: ImportError"):
         studies = _registry._entry_point_studies()

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from skxor._utils._docstrings import fill_doc
+from skxor._utils._docstrings import fill_doc_with
 from skxor.studies.figures import (
     StudyDisplay,
     LINESTYLES,
@@ -13,10 +13,11 @@ from skxor.studies.figures import (
     offset,
     one_value,
 )
-from ._summary import k_sparse_summary
+from ._summary import DOC_EXAMPLES, k_sparse_summary
 from ._wording import _data_label, _preset_label
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_figures(summary):
     """Figures: success against d per k, data and T; the gradient signal; the v1 reference.
 
@@ -35,10 +36,7 @@ def render_figures(summary):
         per (k, m); ``"v1"`` (only with v1 rows): success and fit wall time
         of the two models per setting.
 
-    Examples
-    --------
-    >>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY
-    >>> df = STUDY.run(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
+    %(examples)s
     >>> figures = STUDY.render("figures", df)
     >>> sorted(figures)  # no "v1" figure: the run has no v1 rows
     ['gradient', 'success']
@@ -154,7 +152,7 @@ def render_figures(summary):
     return figures
 
 
-@fill_doc
+@fill_doc_with(DOC_EXAMPLES)
 class KSparseSuccessDisplay(StudyDisplay):
     """Certified success rate against d per number of steps T and width m: the study's
     main figure.
@@ -190,11 +188,9 @@ class KSparseSuccessDisplay(StudyDisplay):
         the axes (empty with ``legend=False``).
     %(display_keys)s
 
-    Examples
-    --------
+    %(examples)s
     >>> from matplotlib.figure import Figure
-    >>> from skxor.papers import KSparseSuccessDisplay, k_sparse
-    >>> df = k_sparse(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
+    >>> from skxor.papers import KSparseSuccessDisplay
     >>> ax = Figure(layout="constrained").subplots()
     >>> display = KSparseSuccessDisplay.from_table(df, init="antisymmetric", ax=ax)
     >>> display.ax_ is ax, ax.get_title()

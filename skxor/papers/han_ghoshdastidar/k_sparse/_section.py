@@ -2,8 +2,9 @@
 
 from skxor.studies.reporting import interval_texts, markdown_table, section
 from skxor.studies.stats import MIN_BOOTSTRAP_GROUPS, POOLED_OVER_D_CAVEAT, format_interval
+from skxor._utils._docstrings import fill_doc_with
 from ._cells import TARGET_ACCURACY
-from ._summary import k_sparse_summary
+from ._summary import DOC_EXAMPLES, k_sparse_summary
 from ._wording import _data_label
 
 
@@ -53,6 +54,7 @@ def _one_step_lines(pooled):
     return lines
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_report(summary):
     """Markdown: success by k, d, init and T; the gradient signal; the v1 reference.
 
@@ -70,11 +72,7 @@ def render_report(summary):
         log-log slope of its support gain against d and, with v1 rows, the v1
         reference.
 
-    Examples
-    --------
-    >>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY
-    >>> df = STUDY.run(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)
-    >>> report = STUDY.render("report", df)
+    %(report_examples)s
     >>> print(report.splitlines()[0])
     ## k-sparse parity with k heads: one step against T steps
     >>> for line in report.splitlines()[6:10]:

@@ -2,6 +2,7 @@
 
 import pandas as pd
 
+from skxor._utils._docstrings import fill_doc, study_examples
 from ..._common import Summary
 from skxor.studies.claims import unit_interval
 from skxor.studies.stats import (
@@ -203,13 +204,11 @@ def pooled_success(df):
                                        "success_low", "success_high"])
 
 
+@fill_doc
 def k_sparse_summary(df):
     """The k-sparse study's summary of one setting's rows: what its renderers and claim read.
 
-    Returns
-    -------
-    summary : Summary
-        A :class:`~sklearn.utils.Bunch`:
+    %(returns_study_summary)s
         ``rows``, ``table`` (the rows), ``steps`` and ``v1`` (the checked
         rows of each part; empty where the table has none); with step rows,
         ``per_cell`` (:func:`summarize_k_sparse`), ``pooled``
@@ -236,3 +235,8 @@ def k_sparse_summary(df):
         summary.add_readable(df, per_cell=summarize_k_sparse, pooled=pooled_success,
                              signal=gradient_signal, slopes=gain_slopes)
     return summary
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY
+>>> df = STUDY.run(k=[2], d=[20], n_steps=[1, 2], seeds=2, n_test=200, v1_seeds=0)""")

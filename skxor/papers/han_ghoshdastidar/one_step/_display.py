@@ -8,15 +8,18 @@ attention maps (``_display_maps``) and the success display
 import numpy as np
 
 from skxor.studies.figures import figure_legend, interval_errorbar, log_axis, offset
+from skxor._utils._docstrings import fill_doc_with
 from ._display_maps import attention_maps, plot_attention_maps
 from ._display_style import _label, _style
 from ._display_success import _RATES, OneStepSuccessDisplay
 from ._wording import setting_text
+from ._summary import DOC_EXAMPLES
 
 __all__ = ["OneStepSuccessDisplay", "attention_maps", "plot_attention_maps", "render_figures",
            "specialised_note", "zero_rate_note"]
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_figures(summary):
     """Success and specialisation vs d at each variant's best step, success vs step length, maps.
 
@@ -37,11 +40,7 @@ def render_figures(summary):
         ``"attention_maps"``: both heads' weights after one population step
         (d = 60, m = 32) for each attention type on one colour scale.
 
-    Examples
-    --------
-    >>> from skxor.papers.han_ghoshdastidar.one_step import STUDY
-    >>> df = STUDY.run(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
-    ...                n_steps=1)
+    %(examples)s
     >>> figures = STUDY.render("figures", df)
     >>> sorted(figures)
     ['attention_maps', 'step_length', 'success']

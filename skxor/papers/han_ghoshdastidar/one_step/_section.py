@@ -6,11 +6,13 @@ from skxor.nn import attention_names, get_attention
 from skxor.studies.reporting import timing_sentence
 from skxor.studies.reporting import empty_section, interval_table, interval_texts, markdown_table, rate_text, values_text
 from skxor.studies.stats import POOLED_OVER_D_CAVEAT, format_interval, rate_with_interval
+from skxor._utils._docstrings import fill_doc_with
 from ._cells import SUCCESS_ACCURACY
-from ._summary import one_step_summary
+from ._summary import DOC_EXAMPLES, one_step_summary
 from ._wording import setting_text, steps_text
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_report(summary):
     """Markdown: each attention at its best step length, with Wilson 95% intervals; every number from the table.
 
@@ -26,12 +28,7 @@ def render_report(summary):
         rates per attention type and T, the largest attention weights, how
         the cells were scored and the time against the floor.
 
-    Examples
-    --------
-    >>> from skxor.papers.han_ghoshdastidar.one_step import STUDY
-    >>> df = STUDY.run(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
-    ...                n_steps=1)
-    >>> report = STUDY.render("report", df)
+    %(report_examples)s
     >>> print(report.splitlines()[0])
     ## Normalised gradient steps: softmax vs linear vs erf attention, each at its best step length
     >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE

@@ -10,6 +10,7 @@ from sklearn.utils import Bunch
 from skxor.studies.reporting import values_text
 from skxor.studies.claims import unit_interval
 from skxor.studies.stats import flag_columns, rate_with_interval
+from skxor._utils._docstrings import fill_doc, study_examples
 
 
 def _rate_columns(flags, name):
@@ -42,13 +43,11 @@ def checked(df):
     return flag_columns(df, ("success", "specialised"))
 
 
+@fill_doc
 def summarize_one_step(df):
     """Per attention, d, m, n, T and step length: success and specialisation with Wilson 95% intervals.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`one_step`.
+    %(parameters_study_table)s
 
     Returns
     -------
@@ -82,6 +81,7 @@ def summarize_one_step(df):
                                        "median_support_mass", "seeds"])
 
 
+@fill_doc
 def best_steps(df):
     """Each attention type and T at every step length, pooled over d and m; the best marked.
 
@@ -91,10 +91,7 @@ def best_steps(df):
     on, so each variant's rate at its best step is optimistic for that
     variant: the comparison gives linear and erf their best case.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The result of :func:`one_step`.
+    %(parameters_study_table)s
 
     Returns
     -------
@@ -185,6 +182,7 @@ def best_cells(df, best=None):
     return checked(df).merge(best, on=["attention", "n", "n_steps", "step_length"])
 
 
+@fill_doc
 def one_step_summary(df):
     """The one-step study's summary of one setting's rows: what its renderers and claims read.
 
@@ -193,9 +191,7 @@ def one_step_summary(df):
     df : pandas.DataFrame
         The result of :func:`one_step` (rows of one setting).
 
-    Returns
-    -------
-    summary : sklearn.utils.Bunch
+    %(returns_study_summary)s
         ``rows`` (the table's number of rows; the other parts only when
         above 0): ``cells`` (the :func:`checked` rows), ``best``
         (:func:`best_steps`), ``best_cells`` (the runs at each best step
@@ -225,3 +221,9 @@ def one_step_summary(df):
     return Bunch(rows=len(df), cells=cells, best=best, best_cells=at,
                  per_cell=summarize_one_step(at), population=population, kind=kind,
                  population_best=population_best)
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.han_ghoshdastidar.one_step import STUDY
+>>> df = STUDY.run(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
+...                n_steps=1)""")

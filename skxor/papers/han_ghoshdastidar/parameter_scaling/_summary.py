@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch, check_random_state
 
+from skxor._utils._docstrings import fill_doc
 from skxor._utils._sklearn_compat import Interval, validate_parameter_constraints
 from skxor.studies.stats import (MIN_BOOTSTRAP_GROUPS, check_n_boot, format_interval,
                                  loglog_slope, wilson_interval)
@@ -311,13 +312,12 @@ def _by_size(text):
 CLAIM_MODEL = "transformer_population_one_step"
 
 
+@fill_doc
 def parameter_scaling_summary(df):
     """The study's summary of one setting's rows: what its report, figures, headline and
     claim read.
 
-    Returns
-    -------
-    summary : sklearn.utils.Bunch
+    %(returns_study_summary)s
         ``rows`` and ``table`` (the rows: one per model and d, which the
         texts and figures list); when ``rows`` > 0: ``params`` (the run's
         parameters), ``samples_d_max`` (the largest d of the finite-sample

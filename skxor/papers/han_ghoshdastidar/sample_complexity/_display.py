@@ -3,11 +3,12 @@
 import numpy as np
 
 
-from skxor._utils._docstrings import fill_doc
+from skxor._utils._docstrings import fill_doc_with
 from skxor.studies.figures import MARKERS, key_legends, log_axis, offset, StudyDisplay
 from ._cells import MODELS
 from ._section import _exponent_text
 from ._summary import (
+    DOC_EXAMPLES,
     sample_complexity_summary,
 )
 from ._wording import setting_text
@@ -16,6 +17,7 @@ from ._wording import setting_text
 _MARKERS = {"transformer_one_step": "o", "transformer_multi_step": "s", "ffnn": "^"}
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_figures(summary):
     """Learning curves per d, and n*(d) per seed on log-log axes with fits and bands.
 
@@ -36,11 +38,7 @@ def render_figures(summary):
         the model's legend entry; a labelled d^4 reference slope), drawn by
         :class:`SamplesNeededDisplay`.
 
-    Examples
-    --------
-    >>> from skxor.papers.han_ghoshdastidar.sample_complexity import STUDY
-    >>> df = STUDY.run(model=["transformer_multi_step"], d=[10, 20], seeds=2,
-    ...                n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    %(examples)s
     >>> figures = STUDY.render("figures", df)
     >>> curves = figures["learning_curves"].axes[0]
     >>> [text.get_text() for text in curves.get_legend().get_texts()]
@@ -108,7 +106,7 @@ def _plateau_text(df, target):
             f"{target:g} at the largest n (near chance, 0.5): " + "; ".join(parts))
 
 
-@fill_doc
+@fill_doc_with(DOC_EXAMPLES)
 class SamplesNeededDisplay(StudyDisplay):
     """n* against d per seed, with each model's fitted exponent: the study's main figure.
 
@@ -138,12 +136,9 @@ class SamplesNeededDisplay(StudyDisplay):
         what is drawn, beside the axes (empty with ``legend=False``).
     %(display_keys)s
 
-    Examples
-    --------
+    %(examples)s
     >>> from matplotlib.figure import Figure
-    >>> from skxor.papers import SamplesNeededDisplay, sample_complexity
-    >>> df = sample_complexity(model=["transformer_multi_step"], d=[10, 20], seeds=2,
-    ...                        n_min=100, n_max=6400, n_sizes=4, n_test=500)
+    >>> from skxor.papers import SamplesNeededDisplay
     >>> ax = Figure(layout="constrained").subplots()
     >>> display = SamplesNeededDisplay.from_table(df, ax=ax)
     >>> display.ax_ is ax, [len(legend.get_texts()) for legend in display.legends_]

@@ -4,8 +4,10 @@ import numpy as np
 
 from skxor.studies.reporting import interval_texts, timing_sentence
 from skxor.studies.stats import format_interval
+from skxor._utils._docstrings import fill_doc_with
 from ._cells import MODELS
 from ._summary import (
+    DOC_EXAMPLES,
     setting_values,
     sample_complexity_summary,
 )
@@ -39,6 +41,7 @@ def _cell(low, high):
     return f"({low:,.0f}, {high:,.0f}]"
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_report(summary):
     """Markdown: n* per model and d with intervals, censoring-aware exponents; numbers from the table.
 
@@ -51,12 +54,7 @@ def render_report(summary):
         A Markdown section: the setting, the samples needed per model and d,
         the fitted exponents and the time against the floor.
 
-    Examples
-    --------
-    >>> from skxor.papers.han_ghoshdastidar.sample_complexity import STUDY
-    >>> df = STUDY.run(model=["transformer_multi_step"], d=[10, 20], seeds=2,
-    ...                n_min=100, n_max=6400, n_sizes=4, n_test=500)
-    >>> report = STUDY.render("report", df)
+    %(report_examples)s
     >>> print(report.splitlines()[0])
     ## Sample complexity
     >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE

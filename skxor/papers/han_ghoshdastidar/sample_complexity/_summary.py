@@ -24,7 +24,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from skxor._utils._docstrings import fill_doc
+from skxor._utils._docstrings import fill_doc, study_examples
 from ..._common import Summary
 from skxor.studies.reporting import ROUGH_BELOW_SEEDS
 from skxor.studies.stats import (censored_loglog_fit, censored_median_interval, check_confidence,
@@ -528,14 +528,12 @@ def _is_rough(df):
     return seeds < ROUGH_BELOW_SEEDS or df["d"].nunique() < 6, seeds
 
 
+@fill_doc
 def sample_complexity_summary(df):
     """The study's summary of one setting's rows: what its report, figures, headline and
     claim read.
 
-    Returns
-    -------
-    summary : Summary
-        A :class:`~sklearn.utils.Bunch`:
+    %(returns_study_summary)s
         ``rows`` and ``table`` (the rows, whose other settings the report
         names); when ``rows`` > 0: ``analysed`` (the latest setting's rows,
         :func:`like_for_like`), ``fits`` (:func:`fit_exponents`) and, where
@@ -565,3 +563,9 @@ def sample_complexity_summary(df):
         summary.add_readable(analysed, per_seed=n_star_per_seed, grid=_grid)
         summary.rough, summary.seeds = _is_rough(validated)
     return summary
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.han_ghoshdastidar.sample_complexity import STUDY
+>>> df = STUDY.run(model=["transformer_multi_step"], d=[10, 20], seeds=2,
+...                n_min=100, n_max=6400, n_sizes=4, n_test=500)""")

@@ -2,17 +2,17 @@
 
 from skxor.studies.reporting import rough_text
 from skxor.studies.stats import format_interval
+from skxor._utils._docstrings import fill_doc_with
+from ._summary import DOC_EXAMPLES
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def headline_text(summary):
     """The study's bullet in ``skxor headline``: the slope of the change on N, per eps.
 
     Called as ``get_study("flip_effect").render("headline", table)``.
 
-    Examples
-    --------
-    >>> from skxor.papers.kover.flip_effect import STUDY
-    >>> df = STUDY.run(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    %(examples)s
     >>> print(STUDY.render("headline", df))  # doctest: +ELLIPSIS
     **Köver et al.'s eps > 0 prediction** (rough: 3 seeds per (N, D, L); ...
     """

@@ -1,12 +1,14 @@
 """The flip-effect study's section of the report (Markdown)."""
 
 from skxor.studies.reporting import empty_section, interval_texts, markdown_table, rough_text, section
-from ._summary import TAIL_N, binding_cap, flip_effect_summary, slope_rule_text
+from skxor._utils._docstrings import fill_doc_with
+from ._summary import DOC_EXAMPLES, TAIL_N, binding_cap, flip_effect_summary, slope_rule_text
 
 #: The title of the study's section of the report.
 TITLE = "Köver et al.'s eps > 0 prediction: one flip's effect against N"
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_report(summary):
     """Markdown: the slope of the change on N per (eps, D, L), and the change per N.
 
@@ -17,10 +19,7 @@ def render_report(summary):
     -------
     text : str
 
-    Examples
-    --------
-    >>> from skxor.papers.kover.flip_effect import STUDY
-    >>> df = STUDY.run(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)
+    %(examples)s
     >>> print(STUDY.render("report", df).splitlines()[0])
     ## Köver et al.'s eps > 0 prediction: one flip's effect against N
     """

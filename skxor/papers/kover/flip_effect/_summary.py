@@ -8,6 +8,7 @@ import pandas as pd
 from sklearn.utils import Bunch
 
 from skxor.studies.stats import loglog_slope_interval, rate_with_interval
+from skxor._utils._docstrings import fill_doc, study_examples
 
 #: The per-network columns a table must hold.
 COLUMNS = ("n_bits", "d_model", "n_layers", "layer_norm_eps", "seed", "flip_change_max",
@@ -241,12 +242,11 @@ def eps_readings(df):
                                        "slope", "low", "high", "networks", "zero"])
 
 
+@fill_doc
 def flip_effect_summary(df):
     """The flip-effect study's summary of one setting's rows: what its renderers and claim read.
 
-    Returns
-    -------
-    summary : sklearn.utils.Bunch
+    %(returns_study_summary)s
         ``rows`` (the table's number of rows) and ``table`` (the rows: the
         claim fits each network's points at its own confidence), and when
         ``rows`` > 0: ``seeds``, ``fits`` (:func:`flip_slopes`),
@@ -266,3 +266,8 @@ def flip_effect_summary(df):
     return Bunch(rows=len(df), table=df, seeds=int(df["seed"].nunique()),
                  fits=flip_slopes(df), per_n=summarize_flip_effect(df),
                  readings=eps_readings(df))
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.kover.flip_effect import STUDY
+>>> df = STUDY.run(n_bits=[8, 16, 32], layer_norm_eps=[0.1], seeds=3, n_samples=4)""")

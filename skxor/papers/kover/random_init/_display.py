@@ -9,15 +9,18 @@ import math
 import numpy as np
 
 from skxor.studies.figures import log_axis, offset, series_style
+from skxor._utils._docstrings import fill_doc_with
 from .._networks import require_networks
 from ._cells import RANDOM_FUNCTION
 from ._display_profiles import _plot_profiles
 from ._display_share import _SHARES, RandomInitShareDisplay
 from ._display_style import FULL_LEGEND_MAX, _drawing, _each_setting, _legend
+from ._summary import DOC_EXAMPLES
 
 __all__ = ["FULL_LEGEND_MAX", "RandomInitShareDisplay", "render_figures"]
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_figures(summary):
     """Figures: zero-sensitivity count, constant networks, why they are constant, profiles.
 
@@ -46,11 +49,7 @@ def render_figures(summary):
         give identical profiles on every pair of networks, eps = 0 is drawn
         and the titles say so.
 
-    Examples
-    --------
-    >>> from skxor.papers.kover.random_init import STUDY
-    >>> df = STUDY.run(n_bits=[4, 8], init=["normal"], seeds=2,
-    ...                n_random_functions=20)
+    %(examples)s
     >>> figures = STUDY.render("figures", df)
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'diagnostic': 2, 'profiles': 1, 'shares': 3, 'zero_count': 2}

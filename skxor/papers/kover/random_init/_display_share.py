@@ -1,11 +1,11 @@
 """The random-initialisation study's main figure: :class:`RandomInitShareDisplay`."""
 
-from skxor._utils._docstrings import fill_doc
+from skxor._utils._docstrings import fill_doc_with
 from skxor.studies.figures import interval_errorbar, log_axis, StudyDisplay
 from .._networks import require_networks
 from ._cells import RANDOM_FUNCTION
 from ._display_style import _drawing, _each_setting, _legend
-from ._summary import POISSON_LIMIT, random_init_summary
+from ._summary import DOC_EXAMPLES, POISSON_LIMIT, random_init_summary
 
 
 _SHARES = {
@@ -15,7 +15,7 @@ _SHARES = {
 }
 
 
-@fill_doc
+@fill_doc_with(DOC_EXAMPLES)
 class RandomInitShareDisplay(StudyDisplay):
     """The share of random networks with a zero-sensitivity string (or constant) against
     N per setting, beside random functions: the study's main figure.
@@ -52,12 +52,9 @@ class RandomInitShareDisplay(StudyDisplay):
         else a legend of the schemes and references and one of the styles
         (empty with ``legend=False``).
 
-    Examples
-    --------
+    %(examples)s
     >>> from matplotlib.figure import Figure
-    >>> from skxor.papers import RandomInitShareDisplay, random_init_sensitivity
-    >>> df = random_init_sensitivity(n_bits=[4, 8], init=["normal"], seeds=2,
-    ...                              n_random_functions=20)
+    >>> from skxor.papers import RandomInitShareDisplay
     >>> ax = Figure(layout="constrained").subplots()
     >>> display = RandomInitShareDisplay.from_table(df, ax=ax)
     >>> display.ax_ is ax, display.series_

@@ -4,6 +4,7 @@ import math
 
 import pandas as pd
 
+from skxor._utils._docstrings import fill_doc_with
 from .._networks import (
     distinct_networks,
     paired_eps_text,
@@ -13,7 +14,7 @@ from .._networks import (
 from skxor.studies.reporting import empty_section
 from skxor.studies.stats import format_count, wilson_interval
 from ._cells import RANDOM_FUNCTION, SETTING
-from ._summary import POISSON_LIMIT, random_init_summary
+from ._summary import DOC_EXAMPLES, POISSON_LIMIT, random_init_summary
 from ._wording import network_setting_label
 
 
@@ -48,6 +49,7 @@ def _pooled_diagnostic(models):
     return table
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_report(summary):
     """Markdown: Köver et al.'s setting first, then why networks are constant.
 
@@ -62,12 +64,7 @@ def render_report(summary):
         random-function control, the constant networks, the logit diagnostic
         and, with two eps, whether they agree.
 
-    Examples
-    --------
-    >>> from skxor.papers.kover.random_init import STUDY
-    >>> df = STUDY.run(n_bits=[4, 8], init=["normal"], seeds=2,
-    ...                n_random_functions=20)
-    >>> report = STUDY.render("report", df)
+    %(report_examples)s
     >>> for line in report.splitlines():
     ...     if line.startswith("#"):
     ...         print(line)

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
+from skxor._utils._docstrings import fill_doc, study_examples
 from .._networks import TRANSFORMER, eps_agreement, log10_count, network_rows, share_text
 from skxor.studies.stats import wilson_interval
 from ._cells import RANDOM_FUNCTION, SETTING
@@ -137,13 +138,12 @@ def paper_setting_table(df):
     return out.fillna("-")
 
 
+@fill_doc
 def random_init_summary(df):
     """The study's summary of one setting's rows: what its report, figures, headline and
     claims read.
 
-    Returns
-    -------
-    summary : sklearn.utils.Bunch
+    %(returns_study_summary)s
         ``rows``, ``table`` (the rows: the texts and claims count networks
         and functions, the profiles figure draws each network), ``models``
         (the random networks' rows), ``agreement`` (eps > 0 against eps = 0
@@ -174,3 +174,9 @@ def random_init_summary(df):
                        drawn_models=drawn, drawn=summarize_random_init(
                            pd.concat([drawn, df[df["function"] != TRANSFORMER]])))
     return summary
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.kover.random_init import STUDY
+>>> df = STUDY.run(n_bits=[4, 8], init=["normal"], seeds=2,
+...                n_random_functions=20)""")

@@ -4,10 +4,13 @@ import pandas as pd
 
 from skxor.studies.reporting import rough_text, values_text
 from skxor.studies.stats import format_interval
+from skxor._utils._docstrings import fill_doc_with
 from ._cells import LEARNED
 from ._wording import budget_text, growth_sentences, series_label, setting_description
+from ._summary import DOC_EXAMPLES
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def headline_text(summary):
     """The training study's bullet in ``skxor headline``: how far each function was learned.
 
@@ -18,11 +21,7 @@ def headline_text(summary):
     learned by the rule of ``LEARNED_UP_TO_RATE`` and the success at the
     largest N tried (Wilson 95%); then the budget-limited runs.
 
-    Examples
-    --------
-    >>> from skxor.papers.kover.training import STUDY
-    >>> df = STUDY.run(function=["FIRST"], n_bits=[3, 4], seeds=1, d_model=8,
-    ...                n_layers=1, n_heads=2, n_steps=50, check_every=10)
+    %(examples)s
     >>> print(STUDY.render("headline", df).split("): ", 1)[1])  # doctest: +NORMALIZE_WHITESPACE
     FIRST (library) learned up to N = 3 (at N = 4: 0/1 seeds, 0.00 [0.00, 0.79]); FIRST
     (paper, xavier_uniform init) learned up to N = 4 (at N = 4: 1/1 seeds, 1.00 [0.21,

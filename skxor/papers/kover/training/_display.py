@@ -10,11 +10,12 @@ import json
 import numpy as np
 
 from skxor.studies.figures import interval_errorbar, legend_below, log_axis, offset
+from skxor._utils._docstrings import fill_doc_with
 from ._cells import LEARNED
 from ._display_loss import _plot_loss_curves
 from ._display_share import LearnedShareDisplay
 from ._display_style import _panels, _style
-from ._summary import HALF_WINDOW, clusters
+from ._summary import DOC_EXAMPLES, HALF_WINDOW, clusters
 from ._wording import preset_label, seeds_per_cell, series_label
 
 __all__ = ["LearnedShareDisplay", "render_figures"]
@@ -25,6 +26,7 @@ __all__ = ["LearnedShareDisplay", "render_figures"]
 _TARGET = dict(color="0.55", lw=5, alpha=0.55, ls="--", zorder=1)
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_figures(summary):
     """Figures: success rate, steps to learn, accuracy, sensitivity and cluster shares against N.
 
@@ -54,11 +56,7 @@ def render_figures(summary):
         function, coloured by N, the line style saying whether the run
         stopped at the target, on a flat loss or budget-limited).
 
-    Examples
-    --------
-    >>> from skxor.papers.kover.training import STUDY
-    >>> df = STUDY.run(function=["FIRST"], n_bits=[3, 4], d_model=8, n_layers=1,
-    ...                n_heads=2, seeds=1, n_steps=50, check_every=10)
+    %(examples)s
     >>> figures = STUDY.render("figures", df)
     >>> axes = {name: len(figure.axes) for name, figure in sorted(figures.items())}
     >>> axes  # doctest: +NORMALIZE_WHITESPACE
@@ -82,9 +80,8 @@ def render_figures(summary):
 
     # Accuracy, one panel per function: mean and worst seed.
     acc, axes = _panels(len(functions), 3.6, 3.6)
-    for i, (keys, group) in enumerate(groups):
-        ax = axes[functions.index(keys[0])]
-        label = series_label(keys[0], keys[1:], series, df)
+    for i, keys, group, panel, label in _series(groups, functions, series, df):
+        ax = axes[panel]
         colour, marker, line = _style(keys[0])
         ax.plot(group["n_bits"], group["accuracy"], color=colour, marker=marker, ls=line,
                 label=f"{label}: mean over seeds", mfc="none" if i % 2 else colour)
@@ -104,9 +101,7 @@ def render_figures(summary):
     axes = np.atleast_2d(sens.subplots(2, len(functions)))
     if len(functions) == 1:
         axes = axes.reshape(2, 1)
-    for i, (keys, group) in enumerate(groups):
-        col = functions.index(keys[0])
-        label = series_label(keys[0], keys[1:], series, df)
+    for i, keys, group, col, label in _series(groups, functions, series, df):
         colour, marker, line = _style(keys[0])
         fill = {"mfc": "none"} if i % 2 else {}  # one setting filled, the other hollow
         interval_errorbar(
@@ -132,9 +127,8 @@ def render_figures(summary):
     # Cluster shares: where each function's own strings sit.
     names = {"zero": "at 0", "half": "near N/2", "one": "at 1", "top": "at N"}
     clus, axes = _panels(len(functions), 3.8, 3.8)
-    for i, (keys, group) in enumerate(groups):
-        ax = axes[functions.index(keys[0])]
-        label = series_label(keys[0], keys[1:], series, df)
+    for i, keys, group, panel, label in _series(groups, functions, series, df):
+        ax = axes[panel]
         colour = _style(keys[0])[0]
         # The share at 0 and the function's own clusters (from the Boolean registry).
         shown = tuple(dict.fromkeys(("zero", *clusters(keys[0]))))[:2]
@@ -185,6 +179,13 @@ def render_figures(summary):
             "accuracy": acc, "sensitivity": sens, "clusters": clus, "profiles": prof}
 
 
+def _series(groups, functions, series, df):
+    """Each of ``groups``' series with what every panel of them needs: its index, keys,
+    rows, the index of its function's panel and its label."""
+    for i, (keys, group) in enumerate(groups):
+        yield i, keys, group, functions.index(keys[0]), series_label(keys[0], keys[1:], series, df)
+
+
 def _plot_steps_to_learn(groups, series, df, caption):
     """Median steps to learn against N, one panel per function, every series.
 
@@ -194,9 +195,8 @@ def _plot_steps_to_learn(groups, series, df, caption):
     """
     functions = list(dict.fromkeys(k[0] for k, _ in groups))
     fig, axes = _panels(len(functions), 3.8, 3.6)
-    for i, (keys, group) in enumerate(groups):
-        ax = axes[functions.index(keys[0])]
-        label = series_label(keys[0], keys[1:], series, df)
+    for i, keys, group, panel, label in _series(groups, functions, series, df):
+        ax = axes[panel]
         colour, marker, line = _style(keys[0])
         x = offset(group["n_bits"], i, len(groups), spread=0.07)
         budget = group["n_steps"].to_numpy(float)

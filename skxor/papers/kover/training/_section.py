@@ -6,8 +6,9 @@ import pandas as pd
 from skxor.estimators import BooleanTransformerClassifier
 from skxor.studies.reporting import empty_section
 from skxor.studies.stats import format_interval
+from skxor._utils._docstrings import fill_doc_with
 from ._cells import CHANCE_SHARE, FLAT_TOLERANCE, LEARNED
-from ._summary import HALF_WINDOW, LEARNED_UP_TO_RATE, SETTINGS, training_summary
+from ._summary import DOC_EXAMPLES, HALF_WINDOW, LEARNED_UP_TO_RATE, SETTINGS, training_summary
 from ._wording import (budget_text, growth_sentences, preset_label, seeds_per_cell,
                        series_label, setting_description, steps_to_learn_text)
 
@@ -49,6 +50,7 @@ def _share(row, name):
                            row[f"share_{name}_high"])
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_report(summary):
     """Markdown: success per function and N, how far each was learned, where sensitivities sit.
 
@@ -63,12 +65,7 @@ def render_report(summary):
         trained models' sensitivities sit, and the comparison with Köver et
         al. (2026, arXiv 2606.08768).
 
-    Examples
-    --------
-    >>> from skxor.papers.kover.training import STUDY
-    >>> df = STUDY.run(function=["FIRST"], n_bits=[3, 4], seeds=1, d_model=8,
-    ...                n_layers=1, n_heads=2, n_steps=50, check_every=10)
-    >>> report = STUDY.render("report", df)
+    %(report_examples)s
     >>> for line in report.splitlines():
     ...     if line.startswith("#"):
     ...         print(line)

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from skxor._utils._docstrings import fill_doc
+from skxor._utils._docstrings import fill_doc, study_examples
 from skxor.boolean import NAMED_FUNCTIONS
 from ..._common import Summary, budget_censored
 from skxor.studies.stats import (censored_growth_fit, flag_columns, quantile_interval,
@@ -359,12 +359,11 @@ def learned_up_to(df, summary=None):
     return pd.DataFrame(rows)
 
 
+@fill_doc
 def training_summary(df):
     """The training study's summary of one setting's rows: what its renderers and claim read.
 
-    Returns
-    -------
-    summary : sklearn.utils.Bunch
+    %(returns_study_summary)s
         ``rows`` and ``table`` (the rows with their ``model_setting``: the
         texts list budgets and stops, the figures draw every run); with
         training runs, ``series`` (:func:`series_columns`) and, where the
@@ -430,6 +429,7 @@ def steps_growth(n_bits, low, high, confidence=0.95):
     ----------
     n_bits, low, high : array-like of shape (n_runs,)
     confidence : float, default=0.95
+        Coverage of Wald's interval of ``a``.
 
     Returns
     -------
@@ -454,3 +454,9 @@ def steps_growth(n_bits, low, high, confidence=0.95):
     fit = censored_growth_fit(n_bits, low, high, confidence)
     return {**fit, "mean_n": fit["mean_x"], "runs": fit["n_points"],
             "learned": fit["n_bracketed"]}
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.kover.training import STUDY
+>>> df = STUDY.run(function=["FIRST"], n_bits=[3, 4], seeds=1, d_model=8,
+...                n_layers=1, n_heads=2, n_steps=50, check_every=10)""")

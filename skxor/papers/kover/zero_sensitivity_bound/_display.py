@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from skxor._utils._docstrings import fill_doc
+from skxor._utils._docstrings import fill_doc, fill_doc_with
 
 from skxor.studies.figures import (
     StudyDisplay,
@@ -16,7 +16,7 @@ from skxor.studies.figures import (
     select_rows,
 )
 from .._networks import require_networks
-from ._summary import bound_exponent, bound_summary
+from ._summary import DOC_EXAMPLES, bound_exponent, bound_summary
 
 
 _COLOURS = {8: "tab:blue", 16: "tab:orange", 32: "tab:green", 64: "tab:red"}
@@ -30,6 +30,7 @@ def _style(d_model, j):
                 marker=_MARKERS.get(d_model, "v"))
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_figures(summary):
     """Figures: log10 count against N with the bound lines; the shares against N.
 
@@ -50,11 +51,7 @@ def render_figures(summary):
         identical profiles on every pair, eps = 0 is drawn and the title
         says so; otherwise each eps gets its own marker fill.
 
-    Examples
-    --------
-    >>> from skxor.papers.kover.zero_sensitivity_bound import STUDY
-    >>> df = STUDY.run(n_bits=[4, 8], d_model=[8], n_layers=[1],
-    ...                layer_norm_eps=[0.0], seeds=3)
+    %(examples)s
     >>> figures = STUDY.render("figures", df)
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'count': 1, 'shares': 3}

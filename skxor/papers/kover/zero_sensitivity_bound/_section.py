@@ -5,10 +5,11 @@ import math
 import numpy as np
 import pandas as pd
 
+from skxor._utils._docstrings import fill_doc_with
 from .._networks import distinct_networks, paired_eps_text, profiled_text, share_text
 from skxor.studies.reporting import empty_section
 from skxor.studies.stats import format_count, format_interval
-from ._summary import bound_summary
+from ._summary import DOC_EXAMPLES, bound_summary
 
 
 #: The title of the study's section of the report.
@@ -25,6 +26,7 @@ def _log10_cell(row):
                            row["log10_count_high"])
 
 
+@fill_doc_with(DOC_EXAMPLES)
 def render_report(summary):
     """Markdown: counts against the bound, shares, where the bound is vacuous.
 
@@ -38,12 +40,7 @@ def render_report(summary):
         (eps, D, L, N) of the count against the bound and of the shares, and
         sentences on the networks overall.
 
-    Examples
-    --------
-    >>> from skxor.papers.kover.zero_sensitivity_bound import STUDY
-    >>> df = STUDY.run(n_bits=[4, 8], d_model=[8], n_layers=[1],
-    ...                layer_norm_eps=[0.0], seeds=3)
-    >>> report = STUDY.render("report", df)
+    %(report_examples)s
     >>> print(report.splitlines()[0])
     ## Theorem 4.5: zero-sensitivity strings against N^((D-1)/(2L) - 5)
     >>> for line in report.splitlines():  # doctest: +NORMALIZE_WHITESPACE

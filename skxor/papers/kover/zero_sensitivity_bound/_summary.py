@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
+from skxor._utils._docstrings import fill_doc, study_examples
 from .._networks import TRANSFORMER, eps_agreement
 from skxor.studies.stats import (clopper_pearson_interval, flag_columns, format_count,
                                  wilson_interval)
@@ -211,13 +212,12 @@ def drawn_summary(df, per_row=None):
     return summary, agreement, identical
 
 
+@fill_doc
 def bound_summary(df):
     """The study's summary of one setting's rows: what its report, figures, headline and
     claim read.
 
-    Returns
-    -------
-    summary : sklearn.utils.Bunch
+    %(returns_study_summary)s
         ``rows`` and ``table`` (the rows, whose networks the texts count),
         ``networks`` (whether a random network is among them); when ``rows``
         > 0, ``seeds``, ``per_row`` (:func:`summarize_bound`) and ``verdict``
@@ -243,3 +243,9 @@ def bound_summary(df):
         drawn, agreement, identical = drawn_summary(df, summary.get("per_row"))
         summary.update(drawn=drawn, agreement=agreement, identical=identical)
     return summary
+
+
+#: The study's small run, which the doctests of its report, figures and bullet render.
+DOC_EXAMPLES = study_examples(""">>> from skxor.papers.kover.zero_sensitivity_bound import STUDY
+>>> df = STUDY.run(n_bits=[4, 8], d_model=[8], n_layers=[1],
+...                layer_norm_eps=[0.0], seeds=3)""")
