@@ -10,9 +10,12 @@ once the mutants are generated, then, from that ``mutants/`` folder::
         FUNCTION [FUNCTION ...] -- tests/unit/test_x.py -k "words"
 
 Each mutant is switched on through ``MUTANT_UNDER_TEST`` (the trampoline reads it at
-every call); the selected tests run first in order of their clean duration, the test
-that killed the last mutant first, and stop at the first failure (a test failing or
-erroring in setup, call or teardown: killed). A mutant still running after
+every call). As in mutmut, a mutant runs only the selected tests that reach its function
+(found in the clean pass, which runs every test with mutmut's ``stats`` switch and records
+the trampolines it goes through); a mutant no test reaches is ``no tests``, not run. Its
+tests run in order of their clean duration, the test that killed the last mutant first,
+and stop at the first failure (a test failing or erroring in setup, call or teardown:
+killed). The functions run in the order named, each function's mutants by number. A mutant still running after
 ``FASTMUT_TIMEOUT`` seconds of wall time (default 120) is a timeout, not a kill.
 ``FASTMUT_ONLY=FILE`` runs only the mutants named in FILE. One line of JSON per mutant
 goes to OUT.jsonl (a rerun skips those already there).
@@ -30,6 +33,7 @@ import sys
 import time
 
 import pytest
+import mutmut.mutation.trampoline as _trampoline
 from _pytest.runner import CallInfo, get_reraise_exceptions
 from _pytest.outcomes import Skipped
 
@@ -44,7 +48,8 @@ for node in ast.walk(ast.parse(open(path).read())):
         m = re.fullmatch(r"x_?(.+)__mutmut_(\d+)", node.name)
         if m and m.group(1).lstrip("_") in [f.lstrip("_") for f in functions]:
             names.append((m.group(1), int(m.group(2)), f"{module}.{node.name}"))
-names.sort()
+order = [f.lstrip("_") for f in functions]
+names.sort(key=lambda n: (order.index(n[0].lstrip("_")), n[1]))
 if os.environ.get("FASTMUT_ONLY"):
     only = set(open(os.environ["FASTMUT_ONLY"]).read().split())
     names = [n for n in names if n[2] in only]
@@ -89,18 +94,31 @@ def _fails(item):
             item.funcargs = None
 
 
+_hits = set()
+
+
+def _record_hit(name, caller=None):
+    _hits.add(name)
+
+
+_trampoline.record_trampoline_hit = _record_hit  # the clean pass's stats, without mutmut's state
+
+
 class Loop:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
         signal.signal(signal.SIGALRM, _alarm)
-        os.environ.pop("MUTANT_UNDER_TEST", None)
-        clean = {}
+        os.environ["MUTANT_UNDER_TEST"] = "stats"
+        clean, reach = {}, {}
         for item in session.items:
+            _hits.clear()
             t = time.time()
             ok = not _fails(item)
             clean[item.nodeid] = time.time() - t
+            reach[item.nodeid] = set(_hits)
             if not ok:
                 print("CLEAN FAILURE", item.nodeid, flush=True)
+        os.environ.pop("MUTANT_UNDER_TEST", None)
         items = sorted((i for i in session.items), key=lambda i: clean[i.nodeid])
         print(f"{len(items)} tests, clean {sum(clean.values()):.1f} s; {len(names)} mutants",
               flush=True)
@@ -110,9 +128,13 @@ class Loop:
                     continue
                 os.environ["MUTANT_UNDER_TEST"] = name
                 status, by, t0 = "survived", None, time.time()
+                function = name.rsplit("__mutmut_", 1)[0]
+                mine = [i for i in items if function in reach[i.nodeid]]
+                if not mine:
+                    status = "no tests"
                 signal.alarm(TIMEOUT)
                 try:
-                    for item in items:
+                    for item in mine:
                         if _fails(item):
                             status, by = "killed", item.nodeid.split("::")[-1]
                             items.remove(item)  # the last killer first: neighbours share it
