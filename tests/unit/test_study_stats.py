@@ -387,3 +387,94 @@ def test_one_unit_and_one_run_per_seed_are_wilson_at_the_confidence_asked(confid
     flags = np.arange(9) < 6
     got = clustered_rate_interval(flags, np.arange(9), confidence)
     assert got[1:3] == pytest.approx(wilson_interval(6, 9, confidence), abs=1e-12)
+
+
+# Issue 48, the mutation run of 5 December 2026 (docs/mutation.rst): the survivors' gaps.
+
+@pytest.mark.parametrize("counts", [(0, 1), (1, 2)])
+@pytest.mark.parametrize("margin", [0.5, -0.5])
+def test_an_end_reaches_0_or_1_exactly_when_the_likelihood_never_falls_by_the_cut_off(
+        counts, margin):
+    """Two seeds of two runs: each end of the interval is 0 (or 1) when the profile
+    likelihood at the edge of (0, 1) lies within the F cut-off of its maximum (here by
+    half a unit), and inside (0, 1), where it falls by the cut-off, when it does not."""
+    k, m = np.array(counts), np.array([2, 2])
+    flags = np.concatenate([np.arange(2) < c for c in counts])
+    rate = k.sum() / m.sum()
+    top = _profile(k, m, rate)
+    for side, edge in ((1, 1e-12), (2, 1 - 1e-12)):
+        drop = top - _profile(k, m, edge)
+        cut = drop + margin
+        confidence = stats.f.cdf(2 * cut, 1, 1)
+        _, low, high, *_ = clustered_rate_interval(flags, [0, 0, 1, 1], confidence)
+        end = (low, high)[side - 1]
+        if margin > 0:
+            assert end == (0.0 if side == 1 else 1.0)
+        else:
+            # Inside, where the likelihood has fallen by the cut-off (the search's
+            # tolerance is in the rate, so near an edge it may have fallen further).
+            assert 0 < end < 1 and 0 <= low <= rate <= high <= 1
+            assert top - _profile(k, m, end) >= cut - 2e-3
+
+
+@pytest.mark.parametrize("counts", [(0, 1), (1, 1), (2, 1), (0, 2)])
+def test_two_seeds_of_partial_success_span_the_unit_interval(counts):
+    """Two seeds: F(1, 1) is 161, the likelihood never falls that far inside (0, 1), so
+    the 95% interval is [0, 1] whatever the two seeds' counts."""
+    flags = np.concatenate([np.arange(2) < c for c in counts])
+    rate, low, high, n, groups, _ = clustered_rate_interval(flags, [0, 0, 1, 1])
+    assert (rate, low, high, n, groups) == (sum(counts) / 4, 0.0, 1.0, 4, 2)
+
+
+def test_float_flags_with_nan_are_refused_as_missing_not_as_other_numbers():
+    """NaN in a float column is a missing flag (the missing-value message), whatever
+    the container; other numbers are refused as not flags, showing three of them."""
+    from skxor.studies.stats import as_flags
+    message = ("flags holds 1 missing value(s) of 3: a missing flag is neither success "
+               "nor failure (drop those rows first).")
+    for values in (np.array([1.0, np.nan, 0.0]), pd.Series([1.0, np.nan, 0.0]),
+                   pd.Series([True, None, False], dtype="boolean"),
+                   pd.Series([1, None, 0], dtype="Int64")):
+        with pytest.raises(ValueError) as info:
+            as_flags(values)
+        assert str(info.value) == message
+    with pytest.raises(ValueError) as info:
+        as_flags(np.array([2.0, 3.0, 4.0, 5.0, 3.0, 1.0]), "won")
+    assert str(info.value) == ("won must hold flags (True/False, or 0/1); 5 value(s) of 6 "
+                               "are not, e.g. 2.0, 3.0, 4.0.")
+    assert as_flags(pd.Series([1.0, 0.0])).tolist() == [True, False]
+
+
+@pytest.mark.parametrize("values", [np.array([1 + 0j, 0j]), np.array([1 + 0j, 0j], dtype=object)])
+def test_complex_numbers_are_not_flags_even_when_equal_to_0_or_1(values):
+    """A flag is a boolean or the real number 0 or 1; 1 + 0j compares equal to 1 but is
+    not real, so it is refused (numeric or object array alike)."""
+    from skxor.studies.stats import as_flags
+    with pytest.raises(ValueError, match=r"^flags must hold flags .* 2 value\(s\) of 2 are not"):
+        as_flags(values)
+
+
+def test_one_resample_is_the_smallest_count_accepted():
+    from skxor.studies.stats import check_n_boot
+    assert check_n_boot(1) == 1 and check_n_boot(2.0) == 2
+    with pytest.raises(ValueError, match=r"^n_boot must be a whole number >= 1; got 0\.$"):
+        check_n_boot(0)
+
+
+@pytest.mark.parametrize("x, y, message", [
+    ([1, 0, 4], [1, 2, 3], "x must hold finite numbers > 0 (a logarithm is taken); got [0.]."),
+    ([1, 2, 4], [1, -2, 3], "y must hold finite numbers > 0 (a logarithm is taken); got [-2.]."),
+    ([1, 2, 4], [1, np.inf, 0], "y must hold finite numbers > 0 (a logarithm is taken); "
+     "got [inf  0.]."),
+    ([1, 2], [1, 2, 3], "x and y need one entry per point; got lengths 2, 3."),
+    ([[1, 2]], [1, 2], "x must be 1-D; got shape (1, 2)."),
+    ([1, 2], [[1, 2]], "y must be 1-D; got shape (1, 2)."),
+    ([2, 2], [1, 2], "x must hold two distinct values or more for a slope; got [2.]."),
+])
+def test_loglog_slope_refuses_what_has_no_logarithm_by_name(x, y, message):
+    """Every value of x and y must be finite and > 0 (zero and negatives included in the
+    refusal); the message names the argument and shows the values refused."""
+    from skxor.studies.stats import loglog_slope
+    with pytest.raises(ValueError) as info:
+        loglog_slope(x, y)
+    assert str(info.value) == message
