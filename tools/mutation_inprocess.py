@@ -36,6 +36,7 @@ import pytest
 import mutmut.mutation.trampoline as _trampoline
 from _pytest.runner import CallInfo, get_reraise_exceptions
 from _pytest.outcomes import Skipped
+from _pytest.tmpdir import tmppath_result_key
 
 module, out, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
 sep = rest.index("--")
@@ -73,8 +74,9 @@ def call_runtest_hook(item, when, **kwds):
                               reraise=get_reraise_exceptions(item.config))
 
 
-def _fails(item):
-    """Setup, call, teardown without building reports (no traceback formatting)."""
+def _fails(item, why=None):
+    """Setup, call, teardown without building reports (no traceback formatting); ``why``,
+    a list, gets the exception of a failing step."""
     hasrequest = hasattr(item, "_request")
     if hasrequest and not item._request:
         item._initrequest()
@@ -86,8 +88,15 @@ def _fails(item):
         else:
             info = call_runtest_hook(item, "call")
             failed = info.excinfo is not None and not info.excinfo.errisinstance(Skipped)
+        if failed and why is not None:
+            why.append(info.excinfo.exconly()[:300])
+        # What pytest's report hook records for tmp_path's teardown (no reports are built).
+        item.stash.setdefault(tmppath_result_key, {}).update(setup=True, call=not failed)
         info = call_runtest_hook(item, "teardown", nextitem=None)
-        return failed or (info.excinfo is not None and not info.excinfo.errisinstance(Skipped))
+        torn = info.excinfo is not None and not info.excinfo.errisinstance(Skipped)
+        if torn and why is not None:
+            why.append("teardown: " + info.excinfo.exconly()[:300])
+        return failed or torn
     finally:
         if hasrequest:
             item._request = False
@@ -112,12 +121,14 @@ class Loop:
         clean, reach = {}, {}
         for item in session.items:
             _hits.clear()
-            t = time.time()
-            ok = not _fails(item)
+            t, why = time.time(), []
+            ok = not _fails(item, why)
             clean[item.nodeid] = time.time() - t
             reach[item.nodeid] = set(_hits)
             if not ok:
-                print("CLEAN FAILURE", item.nodeid, flush=True)
+                # A test failing without a mutant would "kill" every mutant: left out.
+                print("CLEAN FAILURE (left out)", item.nodeid, *why, flush=True)
+                reach[item.nodeid] = set()
         os.environ.pop("MUTANT_UNDER_TEST", None)
         items = sorted((i for i in session.items), key=lambda i: clean[i.nodeid])
         print(f"{len(items)} tests, clean {sum(clean.values()):.1f} s; {len(names)} mutants",
