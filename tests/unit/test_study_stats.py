@@ -478,3 +478,79 @@ def test_loglog_slope_refuses_what_has_no_logarithm_by_name(x, y, message):
     with pytest.raises(ValueError) as info:
         loglog_slope(x, y)
     assert str(info.value) == message
+
+
+def test_loglog_slope_shows_at_most_five_refused_values_and_names_what_is_not_a_number():
+    from skxor.studies.stats import censored_loglog_fit, loglog_slope
+    with pytest.raises(ValueError) as info:
+        loglog_slope([1, 2, 3, 4, 5, 6, 7], [0, -1, -2, -3, -4, -5, 1])
+    shown = re.search(r"got \[(.*)\]\.$", str(info.value)).group(1).split()
+    assert len(shown) == 5
+    with pytest.raises(ValueError) as info:
+        loglog_slope(["a", "b"], [1, 2])
+    assert str(info.value) == "x must hold numbers; got ['a', 'b']."
+    # Three arrays: all but the last named, then "and" the last.
+    with pytest.raises(ValueError) as info:
+        censored_loglog_fit([1, 2, 3], [1, 2], [2, 3, 4])
+    assert str(info.value) == ("d, n_low and n_high need one entry per observation; got "
+                               "lengths 3, 2, 3.")
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.95])
+def test_loglog_slope_interval_is_the_t_interval_of_the_least_squares_slope(confidence):
+    """log10 y on log10 x: the slope and slope -+ t(n - 2) se, with the closed-form
+    standard error, at the confidence asked; points without a logarithm of y dropped
+    and counted."""
+    from skxor.studies.stats import loglog_slope_interval
+    x = np.array([1.0, 10, 100, 1000, 10, 5])
+    y = np.array([2.0, 25, 160, 2400, 0.0, -1])
+    fit = loglog_slope_interval(x, y, confidence)
+    lx, ly = np.log10(x[:4]), np.log10(y[:4])
+    sxx = ((lx - lx.mean()) ** 2).sum()
+    slope = ((lx - lx.mean()) * (ly - ly.mean())).sum() / sxx
+    resid = ly - ly.mean() - slope * (lx - lx.mean())
+    se = np.sqrt((resid ** 2).sum() / 2 / sxx)
+    half = stats.t.ppf((1 + confidence) / 2, 2) * se
+    assert set(fit) == {"slope", "low", "high", "n_points", "n_dropped"}
+    assert (fit["n_points"], fit["n_dropped"]) == (4, 2)
+    assert fit["slope"] == pytest.approx(slope, rel=1e-12)
+    assert fit["low"] == pytest.approx(slope - half, rel=1e-10)
+    assert fit["high"] == pytest.approx(slope + half, rel=1e-10)
+
+
+@pytest.mark.parametrize("x, y, fitted", [
+    ([1, 2, 4], [1, 2, 3], True),        # three points, three x: fitted
+    ([1, 1, 4], [1, 2, 3], True),        # three points, two distinct x: fitted
+    ([1, 2], [1, 2], False),             # two points: no t interval
+    ([1, 2, 4], [1, 2, 0], False),       # two kept of three
+    ([3, 3, 3, 3], [1, 2, 3, 4], False),  # one distinct x
+])
+def test_loglog_slope_interval_needs_three_points_and_two_distinct_x(x, y, fitted):
+    from skxor.studies.stats import loglog_slope_interval
+    fit = loglog_slope_interval(x, y)
+    kept = int(np.sum(np.array(y) > 0))
+    assert (fit["n_points"], fit["n_dropped"]) == (kept, len(y) - kept)
+    values = [fit["slope"], fit["low"], fit["high"]]
+    if fitted:
+        assert all(np.isfinite(values)) and fit["low"] <= fit["slope"] <= fit["high"]
+    else:
+        assert all(isinstance(v, float) and np.isnan(v) for v in values)
+
+
+@pytest.mark.parametrize("x, message", [
+    ([1, 0, 2, 3], "x must hold finite numbers > 0 (a logarithm is taken); got [0.]."),
+    ([1, 0.5, -2, np.inf], "x must hold finite numbers > 0 (a logarithm is taken); "
+     "got [-2. inf]."),
+    ([0, -1, -2, -3, -4, -5], "x must hold finite numbers > 0 (a logarithm is taken); "
+     "got [ 0. -1. -2. -3. -4.]."),
+])
+def test_loglog_slope_interval_refuses_an_x_without_a_logarithm(x, message):
+    """Unlike y (a point without a logarithm of y is dropped), every x must be finite
+    and > 0; the refusal shows at most five of the values refused (0.5 is accepted)."""
+    from skxor.studies.stats import loglog_slope_interval
+    with pytest.raises(ValueError) as info:
+        loglog_slope_interval(x, np.ones(len(x)))
+    assert str(info.value) == message
+    with pytest.raises(ValueError) as info:
+        loglog_slope_interval([1, 2], [1, 2, 3])
+    assert str(info.value) == "x and y need one entry per point; got lengths 2, 3."
