@@ -1337,8 +1337,8 @@ def _claim(**changes):
      "study parameter (a str); got ''."),
     (dict(units_parameter=3), TypeError, "claim 'U9': units_parameter must be the name of a "
      "study parameter (a str); got 3."),
-    (dict(asymptotic=None), TypeError, "claim 'U9': asymptotic must be a str (why no finite "
-     "design can test it); got NoneType."),
+    (dict(asymptotic=3), TypeError, "claim 'U9': asymptotic must be a str (why no finite "
+     "design can test it); got int."),
     (dict(min_units=-1), ValueError, "claim 'U9': min_units must be an int >= 0; got -1."),
     (dict(min_units=True), ValueError, "claim 'U9': min_units must be an int >= 0; got True."),
     (dict(min_units=2.0), ValueError, "claim 'U9': min_units must be an int >= 0; got 2.0."),
