@@ -554,3 +554,48 @@ def test_loglog_slope_interval_refuses_an_x_without_a_logarithm(x, message):
     with pytest.raises(ValueError) as info:
         loglog_slope_interval([1, 2], [1, 2, 3])
     assert str(info.value) == "x and y need one entry per point; got lengths 2, 3."
+
+
+def _seed_bootstrap(x, y, groups, n_boot, confidence, seed):
+    """The percentile interval of the slopes refitted on seeds drawn with replacement
+    (numpy's RandomState, as scikit-learn's check_random_state gives)."""
+    rng = np.random.RandomState(seed)
+    labels = np.unique(groups)
+    members = [np.flatnonzero(groups == g) for g in labels]
+    slopes = []
+    for _ in range(n_boot):
+        rows = np.concatenate([members[i] for i in rng.randint(0, labels.size, labels.size)])
+        if np.unique(x[rows]).size >= 2:
+            slopes.append(np.polyfit(np.log(x[rows]), np.log(y[rows]), 1)[0])
+    alpha = (1 - confidence) / 2
+    return np.quantile(slopes, [alpha, 1 - alpha])
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.95])
+def test_bootstrap_interval_is_the_percentile_interval_over_seeds_drawn_with_replacement(
+        confidence):
+    rng = np.random.default_rng(3)
+    x = np.tile([10.0, 20, 40], 8)
+    groups = np.repeat(np.arange(8), 3)
+    y = x ** 1.5 * np.exp(0.3 * rng.standard_normal(x.size))
+    fit = bootstrap_loglog_slope(x, y, groups, n_boot=300, confidence=confidence,
+                                 random_state=5)
+    low, high = _seed_bootstrap(x, y, groups, 300, confidence, 5)
+    assert (fit["low"], fit["high"]) == (pytest.approx(low, rel=1e-12),
+                                         pytest.approx(high, rel=1e-12))
+    again = bootstrap_loglog_slope(x, y, groups, n_boot=300, confidence=confidence,
+                                   random_state=5)
+    assert again == fit
+
+
+def test_bootstrap_without_two_points_has_every_key_and_groups_of_two_x_give_the_range():
+    fit = bootstrap_loglog_slope([10.0], [3.0])
+    assert set(fit) == {"slope", "low", "high", "n_points", "n_groups", "rough",
+                        "range_low", "range_high"}
+    assert np.isnan([fit[k] for k in ("slope", "low", "high", "range_low", "range_high")]).all()
+    # Three seeds, each with exactly two distinct x: each seed's own slope makes the range.
+    x = np.array([1.0, 2, 1, 2, 1, 2])
+    y = np.array([1.0, 2, 1, 4, 1, 8])
+    fit = bootstrap_loglog_slope(x, y, groups=[0, 0, 1, 1, 2, 2])
+    assert fit["rough"] and (fit["range_low"], fit["range_high"]) == (
+        pytest.approx(1.0), pytest.approx(3.0))
