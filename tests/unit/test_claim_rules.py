@@ -1363,3 +1363,15 @@ def test_a_valid_claim_keeps_its_simulation_min_units_and_tuples():
     assert claim.simulate is simulate and claim.min_units == 0
     assert claim.counterfactuals == (1, 2) and claim.holds == (3,)
     assert _claim(min_units=9).min_units == 9
+
+
+@pytest.mark.parametrize("curve, counts", [
+    ([0.5, 0.5, 0.5, 0.96, 0.96], (0, 0, 1)),   # crosses once, late: long runs on each side
+    ([0.96, 0.96, 0.96, 0.5], (1, 0, 1)),       # falls back once
+    ([0.5, 0.96, 0.5, 0.96, 0.5], (1, 1, 1)),   # four crossings, no two neighbours alike
+    ([0.96], (0, 0, 1)),                        # a curve of one size: a table of one row
+])
+def test_h5_counts_the_crossings_of_a_curve_not_its_steps_that_stay_on_one_side(curve, counts):
+    """A curve crosses the target more than once when two or more of its steps change
+    side; steps that stay on one side are no crossings, however many."""
+    assert sample_claims.fallbacks(_curves(curve), "transformer_one_step") == counts
