@@ -42,6 +42,7 @@ module, out, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
 sep = rest.index("--")
 functions, pytest_args = rest[:sep], rest[sep + 1:]
 TIMEOUT = int(os.environ.get("FASTMUT_TIMEOUT", "120"))
+FORK = os.environ.get("FASTMUT_FORK", "1") != "0"
 path = module.replace(".", "/") + ".py"
 names = []
 for node in ast.walk(ast.parse(open(path).read())):
@@ -113,6 +114,68 @@ def _record_hit(name, caller=None):
 _trampoline.record_trampoline_hit = _record_hit  # the clean pass's stats, without mutmut's state
 
 
+def _first_failure(name, mine):
+    os.environ["MUTANT_UNDER_TEST"] = name
+    try:
+        for item in mine:
+            if _fails(item):
+                return item.nodeid
+        return None
+    finally:
+        os.environ.pop("MUTANT_UNDER_TEST", None)
+
+
+def _in_process(name, mine, session):
+    status, by = "survived", None
+    signal.alarm(TIMEOUT)
+    try:
+        by = _first_failure(name, mine)
+        status = "killed" if by else "survived"
+    except Cut:
+        status = "timeout"
+        session._setupstate.teardown_exact(None)
+    finally:
+        signal.alarm(0)
+    return status, by
+
+
+def _in_child(name, mine):
+    """Run the mutant's tests in a forked child (as mutmut does): nothing a mutant leaves
+    behind (a registry entry, a cache, a fixture) reaches the next mutant."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        code = 0
+        try:
+            by = _first_failure(name, mine)
+            os.write(write, json.dumps(by).encode())
+        except BaseException:
+            code = 3
+        finally:
+            os._exit(code)
+    os.close(write)
+    deadline = time.time() + TIMEOUT
+    while True:
+        done_pid, code = os.waitpid(pid, os.WNOHANG)
+        if done_pid:
+            break
+        if time.time() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(read)
+            return "timeout", None
+        time.sleep(0.02)
+    data = b""
+    while chunk := os.read(read, 65536):
+        data += chunk
+    os.close(read)
+    if not data:  # the child died without an answer (a crash): killed, by no named test
+        return "killed", None
+    by = json.loads(data)
+    return ("killed" if by else "survived"), by
+
+
 class Loop:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
@@ -137,26 +200,20 @@ class Loop:
             for func, number, name in names:
                 if name in done:
                     continue
-                os.environ["MUTANT_UNDER_TEST"] = name
-                status, by, t0 = "survived", None, time.time()
                 function = name.rsplit("__mutmut_", 1)[0]
                 mine = [i for i in items if function in reach[i.nodeid]]
+                t0 = time.time()
                 if not mine:
-                    status = "no tests"
-                signal.alarm(TIMEOUT)
-                try:
-                    for item in mine:
-                        if _fails(item):
-                            status, by = "killed", item.nodeid.split("::")[-1]
-                            items.remove(item)  # the last killer first: neighbours share it
-                            items.insert(0, item)
-                            break
-                except Cut:
-                    status = "timeout"
-                    session._setupstate.teardown_exact(None)
-                finally:
-                    signal.alarm(0)
-                    os.environ.pop("MUTANT_UNDER_TEST", None)
+                    status, by = "no tests", None
+                elif FORK:
+                    status, by = _in_child(name, mine)
+                else:
+                    status, by = _in_process(name, mine, session)
+                if by is not None:  # the last killer first: neighbours share it
+                    item = next(i for i in items if i.nodeid == by)
+                    items.remove(item)
+                    items.insert(0, item)
+                    by = by.split("::")[-1]
                 fh.write(json.dumps(dict(mutant=name, function=func, number=number,
                                          status=status, by=by,
                                          seconds=round(time.time() - t0, 1))) + "\n")
