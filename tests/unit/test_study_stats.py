@@ -619,6 +619,11 @@ def test_the_censored_likelihood_is_the_log_probability_of_each_interval():
     expected = np.log(p).sum()
     assert _log_likelihood([a, b, np.log(sigma)], x, lo, hi) == pytest.approx(expected,
                                                                              rel=1e-10)
+    # Far in the upper tail (10 to 11 sigma above): Phi(zh) - Phi(zl) is 0 in floats, the
+    # difference of the upper tails is not.
+    tail = _log_likelihood([a, b, np.log(sigma)], np.array([0.0]), np.array([b + 10 * sigma]),
+                           np.array([b + 11 * sigma]))
+    assert tail == pytest.approx(np.log(stats.norm.sf(10) - stats.norm.sf(11)), rel=1e-10)
     # An observation some 2 000 sigma away: log_ndtr is below -1e6, counted as -1e6.
     far = _log_likelihood([a, b, np.log(sigma)], np.array([0.0]), np.array([1200.0]),
                           np.array([1300.0]))
