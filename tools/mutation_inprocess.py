@@ -20,9 +20,11 @@ killed). The functions run in the order named, each function's mutants by number
 ``FASTMUT_ONLY=FILE`` runs only the mutants named in FILE. One line of JSON per mutant
 goes to OUT.jsonl (a rerun skips those already there).
 
-Unlike mutmut, the mutants share one process: a cache filled under one mutant would be
-seen by the next (the modules run here keep none), and only the tests selected by the
-pytest arguments run, not every test that reaches the function.
+Each mutant's tests run in a child forked from the warm process (as mutmut does), so
+nothing a mutant leaves behind (a registry entry, a cache, a fixture) reaches the next;
+``FASTMUT_FORK=0`` runs them in the one process, where that is not so (a run of 5
+December 2026 "killed" hundreds of mutants that way). Only the tests selected by the
+pytest arguments run, among them those that reach the function.
 """
 import ast
 import json
