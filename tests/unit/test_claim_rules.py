@@ -1323,3 +1323,104 @@ def test_h5_a_grid_reaching_exponent_4_exactly_can_show_the_bound():
     row = sample_claims._claim_samples(summary)
     assert ("the grid (n from 25 to 250000 over d = 16-160) can show exponents up to about "
             "4.0; the bound is sufficient, not a prediction") in row["value"]
+
+
+# Issue 48, the mutation run of claims.py (5 December 2026, docs/mutation.rst).
+
+def test_units_to_decide_is_the_fewest_agreeing_units_that_reproduce_within_the_bound():
+    """The default strength is "with high probability"; the answer is the first G whose
+    G of G (0 of G for a failure) is reproduced, and a bound below it is refused."""
+    assert claims.units_to_decide() == claims.units_to_decide("with high probability") == 9
+    for strength in ("with high probability", "almost surely", "failure"):
+        g = claims.units_to_decide(strength)
+        k = 0 if strength == "failure" else g
+        assert rate_verdict(*wilson_interval(k, g), strength) == "reproduced"
+        k = 0 if strength == "failure" else g - 1
+        assert rate_verdict(*wilson_interval(k, g - 1), strength) != "reproduced"
+        assert claims.units_to_decide(strength, largest=g) == g
+        with pytest.raises(ValueError) as info:
+            claims.units_to_decide(strength, largest=g - 1)
+        assert str(info.value) == (f"no design up to {g - 1} units decides strength "
+                                   f"{strength!r}.")
+
+
+def test_a_count_returns_its_rate_and_the_interval_of_the_method_asked():
+    from skxor.studies.stats import clopper_pearson_interval
+    text, numbers = claims.count(3, 4, "seeds")
+    assert text == "3/4 seeds = 0.75 [0.30, 0.95]"
+    assert numbers == (0.75, *wilson_interval(3, 4))
+    text, numbers = claims.count(3, 4, "seeds", method="clopper-pearson")
+    assert numbers == (0.75, *clopper_pearson_interval(3, 4))
+    assert text == "3/4 seeds = 0.75 [{:.2f}, {:.2f}]".format(*numbers[1:])
+    assert numbers[1] < wilson_interval(3, 4)[0]
+
+
+def test_a_pooled_rate_reads_its_tables_runs_and_interval_columns():
+    row = pd.Series({"runs": 40.0, "seeds": 10.0, "success_low": 0.5, "success_high": 0.8,
+                     "other_low": 0.1, "other_high": 0.2})
+    assert claims.pooled_count(26, row) == ("26/40 runs = 0.65 [0.50, 0.80]", (0.65, 0.5, 0.8))
+    assert claims.pooled_count(26, row, "other_low", "other_high")[1] == (0.65, 0.1, 0.2)
+    assert claims.pooled_units(row) == (
+        "40 runs over 10 seeds (seeds x d x m; runs of one seed at different d share key "
+        "prefixes, so the interval takes the seeds as the independent units)")
+    assert claims.pooled_units(row, " each").startswith("40 runs each over 10 seeds (")
+
+
+def test_a_rate_part_refuses_a_value_that_is_not_a_flag_by_the_argument_name():
+    with pytest.raises(ValueError) as info:
+        rate_part("d = 10", [True, 2], [0, 1], "with high probability")
+    assert str(info.value) == ("flags must hold flags (True/False, or 0/1); 1 value(s) of 2 "
+                               "are not, e.g. 2.")
+
+
+def _claim(**changes):
+    fields = dict(id="U9", paper="p", source="s", name="n", paper_setting="x", statement="y",
+                  rule=lambda table: {})
+    return claims.Claim(**{**fields, **changes})
+
+
+@pytest.mark.parametrize("changes, error, message", [
+    (dict(simulate="not a function"), TypeError, "claim 'U9': simulate must be a function "
+     "(design, truth, rng) -> table; got str."),
+    (dict(units_parameter=""), TypeError, "claim 'U9': units_parameter must be the name of a "
+     "study parameter (a str); got ''."),
+    (dict(units_parameter=3), TypeError, "claim 'U9': units_parameter must be the name of a "
+     "study parameter (a str); got 3."),
+    (dict(asymptotic=3), TypeError, "claim 'U9': asymptotic must be a str (why no finite "
+     "design can test it); got int."),
+    (dict(min_units=-1), ValueError, "claim 'U9': min_units must be an int >= 0; got -1."),
+    (dict(min_units=True), ValueError, "claim 'U9': min_units must be an int >= 0; got True."),
+    (dict(min_units=2.0), ValueError, "claim 'U9': min_units must be an int >= 0; got 2.0."),
+    (dict(paper=""), TypeError, "a claim's paper must be a non-empty str; got ''."),
+    (dict(statement=5), TypeError, "a claim's statement must be a non-empty str; got 5."),
+    (dict(kind="check"), ValueError, "claim U9: kind must be one of 'claim', 'control', "
+     "'numerical check'; got 'check'."),
+    (dict(rule="r"), TypeError, "claim U9: rule must be a function of the study's table; "
+     "got str."),
+])
+def test_a_claim_is_refused_whole_naming_the_field_and_the_value(changes, error, message):
+    with pytest.raises(error) as info:
+        _claim(**changes)
+    assert str(info.value) == message
+
+
+def test_a_valid_claim_keeps_its_simulation_min_units_and_tuples():
+    def simulate(design, truth, rng):
+        return pd.DataFrame()
+
+    claim = _claim(simulate=simulate, min_units=0, counterfactuals=[1, 2], holds=iter([3]))
+    assert claim.simulate is simulate and claim.min_units == 0
+    assert claim.counterfactuals == (1, 2) and claim.holds == (3,)
+    assert _claim(min_units=9).min_units == 9
+
+
+@pytest.mark.parametrize("curve, counts", [
+    ([0.5, 0.5, 0.5, 0.96, 0.96], (0, 0, 1)),   # crosses once, late: long runs on each side
+    ([0.96, 0.96, 0.96, 0.5], (1, 0, 1)),       # falls back once
+    ([0.5, 0.96, 0.5, 0.96, 0.5], (1, 1, 1)),   # four crossings, no two neighbours alike
+    ([0.96], (0, 0, 1)),                        # a curve of one size: a table of one row
+])
+def test_h5_counts_the_crossings_of_a_curve_not_its_steps_that_stay_on_one_side(curve, counts):
+    """A curve crosses the target more than once when two or more of its steps change
+    side; steps that stay on one side are no crossings, however many."""
+    assert sample_claims.fallbacks(_curves(curve), "transformer_one_step") == counts

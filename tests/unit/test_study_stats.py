@@ -387,3 +387,244 @@ def test_one_unit_and_one_run_per_seed_are_wilson_at_the_confidence_asked(confid
     flags = np.arange(9) < 6
     got = clustered_rate_interval(flags, np.arange(9), confidence)
     assert got[1:3] == pytest.approx(wilson_interval(6, 9, confidence), abs=1e-12)
+
+
+# Issue 48, the mutation run of 5 December 2026 (docs/mutation.rst): the survivors' gaps.
+
+@pytest.mark.parametrize("counts", [(0, 1), (1, 2)])
+@pytest.mark.parametrize("margin", [0.5, -0.5])
+def test_an_end_reaches_0_or_1_exactly_when_the_likelihood_never_falls_by_the_cut_off(
+        counts, margin):
+    """Two seeds of two runs: each end of the interval is 0 (or 1) when the profile
+    likelihood at the edge of (0, 1) lies within the F cut-off of its maximum (here by
+    half a unit), and inside (0, 1), where it falls by the cut-off, when it does not."""
+    k, m = np.array(counts), np.array([2, 2])
+    flags = np.concatenate([np.arange(2) < c for c in counts])
+    rate = k.sum() / m.sum()
+    top = _profile(k, m, rate)
+    for side, edge in ((1, 1e-12), (2, 1 - 1e-12)):
+        drop = top - _profile(k, m, edge)
+        cut = drop + margin
+        confidence = stats.f.cdf(2 * cut, 1, 1)
+        _, low, high, *_ = clustered_rate_interval(flags, [0, 0, 1, 1], confidence)
+        end = (low, high)[side - 1]
+        if margin > 0:
+            assert end == (0.0 if side == 1 else 1.0)
+        else:
+            # Inside, where the likelihood has fallen by the cut-off (the search's
+            # tolerance is in the rate, so near an edge it may have fallen further).
+            assert 0 < end < 1 and 0 <= low <= rate <= high <= 1
+            assert top - _profile(k, m, end) >= cut - 2e-3
+
+
+@pytest.mark.parametrize("counts", [(0, 1), (1, 1), (2, 1), (0, 2)])
+def test_two_seeds_of_partial_success_span_the_unit_interval(counts):
+    """Two seeds: F(1, 1) is 161, the likelihood never falls that far inside (0, 1), so
+    the 95% interval is [0, 1] whatever the two seeds' counts."""
+    flags = np.concatenate([np.arange(2) < c for c in counts])
+    rate, low, high, n, groups, _ = clustered_rate_interval(flags, [0, 0, 1, 1])
+    assert (rate, low, high, n, groups) == (sum(counts) / 4, 0.0, 1.0, 4, 2)
+
+
+def test_float_flags_with_nan_are_refused_as_missing_not_as_other_numbers():
+    """NaN in a float column is a missing flag (the missing-value message), whatever
+    the container; other numbers are refused as not flags, showing three of them."""
+    from skxor.studies.stats import as_flags
+    message = ("flags holds 1 missing value(s) of 3: a missing flag is neither success "
+               "nor failure (drop those rows first).")
+    for values in (np.array([1.0, np.nan, 0.0]), pd.Series([1.0, np.nan, 0.0]),
+                   pd.Series([True, None, False], dtype="boolean"),
+                   pd.Series([1, None, 0], dtype="Int64")):
+        with pytest.raises(ValueError) as info:
+            as_flags(values)
+        assert str(info.value) == message
+    with pytest.raises(ValueError) as info:
+        as_flags(np.array([2.0, 3.0, 4.0, 5.0, 3.0, 1.0]), "won")
+    assert str(info.value) == ("won must hold flags (True/False, or 0/1); 5 value(s) of 6 "
+                               "are not, e.g. 2.0, 3.0, 4.0.")
+    assert as_flags(pd.Series([1.0, 0.0])).tolist() == [True, False]
+
+
+@pytest.mark.parametrize("values", [np.array([1 + 0j, 0j]), np.array([1 + 0j, 0j], dtype=object)])
+def test_complex_numbers_are_not_flags_even_when_equal_to_0_or_1(values):
+    """A flag is a boolean or the real number 0 or 1; 1 + 0j compares equal to 1 but is
+    not real, so it is refused (numeric or object array alike)."""
+    from skxor.studies.stats import as_flags
+    with pytest.raises(ValueError, match=r"^flags must hold flags .* 2 value\(s\) of 2 are not"):
+        as_flags(values)
+
+
+def test_one_resample_is_the_smallest_count_accepted():
+    from skxor.studies.stats import check_n_boot
+    assert check_n_boot(1) == 1 and check_n_boot(2.0) == 2
+    with pytest.raises(ValueError, match=r"^n_boot must be a whole number >= 1; got 0\.$"):
+        check_n_boot(0)
+
+
+@pytest.mark.parametrize("x, y, message", [
+    ([1, 0, 4], [1, 2, 3], "x must hold finite numbers > 0 (a logarithm is taken); got [0.]."),
+    ([1, 2, 4], [1, -2, 3], "y must hold finite numbers > 0 (a logarithm is taken); got [-2.]."),
+    ([1, 2, 4], [1, np.inf, 0], "y must hold finite numbers > 0 (a logarithm is taken); "
+     "got [inf  0.]."),
+    ([1, 2], [1, 2, 3], "x and y need one entry per point; got lengths 2, 3."),
+    ([[1, 2]], [1, 2], "x must be 1-D; got shape (1, 2)."),
+    ([1, 2], [[1, 2]], "y must be 1-D; got shape (1, 2)."),
+    ([2, 2], [1, 2], "x must hold two distinct values or more for a slope; got [2.]."),
+])
+def test_loglog_slope_refuses_what_has_no_logarithm_by_name(x, y, message):
+    """Every value of x and y must be finite and > 0 (zero and negatives included in the
+    refusal); the message names the argument and shows the values refused."""
+    from skxor.studies.stats import loglog_slope
+    with pytest.raises(ValueError) as info:
+        loglog_slope(x, y)
+    assert str(info.value) == message
+
+
+def test_loglog_slope_shows_at_most_five_refused_values_and_names_what_is_not_a_number():
+    from skxor.studies.stats import censored_loglog_fit, loglog_slope
+    with pytest.raises(ValueError) as info:
+        loglog_slope([1, 2, 3, 4, 5, 6, 7], [0, -1, -2, -3, -4, -5, 1])
+    shown = re.search(r"got \[(.*)\]\.$", str(info.value)).group(1).split()
+    assert len(shown) == 5
+    with pytest.raises(ValueError) as info:
+        loglog_slope(["a", "b"], [1, 2])
+    assert str(info.value) == "x must hold numbers; got ['a', 'b']."
+    # Three arrays: all but the last named, then "and" the last.
+    with pytest.raises(ValueError) as info:
+        censored_loglog_fit([1, 2, 3], [1, 2], [2, 3, 4])
+    assert str(info.value) == ("d, n_low and n_high need one entry per observation; got "
+                               "lengths 3, 2, 3.")
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.95])
+def test_loglog_slope_interval_is_the_t_interval_of_the_least_squares_slope(confidence):
+    """log10 y on log10 x: the slope and slope -+ t(n - 2) se, with the closed-form
+    standard error, at the confidence asked; points without a logarithm of y dropped
+    and counted."""
+    from skxor.studies.stats import loglog_slope_interval
+    x = np.array([1.0, 10, 100, 1000, 10, 5])
+    y = np.array([2.0, 25, 160, 2400, 0.0, -1])
+    fit = loglog_slope_interval(x, y, confidence)
+    lx, ly = np.log10(x[:4]), np.log10(y[:4])
+    sxx = ((lx - lx.mean()) ** 2).sum()
+    slope = ((lx - lx.mean()) * (ly - ly.mean())).sum() / sxx
+    resid = ly - ly.mean() - slope * (lx - lx.mean())
+    se = np.sqrt((resid ** 2).sum() / 2 / sxx)
+    half = stats.t.ppf((1 + confidence) / 2, 2) * se
+    assert set(fit) == {"slope", "low", "high", "n_points", "n_dropped"}
+    assert (fit["n_points"], fit["n_dropped"]) == (4, 2)
+    assert fit["slope"] == pytest.approx(slope, rel=1e-12)
+    assert fit["low"] == pytest.approx(slope - half, rel=1e-10)
+    assert fit["high"] == pytest.approx(slope + half, rel=1e-10)
+
+
+@pytest.mark.parametrize("x, y, fitted", [
+    ([1, 2, 4], [1, 2, 3], True),        # three points, three x: fitted
+    ([1, 1, 4], [1, 2, 3], True),        # three points, two distinct x: fitted
+    ([1, 2], [1, 2], False),             # two points: no t interval
+    ([1, 2, 4], [1, 2, 0], False),       # two kept of three
+    ([3, 3, 3, 3], [1, 2, 3, 4], False),  # one distinct x
+])
+def test_loglog_slope_interval_needs_three_points_and_two_distinct_x(x, y, fitted):
+    from skxor.studies.stats import loglog_slope_interval
+    fit = loglog_slope_interval(x, y)
+    kept = int(np.sum(np.array(y) > 0))
+    assert (fit["n_points"], fit["n_dropped"]) == (kept, len(y) - kept)
+    values = [fit["slope"], fit["low"], fit["high"]]
+    if fitted:
+        assert all(np.isfinite(values)) and fit["low"] <= fit["slope"] <= fit["high"]
+    else:
+        assert all(isinstance(v, float) and np.isnan(v) for v in values)
+
+
+@pytest.mark.parametrize("x, message", [
+    ([1, 0, 2, 3], "x must hold finite numbers > 0 (a logarithm is taken); got [0.]."),
+    ([1, 0.5, -2, np.inf], "x must hold finite numbers > 0 (a logarithm is taken); "
+     "got [-2. inf]."),
+    ([0, -1, -2, -3, -4, -5], "x must hold finite numbers > 0 (a logarithm is taken); "
+     "got [ 0. -1. -2. -3. -4.]."),
+])
+def test_loglog_slope_interval_refuses_an_x_without_a_logarithm(x, message):
+    """Unlike y (a point without a logarithm of y is dropped), every x must be finite
+    and > 0; the refusal shows at most five of the values refused (0.5 is accepted)."""
+    from skxor.studies.stats import loglog_slope_interval
+    with pytest.raises(ValueError) as info:
+        loglog_slope_interval(x, np.ones(len(x)))
+    assert str(info.value) == message
+    with pytest.raises(ValueError) as info:
+        loglog_slope_interval([1, 2], [1, 2, 3])
+    assert str(info.value) == "x and y need one entry per point; got lengths 2, 3."
+
+
+def _seed_bootstrap(x, y, groups, n_boot, confidence, seed):
+    """The percentile interval of the slopes refitted on seeds drawn with replacement
+    (numpy's RandomState, as scikit-learn's check_random_state gives)."""
+    rng = np.random.RandomState(seed)
+    labels = np.unique(groups)
+    members = [np.flatnonzero(groups == g) for g in labels]
+    slopes = []
+    for _ in range(n_boot):
+        rows = np.concatenate([members[i] for i in rng.randint(0, labels.size, labels.size)])
+        if np.unique(x[rows]).size >= 2:
+            slopes.append(np.polyfit(np.log(x[rows]), np.log(y[rows]), 1)[0])
+    alpha = (1 - confidence) / 2
+    return np.quantile(slopes, [alpha, 1 - alpha])
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.95])
+def test_bootstrap_interval_is_the_percentile_interval_over_seeds_drawn_with_replacement(
+        confidence):
+    rng = np.random.default_rng(3)
+    x = np.tile([10.0, 20, 40], 8)
+    groups = np.repeat(np.arange(8), 3)
+    y = x ** 1.5 * np.exp(0.3 * rng.standard_normal(x.size))
+    fit = bootstrap_loglog_slope(x, y, groups, n_boot=300, confidence=confidence,
+                                 random_state=5)
+    low, high = _seed_bootstrap(x, y, groups, 300, confidence, 5)
+    assert (fit["low"], fit["high"]) == (pytest.approx(low, rel=1e-12),
+                                         pytest.approx(high, rel=1e-12))
+    again = bootstrap_loglog_slope(x, y, groups, n_boot=300, confidence=confidence,
+                                   random_state=5)
+    assert again == fit
+
+
+def test_bootstrap_without_two_points_has_every_key_and_groups_of_two_x_give_the_range():
+    fit = bootstrap_loglog_slope([10.0], [3.0])
+    assert set(fit) == {"slope", "low", "high", "n_points", "n_groups", "rough",
+                        "range_low", "range_high"}
+    assert np.isnan([fit[k] for k in ("slope", "low", "high", "range_low", "range_high")]).all()
+    # Three seeds, each with exactly two distinct x: each seed's own slope makes the range.
+    x = np.array([1.0, 2, 1, 2, 1, 2])
+    y = np.array([1.0, 2, 1, 4, 1, 8])
+    fit = bootstrap_loglog_slope(x, y, groups=[0, 0, 1, 1, 2, 2])
+    assert fit["rough"] and (fit["range_low"], fit["range_high"]) == (
+        pytest.approx(1.0), pytest.approx(3.0))
+
+
+def test_the_censored_likelihood_is_the_log_probability_of_each_interval():
+    """Sum over observations of log P(lo < log n* <= hi) under Normal(b + a x, sigma),
+    left- and right-censored ends included, both tails accurate, and an observation
+    beyond any float probability floored at -1e6."""
+    from skxor.studies.stats import _log_likelihood
+    a, b, sigma = 1.7, 0.4, 0.6
+    x = np.array([-1.0, -0.5, 0.0, 0.5, 1.0, 0.2])
+    lo = np.array([-np.inf, -1.5, 0.1, 1.9, 2.6, -3.0])
+    hi = np.array([-1.0, -0.6, 0.9, np.inf, 3.4, -2.5])
+    mu = b + a * x
+    zl, zh = (lo - mu) / sigma, (hi - mu) / sigma
+    upper = zl > 0
+    p = np.where(upper, stats.norm.sf(zl) - stats.norm.sf(zh),
+                 stats.norm.cdf(zh) - stats.norm.cdf(zl))
+    assert upper.any() and (~upper).any()
+    expected = np.log(p).sum()
+    assert _log_likelihood([a, b, np.log(sigma)], x, lo, hi) == pytest.approx(expected,
+                                                                             rel=1e-10)
+    # Far in the upper tail (10 to 11 sigma above): Phi(zh) - Phi(zl) is 0 in floats, the
+    # difference of the upper tails is not.
+    tail = _log_likelihood([a, b, np.log(sigma)], np.array([0.0]), np.array([b + 10 * sigma]),
+                           np.array([b + 11 * sigma]))
+    assert tail == pytest.approx(np.log(stats.norm.sf(10) - stats.norm.sf(11)), rel=1e-10)
+    # An observation some 2 000 sigma away: log_ndtr is below -1e6, counted as -1e6.
+    far = _log_likelihood([a, b, np.log(sigma)], np.array([0.0]), np.array([1200.0]),
+                          np.array([1300.0]))
+    assert far == -1e6
