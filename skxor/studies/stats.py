@@ -61,6 +61,7 @@ __all__ = [
     "loglog_slope",
     "loglog_slope_interval",
     "quantile_interval",
+    "rate_columns",
     "rate_with_interval",
     "wilson_interval",
 ]
@@ -315,6 +316,40 @@ def rate_with_interval(flags, confidence=0.95):
     k = int(flags.sum())
     low, high = wilson_interval(k, n, confidence)
     return k / n, low, high, n
+
+
+def rate_columns(flags, name, rate="_rate"):
+    """A summary row's columns of one rate: ``flags``' share and its Wilson 95% interval.
+
+    The shape of every per-setting rate of a study's summary: the share of
+    true ``flags`` (:func:`rate_with_interval`) as ``<name><rate>``, its
+    interval as ``<name>_low`` and ``<name>_high``.
+
+    Parameters
+    ----------
+    flags : array-like of bool
+        One group's flags (a missing one is refused, :func:`as_flags`).
+    name : str
+        The stem of the columns.
+    rate : str, default="_rate"
+        The suffix of the rate's column (``""``: the rate is ``<name>``).
+
+    Returns
+    -------
+    columns : dict of str to float
+        ``{<name><rate>: rate, <name>_low: low, <name>_high: high}``, in
+        that order (NaN for no flags).
+
+    Examples
+    --------
+    >>> from skxor.studies.stats import rate_columns
+    >>> rate_columns([True, True, False, True], "success")  # doctest: +ELLIPSIS
+    {'success_rate': 0.75, 'success_low': 0.30..., 'success_high': 0.95...}
+    >>> list(rate_columns([True], "constant", rate=""))
+    ['constant', 'constant_low', 'constant_high']
+    """
+    value, low, high, _ = rate_with_interval(flags)
+    return {f"{name}{rate}": value, f"{name}_low": low, f"{name}_high": high}
 
 
 #: The intra-seed correlations the beta-binomial profile maximises over: a grid
