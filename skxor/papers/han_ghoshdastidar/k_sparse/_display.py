@@ -183,7 +183,6 @@ class KSparseSuccessDisplay(StudyDisplay):
         The summary's rows of that (k, n, init) (colours, offsets and the d
         axis are those of the whole summary, so that panels agree).
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         The legend of the steps T and the legend of the widths m, beside
         the axes (empty with ``legend=False``).
     %(display_keys)s

@@ -45,7 +45,6 @@ class OneStepSuccessDisplay(StudyDisplay):
         The summary's rows of that m (colours, offsets and the d axis are
         those of every m, so that panels agree).
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         The legend of the series, below the axes (empty with
         ``legend=False``).
 

@@ -167,7 +167,6 @@ class ZeroCountDisplay(StudyDisplay):
     n_layers : int
         The depth L drawn.
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         The legend of the widths and the legend of what is drawn, beside
         the axes (empty with ``legend=False``).
     %(display_keys)s
