@@ -12,7 +12,6 @@ from skxor.studies.figures import (
     log_axis,
     offset,
     one_value,
-    rows_where,
     series_style,
 )
 from ._summary import ONE_OVER_N, flip_effect_summary
@@ -71,7 +70,7 @@ def render_figures(summary):
             if name == "change":
                 FlipChangeDisplay(summary, d_model=d, n_layers=layers).plot(ax=ax, legend=False)
                 continue
-            here = rows_where(summary, d_model=d, n_layers=layers)
+            here = summary[(summary["d_model"] == d) & (summary["n_layers"] == layers)]
             _by_eps(ax, here, eps_values, "constant", "constant_low", "constant_high")
             ax.set_ylim(-0.03, 1.03)
             log_axis(ax, ns, base=2, label="N (string length)")
