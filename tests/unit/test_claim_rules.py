@@ -312,6 +312,21 @@ def test_the_p_value_matches_the_interval_at_that_level():
     assert not part.contradicts(*part.interval(1 - p * 0.99))
 
 
+def test_the_p_value_is_1_without_an_interval_or_where_the_point_estimate_agrees():
+    # Without an interval or without its contradiction test a part cannot be
+    # rejected: p = 1 (neither is called).
+    below = dict(name="x", text="x", verdict="not reproduced")
+    assert Part(**below).p_value() == 1.0
+    assert Part(**below, contradicts=lambda lo, hi: True).p_value() == 1.0
+    assert Part(**below, interval=lambda c: (0.0, 0.5)).p_value() == 1.0
+    # Not contradicted even at its point estimate (the interval at confidence 1e-9).
+    agrees = Part(**below, interval=lambda c: (0.95, 0.99), contradicts=lambda lo, hi: hi < 0.9)
+    assert agrees.p_value() == 1.0
+    # Contradicted at every level: the smallest level the bisection tries.
+    always = Part(**below, interval=lambda c: (0.0, 0.5), contradicts=lambda lo, hi: hi < 0.9)
+    assert always.p_value() == 1e-12
+
+
 # -- H1 and H4: the regime, the held-out choice, the mass criterion ---------------------
 
 
