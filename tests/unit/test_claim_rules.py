@@ -1339,6 +1339,14 @@ def test_a_rate_part_refuses_a_value_that_is_not_a_flag_by_the_argument_name():
                                "are not, e.g. 2.")
 
 
+def test_a_rate_part_without_runs_is_not_tested_and_has_no_interval():
+    part = rate_part("d = 5", [], [], "with high probability")
+    assert (part.name, part.text, part.verdict) == ("d = 5", "d = 5: no runs", "not tested")
+    assert part.interval is None and part.contradicts is None and part.n_units is None
+    assert part.p_value() == 1.0
+    assert judged([part])["value"] == "d = 5: no runs"
+
+
 def _claim(**changes):
     fields = dict(id="U9", paper="p", source="s", name="n", paper_setting="x", statement="y",
                   rule=lambda table: {})
