@@ -929,6 +929,23 @@ def test_a_censored_part_reads_0_1_flags_as_booleans_and_names_its_units():
     assert "3 censored by the budget" in ints.text and "seeds" in ints.text
 
 
+@pytest.mark.parametrize("flags, censored, name", [
+    ([True, 2], [False, False], "flags"), ([True, False], [False, 2], "censored")])
+def test_a_censored_part_refuses_what_is_not_a_flag_by_the_argument_name(flags, censored, name):
+    with pytest.raises(ValueError) as info:
+        claims.censored_rate_part("N = 8", flags, censored, [0, 1], "with high probability")
+    assert str(info.value) == (f"{name} must hold flags (True/False, or 0/1); 1 value(s) of 2 "
+                               "are not, e.g. 2.")
+
+
+def test_a_censored_part_counts_runs_over_seeds_by_default_in_its_text():
+    part = claims.censored_rate_part("N = 8", [1, 0, 0, 1, 0, 0], [0, 1, 0, 0, 1, 1],
+                                     [0, 0, 1, 1, 2, 2], "with high probability")
+    assert part.text == ("N = 8: 2/6 runs over 3 seeds = 0.33 [0.00, 0.98], 3 censored by the "
+                         "budget (0.33 [0.00, 0.98] to 0.83 [0.04, 1.00])")
+    assert (part.name, part.verdict, part.n_units) == ("N = 8", "inconclusive", 3)
+
+
 def test_k3_budget_counts_the_runs_by_how_they_stopped_and_reads_tables_without_stops():
     """K3's budget part counts the runs per stop reason, as the table has them; a table
     that does not record why runs stopped is still judged, with no counts."""
