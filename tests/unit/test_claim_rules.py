@@ -944,6 +944,10 @@ def test_a_censored_part_counts_runs_over_seeds_by_default_in_its_text():
     assert part.text == ("N = 8: 2/6 runs over 3 seeds = 0.33 [0.00, 0.98], 3 censored by the "
                          "budget (0.33 [0.00, 0.98] to 0.83 [0.04, 1.00])")
     assert (part.name, part.verdict, part.n_units) == ("N = 8", "inconclusive", 3)
+    networks = claims.censored_rate_part("N = 8", [1, 0, 0, 1, 0, 0], [0, 1, 0, 0, 1, 1],
+                                         [0, 0, 1, 1, 2, 2], "with high probability",
+                                         unit="trainings", unit_name="networks")
+    assert networks.text == part.text.replace("runs over 3 seeds", "trainings over 3 networks")
 
 
 def test_k3_budget_counts_the_runs_by_how_they_stopped_and_reads_tables_without_stops():
