@@ -761,6 +761,22 @@ def test_holm_rejects_a_p_value_equal_to_its_level():
     assert holm([_FixedP(0.0500001)])[0].verdict == "inconclusive"
 
 
+def test_shown_and_not_tested_parts_keep_the_name_they_are_given():
+    part = claims.not_tested("d = 5", "a larger grid")
+    assert (part.name, part.text, part.verdict) == (
+        "d = 5", "d = 5: not tested (needs a larger grid)", "not tested")
+    part = claims.shown("k = 3", "k = 3: 1/2")
+    assert (part.name, part.text, part.verdict) == ("k = 3", "k = 3: 1/2", "shown")
+    assert part.interval is None and part.n_units is None
+
+
+def test_a_part_holm_softens_keeps_the_units_it_was_judged_on():
+    part = rate_part("d", [True] * 23 + [False] * 7, range(30), "with high probability")
+    softened = holm([part] * 5)
+    assert [p.verdict for p in softened] == ["inconclusive"] * 5
+    assert [p.n_units for p in softened] == [30] * 5
+
+
 def test_a_part_holm_softens_keeps_its_name_text_and_interval():
     part = _contradicted_from(0.03)
     softened = holm([part, _contradicted_from(0.03)])[0]
