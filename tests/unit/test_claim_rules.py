@@ -777,6 +777,19 @@ def test_a_part_holm_softens_keeps_the_units_it_was_judged_on():
     assert [p.n_units for p in softened] == [30] * 5
 
 
+def test_a_part_is_decided_on_exactly_min_units_and_one_not_tested_stays_not_tested():
+    nine = rate_part("d = 9", [True] * 9, range(9), "with high probability")
+    assert nine.verdict == "reproduced" and nine.n_units == 9
+    assert judged([nine], min_units=9)["verdict"] == "reproduced"
+    short = judged([nine], min_units=10)
+    assert short["verdict"] == claims.NOT_DECIDED
+    assert short["value"] == ("d = 9: 9/9 runs = 1.00 [0.70, 1.00], 9 of the 10 units needed "
+                              "to decide (not decided by this design)")
+    # A part not tested was judged on nothing: it stays not tested, whatever its units.
+    untested = Part(name="d = 5", text="d = 5: no runs", verdict="not tested", n_units=2)
+    assert judged([untested], min_units=9)["verdict"] == "not tested"
+
+
 def test_a_part_holm_softens_keeps_its_name_text_and_interval():
     part = _contradicted_from(0.03)
     softened = holm([part, _contradicted_from(0.03)])[0]
