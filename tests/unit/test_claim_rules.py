@@ -790,6 +790,33 @@ def test_a_part_is_decided_on_exactly_min_units_and_one_not_tested_stays_not_tes
     assert judged([untested], min_units=9)["verdict"] == "not tested"
 
 
+def test_where_no_part_is_judged_the_row_says_why_each_was_not_tested():
+    row = judged([claims.not_tested("a", "x"), claims.not_tested("b", "y"),
+                  claims.shown("c", "c: 1")])
+    assert row == dict(value="a: not tested (needs x); b: not tested (needs y); c: 1",
+                       judged="a: not tested (needs x) (not tested); b: not tested (needs y) "
+                       "(not tested)", verdict="not tested")
+
+
+def test_listed_prints_numpy_floats_as_python_floats_in_g_format():
+    # float32 is no Python float: its str would print "2.0" (and 1234567.0 in full); a
+    # numeric column iterates as Python numbers, an object column keeps numpy's scalars.
+    values = [2.0, 0.5, np.nan, 2.0, 1234567.0]
+    assert claims.listed(pd.Series(values, dtype="float32")) == "0.5, 2, 1.23457e+06"
+    column = pd.Series([np.float32(v) for v in values] + [None], dtype=object)
+    assert claims.listed(column) == "0.5, 2, 1.23457e+06"
+
+
+@pytest.mark.parametrize("record, text", [
+    (None, "run record missing"),
+    (dict(preset="quick", matches_preset=True), "quick"),
+    (dict(preset="full"), "full with overrides"),
+    (dict(preset="quick", matches_preset=True, earlier_version="0.3.1"),
+     "quick (from an earlier version: 0.3.1)")])
+def test_the_preset_column_says_the_preset_overrides_and_an_earlier_version(record, text):
+    assert claims._preset({"record": record, "table": None}) == text
+
+
 def test_a_part_holm_softens_keeps_its_name_text_and_interval():
     part = _contradicted_from(0.03)
     softened = holm([part, _contradicted_from(0.03)])[0]
