@@ -817,6 +817,15 @@ def test_the_preset_column_says_the_preset_overrides_and_an_earlier_version(reco
     assert claims._preset({"record": record, "table": None}) == text
 
 
+def test_declared_claims_sort_their_ids_number_by_number():
+    from types import SimpleNamespace as NS
+
+    studies = {"a": NS(claims=[NS(id="H10"), NS(id="H2")]),
+               "b": NS(claims=[NS(id="K3"), NS(id="H1"), NS(id="H2b")])}
+    assert [(study, claim.id) for study, claim in claims.declared_claims(studies)] == [
+        ("b", "H1"), ("a", "H2"), ("b", "H2b"), ("a", "H10"), ("b", "K3")]
+
+
 def test_a_part_holm_softens_keeps_its_name_text_and_interval():
     part = _contradicted_from(0.03)
     softened = holm([part, _contradicted_from(0.03)])[0]
