@@ -826,6 +826,23 @@ def test_declared_claims_sort_their_ids_number_by_number():
         ("b", "H1"), ("a", "H2"), ("b", "H2b"), ("a", "H10"), ("b", "K3")]
 
 
+def test_stored_summary_keeps_a_given_summary_and_computes_one_only_for_a_new_table():
+    from types import SimpleNamespace as NS
+
+    calls = []
+    study = NS(summary=lambda table: calls.append(len(table)) or f"summary of {len(table)}")
+    table = pd.DataFrame({"x": [1, 2]})
+    given = object()
+    entry = {"table": table, "path": None}
+    assert claims.stored_summary(study, entry, given) is given
+    assert claims.stored_summary(study, entry) is given and calls == []
+    fresh = {"table": table, "path": None}
+    assert claims.stored_summary(study, fresh) == "summary of 2" and calls == [2]
+    assert claims.stored_summary(study, fresh) == "summary of 2" and calls == [2]
+    copied = dict(fresh, table=table.head(1))  # an entry copied with another table
+    assert claims.stored_summary(study, copied) == "summary of 1" and calls == [2, 1]
+
+
 def test_a_part_holm_softens_keeps_its_name_text_and_interval():
     part = _contradicted_from(0.03)
     softened = holm([part, _contradicted_from(0.03)])[0]
