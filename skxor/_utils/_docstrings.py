@@ -133,11 +133,13 @@ legend : bool, default=True
     figure of several panels draws one set for them all."""
 
 # What a study display's plot sets, and how its from_table reads the table: the
-# same in every study's display.
+# same in every study's display (``display_drawn`` ends with the legends' entry, whose
+# description each display writes below it: which legends, and where).
 DOCS["display_drawn"] = """ax_ : matplotlib Axes
     The axes drawn on (after :meth:`plot`).
 figure_ : matplotlib Figure
-    Its figure."""
+    Its figure.
+legends_ : list of matplotlib Legend"""
 DOCS["display_table"] = """df : pandas.DataFrame
     The study's table: its function's result, or its stored table."""
 # A study's summary function (``Study(summary=...)``): the whole Returns section's

@@ -8,7 +8,7 @@ import numpy as np
 from .._utils._docstrings import fill_doc
 from .._utils._style import axes_or_new
 
-__all__ = ["StudyDisplay", "one_value", "select_rows"]
+__all__ = ["StudyDisplay", "one_value", "rows_where", "select_rows"]
 
 
 def select_rows(table, column, values):
@@ -37,6 +37,26 @@ def select_rows(table, column, values):
         raise ValueError(f"{column} {missing} is not in the table; it has "
                          f"{sorted(table[column].unique().tolist())}.")
     return table[table[column].isin(values)]
+
+
+def rows_where(table, **values):
+    """The rows of ``table`` whose columns equal ``values`` (column name: value), in order.
+
+    The series or panel a figure or report draws from a summary, declared by
+    the values that pick it: ``rows_where(summary, k=2, m=32)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skxor.studies.figures import rows_where
+    >>> table = pd.DataFrame({"k": [2, 2, 3], "m": [8, 32, 32]})
+    >>> rows_where(table, k=2, m=32).index.tolist(), len(rows_where(table))
+    ([1], 3)
+    """
+    keep = np.ones(len(table), dtype=bool)
+    for column, value in values.items():
+        keep &= (table[column] == value).to_numpy()
+    return table[keep]
 
 
 def one_value(table, column, value):

@@ -13,7 +13,7 @@ import numpy as np
 # Markers and line styles cycled over series (8 markers, 4 line styles), as the
 # displays of skxor.plotting cycle them.
 from .._utils._style import LINESTYLES, MARKERS
-from ._display import StudyDisplay, one_value, select_rows
+from ._display import StudyDisplay, one_value, rows_where, select_rows
 from ._legends import NEUTRAL, figure_legend, key_legends, legend_below
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "log_axis",
     "offset",
     "one_value",
+    "rows_where",
     "select_rows",
     "series_style",
     "StudyDisplay",

@@ -11,7 +11,7 @@ import pandas as pd
 from ._floor import TIME_COLUMNS, timing_sentence
 from ._hooks import hook_result
 from ._run_text import preset_text, run_preset, run_text, seeds_text, values_text
-from .stats import format_interval, rate_with_interval
+from .stats import format_interval, rate_columns, rate_with_interval
 
 __all__ = [
     "ROUGH_BELOW_SEEDS",
@@ -211,8 +211,7 @@ def summary_table(table, by, skip=()):
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         for column in rates:
             # Missing flags are neither successes nor failures: counted apart.
-            rate, low, high, _ = rate_with_interval(group[column].dropna())
-            row.update({f"{column}_rate": rate, f"{column}_low": low, f"{column}_high": high})
+            row.update(rate_columns(group[column].dropna(), column))
             if table[column].isna().any():
                 row[f"{column}_missing"] = int(group[column].isna().sum())
         for column in means:

@@ -61,6 +61,7 @@ __all__ = [
     "loglog_slope",
     "loglog_slope_interval",
     "quantile_interval",
+    "rate_columns",
     "rate_with_interval",
     "wilson_interval",
 ]
@@ -315,6 +316,45 @@ def rate_with_interval(flags, confidence=0.95):
     k = int(flags.sum())
     low, high = wilson_interval(k, n, confidence)
     return k / n, low, high, n
+
+
+def rate_columns(flags, name, rate="_rate", interval="wilson"):
+    """A summary row's columns of one rate: ``flags``' share and its 95% interval.
+
+    The shape of every per-setting rate of a study's summary: the share of
+    true ``flags`` as ``<name><rate>``, its interval (Wilson's, as
+    :func:`rate_with_interval`, or Clopper-Pearson's) as ``<name>_low`` and
+    ``<name>_high``.
+
+    Parameters
+    ----------
+    flags : array-like of bool
+        One group's flags (a missing one is refused, :func:`as_flags`).
+    name : str
+        The stem of the columns.
+    rate : str, default="_rate"
+        The suffix of the rate's column (``""``: the rate is ``<name>``).
+    interval : {"wilson", "clopper-pearson"}, default="wilson"
+
+    Returns
+    -------
+    columns : dict of str to float
+        ``{<name><rate>: rate, <name>_low: low, <name>_high: high}``, in
+        that order (NaN for no flags).
+
+    Examples
+    --------
+    >>> from skxor.studies.stats import rate_columns
+    >>> rate_columns([True, True, False, True], "success")  # doctest: +ELLIPSIS
+    {'success_rate': 0.75, 'success_low': 0.30..., 'success_high': 0.95...}
+    >>> rate_columns([True, False], "found", rate="", interval="clopper-pearson")  # doctest: +ELLIPSIS
+    {'found': 0.5, 'found_low': 0.012..., 'found_high': 0.987...}
+    """
+    flags = as_flags(flags)
+    k, n = int(flags.sum()), int(flags.size)
+    low, high = _bounds(interval)(k, n)
+    return {f"{name}{rate}": k / n if n else float("nan"), f"{name}_low": low,
+            f"{name}_high": high}
 
 
 #: The intra-seed correlations the beta-binomial profile maximises over: a grid
@@ -690,6 +730,14 @@ def format_interval(value, low, high, digits=2):
     return f"{texts[0]} [{texts[1]}, {texts[2]}]"
 
 
+def _bounds(interval):
+    """The interval function named ``interval``, or a ValueError naming the choices."""
+    bounds = {"wilson": wilson_interval, "clopper-pearson": clopper_pearson_interval}
+    if interval not in bounds:
+        raise ValueError(f"interval must be one of {sorted(bounds)}; got {interval!r}.")
+    return bounds[interval]
+
+
 def format_count(successes, n, unit, interval="wilson", digits=2):
     """``"4/5 networks = 0.80 [0.38, 0.96]"``: a rate with its count, unit and interval.
 
@@ -718,10 +766,7 @@ def format_count(successes, n, unit, interval="wilson", digits=2):
     successes, n = _check_counts(successes, n)
     if n == 0:
         return f"none: 0 {unit}"
-    bounds = {"wilson": wilson_interval, "clopper-pearson": clopper_pearson_interval}
-    if interval not in bounds:
-        raise ValueError(f"interval must be one of {sorted(bounds)}; got {interval!r}.")
-    low, high = bounds[interval](successes, n)
+    low, high = _bounds(interval)(successes, n)
     return f"{successes}/{n} {unit} = {format_interval(successes / n, low, high, digits)}"
 
 

@@ -341,6 +341,21 @@ def test_the_p_value_matches_the_interval_at_that_level():
     assert not part.contradicts(*part.interval(1 - p * 0.99))
 
 
+def test_the_p_value_is_1_without_an_interval_or_where_the_point_estimate_agrees():
+    # Without an interval or without its contradiction test a part cannot be
+    # rejected: p = 1 (neither is called).
+    below = dict(name="x", text="x", verdict="not reproduced")
+    assert Part(**below).p_value() == 1.0
+    assert Part(**below, contradicts=lambda lo, hi: True).p_value() == 1.0
+    assert Part(**below, interval=lambda c: (0.0, 0.5)).p_value() == 1.0
+    # Not contradicted even at its point estimate (the interval at confidence 1e-9).
+    agrees = Part(**below, interval=lambda c: (0.95, 0.99), contradicts=lambda lo, hi: hi < 0.9)
+    assert agrees.p_value() == 1.0
+    # Contradicted at every level: the smallest level the bisection tries.
+    always = Part(**below, interval=lambda c: (0.0, 0.5), contradicts=lambda lo, hi: hi < 0.9)
+    assert always.p_value() == 1e-12
+
+
 # -- H1 and H4: the regime, the held-out choice, the mass criterion ---------------------
 
 
@@ -782,6 +797,88 @@ def test_holm_rejects_a_p_value_equal_to_its_level():
     assert holm([_FixedP(0.0500001)])[0].verdict == "inconclusive"
 
 
+def test_shown_and_not_tested_parts_keep_the_name_they_are_given():
+    part = claims.not_tested("d = 5", "a larger grid")
+    assert (part.name, part.text, part.verdict) == (
+        "d = 5", "d = 5: not tested (needs a larger grid)", "not tested")
+    part = claims.shown("k = 3", "k = 3: 1/2")
+    assert (part.name, part.text, part.verdict) == ("k = 3", "k = 3: 1/2", "shown")
+    assert part.interval is None and part.n_units is None
+
+
+def test_a_part_holm_softens_keeps_the_units_it_was_judged_on():
+    part = rate_part("d", [True] * 23 + [False] * 7, range(30), "with high probability")
+    softened = holm([part] * 5)
+    assert [p.verdict for p in softened] == ["inconclusive"] * 5
+    assert [p.n_units for p in softened] == [30] * 5
+
+
+def test_a_part_is_decided_on_exactly_min_units_and_one_not_tested_stays_not_tested():
+    nine = rate_part("d = 9", [True] * 9, range(9), "with high probability")
+    assert nine.verdict == "reproduced" and nine.n_units == 9
+    assert judged([nine], min_units=9)["verdict"] == "reproduced"
+    short = judged([nine], min_units=10)
+    assert short["verdict"] == claims.NOT_DECIDED
+    assert short["value"] == ("d = 9: 9/9 runs = 1.00 [0.70, 1.00], 9 of the 10 units needed "
+                              "to decide (not decided by this design)")
+    # A part not tested was judged on nothing: it stays not tested, whatever its units.
+    untested = Part(name="d = 5", text="d = 5: no runs", verdict="not tested", n_units=2)
+    assert judged([untested], min_units=9)["verdict"] == "not tested"
+
+
+def test_where_no_part_is_judged_the_row_says_why_each_was_not_tested():
+    row = judged([claims.not_tested("a", "x"), claims.not_tested("b", "y"),
+                  claims.shown("c", "c: 1")])
+    assert row == dict(value="a: not tested (needs x); b: not tested (needs y); c: 1",
+                       judged="a: not tested (needs x) (not tested); b: not tested (needs y) "
+                       "(not tested)", verdict="not tested")
+
+
+def test_listed_prints_numpy_floats_as_python_floats_in_g_format():
+    # float32 is no Python float: its str would print "2.0" (and 1234567.0 in full); a
+    # numeric column iterates as Python numbers, an object column keeps numpy's scalars.
+    values = [2.0, 0.5, np.nan, 2.0, 1234567.0]
+    assert claims.listed(pd.Series(values, dtype="float32")) == "0.5, 2, 1.23457e+06"
+    column = pd.Series([np.float32(v) for v in values] + [None], dtype=object)
+    assert claims.listed(column) == "0.5, 2, 1.23457e+06"
+
+
+@pytest.mark.parametrize("record, text", [
+    (None, "run record missing"),
+    (dict(preset="quick", matches_preset=True), "quick"),
+    (dict(preset="full"), "full with overrides"),
+    (dict(preset="quick", matches_preset=True, earlier_version="0.3.1"),
+     "quick (from an earlier version: 0.3.1)")])
+def test_the_preset_column_says_the_preset_overrides_and_an_earlier_version(record, text):
+    assert claims._preset({"record": record, "table": None}) == text
+
+
+def test_declared_claims_sort_their_ids_number_by_number():
+    from types import SimpleNamespace as NS
+
+    studies = {"a": NS(claims=[NS(id="H10"), NS(id="H2")]),
+               "b": NS(claims=[NS(id="K3"), NS(id="H1"), NS(id="H2b")])}
+    assert [(study, claim.id) for study, claim in claims.declared_claims(studies)] == [
+        ("b", "H1"), ("a", "H2"), ("b", "H2b"), ("a", "H10"), ("b", "K3")]
+
+
+def test_stored_summary_keeps_a_given_summary_and_computes_one_only_for_a_new_table():
+    from types import SimpleNamespace as NS
+
+    calls = []
+    study = NS(summary=lambda table: calls.append(len(table)) or f"summary of {len(table)}")
+    table = pd.DataFrame({"x": [1, 2]})
+    given = object()
+    entry = {"table": table, "path": None}
+    assert claims.stored_summary(study, entry, given) is given
+    assert claims.stored_summary(study, entry) is given and calls == []
+    fresh = {"table": table, "path": None}
+    assert claims.stored_summary(study, fresh) == "summary of 2" and calls == [2]
+    assert claims.stored_summary(study, fresh) == "summary of 2" and calls == [2]
+    copied = dict(fresh, table=table.head(1))  # an entry copied with another table
+    assert claims.stored_summary(study, copied) == "summary of 1" and calls == [2, 1]
+
+
 def test_a_part_holm_softens_keeps_its_name_text_and_interval():
     part = _contradicted_from(0.03)
     softened = holm([part, _contradicted_from(0.03)])[0]
@@ -953,6 +1050,27 @@ def test_a_censored_part_reads_0_1_flags_as_booleans_and_names_its_units():
     assert (ints.verdict, ints.text, ints.interval(0.95)) == (bools.verdict, bools.text,
                                                               bools.interval(0.95))
     assert "3 censored by the budget" in ints.text and "seeds" in ints.text
+
+
+@pytest.mark.parametrize("flags, censored, name", [
+    ([True, 2], [False, False], "flags"), ([True, False], [False, 2], "censored")])
+def test_a_censored_part_refuses_what_is_not_a_flag_by_the_argument_name(flags, censored, name):
+    with pytest.raises(ValueError) as info:
+        claims.censored_rate_part("N = 8", flags, censored, [0, 1], "with high probability")
+    assert str(info.value) == (f"{name} must hold flags (True/False, or 0/1); 1 value(s) of 2 "
+                               "are not, e.g. 2.")
+
+
+def test_a_censored_part_counts_runs_over_seeds_by_default_in_its_text():
+    part = claims.censored_rate_part("N = 8", [1, 0, 0, 1, 0, 0], [0, 1, 0, 0, 1, 1],
+                                     [0, 0, 1, 1, 2, 2], "with high probability")
+    assert part.text == ("N = 8: 2/6 runs over 3 seeds = 0.33 [0.00, 0.98], 3 censored by the "
+                         "budget (0.33 [0.00, 0.98] to 0.83 [0.04, 1.00])")
+    assert (part.name, part.verdict, part.n_units) == ("N = 8", "inconclusive", 3)
+    networks = claims.censored_rate_part("N = 8", [1, 0, 0, 1, 0, 0], [0, 1, 0, 0, 1, 1],
+                                         [0, 0, 1, 1, 2, 2], "with high probability",
+                                         unit="trainings", unit_name="networks")
+    assert networks.text == part.text.replace("runs over 3 seeds", "trainings over 3 networks")
 
 
 def test_k3_budget_counts_the_runs_by_how_they_stopped_and_reads_tables_without_stops():
@@ -1371,6 +1489,14 @@ def test_a_rate_part_refuses_a_value_that_is_not_a_flag_by_the_argument_name():
         rate_part("d = 10", [True, 2], [0, 1], "with high probability")
     assert str(info.value) == ("flags must hold flags (True/False, or 0/1); 1 value(s) of 2 "
                                "are not, e.g. 2.")
+
+
+def test_a_rate_part_without_runs_is_not_tested_and_has_no_interval():
+    part = rate_part("d = 5", [], [], "with high probability")
+    assert (part.name, part.text, part.verdict) == ("d = 5", "d = 5: no runs", "not tested")
+    assert part.interval is None and part.contradicts is None and part.n_units is None
+    assert part.p_value() == 1.0
+    assert judged([part])["value"] == "d = 5: no runs"
 
 
 def _claim(**changes):

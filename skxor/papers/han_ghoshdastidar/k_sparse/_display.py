@@ -12,6 +12,7 @@ from skxor.studies.figures import (
     log_axis,
     offset,
     one_value,
+    rows_where,
 )
 from ._summary import DOC_EXAMPLES, k_sparse_summary
 from ._wording import _data_label, _preset_label
@@ -82,9 +83,8 @@ def render_figures(summary):
     raw_all = steps.drop_duplicates(["k", "d", "m", "init", "seed"])
     colours, kinds, starts = {}, {}, {}
     for i, (k, m, init) in enumerate(pairs):
-        g = signal[(signal["k"] == k) & (signal["m"] == m)
-                   & (signal["init"] == init)].sort_values("d")
-        raw = raw_all[(raw_all["k"] == k) & (raw_all["m"] == m) & (raw_all["init"] == init)]
+        g = rows_where(signal, k=k, m=m, init=init).sort_values("d")
+        raw = rows_where(raw_all, k=k, m=m, init=init)
         shift = float(offset(1.0, i, len(pairs), spread=0.015, base=10))
         marker = MARKERS[ks.index(k) % len(MARKERS)]
         style = LINESTYLES[ms.index(m) % len(LINESTYLES)]
@@ -125,7 +125,7 @@ def render_figures(summary):
         settings = list(dict.fromkeys(zip(ref["k"], ref["d"], ref["n"])))
         models = list(dict.fromkeys(zip(ref["model"], ref["budget"])))
         for i, (model, budget) in enumerate(models):
-            g = ref[(ref["model"] == model) & (ref["budget"] == budget)]
+            g = rows_where(ref, model=model, budget=budget)
             x = np.array([settings.index(s) for s in zip(g["k"], g["d"], g["n"])], dtype=float)
             x = x + 0.08 * (i - (len(models) - 1) / 2)
             name = "v1 k-parity" if model == "k_parity" else "sparse-XOR"
@@ -183,7 +183,6 @@ class KSparseSuccessDisplay(StudyDisplay):
         The summary's rows of that (k, n, init) (colours, offsets and the d
         axis are those of the whole summary, so that panels agree).
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         The legend of the steps T and the legend of the widths m, beside
         the axes (empty with ``legend=False``).
     %(display_keys)s
@@ -213,8 +212,7 @@ class KSparseSuccessDisplay(StudyDisplay):
         self._ts = sorted(summary["n_steps"].unique())
         self._ms = sorted(summary["m"].unique())
         self._ds = sorted(summary["d"].unique())
-        self.summary = summary[(summary["k"] == self.k) & (summary["n"] == self.n)
-                               & (summary["init"] == self.init)]
+        self.summary = rows_where(summary, k=self.k, n=self.n, init=self.init)
 
     @classmethod
     def from_table(cls, df, *, k=None, n=None, init=None, ax=None):
@@ -225,8 +223,7 @@ class KSparseSuccessDisplay(StudyDisplay):
         series = [(t, m) for t in ts for m in ms]
         colours, kinds = {}, {}
         for i, (t, m) in enumerate(series):
-            g = self.summary[(self.summary["n_steps"] == t)
-                             & (self.summary["m"] == m)].sort_values("d")
+            g = rows_where(self.summary, n_steps=t, m=m).sort_values("d")
             if not len(g):
                 continue
             steps = f"T = {t} (steps of {float(g['step_length'].iloc[0]):g})"

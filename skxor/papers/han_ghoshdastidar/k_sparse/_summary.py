@@ -8,7 +8,7 @@ from skxor.studies.claims import unit_interval
 from skxor.studies.stats import (
     bootstrap_loglog_slope,
     flag_columns,
-    rate_with_interval,
+    rate_columns,
 )
 
 def _steps(df):
@@ -29,15 +29,6 @@ def _v1(df):
     return flag_columns(part, ("success", "specialised"))
 
 
-def _rate(flags, name):
-    """The share of true ``flags`` as ``name`` with its Wilson 95 % interval; the count.
-
-    Returns ``({name: rate, name_low: low, name_high: high}, number of flags)``.
-    """
-    rate, low, high, count = rate_with_interval(flags)
-    return {name: rate, f"{name}_low": low, f"{name}_high": high}, int(count)
-
-
 def summarize_k_sparse(df):
     """Success (Wilson interval) and head specialisation per k, d, m, n and T.
 
@@ -54,16 +45,15 @@ def summarize_k_sparse(df):
     part = _steps(df)
     rows = []
     for key, group in part.groupby(["k", "d", "m", "n", "n_steps", "init"], sort=True):
-        success, seeds = _rate(group["success"], "success")
         rows.append({
             **dict(zip(["k", "d", "m", "n", "n_steps", "init"], key)),
             "step_length": float(group["path_length"].iloc[0]) / key[4],
-            **success,
+            **rate_columns(group["success"], "success", rate=""),
             "specialised": float(group["specialised"].mean()),
             "bits_found": float(group["bits_found"].mean()),
             "support_mass": float(group["support_mass_min"].median()),
             "median_loss": float(group["loss"].median()),
-            "seeds": seeds,
+            "seeds": len(group),
         })
     return pd.DataFrame(rows, columns=[
         "k", "d", "m", "n", "n_steps", "init", "step_length", "success", "success_low",
@@ -85,17 +75,15 @@ def gradient_signal(df):
     part = part.drop_duplicates(["k", "d", "m", "init", "seed"])
     rows = []
     for key, group in part.groupby(["k", "d", "m", "init"], sort=True):
-        on, seeds = _rate(group["limit_on_support"], "limit_on_support")
-        distinct, _ = _rate(group["limit_distinct"], "limit_distinct")
         rows.append({
             **dict(zip(["k", "d", "m", "init"], key)),
             "support_gain": float(group["support_gain"].median()),
             "signal_to_noise": float(group["signal_to_noise"].median()),
             "support_component": float(group["support_component"].median()),
             "chance_component": float(group["chance_component"].iloc[0]),
-            **on,
-            **distinct,
-            "seeds": seeds,
+            **rate_columns(group["limit_on_support"], "limit_on_support", rate=""),
+            **rate_columns(group["limit_distinct"], "limit_distinct", rate=""),
+            "seeds": len(group),
         })
     return pd.DataFrame(rows)
 
@@ -145,20 +133,19 @@ def summarize_v1(df):
     part = _v1(df)
     rows = []
     for key, group in part.groupby(["k", "d", "n", "model", "n_steps", "epochs"], sort=True):
-        success, seeds = _rate(group["success"], "success")
         k, d, n, model, n_steps, epochs = key
         budget = (f"{epochs} epochs (Adam, lr {group['learning_rate'].iloc[0]:g})"
                   if model == "k_parity"
                   else f"{n_steps} step(s) of {group['path_length'].iloc[0] / n_steps:g}")
         rows.append({
             "k": k, "d": d, "n": n, "model": model, "budget": budget,
-            **success,
+            **rate_columns(group["success"], "success", rate=""),
             "specialised": float(group["specialised"].mean()),
             "iterations": float(group["iterations"].median()),
             "seconds": float(group["seconds"].median()),
             "n_parameters": int(group["n_parameters"].iloc[0]),
             "scored_on": group["scored_on"].iloc[0],
-            "seeds": seeds,
+            "seeds": len(group),
         })
     return pd.DataFrame(rows)
 

@@ -7,7 +7,7 @@ attention maps (``_display_maps``) and the success display
 
 import numpy as np
 
-from skxor.studies.figures import figure_legend, interval_errorbar, log_axis, offset
+from skxor.studies.figures import figure_legend, interval_errorbar, log_axis, offset, rows_where
 from skxor._utils._docstrings import fill_doc_with
 from ._display_maps import attention_maps, plot_attention_maps
 from ._display_style import _label, _style
@@ -85,8 +85,7 @@ def render_figures(summary):
     lengths = sorted(best["step_length"].unique())
     groups = list(best.groupby(["attention", "n", "n_steps"], sort=True).groups)
     for i, (attention, n, steps) in enumerate(groups):
-        g = best[(best["attention"] == attention) & (best["n"] == n)
-                 & (best["n_steps"] == steps)].sort_values("step_length")
+        g = rows_where(best, attention=attention, n=n, n_steps=steps).sort_values("step_length")
         marker, line = _style(attention)
         style = dict(marker=marker, ls=line if steps == 1 else "-.", ms=5, color=f"C{i}",
                      mfc="none" if steps > 1 else None,

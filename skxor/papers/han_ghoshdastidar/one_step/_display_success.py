@@ -2,7 +2,7 @@
 
 from skxor._utils._docstrings import fill_doc
 from skxor.studies.figures import (StudyDisplay, interval_errors, legend_below, log_axis,
-                                   offset, one_value)
+                                   offset, one_value, rows_where)
 from ._display_style import _label, _style
 from ._summary import one_step_summary
 
@@ -45,7 +45,6 @@ class OneStepSuccessDisplay(StudyDisplay):
         The summary's rows of that m (colours, offsets and the d axis are
         those of every m, so that panels agree).
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         The legend of the series, below the axes (empty with
         ``legend=False``).
 
@@ -85,8 +84,7 @@ class OneStepSuccessDisplay(StudyDisplay):
     def _draw(self, ax):
         part, key = self.summary, self.rate
         for i, (attention, n, steps) in enumerate(self._series):
-            group = part[(part["attention"] == attention) & (part["n"] == n)
-                         & (part["n_steps"] == steps)]
+            group = rows_where(part, attention=attention, n=n, n_steps=steps)
             if group.empty:
                 continue
             marker, line = _style(attention)

@@ -4,7 +4,8 @@ import numpy as np
 
 from skxor.nn import attention_names, get_attention
 from skxor.studies.reporting import timing_sentence
-from skxor.studies.reporting import empty_section, interval_table, interval_texts, markdown_table, rate_text, values_text
+from skxor.studies.reporting import empty_section, interval_table, interval_texts, markdown_table, rate_text, section, values_text
+from skxor.studies.figures import rows_where
 from skxor.studies.stats import POOLED_OVER_D_CAVEAT, format_interval, rate_with_interval
 from skxor._utils._docstrings import fill_doc_with
 from ._cells import SUCCESS_ACCURACY
@@ -56,16 +57,14 @@ def render_report(summary):
        "median_max_weight", "best"]]
     ns = sorted(int(n) for n in cells["n"].unique())
     lengths = values_text(cells["step_length"].astype(float))
-    lines = [
-        f"## {title}",
-        "",
+    blocks = [
         f"Setting: {setting_text(cells)}. "
         + ("Every step here is a population step (n = 0): the exact gradient of the "
            "population loss, no training samples."
            if ns == [0] else
            "Rows with n = 0 are exact population steps; rows with n > 0 take "
-           "full-batch steps on n training samples."),
-        f"T normalised steps of the given length each (T = 1 is the paper's one step); "
+           "full-batch steps on n training samples.")
+        + f"\nT normalised steps of the given length each (T = 1 is the paper's one step); "
         f"step lengths tried: {lengths}. Success = test accuracy >= {SUCCESS_ACCURACY} "
         "after the steps; specialised = the two heads' most-attended positions are the "
         "two support bits. A run is one seed at one d and m; the three attention types, "
@@ -73,28 +72,23 @@ def render_report(summary):
         "(paired). Rates in [brackets]: Wilson 95% intervals; pooled over d and m, 95% "
         "intervals with the seeds as the independent units. "
         + POOLED_OVER_D_CAVEAT,
-        "",
         "Every step length, pooled over d and m (`best`: the step length with the most "
         "successes, ties broken by the lower median loss - chosen on these runs, so "
         "optimistic for every variant; `median_max_weight`: median of the largest "
         "attention weight of either head):",
-        "",
         markdown_table(sweep),
-        "",
         "Per d and m, each attention type and T at its best step length:",
-        "",
         markdown_table(table),
-        "",
     ]
+    lines = []  # the closing list, one item a line
     order = {name: i for i, name in enumerate(attention_names())}
     keys = sorted(at_best.groupby(["attention", "n", "n_steps"]).groups,
                   key=lambda k: (k[1], k[2], order.get(k[0], len(order)), k[0]))
     for attention, n, steps in keys:
-        part = at_best[(at_best["attention"] == attention) & (at_best["n"] == n)
-                       & (at_best["n_steps"] == steps)]
+        part = rows_where(at_best, attention=attention, n=n, n_steps=steps)
         length = float(part["step_length"].iloc[0])
-        tried = values_text(cells.loc[(cells["attention"] == attention) & (cells["n"] == n)
-                                        & (cells["n_steps"] == steps), "step_length"])
+        tried = values_text(rows_where(cells, attention=attention, n=n,
+                                       n_steps=steps)["step_length"])
         data = "" if n == 0 else f", n = {n:,}"
         lines.append(
             f"- {attention}{data}, {steps_text(steps)} of {length:g} (its best of {tried}): "
@@ -141,4 +135,4 @@ def render_report(summary):
                if len(sampled) else "") + "."
         )
     lines += filter(None, [timing_sentence(cells, "cells", "steps or fits, and exact losses")])  # no timing columns: none
-    return "\n".join(lines)
+    return section(title, *blocks, "\n".join(lines))

@@ -9,13 +9,8 @@ from sklearn.utils import Bunch
 
 from skxor.studies.reporting import values_text
 from skxor.studies.claims import unit_interval
-from skxor.studies.stats import flag_columns, rate_with_interval
+from skxor.studies.stats import flag_columns, rate_columns
 from skxor._utils._docstrings import fill_doc, study_examples
-
-
-def _rate_columns(flags, name):
-    rate, low, high, _ = rate_with_interval(flags)
-    return {f"{name}_rate": rate, f"{name}_low": low, f"{name}_high": high}
 
 
 _GROUP = ["attention", "d", "m", "n", "n_steps", "step_length"]
@@ -68,8 +63,8 @@ def summarize_one_step(df):
     for key, group in checked(df).groupby(_GROUP, sort=True):
         rows.append({
             **dict(zip(_GROUP, key)),
-            **_rate_columns(group["success"], "success"),
-            **_rate_columns(group["specialised"], "specialised"),
+            **rate_columns(group["success"], "success"),
+            **rate_columns(group["specialised"], "specialised"),
             "median_loss": float(group["loss_after_step"].median()),
             "median_support_mass": (float(group["support_mass_min"].median())
                                     if "support_mass_min" in group else float("nan")),

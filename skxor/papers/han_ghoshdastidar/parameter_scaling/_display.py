@@ -148,7 +148,6 @@ class ParametersNeededDisplay(StudyDisplay):
         :func:`~skxor.papers.han_ghoshdastidar.parameter_scaling.parameter_slopes` of the
         table, per model (shown in the legend).
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         The legend of the models (each with its slope) and the legend of
         what is drawn, beside the axes (empty with ``legend=False``).
     %(display_keys)s

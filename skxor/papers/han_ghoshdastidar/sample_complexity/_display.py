@@ -131,7 +131,6 @@ class SamplesNeededDisplay(StudyDisplay):
     fits : pandas.DataFrame
         :func:`~skxor.papers.fit_exponents`, indexed by model.
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         The legend of the models (each with its exponent) and the legend of
         what is drawn, beside the axes (empty with ``legend=False``).
     %(display_keys)s

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from skxor.studies.reporting import interval_texts, timing_sentence
+from skxor.studies.reporting import interval_texts, section, timing_sentence
 from skxor.studies.stats import format_interval
 from skxor._utils._docstrings import fill_doc_with
 from ._cells import MODELS
@@ -83,13 +83,11 @@ def render_report(summary):
         grid=[f"x{r:.2f}" for r in fits["grid_ratio"]],
     )[["model", "exponent", "seeds_used", "population_failures", "n_points", "n_interval",
        "left_censored", "right_censored", "grid"]]
-    lines = [
-        "## Sample complexity",
-        "",
+    blocks = [
         f"Setting: {setting_text(df)}."
         + (f" Rough: {seeds} seeds and {df['d'].nunique()} values of d; read the "
-           "exponents as indications only." if rough else ""),
-        f"n* per seed = the smallest training size from which the test accuracy stays "
+           "exponents as indications only." if rough else "")
+        + f"\nn* per seed = the smallest training size from which the test accuracy stays "
         f">= {target:g} at every larger size tried; the grid brackets it in (last failing "
         "size, that size]. p_pop: seeds whose training run succeeds on infinite data "
         "(the same steps on the population loss from the seed's own keys and initial "
@@ -103,9 +101,7 @@ def render_report(summary):
         "smallest and largest per-seed n*; reached: seeds reaching the target, Wilson "
         "95%; at_floor: seeds already at the target at the smallest size (left-censored); "
         "not_reached: seeds not staying there by the largest size tried (right-censored).",
-        "",
         shown.to_markdown(index=False, floatfmt=",.0f"),
-        "",
         "Exponent a of n*(d) ~ d^a: maximum likelihood with log n* normal about a line "
         "in log d, every learning curve (an independent (d, seed) unit) whose population "
         "run succeeds (seeds_used 'cured'; every curve of a model without a population "
@@ -113,10 +109,9 @@ def render_report(summary):
         "included; profile-likelihood 95% interval. population_failures: curves left out "
         "as failing in the population limit; n_interval: curves bracketed on both sides; "
         "grid: the largest ratio of neighbouring sizes, each cell's resolution:",
-        "",
         fit_table.to_markdown(index=False),
-        "",
     ]
+    lines = []  # the closing list, one item a line
     for _, fit in fits.iterrows():
         part = table[table["model"] == fit["model"]]
         lines.append(
@@ -138,7 +133,7 @@ def render_report(summary):
     lines += _other_settings(everything, df)
     lines += _tradeoff(table)
     lines += filter(None, [timing_sentence(df, "learning curves", "the fits and test scoring")])  # no timing columns: none
-    return "\n".join(lines)
+    return section("Sample complexity", *blocks, "\n".join(lines))
 
 
 def h5_sentence(fits):

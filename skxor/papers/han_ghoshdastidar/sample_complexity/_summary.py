@@ -28,7 +28,7 @@ from skxor._utils._docstrings import fill_doc, study_examples
 from ..._common import Summary
 from skxor.studies.reporting import ROUGH_BELOW_SEEDS
 from skxor.studies.stats import (censored_loglog_fit, censored_median_interval, check_confidence,
-                                 check_n_boot, rate_with_interval)
+                                 check_n_boot, rate_columns)
 from skxor._utils._warnings import SkxorFutureWarning
 
 #: The columns fixing a learning curve's grid, test split, target and parity (``k``):
@@ -375,14 +375,9 @@ def samples_needed(df, target=None):
         median = float(np.median(values)) if 2 * finite.size > values.size else np.nan
         low, high, kind = censored_median_interval(group["n_low"].to_numpy(float),
                                                    group["n_high"].to_numpy(float))
-        rate, r_low, r_high, n = rate_with_interval(np.isfinite(values))
-        population = group["population_success"]
-        if population.notna().any():
-            p_pop, p_low, p_high, _ = rate_with_interval(population.dropna() == 1)
-            successes = f"{int((population == 1).sum())}/{int(population.notna().sum())}"
-        else:
-            p_pop = p_low = p_high = np.nan
-            successes = "-"
+        # Without a population step no seed is known: p_pop and its interval are NaN.
+        known = group["population_success"].dropna() == 1
+        successes = f"{int(known.sum())}/{known.size}" if known.size else "-"
         cure = cured(group)["n_star"].to_numpy(dtype=float)
         cure_finite = cure[np.isfinite(cure)]
         rows.append({
@@ -391,13 +386,13 @@ def samples_needed(df, target=None):
             "n_star_min": float(finite.min()) if finite.size else np.nan,
             "n_star_max": float(finite.max()) if finite.size else np.nan,
             "median_low": low, "median_high": high, "median_interval": kind,
-            "seeds": n,
-            "reached": f"{finite.size}/{n}",
-            "reached_rate": rate, "reached_low": r_low, "reached_high": r_high,
+            "seeds": values.size,
+            "reached": f"{finite.size}/{values.size}",
+            **rate_columns(np.isfinite(values), "reached"),
             "at_floor": int((group["status"] == "at grid floor").sum()),
             "not_reached": int((group["status"] == "not reached").sum()),
             "population_success": successes,
-            "p_pop": p_pop, "p_pop_low": p_low, "p_pop_high": p_high,
+            **rate_columns(known, "p_pop", rate=""),
             "n_star_cured": (float(np.median(cure)) if 2 * cure_finite.size > cure.size
                              else np.nan),
             "cured_not_reached": int((~np.isfinite(cure)).sum()),

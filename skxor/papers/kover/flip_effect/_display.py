@@ -127,7 +127,6 @@ class FlipChangeDisplay(StudyDisplay):
     summary : pandas.DataFrame
         The summary's rows of that (D, L), every eps and N.
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         The legend of the eps and the reference, below the axes (empty with
         ``legend=False``).
 

@@ -7,7 +7,7 @@ import pandas as pd
 
 from sklearn.utils import Bunch
 
-from skxor.studies.stats import loglog_slope_interval, rate_with_interval
+from skxor.studies.stats import loglog_slope_interval, rate_columns
 from skxor._utils._docstrings import fill_doc, study_examples
 
 #: The per-network columns a table must hold.
@@ -53,17 +53,16 @@ def summarize_flip_effect(df):
     by = ["layer_norm_eps", "d_model", "n_layers", "n_bits"]
     rows = []
     for key, group in _groups(df, by):
-        rate, low, high, n = rate_with_interval(group["constant"])
         biggest, typical = group["flip_change_max"], group["flip_change_median"]
         rows.append({
-            **dict(zip(by, key)), "networks": n,
+            **dict(zip(by, key)), "networks": len(group),
             "max_median": float(biggest.median()), "max_q25": float(biggest.quantile(0.25)),
             "max_q75": float(biggest.quantile(0.75)),
             "typical_median": float(typical.median()),
             "typical_q25": float(typical.quantile(0.25)),
             "typical_q75": float(typical.quantile(0.75)),
             "logit_std": float(group["logit_std"].median()),
-            "constant": rate, "constant_low": low, "constant_high": high,
+            **rate_columns(group["constant"], "constant", rate=""),
         })
     return pd.DataFrame(rows)
 

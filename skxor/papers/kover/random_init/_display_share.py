@@ -47,7 +47,6 @@ class RandomInitShareDisplay(StudyDisplay):
     series_ : list of str
         The labels of the settings drawn (the references aside).
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         Beside the axes: one legend of every series when there are few,
         else a legend of the schemes and references and one of the styles
         (empty with ``legend=False``).

@@ -11,8 +11,8 @@ from .._networks import (
     profiled_text,
     share_text,
 )
-from skxor.studies.reporting import empty_section
-from skxor.studies.stats import format_count, wilson_interval
+from skxor.studies.reporting import empty_section, section
+from skxor.studies.stats import format_count
 from ._cells import RANDOM_FUNCTION, SETTING
 from ._summary import DOC_EXAMPLES, POISSON_LIMIT, random_init_summary
 from ._wording import network_setting_label
@@ -96,9 +96,7 @@ def render_report(summary):
     shown = pools[0][1]
     seeds = int(models["seed"].nunique())
     rough = " **Rough: {} seeds per point.**".format(seeds) if seeds < 20 else ""
-    lines = [
-        f"## {TITLE}",
-        "",
+    blocks = [
         f"{distinct_networks(models)} distinct random transformers ({seeds} seeds per "
         f"setting; each cell of the grid draws its own weights; init "
         f"{', '.join(sorted(models['init'].unique()))}; read-out "
@@ -109,22 +107,17 @@ def render_report(summary):
         + profiled_text(models, " (there 'constant' means no sensitive string among the "
                         "sampled ones, and 'with a zero-sensitivity string' that one was found)")
         + f".{rough}" + paired_eps_text(models),
-        "",
         "### Köver et al.'s setting: share with a zero-sensitivity string and mean count",
-        "",
         "Each cell: networks with at least one zero-sensitivity string, k/n "
         "[Wilson 95%]; mean number of such strings (fraction x 2^N). Random "
         "function: uniformly random Boolean functions, exhaustively.",
-        "",
         paper_table.to_markdown(),
     ]
     if len(control):
         c = control
         pooled = int((c["with_zero"] * c["networks"]).round().sum())
         total = int(c["networks"].sum())
-        lo, hi = wilson_interval(pooled, total)
-        lines += [
-            "",
+        blocks.append(
             f"Random functions: {format_count(pooled, total, 'functions', digits=3)} "
             f"(pooled over N = {', '.join(str(int(n)) for n in c['n_bits'])}, each "
             "function drawn independently) "
@@ -133,10 +126,9 @@ def render_report(summary):
             f"{c['zero_fraction'].mul(2.0 ** c['n_bits']).min():.2f}-"
             f"{c['zero_fraction'].mul(2.0 ** c['n_bits']).max():.2f} "
             "(exact expectation 1 at every N: each string is insensitive with "
-            "probability 2^-N).",
-        ]
-    lines += ["", "### (a) Constant networks and (b) zero-sensitivity strings of the others",
-              ""]
+            "probability 2^-N)."
+        )
+    blocks.append("### (a) Constant networks and (b) zero-sensitivity strings of the others")
     for eps, pool in pools:
         constant = pool["constant"].astype(bool)
         nonconst = pool[~constant]
@@ -144,24 +136,20 @@ def render_report(summary):
         at = f" at eps = {eps:g}" if len(epsilons) > 1 else ""
         if identical:
             at += f" (eps = {agreement['eps']:g} gives the same functions on these networks)"
-        lines += [
+        blocks.append(
             f"Over all {distinct_networks(pool)} networks{at}, "
             f"{format_count(int(constant.sum()), len(pool), 'networks')} are constant. "
             + (f"Of the {len(nonconst)} non-constant ones, "
                f"{format_count(k_nz, len(nonconst), 'networks')} have a zero-sensitivity "
                "string, and their mean zero-sensitivity fraction is "
                f"{nonconst['zero_fraction'].mean():.3f}." if len(nonconst)
-               else "No non-constant network remains."),
-            "",
-        ]
-    lines += [
+               else "No non-constant network remains.")
+        )
+    blocks += [
         "(a) Constant networks, k/n [Wilson 95%], per setting and N:",
-        "",
         _per_setting_table(nets, "constant").to_markdown(),
-        "",
         "(b) Mean zero-sensitivity fraction among the non-constant networks "
         "(blank: all constant):",
-        "",
         nets.assign(setting=[network_setting_label(*r) for r in nets[SETTING].itertuples(index=False)])
         .pivot(index="setting", columns="n_bits", values="nonconstant_zero_fraction")
         .rename(columns=lambda n: f"N={n}")
@@ -171,10 +159,8 @@ def render_report(summary):
     if len(with_std):
         const = with_std["constant"].astype(bool)
         by_n = with_std.groupby("n_bits")["logit_offset"].median()
-        lines += [
-            "",
+        blocks += [
             "### Why networks are constant",
-            "",
             f"Over {int(models['n_blowup'].max()) if 'n_blowup' in models else ''} uniform "
             "strings per network, the logit's offset |mean T(x)| against its spread "
             "std T(x): the median ratio is "
@@ -184,26 +170,20 @@ def render_report(summary):
             "to move it across 0. Pooled over settings, the median ratio goes from "
             f"{by_n.iloc[0]:.3g} at N = {int(by_n.index[0])} to {by_n.iloc[-1]:.3g} at "
             f"N = {int(by_n.index[-1])}.",
-            "",
             _pooled_diagnostic(with_std).to_markdown(floatfmt=".3g"),
-            "",
             f"(pooled over the settings shown, at eps = {pools[0][0]:g}; medians over "
             "networks)",
-            "",
             nets.assign(setting=[network_setting_label(*r)
                                  for r in nets[SETTING].itertuples(index=False)])
             .pivot(index="setting", columns="n_bits", values="logit_offset_constant")
             .rename(columns=lambda n: f"N={n}")
             .map(lambda v: "" if pd.isna(v) else f"{v:.3g}").to_markdown(),
-            "",
             "(median |mean| / std of the logit over the constant networks, per setting "
             "and N; blank: none constant)",
         ]
     if agreement is not None:
-        lines += [
-            "",
+        blocks += [
             "### eps = 0 and eps > 0 on the same weights",
-            "",
             f"On the same weights, eps = 0 and eps = {agreement['eps']:g} gave identical "
             f"profiles in {agreement['same']} of {agreement['pairs']} pairs. The largest "
             f"layer-norm 1/std seen in any network is {agreement['inv_std_max']:.3g}, "
@@ -213,4 +193,4 @@ def render_report(summary):
             "norms). eps changes the network only where 1/std nears 1/sqrt(eps)."
             + (" The tables above therefore show eps = 0 only." if identical else ""),
         ]
-    return "\n".join(lines)
+    return section(TITLE, *blocks)

@@ -8,7 +8,7 @@ from sklearn.utils import Bunch
 
 from skxor._utils._docstrings import fill_doc, study_examples
 from .._networks import TRANSFORMER, eps_agreement, log10_count, network_rows, share_text
-from skxor.studies.stats import wilson_interval
+from skxor.studies.stats import rate_columns, wilson_interval
 from ._cells import RANDOM_FUNCTION, SETTING
 
 #: Köver et al.'s four initialisation schemes, in the order they are shown.
@@ -44,8 +44,7 @@ def summarize_random_init(df):
         constant = group["constant"].astype(bool)
         has_zero = group["has_zero"].astype(bool)
         nonconst = group[~constant]
-        n, k_c, k_z = len(group), int(constant.sum()), int(has_zero.sum())
-        k_nz = int(nonconst["has_zero"].astype(bool).sum())
+        n = len(group)
         n_bits = int(key[-1])
         zf = float(group["zero_fraction"].mean())
         nzf = float(nonconst["zero_fraction"].mean()) if len(nonconst) else np.nan
@@ -53,14 +52,10 @@ def summarize_random_init(df):
         row.update(
             networks=n,
             method=group["method"].iloc[0],
-            constant=k_c / n, constant_low=wilson_interval(k_c, n)[0],
-            constant_high=wilson_interval(k_c, n)[1],
-            with_zero=k_z / n, with_zero_low=wilson_interval(k_z, n)[0],
-            with_zero_high=wilson_interval(k_z, n)[1],
+            **rate_columns(constant, "constant", rate=""),
+            **rate_columns(has_zero, "with_zero", rate=""),
             nonconstant=len(nonconst),
-            nonconstant_with_zero=k_nz / len(nonconst) if len(nonconst) else np.nan,
-            nonconstant_with_zero_low=wilson_interval(k_nz, len(nonconst))[0],
-            nonconstant_with_zero_high=wilson_interval(k_nz, len(nonconst))[1],
+            **rate_columns(nonconst["has_zero"].astype(bool), "nonconstant_with_zero", rate=""),
             zero_fraction=zf,
             nonconstant_zero_fraction=nzf,
             log10_zero_count=log10_count(zf, n_bits),

@@ -40,7 +40,6 @@ class LearnedShareDisplay(StudyDisplay):
         :func:`~skxor.papers.kover.training.summarize_training` of the table,
         the rows of the functions drawn.
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         The legend of the series, beside the axes (empty with
         ``legend=False``).
 

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from skxor.estimators import BooleanTransformerClassifier
-from skxor.studies.reporting import empty_section
+from skxor.studies.reporting import empty_section, interval_texts, section
 from skxor.studies.stats import format_interval
 from skxor._utils._docstrings import fill_doc_with
 from ._cells import CHANCE_SHARE, FLAT_TOLERANCE, LEARNED
@@ -93,12 +93,10 @@ def render_report(summary):
     summary = summary.per_cell
     label = preset_label(df)
     seeds = seeds_per_cell(df)
-    lines = [f"## {TITLE}", ""]
     min_seeds = int(df.groupby(["function", "n_bits", *series]).size().min())
     header = f"Settings: {label}, {seeds} per (function, N)."
     if min_seeds < 5:
         header += f" Rough: with {seeds} per cell the intervals below are wide."
-    lines += [header, ""] + [line + "\n" for line in _budget_lines(df)]
 
     def name(row):
         return series_label(row["function"], [row[c] for c in series], series, df)
@@ -107,9 +105,7 @@ def render_report(summary):
         "function": [name(r) for _, r in summary.iterrows()],
         "N": summary["n_bits"],
         "learned": [f"{r.learned}/{r.seeds} seeds" for r in summary.itertuples()],
-        "success rate [95% Wilson]": [
-            format_interval(r.learned_rate, r.learned_low, r.learned_high)
-            for r in summary.itertuples()],
+        "success rate [95% Wilson]": interval_texts(summary, "learned_rate"),
         "mean accuracy": summary["accuracy"].map("{:.3f}".format),
         "worst seed": summary["accuracy_min"].map("{:.3f}".format),
         "median steps": summary["steps"].round().astype(int),
@@ -121,9 +117,7 @@ def render_report(summary):
         "not learned: failed at chance / censored": [
             f"{r.at_chance} / {r.censored}" for r in summary.itertuples()],
     })
-    lines += [
-        "### Success per N",
-        "",
+    success_text = (
         "Each run stops at the target accuracy, or at its budget; there its loss curve is "
         f"called flat when the mean loss over the last quarter of the checks fell by less "
         f"than {FLAT_TOLERANCE:.0%} from the quarter before, and budget-limited otherwise "
@@ -135,34 +129,10 @@ def render_report(summary):
         "(above chance, or at chance within a shorter budget: PARITY's runs sit at chance "
         "for thousands of steps before they learn). The claims count a censored run both "
         "as a failure and as a success, and judge only where both agree. Loss curves: the "
-        "figure 'loss'.",
-        "",
-        success.to_markdown(index=False),
-        "",
-    ]
+        "figure 'loss'."
+    )
     growth = growth_sentences(summary, series, df)
-    if growth:
-        lines += [
-            "Steps to learn PARITY as N grows: the lower median over the seeds (the smallest "
-            "value with at least half of the seeds at or below it), a run that did "
-            "not learn counted as needing more than its budget, with its distribution-free "
-            "95% interval (order statistics; the seeds are the units) and the factor over "
-            "the length before:",
-            "",
-            *[f"* {g}." for g in growth],
-            "",
-        ]
     limited = summary[summary["stopped_budget"] > 0]
-    if len(limited):
-        lines += [
-            "Budget-limited runs (loss still falling when the budget ran out): "
-            + "; ".join(f"{name(r)} at N = {int(r['n_bits'])}: {int(r['stopped_budget'])} "
-                        f"of {int(r['seeds'])} seeds ({int(r['n_steps'])} steps)"
-                        for _, r in limited.iterrows())
-            + ". Where these runs did not learn, 'not learned' means not learned within "
-            "this budget.",
-            "",
-        ]
 
     rule = (
         f"Learned up to N: the largest N such that at N and at every smaller length "
@@ -179,8 +149,6 @@ def render_report(summary):
             f"{r.learned}/{r.seeds} seeds: {format_interval(r.rate, r.low, r.high)}"
             for r in reach.itertuples()],
     })
-    lines += ["### How far each function was learned", "", rule, "",
-              reach_table.to_markdown(index=False), ""]
 
     cluster = pd.DataFrame({
         "function": [name(r) for _, r in summary.iterrows()],
@@ -197,22 +165,34 @@ def render_report(summary):
         "in target's cluster (lowest seed)": [
             f"{r.in_cluster:.2f} ({r.in_cluster_min:.2f})" for r in summary.itertuples()],
     })
-    lines += [
-        "### Where the trained models' sensitivities sit",
-        "",
+    cluster_text = (
         f"Share of strings, pooled over seeds, at sensitivity 0, at 1, near N/2 "
         f"(|s - N/2| <= {HALF_WINDOW}, s > 0; it overlaps \"at 1\" for N <= 4) and at N; "
         f"exact where all strings were profiled, else with a 95% Wilson interval over the "
         f"pooled sampled strings. The target's cluster: "
-        f"0 and near N/2 for MAJORITY, 1 for FIRST, N for PARITY.",
-        "",
-        cluster.to_markdown(index=False),
-        "",
-    ]
-    lines += _cluster_sentences(summary, series, df) + [""]
-    lines += ["### Against Köver et al. (2026)", ""] + _paper_sentences(
-        reach, summary, series, df, label, seeds)
-    return "\n".join(lines)
+        f"0 and near N/2 for MAJORITY, 1 for FIRST, N for PARITY."
+    )
+    return section(
+        TITLE, header, *_budget_lines(df),
+        "### Success per N", success_text, success.to_markdown(index=False),
+        growth and "Steps to learn PARITY as N grows: the lower median over the seeds (the "
+        "smallest value with at least half of the seeds at or below it), a run that did not "
+        "learn counted as needing more than its budget, with its distribution-free 95% "
+        "interval (order statistics; the seeds are the units) and the factor over the "
+        "length before:",
+        "\n".join(f"* {g}." for g in growth),
+        len(limited) and "Budget-limited runs (loss still falling when the budget ran out): "
+        + "; ".join(f"{name(r)} at N = {int(r['n_bits'])}: {int(r['stopped_budget'])} "
+                    f"of {int(r['seeds'])} seeds ({int(r['n_steps'])} steps)"
+                    for _, r in limited.iterrows())
+        + ". Where these runs did not learn, 'not learned' means not learned within "
+        "this budget.",
+        "### How far each function was learned", rule, reach_table.to_markdown(index=False),
+        "### Where the trained models' sensitivities sit", cluster_text,
+        cluster.to_markdown(index=False), *_cluster_sentences(summary, series, df),
+        "### Against Köver et al. (2026)",
+        "\n".join(_paper_sentences(reach, summary, series, df, label, seeds)),
+    )
 
 
 def _cluster_sentences(summary, series, df):
@@ -236,9 +216,9 @@ def _cluster_sentences(summary, series, df):
                         f"{row['in_cluster_min']:.2f}) and {_share(row, 'zero')} at 0; FIRST "
                         f"itself: {row['target_share_one']:.2f} at 1.")
             out.append(text)
-    if out:
-        out.insert(0, "At the largest N tried (all seeds pooled, learned or not):")
-        out = [out[0], ""] + [f"* {t}" for t in out[1:]]
+    if out:  # two blocks of the section: the lead-in and the bullets
+        return ["At the largest N tried (all seeds pooled, learned or not):",
+                "\n".join(f"* {t}" for t in out)]
     return out
 
 

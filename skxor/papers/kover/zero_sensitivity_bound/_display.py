@@ -13,6 +13,7 @@ from skxor.studies.figures import (
     log_axis,
     offset,
     one_value,
+    rows_where,
     select_rows,
 )
 from .._networks import require_networks
@@ -97,8 +98,7 @@ def render_figures(summary):
         for ax, L in zip(grid[i], layers):
             part = summary[summary["n_layers"] == L]
             for d, eps, shift, style, label in _series(summary, identical):
-                g = part[(part["d_model"] == d) & (part["layer_norm_eps"] == eps)
-                         ].sort_values("n_bits")
+                g = rows_where(part, d_model=d, layer_norm_eps=eps).sort_values("n_bits")
                 if not len(g):
                     continue
                 interval_errorbar(ax, g["n_bits"] * shift, g, column, ls="-", lw=1.0, ms=4,
@@ -167,7 +167,6 @@ class ZeroCountDisplay(StudyDisplay):
     n_layers : int
         The depth L drawn.
     %(display_drawn)s
-    legends_ : list of matplotlib Legend
         The legend of the widths and the legend of what is drawn, beside
         the axes (empty with ``legend=False``).
     %(display_keys)s
@@ -225,7 +224,7 @@ class ZeroCountDisplay(StudyDisplay):
                           for e_i, eps in enumerate(epsilons)})
         part = summary[summary["n_layers"] == L]
         for d, eps, shift, style, label in _series(summary, self.identical):
-            g = part[(part["d_model"] == d) & (part["layer_norm_eps"] == eps)].sort_values("n_bits")
+            g = rows_where(part, d_model=d, layer_norm_eps=eps).sort_values("n_bits")
             if not len(g):
                 continue
             x = g["n_bits"] * shift

@@ -7,7 +7,7 @@ import pandas as pd
 
 from skxor._utils._docstrings import fill_doc_with
 from .._networks import distinct_networks, paired_eps_text, profiled_text, share_text
-from skxor.studies.reporting import empty_section
+from skxor.studies.reporting import empty_section, section
 from skxor.studies.stats import format_count, format_interval
 from ._summary import DOC_EXAMPLES, bound_summary
 
@@ -61,16 +61,13 @@ def render_report(summary):
     configs = summary[["d_model", "n_layers", "exponent"]].drop_duplicates()
     vacuous = configs[configs["exponent"] < 0]
     rough = f" **Rough: {seeds} seeds per configuration.**" if seeds < 100 else ""
-    lines = [
-        f"## {TITLE}",
-        "",
+    blocks = [
         f"{distinct_networks(df)} distinct random transformers ({seeds} seeds per "
         "configuration, each (N, D, L, seed) with its own weights; init "
         f"{', '.join(sorted(df['init'].unique()))}, read-out "
         f"{', '.join(sorted(df['readout'].unique()))}, positions "
         f"{', '.join(sorted(df['positional'].unique()))}), profiled over "
         + profiled_text(df) + f".{rough}" + paired_eps_text(df),
-        "",
         "The bound's exponent (D - 1)/(2L) - 5 is positive only when D - 1 > 10 L. "
         + ("It is not here for (D, L) = "
            + ", ".join(f"({int(d)}, {int(l)})"
@@ -79,7 +76,6 @@ def render_report(summary):
            "string (vacuous as a growth rate). " if len(vacuous) else "")
         + "Exponents: "
         + ", ".join(f"D={int(d)}, L={int(l)}: {e:g}" for d, l, e in configs.values) + ".",
-        "",
         "Count: log10 of the mean number of zero-sensitivity strings (fraction x 2^N, "
         "strings pooled over the networks; [Wilson 95%] for the sampling of strings "
         "when sampled). Shares of networks with a zero-sensitivity string: "
@@ -87,7 +83,6 @@ def render_report(summary):
         "'reaches bound (non-const.)': non-constant networks whose count (its Wilson lower "
         "end when sampled) is at or above the bound. 'bound': vacuous where the bound is "
         "below 1 or above 2^N.",
-        "",
     ]
     table = pd.DataFrame({
         "eps": summary["layer_norm_eps"].map(lambda e: f"{e:g}"),
@@ -106,7 +101,7 @@ def render_report(summary):
     })
     if identical:
         table = table.drop(columns="eps")
-    lines.append(table.to_markdown(index=False))
+    blocks.append(table.to_markdown(index=False))
     # eps is paired (the same networks at each eps): pool at the theorem's eps, the
     # smallest, so that each network counts once.
     pool_eps = float(df["layer_norm_eps"].min())
@@ -118,33 +113,27 @@ def render_report(summary):
     k = int(pool["has_zero"].astype(bool).sum())
     k_nc = int(nonconst["has_zero"].astype(bool).sum())
     k_c = int(pool["constant"].astype(bool).sum())
-    lines += [
-        "",
+    blocks.append(
         f"Over all {len(pool)} networks{at}: a zero-sensitivity string was found in "
         f"{format_count(k, len(pool), 'networks', 'clopper-pearson')}; among the "
         f"{len(nonconst)} non-constant ones, in "
         f"{format_count(k_nc, len(nonconst), 'networks', 'clopper-pearson')}; "
-        f"{format_count(k_c, len(pool), 'networks')} are constant.",
-    ]
+        f"{format_count(k_c, len(pool), 'networks')} are constant.")
     vacuous = rows[rows["vacuous"]]
     if len(vacuous):
-        lines += [
-            "",
+        blocks.append(
             f"Vacuous rows ({len(vacuous)} of {len(rows)} (D, L, N) at eps = {pool_eps:g}, "
             "marked in the table): the bound is below 1 (it names no growth) in "
             f"{int((vacuous['vacuous_reason'] == 'bound < 1').sum())} and above 2^N, the "
             "number of all strings (no function reaches it; the theorem is for large N), "
             f"in {int((vacuous['vacuous_reason'] == 'bound > 2^N').sum())}. They do not "
-            "count toward the verdict.",
-        ]
-    lines += ["", f"Compared with the bound at eps = {pool_eps:g}: {verdict['text']}"]
+            "count toward the verdict.")
+    blocks.append(f"Compared with the bound at eps = {pool_eps:g}: {verdict['text']}")
     if agreement is not None:
-        lines += [
-            "",
+        blocks.append(
             f"eps = 0 and eps = {agreement['eps']:g} gave identical profiles in "
             f"{agreement['same']} of {agreement['pairs']} networks evaluated at both "
             f"(largest layer-norm 1/std seen: {agreement['inv_std_max']:.3g}, "
             f"against 1/sqrt(eps) = {1 / math.sqrt(agreement['eps']):.3g})"
-            + ("; the table shows eps = 0." if identical else "."),
-        ]
-    return "\n".join(lines)
+            + ("; the table shows eps = 0." if identical else "."))
+    return section(TITLE, *blocks)

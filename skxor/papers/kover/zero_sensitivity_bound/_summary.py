@@ -8,8 +8,7 @@ from sklearn.utils import Bunch
 
 from skxor._utils._docstrings import fill_doc, study_examples
 from .._networks import TRANSFORMER, eps_agreement
-from skxor.studies.stats import (clopper_pearson_interval, flag_columns, format_count,
-                                 wilson_interval)
+from skxor.studies.stats import flag_columns, format_count, rate_columns, wilson_interval
 
 
 def bound_exponent(d_model, n_layers):
@@ -117,7 +116,7 @@ def summarize_bound(df):
                                    g["log10_zero_count_low"].astype(float)), index=g.index)
         meets = lower.fillna(-np.inf) >= log10_bound - 1e-12
         nc_counts = nonconst["log10_zero_count"].dropna()
-        n, k_c = len(g), int(constant.sum())
+        n = len(g)
         row = dict(zip(_CONFIG, (eps, int(d_model), int(n_layers), n_bits)))
         reason = vacuous_reason(log10_bound, n_bits)
         row.update(
@@ -130,17 +129,14 @@ def summarize_bound(df):
             log10_count_low=math.log10(low) + n_bits * log2 if low > 0 else -np.inf,
             log10_count_high=math.log10(high) + n_bits * log2 if high > 0 else -np.inf,
             nonconstant_median_log10_count=float(nc_counts.median()) if len(nc_counts) else np.nan,
-            constant=k_c / n,
+            **rate_columns(constant, "constant", rate=""),
         )
-        row["constant_low"], row["constant_high"] = wilson_interval(k_c, n)
         row["nonconstant_meets"] = int(meets[~constant].sum())
         for name, flags in [("with_zero", has_zero),
                             ("nonconstant_with_zero", nonconst["has_zero"].astype(bool)),
                             ("meets_bound", meets),
                             ("nonconstant_meets_bound", meets[~constant])]:
-            k, m = int(flags.sum()), len(flags)
-            row[name] = k / m if m else np.nan
-            row[f"{name}_low"], row[f"{name}_high"] = clopper_pearson_interval(k, m)
+            row.update(rate_columns(flags, name, rate="", interval="clopper-pearson"))
         rows.append(row)
     return pd.DataFrame(rows)
 
