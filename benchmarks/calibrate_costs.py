@@ -128,6 +128,10 @@ def calibrate_from_run(name, folder, kinds, echo=print):
     for path in Path(folder, "checkpoints").rglob("*.json"):
         payload = json.loads(path.read_text())["payload"]
         if payload["cell"]["study"] == name:
+            if "seconds" not in payload["result"]:
+                raise SystemExit(f"{path}: this cell of {name} records no 'seconds' (the study's "
+                                 "cells do not time themselves); calibrate it by timing cells "
+                                 f"instead: python benchmarks/calibrate_costs.py --study {name}")
             cells.append((payload["cell"]["params"], payload["result"]["seconds"]))
     return fit_cells(name, study, cells, kinds, folder, echo)
 

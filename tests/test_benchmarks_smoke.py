@@ -148,3 +148,22 @@ def test_a_rounds_row_passes_on_its_median_and_keeps_its_spread(run_module, tmp_
     table = pd.read_csv(out, dtype=str, keep_default_na=False)
     assert table.loc[0, ["ratio", "ratio_min", "ratio_max", "rounds", "status"]].tolist() == \
         ["2.8", "2", "9", "5", "PASS"]
+
+
+def test_costs_from_a_run_whose_cells_record_no_time_name_the_way_to_calibrate(tmp_path):
+    # zero_sensitivity_bound's cells keep no 'seconds' in their checkpoints: a fit from
+    # such a run stops with the command that times cells instead, not a KeyError.
+    import json
+
+    sys.path.insert(0, str(BENCH))
+    try:
+        import calibrate_costs
+    finally:
+        sys.path.remove(str(BENCH))
+    folder = tmp_path / "checkpoints" / "zero_sensitivity_bound"
+    folder.mkdir(parents=True)
+    payload = {"cell": {"study": "zero_sensitivity_bound", "params": {"n_bits": 4}},
+               "result": {"method": "exhaustive"}}
+    (folder / "a.json").write_text(json.dumps({"payload": payload}))
+    with pytest.raises(SystemExit, match="records no 'seconds'.*--study zero_sensitivity_bound"):
+        calibrate_costs.calibrate_from_run("zero_sensitivity_bound", tmp_path, ["network"])
