@@ -53,6 +53,9 @@ def rows_where(table, **values):
     >>> rows_where(table, k=2, m=32).index.tolist(), len(rows_where(table))
     ([1], 3)
     """
+    missing = sorted(set(values) - set(table.columns))
+    if missing:
+        raise ValueError(f"rows_where: the table has no column {missing}; it has {list(table.columns)}.")
     keep = np.ones(len(table), dtype=bool)
     for column, value in values.items():
         keep &= (table[column] == value).to_numpy()
