@@ -155,35 +155,48 @@ def test_k3_fails_on_the_stored_table_where_parity_learns_as_fast_as_majority(st
         table.loc[parity, ["model_setting", "n_bits", "seed"]])).to_numpy()
     row = _rule("K3")(table)
     assert row["verdict"] == "not reproduced"
-    assert "PARITY (library) steps to learn by N: 2^(a N) with a = 0.038 [0.035, 0.042] " \
-        "log2 steps per bit (floor 0.25" in row["value"]
+    found = re.search(r"PARITY \(library\) steps to learn by N: 2\^\(a N\) with a = "
+                      r"([\d.]+) \[([\d.]+), ([\d.]+)\] log2 steps per bit \(floor 0.25",
+                      row["value"])
+    assert found and float(found[3]) < 0.25  # MAJORITY's growth, about 0.04 per bit
 
 
 def test_k3_on_the_stored_table_reads_parity_growth_and_censors_majority_above_chance(stored):
-    """The stored run: PARITY's steps grow 2^(0.63 N) and 2^(0.59 N) (above the floor 0.25),
-    MAJORITY learned at every N. A MAJORITY run that did not learn but ended above chance is
-    no evidence that MAJORITY is not learnable (issue 38.4); the same runs ending at chance
-    after a budget longer than learning took at N = 64 contradict the claim."""
+    """The stored run: PARITY's steps grow about 2^(0.6 N) in both settings (above the floor
+    0.25), MAJORITY learned at every N. A MAJORITY run that did not learn but ended above
+    chance is no evidence that MAJORITY is not learnable (issue 38.4); the same runs ending at
+    chance after a budget longer than learning took at N = 64 contradict the claim. The
+    numbers are recomputed from the stored rows, so the test reads whatever run is stored."""
+    from skxor.papers.kover.training import _summary as training_summary
+
     table = stored["training_sensitivity"].copy()
     row = _rule("K3")(table)
     assert row["verdict"] == "reproduced"
-    assert "PARITY (library) steps to learn by N: 2^(a N) with a = 0.63 [0.53, 0.73] log2 " \
-        "steps per bit (floor 0.25" in row["value"]
-    assert "PARITY (paper, xavier_uniform init) steps to learn by N: 2^(a N) with a = 0.59 " \
-        "[0.54, 0.63]" in row["value"]
-    assert "MAJORITY (library) at N = 128: 10/10 seeds = 1.00 [0.72, 1.00] (reproduced)" \
-        in row["value"]
+    for setting, label in (("library", "library"),
+                           ("paper_xavier_uniform", "paper, xavier_uniform init")):
+        runs = table[(table["function"] == "PARITY") & (table["model_setting"] == setting)]
+        fit = training_summary.steps_growth(runs["n_bits"], *training_summary.steps_interval(runs))
+        assert fit["low"] > 0.25  # the floor: PARITY's steps grow exponentially in N
+        assert (f"PARITY ({label}) steps to learn by N: 2^(a N) with a = "
+                f"{format_interval(fit['rate'], fit['low'], fit['high'])} log2 steps per bit "
+                "(floor 0.25") in row["value"]
     majority_128 = (table["function"] == "MAJORITY") & (table["n_bits"] == 128)
+    seeds = int((majority_128 & (table["model_setting"] == "library")).sum())
+    assert seeds >= 10 and table.loc[majority_128, "learned"].all()
+    every = format_interval(1.0, *wilson_interval(seeds, seeds))
+    none = format_interval(0.0, *wilson_interval(0, seeds))
+    assert f"MAJORITY (library) at N = 128: {seeds}/{seeds} seeds = {every} (reproduced)" \
+        in row["value"]
     table.loc[majority_128, "learned"] = False  # their stored loss curves fell below chance
     table.loc[majority_128, "steps"] = table.loc[majority_128, "n_steps"]
     row = _rule("K3")(table)
-    assert "MAJORITY (library) at N = 128: 0/10 seeds = 0.00 [0.00, 0.28], 10 censored by the " \
-        "budget (0.00 [0.00, 0.28] to 1.00 [0.72, 1.00]) (inconclusive)" in row["value"]
+    assert (f"MAJORITY (library) at N = 128: 0/{seeds} seeds = {none}, {seeds} censored by the "
+            f"budget ({none} to {every}) (inconclusive)") in row["value"]
     assert row["verdict"] == "inconclusive"
     table.loc[majority_128, "loss_curve"] = "[0.7, 0.694, 0.693, 0.693]"
     row = _rule("K3")(table)
     assert row["verdict"] == "not reproduced"
-    assert "MAJORITY (library) at N = 128: 0/10 seeds = 0.00 [0.00, 0.28] (not reproduced)" \
+    assert f"MAJORITY (library) at N = 128: 0/{seeds} seeds = {none} (not reproduced)" \
         in row["value"]
 
 
@@ -1094,11 +1107,12 @@ def test_k3_row_on_the_stored_table_is_the_row_the_claims_page_publishes(stored)
     """Every word of K3's row on the stored run is what the claims page shows: the setting
     (N, model settings, seeds, the thresholds), each part in its order (PARITY's growth
     first, MAJORITY from the largest N down), the steps to learn and the budget."""
-    row = _rule("K3")(stored["training_sensitivity"].copy())
+    table = stored["training_sensitivity"].copy()
+    row = _rule("K3")(table)
     page = (ROOT / "docs" / "results" / "claims.rst").read_text(encoding="utf-8")
     assert f":Our setting: {row['ours']} (" in page
     assert f":Measured: {row['value']} ({row['units']})\n" in page
-    assert row["units"] == "10 seeds per function, N and setting"
+    assert row["units"] == f"{table['seed'].nunique()} seeds per function, N and setting"
     parts = row["value"].split("; ")
     assert parts[0].startswith("PARITY (library) steps to learn by N: 2^(a N)")
     majority = [int(re.search(r"at N = (\d+):", p).group(1)) for p in parts
