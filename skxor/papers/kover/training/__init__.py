@@ -104,7 +104,7 @@ training_sensitivity = STUDY.function(
         L = 2, at most 150 AdamW steps of 32 strings, in the library's model
         setting and in Köver et al.'s with Xavier-uniform init.
         ``full`` (what the documents cite; about 2 hours with
-        ``n_jobs=2`` on 2 cores): the library's model setting and Köver et
+        ``n_jobs=2`` on 2 cores, 4.1 CPU-hours in the stored run): the library's model setting and Köver et
         al.'s with Xavier-uniform init, each labelled, N in {4, 8, 16, 32,
         64, 128}, D = 16, L = 2, AdamW at learning rate 0.001 on batches of
         128 strings, 20 seeds, budgets: PARITY 20 000 steps at N = 4 and 8,
