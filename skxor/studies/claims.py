@@ -804,7 +804,8 @@ def claim_rows(store, studies):
             row["preset"] = _preset(store[study])
         row.setdefault("judged", row["value"])
         rows.append(row)
-    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=[
+    # One column list, so that a table of no claims has the columns of one with claims.
+    return pd.DataFrame(rows, columns=[
         "id", "paper", "source", "claim", "kind", "paper_setting", "statement", "strength", "regime",
         "rule", "contradicted_by", "study", "ours", "value", "judged", "units", "verdict",
         "preset"])
