@@ -628,3 +628,30 @@ def test_the_censored_likelihood_is_the_log_probability_of_each_interval():
     far = _log_likelihood([a, b, np.log(sigma)], np.array([0.0]), np.array([1200.0]),
                           np.array([1300.0]))
     assert far == -1e6
+
+
+def test_the_censored_fit_names_the_sizes_it_refuses():
+    """A negative or NaN lower size is refused naming those sizes (at most five), not
+    with an error raised while writing the message (issue 48, sixth mutation run)."""
+    from skxor.studies.stats import censored_loglog_fit
+    with pytest.raises(ValueError) as info:
+        censored_loglog_fit([16, 32, 64], [-1.0, np.nan, 100.0], [50.0, 80.0, np.inf])
+    assert str(info.value) == ("n_low must hold finite sizes >= 0 (0: left-censored); got "
+                               "[-1. nan].")
+
+
+def test_the_censored_fits_run_without_warnings():
+    """The maximum-likelihood fits pass their optimiser only options it knows: an unknown
+    option would be ignored with a warning and its default tolerance used instead."""
+    import warnings
+
+    from skxor.studies.stats import censored_growth_fit, censored_loglog_fit
+    rng = np.random.default_rng(3)
+    d = np.repeat([16.0, 32, 64, 128], 8)
+    n = np.exp(1.0 + 1.5 * np.log(d) + 0.3 * rng.standard_normal(d.size))
+    low, high = np.floor(n), np.floor(n) + 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = censored_loglog_fit(d, low, high)
+        growth = censored_growth_fit(np.log2(d), low, high)  # y = e d^1.5 = e 2^(1.5 log2 d)
+    assert fit["low"] < 1.5 < fit["high"] and growth["low"] < 1.5 < growth["high"]
