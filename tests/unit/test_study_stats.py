@@ -655,3 +655,87 @@ def test_the_censored_fits_run_without_warnings():
         fit = censored_loglog_fit(d, low, high)
         growth = censored_growth_fit(np.log2(d), low, high)  # y = e d^1.5 = e 2^(1.5 log2 d)
     assert fit["low"] < 1.5 < fit["high"] and growth["low"] < 1.5 < growth["high"]
+
+
+def test_a_left_censored_size_counts_from_zero_and_a_size_of_one_from_one():
+    """n_low = 0 is left-censored (the size lies anywhere up to n_high), which the fit
+    reads as n_low -> 0 and without a warning; an n_low of 1 is a real lower end (log 1 =
+    0), not a left-censored one (issue 48, sixth mutation run: no test had one)."""
+    import warnings
+
+    from skxor.studies.stats import censored_loglog_fit
+    rng = np.random.default_rng(0)
+    d = np.repeat([16.0, 32, 64, 128], 8)
+    low = np.floor(0.05 * d * np.exp(0.3 * rng.standard_normal(d.size)))  # 7 zeros, 9 ones
+    high = low + 1
+    assert (low == 0).sum() == 7 and (low == 1).sum() == 9
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = censored_loglog_fit(d, low, high)
+    near_zero = censored_loglog_fit(d, np.where(low == 0, 1e-12, low), high)
+    assert fit["exponent"] == pytest.approx(near_zero["exponent"], abs=1e-4)
+    assert fit["sigma"] == pytest.approx(near_zero["sigma"], abs=1e-4)
+    ones_as_zeros = censored_loglog_fit(d, np.where(low == 1, 0.0, low), high)
+    assert abs(fit["exponent"] - ones_as_zeros["exponent"]) > 0.05
+
+
+def test_a_censored_fit_over_one_size_of_d_is_every_value_nan():
+    from skxor.studies.stats import censored_loglog_fit
+    fit = censored_loglog_fit([16, 16, 16], [10, 20, 30], [11, 21, 31])
+    assert list(fit) == ["exponent", "low", "high", "sigma", "intercept", "log_d_centre",
+                         "n_points"]
+    assert fit["n_points"] == 3
+    assert all(isinstance(v, float) and np.isnan(v) for k, v in fit.items() if k != "n_points")
+
+
+def test_the_censored_fit_reports_its_line_about_the_centre_of_log_d():
+    """log n* = intercept + exponent (log d - log_d_centre), log_d_centre the mean log d of
+    the observations: read back from sizes known to 0.1%."""
+    from skxor.studies.stats import censored_loglog_fit
+    d = np.repeat([10.0, 20, 40, 80], 5)
+    centre = np.log(d).mean()
+    rng = np.random.default_rng(1)
+    n = np.exp(6.0 + 1.5 * (np.log(d) - centre) + 0.2 * rng.standard_normal(d.size))
+    fit = censored_loglog_fit(d, n * 0.999, n * 1.001)
+    assert fit["log_d_centre"] == pytest.approx(centre, rel=1e-12)
+    slope, intercept = np.polyfit(np.log(d) - centre, np.log(n), 1)
+    assert fit["exponent"] == pytest.approx(slope, abs=1e-3)
+    assert fit["intercept"] == pytest.approx(intercept, abs=1e-3)
+    assert fit["low"] < fit["exponent"] < fit["high"]
+
+
+def test_the_censored_fit_needs_two_sizes_of_d_with_both_ends_known():
+    """Two values of d are enough for a line; rows with an open end (n_high inf) do not
+    count towards them, so one d bracketed and one only right-censored give no fit."""
+    from skxor.studies.stats import censored_loglog_fit
+    two = censored_loglog_fit([16, 16, 16, 32, 32, 32], [10, 12, 14, 40, 44, 48],
+                              [11, 13, 15, 41, 45, 49])
+    assert np.isfinite(two["exponent"]) and two["low"] < two["exponent"] < two["high"]
+    open_end = censored_loglog_fit([16, 16, 16, 32, 32, 32], [10, 12, 14, 40, 44, 48],
+                                   [11, 13, 15, np.inf, np.inf, np.inf])
+    assert np.isnan(open_end["exponent"]) and open_end["n_points"] == 6
+
+
+def test_the_growth_fits_gradient_is_the_gradient_of_its_likelihood():
+    """BFGS follows the analytic gradient of censored_growth_fit's likelihood: it must be
+    the likelihood's own (a wrong one moves the optimum), also with open-ended rows, and
+    neither may warn (issue 48, sixth mutation run)."""
+    import warnings
+
+    from scipy.optimize import approx_fprime
+
+    from skxor.studies.stats import _growth_log_likelihood
+    rng = np.random.default_rng(2)
+    x = np.repeat([-1.5, -0.5, 0.5, 1.5], 5)
+    y = np.exp(5.0 + 0.7 * x + 0.4 * rng.standard_normal(x.size))
+    lo, hi = np.log(np.floor(y)), np.log(np.floor(y) + 1)
+    lo[:3], hi[-3:] = -np.inf, np.inf  # left- and right-censored rows
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for params in ([0.7, 5.0, np.log(0.4)], [0.2, 4.5, np.log(1.3)], [1.1, 5.4, -2.0]):
+            params = np.array(params)
+            value, grad = _growth_log_likelihood(params, x, lo, hi)
+            numeric = approx_fprime(params, lambda p: _growth_log_likelihood(p, x, lo, hi)[0],
+                                    1e-6)
+            assert np.isfinite(value)
+            np.testing.assert_allclose(grad, numeric, rtol=1e-4, atol=1e-4)
