@@ -11,6 +11,9 @@ from uniform samples with confidence intervals. :class:`SensitivityProfiler`
 wraps a classifier as a scikit-learn meta-estimator and transformer. The
 Fourier tools (fast Walsh-Hadamard transform) give the spectrum and the
 influences; the total influence equals the average sensitivity.
+:func:`random_function_zero_strings` counts how often a uniformly random
+function has a zero-sensitivity string, the reference random transformers
+are compared with.
 
 Bit order: position i of a string is bit i of its index in a truth table
 (see :func:`skxor.boolean.all_strings`).
@@ -33,6 +36,7 @@ from ._fourier import (
 from ._margin import MarginProfile, margin_profile
 from ._profile import SensitivityProfile, sensitivity_profile
 from ._profiler import SensitivityProfiler
+from ._random_functions import random_function_zero_strings
 
 __all__ = [
     "MarginProfile",
@@ -42,6 +46,7 @@ __all__ = [
     "fourier_spectrum",
     "influences",
     "margin_profile",
+    "random_function_zero_strings",
     "sensitivity_profile",
     "total_influence",
     "walsh_hadamard",

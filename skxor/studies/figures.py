@@ -28,6 +28,7 @@ __all__ = [
     "log_axis",
     "offset",
     "one_value",
+    "panel_grid",
     "rows_where",
     "select_rows",
     "series_style",
@@ -45,6 +46,43 @@ def series_style(index):
     ({'marker': 'o', 'ls': '-'}, {'marker': 'P', 'ls': '--'})
     """
     return {"marker": MARKERS[index % len(MARKERS)], "ls": LINESTYLES[index % len(LINESTYLES)]}
+
+
+def panel_grid(n_rows, n_cols, *, size, pad=(0.0, 0.0), **subplots):
+    """A figure of ``n_rows`` by ``n_cols`` panels and its axes, always as a 2-D array.
+
+    The frame of every multi-panel study figure: constrained layout, each
+    panel about ``size`` inches, ``pad`` inches more for the figure's
+    legends and title.
+
+    Parameters
+    ----------
+    n_rows, n_cols : int
+        The panels (at least 1 each).
+    size : tuple of float
+        Width and height of one panel, in inches.
+    pad : tuple of float, default=(0.0, 0.0)
+        Width and height added to the figure, in inches.
+    **subplots
+        Passed to ``Figure.subplots`` (``sharex``, ``sharey``, ``width_ratios``).
+
+    Returns
+    -------
+    figure : matplotlib.figure.Figure
+    axes : numpy.ndarray of shape (n_rows, n_cols)
+
+    Examples
+    --------
+    >>> from skxor.studies.figures import panel_grid
+    >>> figure, axes = panel_grid(1, 3, size=(4.0, 3.0), pad=(0.5, 0.0), sharey=True)
+    >>> axes.shape, figure.get_size_inches().tolist()
+    ((1, 3), [12.5, 3.0])
+    """
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(size[0] * n_cols + pad[0], size[1] * n_rows + pad[1]),
+                    layout="constrained")
+    return figure, np.asarray(figure.subplots(n_rows, n_cols, squeeze=False, **subplots))
 
 
 def offset(x, index, count, *, spread=0.04, base=2.0):

@@ -54,6 +54,7 @@ __all__ = [
     "check_n_boot",
     "clopper_pearson_interval",
     "clustered_rate_interval",
+    "difference_interval",
     "flag_columns",
     "format_count",
     "format_interval",
@@ -134,6 +135,56 @@ def wilson_interval(successes, n, confidence=0.95):
     [0.596, 0.982]
     """
     return _binomial_interval(successes, n, confidence, "wilson")
+
+
+def difference_interval(successes, n, ref_successes, ref_n, *, exact_reference=False):
+    """Newcombe's (1998) hybrid score interval of ``successes / n - ref_successes / ref_n``.
+
+    The interval of a difference of two independent proportions, from the
+    Wilson interval of each (:func:`wilson_interval`'s values, computed
+    without scipy's binomial test, so that a family adjusted over many
+    confidences stays cheap); a reference known exactly contributes no
+    width of its own.
+
+    Parameters
+    ----------
+    successes, n : int
+        The measured count and its trials (``n >= 1``).
+    ref_successes, ref_n : int
+        The reference's count and trials.
+    exact_reference : bool, default=False
+        Whether ``ref_successes / ref_n`` is exact (an enumeration, not a
+        sample).
+
+    Returns
+    -------
+    interval : callable
+        ``interval(confidence) -> (low, high)``, at any confidence in (0, 1).
+
+    Examples
+    --------
+    >>> from skxor.studies.stats import difference_interval
+    >>> interval = difference_interval(60, 100, 50, 100)
+    >>> [round(v, 3) for v in interval(0.95)]
+    [-0.037, 0.232]
+    >>> [round(v, 3) for v in difference_interval(60, 100, 1, 2, exact_reference=True)(0.95)]
+    [0.002, 0.191]
+    """
+    for name, (k, total) in {"successes": (successes, n),
+                             "ref_successes": (ref_successes, ref_n)}.items():
+        if not 0 <= k <= total or total < 1:
+            raise ValueError(f"need 0 <= {name} <= its trials and trials >= 1; got "
+                             f"{k} of {total}.")
+    p, q = successes / n, ref_successes / ref_n
+
+    def interval(confidence):
+        confidence = check_confidence(confidence)
+        l1, u1 = wilson_counts_interval([successes], n, confidence)[0]
+        l2, u2 = (q, q) if exact_reference else wilson_counts_interval(
+            [ref_successes], ref_n, confidence)[0]
+        return (float(p - q - np.sqrt((p - l1) ** 2 + (u2 - q) ** 2)),
+                float(p - q + np.sqrt((u1 - p) ** 2 + (q - l2) ** 2)))
+    return interval
 
 
 def quantile_interval(values, q=0.5, confidence=0.95):

@@ -613,30 +613,6 @@ def test_h5_shows_the_d4_bound_only_when_the_grid_reaches_it():
 # -- K2: the exact finite-N probability ----------------------------------------------------
 
 
-@pytest.mark.parametrize("n_bits", [1, 2, 3, 5, 6, 7, 8])
-def test_the_bit_packed_count_matches_the_definition(n_bits):
-    rng = np.random.default_rng(n_bits)
-    size = 1 << n_bits
-    bits = rng.random((40, size)) < 0.5
-    words = max(1, size // 64)
-    packed = np.zeros((40, words), dtype=np.uint64)
-    for j in range(size):
-        packed[:, j // 64] |= bits[:, j].astype(np.uint64) << np.uint64(j % 64)
-    expected = [any(all(row[x] == row[x ^ (1 << i)] for i in range(n_bits))
-                    for x in range(size)) for row in bits]
-    assert random_claims._with_zero_string(packed, n_bits).tolist() == expected
-
-
-def test_the_exact_probability_at_small_n_by_enumeration():
-    for n_bits in (1, 2, 3):
-        size = 1 << n_bits
-        wins = sum(any(all((f >> x & 1) == (f >> (x ^ (1 << i)) & 1) for i in range(n_bits))
-                       for x in range(size)) for f in range(1 << size))
-        assert random_claims.zero_string_probability(n_bits) == (wins, 1 << size, True)
-    wins, total, exact = random_claims.zero_string_probability(4)
-    assert exact and (round(wins / total, 3), total) == (0.557, 65536)
-
-
 @pytest.mark.parametrize("k, n, verdict", [
     (500, 1000, "reproduced"), (600, 1000, "not reproduced"), (108, 200, "inconclusive"),
     (515, 1000, "reproduced"), (522, 1000, "inconclusive"),  # the +-0.05 margin
@@ -681,14 +657,21 @@ def test_k2_every_kept_reference_recomputed(monkeypatch):
         random_claims.zero_string_probability.cache_clear()
 
 
-def test_k2_wilson_is_the_stats_modules():
-    from skxor.studies.stats import wilson_interval
+def test_k2_difference_is_newcombes_from_the_stats_modules_wilson():
+    """K2's interval: Newcombe's difference of the two Wilson intervals that
+    skxor.studies.stats.wilson_interval gives (an exact reference adds no width)."""
+    from skxor.studies.stats import difference_interval, wilson_interval
 
-    for n in (1, 7, 1000, 131072):
-        for k in sorted({0, 1, n // 3, n - 1, n}):
-            for confidence in (0.5, 0.95, 0.999):
-                assert random_claims._wilson(k, n, confidence) \
-                    == wilson_interval(k, n, confidence)
+    for k, n, ref_k, ref_n in [(0, 7, 3, 7), (500, 1000, 5000, 10000), (7, 7, 1, 131072)]:
+        for confidence in (0.5, 0.95, 0.999):
+            (l1, u1), (l2, u2) = (wilson_interval(k, n, confidence),
+                                  wilson_interval(ref_k, ref_n, confidence))
+            p, q = k / n, ref_k / ref_n
+            low, high = difference_interval(k, n, ref_k, ref_n)(confidence)
+            assert low == pytest.approx(p - q - np.hypot(p - l1, u2 - q), abs=1e-15)
+            assert high == pytest.approx(p - q + np.hypot(u1 - p, q - l2), abs=1e-15)
+            exact = difference_interval(k, n, ref_k, ref_n, exact_reference=True)(confidence)
+            assert exact == pytest.approx((p - q - (p - l1), p - q + (u1 - p)), abs=1e-15)
 
 
 # -- documents state the criteria their computations use ---------------------------------

@@ -12,6 +12,7 @@ from skxor.studies.figures import (
     log_axis,
     offset,
     one_value,
+    panel_grid,
     rows_where,
 )
 from ._summary import DOC_EXAMPLES, k_sparse_summary
@@ -48,8 +49,6 @@ def render_figures(summary):
     >>> len(figures["gradient"].axes)
     2
     """
-    from matplotlib.figure import Figure
-
     df, steps, signal, ref = summary.table, summary.steps, summary.signal, summary.v1_summary
     summary = summary.per_cell
     ks = sorted(summary["k"].unique())
@@ -60,10 +59,8 @@ def render_figures(summary):
     seeds = int(summary["seeds"].max()) if len(summary) else 0
     preset = _preset_label(df)
     path = float(steps["path_length"].iloc[0]) if len(summary) else float("nan")
-    fig = Figure(figsize=(3.3 * max(len(ks), 1), 2.9 * max(len(rows_of), 1) + 0.8),
-                 layout="constrained")
-    axes = np.atleast_2d(fig.subplots(max(len(rows_of), 1), max(len(ks), 1), sharex=True,
-                                      sharey=True, squeeze=False))
+    fig, axes = panel_grid(max(len(rows_of), 1), max(len(ks), 1), size=(3.3, 2.9),
+                           pad=(0.0, 0.8), sharex=True, sharey=True)
     colours, kinds = {}, {}
     for row, (n, init) in enumerate(rows_of):
         for col, k in enumerate(ks):
@@ -76,8 +73,7 @@ def render_figures(summary):
     fig.suptitle(f"k-sparse parity, k heads: success after T normalised steps of total "
                  f"length {path:g} ({preset}, {seeds} seeds, Wilson 95 %)", fontsize="small")
 
-    grad = Figure(figsize=(9.0, 4.6), layout="constrained")
-    gaxes = grad.subplots(1, 2)
+    grad, (gaxes,) = panel_grid(1, 2, size=(4.5, 4.6))
     inits = sorted(summary["init"].unique())
     pairs = [(k, m, init) for k in ks for m in ms for init in inits]
     raw_all = steps.drop_duplicates(["k", "d", "m", "init", "seed"])
@@ -120,8 +116,7 @@ def render_figures(summary):
     figures = {"success": fig, "gradient": grad}
 
     if len(ref):
-        v1 = Figure(figsize=(9.0, 3.6), layout="constrained")
-        vaxes = v1.subplots(1, 2)
+        v1, (vaxes,) = panel_grid(1, 2, size=(4.5, 3.6))
         settings = list(dict.fromkeys(zip(ref["k"], ref["d"], ref["n"])))
         models = list(dict.fromkeys(zip(ref["model"], ref["budget"])))
         for i, (model, budget) in enumerate(models):

@@ -7,7 +7,14 @@ attention maps (``_display_maps``) and the success display
 
 import numpy as np
 
-from skxor.studies.figures import figure_legend, interval_errorbar, log_axis, offset, rows_where
+from skxor.studies.figures import (
+    figure_legend,
+    interval_errorbar,
+    log_axis,
+    offset,
+    rows_where,
+    panel_grid,
+)
 from skxor._utils._docstrings import fill_doc_with
 from ._display_maps import attention_maps, plot_attention_maps
 from ._display_style import _label, _style
@@ -49,8 +56,6 @@ def render_figures(summary):
     >>> [text.get_text() for text in figures["success"].legends[0].get_texts()]
     ['erf, step 10', 'linear, step 10', 'softmax, step 100']
     """
-    from matplotlib.figure import Figure
-
     best, cells = summary.best, summary.cells
     summary = summary.per_cell
     ms = sorted(summary["m"].unique())
@@ -59,10 +64,8 @@ def render_figures(summary):
     # page's width): a pair of rows (success above, specialised below) per three m.
     ncols = min(3, len(ms))
     blocks = -(-len(ms) // ncols)
-    fig = Figure(figsize=(4.4 * ncols + 0.6, 5.6 * blocks + 0.4 + 0.2 * len(series)),
-                 layout="constrained")
-    grid = np.asarray(fig.subplots(2 * blocks, ncols, sharex=True, sharey=True)).reshape(
-        2 * blocks, ncols)
+    fig, grid = panel_grid(2 * blocks, ncols, size=(4.4, 2.8), pad=(0.6, 0.4 + 0.2 * len(series)),
+                           sharex=True, sharey=True)
     for j in range(len(ms), blocks * ncols):  # the empty places of the last block
         fig.delaxes(grid[2 * (j // ncols), j % ncols])
         fig.delaxes(grid[2 * (j // ncols) + 1, j % ncols])
@@ -80,8 +83,7 @@ def render_figures(summary):
                  f"step length; bars: Wilson 95%{zero_rate_note(summary)}."
                  f"{specialised_note(summary)}", fontsize="small", wrap=True)
 
-    sweep = Figure(figsize=(9.0, 4.4), layout="constrained")
-    saxes = sweep.subplots(1, 2)
+    sweep, (saxes,) = panel_grid(1, 2, size=(4.5, 4.4))
     lengths = sorted(best["step_length"].unique())
     groups = list(best.groupby(["attention", "n", "n_steps"], sort=True).groups)
     for i, (attention, n, steps) in enumerate(groups):

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from skxor.studies.figures import panel_grid
 from skxor.datasets import make_sparse_parity
 from skxor.nn import attention_names, sparse_xor_init
 from skxor.theory import population_step
@@ -67,13 +68,11 @@ def plot_attention_maps(maps, support, title):
     linear: largest weight 2.27, most attended [3, 3]
     erf: largest weight 0.1, most attended [1, 1]
     """
-    from matplotlib.figure import Figure
-
     from skxor.plotting import AttentionDisplay
 
     norm = AttentionDisplay.shared_norm(maps.values())
-    heat = Figure(figsize=(9, 1.5 * len(maps) + 1.2), layout="constrained")
-    axes = np.atleast_1d(heat.subplots(len(maps), 1, sharex=True))
+    heat, axes = panel_grid(len(maps), 1, size=(9, 1.5), pad=(0.0, 1.2), sharex=True)
+    axes = axes[:, 0]
     displays = []
     for row, (ax, (attention, gamma)) in enumerate(zip(axes, maps.items())):
         gamma = np.asarray(gamma)

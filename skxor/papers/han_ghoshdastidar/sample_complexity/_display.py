@@ -4,7 +4,7 @@ import numpy as np
 
 
 from skxor._utils._docstrings import fill_doc_with
-from skxor.studies.figures import MARKERS, key_legends, log_axis, offset, StudyDisplay
+from skxor.studies.figures import MARKERS, key_legends, log_axis, offset, StudyDisplay, panel_grid
 from ._cells import MODELS
 from ._section import _exponent_text
 from ._summary import (
@@ -54,8 +54,7 @@ def render_figures(summary):
     target = float(df["target"].iloc[0])
     models = [m for m in MODELS if m in set(df["model"])]
     ds = sorted(df["d"].unique())
-    curves = Figure(figsize=(4.0 * len(models) + 0.8, 3.6), layout="constrained")
-    axes = np.atleast_1d(curves.subplots(1, len(models), sharey=True))
+    curves, (axes,) = panel_grid(1, len(models), size=(4.0, 3.6), pad=(0.8, 0.0), sharey=True)
     mean = df.groupby(["model", "d", "n"])["accuracy"].mean().reset_index()
     for ax, model in zip(axes, models):
         for i, d in enumerate(ds):

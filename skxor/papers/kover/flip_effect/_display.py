@@ -5,14 +5,15 @@ import numpy as np
 from skxor._utils._docstrings import fill_doc
 
 from skxor.studies.figures import (
-    StudyDisplay,
     figure_legend,
     interval_errorbar,
     legend_below,
     log_axis,
     offset,
     one_value,
+    panel_grid,
     series_style,
+    StudyDisplay,
 )
 from ._summary import ONE_OVER_N, flip_effect_summary
 
@@ -56,16 +57,14 @@ def render_figures(summary):
     >>> sorted(figures), [t.get_text() for t in figures["change"].legends[0].get_texts()]
     (['change', 'constant'], ['reference: slope -1 (O(1/N))', 'eps = 0', 'eps = 0.1'])
     """
-    from matplotlib.figure import Figure
-
     summary = summary.per_n
     panels = _panels(summary)
     eps_values = sorted(summary["layer_norm_eps"].unique())
     ns = sorted(int(n) for n in summary["n_bits"].unique())
     figures = {}
     for name in ("change", "constant"):
-        fig = Figure(figsize=(max(6.4, 4.2 * len(panels) + 0.6), 4.6), layout="constrained")
-        axes = np.atleast_1d(fig.subplots(1, len(panels), squeeze=False)[0])
+        fig, (axes,) = panel_grid(1, len(panels), size=(4.2, 4.6),
+                                  pad=(max(0.6, 6.4 - 4.2 * len(panels)), 0.0))
         for ax, (d, layers) in zip(axes, panels):
             if name == "change":
                 FlipChangeDisplay(summary, d_model=d, n_layers=layers).plot(ax=ax, legend=False)

@@ -113,10 +113,12 @@ def _growing():
 
 
 def _shrinking_as_one_over_sqrt_n():
+    """Shrinking, but as 1/sqrt(N): slower than the O(1/N) claimed."""
     return _synthetic(lambda n: -0.5)
 
 
 def _shrinking_faster():
+    """Shrinking as 1/N^2: within O(1/N)."""
     return _synthetic(lambda n: -2.0)
 
 
@@ -150,7 +152,7 @@ CLAIMS = (
         contradicted_by="the largest change under one flip shrinking more slowly than 1/N "
                         f"(or not at all) over the {TAIL_N} largest N, in networks where eps "
                         f"binds (a slope interval above {ONE_OVER_N:g})",
-        counterfactuals=(_not_shrinking, _growing),
-        holds=(_shrinking_as_one_over_n, _flat_then_one_over_n),
+        counterfactuals=(_not_shrinking, _growing, _shrinking_as_one_over_sqrt_n),
+        holds=(_shrinking_as_one_over_n, _flat_then_one_over_n, _shrinking_faster),
     ),
 )

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from skxor.studies.figures import log_axis, offset, series_style
+from skxor.studies.figures import log_axis, offset, series_style, panel_grid
 from skxor._utils._docstrings import fill_doc_with
 from .._networks import require_networks
 from ._cells import RANDOM_FUNCTION
@@ -54,8 +54,6 @@ def render_figures(summary):
     >>> {name: len(figure.axes) for name, figure in sorted(figures.items())}
     {'diagnostic': 2, 'profiles': 1, 'shares': 3, 'zero_count': 2}
     """
-    from matplotlib.figure import Figure
-
     require_networks(summary.table)
     df, models, agreement = summary.table, summary.drawn_models, summary.agreement
     summary_models = summary.models
@@ -81,8 +79,7 @@ def render_figures(summary):
         return label
 
     # -- count of zero-sensitivity strings
-    fig = Figure(figsize=(12.0, 4.4), layout="constrained")
-    axes = fig.subplots(1, 2, sharey=True)
+    fig, (axes,) = panel_grid(1, 2, size=(6.0, 4.4), sharey=True)
     for ax, logx in zip(axes, (False, True)):
         for key, label, style, g in each_setting():
             x = g["n_bits"] * offsets[key] if logx else g["n_bits"] + 8 * np.log2(offsets[key])
@@ -113,8 +110,7 @@ def render_figures(summary):
     figures["zero_count"] = fig
 
     # -- shares
-    fig = Figure(figsize=(12.0, 4.2), layout="constrained")
-    axes = fig.subplots(1, 3, sharey=True)
+    fig, (axes,) = panel_grid(1, 3, size=(4.0, 4.2), sharey=True)
     for ax, share in zip(axes, _SHARES):
         display = RandomInitShareDisplay(summary, share=share, identical=bool(eps_note))
         series.update(display.plot(ax=ax, legend=False).series_)
@@ -124,8 +120,7 @@ def render_figures(summary):
     figures["shares"] = fig
 
     # -- why constant
-    fig = Figure(figsize=(12.0, 4.2), layout="constrained")
-    axes = fig.subplots(1, 2)
+    fig, (axes,) = panel_grid(1, 2, size=(6.0, 4.2))
     for key, label, style, g in each_setting():
         x = g["n_bits"] * offsets[key]
         axes[0].plot(x, g["logit_offset_constant"], label=named(f"{label}: constant"), **style)

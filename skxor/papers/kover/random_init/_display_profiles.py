@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 
+from skxor.studies.figures import panel_grid
 from skxor.boolean import NAMED_FUNCTIONS
 from ._cells import SETTING
 from ._display_style import _SCHEME_COLOURS
@@ -16,8 +17,6 @@ def _plot_profiles(df, models, eps_note):
     over the scheme's settings), PARITY, MAJORITY and FIRST as labelled
     references; a scheme whose networks are all constant shows their mean.
     """
-    from matplotlib.figure import Figure
-
     from skxor.plotting import SensitivityProfileDisplay
 
     exhaustive = models[models["method"] == "exhaustive"]
@@ -31,8 +30,8 @@ def _plot_profiles(df, models, eps_note):
         ref = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
         if len(ref):
             references[f"reference: {function}"] = json.loads(ref["profile"].iloc[0])
-    fig = Figure(figsize=(3.4 * max(len(schemes), 1) + 0.6, 3.8), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, max(len(schemes), 1), sharey=True, squeeze=False)[0])
+    fig, (axes,) = panel_grid(1, max(len(schemes), 1), size=(3.4, 3.8), pad=(0.6, 0.0),
+                              sharey=True)
     for ax, init in zip(axes, schemes):
         part = at_n[at_n["init"] == init]
         settings = part.groupby(SETTING, sort=False).ngroups

@@ -7,12 +7,12 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtri
 
 from skxor.studies.claims import (CONFIDENCE, Claim, Part, holm, judged, listed, rate_part,
                                   shown, units_to_decide)
 from .._networks import distinct_networks
-from skxor.studies.stats import format_interval, wilson_interval
+from skxor.sensitivity import random_function_zero_strings
+from skxor.studies.stats import difference_interval, format_interval
 
 _PAPER, _SOURCE = "Köver et al.", "ICML 2026, arXiv 2606.08768"
 _LIBRARY = "the library (a control, not a statement of Köver et al.)"
@@ -39,73 +39,25 @@ KEPT_REFERENCES = {
     13: (82659, 131072), 14: (82833, 131072), 15: (82850, 131072), 16: (82751, 131072),
 }
 
-# Bits of a 64-bit word with bit i of the position 0, for i = 0..5.
-_MASKS = [np.uint64(m) for m in (0x5555555555555555, 0x3333333333333333,
-                                 0x0F0F0F0F0F0F0F0F, 0x00FF00FF00FF00FF,
-                                 0x0000FFFF0000FFFF, 0x00000000FFFFFFFF)]
-
-
-def _with_zero_string(tables, n_bits):
-    """Which of the truth tables (bit-packed rows of 64-bit words) have a zero-sensitivity
-    string: a string whose N neighbours all share its value."""
-    same = np.full(tables.shape, ~np.uint64(0))
-    low, high = np.empty_like(tables), np.empty_like(tables)
-    for i in range(min(n_bits, 6)):  # neighbours inside a word: swap bit pairs
-        shift, mask = np.uint64(1 << i), _MASKS[i]
-        np.bitwise_and(tables, mask, out=low)
-        np.left_shift(low, shift, out=low)
-        np.right_shift(tables, shift, out=high)
-        np.bitwise_and(high, mask, out=high)
-        np.bitwise_or(low, high, out=low)
-        np.bitwise_xor(low, tables, out=low)  # 1 where the neighbour differs
-        np.bitwise_and(same, np.invert(low, out=low), out=same)
-    for i in range(6, n_bits):  # neighbours in another word: swap word blocks
-        block = tables.reshape(tables.shape[0], -1, 2, 1 << (i - 6))
-        np.bitwise_xor(block[:, :, ::-1, :], block, out=low.reshape(block.shape))
-        np.bitwise_and(same, np.invert(low, out=low), out=same)
-    if n_bits < 6:  # only the first 2^N bits of each word are positions
-        same &= np.uint64((1 << (1 << n_bits)) - 1)
-    return (same != 0).any(axis=1)
-
 
 @functools.lru_cache(maxsize=None)
 def zero_string_probability(n_bits, random_state=0):
     """P(a uniformly random function on N bits has a zero-sensitivity string).
 
-    Exact for N <= :data:`EXACT_MAX_BITS` (all 2^(2^N) functions enumerated);
-    above, a Monte Carlo over :data:`MONTE_CARLO_WORDS` 64-bit words of
-    random truth tables (at most :data:`MONTE_CARLO_FUNCTIONS` functions, at least
-    4 096), bit-packed.
-
-    Returns
-    -------
-    wins, functions : int
-        Functions with such a string, and functions counted.
-    exact : bool
+    :func:`skxor.sensitivity.random_function_zero_strings` at this claim's
+    budgets: exact for N <= :data:`EXACT_MAX_BITS`, above a Monte Carlo over
+    :data:`MONTE_CARLO_WORDS` 64-bit words of truth tables (at most
+    :data:`MONTE_CARLO_FUNCTIONS` functions), cached.
 
     Examples
     --------
     >>> from skxor.papers.kover.random_init._rules import zero_string_probability
     >>> zero_string_probability(4)
     (36506, 65536, True)
-    >>> zero_string_probability(1)  # f(0) = f(1): the constant functions
-    (2, 4, True)
     """
-    if n_bits <= EXACT_MAX_BITS:
-        size = 1 << n_bits
-        tables = np.arange(1 << size, dtype=np.uint64)[:, None]
-        return int(_with_zero_string(tables, n_bits).sum()), 1 << size, True
-    words = 1 << max(n_bits - 6, 0)
-    n_functions = min(MONTE_CARLO_FUNCTIONS, max(4096, MONTE_CARLO_WORDS // words))
-    rng = np.random.default_rng(random_state)
-    wins, chunk = 0, max(1, (1 << 21) // words)
-    for start in range(0, n_functions, chunk):
-        tables = rng.integers(0, 2**64, size=(min(chunk, n_functions - start), words),
-                              dtype=np.uint64)
-        if n_bits < 6:
-            tables &= np.uint64((1 << (1 << n_bits)) - 1)
-        wins += int(_with_zero_string(tables, n_bits).sum())
-    return wins, n_functions, False
+    return random_function_zero_strings(
+        n_bits, exact_max_bits=EXACT_MAX_BITS, max_words=MONTE_CARLO_WORDS,
+        max_functions=MONTE_CARLO_FUNCTIONS, random_state=random_state)
 
 
 def reference(n_bits):
@@ -123,32 +75,9 @@ def reference(n_bits):
     return zero_string_probability(int(n_bits))
 
 
-def _wilson(k, n, confidence):
-    """:func:`~skxor.studies.stats.wilson_interval` (scipy's Wilson interval, the same
-    operations, so the same values) without the binomial test scipy computes first:
-    Holm's p-values ask K2's parts for intervals at hundreds of confidences."""
-    p = k / n
-    z = ndtri(0.5 + 0.5 * confidence)
-    denom = 2 * (n + z**2)
-    center = (2 * n * p + z**2) / denom
-    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z**2)
-    return (0.0 if k == 0 else float(center - delta)), (1.0 if k == n else float(center + delta))
-
-
-def _difference(k, n, ref_k, ref_n, exact):
-    """Newcombe's (1998) hybrid score interval of k/n - ref, at any confidence."""
-    def interval(confidence):
-        p, (l1, u1) = k / n, _wilson(k, n, confidence)
-        q = ref_k / ref_n
-        l2, u2 = (q, q) if exact else _wilson(ref_k, ref_n, confidence)
-        return (p - q - math.sqrt((p - l1) ** 2 + (u2 - q) ** 2),
-                p - q + math.sqrt((u1 - p) ** 2 + (q - l2) ** 2))
-    return interval
-
-
 def _control_part(n_bits, k, n):
     ref_k, ref_n, exact = reference(n_bits)
-    interval = _difference(k, n, ref_k, ref_n, exact)
+    interval = difference_interval(k, n, ref_k, ref_n, exact_reference=exact)
     low, high = interval(CONFIDENCE)
     if low > 0 or high < 0:
         verdict = "not reproduced"

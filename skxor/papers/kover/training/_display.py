@@ -9,12 +9,12 @@ import json
 
 import numpy as np
 
-from skxor.studies.figures import interval_errorbar, legend_below, log_axis, offset
+from skxor.studies.figures import interval_errorbar, legend_below, log_axis, offset, panel_grid
 from skxor._utils._docstrings import fill_doc_with
 from ._cells import LEARNED
 from ._display_loss import _plot_loss_curves
 from ._display_share import LearnedShareDisplay
-from ._display_style import _panels, _style
+from ._display_style import _style
 from ._summary import DOC_EXAMPLES, HALF_WINDOW, clusters
 from ._wording import preset_label, seeds_per_cell, series_label
 
@@ -79,7 +79,7 @@ def render_figures(summary):
     success.suptitle(f"Training success ({caption})", fontsize="medium")
 
     # Accuracy, one panel per function: mean and worst seed.
-    acc, axes = _panels(len(functions), 3.6, 3.6)
+    acc, (axes,) = panel_grid(1, len(functions), size=(3.6, 3.6), sharey=True)
     for i, keys, group, panel, label in _series(groups, functions, series, df):
         ax = axes[panel]
         colour, marker, line = _style(keys[0])
@@ -97,10 +97,7 @@ def render_figures(summary):
     acc.suptitle(f"Accuracy after training ({caption})", fontsize="medium")
 
     # Sensitivity: share at 0 and average, trained against the function itself.
-    sens = Figure(figsize=(3.6 * len(functions), 6.0), layout="constrained")
-    axes = np.atleast_2d(sens.subplots(2, len(functions)))
-    if len(functions) == 1:
-        axes = axes.reshape(2, 1)
+    sens, axes = panel_grid(2, len(functions), size=(3.6, 3.0))
     for i, keys, group, col, label in _series(groups, functions, series, df):
         colour, marker, line = _style(keys[0])
         fill = {"mfc": "none"} if i % 2 else {}  # one setting filled, the other hollow
@@ -126,7 +123,7 @@ def render_figures(summary):
 
     # Cluster shares: where each function's own strings sit.
     names = {"zero": "at 0", "half": "near N/2", "one": "at 1", "top": "at N"}
-    clus, axes = _panels(len(functions), 3.8, 3.8)
+    clus, (axes,) = panel_grid(1, len(functions), size=(3.8, 3.8), sharey=True)
     for i, keys, group, panel, label in _series(groups, functions, series, df):
         ax = axes[panel]
         colour = _style(keys[0])[0]
@@ -157,7 +154,7 @@ def render_figures(summary):
 
     exhaustive = df[df["method"] == "exhaustive"]
     n_bits = int(exhaustive["n_bits"].max()) if len(exhaustive) else int(df["n_bits"].max())
-    prof, paxes = _panels(len(functions), 3.8, 3.4)
+    prof, (paxes,) = panel_grid(1, len(functions), size=(3.8, 3.4), sharey=True)
     for ax, function in zip(paxes, functions):
         part = df[(df["function"] == function) & (df["n_bits"] == n_bits)]
         if len(part):
@@ -194,7 +191,7 @@ def _plot_steps_to_learn(groups, series, df, caption):
     there. The budget of each N is the grey line.
     """
     functions = list(dict.fromkeys(k[0] for k, _ in groups))
-    fig, axes = _panels(len(functions), 3.8, 3.6)
+    fig, (axes,) = panel_grid(1, len(functions), size=(3.8, 3.6), sharey=True)
     for i, keys, group, panel, label in _series(groups, functions, series, df):
         ax = axes[panel]
         colour, marker, line = _style(keys[0])

@@ -5,7 +5,7 @@ import json
 import numpy as np
 
 from skxor.boolean import NAMED_FUNCTIONS
-from skxor.studies.figures import key_legends
+from skxor.studies.figures import key_legends, panel_grid
 from ._wording import setting_label
 
 
@@ -27,15 +27,12 @@ def _plot_loss_curves(df, caption):
     as a point. One legend of the N drawn and one of the line styles, beside
     the top right panel.
     """
-    from matplotlib.figure import Figure
-
     settings = list(dict.fromkeys(df["model_setting"]))
     functions = [f for f in NAMED_FUNCTIONS if f in set(df["function"])]
     n_values = sorted(int(n) for n in df["n_bits"].unique())
     colours = _n_colours(len(n_values))
-    fig = Figure(figsize=(3.8 * len(functions) + 2.0, 3.0 * len(settings) + 0.8),
-                 layout="constrained")
-    grid = np.array(fig.subplots(len(settings), len(functions), sharey=True, squeeze=False))
+    fig, grid = panel_grid(len(settings), len(functions), size=(3.8, 3.0), pad=(2.0, 0.8),
+                           sharey=True)
     for i, setting in enumerate(settings):
         for j, function in enumerate(functions):
             ax = grid[i, j]

@@ -1,6 +1,4 @@
-"""The training figures' shared drawing: a function's style and a row of panels."""
-
-import numpy as np
+"""The training figures' shared drawing: a function's style."""
 
 from skxor.boolean import NAMED_FUNCTIONS
 from skxor.studies.figures import LINESTYLES, MARKERS
@@ -14,12 +12,3 @@ def _style(function):
     registry: no two of the first six alike."""
     i = list(NAMED_FUNCTIONS).index(function)
     return _COLOURS[i % len(_COLOURS)], MARKERS[i % len(MARKERS)], LINESTYLES[i % len(LINESTYLES)]
-
-
-
-def _panels(n, width, height):
-    """A figure of ``n`` panels side by side (one per function), sharing their y axis."""
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width * n, height), layout="constrained")
-    return fig, np.atleast_1d(fig.subplots(1, n, sharey=True))

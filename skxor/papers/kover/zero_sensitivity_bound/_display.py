@@ -2,8 +2,6 @@
 
 import math
 
-import numpy as np
-
 from skxor._utils._docstrings import fill_doc, fill_doc_with
 
 from skxor.studies.figures import (
@@ -13,6 +11,7 @@ from skxor.studies.figures import (
     log_axis,
     offset,
     one_value,
+    panel_grid,
     rows_where,
     select_rows,
 )
@@ -61,8 +60,6 @@ def render_figures(summary):
     ['D = 8']
     ['log10 mean count (Wilson interval)', 'median over non-constant networks', 'reference: bound N^((D-1)/(2L) - 5), exponent at its end', 'reference: constant function, 2^N']
     """
-    from matplotlib.figure import Figure
-
     require_networks(summary.table)
     df, seeds = summary.table, summary.seeds
     summary, agreement, identical = summary.drawn, summary.agreement, summary.identical
@@ -72,8 +69,7 @@ def render_figures(summary):
             f"{agreement['pairs']} networks): not drawn." if identical else "")
     title = f"Random initialisation (uniform, eos read-out), {seeds} seeds per point.{note}"
 
-    fig = Figure(figsize=(4.2 * len(layers) + 3.2, 4.4), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(layers), sharey=True))
+    fig, (axes,) = panel_grid(1, len(layers), size=(4.2, 4.4), pad=(3.2, 0.0), sharey=True)
     colours, kinds = {}, {}
     for ax, L in zip(axes, layers):
         # One panel per L, each the display's; one pair of legends for them all.
@@ -90,10 +86,8 @@ def render_figures(summary):
             ("nonconstant_with_zero", "share with a zero-sensitivity string\n"
              "(non-constant; Clopper-Pearson)"),
             ("constant", "share of constant networks\n(Wilson)")]
-    fig = Figure(figsize=(4.0 * len(layers) + 1.8, 8.5), layout="constrained")
-    grid = np.atleast_2d(fig.subplots(len(rows), len(layers), sharex=True, sharey=True))
-    if len(layers) == 1:
-        grid = grid.reshape(len(rows), 1)
+    fig, grid = panel_grid(len(rows), len(layers), size=(4.0, 8.5 / len(rows)), pad=(1.8, 0.0),
+                           sharex=True, sharey=True)
     for i, (column, ylabel) in enumerate(rows):
         for ax, L in zip(grid[i], layers):
             part = summary[summary["n_layers"] == L]

@@ -1,0 +1,59 @@
+"""skxor.sensitivity.random_function_zero_strings: the share of uniformly random Boolean
+functions with a zero-sensitivity string (claim K2's reference)."""
+
+import numpy as np
+import pytest
+
+from skxor.sensitivity import random_function_zero_strings
+from skxor.sensitivity._random_functions import _with_zero_string
+
+
+@pytest.mark.parametrize("n_bits", [1, 2, 3, 5, 6, 7, 8])
+def test_the_bit_packed_count_matches_the_definition(n_bits):
+    rng = np.random.default_rng(n_bits)
+    size = 1 << n_bits
+    bits = rng.random((40, size)) < 0.5
+    words = max(1, size // 64)
+    packed = np.zeros((40, words), dtype=np.uint64)
+    for j in range(size):
+        packed[:, j // 64] |= bits[:, j].astype(np.uint64) << np.uint64(j % 64)
+    expected = [any(all(row[x] == row[x ^ (1 << i)] for i in range(n_bits))
+                    for x in range(size)) for row in bits]
+    assert _with_zero_string(packed, n_bits).tolist() == expected
+
+
+def test_the_exact_probability_at_small_n_by_enumeration():
+    for n_bits in (1, 2, 3):
+        size = 1 << n_bits
+        wins = sum(any(all((f >> x & 1) == (f >> (x ^ (1 << i)) & 1) for i in range(n_bits))
+                       for x in range(size)) for f in range(1 << size))
+        assert random_function_zero_strings(n_bits) == (wins, 1 << size, True)
+    wins, total, exact = random_function_zero_strings(4)
+    assert exact and (round(wins / total, 3), total) == (0.557, 65536)
+
+
+def test_the_monte_carlo_draws_its_budget_and_is_seeded():
+    first = random_function_zero_strings(7, max_functions=5000)
+    assert first[1:] == (5000, False)
+    assert random_function_zero_strings(7, max_functions=5000) == first
+    assert random_function_zero_strings(7, max_functions=5000, random_state=1) != first
+    # The word budget: 2^22 words of 2 words each would be 2^21 functions, capped at 2^17;
+    # 2^13 words are 4 096 functions (the least drawn).
+    assert random_function_zero_strings(7, max_words=1 << 13)[1] == 4096
+    assert random_function_zero_strings(7, max_words=1 << 14)[1] == 8192
+    # Asked to enumerate fewer bits than N, it samples.
+    assert random_function_zero_strings(3, exact_max_bits=2, max_functions=4096)[2] is False
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(n_bits=0), ValueError, "n_bits must be in \\[1, 20\\]; got 0"),
+    (dict(n_bits=21), ValueError, "n_bits must be in \\[1, 20\\]; got 21"),
+    (dict(n_bits=4.0), TypeError, "n_bits must be an int; got 4.0"),
+    (dict(n_bits=True), TypeError, "n_bits must be an int"),
+    (dict(n_bits=6, exact_max_bits=5), ValueError, "exact_max_bits must be in \\[0, 4\\]"),
+    (dict(n_bits=6, max_words=0), ValueError, "max_words must be >= 1; got 0"),
+    (dict(n_bits=6, max_functions=-1), ValueError, "max_functions must be >= 1"),
+])
+def test_bad_arguments_are_named(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        random_function_zero_strings(**kwargs)
