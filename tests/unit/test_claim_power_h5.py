@@ -17,12 +17,36 @@ from skxor.studies.power import design_of, planned_design
 from skxor.papers.han_ghoshdastidar.sample_complexity import PRESETS, fit_exponents
 from skxor.papers.han_ghoshdastidar.sample_complexity import _rules as rules
 from skxor.papers.han_ghoshdastidar.sample_complexity._summary import (
-    PROBABILISTIC_SHARE, _n_star_per_seed_loop, cured, n_star_per_seed,
+    PROBABILISTIC_SHARE, _validated, cured, n_star_per_seed,
     probabilistic_n_star, samples_needed)
 
 DATA = Path(__file__).resolve().parents[2] / "docs" / "results" / "data"
 STUDY = get_study("sample_complexity")
 CLAIM = next(c for c in STUDY.claims if c.id == "H5")
+
+
+def _n_star_per_seed_loop(df, target=None):
+    """:func:`n_star_per_seed` one curve at a time: the reference it is compared with."""
+    df, target = _validated(df, target)
+    rows = []
+    for (model, d, seed), curve in df.groupby(["model", "d", "seed"], sort=True):
+        curve = curve.sort_values("n")
+        above = (curve["accuracy"] >= target).to_numpy()
+        stays = np.flip(np.logical_and.accumulate(np.flip(above)))
+        sizes = curve["n"].to_numpy(dtype=float)
+        if not stays.any():
+            n_star, low, high, status = np.inf, sizes[-1], np.inf, "not reached"
+        elif stays[0]:
+            n_star, low, high, status = sizes[0], 0.0, sizes[0], "at grid floor"
+        else:
+            first = int(np.argmax(stays))
+            n_star, low, high, status = sizes[first], sizes[first - 1], sizes[first], "reached"
+        population = (float(curve["population_success"].iloc[0])
+                      if "population_success" in curve else np.nan)
+        rows.append({"model": model, "d": d, "seed": seed, "n_star": float(n_star),
+                     "n_low": float(low), "n_high": float(high), "status": status,
+                     "population_success": population})
+    return pd.DataFrame(rows)
 
 
 @pytest.fixture(scope="module")

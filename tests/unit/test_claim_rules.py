@@ -200,15 +200,6 @@ def test_k3_on_the_stored_table_reads_parity_growth_and_censors_majority_above_c
         in row["value"]
 
 
-def test_k3_on_a_table_where_only_the_budget_stopped_majority_is_inconclusive():
-    from skxor.papers.kover.training._rules import budget_stopped_majority
-
-    row = _rule("K3")(budget_stopped_majority())
-    assert row["verdict"] == "inconclusive"
-    assert re.search(r"MAJORITY \(library\) at N = 64: \d+/40 seeds = [\d.]+ \[[\d.]+, [\d.]+\], "
-                     r"\d+ censored by the budget", row["value"])
-
-
 def test_k3_censors_a_plateau_at_chance_shorter_than_learning_took_at_a_smaller_n():
     """A run at chance within a budget shorter than learning took at a smaller N is no
     failure (PARITY sat at chance for thousands of steps, then learned, in the stored N = 8
@@ -932,11 +923,16 @@ def test_k6_rule_text_states_the_thresholds_its_code_uses():
     assert f":Rule: {claim.rule_text}\n" in page
 
 
+def _eps_never_binds(flip_claims):
+    """Shrinking as 1/N, but eps binds in no network (as in the stored run)."""
+    return flip_claims._synthetic(lambda n: flip_claims.ONE_OVER_N, binds=False)
+
+
 def test_k6_is_not_tested_where_eps_binds_in_no_network():
     from skxor.papers.kover.flip_effect import _rules as flip_claims
 
     stored_flips = pd.read_csv(DATA / "flip_effect" / "flip_effect.csv.gz")
-    for table in (stored_flips, flip_claims._eps_never_binds()):
+    for table in (stored_flips, _eps_never_binds(flip_claims)):
         row = _rule("K6")(table)
         assert row["verdict"] == "not tested", row["value"][:300]
         assert "needs networks where eps binds" in row["judged"]
@@ -944,7 +940,7 @@ def test_k6_is_not_tested_where_eps_binds_in_no_network():
     row = _rule("K6")(stored_flips)
     assert "2.16, below 2.24 = 1/sqrt(2 eps)" in row["value"]
     # One network where eps binds is enough to judge its group.
-    binds = flip_claims._eps_never_binds()
+    binds = _eps_never_binds(flip_claims)
     binds.loc[binds["layer_norm_eps"] > 0, "ln_inv_std_max"] = 0.8 * 0.01 ** -0.5
     assert _rule("K6")(binds)["verdict"] == "reproduced"
 

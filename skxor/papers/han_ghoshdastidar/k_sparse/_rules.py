@@ -222,17 +222,6 @@ def v1_rarely_learns():
     return _synthetic(0.25)
 
 
-def v1_stopped_above_chance():
-    """v1's model short of the target in three quarters of the seeds only because the budget
-    stopped it above chance (as the stored run's k = 2 runs at 0.92-0.98): censored, so
-    the table is no evidence against the claim (inconclusive), though its raw rate is a
-    quarter."""
-    table = _synthetic(0.25)
-    stopped = ~table["success"]
-    table.loc[stopped, "accuracy"] = 0.95
-    return table
-
-
 CLAIMS = (
     Claim(id="H6", min_units=units_to_decide("with high probability"),
           paper=_PAPER, source=_SOURCE, name="k-sparse parity with k heads",

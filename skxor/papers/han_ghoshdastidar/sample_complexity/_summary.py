@@ -204,30 +204,6 @@ def n_star_per_seed(df, target=None):
                            population_success=population)
 
 
-def _n_star_per_seed_loop(df, target=None):
-    """:func:`n_star_per_seed` one curve at a time (the reference its tests compare with)."""
-    df, target = _validated(df, target)
-    rows = []
-    for (model, d, seed), curve in df.groupby(["model", "d", "seed"], sort=True):
-        curve = curve.sort_values("n")
-        above = (curve["accuracy"] >= target).to_numpy()
-        stays = np.flip(np.logical_and.accumulate(np.flip(above)))
-        sizes = curve["n"].to_numpy(dtype=float)
-        if not stays.any():
-            n_star, low, high, status = np.inf, sizes[-1], np.inf, "not reached"
-        elif stays[0]:
-            n_star, low, high, status = sizes[0], 0.0, sizes[0], "at grid floor"
-        else:
-            first = int(np.argmax(stays))
-            n_star, low, high, status = sizes[first], sizes[first - 1], sizes[first], "reached"
-        population = (float(curve["population_success"].iloc[0])
-                      if "population_success" in curve else np.nan)
-        rows.append({"model": model, "d": d, "seed": seed, "n_star": float(n_star),
-                     "n_low": float(low), "n_high": float(high), "status": status,
-                     "population_success": population})
-    return pd.DataFrame(rows)
-
-
 def cured(per_seed):
     """The seeds of ``per_seed`` whose population run succeeds, per model; all of a model without one.
 

@@ -122,11 +122,6 @@ def _shrinking_faster():
     return _synthetic(lambda n: -2.0)
 
 
-def _eps_never_binds():
-    """Shrinking as 1/N, but eps binds in no network (as in the stored run)."""
-    return _synthetic(lambda n: ONE_OVER_N, binds=False)
-
-
 CLAIMS = (
     Claim(
         id="K6", paper=_PAPER, source=_SOURCE,

@@ -11,7 +11,7 @@ from .._networks import (
     profiled_text,
     share_text,
 )
-from skxor.studies.reporting import empty_section, section
+from skxor.studies.reporting import empty_section, rough_text, section
 from skxor.studies.stats import format_count
 from ._cells import RANDOM_FUNCTION, SETTING
 from ._summary import DOC_EXAMPLES, POISSON_LIMIT, random_init_summary
@@ -95,7 +95,7 @@ def render_report(summary):
              for e in (epsilons[:1] if identical else epsilons)]
     shown = pools[0][1]
     seeds = int(models["seed"].nunique())
-    rough = " **Rough: {} seeds per point.**".format(seeds) if seeds < 20 else ""
+    rough = rough_text(seeds, f" **Rough: {seeds} seeds per point.**")
     blocks = [
         f"{distinct_networks(models)} distinct random transformers ({seeds} seeds per "
         f"setting; each cell of the grid draws its own weights; init "

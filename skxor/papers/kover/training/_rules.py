@@ -265,16 +265,6 @@ def majority_not_learned_at_n16():
     return _synthetic(lambda f, n: 1 / 3 if n == 16 else 1.0)
 
 
-def budget_stopped_majority():
-    """MAJORITY short of the target at N = 64 only because the budget stopped it.
-
-    Every run that did not learn ended above chance (censored): the data
-    cannot say whether a larger budget learns, so this table is not evidence
-    against the claim (inconclusive), though its raw rate is a third.
-    """
-    return _synthetic(lambda f, n: 1 / 3 if n == 64 else 1.0, censored=True)
-
-
 _ASYMPTOTIC = (
     "Köver et al. prove that PARITY (a function without zero-sensitivity strings) becomes "
     "unlearnable as N grows: a statement about N going to infinity that no finite budget "

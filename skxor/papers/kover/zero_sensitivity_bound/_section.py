@@ -7,7 +7,7 @@ import pandas as pd
 
 from skxor._utils._docstrings import fill_doc_with
 from .._networks import distinct_networks, paired_eps_text, profiled_text, share_text
-from skxor.studies.reporting import empty_section, section
+from skxor.studies.reporting import empty_section, rough_text, section
 from skxor.studies.stats import format_count, format_interval
 from ._summary import DOC_EXAMPLES, bound_summary
 
@@ -60,7 +60,7 @@ def render_report(summary):
     summary = summary.drawn
     configs = summary[["d_model", "n_layers", "exponent"]].drop_duplicates()
     vacuous = configs[configs["exponent"] < 0]
-    rough = f" **Rough: {seeds} seeds per configuration.**" if seeds < 100 else ""
+    rough = rough_text(seeds, f" **Rough: {seeds} seeds per configuration.**")
     blocks = [
         f"{distinct_networks(df)} distinct random transformers ({seeds} seeds per "
         "configuration, each (N, D, L, seed) with its own weights; init "
