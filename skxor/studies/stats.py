@@ -172,6 +172,8 @@ def difference_interval(successes, n, ref_successes, ref_n, *, exact_reference=F
     """
     for name, (k, total) in {"successes": (successes, n),
                              "ref_successes": (ref_successes, ref_n)}.items():
+        if any(isinstance(v, bool) or not isinstance(v, numbers.Integral) for v in (k, total)):
+            raise TypeError(f"{name} and its trials must be ints; got {k!r} of {total!r}.")
         if not 0 <= k <= total or total < 1:
             raise ValueError(f"need 0 <= {name} <= its trials and trials >= 1; got "
                              f"{k} of {total}.")

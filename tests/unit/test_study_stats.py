@@ -11,6 +11,7 @@ from skxor.studies.stats import (
     bootstrap_loglog_slope,
     clopper_pearson_interval,
     clustered_rate_interval,
+    difference_interval,
     format_count,
     format_interval,
     format_slope,
@@ -40,6 +41,31 @@ def test_bad_counts_and_empty_inputs():
     assert np.isnan(wilson_interval(0, 0)).all()
     rate, low, high, n = rate_with_interval([])
     assert n == 0 and np.isnan([rate, low, high]).all()
+
+
+@pytest.mark.parametrize("k, n, ref_k, ref_n", [(0, 5, 3, 10), (30, 50, 30, 50), (10, 10, 1, 2)])
+def test_difference_interval_holds_the_difference_and_widens_with_confidence(k, n, ref_k, ref_n):
+    interval = difference_interval(k, n, ref_k, ref_n)
+    exact = difference_interval(k, n, ref_k, ref_n, exact_reference=True)
+    for confidence in (0.5, 0.95):
+        low, high = interval(confidence)
+        assert -1.0 <= low <= k / n - ref_k / ref_n <= high <= 1.0
+        # An exact reference has no width of its own.
+        assert interval(confidence)[0] <= exact(confidence)[0] <= exact(confidence)[1] <= high
+    assert interval(0.99)[0] < interval(0.95)[0] and interval(0.99)[1] > interval(0.95)[1]
+
+
+def test_difference_interval_names_bad_counts():
+    with pytest.raises(ValueError, match="need 0 <= successes <= its trials.*got 6 of 5"):
+        difference_interval(6, 5, 1, 2)
+    with pytest.raises(ValueError, match="ref_successes.*got 1 of 0"):
+        difference_interval(1, 5, 1, 0)
+    with pytest.raises(TypeError, match="successes and its trials must be ints; got 0.5 of 5"):
+        difference_interval(0.5, 5, 1, 2)
+    with pytest.raises(TypeError, match="ref_successes"):
+        difference_interval(1, 5, True, 2)
+    with pytest.raises(ValueError, match="confidence"):
+        difference_interval(1, 5, 1, 2)(1.5)
 
 
 def test_bootstrap_slope_covers_the_true_exponent_and_reports_points():
