@@ -54,23 +54,20 @@ training accuracy 1.
 The initial keys and queries of a population cell are drawn as the estimator
 draws them, with :func:`skxor.nn.sparse_xor_init`.
 
-This module declares the study (parameters, presets, the sweep) and its
-public function; ``_cells`` holds the two cells, ``_summary`` the summaries,
-``_figures`` the figures, ``_report`` the report section and ``_headline``
-the headline bullet.
+This module declares the study (parameters, presets) and its public
+function; ``_cells`` holds the two cells and the sweep, ``_summary`` the
+summaries, ``_display`` the figures, ``_section`` the report section,
+``_bullet`` the headline bullet and ``_rules`` the claim it judges (H6).
 """
 
 from numbers import Integral, Real
 
-import pandas as pd
-
 from skxor._utils._sklearn_compat import Interval, StrOptions
-from ..._common import columns_first, expand_grid
 from skxor.studies import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
 from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
-from skxor.studies import run_sweep
-from ._cells import LOSS_CERTIFICATE, k_sparse_cell, k_sparse_cost, v1_cell
+from ._cells import (KEY, LOSS_CERTIFICATE, every_cell, k_sparse_cell, k_sparse_cost, k_sparse_table,
+                     step_cells, v1_cell, v1_cells)
 from ._display import KSparseSuccessDisplay
 from ._summary import (
     gain_slopes,
@@ -183,87 +180,8 @@ def _check(params):
         )
 
 
-# -- the sweep --------------------------------------------------------------------
-
-_KEY = ("part", "model", "k", "d", "m", "n", "n_steps", "init", "path_length", "seed",
-        "random_state", "n_test", "epochs", "learning_rate", "batch_size")
-
-
-def step_cells(params):
-    """The cells of the step-count sweep (part ``"steps"``), unsorted.
-
-    The cost model reads this grid too.
-
-    Examples
-    --------
-    >>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY, step_cells
-    >>> cells = step_cells(STUDY.preset("quick"))
-    >>> sorted(cells[0])[:4]
-    ['d', 'init', 'k', 'm']
-    """
-    return expand_grid(
-        k=params["k"], d=params["d"], m=params["m"], n=params["n"],
-        n_steps=params["n_steps"], path_length=[params["path_length"]],
-        seed=list(range(params["seeds"])), random_state=[params["random_state"]],
-        n_test=[params["n_test"]], init=params["init"],
-    )
-
-
-def v1_cells(params):
-    """The cells of the v1 comparison (part ``"v1"``): the k-parity fits, then the steps.
-
-    Examples
-    --------
-    >>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY, v1_cells
-    >>> k_parity, sparse_xor = v1_cells(STUDY.preset("quick"))
-    >>> {c["model"] for c in k_parity}, {c["model"] for c in sparse_xor}
-    ({'k_parity'}, {'sparse_xor'})
-    """
-    common = dict(
-        k=params["v1_k"], d=params["v1_d"], n=params["v1_n"],
-        seed=list(range(params["v1_seeds"])), random_state=[params["random_state"]],
-        n_test=[params["n_test"]],
-    )
-    k_parity = expand_grid(
-        model=["k_parity"], epochs=[params["v1_epochs"]],
-        learning_rate=[params["v1_learning_rate"]],
-        batch_size=[params["v1_batch_size"]], m=[0], n_steps=[0], path_length=[0.0],
-        **common,
-    )
-    sparse_xor = expand_grid(
-        model=["sparse_xor"], epochs=[0], learning_rate=[0.0], batch_size=[0],
-        m=[params["v1_m"]], n_steps=params["n_steps"],
-        path_length=[params["path_length"]], **common,
-    )
-    return k_parity, sparse_xor
-
-
-def _every_cell(params):
-    # Every cell of a run, as (function, cell): the step sweep, then v1's.
-    v1 = [c for part in v1_cells(params) for c in part] if params["v1_seeds"] else []
-    return [(k_sparse_cell, c) for c in step_cells(params)] + [(v1_cell, c) for c in v1]
-
-
-def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
-    sweep = dict(checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
-                 scheduler=scheduler)
-    cells = step_cells(params)
-    # Costly cells (large d, many samples, many steps) first: better load balance.
-    cells.sort(key=lambda c: -(c["d"] * max(c["n"], 1000) * c["n_steps"]))
-    steps = run_sweep(k_sparse_cell, cells, study="k_sparse", **sweep)
-    steps.insert(0, "model", "sparse_xor")
-    steps.insert(0, "part", "steps")
-    tables = [steps]
-    if params["v1_seeds"]:
-        k_parity, sparse_xor = v1_cells(params)
-        v1 = k_parity + sparse_xor
-        v1.sort(key=lambda c: c["model"] != "k_parity")  # the slow fits first
-        reference = run_sweep(v1_cell, v1, study="k_sparse", **sweep)
-        reference.insert(0, "part", "v1")
-        tables.append(reference)
-    df = pd.concat(tables, ignore_index=True)
-    df["preset"] = STUDY.preset_of(params) or "custom"
-    return columns_first(df, _KEY)
+def _compute(params, **sweep):
+    return k_sparse_table(params, preset=STUDY.preset_of(params) or "custom", **sweep)
 
 
 STUDY = Study(
@@ -278,11 +196,11 @@ STUDY = Study(
     presets=PRESETS,
     cell=k_sparse_cell,
     compute=_compute,
-    cells=_every_cell,
+    cells=every_cell,
     cost=k_sparse_cost,
     summary=k_sparse_summary,
     **role_hooks(__name__),
-    key=_KEY,
+    key=KEY,
     check=_check,
     # v1_k, v1_d and v1_n are sweep axes of the v1 rows (their k, d, n columns).
     setting=("path_length", "n_test", "random_state", "v1_epochs", "v1_learning_rate",

@@ -1,4 +1,4 @@
-"""The k-sparse study's cells: T normalised steps of the k-head model; the v1 reference.
+"""The k-sparse study's cells: T normalised steps of the k-head model; the v1 reference; the sweep.
 
 What a cell records and what counts as success is described in the package
 documentation of :mod:`skxor.papers.han_ghoshdastidar.k_sparse`.
@@ -7,15 +7,16 @@ documentation of :mod:`skxor.papers.han_ghoshdastidar.k_sparse`.
 import time
 
 import numpy as np
+import pandas as pd
 
 from skxor.boolean import all_strings
 from skxor.datasets import make_sparse_parity
 from skxor.estimators import KParityTransformer, SparseXORTransformer
 from skxor.nn import sparse_xor_init
 from skxor.theory import population_gradient, population_loss, population_step
-from ..._common import cell_seed, single_thread
+from ..._common import cell_seed, columns_first, expand_grid, single_thread
 from skxor.studies import floor_work
-from skxor.studies import cell_version
+from skxor.studies import cell_version, run_sweep
 
 #: A success certificate by the exact population loss: error rate <= loss.
 LOSS_CERTIFICATE = 0.01
@@ -178,3 +179,88 @@ def k_sparse_cost(cell):
     # Drawing the n samples and their k-fold products dominate (timed: m hardly matters).
     return "sample", cell["d"] * (cell["n"] * (cell["k"] + cell["n_steps"]) + cell["n_test"])
 
+
+# -- the sweep --------------------------------------------------------------------
+
+KEY = ("part", "model", "k", "d", "m", "n", "n_steps", "init", "path_length", "seed",
+        "random_state", "n_test", "epochs", "learning_rate", "batch_size")
+
+
+def step_cells(params):
+    """The cells of the step-count sweep (part ``"steps"``), unsorted.
+
+    The cost model reads this grid too.
+
+    Examples
+    --------
+    >>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY, step_cells
+    >>> cells = step_cells(STUDY.preset("quick"))
+    >>> sorted(cells[0])[:4]
+    ['d', 'init', 'k', 'm']
+    """
+    return expand_grid(
+        k=params["k"], d=params["d"], m=params["m"], n=params["n"],
+        n_steps=params["n_steps"], path_length=[params["path_length"]],
+        seed=list(range(params["seeds"])), random_state=[params["random_state"]],
+        n_test=[params["n_test"]], init=params["init"],
+    )
+
+
+def v1_cells(params):
+    """The cells of the v1 comparison (part ``"v1"``): the k-parity fits, then the steps.
+
+    Examples
+    --------
+    >>> from skxor.papers.han_ghoshdastidar.k_sparse import STUDY, v1_cells
+    >>> k_parity, sparse_xor = v1_cells(STUDY.preset("quick"))
+    >>> {c["model"] for c in k_parity}, {c["model"] for c in sparse_xor}
+    ({'k_parity'}, {'sparse_xor'})
+    """
+    common = dict(
+        k=params["v1_k"], d=params["v1_d"], n=params["v1_n"],
+        seed=list(range(params["v1_seeds"])), random_state=[params["random_state"]],
+        n_test=[params["n_test"]],
+    )
+    k_parity = expand_grid(
+        model=["k_parity"], epochs=[params["v1_epochs"]],
+        learning_rate=[params["v1_learning_rate"]],
+        batch_size=[params["v1_batch_size"]], m=[0], n_steps=[0], path_length=[0.0],
+        **common,
+    )
+    sparse_xor = expand_grid(
+        model=["sparse_xor"], epochs=[0], learning_rate=[0.0], batch_size=[0],
+        m=[params["v1_m"]], n_steps=params["n_steps"],
+        path_length=[params["path_length"]], **common,
+    )
+    return k_parity, sparse_xor
+
+
+def every_cell(params):
+    """Every cell of a run, as (function, cell): the step sweep, then v1's."""
+    v1 = [c for part in v1_cells(params) for c in part] if params["v1_seeds"] else []
+    return [(k_sparse_cell, c) for c in step_cells(params)] + [(v1_cell, c) for c in v1]
+
+
+def k_sparse_table(params, *, preset="custom", checkpoint_dir=None, n_jobs=None, progress=False,
+                   scheduler=None):
+    """The study's table: the step sweep's rows (part ``"steps"``), then v1's (``"v1"``),
+    each row naming the ``preset`` the parameters are."""
+    sweep = dict(checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+                 scheduler=scheduler)
+    cells = step_cells(params)
+    # Costly cells (large d, many samples, many steps) first: better load balance.
+    cells.sort(key=lambda c: -(c["d"] * max(c["n"], 1000) * c["n_steps"]))
+    steps = run_sweep(k_sparse_cell, cells, study="k_sparse", **sweep)
+    steps.insert(0, "model", "sparse_xor")
+    steps.insert(0, "part", "steps")
+    tables = [steps]
+    if params["v1_seeds"]:
+        k_parity, sparse_xor = v1_cells(params)
+        v1 = k_parity + sparse_xor
+        v1.sort(key=lambda c: c["model"] != "k_parity")  # the slow fits first
+        reference = run_sweep(v1_cell, v1, study="k_sparse", **sweep)
+        reference.insert(0, "part", "v1")
+        tables.append(reference)
+    df = pd.concat(tables, ignore_index=True)
+    df["preset"] = preset
+    return columns_first(df, KEY)

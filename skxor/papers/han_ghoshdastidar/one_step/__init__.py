@@ -44,18 +44,17 @@ decides, as before.
 
 from skxor.nn import attention_constraint, attention_names
 from skxor.studies.reporting import TIME_COLUMNS
-from skxor.nn import get_attention
 from skxor.studies import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, STEP_LENGTH, Grid
 from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
-from ._rules import M_REGIME
 from ._cells import (
     SUCCESS_ACCURACY,
     dominant_accuracy,
+    costly_first,
+    every_one_step_cell,
     one_step_cell,
     one_step_cost,
     score_heads,
-    costly_first,
 )
 from ._display import (
     OneStepSuccessDisplay,
@@ -135,22 +134,6 @@ def _check(params):
                              f"m >= 1); got {params['one_bit']!r}.")
 
 
-def _key(cell):
-    return tuple(sorted(cell.items()))
-
-
-def _judged_cell(cell):
-    """Whether a one-step cell is one the claims judge: softmax in H1's regime, or an
-    unnormalised attention type where its heads can represent one bit (H3)."""
-    if cell["n_steps"] != 1:
-        return False
-    attention = get_attention(cell["attention"])
-    if attention.normalised:
-        return cell["m"] >= M_REGIME
-    return attention.concentrates is not None and bool(attention.concentrates(cell["m"],
-                                                                              cell["d"]))
-
-
 def study_cells(params):
     """The study's cells: the grid on ``seeds`` seeds; the ``one_bit`` (d, m) pairs for
     every unnormalised attention type that can represent one bit there (every step
@@ -168,24 +151,7 @@ def study_cells(params):
     ... # doctest: +NORMALIZE_WHITESPACE
     [('linear', 99, 0), ('linear', 99, 1), ('linear', 99, 2), ('softmax', 64, 2)]
     """
-    seeds = int(params["seeds"])
-    top = max(int(params["regime_seeds"]), seeds)
-    cells = STUDY.grid_cells(params)
-    seen = {_key(c) for c in cells}
-    pairs = [(int(d), int(m)) for d, m in params["one_bit"]]
-    for attention in params["attention"]:
-        kind = get_attention(attention)
-        for d, m in pairs:
-            if kind.normalised or kind.concentrates is None or not kind.concentrates(m, d):
-                continue
-            extra = STUDY.grid_cells({**params, "attention": [attention], "d": [d], "m": [m]})
-            cells += [c for c in extra if _key(c) not in seen]
-            seen.update(_key(c) for c in extra)
-    if top > seeds:
-        more = [{**c, "seed": seed} for c in cells if c["seed"] == 0 and _judged_cell(c)
-                for seed in range(seeds, top)]
-        cells += [c for c in more if _key(c) not in seen]
-    return cells
+    return every_one_step_cell(params, STUDY.grid_cells)
 
 
 def _sweep_cells(params):

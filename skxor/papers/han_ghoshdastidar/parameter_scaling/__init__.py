@@ -74,18 +74,16 @@ that falls with d (0.27 from d = 16 to 128), so slopes this small cannot
 separate polylogarithmic growth from a small power of d.
 Measured results are in ``docs/results/measured.rst``.
 
-This module declares the study (parameters, presets, the sweep of rounds)
-and its public function; ``_cells`` holds the models and one cell,
-``_summary`` the size needed and the slopes, ``_figures`` the figure,
-``_report`` the report section and ``_headline`` the headline bullet.
+This module declares the study and its public function; ``_presets`` holds
+its parameters and presets, ``_cells`` the models, one cell and the sweep of
+rounds, ``_summary`` the size needed and the slopes, ``_display`` the
+figure, ``_section`` the report section, ``_bullet`` the headline bullet and
+``_rules`` the claim it judges (H2).
 """
 
-import numpy as np
-import pandas as pd
 
 from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
-from skxor.studies import run_sweep
 from ._cells import (
     DISPLAY_NAMES,
     GRIDS,
@@ -100,6 +98,7 @@ from ._cells import (
     parameter_scaling_cell,
     parameter_scaling_cost,
     searched,
+    size_rounds,
     size_cell,
     training_size,
     transformer_start,
@@ -125,42 +124,9 @@ def _check(params):
         )
 
 
-def _compute(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
+def _compute(params, **sweep):
     params = _normalised(params)
-    # Per (model, d): the position in its size grid, and where the rule was first met.
-    pending = {key: 0 for key in searched(params)}
-    first_met = {}
-    rounds = []
-    while pending:
-        cells = [size_cell(params, model, d, index, seed)
-                 for (model, d), index in pending.items()
-                 for seed in range(params["seeds"])]
-        done = run_sweep(
-            parameter_scaling_cell, cells, study="parameter_scaling",
-            checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
-            scheduler=scheduler,
-        )
-        rounds.append(done)
-        met = (done["accuracy"] >= params["threshold"]).groupby(
-            [done["model"], done["d"]]).mean() >= params["success_share"] - 1e-12
-        for key in list(pending):
-            index = pending[key]
-            if met.get(key, False) and key not in first_met:
-                first_met[key] = index
-            last = len(params[GRIDS[key[0]]]) - 1
-            if index == last or index >= first_met.get(key, np.inf) + params["sizes_beyond"]:
-                del pending[key]
-            else:
-                pending[key] = index + 1
-    columns = ["model", "d", "size", "seed", "n_train", "accuracy", "params", "frozen",
-               "steps", "seconds"]
-    if rounds:
-        cells = pd.concat(rounds, ignore_index=True)
-        cells["n_train"] = cells.get("n_train", pd.Series(0, index=cells.index))
-        cells["n_train"] = cells["n_train"].fillna(0).astype(int)
-        cells = cells[columns]
-    else:
-        cells = pd.DataFrame(columns=columns)
+    cells = size_rounds(params, **sweep)
     summary = summarize_parameter_scaling(cells, params["threshold"], params["success_share"])
     # Records and plain dicts, not DataFrames: pandas compares attrs with ==
     # when concatenating.

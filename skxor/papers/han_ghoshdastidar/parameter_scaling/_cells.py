@@ -1,4 +1,5 @@
-"""The parameter-scaling study's models and cells: one model of one size at one d and seed.
+"""The parameter-scaling study's models and cells: one model of one size at one d and seed;
+the sweep of rounds up each size grid.
 
 The models and their recipes are described in the package documentation of
 :mod:`skxor.papers.han_ghoshdastidar.parameter_scaling`.
@@ -8,6 +9,7 @@ import math
 import time
 
 import numpy as np
+import pandas as pd
 import torch
 from sklearn.utils import check_random_state
 
@@ -18,7 +20,7 @@ from skxor.nn import SparseXORAttention, sparse_xor_init
 from skxor.theory import population_step
 from ..._common import single_thread
 from skxor.studies import floor_work
-from skxor.studies import cell_version
+from skxor.studies import cell_version, run_sweep
 
 MODELS = ("transformer_population_one_step", "transformer_population", "transformer", "ffnn",
           "ffnn_random_features", "ffnn_online")
@@ -316,3 +318,42 @@ def _online_ffnn(d, size, support, budget, model_seed, monitor_seed):
         target_function=SparseParity(d, support), target_accuracy=1.0,
     )
     return clf, X, y
+
+
+def size_rounds(params, *, checkpoint_dir=None, n_jobs=None, progress=False, scheduler=None):
+    """The study's cells, run in rounds: each (model, d) goes up its size grid until the
+    rule is met and ``sizes_beyond`` more sizes are run; one row per cell."""
+    params = _normalised(params)
+    # Per (model, d): the position in its size grid, and where the rule was first met.
+    pending = {key: 0 for key in searched(params)}
+    first_met = {}
+    rounds = []
+    while pending:
+        cells = [size_cell(params, model, d, index, seed)
+                 for (model, d), index in pending.items()
+                 for seed in range(params["seeds"])]
+        done = run_sweep(
+            parameter_scaling_cell, cells, study="parameter_scaling",
+            checkpoint_dir=checkpoint_dir, n_jobs=n_jobs, progress=progress,
+            scheduler=scheduler,
+        )
+        rounds.append(done)
+        met = (done["accuracy"] >= params["threshold"]).groupby(
+            [done["model"], done["d"]]).mean() >= params["success_share"] - 1e-12
+        for key in list(pending):
+            index = pending[key]
+            if met.get(key, False) and key not in first_met:
+                first_met[key] = index
+            last = len(params[GRIDS[key[0]]]) - 1
+            if index == last or index >= first_met.get(key, np.inf) + params["sizes_beyond"]:
+                del pending[key]
+            else:
+                pending[key] = index + 1
+    columns = ["model", "d", "size", "seed", "n_train", "accuracy", "params", "frozen",
+               "steps", "seconds"]
+    if not rounds:
+        return pd.DataFrame(columns=columns)
+    cells = pd.concat(rounds, ignore_index=True)
+    cells["n_train"] = cells.get("n_train", pd.Series(0, index=cells.index))
+    cells["n_train"] = cells["n_train"].fillna(0).astype(int)
+    return cells[columns]
