@@ -267,7 +267,9 @@ def _paper_sentences(reach, summary, series, df, label, seeds):
         lines.append(text)
     lines += [
         "",
-        "A finite-N result can neither support nor refute an asymptotic statement; these "
-        "figures hold for this budget, model size and model setting only.",
+        "No finite N proves or refutes an asymptotic statement. Claim K3 (the claims "
+        "page) judges a finite-N reading of it by a stated rule: the growth of PARITY's "
+        "steps to learn with N, and MAJORITY learned at every N. These figures hold for "
+        "this budget, model size and model setting only.",
     ]
     return lines
