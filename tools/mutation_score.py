@@ -46,6 +46,10 @@ MODULES = {
         "tests/unit/test_stats_references.py",
         "tests/unit/test_profile_edges.py",
     ],
+    # K2's reference: the share of random functions with a zero-sensitivity string.
+    "skxor/sensitivity/_random_functions.py": [
+        "tests/unit/test_random_function_zero_strings.py",
+    ],
     "skxor/_utils/_wilson.py": [
         "tests/unit/test_sensitivity.py",
         "tests/unit/test_profile_edges.py",
