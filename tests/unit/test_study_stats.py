@@ -53,12 +53,24 @@ def test_difference_interval_holds_the_difference_and_widens_with_confidence(k, 
         # An exact reference has no width of its own.
         assert interval(confidence)[0] <= exact(confidence)[0] <= exact(confidence)[1] <= high
     assert interval(0.99)[0] < interval(0.95)[0] and interval(0.99)[1] > interval(0.95)[1]
+    # Newcombe's hybrid score interval from the two Wilson intervals at that confidence.
+    for confidence in (0.5, 0.99):
+        (l1, u1), (l2, u2) = wilson_interval(k, n, confidence), wilson_interval(ref_k, ref_n,
+                                                                               confidence)
+        p, q = k / n, ref_k / ref_n
+        assert interval(confidence) == pytest.approx(
+            (p - q - np.hypot(p - l1, u2 - q), p - q + np.hypot(u1 - p, q - l2)), abs=1e-14)
+
+
+def test_difference_interval_takes_a_single_trial():
+    assert difference_interval(1, 1, 0, 1, exact_reference=True)(0.95)[1] == pytest.approx(1.0)
 
 
 def test_difference_interval_names_bad_counts():
     with pytest.raises(ValueError, match="need 0 <= successes <= its trials.*got 6 of 5"):
         difference_interval(6, 5, 1, 2)
-    with pytest.raises(ValueError, match="ref_successes.*got 1 of 0"):
+    with pytest.raises(ValueError, match="need 0 <= ref_successes <= its trials and "
+                                         "trials >= 1; got 1 of 0"):
         difference_interval(1, 5, 1, 0)
     with pytest.raises(TypeError, match="successes and its trials must be ints; got 0.5 of 5"):
         difference_interval(0.5, 5, 1, 2)
