@@ -4,16 +4,8 @@ import numpy as np
 
 from skxor._utils._docstrings import fill_doc_with
 from skxor.studies.figures import (
-    StudyDisplay,
-    LINESTYLES,
-    MARKERS,
-    interval_errorbar,
-    key_legends,
-    log_axis,
-    offset,
-    one_value,
-    panel_grid,
-    rows_where,
+    StudyDisplay, LINESTYLES, MARKERS, interval_errorbar, key_legends, log_axis, offset, one_value,
+    panel_grid, rows_where
 )
 from ._summary import DOC_EXAMPLES, k_sparse_summary
 from ._wording import _data_label, _preset_label

@@ -5,15 +5,8 @@ import numpy as np
 from skxor._utils._docstrings import fill_doc
 
 from skxor.studies.figures import (
-    figure_legend,
-    interval_errorbar,
-    legend_below,
-    log_axis,
-    offset,
-    one_value,
-    panel_grid,
-    series_style,
-    StudyDisplay,
+    figure_legend, interval_errorbar, legend_below, log_axis, offset, one_value, panel_grid,
+    series_style, StudyDisplay
 )
 from ._summary import ONE_OVER_N, flip_effect_summary
 

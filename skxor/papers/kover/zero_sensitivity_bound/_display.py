@@ -5,15 +5,8 @@ import math
 from skxor._utils._docstrings import fill_doc, fill_doc_with
 
 from skxor.studies.figures import (
-    StudyDisplay,
-    interval_errorbar,
-    key_legends,
-    log_axis,
-    offset,
-    one_value,
-    panel_grid,
-    rows_where,
-    select_rows,
+    StudyDisplay, interval_errorbar, key_legends, log_axis, offset, one_value, panel_grid,
+    rows_where, select_rows
 )
 from .._networks import require_networks
 from ._summary import DOC_EXAMPLES, bound_exponent, bound_summary
