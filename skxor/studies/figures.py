@@ -8,6 +8,8 @@ legend with every series, and error bars from intervals. Histograms,
 spectra and attention maps are drawn by :mod:`skxor.plotting`'s displays.
 """
 
+from numbers import Real
+
 import numpy as np
 
 # Markers and line styles cycled over series (8 markers, 4 line styles), as the
@@ -77,9 +79,20 @@ def panel_grid(n_rows, n_cols, *, size, pad=(0.0, 0.0), **subplots):
     >>> figure, axes = panel_grid(1, 3, size=(4.0, 3.0), pad=(0.5, 0.0), sharey=True)
     >>> axes.shape, figure.get_size_inches().tolist()
     ((1, 3), [12.5, 3.0])
+    >>> panel_grid(1, 1, size=3.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: panel_grid: size must be two positive numbers (inches); got 3.0.
     """
     from matplotlib.figure import Figure
 
+    for name, pair, low in (("size", size, 0.0), ("pad", pad, None)):
+        if (np.ndim(pair) != 1 or len(pair) != 2
+                or not all(isinstance(v, Real) and not isinstance(v, bool) and np.isfinite(v)
+                        for v in pair)
+                or (low is not None and min(pair) <= low) or min(pair) < 0):
+            wanted = "two positive numbers" if low is not None else "two numbers >= 0"
+            raise ValueError(f"panel_grid: {name} must be {wanted} (inches); got {pair!r}.")
     figure = Figure(figsize=(size[0] * n_cols + pad[0], size[1] * n_rows + pad[1]),
                     layout="constrained")
     return figure, np.asarray(figure.subplots(n_rows, n_cols, squeeze=False, **subplots))
