@@ -151,6 +151,14 @@ summary : sklearn.utils.Bunch
     What the study's report, figures, headline and claims read, computed once
     per table:"""
 DOCS["parameters_study_table"] = "Parameters\n----------\n" + DOCS["display_table"]
+# A study's renderers (``render_figures``, ``render_report``): their Returns section's
+# opening, what each figure or section shows written below it.
+DOCS["returns_study_figures"] = """Returns
+-------
+figures : dict of str to matplotlib.figure.Figure"""
+DOCS["returns_study_report"] = """Returns
+-------
+text : str"""
 DOCS["display_keys"] = """keys_ : tuple of (dict, dict)
     The entries of those two legends (colours, then line styles or kinds
     drawn), as :func:`~skxor.studies.figures.key_legends` takes them, for a

@@ -18,9 +18,7 @@ def render_figures(summary):
     Called as ``get_study("k_sparse").render("figures", table)``, on the
     table's :func:`~skxor.papers.han_ghoshdastidar.k_sparse.k_sparse_summary`.
 
-    Returns
-    -------
-    figures : dict of str to matplotlib.figure.Figure
+    %(returns_study_figures)s
         ``"success"``: certified success rate (Wilson 95 % bars) against d,
         one panel per k (columns) and data size (rows: population or n
         samples), one series per (T, m), each panel a

@@ -64,9 +64,7 @@ def render_report(summary):
     Every number and table in the text is computed from the table, so a table read
     back from ``k_sparse.csv`` gives the section of its run.
 
-    Returns
-    -------
-    text : str
+    %(returns_study_report)s
         A Markdown section: certified success per (k, d, m, data) and T, where
         the heads are, the exact population gradient at initialisation, the
         log-log slope of its support gain against d and, with v1 rows, the v1

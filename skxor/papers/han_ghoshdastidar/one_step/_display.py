@@ -32,9 +32,7 @@ def render_figures(summary):
 
     Called as ``get_study("one_step").render("figures", table)``.
 
-    Returns
-    -------
-    figures : dict of str to matplotlib.figure.Figure
+    %(returns_study_figures)s
         ``"success"``: one column per m, success rate (top) and specialised
         rate (bottom) against d with Wilson 95% intervals, one series per
         attention type, n and T, each at its best step length

@@ -20,9 +20,7 @@ def render_report(summary):
     Called as ``get_study("one_step").render("report", table)``, on the
     table's :func:`~skxor.papers.han_ghoshdastidar.one_step.one_step_summary`.
 
-    Returns
-    -------
-    text : str
+    %(returns_study_report)s
         A Markdown section: the setting, every (attention, n, T, step
         length) pooled over d and m with the best step length marked, a
         table per (attention, d, m, n, T) at the best step length, pooled

@@ -21,6 +21,7 @@ _STYLE = {
 }
 
 
+@fill_doc
 def render_figures(summary):
     """Parameters needed against d (log-log) and the share of seeds at the size needed.
 
@@ -36,9 +37,7 @@ def render_figures(summary):
     the rule was not met, drawn hollow). Series are offset slightly along d
     so coinciding points stay visible.
 
-    Returns
-    -------
-    figures : dict of str to matplotlib.figure.Figure
+    %(returns_study_figures)s
         ``{"parameter_scaling": figure}``.
 
     Examples

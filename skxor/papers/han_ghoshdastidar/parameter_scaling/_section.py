@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 
+from skxor._utils._docstrings import fill_doc
 from skxor.studies.reporting import empty_section, section
 from skxor.studies.stats import MIN_BOOTSTRAP_GROUPS, format_interval, format_slope
 from ._cells import DISPLAY_NAMES, MODELS, SAMPLE_MODELS
@@ -28,6 +29,7 @@ def _table(df, tablefmt):
     return table.to_markdown(index=False, tablefmt=tablefmt) if len(table) else "(no rows)"
 
 
+@fill_doc
 def render_report(summary, tablefmt="pipe"):
     """Markdown summary: the setting, the table of sizes needed and the slopes.
 
@@ -43,9 +45,7 @@ def render_report(summary, tablefmt="pipe"):
         :mod:`tabulate` format of the table ("pipe": Markdown; "rst" for the
         documentation).
 
-    Returns
-    -------
-    text : str
+    %(returns_study_report)s
         The Markdown section, starting with its ``## Parameter scaling`` line.
 
     Examples

@@ -23,9 +23,7 @@ def render_figures(summary):
 
     Called as ``get_study("sample_complexity").render("figures", table)``.
 
-    Returns
-    -------
-    figures : dict of str to matplotlib.figure.Figure
+    %(returns_study_figures)s
         ``"learning_curves"`` (mean test accuracy over seeds against n, one
         panel per model, one line per d) and ``"samples_needed"`` (each
         seed's n* as its grid cell, a bar from the last failing size to the

@@ -48,9 +48,7 @@ def render_report(summary):
     Called as ``get_study("sample_complexity").render("report", table)``, on the
     table's :func:`~skxor.papers.han_ghoshdastidar.sample_complexity.sample_complexity_summary`.
 
-    Returns
-    -------
-    text : str
+    %(returns_study_report)s
         A Markdown section: the setting, the samples needed per model and d,
         the fitted exponents and the time against the floor.
 

@@ -25,14 +25,13 @@ def _by_eps(ax, here, eps_values, column, low, high):
                           label=f"eps = {eps:g}", **series_style(j))
 
 
+@fill_doc
 def render_figures(summary):
     """Figures: the change under one flip against N per eps; the constant share against N.
 
     Called as ``get_study("flip_effect").render("figures", table)``.
 
-    Returns
-    -------
-    figures : dict of str to matplotlib.figure.Figure
+    %(returns_study_figures)s
         ``"change"``: one panel per (D, L), log-log; per eps the median over
         the networks of each network's largest change (bars: quartiles over
         the networks) and a dashed reference of slope -1 (O(1/N)) through

@@ -15,9 +15,7 @@ def render_report(summary):
     Called as ``get_study("flip_effect").render("report", table)``, on the
     table's :func:`~skxor.papers.kover.flip_effect.flip_effect_summary`.
 
-    Returns
-    -------
-    text : str
+    %(returns_study_report)s
 
     %(examples)s
     >>> print(STUDY.render("report", df).splitlines()[0])

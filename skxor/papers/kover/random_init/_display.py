@@ -27,9 +27,7 @@ def render_figures(summary):
     Called as ``get_study("random_init_sensitivity").render("figures", table)``, on the
     table's :func:`~skxor.papers.kover.random_init.random_init_summary`.
 
-    Returns
-    -------
-    figures : dict of str to matplotlib.figure.Figure
+    %(returns_study_figures)s
         ``"zero_count"``: log10 of the mean number of zero-sensitivity
         strings against N, on a linear N axis (exponential growth is a
         straight line) and a log N axis (polynomial growth is a straight

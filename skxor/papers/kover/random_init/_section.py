@@ -56,9 +56,7 @@ def render_report(summary):
     Called as ``get_study("random_init_sensitivity").render("report", table)``, on the
     table's :func:`~skxor.papers.kover.random_init.random_init_summary`.
 
-    Returns
-    -------
-    text : str
+    %(returns_study_report)s
         A Markdown section: the share of networks with a zero-sensitivity
         string and their mean count in Köver et al.'s setting beside the
         random-function control, the constant networks, the logit diagnostic

@@ -36,9 +36,7 @@ def render_figures(summary):
     Every series has its own marker and line style, coinciding series are
     offset a little along N, and every N tried has a tick.
 
-    Returns
-    -------
-    figures : dict of str to matplotlib.figure.Figure
+    %(returns_study_figures)s
         ``"success"`` (share of seeds that learned, with 95% Wilson
         intervals: a :class:`LearnedShareDisplay`), ``"steps"`` (median
         steps to learn with its 95% order-statistic interval, a median

@@ -57,9 +57,7 @@ def render_report(summary):
     Called as ``get_study("training_sensitivity").render("report", table)``, on the
     table's :func:`~skxor.papers.kover.training.training_summary`.
 
-    Returns
-    -------
-    text : str
+    %(returns_study_report)s
         A Markdown section: the budget, success per function and N with
         Wilson intervals, how far each function was learned, where the
         trained models' sensitivities sit, and the comparison with Köver et

@@ -29,9 +29,7 @@ def render_figures(summary):
 
     Called as ``get_study("zero_sensitivity_bound").render("figures", table)``.
 
-    Returns
-    -------
-    figures : dict of str to matplotlib.figure.Figure
+    %(returns_study_figures)s
         ``"count"``: one panel per L; per D the log10 of the mean number of
         zero-sensitivity strings (Wilson interval) and the median over the
         non-constant networks, the bound ``N^((D-1)/(2L) - 5)`` as a

@@ -33,9 +33,7 @@ def render_report(summary):
     Called as ``get_study("zero_sensitivity_bound").render("report", table)``, on the
     table's :func:`~skxor.papers.kover.zero_sensitivity_bound.bound_summary`.
 
-    Returns
-    -------
-    text : str
+    %(returns_study_report)s
         A Markdown section: the bound's exponent per (D, L), a table per
         (eps, D, L, N) of the count against the bound and of the shares, and
         sentences on the networks overall.
