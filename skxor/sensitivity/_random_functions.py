@@ -8,9 +8,9 @@ finite-N probability, exactly by enumerating every truth table for small N
 and by a bit-packed Monte Carlo above.
 """
 
-import numbers
-
 import numpy as np
+
+from .._utils._validation import Integers, check_count, check_interval
 
 # Bits of a 64-bit word with bit i of the position 0, for i = 0..5.
 _MASKS = [np.uint64(m) for m in (0x5555555555555555, 0x3333333333333333,
@@ -43,15 +43,6 @@ def _with_zero_string(tables, n_bits):
     if n_bits < 6:  # only the first 2^N bits of each word are positions
         same &= np.uint64((1 << (1 << n_bits)) - 1)
     return (same != 0).any(axis=1)
-
-
-def _count(name, value, low, high=None):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int; got {value!r}.")
-    if value < low or (high is not None and value > high):
-        bound = f"in [{low}, {high}]" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {bound}; got {value}.")
-    return int(value)
 
 
 def random_function_zero_strings(n_bits, *, exact_max_bits=4, max_words=1 << 22,
@@ -100,10 +91,12 @@ def random_function_zero_strings(n_bits, *, exact_max_bits=4, max_words=1 << 22,
     >>> functions, exact, 0.55 < wins / functions < 0.7
     (4096, False, True)
     """
-    n_bits = _count("n_bits", n_bits, 1, MAX_BITS)
-    exact_max_bits = _count("exact_max_bits", exact_max_bits, 0, 4)
-    max_words = _count("max_words", max_words, 1)
-    max_functions = _count("max_functions", max_functions, 1)
+    n_bits = check_interval(n_bits, "n_bits", Integers(1, MAX_BITS, closed="both"),
+                            f"an integer in [1, {MAX_BITS}]")
+    exact_max_bits = check_interval(exact_max_bits, "exact_max_bits",
+                                    Integers(0, 4, closed="both"), "an integer in [0, 4]")
+    max_words = check_count(max_words, "max_words")
+    max_functions = check_count(max_functions, "max_functions")
     if n_bits <= exact_max_bits:
         size = 1 << n_bits
         tables = np.arange(1 << size, dtype=np.uint64)[:, None]

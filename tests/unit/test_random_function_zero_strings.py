@@ -74,13 +74,14 @@ def test_the_monte_carlo_draws_its_budget_and_is_seeded():
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
-    (dict(n_bits=0), ValueError, "n_bits must be in \\[1, 20\\]; got 0"),
-    (dict(n_bits=21), ValueError, "n_bits must be in \\[1, 20\\]; got 21"),
-    (dict(n_bits=4.0), TypeError, "n_bits must be an int; got 4.0"),
-    (dict(n_bits=True), TypeError, "n_bits must be an int"),
-    (dict(n_bits=6, exact_max_bits=5), ValueError, "exact_max_bits must be in \\[0, 4\\]"),
-    (dict(n_bits=6, max_words=0), ValueError, "max_words must be >= 1; got 0"),
-    (dict(n_bits=6, max_functions=-1), ValueError, "max_functions must be >= 1"),
+    (dict(n_bits=0), ValueError, "n_bits must be an integer in \\[1, 20\\]; got 0"),
+    (dict(n_bits=21), ValueError, "n_bits must be an integer in \\[1, 20\\]; got 21"),
+    (dict(n_bits=4.0), TypeError, "n_bits must be an integer in \\[1, 20\\]; got 4.0"),
+    (dict(n_bits=True), TypeError, "n_bits must be an integer"),
+    (dict(n_bits=6, exact_max_bits=5), ValueError, "exact_max_bits must be an integer in "
+                                                   "\\[0, 4\\]"),
+    (dict(n_bits=6, max_words=0), ValueError, "max_words must be an integer >= 1; got 0"),
+    (dict(n_bits=6, max_functions=-1), ValueError, "max_functions must be an integer >= 1"),
 ])
 def test_bad_arguments_are_named(kwargs, error, match):
     with pytest.raises(error, match=match):
