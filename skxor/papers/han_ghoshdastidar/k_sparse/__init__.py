@@ -66,8 +66,8 @@ from skxor._utils._sklearn_compat import Interval, StrOptions
 from skxor.studies import AT_LEAST_TWO, NON_NEGATIVE, POSITIVE, SAMPLES, SEEDS, STEP_LENGTH, Grid
 from skxor.studies import Study, role_hooks
 from ..._removed import module_getattr
-from ._cells import (KEY, LOSS_CERTIFICATE, every_cell, k_sparse_cell, k_sparse_cost, k_sparse_table,
-                     step_cells, v1_cell, v1_cells)
+from ._cells import (KEY, LOSS_CERTIFICATE, every_cell, k_sparse_cell, k_sparse_cost,
+                     k_sparse_table, step_cells, v1_cell, v1_cells)
 from ._display import KSparseSuccessDisplay
 from ._summary import (
     gain_slopes,
