@@ -32,6 +32,20 @@ def size(full, quick):
     return quick if QUICK else full
 
 
+def assert_same_function(ours, baseline, spins, what="the trained networks"):
+    """Two trained modules compute the same outputs on ``spins``, to float rounding.
+
+    Outputs, not weights: the attention's key bias has a zero gradient up to
+    rounding (softmax ignores a shift), and AdamW scales that rounding noise
+    to steps of up to the learning rate, so two equal training loops can end
+    with key biases apart (4e-5 after one step, seen on an AVX-512 CPU) that
+    change no output.
+    """
+    with torch.no_grad():
+        torch.testing.assert_close(ours(spins), baseline(spins), rtol=1e-4, atol=1e-5,
+                                   msg=f"{what}' outputs differ")
+
+
 def best_time(fn, repeat=3):
     """Best wall time of ``fn()`` over ``repeat`` runs (the least disturbed one)."""
     return interleaved_best({"fn": fn}, repeat)["fn"]

@@ -8,7 +8,7 @@ from skxor import BooleanTransformerClassifier
 from skxor.boolean import SparseParity
 from skxor.nn import BooleanTransformer
 
-from _common import interleaved_best, size
+from _common import assert_same_function, interleaved_best, size
 
 _SEED_MAX = np.iinfo(np.int32).max
 
@@ -68,10 +68,9 @@ def training_loop_vs_hand_written(n=None, n_bits=16, d_model=32, n_layers=2, n_h
         return hand_written_fit(X, y, **params, lr=1e-3, weight_decay=0.01, epochs=epochs,
                                 batch_size=batch_size, random_state=0)
 
-    # Same work: same start, same batches, same steps, hence the same weights.
+    # Same work: same start, same batches, same steps, hence the same trained function.
     ours_module, base_module = est.fit(X, y).module_, hand()
-    for (name, p), q in zip(ours_module.named_parameters(), base_module.parameters()):
-        torch.testing.assert_close(p, q, rtol=1e-4, atol=1e-5, msg=f"{name} differs")
+    assert_same_function(ours_module, base_module, torch.as_tensor(1 - 2 * X, dtype=torch.float32))
     best = interleaved_best({"hand": hand, "ours": lambda: est.fit(X, y)}, repeat=size(3, 2))
     steps = epochs * -(-n // batch_size)
     return {
@@ -80,7 +79,7 @@ def training_loop_vs_hand_written(n=None, n_bits=16, d_model=32, n_layers=2, n_h
         "target": "<= 1.1x",
         "baseline_s": best["hand"], "skxor_s": best["ours"], "ratio": best["ours"] / best["hand"],
         "passes": best["ours"] / best["hand"] <= 1.1,
-        "note": "same initial weights and batches (checked: same final weights)",
+        "note": "same initial weights and batches (checked: same trained outputs)",
     }
 
 

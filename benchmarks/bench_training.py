@@ -47,7 +47,7 @@ from skxor.estimators._base import FreshSampler
 from skxor.nn import BooleanTransformer, BooleanTransformerConfig
 from skxor.papers.kover.training import MODEL_SETTINGS, STUDY
 
-from _common import interleaved_rounds, ratio_row, spread_text
+from _common import assert_same_function, interleaved_rounds, ratio_row, spread_text
 
 _SEED_MAX = np.iinfo(np.int32).max
 #: The matrix product that measures the machine's float32 rate (as P16's).
@@ -210,15 +210,15 @@ def training_step(n_bits=32, n_steps=None, product=PRODUCT):
     checked = study_estimator(n_bits, n_steps, checks=True)
     monitor = np.random.default_rng(0).integers(0, 2, size=(n_steps * ours.batch_size, n_bits),
                                                 dtype=np.uint8)
-    # Same work: same start, same batches, same steps, hence the same weights.
+    # Same work: same start, same batches, same steps, hence the same trained function.
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # as the estimator trains: the same float sums
     try:
         base = plain_loop(ours, n_bits, n_steps)
     finally:
         torch.set_num_threads(threads)
-    for (name, p), q in zip(ours.fit(monitor).module_.named_parameters(), base.parameters()):
-        torch.testing.assert_close(p, q, rtol=1e-4, atol=1e-5, msg=f"{name} differs")
+    assert_same_function(ours.fit(monitor).module_, base,
+                         torch.as_tensor(1.0 - 2.0 * monitor, dtype=torch.float32))
     _check_vmapped(ours, n_bits, stacked_steps)
     flops = step_flops(base, n_bits, ours.batch_size)
     a = torch.randn(product, product)
@@ -275,7 +275,7 @@ def training_step(n_bits=32, n_steps=None, product=PRODUCT):
         {"benchmark": f"P19 training step of the training study vs a plain torch loop "
                       f"({setting})",
          "target": "<= 1.1x", **to_plain, "passes": to_plain["ratio"] <= 1.1,
-         "note": f"same initial weights and batches (checked: same final weights); "
+         "note": f"same initial weights and batches (checked: same trained outputs); "
                  f"{spread_text(to_plain)}; {common}"},
     ]
 
