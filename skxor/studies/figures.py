@@ -15,7 +15,7 @@ import numpy as np
 # Markers and line styles cycled over series (8 markers, 4 line styles), as the
 # displays of skxor.plotting cycle them.
 from .._utils._style import LINESTYLES, MARKERS
-from ._display import StudyDisplay, one_value, rows_where, select_rows
+from ._study_display import StudyDisplay, one_value, rows_where, select_rows
 from ._legends import NEUTRAL, figure_legend, key_legends, legend_below
 
 __all__ = [

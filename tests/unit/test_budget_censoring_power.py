@@ -17,7 +17,9 @@ import pytest
 from skxor.papers import _common
 from skxor.papers.han_ghoshdastidar.k_sparse import PRESETS as K_SPARSE_PRESETS
 from skxor.papers.han_ghoshdastidar.k_sparse import _rules as h6
+from skxor.papers.han_ghoshdastidar.k_sparse import _simulated as h6_simulated
 from skxor.papers.kover.training import _rules as k3
+from skxor.papers.kover.training import _simulated as k3_simulated
 from skxor.papers.kover.training import _summary as training_summary
 from skxor.papers.kover.training import budget_of
 from skxor.studies import get_study
@@ -31,7 +33,7 @@ def v1_stopped_above_chance():
     stopped it above chance (as the stored run's k = 2 runs at 0.92-0.98): censored, so
     the table is no evidence against the claim (inconclusive), though its raw rate is a
     quarter."""
-    table = h6._synthetic(0.25)
+    table = h6_simulated._synthetic(0.25)
     stopped = ~table["success"]
     table.loc[stopped, "accuracy"] = 0.95
     return table
@@ -44,7 +46,7 @@ def budget_stopped_majority():
     cannot say whether a larger budget learns, so this table is not evidence
     against the claim (inconclusive), though its raw rate is a third.
     """
-    return k3._synthetic(lambda f, n: 1 / 3 if n == 64 else 1.0, censored=True)
+    return k3_simulated._synthetic(lambda f, n: 1 / 3 if n == 64 else 1.0, censored=True)
 
 
 def _rule(claim_id):
@@ -103,7 +105,7 @@ def test_h6_censors_v1_runs_the_budget_stopped_above_chance(v1_rows):
     stopped = (v1_rows["iterations"] >= v1_rows["epochs"]).to_numpy()
     above = (v1_rows["accuracy"] > 0.5 + h6.V1_CHANCE_MARGIN).to_numpy()
     assert (censored == (stopped & above)).all()
-    for k, share in h6.V1_ABOVE_CHANCE_AT_BUDGET.items():
+    for k, share in h6_simulated.V1_ABOVE_CHANCE_AT_BUDGET.items():
         at_k = (v1_rows["k"] == k).to_numpy()
         assert censored[at_k].sum() == pytest.approx(share * stopped[at_k].sum())
         assert 0 < censored[at_k].sum() < stopped[at_k].sum()  # both kinds of stop occur
@@ -116,7 +118,7 @@ def test_h6_censors_v1_runs_the_budget_stopped_above_chance(v1_rows):
 
 
 def test_k3_stored_spread_is_the_stored_runs(training_table):
-    for setting, (a, centre, sigma, mean_n) in k3.STORED_GROWTH.items():
+    for setting, (a, centre, sigma, mean_n) in k3_simulated.STORED_GROWTH.items():
         runs = training_table[(training_table["function"] == "PARITY")
                               & (training_table["model_setting"] == setting)]
         every = training_summary.steps_growth(runs["n_bits"],
@@ -130,10 +132,10 @@ def test_k3_stored_spread_is_the_stored_runs(training_table):
         assert fit["centre"] == pytest.approx(centre, abs=1e-3)
         assert fit["mean_n"] == pytest.approx(mean_n, abs=1e-3)
     majority = training_table[training_table["function"] == "MAJORITY"]
-    assert majority["learned"].mean() == k3.STORED_MAJORITY_RATE
+    assert majority["learned"].mean() == k3_simulated.STORED_MAJORITY_RATE
     assert majority.groupby("n_bits")["steps"].median().to_dict() == \
-        {n: float(v) for n, v in k3.STORED_MAJORITY_STEPS.items()}
-    blocks, default = k3.STORED_BUDGETS
+        {n: float(v) for n, v in k3_simulated.STORED_MAJORITY_STEPS.items()}
+    blocks, default = k3_simulated.STORED_BUDGETS
     budgets = [budget_of(f, n, default, blocks)
                for f, n in zip(training_table["function"], training_table["n_bits"])]
     assert budgets == training_table["n_steps"].tolist()
@@ -198,23 +200,23 @@ def test_k3_declares_why_no_finite_design_tests_its_statement():
 
 
 def test_h6_stored_spread_is_the_stored_runs(v1_rows):
-    assert int(v1_rows["epochs"].max()) == h6.STORED_V1_EPOCHS
+    assert int(v1_rows["epochs"].max()) == h6_simulated.STORED_V1_EPOCHS
     for k, rows in v1_rows.groupby("k"):
         learned = rows.loc[rows["success"].astype(bool), "iterations"].astype(int)
-        listed = h6.V1_EPOCHS_TO_LEARN[k]
+        listed = h6_simulated.V1_EPOCHS_TO_LEARN[k]
         # The runs that learned within the stored budget are listed as they took; the
         # others took longer than the stored budget.
         assert set(learned) <= set(listed)
-        assert sum(e > h6.STORED_V1_EPOCHS for e in listed) <= len(rows) - len(learned)
+        assert sum(e > h6_simulated.STORED_V1_EPOCHS for e in listed) <= len(rows) - len(learned)
         stopped = rows[rows["iterations"] >= rows["epochs"]]
         above = (stopped["accuracy"] > 0.5 + h6.V1_CHANCE_MARGIN).mean()
-        assert above == pytest.approx(h6.V1_ABOVE_CHANCE_AT_BUDGET[k])
+        assert above == pytest.approx(h6_simulated.V1_ABOVE_CHANCE_AT_BUDGET[k])
 
 
 def test_h6_full_budget_stops_at_most_a_tenth_of_the_runs_it_expects():
     full = dict(K_SPARSE_PRESETS["quick"], **K_SPARSE_PRESETS["full"])
     for k in full["v1_k"]:
-        epochs = np.asarray(h6.V1_EPOCHS_TO_LEARN[k], dtype=float)
+        epochs = np.asarray(h6_simulated.V1_EPOCHS_TO_LEARN[k], dtype=float)
         mean, sigma = np.log(epochs).mean(), max(np.log(epochs).std(ddof=1), 0.2)
         from scipy.stats import norm
         assert norm.sf((np.log(full["v1_epochs"]) - mean) / sigma) <= 0.1

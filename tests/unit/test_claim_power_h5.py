@@ -16,6 +16,7 @@ from skxor.studies.claims import rule_result
 from skxor.studies.power import design_of, planned_design
 from skxor.papers.han_ghoshdastidar.sample_complexity import PRESETS, fit_exponents
 from skxor.papers.han_ghoshdastidar.sample_complexity import _rules as rules
+from skxor.papers.han_ghoshdastidar.sample_complexity import _simulated as simulated
 from skxor.papers.han_ghoshdastidar.sample_complexity._summary import (
     PROBABILISTIC_SHARE, _validated, cured, n_star_per_seed,
     probabilistic_n_star, samples_needed)
@@ -66,13 +67,13 @@ def _one_step(design):
 
 def test_the_simulated_spread_is_the_stored_runs(stored):
     fit = fit_exponents(stored).set_index("model").loc["transformer_one_step"]
-    spread = rules.STORED_SPREAD
+    spread = simulated.STORED_SPREAD
     assert fit["sigma"] == pytest.approx(spread["sigma"], abs=1e-3)
     assert fit["intercept"] == pytest.approx(spread["intercept"], abs=1e-3)
     assert fit["log_d_centre"] == pytest.approx(spread["log_d_centre"], abs=1e-3)
     curves = stored[stored["model"] == "transformer_one_step"].drop_duplicates(["d", "seed"])
     assert curves["population_success"].mean() == pytest.approx(spread["p_pop"])
-    grid = rules.STORED_GRID
+    grid = simulated.STORED_GRID
     assert (stored["n"].min(), stored["n"].max()) == (grid["n_min"], grid["n_max"])
     assert stored["n_sizes"].iloc[0] == grid["n_sizes"]
     assert stored["target"].iloc[0] == grid["target"]
@@ -96,14 +97,14 @@ def test_simulate_draws_the_stored_grid_from_its_rng(stored):
 def test_simulate_grows_with_the_stated_exponent():
     design = pd.DataFrame({"model": "transformer_one_step", "d": np.repeat([16, 160], 400),
                            "seed": np.tile(np.arange(400), 2)})
-    for truth, exponent in rules.SIMULATED_EXPONENT.items():
+    for truth, exponent in simulated.SIMULATED_EXPONENT.items():
         table = rules.simulate(design, truth, np.random.default_rng(0))
         per_seed = cured(n_star_per_seed(table))
         medians = per_seed.groupby("d")["n_star"].median()
         # The grid's steps of sqrt(2) blur each median by at most that much.
         assert np.log10(medians[160] / medians[16]) == pytest.approx(exponent, abs=0.2)
         share = table.drop_duplicates(["d", "seed"])["population_success"].mean()
-        assert share == pytest.approx(rules.STORED_SPREAD["p_pop"], abs=0.03)
+        assert share == pytest.approx(simulated.STORED_SPREAD["p_pop"], abs=0.03)
 
 
 def test_the_full_preset_has_the_seeds_the_issue_asks():

@@ -18,6 +18,7 @@ from skxor.papers.han_ghoshdastidar.one_step import _rules as one_step_claims
 from skxor.papers.han_ghoshdastidar.parameter_scaling import _rules as scaling_claims
 from skxor.papers.han_ghoshdastidar.parameter_scaling._summary import size_counts
 from skxor.papers.kover.random_init import _rules as random_claims
+from skxor.papers.kover.random_init import _rules_reference as random_reference
 from skxor.papers.han_ghoshdastidar.sample_complexity import _rules as sample_claims
 from skxor.papers.han_ghoshdastidar.sample_complexity._summary import fit_exponents
 from skxor.studies.stats import format_interval, rate_with_interval, wilson_interval
@@ -631,21 +632,21 @@ def test_k2_a_difference_holm_does_not_confirm_is_reproduced_within_the_margin(m
 def test_k2_the_kept_references_are_zero_string_probability():
     """The kept references are what zero_string_probability computes (at a budget of
     MONTE_CARLO_FUNCTIONS at every N); the cheap N here, all of them under --runslow."""
-    assert set(random_claims.KEPT_REFERENCES) == set(range(5, 17))
+    assert set(random_reference.KEPT_REFERENCES) == set(range(5, 17))
     for n_bits in (5, 6, 7, 8):
-        assert random_claims.zero_string_probability(n_bits)[:2] \
-            == random_claims.KEPT_REFERENCES[n_bits]
+        assert random_reference.zero_string_probability(n_bits)[:2] \
+            == random_reference.KEPT_REFERENCES[n_bits]
 
 
 @pytest.mark.slow
 def test_k2_every_kept_reference_recomputed(monkeypatch):
-    monkeypatch.setattr(random_claims, "MONTE_CARLO_WORDS", 1 << 40)
-    random_claims.zero_string_probability.cache_clear()
+    monkeypatch.setattr(random_reference, "MONTE_CARLO_WORDS", 1 << 40)
+    random_reference.zero_string_probability.cache_clear()
     try:
-        for n_bits, kept in random_claims.KEPT_REFERENCES.items():
-            assert random_claims.zero_string_probability(n_bits)[:2] == kept
+        for n_bits, kept in random_reference.KEPT_REFERENCES.items():
+            assert random_reference.zero_string_probability(n_bits)[:2] == kept
     finally:
-        random_claims.zero_string_probability.cache_clear()
+        random_reference.zero_string_probability.cache_clear()
 
 
 def test_k2_difference_is_newcombes_from_the_stats_modules_wilson():
@@ -925,7 +926,9 @@ def test_k6_rule_text_states_the_thresholds_its_code_uses():
 
 def _eps_never_binds(flip_claims):
     """Shrinking as 1/N, but eps binds in no network (as in the stored run)."""
-    return flip_claims._synthetic(lambda n: flip_claims.ONE_OVER_N, binds=False)
+    from skxor.papers.kover.flip_effect import _simulated as flip_simulated
+
+    return flip_simulated._synthetic(lambda n: flip_claims.ONE_OVER_N, binds=False)
 
 
 def test_k6_is_not_tested_where_eps_binds_in_no_network():

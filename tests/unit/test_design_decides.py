@@ -13,8 +13,8 @@ import pytest
 
 from skxor.cli import main
 from skxor.papers.han_ghoshdastidar.one_step import PRESETS as ONE_STEP_PRESETS
-from skxor.papers.han_ghoshdastidar.one_step._rules import (HELD_OUT_SHARE, M_REGIME,
-                                                            _synthetic)
+from skxor.papers.han_ghoshdastidar.one_step._rules import HELD_OUT_SHARE, M_REGIME
+from skxor.papers.han_ghoshdastidar.one_step._simulated import _synthetic
 from skxor.studies import STUDIES
 from skxor.studies.claims import (NOT_DECIDED, Claim, claim_rows, judged, rate_part,
                                   units_to_decide)

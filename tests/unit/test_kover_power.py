@@ -14,7 +14,9 @@ import pandas as pd
 import pytest
 
 from skxor.papers.kover.random_init import _rules as random_rules
+from skxor.papers.kover.random_init import _simulated as random_simulated
 from skxor.papers.kover.zero_sensitivity_bound import _rules as bound_rules
+from skxor.papers.kover.zero_sensitivity_bound import _simulated as bound_simulated
 from skxor.papers.kover.zero_sensitivity_bound._summary import (bound_exponent,
                                                                vacuous_reason)
 from skxor.studies import get_study
@@ -39,17 +41,17 @@ def test_random_init_constants_are_the_stored_runs():
     table = _stored("random_init_sensitivity")
     nets = table[(table["function"] == "transformer") & (table["layer_norm_eps"] == 0)]
     nonconstant = nets[~_flag(nets["constant"])]
-    assert set(nets.groupby("n_bits").size()) == {random_rules.STORED_NETWORKS}
+    assert set(nets.groupby("n_bits").size()) == {random_simulated.STORED_NETWORKS}
     measured = {int(n): (len(g), int(_flag(g["has_zero"]).sum()))
                 for n, g in nonconstant.groupby("n_bits")}
-    assert measured == random_rules.STORED_NONCONSTANT
+    assert measured == random_simulated.STORED_NONCONSTANT
     control = table[table["function"] == "random function"]
-    assert set(control["n_functions"].astype(int)) == {random_rules.STORED_FUNCTIONS}
-    assert int(control["n_bits"].max()) == random_rules.CONTROL_MAX
+    assert set(control["n_functions"].astype(int)) == {random_simulated.STORED_FUNCTIONS}
+    assert int(control["n_bits"].max()) == random_simulated.CONTROL_MAX
     from skxor.papers.kover._networks import eps_agreement
 
     agreement = eps_agreement(table)
-    assert (agreement["same"], agreement["pairs"]) == random_rules.STORED_PAIRS
+    assert (agreement["same"], agreement["pairs"]) == random_simulated.STORED_PAIRS
 
 
 def test_zero_sensitivity_bound_constants_are_the_stored_runs():
@@ -57,21 +59,21 @@ def test_zero_sensitivity_bound_constants_are_the_stored_runs():
     nets = table[table["layer_norm_eps"] == 0].copy()
     # The grid's networks: the screen's (K5's own stage, seeds beyond the grid's at
     # one (D, L, N)) is counted exhaustively only where it finds a network not constant.
-    nets = nets[~bound_rules._screened_cells(nets)]
+    nets = nets[~bound_simulated._screened_cells(nets)]
     nets["nonconstant"] = ~_flag(nets["constant"])
     measured = {}
     for (d, l, n), g in nets.groupby(["d_model", "n_layers", "n_bits"]):
         log10_bound = bound_exponent(d, l) * math.log10(n)
         if not vacuous_reason(log10_bound, n) and (g["method"] == "exhaustive").all():
             measured[(int(d), int(l), int(n))] = (int(g["nonconstant"].sum()), len(g))
-    assert measured == bound_rules.STORED_NONCONSTANT
+    assert measured == bound_simulated.STORED_NONCONSTANT
     one_layer = nets[(nets["n_layers"] == 1) & (nets["n_bits"] >= 12)
                      & (nets["method"] == "exhaustive")]
     d16 = one_layer[one_layer["d_model"] == 16]
-    assert d16["nonconstant"].sum() / len(d16) == bound_rules.NONCONSTANT_LARGE_N
+    assert d16["nonconstant"].sum() / len(d16) == bound_simulated.NONCONSTANT_LARGE_N
     found = one_layer[one_layer["nonconstant"]]
-    assert _flag(found["sign_changes"]).sum() / len(found) == bound_rules.SCREEN_FINDS
-    assert int(table["exhaustive_max"].iloc[0]) == bound_rules.STORED_EXHAUSTIVE_MAX
+    assert _flag(found["sign_changes"]).sum() / len(found) == bound_simulated.SCREEN_FINDS
+    assert int(table["exhaustive_max"].iloc[0]) == bound_simulated.STORED_EXHAUSTIVE_MAX
 
 
 # -- simulate is reproducible and names what it draws --------------------------------

@@ -4,8 +4,11 @@
 report, figures, headline and claims format its parts.
 """
 
+import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
+
+from skxor.nn import get_attention
 
 from skxor.studies.reporting import values_text
 from skxor.studies.claims import unit_interval
@@ -222,3 +225,13 @@ def one_step_summary(df):
 DOC_EXAMPLES = study_examples(""">>> from skxor.papers.han_ghoshdastidar.one_step import STUDY
 >>> df = STUDY.run(d=[100], m=[32], seeds=3, n_test=256, step_length=[10.0, 100.0],
 ...                n_steps=1)""")
+
+
+def representable(rows, attention):
+    """Which runs' heads could put all their weight on one bit (``concentrates(m, d)``);
+    None where the attention type does not say."""
+    concentrates = get_attention(attention).concentrates
+    if concentrates is None:
+        return None
+    return np.array([bool(concentrates(int(m), int(d))) for m, d in zip(rows["m"], rows["d"])],
+                    dtype=bool)

@@ -311,6 +311,9 @@ def _by_size(text):
 #: The model whose sizes the claim H2 fits (a logistic curve per d).
 CLAIM_MODEL = "transformer_population_one_step"
 
+#: Share of seeds at which the fitted success curve reads the size needed.
+SHARE = 0.8
+
 
 @fill_doc
 def parameter_scaling_summary(df):
