@@ -253,12 +253,6 @@ def _representable_seeds(rows):
     return rows.loc[can, "seed"].nunique()
 
 
-# -- the power of the design: tables simulated where the paper holds, and where not ----
-
-
-# -- tables on which the paper holds, and on which it is wrong ------------------------
-
-
 CLAIMS = (
     Claim(id="H1", min_units=units_to_decide("with high probability"),
           paper=_PAPER, source=_SOURCE, name="one-step learning of sparse XOR",

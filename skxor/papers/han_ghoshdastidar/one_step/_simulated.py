@@ -1,11 +1,6 @@
-"""The tables H1, H3, H4 are tried on: where the paper holds and where it does not.
-
-The ``simulate`` functions draw a claim's table at a design, from the stored
-run's measured spread where the paper holds and from its stated alternative
-where it does not (the power of the rule, :mod:`skxor.studies.power`); the
-small named tables are the rule's fixed cases, where it holds and its
-counterfactuals (``Claim(holds=..., counterfactuals=...)``). The rules that
-judge them are in ``_rules``.
+"""The tables claims H1 and H3 are tried on, for ``_rules``: fixed ones where the paper
+holds and where it does not, and ``simulate``, drawing a table at a design from the one-step
+successes per step length and d of the stored full run.
 """
 
 import numpy as np
@@ -15,6 +10,8 @@ from skxor.nn import attention_names
 from ._cells import M_REGIME
 from ._summary import representable
 
+
+# -- the power of the design: tables simulated where the paper holds, and where not ----
 
 #: H1's spread, measured in the stored full run: softmax one-step successes ``(k, n)``
 #: per step length and d, pooled over m >= M_REGIME (64, 128) and its 240 regime seeds
@@ -146,6 +143,9 @@ def simulate_h3(design, truth, rng):
         learning = rng.random(seeds.size) < H3_LEARNING_SEEDS
         success |= learning[which] & (rows["step_length"] == step).to_numpy()
     return _runs(rows, success)
+
+
+# -- tables on which the paper holds, and on which it is wrong ------------------------
 
 
 def _synthetic(rate, d=(100, 1000, 10000), m=(64, 128), seeds=30, attention=("softmax",),

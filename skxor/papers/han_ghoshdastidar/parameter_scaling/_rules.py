@@ -288,9 +288,6 @@ def _claim_parameters(summary):
     )
 
 
-# -- the power of the design: tables simulated where the paper holds, and where not ----
-
-
 CLAIMS = (
     Claim(id="H2", paper=_PAPER, source=_SOURCE, name="polylog vs Omega(d) parameters",
           paper_setting="m = O(polylog d) keys per head against two-layer feed-forward "

@@ -1,11 +1,6 @@
-"""The tables H2 is tried on: where the paper holds and where it does not.
-
-The ``simulate`` functions draw a claim's table at a design, from the stored
-run's measured spread where the paper holds and from its stated alternative
-where it does not (the power of the rule, :mod:`skxor.studies.power`); the
-small named tables are the rule's fixed cases, where it holds and its
-counterfactuals (``Claim(holds=..., counterfactuals=...)``). The rules that
-judge them are in ``_rules``.
+"""The tables claim H2 is tried on, for ``_rules``: fixed ones where the paper holds and
+where it does not, and ``simulate``, drawing a table at a design from the stored run's fit
+of the parameters needed against d, its slope and scatter.
 """
 
 import json
@@ -60,6 +55,8 @@ def needs_constant():
     """Needed parameters do not grow (slower than any polylog: within O(polylog d))."""
     return _synthetic(lambda d: np.full(np.shape(d), 12.0))
 
+
+# -- the power of the design: tables simulated where the paper holds, and where not ----
 
 #: The stored full run's design and spread for H2 (a test recomputes them from the stored
 #: table): seeds per size, the size grid (keys per head; 2 trainable parameters per key),

@@ -1,11 +1,6 @@
-"""The tables H5 is tried on: where the paper holds and where it does not.
-
-The ``simulate`` functions draw a claim's table at a design, from the stored
-run's measured spread where the paper holds and from its stated alternative
-where it does not (the power of the rule, :mod:`skxor.studies.power`); the
-small named tables are the rule's fixed cases, where it holds and its
-counterfactuals (``Claim(holds=..., counterfactuals=...)``). The rules that
-judge them are in ``_rules``.
+"""The tables claim H5 is tried on, for ``_rules``: fixed ones where the paper holds and
+where it does not, and ``simulate``, drawing a table at a design from the stored run's
+spread of n* about its fit in d, and its share of population failures.
 """
 
 import math

@@ -132,12 +132,6 @@ def _claim_eps(summary):
         units=f"{pairs} networks")
 
 
-# -- tables on which the claim holds, and on which it is wrong ------------------------
-
-
-# -- the claims' power: their tables simulated at a design ----------------------------
-
-
 CLAIMS = (
     Claim(id="K1", min_units=units_to_decide("with high probability"),
           paper=_PAPER, source=_SOURCE,

@@ -1,11 +1,7 @@
-"""The tables K1, K2, K4 are tried on: where the paper holds and where it does not.
-
-The ``simulate`` functions draw a claim's table at a design, from the stored
-run's measured spread where the paper holds and from its stated alternative
-where it does not (the power of the rule, :mod:`skxor.studies.power`); the
-small named tables are the rule's fixed cases, where it holds and its
-counterfactuals (``Claim(holds=..., counterfactuals=...)``). The rules that
-judge them are in ``_rules``.
+"""The tables claims K1, K2 and K4 are tried on, for ``_rules``: fixed ones where the paper
+holds and where it does not, and ``simulate``, drawing a table at a design from the stored
+run's shares of networks with a zero-sensitivity string, K2's reference and the stored eps
+pairs.
 """
 
 import math
@@ -14,6 +10,9 @@ import numpy as np
 import pandas as pd
 
 from ._rules_reference import reference, zero_string_probability
+
+
+# -- tables on which the claim holds, and on which it is wrong ------------------------
 
 
 def _networks(share_with_zero, n_bits=(4, 8, 16), per_n=60, random_state=0):
@@ -72,6 +71,8 @@ def eps_changes_a_third():
     """eps = 1e-5 changes the function of a third of the networks."""
     return _paired(2 / 3)
 
+
+# -- the claims' power: their tables simulated at a design ----------------------------
 
 #: The stored full run's networks at eps = 0 per N (5 schemes, D in {16, 64}, L in
 #: {1, 2}, 20 seeds: 400 per N): ``N: (non-constant, with a zero-sensitivity string

@@ -55,9 +55,6 @@ def _claim_theorem(summary):
     )
 
 
-# -- K5's power: its table simulated at a design -------------------------------------
-
-
 CLAIMS = (
     Claim(id="K5", min_units=units_to_decide("almost surely"),
           paper=_PAPER, source=_SOURCE, name="Theorem 4.5",

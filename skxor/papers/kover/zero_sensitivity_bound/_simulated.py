@@ -1,11 +1,6 @@
-"""The tables K5 is tried on: where the paper holds and where it does not.
-
-The ``simulate`` functions draw a claim's table at a design, from the stored
-run's measured spread where the paper holds and from its stated alternative
-where it does not (the power of the rule, :mod:`skxor.studies.power`); the
-small named tables are the rule's fixed cases, where it holds and its
-counterfactuals (``Claim(holds=..., counterfactuals=...)``). The rules that
-judge them are in ``_rules``.
+"""The tables claim K5 is tried on, for ``_rules``: fixed ones where the paper holds and
+where it does not, and ``simulate``, drawing a table at a design from the stored run's non-
+constant shares and its screen.
 """
 
 import math
@@ -45,6 +40,8 @@ def bound_violated():
     """30% of non-constant networks fall short of the bound at the largest N."""
     return _synthetic(0.7)
 
+
+# -- K5's power: its table simulated at a design -------------------------------------
 
 #: The stored full run's share of non-constant networks (eps = 0) per non-vacuous
 #: exhaustive (D, L, N) of its grid (the screen's networks apart):
