@@ -69,7 +69,7 @@ def render_figures(summary):
     groups = list(summary.groupby(["function", *series], sort=False))
     functions = list(dict.fromkeys(summary["function"]))
     n_values = summary["n_bits"].unique()
-    caption = f"{preset_label(df)}, {seeds_per_cell(df)} per cell"
+    caption = f"{preset_label(df)}, {seeds_per_cell(df, series)} per cell"
 
     # Success rate with Wilson intervals: the display's panel.
     success = Figure(figsize=(6.0, 3.8), layout="constrained")

@@ -90,7 +90,7 @@ def render_report(summary):
     df, series, reach = summary.table, summary.series, summary.reach
     summary = summary.per_cell
     label = preset_label(df)
-    seeds = seeds_per_cell(df)
+    seeds = seeds_per_cell(df, series)
     min_seeds = int(df.groupby(["function", "n_bits", *series]).size().min())
     header = f"Settings: {label}, {seeds} per (function, N)."
     if min_seeds < 5:

@@ -7,7 +7,7 @@ from skxor.boolean import NAMED_FUNCTIONS
 from skxor.studies.reporting import seeds_text, values_text
 from ._cells import MODEL_SETTINGS, training_cells
 from ._presets import PRESETS
-from ._summary import SETTINGS, series_columns, with_model_setting
+from ._summary import SETTINGS
 
 
 def setting_label(model_setting):
@@ -44,7 +44,7 @@ def setting_description(model_setting):
 
 
 def series_label(function, values, columns, df):
-    df = with_model_setting(df)
+    """A series' name in legends and tables; ``df`` is the summary's table."""
     parts = [function]
     for column, value in zip(columns, values):
         if column == "model_setting":
@@ -56,8 +56,8 @@ def series_label(function, values, columns, df):
 
 
 def preset_label(df):
-    """"quick preset" / "full preset" when the table is exactly one, else "custom settings"."""
-    df = with_model_setting(df)
+    """"quick preset" / "full preset" when the summary's table is exactly one, else "custom
+    settings"."""
     for name in PRESETS:
         params = dict(PRESETS["quick"], **PRESETS[name])
         cells = pd.DataFrame(training_cells(params))
@@ -76,10 +76,9 @@ def preset_label(df):
     return "custom settings"
 
 
-def seeds_per_cell(df):
-    """``"5 seeds"``, or ``"4-5 seeds"``: the runs per function, N and series."""
-    df = with_model_setting(df)
-    return seeds_text(df.groupby(["function", "n_bits", *series_columns(df)]).size())
+def seeds_per_cell(df, series):
+    """``"5 seeds"``, or ``"4-5 seeds"``: the runs per function, N and series (the summary's)."""
+    return seeds_text(df.groupby(["function", "n_bits", *series]).size())
 
 
 def budget_text(df, unit="steps"):
