@@ -23,7 +23,7 @@ from skxor.papers.han_ghoshdastidar.parameter_scaling import _rules as scaling_r
 from skxor.papers.han_ghoshdastidar.parameter_scaling import _simulated as scaling_simulated
 from skxor.papers.han_ghoshdastidar.parameter_scaling._summary import CLAIM_MODEL, size_counts
 from skxor.studies import get_study
-from skxor.studies.power import claim_power, design_of, planned_design
+from skxor.studies.power import claim_power, planned_design
 
 DATA = Path(__file__).resolve().parents[2] / "docs" / "results" / "data"
 

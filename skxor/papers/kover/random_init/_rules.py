@@ -113,7 +113,7 @@ def _claim_random_functions(summary):
 
 
 def _claim_eps(summary):
-    table, agreement = summary.table, summary.agreement
+    agreement = summary.agreement
     if agreement is None:
         return dict(value="no paired eps = 0 and eps > 0 networks", verdict="not tested",
                     ours="-")
