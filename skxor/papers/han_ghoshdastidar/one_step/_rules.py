@@ -7,14 +7,13 @@ The step length H1 and H4 are read at is chosen on held-out seeds
 length, since a failure claim must hold at each.
 """
 
-import numpy as np
 import pandas as pd
 
 from skxor.nn import attention_names, get_attention
 from skxor.studies.claims import (Claim, judged, listed, not_tested, rate_part, shown,
                                   units_to_decide)
 from ._cells import M_REGIME, SUCCESS_ACCURACY
-from ._summary import representable
+from ._summary import representable, representable_rows
 from ._simulated import (linear_erf_fail, linear_learns_sometimes, simulate_h1, simulate_h3,
                      softmax_fails_at_large_d, softmax_half, softmax_learns)
 
@@ -244,13 +243,7 @@ def _claim_linear_erf(summary):
 
 
 def _representable_seeds(rows):
-    can = np.zeros(len(rows), dtype=bool)
-    for attention in rows["attention"].unique():
-        mask = (rows["attention"] == attention).to_numpy()
-        found = representable(rows[mask], attention)
-        if found is not None:
-            can[mask] = found
-    return rows.loc[can, "seed"].nunique()
+    return rows.loc[representable_rows(rows), "seed"].nunique()
 
 
 CLAIMS = (

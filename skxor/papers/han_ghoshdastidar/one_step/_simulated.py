@@ -8,7 +8,7 @@ import pandas as pd
 
 from skxor.nn import attention_names
 from ._cells import M_REGIME
-from ._summary import representable
+from ._summary import representable_rows
 
 
 # -- the power of the design: tables simulated where the paper holds, and where not ----
@@ -126,11 +126,7 @@ def simulate_h3(design, truth, rng):
         raise ValueError(f"truth must be 'holds' or 'alternative'; got {truth!r}.")
     rows = design[(design["n_steps"] == 1) & (design["n"] == 0)
                   & (design["attention"] != "softmax")].reset_index(drop=True)
-    can = np.zeros(len(rows), dtype=bool)
-    for attention in rows["attention"].unique():
-        mask = (rows["attention"] == attention).to_numpy()
-        found = representable(rows[mask], attention)
-        can[mask] = False if found is None else found
+    can = representable_rows(rows)
     if not can.any():
         rows = rows if len(rows) else design.head(1)
         return _runs(rows, np.zeros(len(rows), dtype=bool))

@@ -235,3 +235,15 @@ def representable(rows, attention):
         return None
     return np.array([bool(concentrates(int(m), int(d))) for m, d in zip(rows["m"], rows["d"])],
                     dtype=bool)
+
+
+def representable_rows(rows):
+    """Per row of ``rows`` (any attention types), whether its heads could put all their weight
+    on one bit; False where its attention type does not say."""
+    can = np.zeros(len(rows), dtype=bool)
+    for attention in rows["attention"].unique():
+        mask = (rows["attention"] == attention).to_numpy()
+        found = representable(rows[mask], attention)
+        if found is not None:
+            can[mask] = found
+    return can
