@@ -72,7 +72,6 @@ class LearnedShareDisplay(StudyDisplay):
         return cls(df, function=function).plot(ax=ax)
 
     def _draw(self, ax):
-        figure = ax.figure
         groups = list(self.summary.groupby(["function", *self.series], sort=False))
         for i, (keys, group) in enumerate(groups):
             colour, marker, line = _style(keys[0])

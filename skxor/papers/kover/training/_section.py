@@ -8,7 +8,7 @@ from skxor.studies.reporting import empty_section, interval_texts, section
 from skxor.studies.stats import format_interval
 from skxor._utils._docstrings import fill_doc_with
 from ._cells import CHANCE_SHARE, FLAT_TOLERANCE, LEARNED
-from ._summary import DOC_EXAMPLES, HALF_WINDOW, LEARNED_UP_TO_RATE, SETTINGS, training_summary
+from ._summary import DOC_EXAMPLES, HALF_WINDOW, LEARNED_UP_TO_RATE, SETTINGS
 from ._wording import (budget_text, growth_sentences, preset_label, seeds_per_cell,
                        series_label, setting_description, steps_to_learn_text)
 
