@@ -9,7 +9,6 @@ import pandas as pd
 from sklearn.utils import Bunch
 
 from skxor.nn import get_attention
-
 from skxor.studies.reporting import values_text
 from skxor.studies.claims import unit_interval
 from skxor.studies.stats import flag_columns, rate_columns
